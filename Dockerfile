@@ -1,0 +1,24 @@
+# syntax=docker/dockerfile:1
+# One image for every role; the role is the command (see `voiceagent --help`).
+FROM node:20-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY packages/domain/package.json packages/domain/
+COPY packages/runner/package.json packages/runner/
+COPY packages/http/package.json packages/http/
+COPY packages/server/package.json packages/server/
+RUN npm ci --omit=dev --no-audit --no-fund
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production HOST=0.0.0.0 DATA_DIR=/data
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+COPY package.json package-lock.json ./
+COPY packages ./packages
+COPY sql ./sql
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 3000 3001 3002 3003
+ENTRYPOINT ["node", "--import", "tsx", "packages/server/src/main.ts"]
+CMD ["start"]
