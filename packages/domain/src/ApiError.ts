@@ -1,0 +1,184 @@
+/**
+ * The one error body every service and the gateway answer with:
+ *
+ * ```json
+ * {"error":{"code":"API_KEY_EXPIRED","message":"API key has expired","requestId":"…","details":…}}
+ * ```
+ *
+ * Errors are ordinary `Schema.TaggedError` classes (yieldable, `catchTag`-able). Their wire form is
+ * declared separately by {@link httpError}, which attaches the HTTP status and the stable `code`
+ * and fills `requestId` from the fiber that encodes the response.
+ */
+import * as HttpApiError from "@effect/platform/HttpApiError"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
+import { globalValue } from "effect/GlobalValue"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+
+/** The id of the request being served; set by the HTTP request middleware. */
+export const CurrentRequestId: FiberRef.FiberRef<string> = globalValue(
+  Symbol.for("@voiceagent/domain/CurrentRequestId"),
+  () => FiberRef.unsafeMake("none")
+)
+
+/** Fields every API error class carries. `message` defaults to the class's fixed text. */
+export const errorFields = (defaultMessage: string) => ({
+  message: Schema.optionalWith(Schema.String, { default: () => defaultMessage }),
+  details: Schema.optional(Schema.Unknown),
+  requestId: Schema.optional(Schema.String)
+})
+
+/** What an error instance must expose to be written as the standard body. */
+export interface ErrorLike {
+  readonly message: string
+  readonly details?: unknown
+  readonly requestId?: string | undefined
+}
+
+export const ErrorBody = <const Code extends string>(code: Code) =>
+  Schema.Struct({
+    error: Schema.Struct({
+      code: Schema.Literal(code),
+      message: Schema.String,
+      requestId: Schema.String,
+      details: Schema.optional(Schema.Unknown)
+    })
+  })
+
+export type ErrorBody = Schema.Schema.Type<ReturnType<typeof ErrorBody<string>>>
+
+/** The wire schema of an API error: the class on the type side, the standard body on the wire. */
+export interface HttpError<A> extends Schema.Schema<A, ErrorBody> {}
+
+const bodyFor = (code: string, error: ErrorLike) =>
+  Effect.map(FiberRef.get(CurrentRequestId), (requestId) => ({
+    error: {
+      code,
+      message: error.message,
+      requestId: error.requestId ?? requestId,
+      ...(error.details === undefined ? {} : { details: error.details })
+    }
+  }))
+
+/**
+ * Declares how an error class travels over HTTP: status, stable code, and the standard body.
+ */
+export const httpError = <A extends ErrorLike>(
+  cls: Schema.Schema<A, any> & { readonly identifier?: string; new(props: any): A },
+  options: { readonly status: number; readonly code: string; readonly description?: string }
+): HttpError<A> =>
+  Schema.transformOrFail(ErrorBody(options.code), Schema.typeSchema(cls), {
+    strict: false,
+    decode: (body) =>
+      ParseResult.succeed(
+        new cls({
+          message: body.error.message,
+          requestId: body.error.requestId,
+          ...(body.error.details === undefined ? {} : { details: body.error.details })
+        })
+      ),
+    encode: (error) => bodyFor(options.code, error)
+  }).annotations({
+    ...HttpApiSchema.annotations({ status: options.status }),
+    identifier: options.code,
+    description: options.description ?? options.code
+  }) as any
+
+// ---------------------------------------------------------------------------
+// Errors shared by every service
+// ---------------------------------------------------------------------------
+
+export interface ValidationIssue {
+  readonly path: string
+  readonly message: string
+}
+
+/** A request that does not match its schema (path, query, headers or body). */
+export class ValidationFailed extends Schema.TaggedError<ValidationFailed>()(
+  "ValidationFailed",
+  errorFields("The request is invalid")
+) {
+  static readonly http: HttpError<ValidationFailed> = httpError(this, {
+    status: 400,
+    code: "VALIDATION_FAILED",
+    description: "The request did not match the expected schema; `details` lists each offending field path"
+  })
+
+  static fromIssues(issues: ReadonlyArray<ValidationIssue>): ValidationFailed {
+    const first = issues[0]
+    const message = first === undefined
+      ? "The request is invalid"
+      : `Invalid request: ${first.path === "" ? "" : `${first.path}: `}${first.message}`
+    return new ValidationFailed({ message, details: issues })
+  }
+}
+
+/**
+ * An optional field that fails reports one issue per member of `T | undefined`; the one about
+ * `undefined` says nothing useful once the field is present, so it is dropped.
+ */
+const usefulIssues = (
+  issues: ReadonlyArray<{ readonly path: ReadonlyArray<PropertyKey>; readonly message: string }>
+): ReadonlyArray<ValidationIssue> => {
+  const all = issues.map((issue) => ({ path: formatIssuePath(issue.path), message: issue.message }))
+  return all.filter((issue) =>
+    !(issue.message.startsWith("Expected undefined, actual") && all.some((o) => o.path === issue.path && o !== issue))
+  )
+}
+
+/** Annotates a request schema so that every offending field is reported, not only the first. */
+export const reportAllIssues = <S extends Schema.Schema.Any>(schema: S): S =>
+  schema.annotations({ parseOptions: { errors: "all" } }) as S
+
+export const formatIssuePath = (path: ReadonlyArray<PropertyKey>): string =>
+  path.map((key, i) => typeof key === "number" ? `[${key}]` : i === 0 ? String(key) : `.${String(key)}`).join("")
+
+/**
+ * Replaces the platform's default encoding of `HttpApiDecodeError` with the standard body,
+ * so a schema failure anywhere in a request answers `400 VALIDATION_FAILED` with field paths.
+ */
+export const DecodeErrorAsValidationFailed: HttpError<HttpApiError.HttpApiDecodeError> = Schema.transformOrFail(
+  ErrorBody("VALIDATION_FAILED"),
+  Schema.instanceOf(HttpApiError.HttpApiDecodeError),
+  {
+    strict: false,
+    decode: (body) =>
+      ParseResult.succeed(
+        new HttpApiError.HttpApiDecodeError({
+          message: body.error.message,
+          issues: Array.isArray(body.error.details)
+            ? body.error.details.map((d: any) => ({ _tag: "Type" as const, path: [String(d.path)], message: String(d.message) }))
+            : []
+        })
+      ),
+    encode: (error) => bodyFor("VALIDATION_FAILED", ValidationFailed.fromIssues(usefulIssues(error.issues)))
+  }
+).annotations({
+  ...HttpApiSchema.annotations({ status: 400 }),
+  identifier: "VALIDATION_FAILED",
+  description: "The request did not match the expected schema; `details` lists each offending field path"
+}) as any
+
+export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", errorFields("Not found")) {
+  static readonly http: HttpError<NotFound> = httpError(this, { status: 404, code: "NOT_FOUND" })
+}
+
+export class TenantMismatch extends Schema.TaggedError<TenantMismatch>()(
+  "TenantMismatch",
+  errorFields("tenantId does not match the tenant of your credentials")
+) {
+  static readonly http: HttpError<TenantMismatch> = httpError(this, {
+    status: 403,
+    code: "TENANT_MISMATCH",
+    description: "A tenantId in the request differs from the tenant the credential belongs to"
+  })
+}
+
+export class InternalError extends Schema.TaggedError<InternalError>()(
+  "InternalError",
+  errorFields("Internal server error")
+) {
+  static readonly http: HttpError<InternalError> = httpError(this, { status: 500, code: "INTERNAL_ERROR" })
+}

@@ -1,0 +1,195 @@
+/**
+ * The live call state machine, as one pure function: `QUEUED → DIALING → RINGING → IN_PROGRESS →
+ * ENDED` with an outcome. Every (state, event) pair has an answer; events that arrive late or twice
+ * change nothing. Side effects are returned as commands for the entity to carry out.
+ */
+import * as Data from "effect/Data"
+import * as Schema from "effect/Schema"
+
+export const CallStatuses = ["QUEUED", "DIALING", "RINGING", "IN_PROGRESS", "ENDED"] as const
+export const CallStatus = Schema.Literal(...CallStatuses)
+export type CallStatus = typeof CallStatus.Type
+
+export const CallOutcomes = ["ANSWERED", "UNANSWERED", "BUSY", "FAILED", "CANCELED"] as const
+export const CallOutcome = Schema.Literal(...CallOutcomes)
+export type CallOutcome = typeof CallOutcome.Type
+
+/** Why a call ended, when the outcome alone does not say. */
+export const EndReasons = [
+  "completed",
+  "hangup_requested",
+  "ring_timeout",
+  "max_duration",
+  "funds_exhausted",
+  "busy",
+  "no_answer",
+  "carrier_failed",
+  "dial_failed"
+] as const
+export type EndReason = (typeof EndReasons)[number]
+
+export type CallState =
+  | { readonly status: "QUEUED" }
+  | { readonly status: "DIALING"; readonly dialedAt: number }
+  | { readonly status: "RINGING"; readonly dialedAt: number; readonly ringingAt: number }
+  | {
+    readonly status: "IN_PROGRESS"
+    readonly dialedAt: number
+    readonly ringingAt: number | null
+    readonly answeredAt: number
+  }
+  | {
+    readonly status: "ENDED"
+    readonly outcome: CallOutcome
+    readonly reason: EndReason
+    readonly dialedAt: number | null
+    readonly ringingAt: number | null
+    readonly answeredAt: number | null
+    readonly endedAt: number
+  }
+
+export type CallEvent = Data.TaggedEnum<{
+  /** The entity starts dialing. */
+  Dial: { readonly at: number }
+  /** The carrier refused the dial request itself. */
+  DialFailed: { readonly at: number }
+  Ringing: { readonly at: number }
+  Answered: { readonly at: number }
+  Busy: { readonly at: number }
+  NoAnswer: { readonly at: number }
+  CarrierFailed: { readonly at: number }
+  /** The carrier reports the call over (either party hung up). */
+  Completed: { readonly at: number }
+  RingTimeout: { readonly at: number }
+  MaxDuration: { readonly at: number }
+  FundsExhausted: { readonly at: number }
+  HangupRequested: { readonly at: number }
+}>
+export const CallEvent = Data.taggedEnum<CallEvent>()
+
+/** What the entity must do after a transition. */
+export type CallCommand =
+  | { readonly _tag: "PlaceCall" }
+  | { readonly _tag: "HangUp" }
+  | { readonly _tag: "ArmRingTimer" }
+  | { readonly _tag: "ArmMaxDurationTimer" }
+  | { readonly _tag: "Finish" }
+
+export interface Transition {
+  readonly state: CallState
+  readonly commands: ReadonlyArray<CallCommand>
+  /** False when the event was ignored (late, duplicate, or not meaningful in this state). */
+  readonly changed: boolean
+}
+
+const ignore = (state: CallState): Transition => ({ state, commands: [], changed: false })
+
+const end = (
+  state: Exclude<CallState, { status: "ENDED" }>,
+  at: number,
+  outcome: CallOutcome,
+  reason: EndReason,
+  hangUp: boolean
+): Transition => ({
+  state: {
+    status: "ENDED",
+    outcome,
+    reason,
+    dialedAt: "dialedAt" in state ? state.dialedAt : null,
+    ringingAt: "ringingAt" in state ? state.ringingAt : null,
+    answeredAt: "answeredAt" in state ? state.answeredAt : null,
+    endedAt: at
+  },
+  commands: hangUp ? [{ _tag: "HangUp" }, { _tag: "Finish" }] : [{ _tag: "Finish" }],
+  changed: true
+})
+
+export const isLive = (state: CallState): boolean => state.status !== "ENDED"
+
+export const transition = (state: CallState, event: CallEvent): Transition => {
+  switch (state.status) {
+    case "QUEUED":
+      return CallEvent.$match(event, {
+        Dial: ({ at }): Transition => ({
+          state: { status: "DIALING", dialedAt: at },
+          commands: [{ _tag: "PlaceCall" }, { _tag: "ArmRingTimer" }],
+          changed: true
+        }),
+        HangupRequested: ({ at }) => end(state, at, "CANCELED", "hangup_requested", false),
+        DialFailed: ({ at }) => end(state, at, "FAILED", "dial_failed", false),
+        FundsExhausted: ({ at }) => end(state, at, "FAILED", "funds_exhausted", false),
+        Ringing: () => ignore(state),
+        Answered: () => ignore(state),
+        Busy: () => ignore(state),
+        NoAnswer: () => ignore(state),
+        CarrierFailed: () => ignore(state),
+        Completed: () => ignore(state),
+        RingTimeout: () => ignore(state),
+        MaxDuration: () => ignore(state)
+      })
+    case "DIALING":
+    case "RINGING":
+      return CallEvent.$match(event, {
+        Dial: () => ignore(state),
+        Ringing: ({ at }): Transition =>
+          state.status === "DIALING"
+            ? { state: { status: "RINGING", dialedAt: state.dialedAt, ringingAt: at }, commands: [], changed: true }
+            : ignore(state),
+        Answered: ({ at }): Transition => ({
+          state: {
+            status: "IN_PROGRESS",
+            dialedAt: state.dialedAt,
+            ringingAt: state.status === "RINGING" ? state.ringingAt : null,
+            answeredAt: at
+          },
+          commands: [{ _tag: "ArmMaxDurationTimer" }],
+          changed: true
+        }),
+        Busy: ({ at }) => end(state, at, "BUSY", "busy", false),
+        NoAnswer: ({ at }) => end(state, at, "UNANSWERED", "no_answer", false),
+        CarrierFailed: ({ at }) => end(state, at, "FAILED", "carrier_failed", false),
+        DialFailed: ({ at }) => end(state, at, "FAILED", "dial_failed", false),
+        // over before anyone answered: the callee hung up or the carrier gave up
+        Completed: ({ at }) => end(state, at, "UNANSWERED", "no_answer", false),
+        RingTimeout: ({ at }) => end(state, at, "UNANSWERED", "ring_timeout", true),
+        MaxDuration: () => ignore(state),
+        FundsExhausted: ({ at }) => end(state, at, "CANCELED", "funds_exhausted", true),
+        HangupRequested: ({ at }) => end(state, at, "CANCELED", "hangup_requested", true)
+      })
+    case "IN_PROGRESS":
+      return CallEvent.$match(event, {
+        Dial: () => ignore(state),
+        Ringing: () => ignore(state),
+        Answered: () => ignore(state),
+        Busy: () => ignore(state),
+        NoAnswer: () => ignore(state),
+        RingTimeout: () => ignore(state),
+        DialFailed: () => ignore(state),
+        // a failure after the answer still leaves an answered, billable call
+        CarrierFailed: ({ at }) => end(state, at, "ANSWERED", "carrier_failed", false),
+        Completed: ({ at }) => end(state, at, "ANSWERED", "completed", false),
+        MaxDuration: ({ at }) => end(state, at, "ANSWERED", "max_duration", true),
+        FundsExhausted: ({ at }) => end(state, at, "ANSWERED", "funds_exhausted", true),
+        HangupRequested: ({ at }) => end(state, at, "ANSWERED", "hangup_requested", true)
+      })
+    case "ENDED":
+      return ignore(state)
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Billing rules
+// ---------------------------------------------------------------------------
+
+/** Seconds talked (from answer to end), whole seconds rounded up. */
+export const talkSeconds = (state: CallState): number =>
+  state.status === "ENDED" && state.answeredAt !== null
+    ? Math.max(0, Math.ceil((state.endedAt - state.answeredAt) / 1000))
+    : 0
+
+/** Talk time rounded up to the billing increment. */
+export const billableSeconds = (seconds: number, incrementSeconds: number): number =>
+  seconds <= 0 ? 0 : Math.ceil(seconds / incrementSeconds) * incrementSeconds
+
+/** Cost in minor units of `seconds` at `pricePerMinute` minor units, rounded up to a whole unit. */
+export const costOf = (seconds: number, pricePerMinute: number): number => Math.ceil((seconds * pricePerMinute) / 60)

@@ -1,0 +1,72 @@
+/**
+ * The local gateway: one origin that routes by path prefix to the three services.
+ * This table is the single source of truth; `--help` prints it and the README shows it.
+ */
+import * as OpenApi from "@effect/platform/OpenApi"
+import { ContactListsGroup } from "./CampaignApi.js"
+import { AgentsGroup, AgentWebhookGroup, CallsGroup, PersonasGroup, TelephonyCallbacksGroup, VoiceNumbersGroup } from "./CommsApi.js"
+import { HealthGroup } from "./Health.js"
+import { ApiKeysGroup, AuthGroup, ProfileGroup, TopUpsGroup, WalletGroup } from "./PlatformCoreApi.js"
+import { makeApi } from "./HttpApis.js"
+
+export const ServiceNames = ["platform-core", "comms", "campaign"] as const
+export type ServiceName = (typeof ServiceNames)[number]
+
+export interface GatewayRoute {
+  readonly prefix: string
+  readonly service: ServiceName
+}
+
+export const GatewayRoutes: ReadonlyArray<GatewayRoute> = [
+  { prefix: "/api/v1/auth", service: "platform-core" },
+  { prefix: "/api/v1/profile", service: "platform-core" },
+  { prefix: "/api/v1/tenant", service: "platform-core" },
+  { prefix: "/api/v1/tenants", service: "platform-core" },
+  { prefix: "/api/v1/api-keys", service: "platform-core" },
+  { prefix: "/api/v1/wallet", service: "platform-core" },
+  { prefix: "/api/v1/billing", service: "platform-core" },
+  { prefix: "/api/v1/analytics", service: "platform-core" },
+  { prefix: "/api/v1/integrations", service: "platform-core" },
+  { prefix: "/api/v1/agents", service: "comms" },
+  { prefix: "/api/v1/channels", service: "comms" },
+  { prefix: "/api/v1/calls", service: "comms" },
+  { prefix: "/api/v1/call-logs", service: "comms" },
+  { prefix: "/api/v1/voice-numbers", service: "comms" },
+  { prefix: "/api/v1/prompts", service: "comms" },
+  { prefix: "/api/v1/knowledge-bases", service: "comms" },
+  { prefix: "/api/v1/webhook-deliveries", service: "comms" },
+  { prefix: "/api/v1/telephony", service: "comms" },
+  { prefix: "/api/v1/campaigns", service: "campaign" },
+  { prefix: "/api/v1/contact-lists", service: "campaign" },
+  { prefix: "/api/v1/chatapp", service: "campaign" },
+  { prefix: "/api/v1/sms-agent", service: "campaign" }
+]
+
+/** The service owning `path`, matching whole path segments (`/api/v1/agents2` is not `/api/v1/agents`). */
+export const routeFor = (path: string): GatewayRoute | undefined =>
+  GatewayRoutes.find((route) => path === route.prefix || path.startsWith(route.prefix + "/"))
+
+/** Every public endpoint of every service, for the gateway's merged OpenAPI document. */
+export class PlatformApi extends makeApi("voice-agent-platform")
+  .add(HealthGroup)
+  .add(AuthGroup)
+  .add(ProfileGroup)
+  .add(ApiKeysGroup)
+  .add(WalletGroup)
+  .add(TopUpsGroup)
+  .add(PersonasGroup)
+  .add(AgentsGroup)
+  .add(VoiceNumbersGroup)
+  .add(AgentWebhookGroup)
+  .add(CallsGroup)
+  .add(TelephonyCallbacksGroup)
+  .add(ContactListsGroup)
+  .annotate(OpenApi.Title, "Voice Agent Platform API")
+  .annotate(OpenApi.Version, "1.0.0")
+  .annotate(
+    OpenApi.Description,
+    "One origin for every service. Errors always use the body {\"error\":{\"code\",\"message\",\"requestId\",\"details\"}}."
+  )
+{}
+
+export const gatewayRouteNotFoundMessage = (path: string) => `No gateway route for ${path}`

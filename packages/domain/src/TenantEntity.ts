@@ -1,0 +1,69 @@
+/**
+ * The `Tenant` entity: one per tenant, owner of its wallet. Every command that moves money is
+ * persisted with a primary key, so a retried message is applied once; the ledger's unique keys
+ * make the same promise a second time, in PostgreSQL.
+ */
+import * as ClusterSchema from "@effect/cluster/ClusterSchema"
+import * as Entity from "@effect/cluster/Entity"
+import * as Rpc from "@effect/rpc/Rpc"
+import * as Schema from "effect/Schema"
+import { errorFields, httpError, type HttpError } from "./ApiError.js"
+import { IdempotencyKeyReused, InsufficientFunds, LedgerKind, Transaction, Wallet } from "./Billing.js"
+
+export class ConcurrentCallLimit extends Schema.TaggedError<ConcurrentCallLimit>()(
+  "ConcurrentCallLimit",
+  errorFields("The tenant's concurrent-call limit is reached; try again when a call ends")
+) {
+  static readonly http: HttpError<ConcurrentCallLimit> = httpError(this, { status: 429, code: "CONCURRENT_CALL_LIMIT" })
+}
+
+export class ReservationNotOpen extends Schema.TaggedError<ReservationNotOpen>()(
+  "ReservationNotOpen",
+  errorFields("The reservation is not open")
+) {}
+
+export const ReservationId = Schema.String.annotations({ description: "Usually the call session id" })
+
+export const TenantEntity = Entity.make("Tenant", [
+  Rpc.make("TopUp", {
+    payload: { idempotencyKey: Schema.String, amount: Schema.Int },
+    success: Transaction,
+    error: IdempotencyKeyReused,
+    primaryKey: ({ idempotencyKey }) => `topup:${idempotencyKey}`
+  }),
+  Rpc.make("Reserve", {
+    payload: {
+      reservationId: ReservationId,
+      amount: Schema.Int,
+      /** When set, refuse once this many reservations are open (the concurrent-call limit). */
+      concurrencyLimit: Schema.NullOr(Schema.Int)
+    },
+    success: Schema.Void,
+    error: Schema.Union(InsufficientFunds, ConcurrentCallLimit),
+    primaryKey: ({ reservationId }) => `reserve:${reservationId}`
+  }),
+  Rpc.make("Extend", {
+    payload: { reservationId: ReservationId, step: Schema.Int, amount: Schema.Int },
+    success: Schema.Void,
+    error: Schema.Union(InsufficientFunds, ReservationNotOpen),
+    primaryKey: ({ reservationId, step }) => `extend:${reservationId}:${step}`
+  }),
+  Rpc.make("Settle", {
+    payload: { reservationId: ReservationId, amount: Schema.Int, kind: LedgerKind, reference: Schema.NullOr(Schema.String) },
+    success: Schema.Struct({ charged: Schema.Int, released: Schema.Int }),
+    error: ReservationNotOpen,
+    primaryKey: ({ reservationId }) => `settle:${reservationId}`
+  }),
+  Rpc.make("Release", {
+    payload: { reservationId: ReservationId },
+    success: Schema.Void,
+    primaryKey: ({ reservationId }) => `release:${reservationId}`
+  }),
+  Rpc.make("Charge", {
+    payload: { key: Schema.String, amount: Schema.Int, kind: LedgerKind, reference: Schema.NullOr(Schema.String) },
+    success: Transaction,
+    error: InsufficientFunds,
+    primaryKey: ({ key }) => `charge:${key}`
+  }),
+  Rpc.make("GetBalance", { success: Wallet }).annotate(ClusterSchema.Persisted, false)
+]).annotateRpcs(ClusterSchema.Persisted, true)
