@@ -1,0 +1,127 @@
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import { TenantMismatch } from "@voiceagent/domain/ApiError"
+import {
+  ApiKeyExpired,
+  ApiKeyNotAllowed,
+  type AuthenticationFailure,
+  InvalidApiKey,
+  InvalidSession,
+  MalformedAuthorization,
+  MissingCredentials,
+  type Principal,
+  SessionExpired,
+  TenantContextRequired,
+  type TenantPrincipal
+} from "@voiceagent/domain/Auth"
+import { ApiKeysRepo } from "@voiceagent/runner/ApiKeys/ApiKeysRepo"
+import { UsersRepo } from "@voiceagent/runner/Users/UsersRepo"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as crypto from "node:crypto"
+import { hashApiKey, isWellFormedApiKey } from "./ApiKeyFormat.js"
+import { parseAuthorization } from "./Credentials.js"
+import { SessionTokens } from "./SessionTokens.js"
+
+/** `lastUsedAt` is written at most this often per key, so the hot path is one read. */
+const LAST_USED_RESOLUTION_MS = 60_000
+
+export interface AuthenticationRules {
+  /** Refuse API keys (dashboard sessions only). */
+  readonly sessionOnly: boolean
+}
+
+export class Authenticator extends Effect.Service<Authenticator>()("Auth/Authenticator", {
+  effect: Effect.gen(function*() {
+    const keys = yield* ApiKeysRepo
+    const users = yield* UsersRepo
+    const tokens = yield* SessionTokens
+
+    const withApiKey = (key: string) =>
+      Effect.gen(function*() {
+        if (!isWellFormedApiKey(key)) return yield* new InvalidApiKey()
+        const hash = hashApiKey(key)
+        const found = yield* keys.findCredential(hash)
+        if (Option.isNone(found) || !crypto.timingSafeEqual(Buffer.from(found.value.keyHash), hash)) {
+          return yield* new InvalidApiKey()
+        }
+        const credential = found.value
+        const now = yield* Clock.currentTimeMillis
+        if (credential.expiresAt !== null && credential.expiresAt.getTime() <= now) {
+          return yield* new ApiKeyExpired()
+        }
+        if (credential.lastUsedAt === null || now - credential.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+          yield* keys.touchLastUsed(credential.id, new Date(now))
+        }
+        return {
+          userId: credential.userId,
+          tenantId: credential.tenantId,
+          via: "api_key",
+          apiKeyId: credential.id
+        } satisfies Principal
+      })
+
+    const withSession = (token: string) =>
+      Effect.gen(function*() {
+        const verified = yield* tokens.verify(token)
+        if (Either.isLeft(verified)) {
+          return yield* verified.left === "expired" ? new SessionExpired() : new InvalidSession()
+        }
+        const found = yield* users.findById(verified.right)
+        if (Option.isNone(found)) return yield* new InvalidSession()
+        return {
+          userId: found.value.user.id,
+          tenantId: found.value.user.tenantId,
+          via: "session",
+          apiKeyId: null
+        } satisfies Principal
+      })
+
+    /** Who is calling, from the raw `Authorization` header. */
+    const authenticate = (
+      header: string | undefined,
+      rules: AuthenticationRules
+    ): Effect.Effect<Principal, AuthenticationFailure> => {
+      const presented = parseAuthorization(header)
+      switch (presented._tag) {
+        case "Missing":
+          return Effect.fail(new MissingCredentials())
+        case "Malformed":
+          return Effect.fail(new MalformedAuthorization())
+        case "Session":
+          return withSession(presented.token)
+        case "ApiKey":
+          return withApiKey(presented.key).pipe(
+            Effect.filterOrFail(() => !rules.sessionOnly, () => new ApiKeyNotAllowed())
+          )
+      }
+    }
+
+    return { authenticate } as const
+  })
+}) {}
+
+export const requireTenant = (principal: Principal): Effect.Effect<TenantPrincipal, TenantContextRequired> =>
+  principal.tenantId === null
+    ? Effect.fail(new TenantContextRequired())
+    : Effect.succeed(principal as TenantPrincipal)
+
+const tenantIdIn = (value: unknown): unknown =>
+  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)["tenantId"] : undefined
+
+/**
+ * The tenant always comes from the credential. A `tenantId` the caller sends anyway (JSON body or
+ * query string) must name the same tenant, or the request is refused before any handler runs.
+ */
+export const refuseForeignTenantId = (principal: TenantPrincipal) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const query = new URL(request.url, "http://local").searchParams.getAll("tenantId")
+    const contentType = request.headers["content-type"] ?? ""
+    const body = contentType.includes("application/json")
+      ? yield* request.json.pipe(Effect.orElseSucceed(() => undefined))
+      : undefined
+    const claimed = [...query, tenantIdIn(body)].filter((v) => v !== undefined && v !== null)
+    if (claimed.some((v) => v !== principal.tenantId)) return yield* new TenantMismatch()
+  })

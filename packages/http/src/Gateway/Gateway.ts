@@ -1,0 +1,63 @@
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServer from "@effect/platform/HttpServer"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import { PlatformApi, ServiceNames } from "@voiceagent/domain/Gateway"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { errorResponse, withRequestContext } from "../RequestContext.js"
+import { docsLayer, type Listen, listen, OPENAPI_PATH } from "../Serve.js"
+import { ServiceDirectory } from "../ServiceDirectory.js"
+import { proxy } from "./Proxy.js"
+
+/** Every upstream must answer its /readyz with 200 for the gateway to be ready. */
+const readiness = Effect.gen(function*() {
+  const directory = yield* ServiceDirectory
+  const client = (yield* HttpClient.HttpClient).pipe(HttpClient.filterStatusOk)
+  const checks = yield* Effect.forEach(ServiceNames, (service) =>
+    Effect.gen(function*() {
+      const base = yield* directory.lookup(service)
+      if (Option.isNone(base)) return [service, "unavailable"] as const
+      return yield* client.get(`${base.value}/readyz`).pipe(
+        Effect.timeout("2 seconds"),
+        Effect.as([service, "ready"] as const),
+        Effect.orElseSucceed(() => [service, "not_ready"] as const)
+      )
+    }), { concurrency: "unbounded" })
+  const upstreams = Object.fromEntries(checks)
+  return checks.every(([, state]) => state === "ready")
+    ? yield* HttpServerResponse.json({ status: "ready", service: "gateway", upstreams })
+    : yield* errorResponse(503, "NOT_READY", "Service is not ready", upstreams)
+})
+
+const GatewayRoutes = HttpApiBuilder.Router.use((router) =>
+  Effect.gen(function*() {
+    const context = yield* Effect.context<ServiceDirectory | HttpClient.HttpClient>()
+    yield* router.get("/healthz", HttpServerResponse.json({ status: "ok", service: "gateway" }))
+    yield* router.get("/readyz", Effect.provide(readiness, context))
+    yield* router.all("*", Effect.provide(proxy, context))
+  })
+)
+
+const MergedApi = Layer.succeed(HttpApi.Api, { api: PlatformApi as any, context: Context.empty() })
+
+/** The gateway on its own port: routes, merged OpenAPI document, docs, proxy. */
+export const serveGateway = (options: Listen) =>
+  Layer.unwrapEffect(
+    Effect.gen(function*() {
+      const router = yield* HttpApiBuilder.Router.router
+      const app = yield* HttpRouter.toHttpApp(router)
+      return HttpServer.serve(withRequestContext("gateway")(app))
+    })
+  ).pipe(
+    Layer.provide([GatewayRoutes, docsLayer, HttpApiBuilder.middlewareOpenApi({ path: OPENAPI_PATH })]),
+    Layer.provide([MergedApi, HttpApiBuilder.Router.Live, NodeHttpClient.layerUndici]),
+    Layer.provide(listen("gateway", options)),
+    Layer.fresh
+  )
+

@@ -1,0 +1,103 @@
+/**
+ * The reverse proxy: streams the request body to the owning service and its response back,
+ * keeping method, status and end-to-end headers. Hop-by-hop headers (RFC 9110 §7.6.1) stop here.
+ */
+import * as Headers from "@effect/platform/Headers"
+import * as HttpBody from "@effect/platform/HttpBody"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { CurrentRequestId } from "@voiceagent/domain/ApiError"
+import { gatewayRouteNotFoundMessage, routeFor } from "@voiceagent/domain/Gateway"
+import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
+import * as Option from "effect/Option"
+import { errorResponse, pathOf, REQUEST_ID_HEADER } from "../RequestContext.js"
+import { ServiceDirectory } from "../ServiceDirectory.js"
+
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+  "host",
+  "content-length"
+])
+
+const endToEnd = (headers: Headers.Headers): Record<string, string> => {
+  const listed = new Set(
+    (headers["connection"] ?? "").split(",").map((h) => h.trim().toLowerCase()).filter((h) => h !== "")
+  )
+  const out: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HOP_BY_HOP.has(name) && !listed.has(name)) out[name] = value
+  }
+  return out
+}
+
+const lengthOf = (headers: Headers.Headers): number | undefined => {
+  const raw = headers["content-length"]
+  const n = raw === undefined ? NaN : Number(raw)
+  return Number.isSafeInteger(n) && n >= 0 ? n : undefined
+}
+
+export const proxy = Effect.gen(function*() {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  const path = pathOf(request)
+  const route = routeFor(path)
+  if (route === undefined) {
+    return yield* errorResponse(404, "GATEWAY_ROUTE_NOT_FOUND", gatewayRouteNotFoundMessage(path))
+  }
+  const directory = yield* ServiceDirectory
+  const base = yield* directory.lookup(route.service)
+  if (Option.isNone(base)) {
+    return yield* errorResponse(502, "UPSTREAM_UNAVAILABLE", `The ${route.service} service is not available`)
+  }
+
+  const client = yield* HttpClient.HttpClient
+  const requestId = yield* FiberRef.get(CurrentRequestId)
+  const remote = Option.getOrElse(request.remoteAddress, () => "")
+  const forwardedFor = request.headers["x-forwarded-for"]
+  const headers = {
+    ...endToEnd(request.headers),
+    [REQUEST_ID_HEADER]: requestId,
+    "x-forwarded-for": forwardedFor === undefined ? remote : `${forwardedFor}, ${remote}`,
+    "x-forwarded-host": request.headers["host"] ?? "",
+    "x-forwarded-proto": request.headers["x-forwarded-proto"] ?? "http"
+  }
+  const length = lengthOf(request.headers)
+  const hasBody = length !== undefined ? length > 0 : request.headers["transfer-encoding"] !== undefined
+  const body = hasBody
+    ? HttpBody.stream(request.stream, request.headers["content-type"] ?? "application/octet-stream", length)
+    : HttpBody.empty
+
+  const upstream = yield* client.execute(
+    HttpClientRequest.make(request.method as "GET")(`${base.value}${request.url}`, { headers }).pipe(
+      HttpClientRequest.setBody(body)
+    )
+  ).pipe(Effect.option)
+  if (Option.isNone(upstream)) {
+    return yield* errorResponse(502, "UPSTREAM_UNAVAILABLE", `The ${route.service} service is not reachable`)
+  }
+  const response = upstream.value
+  const responseLength = lengthOf(response.headers)
+  const responseHeaders = endToEnd(response.headers)
+  delete responseHeaders[REQUEST_ID_HEADER]
+  const contentType = responseHeaders["content-type"]
+  delete responseHeaders["content-type"]
+  if (response.status === 204 || response.status === 304 || request.method === "HEAD") {
+    return HttpServerResponse.empty({ status: response.status, headers: Headers.fromInput(responseHeaders) })
+  }
+  return HttpServerResponse.stream(response.stream, {
+    status: response.status,
+    headers: Headers.fromInput(responseHeaders),
+    ...(contentType === undefined ? {} : { contentType }),
+    ...(responseLength === undefined ? {} : { contentLength: responseLength })
+  })
+})

@@ -1,0 +1,54 @@
+import { AgentsRepo } from "@voiceagent/runner/Agents/AgentsRepo"
+import { ApiKeysRepo } from "@voiceagent/runner/ApiKeys/ApiKeysRepo"
+import { Ledger } from "@voiceagent/runner/Billing/Ledger"
+import { RateCards } from "@voiceagent/runner/Billing/RateCards"
+import { Reports } from "@voiceagent/runner/Billing/Reports"
+import { CallSessionsRepo } from "@voiceagent/runner/Calls/CallSessionsRepo"
+import { ContactListsRepo } from "@voiceagent/runner/Contacts/ContactListsRepo"
+import { ContactsRepo } from "@voiceagent/runner/Contacts/ContactsRepo"
+import { UsersRepo } from "@voiceagent/runner/Users/UsersRepo"
+import { IdempotentRequests } from "@voiceagent/runner/Sql/IdempotentRequests"
+import { VoiceNumbersRepo } from "@voiceagent/runner/VoiceNumbers/VoiceNumbersRepo"
+import { Webhooks } from "@voiceagent/runner/Webhooks/Webhooks"
+import * as Option from "effect/Option"
+import type * as Redacted from "effect/Redacted"
+import * as Layer from "effect/Layer"
+import { AuthMiddlewareLive } from "./Auth/AuthenticationLive.js"
+import { Authenticator } from "./Auth/Authenticator.js"
+import { SessionTokens, type SessionTokensConfig } from "./Auth/SessionTokens.js"
+import { TwilioWebhookSecret } from "./Comms/CallsHttp.js"
+import { PublicUrl } from "./PublicUrl.js"
+
+export interface HttpDependenciesOptions {
+  readonly sessions: SessionTokensConfig
+  /** PUBLIC_URL; the gateway's address when unset. */
+  readonly publicUrl?: string | undefined
+  /** Verifies Twilio's status callbacks when Twilio serves a provider. */
+  readonly twilioAuthToken?: Option.Option<Redacted.Redacted> | undefined
+}
+
+/**
+ * What the HTTP services need besides a database, the platform settings and a cluster node
+ * (`Sharding`, to reach entities): repositories, session tokens, authentication.
+ */
+export const HttpDependencies = (options: HttpDependenciesOptions) =>
+  AuthMiddlewareLive.pipe(
+    Layer.provideMerge(Authenticator.Default),
+    Layer.provideMerge(Layer.mergeAll(
+      UsersRepo.Default,
+      ApiKeysRepo.Default,
+      AgentsRepo.Default,
+      VoiceNumbersRepo.Default,
+      ContactListsRepo.Default,
+      ContactsRepo.Default,
+      Ledger.Default,
+      RateCards.Default,
+      Reports.Default,
+      CallSessionsRepo.Default,
+      IdempotentRequests.Default,
+      Webhooks.Default,
+      SessionTokens.layer(options.sessions),
+      PublicUrl.layer(options.publicUrl),
+      TwilioWebhookSecret.layer(options.twilioAuthToken ?? Option.none())
+    ))
+  )

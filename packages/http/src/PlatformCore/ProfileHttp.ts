@@ -1,0 +1,39 @@
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import { CurrentTenant, CurrentUser } from "@voiceagent/domain/Auth"
+import { PlatformCoreApi } from "@voiceagent/domain/PlatformCoreApi"
+import { Profile, TenantAlreadyExists } from "@voiceagent/domain/Users"
+import { UsersRepo } from "@voiceagent/runner/Users/UsersRepo"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+
+export const ProfileHttpLive = HttpApiBuilder.group(PlatformCoreApi, "profile", (handlers) =>
+  Effect.gen(function*() {
+    const users = yield* UsersRepo
+
+    return handlers
+      .handle("getProfile", () =>
+        Effect.gen(function*() {
+          const principal = yield* CurrentUser
+          const record = yield* users.findById(principal.userId).pipe(Effect.flatten, Effect.orDie)
+          return new Profile({
+            user: record.user,
+            tenant: record.tenant,
+            credential: { type: principal.via, apiKeyId: principal.apiKeyId }
+          })
+        }))
+      .handle("createTenant", ({ payload }) =>
+        Effect.gen(function*() {
+          const principal = yield* CurrentUser
+          const created = yield* users.createTenantFor(principal.userId, payload.companyName)
+          return yield* Option.match(created, {
+            onNone: () => Effect.fail(new TenantAlreadyExists()),
+            onSome: Effect.succeed
+          })
+        }))
+      .handle("getTenant", () =>
+        Effect.flatMap(CurrentTenant, (principal) =>
+          users.findTenant(principal.tenantId).pipe(Effect.flatten, Effect.orDie)))
+      .handle("updateTenant", ({ payload }) =>
+        Effect.flatMap(CurrentTenant, (principal) =>
+          users.renameTenant(principal.tenantId, payload.name).pipe(Effect.flatten, Effect.orDie)))
+  }))

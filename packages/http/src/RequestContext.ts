@@ -1,0 +1,114 @@
+/**
+ * Wraps every service's (and the gateway's) HTTP app: assigns the request id, annotates every log
+ * line of the request with it, writes one access-log line, and turns anything the API layer did not
+ * answer (unknown routes, unreadable bodies, defects) into the standard error body.
+ */
+import type * as HttpApp from "@effect/platform/HttpApp"
+import type * as HttpServerError from "@effect/platform/HttpServerError"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { CurrentRequestId, type ErrorBody, InternalError } from "@voiceagent/domain/ApiError"
+import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
+import * as Option from "effect/Option"
+import * as Predicate from "effect/Predicate"
+import * as crypto from "node:crypto"
+
+export const REQUEST_ID_HEADER = "x-request-id"
+
+const TRUSTED_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/
+
+/** Reuses an incoming id (the gateway's, or a client's) when it is safe to log; otherwise makes one. */
+export const requestIdFor = (incoming: string | undefined): string =>
+  incoming !== undefined && TRUSTED_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
+
+/** A response in the standard error body, for errors raised outside the API schema. */
+export const errorResponse = (
+  status: number,
+  code: string,
+  message: string,
+  details?: unknown
+): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
+  Effect.map(FiberRef.get(CurrentRequestId), (requestId) => {
+    const body: ErrorBody = { error: { code, message, requestId, ...(details === undefined ? {} : { details }) } }
+    return HttpServerResponse.unsafeJson(body, { status })
+  })
+
+const isTagged = <T extends string>(u: unknown, tag: T): u is { readonly _tag: T } =>
+  Predicate.hasProperty(u, "_tag") && u._tag === tag
+
+export const pathOf = (request: HttpServerRequest.HttpServerRequest): string => {
+  const q = request.url.indexOf("?")
+  return q === -1 ? request.url : request.url.slice(0, q)
+}
+
+const reachedLimit = (cause: unknown): boolean =>
+  Predicate.isObject(cause) &&
+  ((cause as { _tag?: unknown })._tag === "ReachedLimit" ||
+    String((cause as { message?: unknown }).message ?? "").includes("ReachedLimit"))
+
+const answerFor = (cause: Cause.Cause<unknown>, request: HttpServerRequest.HttpServerRequest) => {
+  const failure = Cause.failureOption(cause)
+  if (Option.isSome(failure) && isTagged(failure.value, "RouteNotFound")) {
+    return errorResponse(404, "ROUTE_NOT_FOUND", `No route for ${request.method} ${pathOf(request)}`)
+  }
+  const problems = [...Cause.failures(cause), ...Cause.defects(cause)]
+  const multipart = problems.find((e): e is { _tag: "MultipartError"; reason: string; cause: unknown } =>
+    isTagged(e, "MultipartError")
+  )
+  // A file over its size limit surfaces as "InternalError" wrapping multipasta's ReachedLimit.
+  const overLimit = multipart?.reason === "InternalError" && reachedLimit(multipart.cause)
+  if (multipart !== undefined && (multipart.reason !== "InternalError" || overLimit)) {
+    // The rest of the body may still be on its way: close the connection rather than reuse it.
+    return (multipart.reason === "TooManyParts"
+      ? errorResponse(400, "TOO_MANY_PARTS", "The multipart body has too many parts")
+      : multipart.reason === "Parse"
+      ? errorResponse(400, "INVALID_MULTIPART", "The multipart body could not be parsed")
+      : errorResponse(413, "PAYLOAD_TOO_LARGE", "The upload is larger than allowed")).pipe(
+        Effect.map(HttpServerResponse.setHeader("connection", "close"))
+      )
+  }
+  const requestError = problems.find(
+    (e): e is HttpServerError.RequestError => isTagged(e, "RequestError")
+  )
+  if (requestError !== undefined) {
+    return errorResponse(
+      400,
+      "INVALID_BODY",
+      requestError.reason === "Decode"
+        ? "The request body could not be parsed (expected valid JSON)"
+        : "The request body could not be read"
+    )
+  }
+  return Effect.logError("Unhandled failure", cause).pipe(
+    Effect.zipRight(errorResponse(500, "INTERNAL_ERROR", new InternalError().message))
+  )
+}
+
+export const withRequestContext =
+  (service: string) => <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<never, R> =>
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      const requestId = requestIdFor(request.headers[REQUEST_ID_HEADER])
+      return Effect.gen(function*() {
+        const started = yield* Clock.currentTimeMillis
+        const response = yield* app.pipe(
+          Effect.catchAllCause((cause) =>
+            Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : answerFor(cause, request)
+          )
+        )
+        yield* Effect.logInfo("request").pipe(
+          Effect.annotateLogs({
+            method: request.method,
+            path: pathOf(request),
+            status: response.status,
+            durationMs: (yield* Clock.currentTimeMillis) - started
+          })
+        )
+        return HttpServerResponse.setHeader(response, REQUEST_ID_HEADER, requestId)
+      }).pipe(
+        Effect.locally(CurrentRequestId, requestId),
+        Effect.annotateLogs({ requestId, service })
+      )
+    }) as HttpApp.Default<never, R>
