@@ -1,0 +1,156 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import { Agent, type AgentState, Persona } from "@voiceagent/domain/Agents"
+import type { AgentId, PersonaId, TenantId } from "@voiceagent/domain/Ids"
+import { offsetOf, type PageRequest } from "@voiceagent/domain/Pagination"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { v7 as uuidv7 } from "uuid"
+import { fromDatabase } from "../Sql/Rows.js"
+
+interface AgentRow {
+  readonly id: string
+  readonly brainId: string
+  readonly personaId: string | null
+  readonly name: string
+  readonly isActive: boolean
+  readonly greetMessage: string
+  readonly agentPrompt: string
+  readonly metadata: Record<string, unknown>
+  readonly channel: "VOICE" | "CHATAPP" | null
+  readonly settings: Record<string, unknown>
+  readonly connectionId: string | null
+  readonly webhookToken: string | null
+  readonly webhookTokenAt: Date | null
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+export interface AgentRecord {
+  readonly agent: Agent
+  readonly webhookToken: string | null
+  readonly webhookTokenAt: Date | null
+}
+
+const toRecord = (row: AgentRow): AgentRecord => ({
+  agent: new Agent({
+    id: row.id as AgentId,
+    agent_id: row.brainId,
+    brain: { id: row.brainId },
+    name: row.name,
+    is_active: row.isActive,
+    agent_persona_id: row.personaId as PersonaId | null,
+    greetMessage: row.greetMessage,
+    agent_prompt: row.agentPrompt,
+    metadata: row.metadata,
+    channel: row.channel,
+    settings: row.settings,
+    connectionId: row.connectionId,
+    knowledgeBaseIds: [],
+    webhookTokenIssued: row.webhookToken !== null,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt
+  }, fromDatabase),
+  webhookToken: row.webhookToken,
+  webhookTokenAt: row.webhookTokenAt
+})
+
+export const stateOf = (agent: Agent): AgentState => ({
+  name: agent.name,
+  greetMessage: agent.greetMessage,
+  agent_prompt: agent.agent_prompt,
+  metadata: agent.metadata,
+  channel: agent.channel,
+  settings: agent.settings,
+  connectionId: agent.connectionId,
+  is_active: agent.is_active,
+  webhookTokenIssued: agent.webhookTokenIssued
+})
+
+const AGENT_COLUMNS = `id, brain_id, persona_id, name, is_active, greet_message, agent_prompt, metadata, channel,
+  settings, connection_id, webhook_token, webhook_token_at, created_at, updated_at`
+
+export class AgentsRepo extends Effect.Service<AgentsRepo>()("Agents/Repo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const columns = sql.literal(AGENT_COLUMNS)
+
+    const listPersonas = (page: PageRequest) =>
+      Effect.all([
+        sql<Persona>`
+          SELECT id, name, description, default_prompt, default_greeting FROM personas
+          ORDER BY sort_order, id LIMIT ${page.pageSize} OFFSET ${offsetOf(page)}
+        `,
+        sql<{ total: number }>`SELECT count(*) AS total FROM personas`
+      ]).pipe(
+        Effect.map(([rows, [count]]) => ({ items: rows.map((r) => new Persona(r, fromDatabase)), total: count!.total })),
+        Effect.orDie
+      )
+
+    const findPersona = (id: PersonaId) =>
+      sql<Persona>`SELECT id, name, description, default_prompt, default_greeting FROM personas WHERE id = ${id}`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (r) => new Persona(r, fromDatabase))),
+        Effect.orDie
+      )
+
+    const create = (tenantId: TenantId, persona: Persona, name: string) =>
+      sql<AgentRow>`
+        INSERT INTO agents (id, tenant_id, brain_id, persona_id, name, greet_message, agent_prompt)
+        VALUES (${uuidv7()}, ${tenantId}, ${uuidv7()}, ${persona.id}, ${name}, ${persona.defaultGreeting}, ${persona.defaultPrompt})
+        RETURNING ${columns}
+      `.pipe(Effect.map(([row]) => toRecord(row!).agent), Effect.orDie)
+
+    const list = (tenantId: TenantId, page: PageRequest) =>
+      Effect.all([
+        sql<AgentRow>`
+          SELECT ${columns} FROM agents WHERE tenant_id = ${tenantId}
+          ORDER BY id DESC LIMIT ${page.pageSize} OFFSET ${offsetOf(page)}
+        `,
+        sql<{ total: number }>`SELECT count(*) AS total FROM agents WHERE tenant_id = ${tenantId}`
+      ]).pipe(
+        Effect.map(([rows, [count]]) => ({ items: rows.map((r) => toRecord(r).agent), total: count!.total })),
+        Effect.orDie
+      )
+
+    const find = (tenantId: TenantId, id: AgentId, options: { readonly forUpdate?: boolean } = {}) =>
+      sql<AgentRow>`
+        SELECT ${columns} FROM agents WHERE id = ${id} AND tenant_id = ${tenantId}
+        ${options.forUpdate === true ? sql.literal("FOR UPDATE") : sql.literal("")}
+      `.pipe(Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toRecord)), Effect.orDie)
+
+    /** Writes the agent's patchable state; the caller holds the row (see `find` with forUpdate). */
+    const save = (tenantId: TenantId, id: AgentId, state: AgentState) =>
+      sql<AgentRow>`
+        UPDATE agents SET
+          name = ${state.name},
+          greet_message = ${state.greetMessage},
+          agent_prompt = ${state.agent_prompt},
+          metadata = ${JSON.stringify(state.metadata)}::jsonb,
+          channel = ${state.channel},
+          settings = ${JSON.stringify(state.settings)}::jsonb,
+          connection_id = ${state.connectionId},
+          is_active = ${state.is_active},
+          updated_at = now()
+        WHERE id = ${id} AND tenant_id = ${tenantId}
+        RETURNING ${columns}
+      `.pipe(Effect.map(([row]) => toRecord(row!).agent), Effect.orDie)
+
+    /** Sets the webhook token once; later calls get the first one back. */
+    const ensureWebhookToken = (tenantId: TenantId, id: AgentId, candidate: string) =>
+      sql<{ webhookToken: string; webhookTokenAt: Date }>`
+        UPDATE agents SET
+          webhook_token = COALESCE(webhook_token, ${candidate}),
+          webhook_token_at = COALESCE(webhook_token_at, now())
+        WHERE id = ${id} AND tenant_id = ${tenantId}
+        RETURNING webhook_token, webhook_token_at
+      `.pipe(Effect.map((rows) => Option.fromNullable(rows[0])), Effect.orDie)
+
+    /** For the public webhook: the agent's token, whatever the tenant. */
+    const webhookTokenOf = (id: AgentId) =>
+      sql<{ webhookToken: string | null }>`SELECT webhook_token FROM agents WHERE id = ${id}`.pipe(
+        Effect.map((rows) => Option.flatMap(Option.fromNullable(rows[0]), (r) => Option.fromNullable(r.webhookToken))),
+        Effect.orDie
+      )
+
+    return { listPersonas, findPersona, create, list, find, save, ensureWebhookToken, webhookTokenOf } as const
+  })
+}) {}

@@ -1,0 +1,114 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import { ApiKey } from "@voiceagent/domain/ApiKeys"
+import type { AgentId, ApiKeyId, TenantId, UserId } from "@voiceagent/domain/Ids"
+import { offsetOf, type PageRequest } from "@voiceagent/domain/Pagination"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { fromDatabase } from "../Sql/Rows.js"
+
+export interface NewApiKey {
+  readonly id: ApiKeyId
+  readonly userId: UserId
+  readonly name: string
+  readonly prefix: string
+  readonly keyHash: Uint8Array
+  readonly signingSecret: string
+  readonly webhookUrl: string | null
+  readonly agentId: AgentId | null
+  readonly expiresAt: Date | null
+}
+
+/** What authentication needs to know about a presented key: one indexed lookup by hash. */
+export interface KeyCredential {
+  readonly id: ApiKeyId
+  readonly userId: UserId
+  readonly tenantId: TenantId | null
+  readonly keyHash: Uint8Array
+  readonly expiresAt: Date | null
+  readonly lastUsedAt: Date | null
+}
+
+/** Keys are visible to every user of the owner's tenant, or to the owner alone when it has none. */
+export interface KeyScope {
+  readonly userId: UserId
+  readonly tenantId: TenantId | null
+}
+
+interface ApiKeyRow {
+  readonly id: string
+  readonly name: string
+  readonly prefix: string
+  readonly expiresAt: Date | null
+  readonly webhookUrl: string | null
+  readonly agentId: string | null
+  readonly createdAt: Date
+  readonly lastUsedAt: Date | null
+}
+
+const toApiKey = (row: ApiKeyRow) =>
+  new ApiKey({
+    id: row.id as ApiKeyId,
+    name: row.name,
+    prefix: row.prefix,
+    expiresAt: row.expiresAt,
+    webhookUrl: row.webhookUrl,
+    agentId: row.agentId as AgentId | null,
+    createdAt: row.createdAt,
+    lastUsedAt: row.lastUsedAt
+  }, fromDatabase)
+
+export class ApiKeysRepo extends Effect.Service<ApiKeysRepo>()("ApiKeys/Repo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    const scopeFilter = (scope: KeyScope) =>
+      scope.tenantId === null
+        ? sql`k.user_id = ${scope.userId}`
+        : sql`k.user_id IN (SELECT id FROM users WHERE tenant_id = ${scope.tenantId})`
+
+    const insert = (key: NewApiKey) =>
+      sql<{ createdAt: Date }>`
+        INSERT INTO api_keys (id, user_id, name, prefix, key_hash, signing_secret, webhook_url, agent_id, expires_at)
+        VALUES (${key.id}, ${key.userId}, ${key.name}, ${key.prefix}, ${Buffer.from(key.keyHash)},
+                ${key.signingSecret}, ${key.webhookUrl}, ${key.agentId}, ${key.expiresAt})
+        RETURNING created_at
+      `.pipe(Effect.map(([row]) => row!.createdAt), Effect.orDie)
+
+    const list = (scope: KeyScope, page: PageRequest) =>
+      Effect.all([
+        sql<ApiKeyRow>`
+          SELECT k.id, k.name, k.prefix, k.expires_at, k.webhook_url, k.agent_id, k.created_at, k.last_used_at
+          FROM api_keys k
+          WHERE k.revoked_at IS NULL AND ${scopeFilter(scope)}
+          ORDER BY k.created_at DESC, k.id DESC
+          LIMIT ${page.pageSize} OFFSET ${offsetOf(page)}
+        `,
+        sql<{ total: number }>`
+          SELECT count(*) AS total FROM api_keys k WHERE k.revoked_at IS NULL AND ${scopeFilter(scope)}
+        `
+      ]).pipe(
+        Effect.map(([rows, [count]]) => ({ items: rows.map(toApiKey), total: count!.total })),
+        Effect.orDie
+      )
+
+    /** Marks the key revoked; false when no live key with that id is in scope. */
+    const revoke = (scope: KeyScope, id: ApiKeyId) =>
+      sql<{ id: string }>`
+        UPDATE api_keys k SET revoked_at = now()
+        WHERE k.id = ${id} AND k.revoked_at IS NULL AND ${scopeFilter(scope)}
+        RETURNING k.id
+      `.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+
+    const findCredential = (keyHash: Uint8Array) =>
+      sql<KeyCredential>`
+        SELECT k.id, k.user_id, u.tenant_id, k.key_hash, k.expires_at, k.last_used_at
+        FROM api_keys k JOIN users u ON u.id = k.user_id
+        WHERE k.key_hash = ${Buffer.from(keyHash)} AND k.revoked_at IS NULL
+      `.pipe(Effect.map((rows) => Option.fromNullable(rows[0])), Effect.orDie)
+
+    const touchLastUsed = (id: ApiKeyId, at: Date) =>
+      sql`UPDATE api_keys SET last_used_at = ${at} WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
+
+    return { insert, list, revoke, findCredential, touchLastUsed } as const
+  })
+}) {}

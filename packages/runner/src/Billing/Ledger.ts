@@ -1,0 +1,228 @@
+/**
+ * The wallet and its double-entry ledger. Every operation is one transaction holding the wallet row,
+ * and is idempotent: a top-up or charge by its key, a reservation, extension or settlement by its id.
+ * The wallet row is a projection kept in the same transactions (balance = sum of the wallet
+ * account's entries; reserved = sum of open reservations); a CHECK keeps available from going negative.
+ */
+import * as SqlClient from "@effect/sql/SqlClient"
+import {
+  IdempotencyKeyReused,
+  InsufficientFunds,
+  type LedgerKind,
+  Transaction,
+  Wallet
+} from "@voiceagent/domain/Billing"
+import type { TenantId } from "@voiceagent/domain/Ids"
+import { offsetOf, type PageRequest } from "@voiceagent/domain/Pagination"
+import { ConcurrentCallLimit, ReservationNotOpen } from "@voiceagent/domain/TenantEntity"
+import * as Effect from "effect/Effect"
+import { v7 as uuidv7 } from "uuid"
+import { fromDatabase } from "../Sql/Rows.js"
+
+const COUNTER_ACCOUNT: Record<LedgerKind, string> = {
+  top_up: "funding",
+  call_charge: "revenue:voice",
+  sms_charge: "revenue:sms",
+  chatapp_charge: "revenue:chatapp"
+}
+
+interface WalletRow {
+  readonly currency: string
+  readonly balance: number
+  readonly reserved: number
+}
+
+const walletOf = (row: WalletRow) =>
+  new Wallet({
+    currency: row.currency.trim(),
+    balance: row.balance,
+    reserved: row.reserved,
+    available: row.balance - row.reserved
+  }, fromDatabase)
+
+const TRANSACTION_COLUMNS = "id, kind, amount, balance_after, idempotency_key, reference, created_at"
+
+export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const transactionColumns = sql.literal(TRANSACTION_COLUMNS)
+
+    /** The tenant's wallet row, locked for this transaction; created on first use (one statement once it exists). */
+    const lockWallet = (tenantId: TenantId) =>
+      Effect.gen(function*() {
+        const select = sql<WalletRow>`SELECT currency, balance, reserved FROM wallets WHERE tenant_id = ${tenantId} FOR UPDATE`
+        const [existing] = yield* select
+        if (existing !== undefined) return existing
+        yield* sql`
+          INSERT INTO wallets (tenant_id, currency)
+          SELECT id, currency FROM tenants WHERE id = ${tenantId}
+          ON CONFLICT (tenant_id) DO NOTHING
+        `
+        const [row] = yield* select
+        if (row === undefined) return yield* Effect.dieMessage(`no tenant ${tenantId}`)
+        return row
+      })
+
+    const findTransaction = (tenantId: TenantId, key: string) =>
+      sql<Transaction>`
+        SELECT ${transactionColumns} FROM ledger_transactions
+        WHERE tenant_id = ${tenantId} AND idempotency_key = ${key}
+      `.pipe(Effect.map((rows) => rows[0] === undefined ? undefined : new Transaction(rows[0], fromDatabase)))
+
+    /** Posts a movement of `amount` on the wallet (signed) against the kind's counter account. */
+    const post = (
+      tenantId: TenantId,
+      wallet: WalletRow,
+      entry: { kind: LedgerKind; key: string; amount: number; reference: string | null }
+    ) =>
+      Effect.gen(function*() {
+        const id = uuidv7()
+        const balanceAfter = wallet.balance + entry.amount
+        // the transaction, its two balancing entries and the wallet's new balance: one statement
+        const [row] = yield* sql<Transaction>`
+          WITH txn AS (
+            INSERT INTO ledger_transactions (id, tenant_id, kind, idempotency_key, amount, balance_after, reference)
+            VALUES (${id}, ${tenantId}, ${entry.kind}, ${entry.key}, ${entry.amount}, ${balanceAfter}, ${entry.reference})
+            RETURNING ${transactionColumns}
+          ), entries AS (
+            INSERT INTO ledger_entries (id, transaction_id, tenant_id, account, amount) VALUES
+              (${uuidv7()}, ${id}, ${tenantId}, 'wallet', ${entry.amount}),
+              (${uuidv7()}, ${id}, ${tenantId}, ${COUNTER_ACCOUNT[entry.kind]}, ${-entry.amount})
+          ), wallet AS (
+            UPDATE wallets SET balance = ${balanceAfter}, updated_at = now() WHERE tenant_id = ${tenantId}
+          )
+          SELECT * FROM txn
+        `
+        return new Transaction(row!, fromDatabase)
+      })
+
+    const topUp = (tenantId: TenantId, key: string, amount: number) =>
+      Effect.gen(function*() {
+        const wallet = yield* lockWallet(tenantId)
+        const existing = yield* findTransaction(tenantId, key)
+        if (existing !== undefined) {
+          return existing.kind === "top_up" && existing.amount === amount
+            ? existing
+            : yield* new IdempotencyKeyReused()
+        }
+        return yield* post(tenantId, wallet, { kind: "top_up", key, amount, reference: null })
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+
+    /** Holds `amount` for a reservation; refused when the available balance or the concurrency limit forbids it. */
+    const reserve = (tenantId: TenantId, id: string, amount: number, concurrencyLimit: number | null) =>
+      Effect.gen(function*() {
+        const wallet = yield* lockWallet(tenantId)
+        // read after the wallet row is locked, so every reservation committed before is counted
+        const [{ existing, open }] = (yield* sql<{ existing: string | null; open: number }>`
+          SELECT (SELECT status FROM reservations WHERE tenant_id = ${tenantId} AND id = ${id}) AS existing,
+                 (SELECT count(*) FROM reservations WHERE tenant_id = ${tenantId} AND status = 'open') AS open
+        `) as [{ existing: string | null; open: number }]
+        if (existing !== null) return
+        if (concurrencyLimit !== null && open >= concurrencyLimit) return yield* new ConcurrentCallLimit()
+        if (wallet.balance - wallet.reserved < amount) return yield* new InsufficientFunds()
+        yield* sql`
+          WITH reservation AS (
+            INSERT INTO reservations (id, tenant_id, amount, status) VALUES (${id}, ${tenantId}, ${amount}, 'open')
+          )
+          UPDATE wallets SET reserved = reserved + ${amount}, updated_at = now() WHERE tenant_id = ${tenantId}
+        `
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+
+    const extend = (tenantId: TenantId, id: string, step: number, amount: number) =>
+      Effect.gen(function*() {
+        const wallet = yield* lockWallet(tenantId)
+        const [reservation] = yield* sql<{ status: string }>`
+          SELECT status FROM reservations WHERE tenant_id = ${tenantId} AND id = ${id}
+        `
+        if (reservation?.status !== "open") return yield* new ReservationNotOpen()
+        const [done] = yield* sql<{ step: number }>`
+          SELECT step FROM reservation_steps WHERE tenant_id = ${tenantId} AND reservation_id = ${id} AND step = ${step}
+        `
+        if (done !== undefined) return
+        if (wallet.balance - wallet.reserved < amount) return yield* new InsufficientFunds()
+        yield* sql`INSERT INTO reservation_steps (tenant_id, reservation_id, step, amount) VALUES (${tenantId}, ${id}, ${step}, ${amount})`
+        yield* sql`UPDATE reservations SET amount = amount + ${amount} WHERE tenant_id = ${tenantId} AND id = ${id}`
+        yield* sql`UPDATE wallets SET reserved = reserved + ${amount}, updated_at = now() WHERE tenant_id = ${tenantId}`
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+
+    /**
+     * Charges `amount` (at most what is held) and releases the rest, once. Settling again answers
+     * what the first settlement did.
+     */
+    const settle = (tenantId: TenantId, id: string, amount: number, kind: LedgerKind, reference: string | null) =>
+      Effect.gen(function*() {
+        const wallet = yield* lockWallet(tenantId)
+        const [reservation] = yield* sql<{ status: string; amount: number; charged: number }>`
+          SELECT status, amount, charged FROM reservations WHERE tenant_id = ${tenantId} AND id = ${id}
+        `
+        if (reservation === undefined || reservation.status === "released") return yield* new ReservationNotOpen()
+        if (reservation.status === "settled") {
+          return { charged: reservation.charged, released: reservation.amount - reservation.charged }
+        }
+        const charged = Math.max(0, Math.min(amount, reservation.amount))
+        yield* sql`
+          WITH reservation AS (
+            UPDATE reservations SET status = 'settled', charged = ${charged}, closed_at = now()
+            WHERE tenant_id = ${tenantId} AND id = ${id}
+          )
+          UPDATE wallets SET reserved = reserved - ${reservation.amount}, updated_at = now() WHERE tenant_id = ${tenantId}
+        `
+        if (charged > 0) {
+          yield* post(tenantId, { ...wallet, reserved: wallet.reserved - reservation.amount }, {
+            kind,
+            key: `settle:${id}`,
+            amount: -charged,
+            reference
+          })
+        }
+        return { charged, released: reservation.amount - charged }
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+
+    const release = (tenantId: TenantId, id: string) =>
+      Effect.gen(function*() {
+        yield* lockWallet(tenantId)
+        const [reservation] = yield* sql<{ status: string; amount: number }>`
+          SELECT status, amount FROM reservations WHERE tenant_id = ${tenantId} AND id = ${id}
+        `
+        if (reservation?.status !== "open") return
+        yield* sql`
+          WITH reservation AS (
+            UPDATE reservations SET status = 'released', closed_at = now() WHERE tenant_id = ${tenantId} AND id = ${id}
+          )
+          UPDATE wallets SET reserved = reserved - ${reservation.amount}, updated_at = now() WHERE tenant_id = ${tenantId}
+        `
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+
+    /** A charge without a reservation (messages): refused when the available balance does not cover it. */
+    const charge = (tenantId: TenantId, key: string, amount: number, kind: LedgerKind, reference: string | null) =>
+      Effect.gen(function*() {
+        const wallet = yield* lockWallet(tenantId)
+        const existing = yield* findTransaction(tenantId, `charge:${key}`)
+        if (existing !== undefined) return existing
+        if (wallet.balance - wallet.reserved < amount) return yield* new InsufficientFunds()
+        return yield* post(tenantId, wallet, { kind, key: `charge:${key}`, amount: -amount, reference })
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+
+    const balance = (tenantId: TenantId) =>
+      sql<WalletRow>`
+        SELECT w.currency, w.balance, w.reserved FROM wallets w WHERE w.tenant_id = ${tenantId}
+        UNION ALL
+        SELECT t.currency, 0, 0 FROM tenants t
+        WHERE t.id = ${tenantId} AND NOT EXISTS (SELECT 1 FROM wallets WHERE tenant_id = ${tenantId})
+      `.pipe(Effect.map(([row]) => walletOf(row ?? { currency: "USD", balance: 0, reserved: 0 })), Effect.orDie)
+
+    const transactions = (tenantId: TenantId, page: PageRequest) =>
+      Effect.all([
+        sql<Transaction>`
+          SELECT ${transactionColumns} FROM ledger_transactions WHERE tenant_id = ${tenantId}
+          ORDER BY id DESC LIMIT ${page.pageSize} OFFSET ${offsetOf(page)}
+        `,
+        sql<{ n: number }>`SELECT count(*) AS n FROM ledger_transactions WHERE tenant_id = ${tenantId}`
+      ]).pipe(
+        Effect.map(([rows, [count]]) => ({ items: rows.map((r) => new Transaction(r, fromDatabase)), total: count!.n })),
+        Effect.orDie
+      )
+
+    return { topUp, reserve, extend, settle, release, charge, balance, transactions } as const
+  })
+}) {}

@@ -1,0 +1,56 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import { RateCard } from "@voiceagent/domain/Billing"
+import { costOf } from "@voiceagent/domain/CallMachine"
+import type { TenantId } from "@voiceagent/domain/Ids"
+import * as Effect from "effect/Effect"
+import { PlatformSettings } from "../Settings.js"
+import { fromDatabase } from "../Sql/Rows.js"
+
+interface RateRow {
+  readonly currency: string
+  readonly voicePerMinute: number | null
+  readonly billingIncrementSeconds: number | null
+  readonly smsPerSegment: number | null
+  readonly chatappPerMessage: number | null
+  readonly reservationChunkSeconds: number | null
+  readonly maxConcurrentCalls: number | null
+}
+
+export class RateCards extends Effect.Service<RateCards>()("Billing/RateCards", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const settings = yield* PlatformSettings
+
+    /** The tenant's prices (its own rate card, else the platform's) and its concurrent-call limit. */
+    const forTenant = (tenantId: TenantId) =>
+      sql<RateRow>`
+        SELECT t.currency, t.max_concurrent_calls, r.voice_per_minute, r.billing_increment_seconds,
+               r.sms_per_segment, r.chatapp_per_message, r.reservation_chunk_seconds
+        FROM tenants t LEFT JOIN rate_cards r ON r.tenant_id = t.id
+        WHERE t.id = ${tenantId}
+      `.pipe(
+        Effect.map(([row]) => {
+          const defaults = settings.rates
+          const own = row !== undefined && row.voicePerMinute !== null
+          const voicePerMinute = own ? row.voicePerMinute! : defaults.voicePerMinute
+          const reservationChunkSeconds = own ? row.reservationChunkSeconds! : defaults.reservationChunkSeconds
+          return {
+            rates: new RateCard({
+              currency: (row?.currency ?? "USD").trim(),
+              voicePerMinute,
+              billingIncrementSeconds: own ? row.billingIncrementSeconds! : defaults.billingIncrementSeconds,
+              smsPerSegment: own ? row.smsPerSegment! : defaults.smsPerSegment,
+              chatAppPerMessage: own ? row.chatappPerMessage! : defaults.chatAppPerMessage,
+              reservationChunkSeconds,
+              minimumReservation: costOf(reservationChunkSeconds, voicePerMinute),
+              source: own ? "tenant" : "platform"
+            }, fromDatabase),
+            concurrencyLimit: row?.maxConcurrentCalls ?? settings.calls.defaultConcurrentCalls
+          }
+        }),
+        Effect.orDie
+      )
+
+    return { forTenant } as const
+  })
+}) {}

@@ -1,0 +1,56 @@
+/**
+ * The call-ended event. It is published inside the transaction that marks the session ended, so
+ * every consumer's outbox row commits with it, or none does. Consumers register as listeners:
+ * call-result webhooks here; campaigns and post-call messaging add theirs.
+ */
+import type { CallOutcome } from "@voiceagent/domain/CallMachine"
+import type { SessionId } from "@voiceagent/domain/Calls"
+import type { AgentId, ContactId, TenantId } from "@voiceagent/domain/Ids"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+
+export interface CallEndedEvent {
+  readonly sessionId: SessionId
+  readonly tenantId: TenantId
+  readonly agentId: AgentId
+  readonly campaignId: string | null
+  readonly campaignAttemptId: string | null
+  readonly customerId: ContactId | null
+  readonly direction: "OUTGOING" | "INCOMING"
+  readonly fromNumber: string
+  readonly toNumber: string
+  readonly outcome: CallOutcome
+  readonly endReason: string
+  readonly startedAt: Date
+  readonly answeredAt: Date | null
+  readonly endedAt: Date
+  readonly durationSeconds: number
+  readonly billedSeconds: number
+  readonly cost: number
+  readonly currency: string
+  readonly transcript: ReadonlyArray<{ readonly speaker: "agent" | "customer"; readonly text: string; readonly at: Date }>
+  readonly metadata: { readonly [key: string]: unknown }
+}
+
+export interface CallEndedListener {
+  /** Runs in the transaction that ends the call: write an outbox row here. */
+  readonly onCallEnded: (event: CallEndedEvent) => Effect.Effect<void>
+  /** Runs after that transaction committed (e.g. to wake a dispatcher). */
+  readonly afterCommit?: Effect.Effect<void> | undefined
+}
+
+export class CallEnded extends Context.Tag("Calls/CallEnded")<CallEnded, {
+  readonly publish: (event: CallEndedEvent) => Effect.Effect<void>
+  readonly committed: Effect.Effect<void>
+}>() {
+  /** Publishes to the listeners given, in order. */
+  static readonly layer = <R>(listeners: ReadonlyArray<Effect.Effect<CallEndedListener, never, R>>) =>
+    Layer.effect(
+      CallEnded,
+      Effect.map(Effect.all(listeners), (resolved) => ({
+        publish: (event: CallEndedEvent) => Effect.forEach(resolved, (l) => l.onCallEnded(event), { discard: true }),
+        committed: Effect.forEach(resolved, (l) => l.afterCommit ?? Effect.void, { discard: true })
+      }))
+    )
+}

@@ -1,0 +1,276 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { CallState } from "@voiceagent/domain/CallMachine"
+import {
+  CallLog,
+  CallSession,
+  type CallSpec,
+  type SessionId,
+  type TranscriptLine
+} from "@voiceagent/domain/Calls"
+import type { TenantId } from "@voiceagent/domain/Ids"
+import { offsetOf, type PageRequest } from "@voiceagent/domain/Pagination"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { v7 as uuidv7 } from "uuid"
+import { fromDatabase } from "../Sql/Rows.js"
+
+interface SessionRow {
+  readonly id: string
+  readonly tenantId: string
+  readonly jobId: string
+  readonly agentId: string
+  readonly voiceNumberId: string
+  readonly provider: string
+  readonly fromNumber: string
+  readonly toNumber: string
+  readonly customerId: string | null
+  readonly campaignId: string | null
+  readonly campaignAttemptId: string | null
+  readonly metadata: Record<string, unknown>
+  readonly direction: "OUTGOING" | "INCOMING"
+  readonly status: CallState["status"]
+  readonly outcome: string | null
+  readonly endReason: string | null
+  readonly providerCallId: string | null
+  readonly spec: CallSpec
+  readonly createdAt: Date
+  readonly dialedAt: Date | null
+  readonly ringingAt: Date | null
+  readonly answeredAt: Date | null
+  readonly endedAt: Date | null
+  readonly reservedSeconds: number
+  readonly durationSeconds: number
+  readonly billedSeconds: number
+  readonly cost: number
+  readonly currency: string
+  readonly transcript: ReadonlyArray<{ speaker: "agent" | "customer"; text: string; at: string }>
+}
+
+/** The entity's view of a session: its spec and where the state machine stands. */
+export interface StoredCall {
+  readonly spec: CallSpec
+  readonly state: CallState
+  readonly providerCallId: string | null
+  readonly reservedSeconds: number
+  readonly createdAt: Date
+}
+
+const ms = (d: Date | null) => d === null ? null : d.getTime()
+
+export const stateOf = (row: SessionRow): CallState => {
+  switch (row.status) {
+    case "QUEUED":
+      return { status: "QUEUED" }
+    case "DIALING":
+      return { status: "DIALING", dialedAt: ms(row.dialedAt)! }
+    case "RINGING":
+      return { status: "RINGING", dialedAt: ms(row.dialedAt)!, ringingAt: ms(row.ringingAt)! }
+    case "IN_PROGRESS":
+      return { status: "IN_PROGRESS", dialedAt: ms(row.dialedAt)!, ringingAt: ms(row.ringingAt), answeredAt: ms(row.answeredAt)! }
+    case "ENDED":
+      return {
+        status: "ENDED",
+        outcome: row.outcome as any,
+        reason: row.endReason as any,
+        dialedAt: ms(row.dialedAt),
+        ringingAt: ms(row.ringingAt),
+        answeredAt: ms(row.answeredAt),
+        endedAt: ms(row.endedAt)!
+      }
+  }
+}
+
+const logFields = (row: SessionRow) => ({
+  sessionId: row.id as SessionId,
+  jobId: row.jobId,
+  status: row.status,
+  outcome: row.outcome as any,
+  endReason: row.endReason,
+  direction: row.direction,
+  agentId: row.agentId as any,
+  voiceNumberId: row.voiceNumberId as any,
+  provider: row.provider as any,
+  fromNumber: row.fromNumber,
+  toNumber: row.toNumber,
+  customerId: row.customerId as any,
+  campaignId: row.campaignId,
+  campaignAttemptId: row.campaignAttemptId,
+  metadata: row.metadata,
+  createdAt: row.createdAt,
+  dialedAt: row.dialedAt,
+  answeredAt: row.answeredAt,
+  endedAt: row.endedAt,
+  durationSeconds: row.durationSeconds,
+  billedSeconds: row.billedSeconds,
+  cost: row.cost,
+  currency: row.currency.trim()
+})
+
+const date = (epoch: number | null) => epoch === null ? null : new Date(epoch)
+
+const detailOf = (detail: unknown) => detail === null || detail === undefined ? null : JSON.stringify(detail)
+
+export interface CallLogFilter {
+  readonly agentId?: string | undefined
+  readonly campaignId?: string | undefined
+  readonly status?: string | undefined
+  readonly from?: Date | undefined
+  readonly to?: Date | undefined
+}
+
+export interface FinalFigures {
+  readonly durationSeconds: number
+  readonly billedSeconds: number
+  readonly cost: number
+  readonly transcript: ReadonlyArray<{ readonly speaker: "agent" | "customer"; readonly text: string; readonly at: number }>
+}
+
+export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/SessionsRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    /** The new session, `QUEUED` with its first reservation, and its `queued` event, in one statement. */
+    const insert = (id: SessionId, spec: CallSpec, reservedSeconds: number, at: number) =>
+      sql`
+        WITH session AS (
+          INSERT INTO call_sessions (id, tenant_id, job_id, agent_id, voice_number_id, provider, from_number, to_number,
+            customer_id, campaign_id, campaign_attempt_id, metadata, status, spec, currency, reserved_seconds)
+          VALUES (${id}, ${spec.tenantId}, ${spec.jobId}, ${spec.agentId}, ${spec.voiceNumberId}, ${spec.provider},
+            ${spec.fromNumber}, ${spec.toNumber}, ${spec.customerId}, ${spec.campaignId}, ${spec.campaignAttemptId},
+            ${JSON.stringify(spec.metadata)}::jsonb, 'QUEUED', ${JSON.stringify(spec)}::jsonb, ${spec.currency},
+            ${reservedSeconds})
+          ON CONFLICT (id) DO NOTHING
+          RETURNING id
+        )
+        INSERT INTO call_events (id, session_id, type, detail, at)
+        SELECT ${uuidv7()}, id, 'queued', NULL, ${new Date(at)} FROM session
+      `.pipe(Effect.asVoid, Effect.orDie)
+
+    const load = (id: SessionId) =>
+      sql<SessionRow>`SELECT * FROM call_sessions WHERE id = ${id}`.pipe(
+        Effect.map((rows) =>
+          Option.map(Option.fromNullable(rows[0]), (row): StoredCall => ({
+            spec: row.spec,
+            state: stateOf(row),
+            providerCallId: row.providerCallId,
+            reservedSeconds: row.reservedSeconds,
+            createdAt: row.createdAt
+          }))
+        ),
+        Effect.orDie
+      )
+
+    /**
+     * Writes where a live call stands (never a finished one: finishing has its own transaction),
+     * with the event that moved it, in one statement.
+     */
+    const saveState = (
+      id: SessionId,
+      state: CallState,
+      extra: { providerCallId?: string | null; reservedSeconds?: number } = {},
+      event?: { readonly type: string; readonly at: number; readonly detail?: unknown }
+    ) => {
+      const update = sql`
+        UPDATE call_sessions SET
+          status = ${state.status},
+          dialed_at = ${date("dialedAt" in state ? state.dialedAt : null)},
+          ringing_at = ${date("ringingAt" in state ? state.ringingAt : null)},
+          answered_at = ${date("answeredAt" in state ? state.answeredAt : null)},
+          provider_call_id = COALESCE(${extra.providerCallId ?? null}, provider_call_id),
+          reserved_seconds = COALESCE(${extra.reservedSeconds ?? null}, reserved_seconds),
+          updated_at = now()
+        WHERE id = ${id} AND status <> 'ENDED'
+      `
+      return (event === undefined ? update : sql`
+        WITH session AS (${update} RETURNING id)
+        INSERT INTO call_events (id, session_id, type, detail, at)
+        SELECT ${uuidv7()}, id, ${event.type}, ${detailOf(event.detail)}::jsonb, ${new Date(event.at)} FROM session
+      `).pipe(Effect.asVoid, Effect.orDie)
+    }
+
+    const addEvent = (id: SessionId, type: string, at: number, detail: unknown = null) =>
+      sql`
+        INSERT INTO call_events (id, session_id, type, detail, at)
+        VALUES (${uuidv7()}, ${id}, ${type}, ${detailOf(detail)}::jsonb, ${new Date(at)})
+      `.pipe(Effect.asVoid, Effect.orDie)
+
+    /**
+     * Marks the call ended with its final figures and adds its `ended` event, once: answers false
+     * when it already was. Runs in the caller's transaction, so what else the end writes (the
+     * call-ended outbox) commits with it.
+     */
+    const finish = (id: SessionId, state: Extract<CallState, { status: "ENDED" }>, figures: FinalFigures) =>
+      sql<{ id: string }>`
+        WITH session AS (
+          UPDATE call_sessions SET
+            status = 'ENDED',
+            outcome = ${state.outcome},
+            end_reason = ${state.reason},
+            dialed_at = ${date(state.dialedAt)},
+            ringing_at = ${date(state.ringingAt)},
+            answered_at = ${date(state.answeredAt)},
+            ended_at = ${date(state.endedAt)},
+            duration_seconds = ${figures.durationSeconds},
+            billed_seconds = ${figures.billedSeconds},
+            cost = ${figures.cost},
+            transcript = ${JSON.stringify(figures.transcript.map((t) => ({ ...t, at: new Date(t.at).toISOString() })))}::jsonb,
+            updated_at = now()
+          WHERE id = ${id} AND status <> 'ENDED'
+          RETURNING id
+        ), event AS (
+          INSERT INTO call_events (id, session_id, type, detail, at)
+          SELECT ${uuidv7()}, id, 'ended',
+            ${detailOf({ outcome: state.outcome, reason: state.reason, cost: figures.cost })}::jsonb, ${date(state.endedAt)}
+          FROM session
+        )
+        SELECT id FROM session
+      `.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+
+    const findLog = (tenantId: TenantId, id: string) =>
+      Effect.gen(function*() {
+        const [row] = yield* sql<SessionRow>`SELECT * FROM call_sessions WHERE id = ${id} AND tenant_id = ${tenantId}`
+        if (row === undefined) return Option.none<CallSession>()
+        const events = yield* sql<{ type: string; at: Date; detail: unknown }>`
+          SELECT type, at, detail FROM call_events WHERE session_id = ${id} ORDER BY at, id
+        `
+        return Option.some(new CallSession({
+          ...logFields(row),
+          transcript: row.transcript.map((t): TranscriptLine => ({ speaker: t.speaker, text: t.text, at: new Date(t.at) })),
+          events: events.map((e) => ({ type: e.type, at: e.at, detail: e.detail ?? null }))
+        }, fromDatabase))
+      }).pipe(Effect.orDie)
+
+    const list = (tenantId: TenantId, filter: CallLogFilter, page: PageRequest) => {
+      const conditions = [
+        sql`tenant_id = ${tenantId}`,
+        ...(filter.agentId === undefined ? [] : [sql`agent_id = ${filter.agentId}`]),
+        ...(filter.campaignId === undefined ? [] : [sql`campaign_id = ${filter.campaignId}`]),
+        ...(filter.status === undefined
+          ? []
+          : [sql`(status = ${filter.status} OR outcome = ${filter.status})`]),
+        ...(filter.from === undefined ? [] : [sql`created_at >= ${filter.from}`]),
+        ...(filter.to === undefined ? [] : [sql`created_at < ${filter.to}`])
+      ]
+      const where = sql.and(conditions)
+      return Effect.all([
+        sql<SessionRow>`
+          SELECT * FROM call_sessions WHERE ${where}
+          ORDER BY id DESC LIMIT ${page.pageSize} OFFSET ${offsetOf(page)}
+        `,
+        sql<{ n: number }>`SELECT count(*) AS n FROM call_sessions WHERE ${where}`
+      ]).pipe(
+        Effect.map(([rows, [count]]) => ({ items: rows.map((r) => new CallLog(logFields(r), fromDatabase)), total: count!.n })),
+        Effect.orDie
+      )
+    }
+
+    /** Calls not ended, oldest first: the supervisor makes sure each has a running entity. */
+    const live = (limit: number) =>
+      sql<{ id: string }>`SELECT id FROM call_sessions WHERE status <> 'ENDED' ORDER BY id LIMIT ${limit}`.pipe(
+        Effect.map((rows) => rows.map((r) => r.id as SessionId)),
+        Effect.orDie
+      )
+
+    return { insert, load, saveState, addEvent, finish, findLog, list, live } as const
+  })
+}) {}

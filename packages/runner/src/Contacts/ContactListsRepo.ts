@@ -1,0 +1,75 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import { ContactList } from "@voiceagent/domain/Contacts"
+import type { ContactListId, TenantId } from "@voiceagent/domain/Ids"
+import { type JsonObject, mergePatch } from "@voiceagent/domain/Json"
+import { offsetOf, type PageRequest } from "@voiceagent/domain/Pagination"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { v7 as uuidv7 } from "uuid"
+import { isUniqueViolation } from "../Sql/SqlErrors.js"
+import { fromDatabase } from "../Sql/Rows.js"
+
+export class ListNameTaken extends Data.TaggedError("ListNameTaken")<{}> {}
+
+const COLUMNS = "id, tenant_id, name, metadata, contact_count, created_at, updated_at"
+
+export class ContactListsRepo extends Effect.Service<ContactListsRepo>()("Contacts/ListsRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const columns = sql.literal(COLUMNS)
+
+    const nameTaken = (e: { readonly _tag: "SqlError" } & Parameters<typeof isUniqueViolation>[0]) =>
+      isUniqueViolation(e, "contact_lists_tenant_name_key") ? Effect.fail(new ListNameTaken()) : Effect.die(e)
+
+    const create = (tenantId: TenantId, name: string, metadata: JsonObject) =>
+      sql<ContactList>`
+        INSERT INTO contact_lists (id, tenant_id, name, metadata)
+        VALUES (${uuidv7()}, ${tenantId}, ${name}, ${JSON.stringify(metadata)}::jsonb)
+        RETURNING ${columns}
+      `.pipe(Effect.map(([row]) => new ContactList(row!, fromDatabase)), Effect.catchTag("SqlError", nameTaken))
+
+    const list = (tenantId: TenantId, page: PageRequest) =>
+      Effect.all([
+        sql<ContactList>`
+          SELECT ${columns} FROM contact_lists WHERE tenant_id = ${tenantId}
+          ORDER BY id DESC LIMIT ${page.pageSize} OFFSET ${offsetOf(page)}
+        `,
+        sql<{ total: number }>`SELECT count(*) AS total FROM contact_lists WHERE tenant_id = ${tenantId}`
+      ]).pipe(
+        Effect.map(([rows, [count]]) => ({ items: rows.map((r) => new ContactList(r, fromDatabase)), total: count!.total })),
+        Effect.orDie
+      )
+
+    /** The list, if it is the tenant's; `lock` holds its row until the transaction ends. */
+    const find = (tenantId: TenantId, id: ContactListId, options: { readonly lock?: boolean } = {}) =>
+      sql<ContactList>`
+        SELECT ${columns} FROM contact_lists WHERE id = ${id} AND tenant_id = ${tenantId}
+        ${options.lock === true ? sql.literal("FOR UPDATE") : sql.literal("")}
+      `.pipe(Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (r) => new ContactList(r, fromDatabase))), Effect.orDie)
+
+    const update = (tenantId: TenantId, id: ContactListId, patch: { name?: string; metadata?: JsonObject }) =>
+      Effect.gen(function*() {
+        const found = yield* find(tenantId, id, { lock: true })
+        if (Option.isNone(found)) return Option.none<ContactList>()
+        const metadata = patch.metadata === undefined ? found.value.metadata : mergePatch(found.value.metadata, patch.metadata)
+        const [row] = yield* sql<ContactList>`
+          UPDATE contact_lists SET
+            name = ${patch.name ?? found.value.name},
+            metadata = ${JSON.stringify(metadata)}::jsonb,
+            updated_at = now()
+          WHERE id = ${id}
+          RETURNING ${columns}
+        `
+        return Option.some(new ContactList(row!, fromDatabase))
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", nameTaken))
+
+    const remove = (tenantId: TenantId, id: ContactListId) =>
+      sql<{ id: string }>`DELETE FROM contact_lists WHERE id = ${id} AND tenant_id = ${tenantId} RETURNING id`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        Effect.orDie
+      )
+
+    return { create, list, find, update, remove } as const
+  })
+}) {}

@@ -1,0 +1,108 @@
+/**
+ * What a runner runs: the entities (Tenant, LiveCall) and the cluster singletons (the webhook
+ * dispatcher, the live-call supervisor), with the adapters they need. Requires a `Sharding` (from
+ * one of the `Cluster` layers), a `SqlClient` and an `HttpClient`.
+ */
+import * as Singleton from "@effect/cluster/Singleton"
+import { LiveCallEntity } from "@voiceagent/domain/Calls"
+import type { PhoneProvider } from "@voiceagent/domain/Phone"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schedule from "effect/Schedule"
+import { AgentsRepo } from "./Agents/AgentsRepo.js"
+import { Ledger } from "./Billing/Ledger.js"
+import { RateCards } from "./Billing/RateCards.js"
+import { AgentBrain } from "./Brain/AgentBrain.js"
+import { CallEnded } from "./Calls/CallEnded.js"
+import { CallSessionsRepo } from "./Calls/CallSessionsRepo.js"
+import { LiveCallLive } from "./Calls/LiveCallLive.js"
+import { LocalCalls } from "./Calls/LocalCalls.js"
+import { makeSimulatedCarrier, type SimulatorOptions } from "./Telephony/SimulatedCarrier.js"
+import { type Carrier, CallEventSink, Telephony } from "./Telephony/Telephony.js"
+import { TenantEntityLive } from "./Tenants/TenantEntityLive.js"
+import { dispatcher, type DispatcherOptions, Webhooks } from "./Webhooks/Webhooks.js"
+
+export interface RuntimeOptions {
+  readonly simulator: SimulatorOptions
+  /** Carriers by name; every provider without one uses the simulator. */
+  readonly carriers?: Partial<Record<PhoneProvider, Effect.Effect<Carrier, never, any>>>
+  readonly webhooks: DispatcherOptions
+  /** How often the supervisor makes sure every live call has a running entity. */
+  readonly supervisorInterval: Duration.DurationInput
+}
+
+export const defaultRuntimeOptions: RuntimeOptions = {
+  simulator: { ringMillis: 2000 },
+  webhooks: { pollInterval: "1 second", maxIdleInterval: "10 seconds", batchSize: 50 },
+  supervisorInterval: "15 seconds"
+}
+
+/**
+ * Carrier events go to the call's entity: straight to it when it runs in this process, else as a
+ * persisted message to wherever it runs.
+ */
+export const CallEventSinkLive = Layer.effect(
+  CallEventSink,
+  Effect.gen(function*() {
+    const client = yield* LiveCallEntity.client
+    const local = yield* LocalCalls
+    return {
+      report: (sessionId, event) =>
+        local.deliver(sessionId, event).pipe(
+          Effect.flatMap((delivered) => delivered ? Effect.void : Effect.asVoid(client(sessionId).ProviderEvent({ event }))),
+          Effect.catchAllCause((cause) => Effect.logWarning("could not deliver a carrier event", cause))
+        )
+    }
+  })
+)
+
+const TelephonyLive = (options: RuntimeOptions) =>
+  Layer.scoped(
+    Telephony,
+    Effect.gen(function*() {
+      const simulated = yield* makeSimulatedCarrier(options.simulator)
+      const configured: Partial<Record<PhoneProvider, Carrier>> = {}
+      for (const [provider, make] of Object.entries(options.carriers ?? {}) as Array<[PhoneProvider, Effect.Effect<Carrier>]>) {
+        configured[provider] = yield* make
+      }
+      return { carrierFor: (provider) => configured[provider] ?? simulated }
+    })
+  )
+
+/** Wakes the entity of every call that is not over, so its timers run after a runner restarts. */
+const supervisor = (interval: Duration.DurationInput) =>
+  Effect.gen(function*() {
+    const sessions = yield* CallSessionsRepo
+    const client = yield* LiveCallEntity.client
+    yield* sessions.live(1000).pipe(
+      Effect.flatMap((ids) =>
+        Effect.forEach(ids, (id) => client(id).Status().pipe(Effect.ignore), { concurrency: 16, discard: true })
+      ),
+      Effect.catchAllCause((cause) => Effect.logWarning("live-call supervision failed", cause)),
+      Effect.repeat(Schedule.spaced(interval))
+    )
+  })
+
+export const Repositories = Layer.mergeAll(
+  Ledger.Default,
+  RateCards.Default,
+  CallSessionsRepo.Default,
+  AgentsRepo.Default,
+  Webhooks.Default
+)
+
+export const RuntimeLive = (options: RuntimeOptions = defaultRuntimeOptions) =>
+  Layer.mergeAll(
+    TenantEntityLive,
+    LiveCallLive,
+    Singleton.make("webhook-dispatcher", dispatcher(options.webhooks)),
+    Singleton.make("live-call-supervisor", supervisor(options.supervisorInterval))
+  ).pipe(
+    Layer.provide(TelephonyLive(options)),
+    Layer.provide(CallEventSinkLive),
+    Layer.provideMerge(LocalCalls.Default),
+    Layer.provide(CallEnded.layer([Effect.map(Webhooks, (w) => ({ onCallEnded: w.onCallEnded, afterCommit: w.nudge }))])),
+    Layer.provide(AgentBrain.responder),
+    Layer.provideMerge(Repositories)
+  )

@@ -1,0 +1,215 @@
+/**
+ * An in-process `SqlClient` over PGlite (embedded PostgreSQL compiled to WebAssembly).
+ *
+ * PGlite is one database session. Sharing it between fibers needs three rules:
+ *
+ * 1. statements without parameters go through the simple protocol (`exec`), so a string may hold
+ *    several statements (the cluster and our migrations rely on that), like `pg` does;
+ * 2. a transaction holds an exclusive lock on the session from `BEGIN` until `COMMIT`/`ROLLBACK`,
+ *    and every other statement takes that lock for its own duration only;
+ * 3. `reserve` (which `@effect/sql` also uses to run transactions, and which the cluster holds for
+ *    its whole life) takes no lock on acquisition; the lock is taken when `BEGIN` runs on it.
+ *
+ * A consequence: code inside a transaction must not wait on a statement issued by another fiber
+ * outside it, since that statement waits for the transaction to end. On PostgreSQL the two would
+ * simply use two connections.
+ */
+import * as Reactivity from "@effect/experimental/Reactivity"
+import { PGlite, types as PgTypes, type Results } from "@electric-sql/pglite"
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { Connection } from "@effect/sql/SqlConnection"
+import { SqlError } from "@effect/sql/SqlError"
+import * as Statement from "@effect/sql/Statement"
+import * as PgClient from "@effect/sql-pg/PgClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import * as fs from "node:fs"
+import * as FairLock from "./FairLock.js"
+import { parseInt8, SqlNaming } from "./SqlNaming.js"
+
+export interface PgliteClientOptions {
+  /** Directory holding the database files; in memory when omitted. */
+  readonly dataDir?: string | undefined
+}
+
+const BEGIN = /^\s*(BEGIN|START\s+TRANSACTION)\b/i
+const END = /^\s*(COMMIT|END|ROLLBACK|ABORT)\b(?!\s+TO\b)/i
+
+type RowMode = "object" | "array"
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+const toSqlError = (cause: unknown) =>
+  new SqlError({ cause, message: cause instanceof Error ? cause.message : "Failed to execute statement" })
+
+/**
+ * PGlite does not guard its files against a second process; two writers would corrupt them.
+ * A pid file next to the directory refuses a second opener while the first one is alive.
+ */
+const lockDirectory = (dataDir: string) =>
+  Effect.acquireRelease(
+    Effect.try({
+      try: () => {
+        fs.mkdirSync(dataDir, { recursive: true })
+        const lockFile = `${dataDir.replace(/[\\/]+$/, "")}.lock`
+        const holder = fs.existsSync(lockFile) ? Number(fs.readFileSync(lockFile, "utf8")) : NaN
+        if (Number.isInteger(holder) && holder !== process.pid && isAlive(holder)) {
+          throw new Error(`${dataDir} is in use by process ${holder}; stop it or use another DATA_DIR`)
+        }
+        fs.writeFileSync(lockFile, String(process.pid))
+        return lockFile
+      },
+      catch: (cause) => new SqlError({ cause, message: cause instanceof Error ? cause.message : String(cause) })
+    }),
+    (lockFile) => Effect.sync(() => fs.rmSync(lockFile, { force: true }))
+  )
+
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"
+  }
+}
+
+export const make = (options: PgliteClientOptions): Effect.Effect<
+  SqlClient.SqlClient,
+  SqlError,
+  Scope.Scope | Reactivity.Reactivity
+> =>
+  Effect.gen(function*() {
+    if (options.dataDir !== undefined) yield* lockDirectory(options.dataDir)
+    const db = yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: async () => {
+          const db = new PGlite({
+            ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+            parsers: { [PgTypes.INT8]: parseInt8 }
+          })
+          await db.waitReady
+          await db.exec("SET TIME ZONE 'UTC'")
+          return db
+        },
+        catch: (cause) => new SqlError({ cause, message: `PGlite: could not open database ${options.dataDir ?? "(memory)"}` })
+      }),
+      (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
+    )
+    return yield* fromPglite(db)
+  })
+
+/** Wraps an open PGlite instance; the caller owns its lifetime. */
+export const fromPglite = (db: PGlite): Effect.Effect<SqlClient.SqlClient, never, Scope.Scope | Reactivity.Reactivity> =>
+  Effect.gen(function*() {
+    // fair: a statement waits behind the ones that asked before it, never behind newcomers
+    const session = yield* FairLock.make
+
+    const run = (sql: string, params: ReadonlyArray<unknown>, rowMode: RowMode): Effect.Effect<Array<Results<any>>, SqlError> =>
+      Effect.tryPromise({
+        try: async () => {
+          // PGlite runs a statement synchronously and resolves at once; without a turn of the event
+          // loop between statements, a busy process chains them as microtasks and stops accepting
+          // connections and reading sockets (measured: new connections waited seconds under load)
+          await yieldToEventLoop()
+          return params.length === 0
+            ? db.exec(sql, { rowMode })
+            : [await db.query<any>(sql, params as Array<unknown>, { rowMode })]
+        },
+        catch: toSqlError
+      }).pipe(Effect.uninterruptible)
+
+    const rowsOf = (results: Array<Results<any>>): ReadonlyArray<any> =>
+      results.length === 1 ? results[0]!.rows : results.map((r) => r.rows)
+
+    /** How statements reach the session: under the per-statement lock, or inside a held transaction. */
+    interface Gate {
+      readonly through: <A>(sql: string, effect: Effect.Effect<A, SqlError>) => Effect.Effect<A, SqlError>
+    }
+
+    const locked: Gate = { through: (_sql, effect) => session.withLock(effect) }
+
+    const makeConnection = (gate: Gate): Connection => ({
+      execute: (sql, params, transformRows) =>
+        gate.through(sql, run(sql, params, "object")).pipe(
+          Effect.map((results) => {
+            const rows = rowsOf(results)
+            return transformRows ? transformRows(rows) : rows
+          })
+        ),
+      executeRaw: (sql, params) =>
+        gate.through(sql, run(sql, params, "object")).pipe(
+          Effect.map((results) => {
+            const last = results[results.length - 1]!
+            return { ...last, rowCount: last.affectedRows ?? 0 }
+          })
+        ),
+      executeValues: (sql, params) =>
+        gate.through(sql, run(sql, params, "array")).pipe(Effect.map((results) => rowsOf(results) as any)),
+      executeUnprepared: (sql, params, transformRows) =>
+        gate.through(sql, run(sql, params, "object")).pipe(
+          Effect.map((results) => {
+            const rows = rowsOf(results)
+            return transformRows ? transformRows(rows) : rows
+          })
+        ),
+      executeStream: (sql, params, transformRows) =>
+        gate.through(sql, run(sql, params, "object")).pipe(
+          Effect.map((results) => {
+            const rows = rowsOf(results)
+            return Stream.fromIterable(transformRows ? transformRows(rows) : rows)
+          }),
+          Stream.unwrap
+        )
+    })
+
+    const unlockedConnection = makeConnection(locked)
+
+    // A reserved connection takes the session lock on BEGIN and gives it back on COMMIT/ROLLBACK,
+    // or when its scope closes with a transaction still open.
+    const reserve: Effect.Effect<Connection, SqlError, Scope.Scope> = Effect.gen(function*() {
+      let holding = false
+      const release = Effect.suspend(() => {
+        if (!holding) return Effect.void
+        holding = false
+        return session.release
+      })
+      const gate: Gate = {
+        through: (sql, effect) => {
+          if (holding) {
+            return END.test(sql) ? Effect.ensuring(effect, release) : effect
+          }
+          if (BEGIN.test(sql)) {
+            return Effect.uninterruptibleMask((restore) =>
+              restore(session.take).pipe(
+                Effect.zipRight(Effect.sync(() => {
+                  holding = true
+                })),
+                Effect.zipRight(Effect.onError(effect, () => release))
+              )
+            )
+          }
+          return session.withLock(effect)
+        }
+      }
+      yield* Effect.addFinalizer(() =>
+        holding
+          ? run("ROLLBACK", [], "object").pipe(Effect.ignore, Effect.ensuring(release))
+          : Effect.void
+      )
+      return makeConnection(gate)
+    })
+
+    const compiler = PgClient.makeCompiler(SqlNaming.toColumn, false)
+    return yield* SqlClient.make({
+      acquirer: Effect.succeed(unlockedConnection),
+      transactionAcquirer: reserve,
+      compiler,
+      spanAttributes: [["db.system.name", "postgresql"], ["db.namespace", "pglite"]],
+      transformRows: Statement.defaultTransforms(SqlNaming.toField, false).array
+    })
+  })
+
+export const layer = (options: PgliteClientOptions): Layer.Layer<SqlClient.SqlClient, SqlError> =>
+  Layer.scoped(SqlClient.SqlClient, make(options)).pipe(Layer.provide(Reactivity.layer))

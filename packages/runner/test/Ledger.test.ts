@@ -1,0 +1,132 @@
+import * as SqlClient from "@effect/sql/SqlClient"
+import { assert, describe, layer } from "@effect/vitest"
+import type { TenantId } from "@voiceagent/domain/Ids"
+import { TenantEntity } from "@voiceagent/domain/TenantEntity"
+import { Ledger } from "@voiceagent/runner/Billing/Ledger"
+import * as TestRuntime from "@voiceagent/runner/Testing/TestRuntime"
+import { UsersRepo } from "@voiceagent/runner/Users/UsersRepo"
+import { Effect, Either, Layer } from "effect"
+import * as crypto from "node:crypto"
+
+const Runtime = UsersRepo.Default.pipe(Layer.provideMerge(TestRuntime.layer()))
+
+const newTenant = Effect.gen(function*() {
+  const { tenant } = yield* (yield* UsersRepo).create({ email: `l-${crypto.randomUUID()}@example.com`, passwordHash: "x", companyName: "Co" })
+  return tenant!.id as TenantId
+})
+
+/** The ledger's invariants, read straight from the tables. */
+const invariants = (tenantId: TenantId) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const [wallet] = yield* sql<{ balance: number; reserved: number }>`SELECT balance, reserved FROM wallets WHERE tenant_id = ${tenantId}`
+    const [entries] = yield* sql<{ wallet: number | null; all: number | null }>`
+      SELECT sum(amount) FILTER (WHERE account = 'wallet') AS wallet, sum(amount) AS all FROM ledger_entries WHERE tenant_id = ${tenantId}
+    `
+    const [open] = yield* sql<{ held: number | null }>`
+      SELECT sum(amount) AS held FROM reservations WHERE tenant_id = ${tenantId} AND status = 'open'
+    `
+    const unbalanced = yield* sql<{ id: string }>`
+      SELECT transaction_id AS id FROM ledger_entries WHERE tenant_id = ${tenantId} GROUP BY transaction_id HAVING sum(amount) <> 0
+    `
+    return {
+      balance: wallet!.balance,
+      reserved: wallet!.reserved,
+      walletEntries: Number(entries!.wallet ?? 0),
+      allEntries: Number(entries!.all ?? 0),
+      openReservations: Number(open!.held ?? 0),
+      unbalancedTransactions: unbalanced.length
+    }
+  }).pipe(Effect.orDie)
+
+describe(`ledger (${TestRuntime.backendName()})`, () => {
+  // the real clock: nothing here waits on time, and the cluster's own pauses must pass by themselves
+  layer(Runtime, { timeout: 180_000, excludeTestServices: true })((it) => {
+    it.effect("hundreds of calls settled concurrently, every settle sent twice: one charge each, books balanced", () =>
+      Effect.gen(function*() {
+        const tenantId = yield* newTenant
+        const tenant = (yield* TenantEntity.client)(tenantId)
+        yield* tenant.TopUp({ idempotencyKey: "funds", amount: 100_000 })
+        const calls = Array.from({ length: 300 }, (_, i) => ({ id: `call-${i}`, cost: 1 + (i % 17) }))
+        yield* Effect.forEach(calls, (c) => tenant.Reserve({ reservationId: c.id, amount: 20, concurrencyLimit: null }), {
+          concurrency: 50,
+          discard: true
+        })
+        assert.strictEqual((yield* invariants(tenantId)).reserved, 6000)
+
+        // every settlement twice, concurrently, and a late release of each
+        const settles = calls.flatMap((c) => [c, c]).map((c) =>
+          tenant.Settle({ reservationId: c.id, amount: c.cost, kind: "call_charge", reference: c.id })
+        )
+        const results = yield* Effect.all(settles, { concurrency: 64 })
+        yield* Effect.forEach(calls, (c) => tenant.Release({ reservationId: c.id }), { concurrency: 32, discard: true })
+        const charged = results.reduce((sum, r) => sum + r.charged, 0) / 2
+        const expected = calls.reduce((sum, c) => sum + c.cost, 0)
+        assert.strictEqual(charged, expected, "both answers of a duplicated settle agree")
+
+        const books = yield* invariants(tenantId)
+        assert.deepStrictEqual(books, {
+          balance: 100_000 - expected,
+          reserved: 0,
+          walletEntries: 100_000 - expected,
+          allEntries: 0,
+          openReservations: 0,
+          unbalancedTransactions: 0
+        })
+        const sql = yield* SqlClient.SqlClient
+        const [charges] = yield* sql<{ n: number }>`
+          SELECT count(*) AS n FROM ledger_transactions WHERE tenant_id = ${tenantId} AND kind = 'call_charge'
+        `
+        assert.strictEqual(charges!.n, 300, "one charge per call")
+      }))
+
+    it.effect("the same operations straight on the ledger, racing each other, are still applied once", () =>
+      Effect.gen(function*() {
+        const tenantId = yield* newTenant
+        const ledger = yield* Ledger
+        const topUps = yield* Effect.all(Array.from({ length: 20 }, () => ledger.topUp(tenantId, "once", 500)), { concurrency: "unbounded" })
+        assert.strictEqual(new Set(topUps.map((t) => t.id)).size, 1, "one transaction for one key")
+        const reuse = yield* Effect.either(ledger.topUp(tenantId, "once", 501))
+        assert.isTrue(Either.isLeft(reuse) && reuse.left._tag === "IdempotencyKeyReused")
+
+        yield* Effect.all(Array.from({ length: 10 }, () => ledger.reserve(tenantId, "r", 100, null)), { concurrency: "unbounded" })
+        yield* Effect.all(Array.from({ length: 10 }, (_, step) => ledger.extend(tenantId, "r", step % 2, 50)), { concurrency: "unbounded" })
+        const settled = yield* Effect.all(
+          Array.from({ length: 10 }, () => ledger.settle(tenantId, "r", 170, "call_charge", "r")),
+          { concurrency: "unbounded" }
+        )
+        assert.isTrue(settled.every((s) => s.charged === 170 && s.released === 30))
+        const charges = yield* Effect.all(
+          Array.from({ length: 10 }, () => ledger.charge(tenantId, "sms-1", 3, "sms_charge", null)),
+          { concurrency: "unbounded" }
+        )
+        assert.strictEqual(new Set(charges.map((c) => c.id)).size, 1)
+        const books = yield* invariants(tenantId)
+        assert.deepStrictEqual([books.balance, books.reserved, books.walletEntries, books.unbalancedTransactions], [
+          500 - 170 - 3,
+          0,
+          500 - 170 - 3,
+          0
+        ])
+      }))
+
+    it.effect("available never goes negative: reservations and charges beyond it are refused", () =>
+      Effect.gen(function*() {
+        const tenantId = yield* newTenant
+        const ledger = yield* Ledger
+        yield* ledger.topUp(tenantId, "seed", 100)
+        const attempts = yield* Effect.all(
+          Array.from({ length: 30 }, (_, i) => Effect.either(ledger.reserve(tenantId, `r${i}`, 10, null))),
+          { concurrency: "unbounded" }
+        )
+        assert.strictEqual(attempts.filter(Either.isRight).length, 10)
+        assert.isTrue(attempts.filter(Either.isLeft).every((e) => e.left._tag === "InsufficientFunds"))
+        const charge = yield* Effect.either(ledger.charge(tenantId, "c", 1, "sms_charge", null))
+        assert.isTrue(Either.isLeft(charge) && charge.left._tag === "InsufficientFunds")
+        const wallet = yield* ledger.balance(tenantId)
+        assert.deepStrictEqual([wallet.balance, wallet.reserved, wallet.available], [100, 100, 0])
+        const limited = yield* Effect.either(ledger.reserve(tenantId, "over-limit", 0, 10))
+        assert.isTrue(Either.isLeft(limited) && limited.left._tag === "ConcurrentCallLimit")
+      }))
+  })
+})
