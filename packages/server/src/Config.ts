@@ -1,0 +1,314 @@
+/**
+ * Configuration comes from the environment, read once at start and validated as a whole; a bad
+ * value stops the process with a message naming the variable. `Variables` is the list every role,
+ * the README and the compose file agree on.
+ */
+import * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as LogLevel from "effect/LogLevel"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as crypto from "node:crypto"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+
+export interface Variable {
+  readonly name: string
+  readonly default: string | undefined
+  readonly description: string
+}
+
+export const Variables = [
+  { name: "PORT", default: "3000", description: "Gateway port (0 picks a free port)" },
+  { name: "PLATFORM_CORE_PORT", default: "3001", description: "Platform core service port" },
+  { name: "COMMS_PORT", default: "3002", description: "Comms engine service port" },
+  { name: "CAMPAIGN_PORT", default: "3003", description: "Campaign engine service port" },
+  { name: "HOST", default: "127.0.0.1", description: "Interface every HTTP server binds (0.0.0.0 in containers)" },
+  { name: "DATA_DIR", default: "./.data", description: "Embedded data (PGlite files, generated JWT secret)" },
+  {
+    name: "DATABASE_URL",
+    default: undefined,
+    description: "postgres:// URL; when set, PostgreSQL through @effect/sql-pg replaces PGlite"
+  },
+  {
+    name: "JWT_SECRET",
+    default: undefined,
+    description: "HS256 secret for dashboard sessions, at least 32 characters; generated under DATA_DIR when unset (start role only)"
+  },
+  { name: "JWT_TTL", default: "12 hours", description: "Lifetime of a dashboard session token" },
+  { name: "LOG_LEVEL", default: "info", description: "trace, debug, info, warn, error, fatal or none" },
+  { name: "PUBLIC_URL", default: undefined, description: "Public base URL (default http://localhost:$PORT)" },
+  { name: "PLATFORM_CORE_URL", default: undefined, description: "gateway role: base URL of platform core" },
+  { name: "COMMS_URL", default: undefined, description: "gateway role: base URL of the comms engine" },
+  { name: "CAMPAIGN_URL", default: undefined, description: "gateway role: base URL of the campaign engine" },
+  { name: "SHARDS_PER_GROUP", default: "100", description: "Cluster shards; the same on every runner of a cluster" },
+  {
+    name: "RUNNER_HOST",
+    default: "localhost",
+    description: "runner role: the address other nodes reach this runner at; auto: this machine's first non-loopback IPv4 address"
+  },
+  { name: "RUNNER_PORT", default: "34431", description: "runner role: the port runners talk to each other on" },
+  { name: "RUNNER_LISTEN_HOST", default: undefined, description: "runner role: the interface to listen on (default RUNNER_HOST)" },
+  { name: "SHARD_LOCK_REFRESH", default: "10 seconds", description: "How often a runner refreshes its shard locks" },
+  { name: "SHARD_LOCK_EXPIRATION", default: "35 seconds", description: "When a silent runner's shards are taken over" },
+  { name: "ENTITY_MESSAGE_POLL", default: "2 seconds", description: "How often runners look for stored messages" },
+  { name: "MAX_CONCURRENT_CALLS", default: "10", description: "Concurrent calls per tenant, unless the tenant has its own limit" },
+  { name: "MAX_CALL_DURATION", default: "1 hour", description: "A call is hung up after this much talk time" },
+  { name: "DIAL_TIMEOUT", default: "30 seconds", description: "Ring time before an unanswered call is given up" },
+  { name: "RATE_VOICE_PER_MINUTE", default: "5", description: "Default price of a minute of talk, in minor units" },
+  { name: "RATE_BILLING_INCREMENT", default: "6", description: "Default billing increment, in seconds" },
+  { name: "RATE_SMS_PER_SEGMENT", default: "1", description: "Default price of an SMS segment, in minor units" },
+  { name: "RATE_CHATAPP_PER_MESSAGE", default: "1", description: "Default price of a chat-app message, in minor units" },
+  { name: "RATE_RESERVATION_CHUNK", default: "120", description: "Talk time each reservation holds funds for, in seconds" },
+  { name: "SIMULATOR_RING_MS", default: "2000", description: "Simulated carrier: ring time in milliseconds" },
+  { name: "TELEPHONY_PROVIDER_A", default: "simulated", description: "Carrier for PROVIDER_A numbers: simulated or twilio" },
+  { name: "TELEPHONY_PROVIDER_B", default: "simulated", description: "Carrier for PROVIDER_B numbers: simulated or twilio" },
+  { name: "TELEPHONY_PROVIDER_C", default: "simulated", description: "Carrier for PROVIDER_C numbers: simulated or twilio" },
+  { name: "TWILIO_API_URL", default: "https://api.twilio.com", description: "Twilio REST origin" },
+  { name: "TWILIO_ACCOUNT_SID", default: undefined, description: "Twilio account (required when a provider uses twilio)" },
+  { name: "TWILIO_AUTH_TOKEN", default: undefined, description: "Twilio auth token: authenticates calls and verifies callbacks" }
+] as const satisfies ReadonlyArray<Variable>
+
+export type VariableName = (typeof Variables)[number]["name"]
+
+const defaultOf = (name: VariableName): string => Variables.find((v) => v.name === name)!.default!
+
+const httpUrl = (name: VariableName) =>
+  Config.string(name).pipe(
+    Config.mapOrFail((raw) => {
+      try {
+        const url = new URL(raw)
+        if (url.protocol === "http:" || url.protocol === "https:") return Either.right(raw.replace(/\/+$/, ""))
+      } catch {
+        // reported below
+      }
+      return Either.left(ConfigError.InvalidData([name], `expected an http(s) URL, got "${raw}"`))
+    })
+  )
+
+const databaseUrl = Config.redacted("DATABASE_URL").pipe(
+  Config.mapOrFail((secret) => {
+    const raw = Redacted.value(secret)
+    try {
+      const url = new URL(raw)
+      if (url.protocol === "postgres:" || url.protocol === "postgresql:") return Either.right(secret)
+    } catch {
+      // reported below
+    }
+    return Either.left(ConfigError.InvalidData(["DATABASE_URL"], "expected a postgres:// or postgresql:// URL"))
+  })
+)
+
+const jwtSecret = Config.redacted("JWT_SECRET").pipe(
+  Config.mapOrFail((secret) =>
+    Redacted.value(secret).length >= 32
+      ? Either.right(secret)
+      : Either.left(ConfigError.InvalidData(["JWT_SECRET"], "must be at least 32 characters"))
+  )
+)
+
+const port = (name: VariableName) =>
+  Config.string(name).pipe(
+    Config.mapOrFail((raw) => {
+      const n = Number(raw)
+      return /^\d{1,5}$/.test(raw.trim()) && n <= 65535
+        ? Either.right(n)
+        : Either.left(ConfigError.InvalidData([], `expected a port number from 0 to 65535 (0 picks a free one), got "${raw}"`))
+    }),
+    Config.withDefault(Number(defaultOf(name)))
+  )
+
+const logLevels: Record<string, LogLevel.LogLevel> = {
+  all: LogLevel.All,
+  trace: LogLevel.Trace,
+  debug: LogLevel.Debug,
+  info: LogLevel.Info,
+  warn: LogLevel.Warning,
+  warning: LogLevel.Warning,
+  error: LogLevel.Error,
+  fatal: LogLevel.Fatal,
+  none: LogLevel.None,
+  off: LogLevel.None
+}
+
+const logLevel = Config.string("LOG_LEVEL").pipe(
+  Config.mapOrFail((raw) => {
+    const level = logLevels[raw.trim().toLowerCase()]
+    return level === undefined
+      ? Either.left(ConfigError.InvalidData([], `expected one of ${Object.keys(logLevels).join(", ")}, got "${raw}"`))
+      : Either.right(level)
+  }),
+  Config.withDefault(LogLevel.Info)
+)
+
+/** A whole number within bounds. */
+/**
+ * The address replicas of one container image can advertise without per-replica configuration
+ * (`RUNNER_HOST=auto`): the first non-internal IPv4 address of this machine.
+ */
+export const firstExternalIPv4 = (
+  interfaces: NodeJS.Dict<Array<os.NetworkInterfaceInfo>> = os.networkInterfaces()
+): string | undefined => {
+  for (const name of Object.keys(interfaces).sort()) {
+    for (const info of interfaces[name] ?? []) {
+      if (info.family === "IPv4" && !info.internal) return info.address
+    }
+  }
+  return undefined
+}
+
+const integer = (name: VariableName, min: number, max: number) =>
+  Config.string(name).pipe(
+    Config.mapOrFail((raw) => {
+      const n = Number(raw)
+      return /^\d+$/.test(raw.trim()) && n >= min && n <= max
+        ? Either.right(n)
+        : Either.left(ConfigError.InvalidData([], `expected a whole number from ${min} to ${max}, got "${raw}"`))
+    }),
+    Config.withDefault(Number(defaultOf(name)))
+  )
+
+const duration = (name: VariableName, minMillis: number) =>
+  Config.duration(name).pipe(
+    Config.mapOrFail((d) =>
+      Duration.toMillis(d) >= minMillis
+        ? Either.right(d)
+        : Either.left(ConfigError.InvalidData([name], `must be at least ${Duration.format(Duration.millis(minMillis))}`))
+    ),
+    Config.withDefault(Duration.decode(defaultOf(name) as Duration.DurationInput))
+  )
+
+const carrier = (name: VariableName) =>
+  Config.literal("simulated", "twilio")(name).pipe(Config.withDefault("simulated" as const))
+
+export const AppConfig = Config.all({
+  port: port("PORT"),
+  platformCorePort: port("PLATFORM_CORE_PORT"),
+  commsPort: port("COMMS_PORT"),
+  campaignPort: port("CAMPAIGN_PORT"),
+  host: Config.nonEmptyString("HOST").pipe(Config.withDefault(defaultOf("HOST"))),
+  dataDir: Config.nonEmptyString("DATA_DIR").pipe(Config.withDefault(defaultOf("DATA_DIR"))),
+  databaseUrl: Config.option(databaseUrl),
+  jwtSecret: Config.option(jwtSecret),
+  jwtTtl: Config.duration("JWT_TTL").pipe(
+    Config.mapOrFail((d) =>
+      Duration.toMillis(d) >= 60_000
+        ? Either.right(d)
+        : Either.left(ConfigError.InvalidData(["JWT_TTL"], "must be at least one minute"))
+    ),
+    Config.withDefault(Duration.hours(12))
+  ),
+  logLevel,
+  publicUrl: Config.option(httpUrl("PUBLIC_URL")),
+  platformCoreUrl: Config.option(httpUrl("PLATFORM_CORE_URL")),
+  commsUrl: Config.option(httpUrl("COMMS_URL")),
+  campaignUrl: Config.option(httpUrl("CAMPAIGN_URL")),
+  cluster: Config.all({
+    shardsPerGroup: integer("SHARDS_PER_GROUP", 1, 10_000),
+    runnerHost: Config.nonEmptyString("RUNNER_HOST").pipe(
+      Config.withDefault(defaultOf("RUNNER_HOST")),
+      Config.mapOrFail((host) => {
+        if (host !== "auto") return Either.right(host)
+        const address = firstExternalIPv4()
+        return address === undefined
+          ? Either.left(ConfigError.InvalidData(["RUNNER_HOST"], "is auto, but this machine has no non-loopback IPv4 address"))
+          : Either.right(address)
+      })
+    ),
+    runnerPort: integer("RUNNER_PORT", 1, 65_535),
+    listenHost: Config.option(Config.nonEmptyString("RUNNER_LISTEN_HOST")),
+    shardLockRefresh: duration("SHARD_LOCK_REFRESH", 1000),
+    shardLockExpiration: duration("SHARD_LOCK_EXPIRATION", 3000),
+    entityMessagePoll: duration("ENTITY_MESSAGE_POLL", 100)
+  }),
+  calls: Config.all({
+    maxConcurrentCalls: integer("MAX_CONCURRENT_CALLS", 1, 100_000),
+    maxCallDuration: duration("MAX_CALL_DURATION", 10_000),
+    dialTimeout: duration("DIAL_TIMEOUT", 5_000)
+  }),
+  rates: Config.all({
+    voicePerMinute: integer("RATE_VOICE_PER_MINUTE", 0, 1_000_000),
+    billingIncrementSeconds: integer("RATE_BILLING_INCREMENT", 1, 3600),
+    smsPerSegment: integer("RATE_SMS_PER_SEGMENT", 0, 1_000_000),
+    chatAppPerMessage: integer("RATE_CHATAPP_PER_MESSAGE", 0, 1_000_000),
+    reservationChunkSeconds: integer("RATE_RESERVATION_CHUNK", 30, 86_400)
+  }),
+  simulatorRingMillis: integer("SIMULATOR_RING_MS", 0, 600_000),
+  telephony: Config.all({
+    PROVIDER_A: carrier("TELEPHONY_PROVIDER_A"),
+    PROVIDER_B: carrier("TELEPHONY_PROVIDER_B"),
+    PROVIDER_C: carrier("TELEPHONY_PROVIDER_C")
+  }),
+  twilio: Config.all({
+    apiUrl: httpUrl("TWILIO_API_URL").pipe(Config.withDefault(defaultOf("TWILIO_API_URL"))),
+    accountSid: Config.option(Config.nonEmptyString("TWILIO_ACCOUNT_SID")),
+    authToken: Config.option(Config.redacted("TWILIO_AUTH_TOKEN"))
+  })
+}).pipe(
+  Config.validate({
+    message: "TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN: required when a TELEPHONY_PROVIDER_* is twilio",
+    validation: (c) =>
+      !Object.values(c.telephony).includes("twilio") || (Option.isSome(c.twilio.accountSid) && Option.isSome(c.twilio.authToken))
+  })
+)
+
+export type AppConfig = Config.Config.Success<typeof AppConfig>
+
+// Some combinators prefix the variable name to a path that already holds it.
+const line = (path: ReadonlyArray<string>, message: string) =>
+  `${path.filter((segment, i) => segment !== path[i - 1]).join(".")}: ${message}`
+
+/** One line per problem, each naming its variable. */
+export const describeConfigError = (error: ConfigError.ConfigError): ReadonlyArray<string> =>
+  ConfigError.reduceWithContext(error, undefined, {
+    andCase: (_, left: ReadonlyArray<string>, right: ReadonlyArray<string>) => [...left, ...right],
+    orCase: (_, left: ReadonlyArray<string>, right: ReadonlyArray<string>) => [...left, ...right],
+    invalidDataCase: (_, path, message) => [line(path, message)],
+    missingDataCase: (_, path, message) => [line(path, message)],
+    sourceUnavailableCase: (_, path, message) => [line(path, message)],
+    unsupportedCase: (_, path, message) => [line(path, message)]
+  })
+
+export class InvalidConfiguration extends Error {
+  constructor(readonly problems: ReadonlyArray<string>) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`)
+  }
+}
+
+/** Reads and validates the whole configuration, failing with every problem at once. */
+export const load = AppConfig.pipe(
+  Effect.mapError((error) => new InvalidConfiguration([...new Set(describeConfigError(error))]))
+)
+
+export const publicUrlOf = (config: AppConfig): string =>
+  Option.getOrElse(config.publicUrl, () => `http://localhost:${config.port}`)
+
+/**
+ * The JWT secret: from `JWT_SECRET`, or (embedded single-process mode only) generated once and
+ * kept in `DATA_DIR/jwt-secret` so sessions survive restarts.
+ */
+export const resolveJwtSecret = (config: AppConfig, options: { readonly mayGenerate: boolean }) =>
+  Option.match(config.jwtSecret, {
+    onSome: Effect.succeed,
+    onNone: () =>
+      options.mayGenerate
+        ? Effect.sync(() => {
+          const file = path.join(config.dataDir, "jwt-secret")
+          fs.mkdirSync(config.dataDir, { recursive: true })
+          if (!fs.existsSync(file)) {
+            fs.writeFileSync(file, crypto.randomBytes(48).toString("base64url"), { mode: 0o600, flag: "wx" })
+          }
+          return Redacted.make(fs.readFileSync(file, "utf8").trim())
+        })
+        : Effect.fail(
+          new InvalidConfiguration([
+            "JWT_SECRET: required for this role (every service must verify the same session tokens)"
+          ])
+        )
+  })
+
+export const defaultLogLevel = LogLevel.Info

@@ -1,0 +1,201 @@
+/**
+ * The composition roots: which layers each CLI role runs. Nothing else in the codebase assembles
+ * the whole graph.
+ *
+ * - `Embedded` (`start`): database, the only runner (entities, singletons, simulated carrier), the
+ *   three HTTP services and the gateway, in one process.
+ * - `RunnerNode` (`runner`): a runner of a distributed cluster, no HTTP.
+ * - `SingleService` (`serve <service>`): one HTTP service, a client-only node of the cluster.
+ */
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import type { ServiceName } from "@voiceagent/domain/Gateway"
+import type { PhoneProvider } from "@voiceagent/domain/Phone"
+import { CampaignHttpLive } from "@voiceagent/http/Campaign/CampaignHttp"
+import { CommsHttpLive } from "@voiceagent/http/Comms/CommsHttp"
+import { serveGateway } from "@voiceagent/http/Gateway/Gateway"
+import { HttpDependencies } from "@voiceagent/http/HttpDependencies"
+import { PlatformCoreHttpLive } from "@voiceagent/http/PlatformCore/PlatformCoreHttp"
+import { serveApi } from "@voiceagent/http/Serve"
+import { ServiceDirectory } from "@voiceagent/http/ServiceDirectory"
+import * as Cluster from "@voiceagent/runner/Cluster/Cluster"
+import { defaultRuntimeOptions, RuntimeLive, type RuntimeOptions } from "@voiceagent/runner/Runtime"
+import { PlatformSettings, type PlatformSettingsShape } from "@voiceagent/runner/Settings"
+import * as Database from "@voiceagent/runner/Sql/Database"
+import * as Schema from "@voiceagent/runner/Sql/Schema"
+import { makeTwilioCarrier } from "@voiceagent/runner/Telephony/TwilioCarrier"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import type * as Redacted from "effect/Redacted"
+import * as path from "node:path"
+import { type AppConfig, publicUrlOf } from "./Config.js"
+
+export const databaseTarget = (config: AppConfig, applicationName = "voiceagent"): Database.DatabaseTarget =>
+  Option.match(config.databaseUrl, {
+    onNone: () => Database.DatabaseTarget.Pglite({ dataDir: path.resolve(config.dataDir, "pglite") }),
+    onSome: (url) => Database.DatabaseTarget.Postgres({ url, applicationName })
+  })
+
+/** Migrations and the cluster's tables; exclusive across processes on PostgreSQL. */
+export const migrate = (target: Database.DatabaseTarget) =>
+  Effect.gen(function*() {
+    const applied = yield* Schema.prepare({ exclusive: target._tag === "Postgres" })
+    for (const [id, name] of applied) yield* Effect.logInfo(`Applied migration ${id}_${name}`)
+    return applied
+  })
+
+/** The database, migrated before anything else starts. */
+export const DatabaseLive = (target: Database.DatabaseTarget) =>
+  Database.layer(target).pipe(Layer.tap((context) => Effect.provide(migrate(target), context)))
+
+// ---------------------------------------------------------------------------
+// Options, from the configuration
+// ---------------------------------------------------------------------------
+
+export interface ServicesOptions {
+  readonly host: string
+  readonly ports: Readonly<Record<ServiceName | "gateway", number>>
+  readonly jwtSecret: Redacted.Redacted
+  readonly jwtTtl: Duration.DurationInput
+  readonly publicUrl: string | undefined
+  readonly twilioAuthToken: Option.Option<Redacted.Redacted>
+}
+
+export interface NodeOptions {
+  readonly settings: PlatformSettingsShape
+  readonly cluster: Cluster.ClusterOptions
+  readonly runtime: RuntimeOptions
+}
+
+export const servicesOptions = (config: AppConfig, jwtSecret: Redacted.Redacted): ServicesOptions => ({
+  host: config.host,
+  ports: {
+    gateway: config.port,
+    "platform-core": config.platformCorePort,
+    comms: config.commsPort,
+    campaign: config.campaignPort
+  },
+  jwtSecret,
+  jwtTtl: config.jwtTtl,
+  publicUrl: Option.getOrUndefined(config.publicUrl),
+  twilioAuthToken: config.twilio.authToken
+})
+
+export const nodeOptions = (config: AppConfig): NodeOptions => {
+  const carriers: Partial<RuntimeOptions["carriers"] & {}> = {}
+  for (const [provider, carrier] of Object.entries(config.telephony) as Array<[PhoneProvider, "simulated" | "twilio"]>) {
+    if (carrier === "twilio" && Option.isSome(config.twilio.accountSid) && Option.isSome(config.twilio.authToken)) {
+      carriers[provider] = makeTwilioCarrier({
+        baseUrl: config.twilio.apiUrl,
+        accountSid: config.twilio.accountSid.value,
+        authToken: config.twilio.authToken.value,
+        statusCallbackBaseUrl: publicUrlOf(config),
+        ringTimeoutSeconds: Duration.toSeconds(config.calls.dialTimeout)
+      })
+    }
+  }
+  return {
+    settings: {
+      rates: config.rates,
+      calls: {
+        defaultConcurrentCalls: config.calls.maxConcurrentCalls,
+        maxCallDurationSeconds: Math.floor(Duration.toSeconds(config.calls.maxCallDuration)),
+        defaultDialTimeoutSeconds: Math.floor(Duration.toSeconds(config.calls.dialTimeout))
+      }
+    },
+    cluster: {
+      shardsPerGroup: config.cluster.shardsPerGroup,
+      runnerHost: config.cluster.runnerHost,
+      runnerPort: config.cluster.runnerPort,
+      listenHost: Option.getOrUndefined(config.cluster.listenHost),
+      shardLockRefreshInterval: config.cluster.shardLockRefresh,
+      shardLockExpiration: config.cluster.shardLockExpiration,
+      entityMessagePollInterval: config.cluster.entityMessagePoll
+    },
+    runtime: { ...defaultRuntimeOptions, simulator: { ringMillis: config.simulatorRingMillis }, carriers }
+  }
+}
+
+export const upstreamUrls = (config: AppConfig): Record<ServiceName, string> => ({
+  "platform-core": Option.getOrElse(config.platformCoreUrl, () => `http://127.0.0.1:${config.platformCorePort}`),
+  comms: Option.getOrElse(config.commsUrl, () => `http://127.0.0.1:${config.commsPort}`),
+  campaign: Option.getOrElse(config.campaignUrl, () => `http://127.0.0.1:${config.campaignPort}`)
+})
+
+// ---------------------------------------------------------------------------
+// Layers
+// ---------------------------------------------------------------------------
+
+const dependencies = (options: ServicesOptions) =>
+  HttpDependencies({
+    sessions: { secret: options.jwtSecret, ttl: options.jwtTtl },
+    publicUrl: options.publicUrl,
+    twilioAuthToken: options.twilioAuthToken
+  })
+
+export const serviceLayers = (options: ServicesOptions) => ({
+  "platform-core": serveApi("platform-core", PlatformCoreHttpLive, { host: options.host, port: options.ports["platform-core"] }),
+  comms: serveApi("comms", CommsHttpLive, { host: options.host, port: options.ports.comms }),
+  campaign: serveApi("campaign", CampaignHttpLive, { host: options.host, port: options.ports.campaign })
+})
+
+/** Tracing stays off until an exporter is configured: no span is built for nobody. */
+const withoutTracing = <A, E, R>(layer: Layer.Layer<A, E, R>) =>
+  layer.pipe(HttpMiddleware.withTracerDisabledWhen(() => true), Layer.provide(Layer.setTracerEnabled(false)))
+
+/** Settings and an HTTP client (webhooks, carriers) for a node of the cluster. */
+const nodeBasics = (node: NodeOptions) =>
+  Layer.mergeAll(PlatformSettings.layer(node.settings), NodeHttpClient.layerUndici)
+
+/** Everything in one process: the runner and its entities, the three services and the gateway. */
+export const Embedded = (options: ServicesOptions, node: NodeOptions) => {
+  const services = serviceLayers(options)
+  return Layer.mergeAll(
+    services["platform-core"],
+    services.comms,
+    services.campaign,
+    serveGateway({ host: options.host, port: options.ports.gateway })
+  ).pipe(
+    Layer.provide(dependencies(options)),
+    Layer.provideMerge(RuntimeLive(node.runtime)),
+    Layer.provideMerge(Cluster.embedded(node.cluster)),
+    Layer.provideMerge(nodeBasics(node)),
+    withoutTracing
+  )
+}
+
+/** A runner of a distributed cluster: entities and singletons, no HTTP. */
+export const RunnerNode = (node: NodeOptions) =>
+  RuntimeLive(node.runtime).pipe(
+    Layer.provideMerge(Cluster.runner(node.cluster)),
+    Layer.provideMerge(nodeBasics(node)),
+    withoutTracing
+  )
+
+/** One HTTP service in its own process, sending to entities as a client-only node. */
+export const SingleService = (service: ServiceName, options: ServicesOptions, node: NodeOptions) => {
+  const services = serviceLayers(options)
+  const withDependencies = <A, E, R>(layer: Layer.Layer<A, E, R>) =>
+    layer.pipe(
+      Layer.provide(dependencies(options)),
+      Layer.provideMerge(Cluster.client(node.cluster)),
+      Layer.provideMerge(nodeBasics(node)),
+      withoutTracing
+    )
+  switch (service) {
+    case "platform-core":
+      return withDependencies(services["platform-core"])
+    case "comms":
+      return withDependencies(services.comms)
+    case "campaign":
+      return withDependencies(services.campaign)
+  }
+}
+
+export const GatewayOnly = (config: AppConfig) =>
+  serveGateway({ host: config.host, port: config.port }).pipe(
+    Layer.provideMerge(ServiceDirectory.make(upstreamUrls(config))),
+    withoutTracing
+  )

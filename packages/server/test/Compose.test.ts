@@ -1,0 +1,110 @@
+import { assert, describe, it } from "@effect/vitest"
+import { ServiceNames } from "@voiceagent/domain/Gateway"
+import * as Config from "@voiceagent/server/Config"
+import * as fs from "node:fs"
+import { fileURLToPath } from "node:url"
+import YAML from "yaml"
+
+// Docker is not available where the tests run, so the compose file and the Dockerfile are checked
+// against the CLI's roles and configuration instead, to keep them from drifting.
+const root = fileURLToPath(new URL("../../../", import.meta.url))
+const compose = YAML.parse(fs.readFileSync(`${root}docker-compose.yml`, "utf8"), { merge: true }) as {
+  services: Record<string, any>
+}
+const dockerfile = fs.readFileSync(`${root}Dockerfile`, "utf8")
+
+const known = new Set<string>(Config.Variables.map((v) => v.name))
+const platformServices = Object.entries(compose.services).filter(([, s]) => s.image === "voice-agent-platform:local")
+const portVariable: Record<string, string> = {
+  "platform-core": "PLATFORM_CORE_PORT",
+  comms: "COMMS_PORT",
+  campaign: "CAMPAIGN_PORT",
+  gateway: "PORT"
+}
+
+describe("docker-compose.yml", () => {
+  it("runs every role of the CLI, and only roles that exist", () => {
+    const commands = platformServices.map(([, s]) => (s.command as Array<string>).join(" ")).sort()
+    assert.deepStrictEqual(commands, [
+      "migrate",
+      "runner",
+      "serve campaign",
+      "serve comms",
+      "serve gateway",
+      "serve platform-core"
+    ])
+    for (const [name, service] of platformServices) {
+      const [role, target] = service.command as Array<string>
+      if (role === "serve") assert.include([...ServiceNames, "gateway"], target, name)
+    }
+  })
+
+  it("sets only variables the configuration knows, and every one a serving role needs", () => {
+    for (const [name, service] of platformServices) {
+      const env = service.environment as Record<string, string>
+      for (const variable of Object.keys(env)) assert.isTrue(known.has(variable), `${name}: unknown ${variable}`)
+      assert.match(env["DATABASE_URL"]!, /^postgres:\/\/[^@]+@postgres:5432\//, name)
+      assert.isDefined(env["JWT_SECRET"], name)
+      assert.strictEqual(env["HOST"], "0.0.0.0", name)
+    }
+  })
+
+  it("runs at least two runners that advertise their own addresses and listen on every interface", () => {
+    const runner = compose.services["runner"]
+    assert.deepStrictEqual(runner.command, ["runner"])
+    assert.isAtLeast(runner.deploy.replicas, 2)
+    assert.strictEqual(runner.environment.RUNNER_HOST, "auto")
+    assert.strictEqual(runner.environment.RUNNER_LISTEN_HOST, "0.0.0.0")
+    assert.include(runner.healthcheck.test.join(" "), `connect(${runner.environment.RUNNER_PORT},'127.0.0.1')`)
+    // a clean stop hands shards over: give it longer than the default 10 s before SIGKILL
+    assert.match(runner.stop_grace_period, /^\d+s$/)
+    assert.isAbove(Number.parseInt(runner.stop_grace_period), 10)
+  })
+
+  it("probes each service's readiness on the port it listens on", () => {
+    for (const [name, service] of platformServices) {
+      const [role, target] = service.command as Array<string>
+      if (role !== "serve") continue
+      const port = service.environment[portVariable[target!]!]
+      assert.isDefined(port, `${name} sets ${portVariable[target!]}`)
+      assert.include(service.healthcheck.test.join(" "), `127.0.0.1:${port}/readyz`, name)
+    }
+  })
+
+  it("points the gateway at the services' compose names and ports", () => {
+    const env = compose.services["gateway"].environment
+    for (const [service, variable] of [
+      ["platform-core", "PLATFORM_CORE_URL"],
+      ["comms", "COMMS_URL"],
+      ["campaign", "CAMPAIGN_URL"]
+    ] as const) {
+      const port = compose.services[service].environment[portVariable[service]!]
+      assert.strictEqual(env[variable], `http://${service}:${port}`)
+    }
+    assert.deepStrictEqual(compose.services["gateway"].ports, [`${env.PORT}:${env.PORT}`])
+  })
+
+  it("orders start-up: database healthy, migrations done, services healthy, then the gateway", () => {
+    for (const [name, service] of Object.entries(compose.services)) {
+      for (const [dependency, condition] of Object.entries(service.depends_on ?? {})) {
+        assert.property(compose.services, dependency, `${name} depends on a service that exists`)
+        assert.include(
+          ["service_healthy", "service_completed_successfully"],
+          (condition as { condition: string }).condition
+        )
+      }
+    }
+    assert.strictEqual(compose.services["migrate"].depends_on.postgres.condition, "service_healthy")
+    assert.match(compose.services["postgres"].image, /^postgres:16/)
+  })
+})
+
+describe("Dockerfile", () => {
+  it("builds a slim Node 20 image that runs the CLI as a non-root user", () => {
+    assert.match(dockerfile, /^FROM node:20-[a-z]+-slim\b/m)
+    assert.match(dockerfile, /npm ci --omit=dev/)
+    assert.match(dockerfile, /^USER node$/m)
+    assert.match(dockerfile, /^ENTRYPOINT \["node", "--import", "tsx", "packages\/server\/src\/main\.ts"\]$/m)
+    assert.isTrue(fs.existsSync(`${root}packages/server/src/main.ts`))
+  })
+})
