@@ -1,0 +1,85 @@
+/** Child processes for benchmarks: the real CLI, or a baseline server, on free ports. */
+import { type ChildProcess, spawn } from "node:child_process"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+
+export const repoRoot = fileURLToPath(new URL("../../", import.meta.url))
+
+export interface Running {
+  readonly child: ChildProcess
+  readonly output: () => string
+  readonly waitFor: (pattern: RegExp, timeoutMs?: number) => Promise<RegExpMatchArray>
+  readonly stop: () => Promise<void>
+}
+
+export const spawnTs = (
+  script: string,
+  args: ReadonlyArray<string>,
+  env: Record<string, string | undefined>,
+  extraNodeFlags: ReadonlyArray<string> = []
+): Running => {
+  const nodeFlags = (process.env["BENCH_NODE_FLAGS"] ?? "").split(" ").filter((f) => f !== "")
+  // An undefined value removes the variable: the bench's own DATABASE_URL must not leak into PGlite runs.
+  const merged: Record<string, string | undefined> = { ...process.env, ...env }
+  for (const name of Object.keys(merged)) if (merged[name] === undefined) delete merged[name]
+  const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", ...extraNodeFlags, path.join(repoRoot, script), ...args], {
+    cwd: repoRoot,
+    env: merged as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let output = ""
+  child.stdout!.on("data", (c) => (output += c))
+  child.stderr!.on("data", (c) => (output += c))
+  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()))
+  return {
+    child,
+    output: () => output,
+    waitFor: (pattern, timeoutMs = 120_000) =>
+      new Promise((resolve, reject) => {
+        const started = Date.now()
+        const poll = () => {
+          const match = output.match(pattern)
+          if (match) return resolve(match)
+          if (child.exitCode !== null) return reject(new Error(`${script} exited before ${pattern}:\n${output}`))
+          if (Date.now() - started > timeoutMs) return reject(new Error(`timed out waiting for ${pattern}:\n${output}`))
+          setTimeout(poll, 50)
+        }
+        poll()
+      }),
+    stop: async () => {
+      if (child.exitCode === null) child.kill("SIGTERM")
+      const timer = setTimeout(() => child.kill("SIGKILL"), 15_000)
+      await exited
+      clearTimeout(timer)
+    }
+  }
+}
+
+/** Node flags that let `probeMemory` read a process's live memory (see MemoryProbe.ts). */
+export const memoryProbeFlags = ["--expose-gc", "--import", path.join(repoRoot, "bench/lib/MemoryProbe.ts")]
+
+/** Asks a process started with `memoryProbeFlags` for its memory after a full collection. */
+export const probeMemory = async (running: Running): Promise<{ rss: number; heapUsed: number; external: number }> => {
+  const count = (running.output().match(/memory-probe \d+/g) ?? []).length
+  running.child.kill("SIGUSR2")
+  const pattern = new RegExp(`memory-probe ${count + 1} rss=(\\d+) heapUsed=(\\d+) external=(\\d+)`)
+  const [, rss, heapUsed, external] = await running.waitFor(pattern, 30_000)
+  return { rss: Number(rss), heapUsed: Number(heapUsed), external: Number(external) }
+}
+
+/** `npm start`'s role, on free ports, with the given data directory or database. */
+export const startPlatform = async (env: Record<string, string | undefined>, nodeFlags: ReadonlyArray<string> = []) => {
+  const platform = spawnTs("packages/server/src/main.ts", ["start"], {
+    PORT: "0",
+    PLATFORM_CORE_PORT: "0",
+    COMMS_PORT: "0",
+    CAMPAIGN_PORT: "0",
+    LOG_LEVEL: "warn",
+    ...env
+  }, nodeFlags)
+  const [, gateway] = await platform.waitFor(/Gateway\s+(http:\/\/\S+)/)
+  const [, core] = await platform.waitFor(/platform-core\s+(http:\/\/\S+)/)
+  const [, comms] = await platform.waitFor(/comms\s+(http:\/\/\S+)/)
+  const [, campaign] = await platform.waitFor(/campaign\s+(http:\/\/\S+)/)
+  return { platform, gateway: gateway!, core: core!, comms: comms!, campaign: campaign! }
+}

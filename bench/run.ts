@@ -1,0 +1,73 @@
+/**
+ * `npm run bench`: every benchmark the issues ask for, each against a baseline measured in the
+ * same run. Prints a table and writes bench/results/latest.{md,json} (subset.{md,json} when
+ * BENCH_SUITES picks some suites: auth, contacts, calls).
+ *
+ * BENCH_DURATION (seconds per measurement, default 10) and BENCH_CONNECTIONS (default 32) tune
+ * the load; DATABASE_URL adds the PostgreSQL rows (a scratch database is created and dropped).
+ */
+import * as TestDatabase from "@voiceagent/runner/Testing/TestDatabase"
+import * as Effect from "effect/Effect"
+import * as Report from "./lib/Report.js"
+import * as AuthenticatedRead from "./suites/AuthenticatedRead.js"
+import * as Calls from "./suites/Calls.js"
+import * as Contacts from "./suites/Contacts.js"
+
+const settings = {
+  durationSeconds: Number(process.env["BENCH_DURATION"] ?? 10),
+  connections: Number(process.env["BENCH_CONNECTIONS"] ?? 32),
+  uploads: Number(process.env["BENCH_UPLOADS"] ?? 50),
+  bigList: Number(process.env["BENCH_BIG_LIST"] ?? 100_000),
+  calls: Number(process.env["BENCH_CALLS"] ?? 2_000),
+  heldCalls: Number(process.env["BENCH_HELD_CALLS"] ?? 1_000)
+}
+
+/** Which suites to run: all by default, or a comma-separated list in BENCH_SUITES. */
+const selected = (name: string) => {
+  const wanted = process.env["BENCH_SUITES"]
+  return wanted === undefined || wanted === "" || wanted.split(",").map((s) => s.trim()).includes(name)
+}
+
+/** Runs `f` against a database created for it on the server in `url`, dropped afterwards. */
+const withScratchDatabase = <A>(url: string, f: (url: string) => Promise<A>): Promise<A> =>
+  Effect.runPromise(
+    TestDatabase.scratchPostgresDatabase(url).pipe(
+      Effect.flatMap((db) => Effect.promise(() => f(db.url))),
+      Effect.scoped
+    )
+  )
+
+const rows: Array<Report.Row> = []
+const notes: Array<string> = [
+  `Load: autocannon, ${settings.connections} connections, ${settings.durationSeconds} s per measurement after a 2 s warm-up, on the same machine as the servers.`,
+  "Authenticated read: GET /api/v1/profile with an API key (SHA-256 of the key, one indexed lookup joined to its user, one read of user and tenant). Servers log at warn level.",
+  "Baseline: a plain node:http server doing the same two queries on the same database (pg pool of 10 on PostgreSQL; PGlite in-process on PGlite). 'vs baseline' is the platform's req/s divided by the baseline's.",
+  `CSV upload: sequential uploads of a 500-row CSV (phone with formatting, name, e-mail), each into an empty list: ${settings.uploads} through the gateway, ${Math.floor(settings.uploads / 2)} straight to the campaign service and to the baseline, which parses the same multipart body, CSV and phones, checks the key and the list, and inserts in one transaction. 'vs baseline' there is the ratio of median times (lower is better).`,
+  `Calls end to end: ${settings.calls} calls to a number the simulated carrier answers at once with zero seconds of talk (SIMULATOR_RING_MS=0), placed by ${settings.connections} keep-alive connections each sending its next request when the previous answer is in (autocannon's fixed-amount mode ends on a one-second tick), on the comms service of the start role, after 200 warm-up calls; a call counts when its webhook outbox row exists (placed, dialled, answered, ended, settled, webhook queued). calls/s = calls / (first request to last outbox row). The webhooks are delivered to a receiver in the bench process. Baseline: a plain node:http server doing the same durable writes with SQL (key check, agent and number, reservation on the locked wallet row with the open-call count, session and event rows, then dialing/ringing/answered updates and one end transaction: settle, end, event, outbox row), no actor runtime.`,
+  `Memory: a fresh start-role process with --expose-gc, warmed with 200 zero-length calls, then ${settings.heldCalls} calls to a number that rings and is never answered (dial timeout 1 hour), held open; heap and RSS after a full GC, idle and with every call ringing. 'reserved' is the wallet's held funds at that moment (10 per call); 'placing p99' the API's p99 while placing them. RSS is shown for context only: it includes memory V8 and PGlite give back after the collection, so it can even shrink; the heap figure is the one to read.`,
+  `Contacts page: GET /contact-lists/{id}/contacts?page=N&limit=25 on a list of ${settings.bigList} contacts (seeded with SQL, then VACUUM ANALYZE), the first page and the last full one; the baseline checks the key and the list and runs the same page query (the list's count comes from the list row on both).`
+]
+
+const suites = [
+  { name: "auth", run: AuthenticatedRead.run },
+  { name: "contacts", run: Contacts.run },
+  { name: "calls", run: Calls.run }
+] as const
+
+console.log(`Benchmarks on ${Report.machine()}`)
+const databaseUrl = process.env["DATABASE_URL"]
+for (const suite of suites.filter((s) => selected(s.name))) {
+  console.log(`- ${suite.name} on PGlite`)
+  rows.push(...await suite.run({ name: "pglite" }, settings))
+  if (databaseUrl !== undefined && databaseUrl !== "") {
+    console.log(`- ${suite.name} on PostgreSQL`)
+    rows.push(...await withScratchDatabase(databaseUrl, (url) => suite.run({ name: "postgres", url }, settings)))
+  }
+}
+if (databaseUrl === undefined || databaseUrl === "") notes.push("PostgreSQL rows skipped: DATABASE_URL was not set.")
+
+console.log(`\n${Report.tables(rows)}\n`)
+// A run of some suites only (BENCH_SUITES) does not replace the full results.
+const output = process.env["BENCH_SUITES"] === undefined || process.env["BENCH_SUITES"] === "" ? "latest" : "subset"
+Report.write(rows, notes, output)
+console.log(`Written to bench/results/${output}.md and bench/results/${output}.json`)
