@@ -5,7 +5,7 @@ import * as Multipart from "@effect/platform/Multipart"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { reportAllIssues } from "./ApiError.js"
+import { reportAllIssues, ValidationFailed } from "./ApiError.js"
 import { TenantAuthentication } from "./Auth.js"
 import {
   BulkContactsRequest,
@@ -35,7 +35,27 @@ import {
 import { HealthGroup } from "./Health.js"
 import { API_PREFIX, makeApi } from "./HttpApis.js"
 import { ContactId, ContactListId } from "./Ids.js"
-import { Page, PageQuery } from "./Pagination.js"
+import { CAMPAIGN_PAGE_SIZE, Page, PageQuery } from "./Pagination.js"
+import { AgentInactive, AgentNotFound } from "./Agents.js"
+import {
+  AddDncRequest,
+  Campaign,
+  CampaignActive,
+  CampaignAttempt,
+  CampaignId,
+  CAMPAIGN_LIMITS,
+  CampaignListQuery,
+  CampaignNotFound,
+  CampaignProgress,
+  CampaignStateConflict,
+  CreateCampaignRequest,
+  DncEntry,
+  DncNotFound,
+  ScheduledCampaign,
+  UpdateCampaignRequest
+} from "./Campaigns.js"
+import { E164 } from "./Phone.js"
+import { VoiceNumberNotFound } from "./VoiceNumbers.js"
 
 /** The largest CSV file accepted by the upload (500 rows of generous width). */
 export const MAX_CSV_BYTES = 2 * 1024 * 1024
@@ -157,9 +177,143 @@ export class ContactListsGroup extends HttpApiGroup.make("contactLists")
   .annotate(OpenApi.Description, "Contact lists and their contacts")
 {}
 
+const campaignIdParam = HttpApiSchema.param("id", CampaignId)
+
+const CampaignReferenceErrors = [AgentNotFound.http, AgentInactive.http, VoiceNumberNotFound.http, ContactListNotFound.http] as const
+
+const bounds = `Bounds: name 1-${CAMPAIGN_LIMITS.name.max} characters; dialTimeout ${CAMPAIGN_LIMITS.dialTimeout.min}-${CAMPAIGN_LIMITS.dialTimeout.max} s ` +
+  `(default ${CAMPAIGN_LIMITS.dialTimeout.default}); maxAttempts ${CAMPAIGN_LIMITS.maxAttempts.min}-${CAMPAIGN_LIMITS.maxAttempts.max} ` +
+  `(default ${CAMPAIGN_LIMITS.maxAttempts.default}); redialDelayMin ${CAMPAIGN_LIMITS.redialDelayMin.min}-${CAMPAIGN_LIMITS.redialDelayMin.max} ` +
+  `(default ${CAMPAIGN_LIMITS.redialDelayMin.default}); maxConcurrentCalls ${CAMPAIGN_LIMITS.maxConcurrentCalls.min}-${CAMPAIGN_LIMITS.maxConcurrentCalls.max} ` +
+  `(default ${CAMPAIGN_LIMITS.maxConcurrentCalls.default}); timezone IANA (default ${CAMPAIGN_LIMITS.timezone.default}); call window HH:MM-HH:MM ` +
+  `within one day (default ${CAMPAIGN_LIMITS.callWindow.defaultStart}-${CAMPAIGN_LIMITS.callWindow.defaultEnd}); callDays ISO weekdays 1-7 (default 1-5).`
+
+export class CampaignsGroup extends HttpApiGroup.make("campaigns")
+  .add(
+    HttpApiEndpoint.post("createCampaign", "/campaigns")
+      .setPayload(reportAllIssues(CreateCampaignRequest))
+      .addSuccess(Campaign, { status: 201 })
+      .addError(CampaignReferenceErrors[0])
+      .addError(CampaignReferenceErrors[1])
+      .addError(CampaignReferenceErrors[2])
+      .addError(CampaignReferenceErrors[3])
+      .annotate(OpenApi.Description, `Creates a DRAFT voice campaign. ${bounds}`)
+  )
+  .add(
+    HttpApiEndpoint.get("listCampaigns", "/campaigns")
+      .setUrlParams(reportAllIssues(Schema.extend(PageQuery(CAMPAIGN_PAGE_SIZE), CampaignListQuery)))
+      .addSuccess(Page(Campaign).annotations({ identifier: "CampaignPage" }))
+      .annotate(OpenApi.Description, "The tenant's voice campaigns, newest first; filter by status")
+  )
+  .add(
+    HttpApiEndpoint.get("getCampaign")`/campaigns/${campaignIdParam}`
+      .addSuccess(Campaign)
+      .addError(CampaignNotFound.http)
+  )
+  .add(
+    HttpApiEndpoint.patch("updateCampaign")`/campaigns/${campaignIdParam}`
+      .setPayload(reportAllIssues(UpdateCampaignRequest))
+      .addSuccess(Campaign)
+      .addError(CampaignNotFound.http)
+      .addError(CampaignStateConflict.http)
+      .addError(CampaignReferenceErrors[0])
+      .addError(CampaignReferenceErrors[1])
+      .addError(CampaignReferenceErrors[2])
+      .addError(CampaignReferenceErrors[3])
+      .annotate(OpenApi.Description, "Changes the fields supplied; only in DRAFT (409 CAMPAIGN_STATE_CONFLICT otherwise)")
+  )
+  .add(
+    HttpApiEndpoint.post("scheduleCampaign")`/campaigns/${campaignIdParam}/schedule`
+      .addSuccess(ScheduledCampaign)
+      .addError(ValidationFailed.http)
+      .addError(CampaignNotFound.http)
+      .addError(CampaignStateConflict.http)
+      .addError(CampaignReferenceErrors[0])
+      .addError(CampaignReferenceErrors[1])
+      .addError(CampaignReferenceErrors[2])
+      .addError(CampaignReferenceErrors[3])
+      .annotate(
+        OpenApi.Description,
+        "Body optional: {scheduledAt?: ISO 8601 | null}. Dialing starts at scheduledAt, or at once when it is null, omitted or past. " +
+          "Allowed from DRAFT, and from SCHEDULED to move the time. The contact list is snapshotted when dialing starts."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("pauseCampaign")`/campaigns/${campaignIdParam}/pause`
+      .addSuccess(Campaign)
+      .addError(CampaignNotFound.http)
+      .addError(CampaignStateConflict.http)
+      .annotate(OpenApi.Description, "RUNNING → PAUSED; calls in progress finish")
+  )
+  .add(
+    HttpApiEndpoint.post("resumeCampaign")`/campaigns/${campaignIdParam}/resume`
+      .addSuccess(Campaign)
+      .addError(CampaignNotFound.http)
+      .addError(CampaignStateConflict.http)
+      .annotate(OpenApi.Description, "PAUSED → RUNNING (also after an automatic pause for insufficient funds)")
+  )
+  .add(
+    HttpApiEndpoint.post("abortCampaign")`/campaigns/${campaignIdParam}/abort`
+      .addSuccess(Campaign)
+      .addError(CampaignNotFound.http)
+      .addError(CampaignStateConflict.http)
+      .annotate(
+        OpenApi.Description,
+        "SCHEDULED | RUNNING | PAUSED → FAILED with statusReason ABORTED. Contacts not yet dialed are cancelled; calls in progress finish. " +
+          "The campaign can then be deleted."
+      )
+  )
+  .add(
+    HttpApiEndpoint.del("deleteCampaign")`/campaigns/${campaignIdParam}`
+      .addSuccess(HttpApiSchema.NoContent)
+      .addError(CampaignNotFound.http)
+      .addError(CampaignActive.http)
+      .annotate(OpenApi.Description, "Deletes the campaign and its attempts; refused (409 CAMPAIGN_ACTIVE) while SCHEDULED, RUNNING or PAUSED")
+  )
+  .add(
+    HttpApiEndpoint.get("listCampaignAttempts")`/campaigns/${campaignIdParam}/attempts`
+      .setUrlParams(reportAllIssues(PageQuery()))
+      .addSuccess(Page(CampaignAttempt).annotations({ identifier: "CampaignAttemptPage" }))
+      .addError(CampaignNotFound.http)
+      .annotate(OpenApi.Description, "Every attempt in claim order: contact, attempt number, status, outcome, session and times")
+  )
+  .add(
+    HttpApiEndpoint.get("getCampaignProgress")`/campaigns/${campaignIdParam}/progress`
+      .addSuccess(CampaignProgress)
+      .addError(CampaignNotFound.http)
+  )
+  .middleware(TenantAuthentication)
+  .prefix(API_PREFIX)
+  .annotate(OpenApi.Description, "Voice campaigns: a contact list dialed by an agent within call windows, with retries")
+{}
+
+export class DncGroup extends HttpApiGroup.make("dnc")
+  .add(
+    HttpApiEndpoint.post("addDnc", "/dnc")
+      .setPayload(reportAllIssues(AddDncRequest))
+      .addSuccess(DncEntry, { status: 201 })
+      .annotate(OpenApi.Description, "Adds an E.164 number to the tenant's do-not-call list (again: no change). Campaigns skip it.")
+  )
+  .add(
+    HttpApiEndpoint.get("listDnc", "/dnc")
+      .setUrlParams(reportAllIssues(PageQuery()))
+      .addSuccess(Page(DncEntry).annotations({ identifier: "DncPage" }))
+  )
+  .add(
+    HttpApiEndpoint.del("removeDnc")`/dnc/${HttpApiSchema.param("phoneNumber", E164)}`
+      .addSuccess(HttpApiSchema.NoContent)
+      .addError(DncNotFound.http)
+  )
+  .middleware(TenantAuthentication)
+  .prefix(API_PREFIX)
+  .annotate(OpenApi.Description, "The tenant's do-not-call list")
+{}
+
 export class CampaignApi extends makeApi("campaign")
   .add(HealthGroup)
   .add(ContactListsGroup)
+  .add(CampaignsGroup)
+  .add(DncGroup)
   .annotate(OpenApi.Title, "Voice Agent Platform — campaign engine")
   .annotate(OpenApi.Version, "1.0.0")
 {}

@@ -4,6 +4,9 @@ import { Ledger } from "@voiceagent/runner/Billing/Ledger"
 import { RateCards } from "@voiceagent/runner/Billing/RateCards"
 import { Reports } from "@voiceagent/runner/Billing/Reports"
 import { CallSessionsRepo } from "@voiceagent/runner/Calls/CallSessionsRepo"
+import { CallSpecs } from "@voiceagent/runner/Calls/CallSpecs"
+import { Campaigns } from "@voiceagent/runner/Campaigns/Campaigns"
+import { CampaignsRepo } from "@voiceagent/runner/Campaigns/CampaignsRepo"
 import { ContactListsRepo } from "@voiceagent/runner/Contacts/ContactListsRepo"
 import { ContactsRepo } from "@voiceagent/runner/Contacts/ContactsRepo"
 import { UsersRepo } from "@voiceagent/runner/Users/UsersRepo"
@@ -34,6 +37,7 @@ export interface HttpDependenciesOptions {
 export const HttpDependencies = (options: HttpDependenciesOptions) =>
   AuthMiddlewareLive.pipe(
     Layer.provideMerge(Authenticator.Default),
+    Layer.provideMerge(Campaigns.Default),
     Layer.provideMerge(Layer.mergeAll(
       UsersRepo.Default,
       ApiKeysRepo.Default,
@@ -45,6 +49,8 @@ export const HttpDependencies = (options: HttpDependenciesOptions) =>
       RateCards.Default,
       Reports.Default,
       CallSessionsRepo.Default,
+      CallSpecs.Default,
+      CampaignsRepo.Default,
       IdempotentRequests.Default,
       Webhooks.Default,
       SessionTokens.layer(options.sessions),

@@ -3,8 +3,10 @@
  * dispatcher, the live-call supervisor), with the adapters they need. Requires a `Sharding` (from
  * one of the `Cluster` layers), a `SqlClient` and an `HttpClient`.
  */
+import type { Sharding } from "@effect/cluster/Sharding"
 import * as Singleton from "@effect/cluster/Singleton"
 import { LiveCallEntity } from "@voiceagent/domain/Calls"
+import { CampaignEntity } from "@voiceagent/domain/Campaigns"
 import type { PhoneProvider } from "@voiceagent/domain/Phone"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -16,11 +18,16 @@ import { RateCards } from "./Billing/RateCards.js"
 import { AgentBrain } from "./Brain/AgentBrain.js"
 import { CallEnded } from "./Calls/CallEnded.js"
 import { CallSessionsRepo } from "./Calls/CallSessionsRepo.js"
+import { CallSpecs } from "./Calls/CallSpecs.js"
+import { CampaignLive, defaultDialerOptions, type DialerOptions, DialerSettings } from "./Campaigns/CampaignLive.js"
+import { CampaignsRepo } from "./Campaigns/CampaignsRepo.js"
+import { DialPacer } from "./Campaigns/DialPacer.js"
 import { LiveCallLive } from "./Calls/LiveCallLive.js"
 import { LocalCalls } from "./Calls/LocalCalls.js"
 import { makeSimulatedCarrier, type SimulatorOptions } from "./Telephony/SimulatedCarrier.js"
 import { type Carrier, CallEventSink, Telephony } from "./Telephony/Telephony.js"
 import { TenantEntityLive } from "./Tenants/TenantEntityLive.js"
+import { VoiceNumbersRepo } from "./VoiceNumbers/VoiceNumbersRepo.js"
 import { dispatcher, type DispatcherOptions, Webhooks } from "./Webhooks/Webhooks.js"
 
 export interface RuntimeOptions {
@@ -28,14 +35,19 @@ export interface RuntimeOptions {
   /** Carriers by name; every provider without one uses the simulator. */
   readonly carriers?: Partial<Record<PhoneProvider, Effect.Effect<Carrier, never, any>>>
   readonly webhooks: DispatcherOptions
-  /** How often the supervisor makes sure every live call has a running entity. */
+  /** How often the supervisor makes sure every live call and active campaign has a running entity. */
   readonly supervisorInterval: Duration.DurationInput
+  readonly dialer: DialerOptions
+  /** Dials a voice number may start per second (carriers commonly allow 1). */
+  readonly callsPerSecondPerNumber: number
 }
 
 export const defaultRuntimeOptions: RuntimeOptions = {
   simulator: { ringMillis: 2000 },
   webhooks: { pollInterval: "1 second", maxIdleInterval: "10 seconds", batchSize: 50 },
-  supervisorInterval: "15 seconds"
+  supervisorInterval: "15 seconds",
+  dialer: defaultDialerOptions,
+  callsPerSecondPerNumber: 1
 }
 
 /**
@@ -84,11 +96,41 @@ const supervisor = (interval: Duration.DurationInput) =>
     )
   })
 
+/** Wakes the entity of every scheduled or running campaign: after a runner dies, its campaigns resume elsewhere. */
+const campaignSupervisor = (interval: Duration.DurationInput) =>
+  Effect.gen(function*() {
+    const campaigns = yield* CampaignsRepo
+    const client = yield* CampaignEntity.client
+    yield* campaigns.active(10_000).pipe(
+      Effect.flatMap((ids) => Effect.forEach(ids, (id) => client(id).Wake().pipe(Effect.ignore), { concurrency: 16, discard: true })),
+      Effect.catchAllCause((cause) => Effect.logWarning("campaign supervision failed", cause)),
+      Effect.repeat(Schedule.spaced(interval))
+    )
+  })
+
+/** A campaign call ended: its attempt and contact are updated with the call, then its dial loop is woken. */
+const campaignListener = Effect.gen(function*() {
+  const campaigns = yield* CampaignsRepo
+  const client = yield* CampaignEntity.client
+  return {
+    onCallEnded: campaigns.onCallEnded,
+    afterCommit: (event: { readonly campaignId: string | null; readonly campaignAttemptId: string | null }) =>
+      event.campaignId === null || event.campaignAttemptId === null
+        ? Effect.void
+        : client(event.campaignId).Wake().pipe(
+          Effect.catchAllCause((cause) => Effect.logDebug("could not wake a campaign", cause))
+        )
+  }
+})
+
 export const Repositories = Layer.mergeAll(
   Ledger.Default,
   RateCards.Default,
   CallSessionsRepo.Default,
   AgentsRepo.Default,
+  VoiceNumbersRepo.Default,
+  CampaignsRepo.Default,
+  CallSpecs.Default,
   Webhooks.Default
 )
 
@@ -96,13 +138,20 @@ export const RuntimeLive = (options: RuntimeOptions = defaultRuntimeOptions) =>
   Layer.mergeAll(
     TenantEntityLive,
     LiveCallLive,
+    CampaignLive,
     Singleton.make("webhook-dispatcher", dispatcher(options.webhooks)),
-    Singleton.make("live-call-supervisor", supervisor(options.supervisorInterval))
+    Singleton.make("live-call-supervisor", supervisor(options.supervisorInterval)),
+    Singleton.make("campaign-supervisor", campaignSupervisor(options.supervisorInterval))
   ).pipe(
+    Layer.provide(DialerSettings.layer(options.dialer)),
+    Layer.provide(DialPacer.layer(options.callsPerSecondPerNumber)),
     Layer.provide(TelephonyLive(options)),
     Layer.provide(CallEventSinkLive),
     Layer.provideMerge(LocalCalls.Default),
-    Layer.provide(CallEnded.layer([Effect.map(Webhooks, (w) => ({ onCallEnded: w.onCallEnded, afterCommit: w.nudge }))])),
+    Layer.provide(CallEnded.layer<CampaignsRepo | Sharding | Webhooks>([
+      campaignListener,
+      Effect.map(Webhooks, (w) => ({ onCallEnded: w.onCallEnded, afterCommit: () => w.nudge }))
+    ])),
     Layer.provide(AgentBrain.responder),
     Layer.provideMerge(Repositories)
   )

@@ -6,6 +6,7 @@ import {
   type ContactInput,
   ContactExists,
   ContactListNameTaken,
+  ContactListInUse,
   ContactListNotFound,
   ContactNotFound,
   defaultCountryOf,
@@ -87,8 +88,12 @@ export const ContactListsHttpLive = HttpApiBuilder.group(CampaignApi, "contactLi
         }))
       .handle("deleteContactList", ({ path }) =>
         Effect.flatMap(CurrentTenant, ({ tenantId }) =>
-          Effect.flatMap(lists.remove(tenantId, path.id), (removed) =>
-            removed ? Effect.void : Effect.fail(new ContactListNotFound()))))
+          Effect.flatMap(lists.remove(tenantId, path.id), (result): Effect.Effect<void, ContactListInUse | ContactListNotFound> =>
+            result === "deleted"
+              ? Effect.void
+              : result === "in_use"
+              ? Effect.fail(new ContactListInUse())
+              : Effect.fail(new ContactListNotFound()))))
       .handle("uploadContacts", ({ path, payload }) =>
         Effect.gen(function*() {
           const { tenantId } = yield* CurrentTenant

@@ -4,7 +4,6 @@ import { CurrentTenant } from "@voiceagent/domain/Auth"
 import { IdempotencyKeyReused } from "@voiceagent/domain/Billing"
 import {
   CallNotFound,
-  type CallSpec,
   HangupResult,
   LiveCallEntity,
   PlaceCallResponse,
@@ -18,10 +17,9 @@ import { makePage } from "@voiceagent/domain/Pagination"
 import { VoiceNumberNotFound } from "@voiceagent/domain/VoiceNumbers"
 import { WebhookDelivery } from "@voiceagent/domain/WebhookDeliveries"
 import { AgentsRepo } from "@voiceagent/runner/Agents/AgentsRepo"
-import { RateCards } from "@voiceagent/runner/Billing/RateCards"
 import { CallSessionsRepo } from "@voiceagent/runner/Calls/CallSessionsRepo"
+import { CallSpecs } from "@voiceagent/runner/Calls/CallSpecs"
 import { ContactsRepo } from "@voiceagent/runner/Contacts/ContactsRepo"
-import { PlatformSettings } from "@voiceagent/runner/Settings"
 import { IdempotentRequests } from "@voiceagent/runner/Sql/IdempotentRequests"
 import { mapCallStatus, statusCallbackPath, verifySignature } from "@voiceagent/runner/Telephony/TwilioCarrier"
 import { VoiceNumbersRepo } from "@voiceagent/runner/VoiceNumbers/VoiceNumbersRepo"
@@ -55,8 +53,7 @@ export const CallsHttpLive = HttpApiBuilder.group(CommsApi, "calls", (handlers) 
     const agents = yield* AgentsRepo
     const numbers = yield* VoiceNumbersRepo
     const contacts = yield* ContactsRepo
-    const rates = yield* RateCards
-    const settings = yield* PlatformSettings
+    const specs = yield* CallSpecs
     const sessions = yield* CallSessionsRepo
     const idempotency = yield* IdempotentRequests
     const webhooks = yield* Webhooks
@@ -73,28 +70,17 @@ export const CallsHttpLive = HttpApiBuilder.group(CommsApi, "calls", (handlers) 
         if (payload.customerId !== undefined && Option.isNone(yield* contacts.findForTenant(tenantId, payload.customerId))) {
           return yield* new ContactNotFound()
         }
-        const { concurrencyLimit, rates: card } = yield* rates.forTenant(tenantId)
         const sessionId = uuidv7() as SessionId
-        const spec: CallSpec = {
+        const spec = yield* specs.make({
           tenantId,
-          jobId: `job_${uuidv7()}`,
           agentId: payload.agentId,
-          voiceNumberId: payload.voiceNumberId,
-          provider: number.value.provider,
-          fromNumber: number.value.phoneNumber,
+          voiceNumber: number.value,
           toNumber: payload.toNumber,
           customerId: payload.customerId ?? null,
           campaignId: payload.campaignId ?? null,
           campaignAttemptId: payload.campaignAttemptId ?? null,
-          metadata: payload.metadata ?? {},
-          dialTimeoutSeconds: settings.calls.defaultDialTimeoutSeconds,
-          maxDurationSeconds: settings.calls.maxCallDurationSeconds,
-          concurrencyLimit,
-          currency: card.currency,
-          voicePerMinute: card.voicePerMinute,
-          billingIncrementSeconds: card.billingIncrementSeconds,
-          reservationChunkSeconds: card.reservationChunkSeconds
-        }
+          metadata: payload.metadata ?? {}
+        })
         yield* calls(sessionId).Start({ spec }).pipe(
           Effect.catchTags({ AlreadyProcessingMessage: Effect.die, MailboxFull: Effect.die, PersistenceError: Effect.die })
         )

@@ -36,13 +36,13 @@ export interface CallEndedEvent {
 export interface CallEndedListener {
   /** Runs in the transaction that ends the call: write an outbox row here. */
   readonly onCallEnded: (event: CallEndedEvent) => Effect.Effect<void>
-  /** Runs after that transaction committed (e.g. to wake a dispatcher). */
-  readonly afterCommit?: Effect.Effect<void> | undefined
+  /** Runs after that transaction committed (e.g. to wake a dispatcher or a campaign's dial loop). */
+  readonly afterCommit?: ((event: CallEndedEvent) => Effect.Effect<void>) | undefined
 }
 
 export class CallEnded extends Context.Tag("Calls/CallEnded")<CallEnded, {
   readonly publish: (event: CallEndedEvent) => Effect.Effect<void>
-  readonly committed: Effect.Effect<void>
+  readonly committed: (event: CallEndedEvent) => Effect.Effect<void>
 }>() {
   /** Publishes to the listeners given, in order. */
   static readonly layer = <R>(listeners: ReadonlyArray<Effect.Effect<CallEndedListener, never, R>>) =>
@@ -50,7 +50,8 @@ export class CallEnded extends Context.Tag("Calls/CallEnded")<CallEnded, {
       CallEnded,
       Effect.map(Effect.all(listeners), (resolved) => ({
         publish: (event: CallEndedEvent) => Effect.forEach(resolved, (l) => l.onCallEnded(event), { discard: true }),
-        committed: Effect.forEach(resolved, (l) => l.afterCommit ?? Effect.void, { discard: true })
+        committed: (event: CallEndedEvent) =>
+          Effect.forEach(resolved, (l) => l.afterCommit === undefined ? Effect.void : l.afterCommit(event), { discard: true })
       }))
     )
 }

@@ -228,7 +228,7 @@ export const LiveCallLive = LiveCallEntity.toLayer(
         })
         if (ended) yield* callEnded.publish(event)
       }).pipe(sql.withTransaction, Effect.orDie)
-      yield* callEnded.committed
+      yield* callEnded.committed(event)
       yield* keepAlive(false)
     })
 

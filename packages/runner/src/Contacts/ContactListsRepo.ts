@@ -64,11 +64,21 @@ export class ContactListsRepo extends Effect.Service<ContactListsRepo>()("Contac
         return Option.some(new ContactList(row!, fromDatabase))
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", nameTaken))
 
+    /** Deletes the list and its contacts, unless a scheduled, running or paused campaign holds it. */
     const remove = (tenantId: TenantId, id: ContactListId) =>
-      sql<{ id: string }>`DELETE FROM contact_lists WHERE id = ${id} AND tenant_id = ${tenantId} RETURNING id`.pipe(
-        Effect.map((rows) => rows.length > 0),
-        Effect.orDie
-      )
+      Effect.gen(function*() {
+        const deleted = yield* sql<{ id: string }>`
+          DELETE FROM contact_lists l WHERE l.id = ${id} AND l.tenant_id = ${tenantId}
+            AND NOT EXISTS (
+              SELECT 1 FROM campaigns c
+              WHERE c.contact_list_id = l.id AND c.status IN ('SCHEDULED', 'RUNNING', 'PAUSED')
+            )
+          RETURNING l.id
+        `
+        if (deleted.length > 0) return "deleted" as const
+        const exists = yield* sql`SELECT 1 FROM contact_lists WHERE id = ${id} AND tenant_id = ${tenantId}`
+        return exists.length > 0 ? "in_use" as const : "not_found" as const
+      }).pipe(Effect.orDie)
 
     return { create, list, find, update, remove } as const
   })

@@ -28,6 +28,7 @@ import * as Stream from "effect/Stream"
 import * as fs from "node:fs"
 import * as FairLock from "./FairLock.js"
 import { parseInt8, SqlNaming } from "./SqlNaming.js"
+import * as SqlActivity from "./SqlActivity.js"
 
 export interface PgliteClientOptions {
   /** Directory holding the database files; in memory when omitted. */
@@ -112,10 +113,15 @@ export const fromPglite = (db: PGlite): Effect.Effect<SqlClient.SqlClient, never
           // PGlite runs a statement synchronously and resolves at once; without a turn of the event
           // loop between statements, a busy process chains them as microtasks and stops accepting
           // connections and reading sockets (measured: new connections waited seconds under load)
-          await yieldToEventLoop()
-          return params.length === 0
-            ? db.exec(sql, { rowMode })
-            : [await db.query<any>(sql, params as Array<unknown>, { rowMode })]
+          SqlActivity.begin()
+          try {
+            await yieldToEventLoop()
+            return params.length === 0
+              ? await db.exec(sql, { rowMode })
+              : [await db.query<any>(sql, params as Array<unknown>, { rowMode })]
+          } finally {
+            SqlActivity.end()
+          }
         },
         catch: toSqlError
       }).pipe(Effect.uninterruptible)

@@ -24,6 +24,8 @@ import { type Carrier, CallEventSink, DialRefused } from "./Telephony.js"
 
 export interface SimulatorOptions {
   readonly ringMillis: number
+  /** Called for every dial the simulator accepts (tests count dials with it). */
+  readonly onDial?: ((dial: { readonly sessionId: string; readonly to: string; readonly at: number }) => void) | undefined
 }
 
 export type SimulatedBehaviour =
@@ -81,6 +83,7 @@ export const makeSimulatedCarrier = (options: SimulatorOptions) =>
           const behaviour = behaviourOf(request.to)
           if (behaviour._tag === "Refused") return yield* new DialRefused({ reason: "the carrier refused the number" })
           const providerCallId = `sim-${request.sessionId}-${++counter}`
+          options.onDial?.({ sessionId: request.sessionId, to: request.to, at: yield* Clock.currentTimeMillis })
           const entry: { phase: ProviderEventKind | "dialing"; fiber: Fiber.RuntimeFiber<void> | undefined } = {
             phase: "dialing",
             fiber: undefined

@@ -1,0 +1,325 @@
+/**
+ * Voice campaigns: the resource of the spec, the requests that create and change it, the call
+ * attempts it makes, its progress view, the tenant's do-not-call list, and the `Campaign` entity
+ * that owns each campaign's state machine and dial loop.
+ */
+import * as ClusterSchema from "@effect/cluster/ClusterSchema"
+import * as Entity from "@effect/cluster/Entity"
+import * as Rpc from "@effect/rpc/Rpc"
+import * as Schema from "effect/Schema"
+import { errorFields, httpError, type HttpError } from "./ApiError.js"
+import { CallOutcome } from "./CallMachine.js"
+import { CampaignStatus, CampaignStatusReason } from "./CampaignMachine.js"
+import { isValidTimezone, parseHHMM } from "./CallWindow.js"
+import { AgentId, ContactId, ContactListId, TenantId, VoiceNumberId } from "./Ids.js"
+import { JsonObjectSchema, Metadata } from "./Json.js"
+import { E164 } from "./Phone.js"
+import { Timestamp } from "./Timestamp.js"
+
+export const CampaignId = Schema.UUID.pipe(Schema.brand("CampaignId"), Schema.annotations({ description: "CampaignId (UUID)" }))
+export type CampaignId = typeof CampaignId.Type
+
+export const CampaignAttemptId = Schema.UUID.pipe(Schema.brand("CampaignAttemptId"))
+export type CampaignAttemptId = typeof CampaignAttemptId.Type
+
+// ---------------------------------------------------------------------------
+// Bounds, documented in the OpenAPI contract and the README
+// ---------------------------------------------------------------------------
+
+export const CAMPAIGN_LIMITS = {
+  name: { min: 1, max: 120 },
+  description: { max: 2000 },
+  /** Seconds a call may ring before it counts as unanswered. */
+  dialTimeout: { min: 10, max: 120, default: 30 },
+  maxAttempts: { min: 1, max: 10, default: 1 },
+  /** Minutes between an unanswered, busy or failed attempt and the next one. */
+  redialDelayMin: { min: 1, max: 10_080, default: 60 },
+  maxConcurrentCalls: { min: 1, max: 100, default: 5 },
+  callWindow: { defaultStart: "09:00", defaultEnd: "18:00" },
+  callDays: { default: [1, 2, 3, 4, 5] as ReadonlyArray<number> },
+  timezone: { default: "UTC" }
+} as const
+
+const boundedInt = (name: string, min: number, max: number) =>
+  Schema.Int.pipe(
+    Schema.filter((n) => n >= min && n <= max, { message: () => `${name} must be an integer from ${min} to ${max}` }),
+    Schema.annotations({ jsonSchema: { type: "integer", minimum: min, maximum: max } })
+  )
+
+const Name = Schema.Trim.pipe(
+  Schema.filter((s) => s.length >= CAMPAIGN_LIMITS.name.min && s.length <= CAMPAIGN_LIMITS.name.max, {
+    message: () => `name must be ${CAMPAIGN_LIMITS.name.min} to ${CAMPAIGN_LIMITS.name.max} characters`
+  })
+)
+
+const Description = Schema.String.pipe(
+  Schema.maxLength(CAMPAIGN_LIMITS.description.max, {
+    message: () => `description must be at most ${CAMPAIGN_LIMITS.description.max} characters`
+  })
+)
+
+export const Timezone = Schema.String.pipe(
+  Schema.filter(isValidTimezone, { message: () => "timezone must be an IANA time zone name such as America/New_York" }),
+  Schema.annotations({ description: "IANA time zone name", examples: ["America/New_York", "Asia/Kolkata"] })
+)
+
+export const ClockTime = Schema.String.pipe(
+  Schema.filter((s) => parseHHMM(s) !== undefined, { message: () => "expected a 24-hour time HH:MM, e.g. 09:00" }),
+  Schema.annotations({ description: "HH:MM, 24-hour, local to the campaign's timezone", examples: ["09:00"] })
+)
+
+export const CallDays = Schema.Array(
+  Schema.Int.pipe(Schema.filter((d) => d >= 1 && d <= 7, { message: () => "callDays holds ISO weekday numbers 1 (Monday) to 7 (Sunday)" }))
+).pipe(
+  Schema.filter((days) => days.length >= 1, { message: () => "callDays needs at least one day" }),
+  Schema.filter((days) => new Set(days).size === days.length, { message: () => "callDays must not repeat a day" }),
+  Schema.annotations({ description: "ISO weekday numbers, Monday = 1 … Sunday = 7" })
+)
+
+const windowIsOrdered = (w: { readonly callWindowStart?: string | undefined; readonly callWindowEnd?: string | undefined }) =>
+  w.callWindowStart === undefined || w.callWindowEnd === undefined ||
+  (parseHHMM(w.callWindowStart) ?? 0) < (parseHHMM(w.callWindowEnd) ?? 0) ||
+  { path: ["callWindowEnd"], message: "callWindowEnd must be later than callWindowStart (windows lie within one day)" }
+
+// ---------------------------------------------------------------------------
+// The resource
+// ---------------------------------------------------------------------------
+
+export class Campaign extends Schema.Class<Campaign>("Campaign")({
+  id: CampaignId,
+  tenantId: TenantId,
+  name: Schema.String,
+  description: Schema.String,
+  agentId: AgentId,
+  voiceNumberId: VoiceNumberId,
+  contactListId: ContactListId,
+  status: CampaignStatus,
+  statusReason: Schema.NullOr(CampaignStatusReason).annotations({
+    description: "Why the campaign is PAUSED (PAUSED_BY_USER, INSUFFICIENT_FUNDS) or FAILED (ABORTED, AGENT_INACTIVE, …)"
+  }),
+  totalContacts: Schema.Int.annotations({ description: "Contacts snapshotted from the list when dialing started" }),
+  dialedContacts: Schema.Int.annotations({ description: "Contacts dialed at least once" }),
+  answeredContacts: Schema.Int.annotations({ description: "Contacts with an answered call" }),
+  dialTimeout: Schema.Int.annotations({ description: "Seconds" }),
+  maxAttempts: Schema.Int,
+  redialDelayMin: Schema.Int.annotations({ description: "Minutes" }),
+  maxConcurrentCalls: Schema.Int,
+  scheduledAt: Schema.NullOr(Timestamp),
+  startedAt: Schema.NullOr(Timestamp),
+  completedAt: Schema.NullOr(Timestamp),
+  timezone: Schema.String,
+  callWindowStart: Schema.String,
+  callWindowEnd: Schema.String,
+  callDays: Schema.Array(Schema.Int),
+  metadata: Metadata,
+  createdAt: Timestamp,
+  updatedAt: Timestamp
+}) {}
+
+export class CreateCampaignRequest extends Schema.Class<CreateCampaignRequest>("CreateCampaignRequest")(
+  Schema.Struct({
+    name: Name,
+    description: Schema.optional(Description),
+    agentId: AgentId,
+    voiceNumberId: VoiceNumberId,
+    contactListId: ContactListId,
+    dialTimeout: Schema.optional(boundedInt("dialTimeout", CAMPAIGN_LIMITS.dialTimeout.min, CAMPAIGN_LIMITS.dialTimeout.max)),
+    maxAttempts: Schema.optional(boundedInt("maxAttempts", CAMPAIGN_LIMITS.maxAttempts.min, CAMPAIGN_LIMITS.maxAttempts.max)),
+    redialDelayMin: Schema.optional(
+      boundedInt("redialDelayMin", CAMPAIGN_LIMITS.redialDelayMin.min, CAMPAIGN_LIMITS.redialDelayMin.max)
+    ),
+    timezone: Schema.optional(Timezone),
+    callWindowStart: Schema.optional(ClockTime),
+    callWindowEnd: Schema.optional(ClockTime),
+    callDays: Schema.optional(CallDays),
+    maxConcurrentCalls: Schema.optional(
+      boundedInt("maxConcurrentCalls", CAMPAIGN_LIMITS.maxConcurrentCalls.min, CAMPAIGN_LIMITS.maxConcurrentCalls.max)
+    ),
+    metadata: Schema.optional(JsonObjectSchema())
+  }).pipe(Schema.filter(windowIsOrdered))
+) {}
+
+export class UpdateCampaignRequest extends Schema.Class<UpdateCampaignRequest>("UpdateCampaignRequest")(
+  Schema.Struct({
+    name: Schema.optional(Name),
+    description: Schema.optional(Description),
+    agentId: Schema.optional(AgentId),
+    voiceNumberId: Schema.optional(VoiceNumberId),
+    contactListId: Schema.optional(ContactListId),
+    dialTimeout: Schema.optional(boundedInt("dialTimeout", CAMPAIGN_LIMITS.dialTimeout.min, CAMPAIGN_LIMITS.dialTimeout.max)),
+    maxAttempts: Schema.optional(boundedInt("maxAttempts", CAMPAIGN_LIMITS.maxAttempts.min, CAMPAIGN_LIMITS.maxAttempts.max)),
+    redialDelayMin: Schema.optional(
+      boundedInt("redialDelayMin", CAMPAIGN_LIMITS.redialDelayMin.min, CAMPAIGN_LIMITS.redialDelayMin.max)
+    ),
+    timezone: Schema.optional(Timezone),
+    callWindowStart: Schema.optional(ClockTime),
+    callWindowEnd: Schema.optional(ClockTime),
+    callDays: Schema.optional(CallDays),
+    maxConcurrentCalls: Schema.optional(
+      boundedInt("maxConcurrentCalls", CAMPAIGN_LIMITS.maxConcurrentCalls.min, CAMPAIGN_LIMITS.maxConcurrentCalls.max)
+    ),
+    metadata: Schema.optional(JsonObjectSchema()).annotations({ description: "Merged into the stored metadata (RFC 7396)" })
+  }).pipe(Schema.filter(windowIsOrdered))
+) {}
+
+export class ScheduleCampaignRequest extends Schema.Class<ScheduleCampaignRequest>("ScheduleCampaignRequest")({
+  scheduledAt: Schema.optional(Schema.NullOr(Timestamp)).annotations({
+    description: "When dialing starts; omitted, null or in the past: at once"
+  })
+}) {}
+
+export class ScheduledCampaign extends Schema.Class<ScheduledCampaign>("ScheduledCampaign")({
+  id: CampaignId,
+  name: Schema.String,
+  status: Schema.Literal("SCHEDULED"),
+  scheduledAt: Timestamp,
+  updatedAt: Timestamp
+}) {}
+
+export const CampaignListQuery = Schema.Struct({
+  status: Schema.optional(CampaignStatus)
+})
+
+// ---------------------------------------------------------------------------
+// Attempts and progress
+// ---------------------------------------------------------------------------
+
+export const AttemptStatus = Schema.Literal("CLAIMED", "DIALED", "ENDED", "SKIPPED").annotations({
+  description: "CLAIMED: reserved before the dial; DIALED: the call was placed; ENDED: it has its outcome; SKIPPED: on the do-not-call list"
+})
+export type AttemptStatus = typeof AttemptStatus.Type
+
+export class CampaignAttempt extends Schema.Class<CampaignAttempt>("CampaignAttempt")({
+  id: CampaignAttemptId,
+  campaignId: CampaignId,
+  contactId: ContactId,
+  phoneNumber: Schema.String,
+  contactName: Schema.NullOr(Schema.String),
+  attemptNumber: Schema.Int,
+  status: AttemptStatus,
+  outcome: Schema.NullOr(CallOutcome),
+  skipReason: Schema.NullOr(Schema.String),
+  sessionId: Schema.NullOr(Schema.String),
+  claimedAt: Timestamp,
+  dialedAt: Schema.NullOr(Timestamp),
+  endedAt: Schema.NullOr(Timestamp)
+}) {}
+
+export const ContactState = Schema.Literal("PENDING", "IN_PROGRESS", "ANSWERED", "EXHAUSTED", "SKIPPED", "CANCELLED")
+export type ContactState = typeof ContactState.Type
+
+export class CampaignProgress extends Schema.Class<CampaignProgress>("CampaignProgress")({
+  campaignId: CampaignId,
+  status: CampaignStatus,
+  statusReason: Schema.NullOr(CampaignStatusReason),
+  totalContacts: Schema.Int,
+  dialedContacts: Schema.Int,
+  answeredContacts: Schema.Int,
+  contacts: Schema.Struct({
+    pending: Schema.Int,
+    inProgress: Schema.Int,
+    answered: Schema.Int,
+    exhausted: Schema.Int.annotations({ description: "Every attempt used without an answer" }),
+    skipped: Schema.Int.annotations({ description: "On the do-not-call list" }),
+    cancelled: Schema.Int.annotations({ description: "Not dialed again because the campaign was aborted or the call hung up by API" })
+  }),
+  attempts: Schema.Struct({
+    total: Schema.Int,
+    inProgress: Schema.Int,
+    answered: Schema.Int,
+    unanswered: Schema.Int,
+    busy: Schema.Int,
+    failed: Schema.Int,
+    canceled: Schema.Int
+  }),
+  answerRate: Schema.NullOr(Schema.Number).annotations({ description: "answeredContacts / dialedContacts; null before any dial" }),
+  callWindowOpen: Schema.Boolean,
+  nextWindowOpensAt: Schema.NullOr(Timestamp).annotations({ description: "When dialing is waiting for the call window" }),
+  nextAttemptAt: Schema.NullOr(Timestamp).annotations({ description: "The earliest redial due" })
+}) {}
+
+// ---------------------------------------------------------------------------
+// Do-not-call list
+// ---------------------------------------------------------------------------
+
+export class DncEntry extends Schema.Class<DncEntry>("DncEntry")({
+  phoneNumber: Schema.String,
+  reason: Schema.NullOr(Schema.String),
+  createdAt: Timestamp
+}) {}
+
+export class AddDncRequest extends Schema.Class<AddDncRequest>("AddDncRequest")({
+  phoneNumber: E164,
+  reason: Schema.optional(Schema.String.pipe(Schema.maxLength(500)))
+}) {}
+
+// ---------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------
+
+export class CampaignNotFound extends Schema.TaggedError<CampaignNotFound>()("CampaignNotFound", errorFields("Campaign not found")) {
+  static readonly http: HttpError<CampaignNotFound> = httpError(this, { status: 404, code: "CAMPAIGN_NOT_FOUND" })
+}
+
+export class CampaignStateConflict extends Schema.TaggedError<CampaignStateConflict>()(
+  "CampaignStateConflict",
+  errorFields("The campaign's state does not allow this")
+) {
+  static readonly http: HttpError<CampaignStateConflict> = httpError(this, {
+    status: 409,
+    code: "CAMPAIGN_STATE_CONFLICT",
+    description: "details: {status, allowedFrom}"
+  })
+}
+
+export class CampaignActive extends Schema.TaggedError<CampaignActive>()(
+  "CampaignActive",
+  errorFields("The campaign is scheduled, running or paused; abort it first with POST /campaigns/{id}/abort")
+) {
+  static readonly http: HttpError<CampaignActive> = httpError(this, { status: 409, code: "CAMPAIGN_ACTIVE" })
+}
+
+export class DncNotFound extends Schema.TaggedError<DncNotFound>()("DncNotFound", errorFields("The number is not on the do-not-call list")) {
+  static readonly http: HttpError<DncNotFound> = httpError(this, { status: 404, code: "DNC_NOT_FOUND" })
+}
+
+// ---------------------------------------------------------------------------
+// The Campaign entity
+// ---------------------------------------------------------------------------
+
+/** The answer to a command: the campaign's state after it. */
+export const CampaignStateReply = Schema.Struct({
+  status: CampaignStatus,
+  statusReason: Schema.NullOr(CampaignStatusReason)
+})
+
+/**
+ * Commands are volatile (not persisted): each is one transaction on the campaign row, and a caller
+ * whose command was lost in a crash sees the failure and retries. What must survive a crash (the
+ * scheduled time, the claimed attempts) lives in the campaign's tables, and the entity rebuilds its
+ * timer and dial loop from them when it starts.
+ */
+export const CampaignEntity = Entity.make("Campaign", [
+  Rpc.make("Schedule", {
+    payload: { tenantId: TenantId, at: Schema.NullOr(Schema.Number) },
+    success: CampaignStateReply,
+    error: Schema.Union(CampaignNotFound, CampaignStateConflict)
+  }),
+  Rpc.make("Pause", {
+    payload: { tenantId: TenantId },
+    success: CampaignStateReply,
+    error: Schema.Union(CampaignNotFound, CampaignStateConflict)
+  }),
+  Rpc.make("Resume", {
+    payload: { tenantId: TenantId },
+    success: CampaignStateReply,
+    error: Schema.Union(CampaignNotFound, CampaignStateConflict)
+  }),
+  Rpc.make("Abort", {
+    payload: { tenantId: TenantId },
+    success: CampaignStateReply,
+    error: Schema.Union(CampaignNotFound, CampaignStateConflict)
+  }),
+  /** Something changed (a call ended, the supervisor looked in): re-read the tables and carry on. */
+  Rpc.make("Wake", { success: Schema.Void })
+]).annotateRpcs(ClusterSchema.Persisted, false)

@@ -1,0 +1,357 @@
+/**
+ * The `Campaign` entity: one per voice campaign. It applies the pure `CampaignMachine` to every
+ * command inside the transaction that writes the campaign row, and runs the campaign's timer and
+ * dial loop as a fiber of the entity.
+ *
+ * The loop keeps nothing it cannot rebuild: the scheduled time, the contact snapshot and every
+ * attempt are rows. When the entity starts on another runner (the supervisor wakes it), the loop
+ * reads them back, finishes claims a crash left open (by their fixed session ids, so a dial
+ * already placed is not placed again), and carries on.
+ *
+ * Dialing waits, all at once, for: the call window (sleeping until its exact next opening), the
+ * campaign's `maxConcurrentCalls`, the tenant's concurrent-call limit (the `Tenant` entity refuses
+ * a reservation above it), the voice number's pace (`DialPacer`), and the wallet (no funds pauses
+ * the campaign with the reason `INSUFFICIENT_FUNDS`).
+ */
+import * as Entity from "@effect/cluster/Entity"
+import type { Sharding } from "@effect/cluster/Sharding"
+import { LiveCallEntity, type SessionId } from "@voiceagent/domain/Calls"
+import * as CallWindow from "@voiceagent/domain/CallWindow"
+import {
+  type CampaignCommand,
+  CampaignCommand as Command,
+  type CampaignStatus,
+  type FailureReason,
+  isActive,
+  transition
+} from "@voiceagent/domain/CampaignMachine"
+import {
+  type Campaign,
+  type CampaignAttemptId,
+  CampaignEntity,
+  type CampaignId,
+  CampaignNotFound,
+  CampaignStateConflict
+} from "@voiceagent/domain/Campaigns"
+import type { ContactId, TenantId } from "@voiceagent/domain/Ids"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import type * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Queue from "effect/Queue"
+import { AgentsRepo } from "../Agents/AgentsRepo.js"
+import { CallSessionsRepo } from "../Calls/CallSessionsRepo.js"
+import { CallSpecs } from "../Calls/CallSpecs.js"
+import { VoiceNumbersRepo } from "../VoiceNumbers/VoiceNumbersRepo.js"
+import { CampaignsRepo, stateOf } from "./CampaignsRepo.js"
+import { DialPacer } from "./DialPacer.js"
+
+export interface DialerOptions {
+  /** Longest the loop sleeps without looking at its tables again (a lost wake-up costs at most this). */
+  readonly idlePoll: Duration.DurationInput
+  /** How long to wait when the tenant is at its concurrent-call limit. */
+  readonly tenantBusyBackoff: Duration.DurationInput
+  /** How long to wait after an unexpected failure of the loop. */
+  readonly errorBackoff: Duration.DurationInput
+}
+
+export const defaultDialerOptions: DialerOptions = {
+  idlePoll: "30 seconds",
+  tenantBusyBackoff: "5 seconds",
+  errorBackoff: "5 seconds"
+}
+
+export class DialerSettings extends Context.Tag("Campaigns/DialerSettings")<DialerSettings, DialerOptions>() {
+  static readonly layer = (options: DialerOptions = defaultDialerOptions) => Layer.succeed(DialerSettings, options)
+}
+
+type Step = "continue" | "stop"
+
+const windowOf = (c: Campaign): CallWindow.CallWindow => ({
+  timezone: c.timezone,
+  start: c.callWindowStart,
+  end: c.callWindowEnd,
+  days: c.callDays
+})
+
+export const CampaignLive = CampaignEntity.toLayer(
+  Effect.gen(function*() {
+    const address = yield* Entity.CurrentAddress
+    const id = address.entityId as string as CampaignId
+    const repo = yield* CampaignsRepo
+    const agents = yield* AgentsRepo
+    const numbers = yield* VoiceNumbersRepo
+    const sessions = yield* CallSessionsRepo
+    const specs = yield* CallSpecs
+    const pacer = yield* DialPacer
+    const options = yield* DialerSettings
+    const calls = yield* LiveCallEntity.client
+    const scope = yield* Effect.scope
+    const entityContext = yield* Effect.context<Sharding | Entity.CurrentAddress>()
+    const keepAlive = (enabled: boolean) => Entity.keepAlive(enabled).pipe(Effect.provide(entityContext))
+
+    /** Commands and the loop's own transitions and dials take turns. */
+    const lock = yield* Effect.makeSemaphore(1)
+    const wakeUps = yield* Queue.sliding<void>(1)
+    let loop: Fiber.RuntimeFiber<void> | undefined
+    /** The stored status, as this entity (its only writer while active) last wrote or read it. */
+    let status: CampaignStatus | undefined
+
+    const wake = Queue.offer(wakeUps, undefined).pipe(Effect.asVoid)
+
+    /** Sleeps up to `millis` (capped at the idle poll); a wake-up ends it early. */
+    const waitFor = (millis: number) =>
+      Effect.raceFirst(
+        Queue.take(wakeUps),
+        Effect.sleep(Math.max(0, Math.min(millis, Duration.toMillis(Duration.decode(options.idlePoll)))))
+      ).pipe(Effect.asVoid)
+
+    /** Applies a command in one transaction: lock the row, run the machine, write the new state. */
+    const apply = (
+      tenantId: TenantId | null,
+      command: (campaign: Campaign, now: number) => CampaignCommand,
+      also: (campaign: Campaign, now: number) => Effect.Effect<unknown> = () => Effect.void
+    ) =>
+      Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        const found = yield* repo.find(tenantId, id, { lock: true })
+        if (Option.isNone(found)) return yield* new CampaignNotFound()
+        const next = transition(stateOf(found.value), command(found.value, now))
+        if (Either.isLeft(next)) {
+          return yield* new CampaignStateConflict({
+            message: next.left.message,
+            details: { status: next.left.from, allowedFrom: next.left.allowedFrom }
+          })
+        }
+        const written = yield* repo.writeState(id, next.right, now)
+        yield* also(written, now)
+        return written
+      }).pipe(
+        repo.withTransaction,
+        Effect.catchTag("SqlError", Effect.die),
+        Effect.tap((written) => Effect.sync(() => (status = written.status)))
+      )
+
+    const reply = (c: Campaign) => ({ status: c.status, statusReason: c.statusReason })
+
+    // -----------------------------------------------------------------------
+    // The loop
+    // -----------------------------------------------------------------------
+
+    const fail = (reason: FailureReason) =>
+      lock.withPermits(1)(apply(null, () => Command.Fail({ reason }), () => repo.cancelPending(id))).pipe(
+        Effect.tap(() => Effect.logWarning(`campaign ${id} failed: ${reason}`)),
+        Effect.ignore
+      )
+
+    /** The SCHEDULED time has come: snapshot the list and start dialing. */
+    const startDialing = lock.withPermits(1)(
+      apply(null, (_, now) => Command.Start({ now }), (c, now) => repo.snapshot(c, now))
+    ).pipe(Effect.ignore)
+
+    /**
+     * Places a claimed attempt's call. The session id was fixed at the claim, and the `LiveCall`
+     * entity's `Start` is persisted under that id: sending it again (after a crash) never dials twice.
+     */
+    const place = (c: Campaign, attempt: { readonly id: CampaignAttemptId; readonly sessionId: string }, contact: {
+      readonly contactId: ContactId
+      readonly phoneNumber: string
+    }, voiceNumber: Parameters<typeof specs.make>[0]["voiceNumber"]) =>
+      Effect.gen(function*() {
+        const spec = yield* specs.make({
+          tenantId: c.tenantId,
+          agentId: c.agentId,
+          voiceNumber,
+          toNumber: contact.phoneNumber,
+          customerId: contact.contactId,
+          campaignId: id,
+          campaignAttemptId: attempt.id,
+          metadata: { ...c.metadata, campaignId: id, campaignName: c.name },
+          dialTimeoutSeconds: c.dialTimeout
+        })
+        const started = yield* calls(attempt.sessionId as SessionId).Start({ spec }).pipe(
+          Effect.as("dialed" as const),
+          Effect.catchTags({
+            InsufficientFunds: () => Effect.succeed("no_funds" as const),
+            ConcurrentCallLimit: () => Effect.succeed("tenant_busy" as const)
+          }),
+          Effect.retry({ times: 3, while: (e) => e._tag === "AlreadyProcessingMessage" || e._tag === "MailboxFull" }),
+          Effect.orDie
+        )
+        const now = yield* Clock.currentTimeMillis
+        if (started === "dialed") {
+          yield* repo.markDialed(id, attempt.id, now)
+          return "dialed" as const
+        }
+        yield* repo.unclaim(id, attempt.id)
+        if (started === "no_funds") {
+          yield* apply(null, () => Command.Pause({ reason: "INSUFFICIENT_FUNDS" })).pipe(Effect.ignore)
+          yield* Effect.logWarning(`campaign ${id} paused: the wallet cannot cover another call`)
+        }
+        return started
+      })
+
+    /** Claims left open by a crash: placed now under their session id, or found already placed. */
+    const recoverClaims = (c: Campaign, voiceNumber: Parameters<typeof specs.make>[0]["voiceNumber"]) =>
+      Effect.gen(function*() {
+        const open = yield* repo.openClaims(id)
+        for (const claim of open) {
+          const now = yield* Clock.currentTimeMillis
+          if (Option.isSome(yield* sessions.load(claim.sessionId as SessionId))) {
+            yield* repo.markDialed(id, claim.id, now)
+            continue
+          }
+          const result = yield* lock.withPermits(1)(place(c, claim, claim, voiceNumber))
+          if (result !== "dialed") return result
+        }
+        return "ok" as const
+      })
+
+    const dialStep = (c: Campaign): Effect.Effect<Step> =>
+      Effect.gen(function*() {
+        const agent = yield* agents.find(c.tenantId, c.agentId)
+        if (Option.isNone(agent)) return yield* Effect.as(fail("AGENT_NOT_FOUND"), "continue" as const)
+        if (!agent.value.agent.is_active) return yield* Effect.as(fail("AGENT_INACTIVE"), "continue" as const)
+        const number = yield* numbers.find(c.tenantId, c.voiceNumberId)
+        if (Option.isNone(number)) return yield* Effect.as(fail("VOICE_NUMBER_REMOVED"), "continue" as const)
+        const voiceNumber = number.value
+
+        const recovered = yield* recoverClaims(c, voiceNumber)
+        if (recovered === "tenant_busy") return yield* Effect.as(waitFor(Duration.toMillis(options.tenantBusyBackoff)), "continue" as const)
+        if (recovered === "no_funds") return "continue"
+
+        const window = windowOf(c)
+        const now = yield* Clock.currentTimeMillis
+        const work = yield* repo.workload(id)
+        if (work.pending === 0 && work.open === 0) {
+          yield* lock.withPermits(1)(apply(null, (_, at) => Command.Complete({ now: at }))).pipe(Effect.ignore)
+          return "continue"
+        }
+        if (!CallWindow.isOpen(window, now)) {
+          const opens = CallWindow.nextOpening(window, now)
+          yield* waitFor(opens === undefined ? Infinity : opens - now)
+          return "continue"
+        }
+        const capacity = c.maxConcurrentCalls - work.open
+        if (capacity <= 0) return yield* Effect.as(waitFor(Infinity), "continue" as const)
+        const due = yield* repo.due(c, now, capacity)
+        if (due.length === 0) {
+          const closes = CallWindow.closesAt(window, now) ?? Infinity
+          const next = work.nextDue === null ? Infinity : work.nextDue.getTime()
+          yield* waitFor(Math.min(next, closes) - now)
+          return "continue"
+        }
+        for (const contact of due) {
+          if (contact.dnc) {
+            yield* repo.skip(c, contact.contactId, yield* Clock.currentTimeMillis)
+            continue
+          }
+          yield* pacer.slot(c.voiceNumberId)
+          const at = yield* Clock.currentTimeMillis
+          if (!CallWindow.isOpen(window, at)) return "continue"
+          const result = yield* lock.withPermits(1)(Effect.gen(function*() {
+            if (status !== "RUNNING") return "stopped" as const
+            const claimed = yield* repo.claim(c, contact.contactId, at)
+            if (Option.isNone(claimed)) return "skipped" as const
+            return yield* place(c, claimed.value, contact, voiceNumber)
+          }))
+          if (result === "stopped" || result === "no_funds") return "continue"
+          if (result === "tenant_busy") {
+            yield* waitFor(Duration.toMillis(options.tenantBusyBackoff))
+            return "continue"
+          }
+        }
+        return "continue"
+      })
+
+    const step: Effect.Effect<Step> = Effect.gen(function*() {
+      // read under the lock: a command's transaction has committed, and `status` agrees with the row
+      const found = yield* lock.withPermits(1)(Effect.tap(repo.find(null, id), (found) =>
+        Effect.sync(() => (status = Option.getOrUndefined(Option.map(found, (c) => c.status))))))
+      if (Option.isNone(found)) return "stop"
+      const c = found.value
+      switch (c.status) {
+        case "SCHEDULED": {
+          const now = yield* Clock.currentTimeMillis
+          const at = c.scheduledAt?.getTime() ?? now
+          if (at > now) {
+            yield* waitFor(at - now)
+            return "continue"
+          }
+          yield* startDialing
+          return "continue"
+        }
+        case "RUNNING":
+          return yield* dialStep(c)
+        default:
+          return "stop"
+      }
+    }).pipe(
+      Effect.catchAllCause((cause) =>
+        Effect.logError(`campaign ${id}: dial loop failed; retrying`, cause).pipe(
+          Effect.zipRight(waitFor(Duration.toMillis(options.errorBackoff))),
+          Effect.as("continue" as const)
+        )
+      )
+    )
+
+    const runLoop: Effect.Effect<void> = Effect.gen(function*() {
+      yield* keepAlive(true)
+      while (true) {
+        if ((yield* step) === "continue") continue
+        // the check and the hand-back are one synchronous step: a command that made the campaign
+        // active again either sees `loop` cleared (and starts a new one) or is seen here
+        const done = yield* Effect.sync(() => {
+          if (status !== undefined && isActive(status)) return false
+          loop = undefined
+          return true
+        })
+        if (done) break
+      }
+      yield* keepAlive(false)
+    }).pipe(Effect.onInterrupt(() => Effect.sync(() => (loop = undefined))))
+
+    /** Starts the loop when the campaign has work and no loop runs; otherwise wakes it. */
+    const ensureLoop = Effect.suspend(() => {
+      if (loop !== undefined) return wake
+      if (status === undefined || !isActive(status)) return Effect.void
+      return Effect.forkIn(runLoop, scope).pipe(
+        Effect.tap((fiber) => Effect.sync(() => (loop = fiber))),
+        Effect.asVoid
+      )
+    })
+
+    const initial = yield* repo.find(null, id)
+    status = Option.getOrUndefined(Option.map(initial, (c) => c.status))
+    yield* ensureLoop
+
+    const command = (
+      tenantId: TenantId,
+      make: (campaign: Campaign, now: number) => CampaignCommand,
+      also?: (campaign: Campaign, now: number) => Effect.Effect<unknown>
+    ) =>
+      lock.withPermits(1)(apply(tenantId, make, also)).pipe(
+        Effect.tap(() => ensureLoop),
+        Effect.map(reply)
+      )
+
+    return {
+      Schedule: ({ payload }) => command(payload.tenantId, (_, now) => Command.Schedule({ at: payload.at, now })),
+      Pause: ({ payload }) => command(payload.tenantId, () => Command.Pause({ reason: "PAUSED_BY_USER" })),
+      Resume: ({ payload }) => command(payload.tenantId, () => Command.Resume()),
+      Abort: ({ payload }) => command(payload.tenantId, () => Command.Abort(), () => repo.cancelPending(id)),
+      Wake: () =>
+        Effect.gen(function*() {
+          if (loop === undefined) {
+            const found = yield* repo.find(null, id)
+            status = Option.getOrUndefined(Option.map(found, (c) => c.status))
+          }
+          yield* ensureLoop
+        })
+    }
+  })
+)

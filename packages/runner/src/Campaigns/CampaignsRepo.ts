@@ -1,0 +1,463 @@
+/**
+ * Campaign rows, their contact snapshots and attempts, and the do-not-call list.
+ *
+ * Times that drive dialing (scheduled start, redial due, attempt times) are written from Effect's
+ * `Clock`, never from the database's `now()`, so a campaign under `TestClock` lives in test time.
+ */
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { CallOutcome } from "@voiceagent/domain/CallMachine"
+import type { CampaignState, CampaignStatus } from "@voiceagent/domain/CampaignMachine"
+import {
+  Campaign,
+  CampaignAttempt,
+  type CampaignAttemptId,
+  type CampaignId,
+  CAMPAIGN_LIMITS,
+  type ContactState,
+  type CreateCampaignRequest,
+  DncEntry,
+  type UpdateCampaignRequest
+} from "@voiceagent/domain/Campaigns"
+import type { ContactId, TenantId } from "@voiceagent/domain/Ids"
+import { type JsonObject, mergePatch } from "@voiceagent/domain/Json"
+import { offsetOf, type PageRequest } from "@voiceagent/domain/Pagination"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { v7 as uuidv7 } from "uuid"
+import type { CallEndedEvent } from "../Calls/CallEnded.js"
+import { fromDatabase } from "../Sql/Rows.js"
+
+const COLUMNS = `id, tenant_id, name, description, agent_id, voice_number_id, contact_list_id, status, status_reason,
+  total_contacts, dialed_contacts, answered_contacts, dial_timeout, max_attempts, redial_delay_min, max_concurrent_calls,
+  scheduled_at, started_at, completed_at, timezone, call_window_start, call_window_end, call_days, metadata,
+  created_at, updated_at`
+
+const ATTEMPT_COLUMNS = `a.id, a.campaign_id, a.contact_id, c.phone_number, c.name AS contact_name, a.attempt_number,
+  a.status, a.outcome, a.skip_reason, a.session_id, a.claimed_at, a.dialed_at, a.ended_at`
+
+const DELETABLE: ReadonlyArray<CampaignStatus> = ["DRAFT", "COMPLETED", "FAILED"]
+
+/** A contact due for a dial. */
+export interface DueContact {
+  readonly contactId: ContactId
+  readonly phoneNumber: string
+  readonly attempts: number
+  readonly dnc: boolean
+}
+
+/** An attempt claimed but not known to be dialed: after a crash it is dialed (once) by its session id. */
+export interface OpenClaim {
+  readonly id: CampaignAttemptId
+  readonly contactId: ContactId
+  readonly phoneNumber: string
+  readonly sessionId: string
+}
+
+export interface ContactCounts {
+  readonly pending: number
+  readonly inProgress: number
+  readonly answered: number
+  readonly exhausted: number
+  readonly skipped: number
+  readonly cancelled: number
+}
+
+const toCampaign = (row: any) => new Campaign(row, fromDatabase)
+
+export const stateOf = (campaign: Campaign): CampaignState => ({
+  status: campaign.status,
+  statusReason: campaign.statusReason,
+  scheduledAt: campaign.scheduledAt?.getTime() ?? null,
+  startedAt: campaign.startedAt?.getTime() ?? null,
+  completedAt: campaign.completedAt?.getTime() ?? null
+})
+
+const date = (ms: number | null) => (ms === null ? null : new Date(ms))
+
+export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/CampaignsRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const columns = sql.literal(COLUMNS)
+
+    const create = (tenantId: TenantId, input: CreateCampaignRequest, now: number) =>
+      sql`
+        INSERT INTO campaigns (id, tenant_id, name, description, agent_id, voice_number_id, contact_list_id,
+          dial_timeout, max_attempts, redial_delay_min, max_concurrent_calls, timezone, call_window_start,
+          call_window_end, call_days, metadata, created_at, updated_at)
+        VALUES (${uuidv7()}, ${tenantId}, ${input.name}, ${input.description ?? ""}, ${input.agentId},
+          ${input.voiceNumberId}, ${input.contactListId},
+          ${input.dialTimeout ?? CAMPAIGN_LIMITS.dialTimeout.default},
+          ${input.maxAttempts ?? CAMPAIGN_LIMITS.maxAttempts.default},
+          ${input.redialDelayMin ?? CAMPAIGN_LIMITS.redialDelayMin.default},
+          ${input.maxConcurrentCalls ?? CAMPAIGN_LIMITS.maxConcurrentCalls.default},
+          ${input.timezone ?? CAMPAIGN_LIMITS.timezone.default},
+          ${input.callWindowStart ?? CAMPAIGN_LIMITS.callWindow.defaultStart},
+          ${input.callWindowEnd ?? CAMPAIGN_LIMITS.callWindow.defaultEnd},
+          ${JSON.stringify(input.callDays ?? CAMPAIGN_LIMITS.callDays.default)}::jsonb,
+          ${JSON.stringify(input.metadata ?? {})}::jsonb, ${new Date(now)}, ${new Date(now)})
+        RETURNING ${columns}
+      `.pipe(Effect.map(([row]) => toCampaign(row)), Effect.orDie)
+
+    const list = (tenantId: TenantId, status: CampaignStatus | undefined, page: PageRequest) =>
+      Effect.all([
+        sql`
+          SELECT ${columns} FROM campaigns
+          WHERE tenant_id = ${tenantId} ${status === undefined ? sql`` : sql`AND status = ${status}`}
+          ORDER BY id DESC LIMIT ${page.pageSize} OFFSET ${offsetOf(page)}
+        `,
+        sql<{ total: number }>`
+          SELECT count(*)::int AS total FROM campaigns
+          WHERE tenant_id = ${tenantId} ${status === undefined ? sql`` : sql`AND status = ${status}`}
+        `
+      ]).pipe(
+        Effect.map(([rows, [count]]) => ({ items: rows.map(toCampaign), total: count!.total })),
+        Effect.orDie
+      )
+
+    /** The campaign if it is the tenant's (any tenant's when `tenantId` is null: the entity's own reads). */
+    const find = (tenantId: TenantId | null, id: CampaignId, options: { readonly lock?: boolean } = {}) =>
+      sql`
+        SELECT ${columns} FROM campaigns WHERE id = ${id}
+        ${tenantId === null ? sql`` : sql`AND tenant_id = ${tenantId}`}
+        ${options.lock === true ? sql`FOR UPDATE` : sql``}
+      `.pipe(Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toCampaign)), Effect.orDie)
+
+    /** Changes a DRAFT; `None` when there is no such campaign, `Some(None)` when it is not a draft. */
+    const update = (tenantId: TenantId, id: CampaignId, patch: UpdateCampaignRequest, now: number) =>
+      Effect.gen(function*() {
+        const found = yield* find(tenantId, id, { lock: true })
+        if (Option.isNone(found)) return Option.none()
+        const c = found.value
+        if (c.status !== "DRAFT") return Option.some(Option.none<Campaign>())
+        const metadata = patch.metadata === undefined ? c.metadata : mergePatch(c.metadata, patch.metadata) as JsonObject
+        const start = patch.callWindowStart ?? c.callWindowStart
+        const end = patch.callWindowEnd ?? c.callWindowEnd
+        const [row] = yield* sql`
+          UPDATE campaigns SET
+            name = ${patch.name ?? c.name},
+            description = ${patch.description ?? c.description},
+            agent_id = ${patch.agentId ?? c.agentId},
+            voice_number_id = ${patch.voiceNumberId ?? c.voiceNumberId},
+            contact_list_id = ${patch.contactListId ?? c.contactListId},
+            dial_timeout = ${patch.dialTimeout ?? c.dialTimeout},
+            max_attempts = ${patch.maxAttempts ?? c.maxAttempts},
+            redial_delay_min = ${patch.redialDelayMin ?? c.redialDelayMin},
+            max_concurrent_calls = ${patch.maxConcurrentCalls ?? c.maxConcurrentCalls},
+            timezone = ${patch.timezone ?? c.timezone},
+            call_window_start = ${start},
+            call_window_end = ${end},
+            call_days = ${JSON.stringify(patch.callDays ?? c.callDays)}::jsonb,
+            metadata = ${JSON.stringify(metadata)}::jsonb,
+            updated_at = ${new Date(now)}
+          WHERE id = ${id}
+          RETURNING ${columns}
+        `
+        return Option.some(Option.some(toCampaign(row)))
+      }).pipe(sql.withTransaction, Effect.orDie)
+
+    /** Deletes the campaign and its attempts unless it is scheduled, running or paused. */
+    const remove = (tenantId: TenantId, id: CampaignId) =>
+      Effect.gen(function*() {
+        const deleted = yield* sql`
+          DELETE FROM campaigns
+          WHERE id = ${id} AND tenant_id = ${tenantId} AND status IN ${sql.in(DELETABLE)}
+          RETURNING id
+        `
+        if (deleted.length > 0) return "deleted" as const
+        const exists = yield* sql`SELECT 1 FROM campaigns WHERE id = ${id} AND tenant_id = ${tenantId}`
+        return exists.length > 0 ? "active" as const : "not_found" as const
+      }).pipe(Effect.orDie)
+
+    /** Writes a state the machine produced. */
+    const writeState = (id: CampaignId, state: CampaignState, now: number) =>
+      sql`
+        UPDATE campaigns SET
+          status = ${state.status},
+          status_reason = ${state.statusReason},
+          scheduled_at = ${date(state.scheduledAt)},
+          started_at = ${date(state.startedAt)},
+          completed_at = ${date(state.completedAt)},
+          updated_at = ${new Date(now)}
+        WHERE id = ${id}
+        RETURNING ${columns}
+      `.pipe(Effect.map(([row]) => toCampaign(row)), Effect.orDie)
+
+    /**
+     * Copies the list into the campaign (in the transaction that starts dialing): each contact once,
+     * in list order; numbers on the do-not-call list are recorded as skipped attempts at once.
+     */
+    const snapshot = (campaign: Campaign, now: number) =>
+      Effect.gen(function*() {
+        const at = new Date(now)
+        yield* sql`
+          INSERT INTO campaign_contacts (campaign_id, contact_id, position, phone_number, name, state, next_attempt_at)
+          SELECT ${campaign.id}, c.id, row_number() OVER (ORDER BY c.id), c.phone_number, c.name,
+                 CASE WHEN d.phone_number IS NULL THEN 'PENDING' ELSE 'SKIPPED' END, ${at}
+          FROM contacts c
+          LEFT JOIN dnc_numbers d ON d.tenant_id = ${campaign.tenantId} AND d.phone_number = c.phone_number
+          WHERE c.contact_list_id = ${campaign.contactListId} AND c.tenant_id = ${campaign.tenantId}
+          ON CONFLICT DO NOTHING
+        `
+        yield* recordSkips(campaign, at)
+        const [count] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM campaign_contacts WHERE campaign_id = ${campaign.id}`
+        yield* sql`UPDATE campaigns SET total_contacts = ${count!.n} WHERE id = ${campaign.id}`
+        return count!.n
+      }).pipe(Effect.orDie)
+
+    /** One SKIPPED attempt for every skipped contact that has none yet. */
+    const recordSkips = (campaign: Campaign, at: Date) =>
+      sql`
+        INSERT INTO campaign_attempts (id, campaign_id, tenant_id, contact_id, attempt_number, status, skip_reason, claimed_at)
+        SELECT gen_random_uuid(), cc.campaign_id, ${campaign.tenantId}, cc.contact_id, cc.attempts + 1, 'SKIPPED', 'DO_NOT_CALL', ${at}
+        FROM campaign_contacts cc
+        WHERE cc.campaign_id = ${campaign.id} AND cc.state = 'SKIPPED'
+          AND NOT EXISTS (SELECT 1 FROM campaign_attempts a WHERE a.campaign_id = cc.campaign_id AND a.contact_id = cc.contact_id)
+        ON CONFLICT DO NOTHING
+      `
+
+    /** Contacts due now, in order, flagged when their number is (now) on the do-not-call list. */
+    const due = (campaign: Campaign, now: number, limit: number) =>
+      sql<DueContact>`
+        SELECT cc.contact_id, cc.phone_number, cc.attempts, (d.phone_number IS NOT NULL) AS dnc
+        FROM campaign_contacts cc
+        LEFT JOIN dnc_numbers d ON d.tenant_id = ${campaign.tenantId} AND d.phone_number = cc.phone_number
+        WHERE cc.campaign_id = ${campaign.id} AND cc.state = 'PENDING' AND cc.next_attempt_at <= ${new Date(now)}
+        ORDER BY cc.next_attempt_at, cc.position
+        LIMIT ${limit}
+      `.pipe(Effect.orDie)
+
+    /** Attempts placed and not ended, and the earliest redial still to come. */
+    const workload = (id: CampaignId) =>
+      sql<{ open: number; pending: number; nextDue: Date | null }>`
+        SELECT
+          (SELECT count(*)::int FROM campaign_attempts WHERE campaign_id = ${id} AND status IN ('CLAIMED', 'DIALED')) AS open,
+          (SELECT count(*)::int FROM campaign_contacts WHERE campaign_id = ${id} AND state IN ('PENDING', 'IN_PROGRESS')) AS pending,
+          (SELECT min(next_attempt_at) FROM campaign_contacts WHERE campaign_id = ${id} AND state = 'PENDING') AS next_due
+      `.pipe(Effect.map(([row]) => row!), Effect.orDie)
+
+    /**
+     * Claims the contact's next attempt: the attempt row (unique per campaign, contact and number)
+     * with its session id, and the contact marked in progress, in one statement. `None` when the
+     * contact is no longer pending (claimed by an earlier owner of the campaign).
+     */
+    const claim = (campaign: Campaign, contactId: ContactId, now: number) =>
+      sql<{ id: CampaignAttemptId; sessionId: string; attemptNumber: number }>`
+        WITH c AS (
+          UPDATE campaign_contacts SET state = 'IN_PROGRESS', attempts = attempts + 1
+          WHERE campaign_id = ${campaign.id} AND contact_id = ${contactId} AND state = 'PENDING'
+          RETURNING contact_id, attempts
+        )
+        INSERT INTO campaign_attempts (id, campaign_id, tenant_id, contact_id, attempt_number, status, session_id, claimed_at)
+        SELECT ${uuidv7()}, ${campaign.id}, ${campaign.tenantId}, c.contact_id, c.attempts, 'CLAIMED', ${uuidv7()}, ${new Date(now)}
+        FROM c
+        RETURNING id, session_id, attempt_number
+      `.pipe(Effect.map((rows) => Option.fromNullable(rows[0])), Effect.orDie)
+
+    /** A contact on the do-not-call list: its next attempt is recorded as skipped and it is final. */
+    const skip = (campaign: Campaign, contactId: ContactId, now: number) =>
+      sql`
+        WITH c AS (
+          UPDATE campaign_contacts SET state = 'SKIPPED', attempts = attempts + 1
+          WHERE campaign_id = ${campaign.id} AND contact_id = ${contactId} AND state = 'PENDING'
+          RETURNING contact_id, attempts
+        )
+        INSERT INTO campaign_attempts (id, campaign_id, tenant_id, contact_id, attempt_number, status, skip_reason, claimed_at)
+        SELECT ${uuidv7()}, ${campaign.id}, ${campaign.tenantId}, c.contact_id, c.attempts, 'SKIPPED', 'DO_NOT_CALL', ${new Date(now)}
+        FROM c
+      `.pipe(Effect.asVoid, Effect.orDie)
+
+    /**
+     * The call was placed. Counts the contact as dialed on its first attempt; applied once (a
+     * re-sent start after a crash finds `dialed_at` set), and harmless when the call already ended.
+     */
+    const markDialed = (campaignId: CampaignId, attemptId: CampaignAttemptId, now: number) =>
+      sql`
+        WITH a AS (
+          UPDATE campaign_attempts SET dialed_at = ${new Date(now)},
+            status = CASE WHEN status = 'CLAIMED' THEN 'DIALED' ELSE status END
+          WHERE id = ${attemptId} AND dialed_at IS NULL
+          RETURNING attempt_number
+        )
+        UPDATE campaigns SET dialed_contacts = dialed_contacts + 1
+        WHERE id = ${campaignId} AND EXISTS (SELECT 1 FROM a WHERE attempt_number = 1)
+      `.pipe(Effect.asVoid, Effect.orDie)
+
+    /** The call could not be placed (no funds, tenant at its limit): the claim is undone, nothing was dialed. */
+    const unclaim = (campaignId: CampaignId, attemptId: CampaignAttemptId) =>
+      sql`
+        WITH a AS (
+          DELETE FROM campaign_attempts WHERE id = ${attemptId} AND status = 'CLAIMED' AND dialed_at IS NULL
+          RETURNING contact_id
+        )
+        UPDATE campaign_contacts SET state = 'PENDING', attempts = attempts - 1
+        WHERE campaign_id = ${campaignId} AND contact_id IN (SELECT contact_id FROM a)
+      `.pipe(Effect.asVoid, Effect.orDie)
+
+    const openClaims = (id: CampaignId) =>
+      sql<OpenClaim>`
+        SELECT a.id, a.contact_id, c.phone_number, a.session_id
+        FROM campaign_attempts a
+        JOIN campaign_contacts c ON c.campaign_id = a.campaign_id AND c.contact_id = a.contact_id
+        WHERE a.campaign_id = ${id} AND a.status = 'CLAIMED'
+      `.pipe(Effect.orDie)
+
+    /**
+     * A campaign call ended: record the outcome on its attempt and decide the contact (answered,
+     * retry after the redial delay, or exhausted), in the transaction that ends the call. Applied
+     * once: an attempt already ENDED is left alone.
+     */
+    const onCallEnded = (event: CallEndedEvent) =>
+      event.campaignAttemptId === null ? Effect.void : sql`
+        WITH a AS (
+          UPDATE campaign_attempts SET status = 'ENDED', outcome = ${event.outcome}, ended_at = ${event.endedAt}
+          WHERE id = ${event.campaignAttemptId} AND status IN ('CLAIMED', 'DIALED')
+          RETURNING campaign_id, contact_id
+        ),
+        k AS (
+          SELECT a.campaign_id, a.contact_id, g.max_attempts, g.redial_delay_min, g.status AS campaign_status
+          FROM a JOIN campaigns g ON g.id = a.campaign_id
+        ),
+        c AS (
+          UPDATE campaign_contacts cc SET
+            last_outcome = ${event.outcome},
+            state = CASE
+              WHEN ${event.outcome} = 'ANSWERED' THEN 'ANSWERED'
+              WHEN ${event.outcome} = 'CANCELED' OR k.campaign_status IN ('FAILED', 'COMPLETED') THEN 'CANCELLED'
+              WHEN cc.attempts >= k.max_attempts THEN 'EXHAUSTED'
+              ELSE 'PENDING' END,
+            next_attempt_at = ${event.endedAt}::timestamptz + make_interval(mins => k.redial_delay_min)
+          FROM k
+          WHERE cc.campaign_id = k.campaign_id AND cc.contact_id = k.contact_id AND cc.state = 'IN_PROGRESS'
+          RETURNING cc.campaign_id
+        )
+        UPDATE campaigns SET answered_contacts = answered_contacts + 1
+        WHERE ${event.outcome} = 'ANSWERED' AND id IN (SELECT campaign_id FROM c)
+      `.pipe(Effect.asVoid, Effect.orDie)
+
+    /** Abort: contacts not yet dialed will not be. */
+    const cancelPending = (id: CampaignId) =>
+      sql`UPDATE campaign_contacts SET state = 'CANCELLED' WHERE campaign_id = ${id} AND state = 'PENDING'`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      )
+
+    const attempts = (tenantId: TenantId, id: CampaignId, page: PageRequest) =>
+      Effect.all([
+        sql`
+          SELECT ${sql.literal(ATTEMPT_COLUMNS)}
+          FROM campaign_attempts a
+          JOIN campaign_contacts c ON c.campaign_id = a.campaign_id AND c.contact_id = a.contact_id
+          WHERE a.campaign_id = ${id} AND a.tenant_id = ${tenantId}
+          ORDER BY a.id LIMIT ${page.pageSize} OFFSET ${offsetOf(page)}
+        `,
+        sql<{ total: number }>`
+          SELECT count(*)::int AS total FROM campaign_attempts WHERE campaign_id = ${id} AND tenant_id = ${tenantId}
+        `
+      ]).pipe(
+        Effect.map(([rows, [count]]) => ({
+          items: rows.map((r) => new CampaignAttempt(r as any, fromDatabase)),
+          total: count!.total
+        })),
+        Effect.orDie
+      )
+
+    const contactCounts = (id: CampaignId) =>
+      sql<{ state: ContactState; n: number }>`
+        SELECT state, count(*)::int AS n FROM campaign_contacts WHERE campaign_id = ${id} GROUP BY state
+      `.pipe(
+        Effect.map((rows): ContactCounts => {
+          const of = (s: ContactState) => rows.find((r) => r.state === s)?.n ?? 0
+          return {
+            pending: of("PENDING"),
+            inProgress: of("IN_PROGRESS"),
+            answered: of("ANSWERED"),
+            exhausted: of("EXHAUSTED"),
+            skipped: of("SKIPPED"),
+            cancelled: of("CANCELLED")
+          }
+        }),
+        Effect.orDie
+      )
+
+    const attemptCounts = (id: CampaignId) =>
+      sql<{ status: string; outcome: CallOutcome | null; n: number }>`
+        SELECT status, outcome, count(*)::int AS n FROM campaign_attempts WHERE campaign_id = ${id} GROUP BY status, outcome
+      `.pipe(Effect.orDie)
+
+    /** Scheduled, running or paused campaigns that hold this list or number. */
+    const holding = (tenantId: TenantId, ref: { readonly contactListId?: string; readonly voiceNumberId?: string }) =>
+      sql`
+        SELECT 1 FROM campaigns
+        WHERE tenant_id = ${tenantId} AND status IN ('SCHEDULED', 'RUNNING', 'PAUSED')
+          AND ${ref.contactListId !== undefined ? sql`contact_list_id = ${ref.contactListId}` : sql`voice_number_id = ${ref.voiceNumberId!}`}
+        LIMIT 1
+      `.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+
+    /** Campaigns whose entity has work: a timer (SCHEDULED) or a dial loop (RUNNING). */
+    const active = (limit: number) =>
+      sql<{ id: CampaignId }>`
+        SELECT id FROM campaigns WHERE status IN ('SCHEDULED', 'RUNNING') ORDER BY id LIMIT ${limit}
+      `.pipe(Effect.map((rows) => rows.map((r) => r.id)), Effect.orDie)
+
+    // -- do-not-call ----------------------------------------------------------
+
+    const addDnc = (tenantId: TenantId, phoneNumber: string, reason: string | null) =>
+      Effect.gen(function*() {
+        yield* sql`
+          INSERT INTO dnc_numbers (tenant_id, phone_number, reason) VALUES (${tenantId}, ${phoneNumber}, ${reason})
+          ON CONFLICT (tenant_id, phone_number) DO UPDATE SET reason = COALESCE(EXCLUDED.reason, dnc_numbers.reason)
+        `
+        const [row] = yield* sql`
+          SELECT phone_number, reason, created_at FROM dnc_numbers WHERE tenant_id = ${tenantId} AND phone_number = ${phoneNumber}
+        `
+        return new DncEntry(row as any, fromDatabase)
+      }).pipe(Effect.orDie)
+
+    const listDnc = (tenantId: TenantId, page: PageRequest) =>
+      Effect.all([
+        sql`
+          SELECT phone_number, reason, created_at FROM dnc_numbers WHERE tenant_id = ${tenantId}
+          ORDER BY phone_number LIMIT ${page.pageSize} OFFSET ${offsetOf(page)}
+        `,
+        sql<{ total: number }>`SELECT count(*)::int AS total FROM dnc_numbers WHERE tenant_id = ${tenantId}`
+      ]).pipe(
+        Effect.map(([rows, [count]]) => ({ items: rows.map((r) => new DncEntry(r as any, fromDatabase)), total: count!.total })),
+        Effect.orDie
+      )
+
+    const removeDnc = (tenantId: TenantId, phoneNumber: string) =>
+      sql`DELETE FROM dnc_numbers WHERE tenant_id = ${tenantId} AND phone_number = ${phoneNumber} RETURNING 1`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        Effect.orDie
+      )
+
+    return {
+      create,
+      list,
+      find,
+      update,
+      remove,
+      writeState,
+      snapshot,
+      due,
+      workload,
+      claim,
+      skip,
+      markDialed,
+      unclaim,
+      openClaims,
+      onCallEnded,
+      cancelPending,
+      attempts,
+      contactCounts,
+      attemptCounts,
+      holding,
+      active,
+      addDnc,
+      listDnc,
+      removeDnc,
+      withTransaction: sql.withTransaction
+    } as const
+  })
+}) {}
+
