@@ -65,6 +65,9 @@ export const Variables = [
   { name: "RATE_CHATAPP_PER_MESSAGE", default: "1", description: "Default price of a chat-app message, in minor units" },
   { name: "RATE_RESERVATION_CHUNK", default: "120", description: "Talk time each reservation holds funds for, in seconds" },
   { name: "SIMULATOR_RING_MS", default: "2000", description: "Simulated carrier: ring time in milliseconds" },
+  { name: "SIMULATOR_DIAL_LOG", default: undefined, description: "Simulated carrier: append a line per dial to this file (tests)" },
+  { name: "VOICE_NUMBER_CPS", default: "1", description: "Campaign dials a voice number may start per second, per runner" },
+  { name: "SUPERVISOR_INTERVAL", default: "15 seconds", description: "How often live calls and active campaigns are woken on their runners" },
   { name: "TELEPHONY_PROVIDER_A", default: "simulated", description: "Carrier for PROVIDER_A numbers: simulated or twilio" },
   { name: "TELEPHONY_PROVIDER_B", default: "simulated", description: "Carrier for PROVIDER_B numbers: simulated or twilio" },
   { name: "TELEPHONY_PROVIDER_C", default: "simulated", description: "Carrier for PROVIDER_C numbers: simulated or twilio" },
@@ -238,6 +241,9 @@ export const AppConfig = Config.all({
     reservationChunkSeconds: integer("RATE_RESERVATION_CHUNK", 30, 86_400)
   }),
   simulatorRingMillis: integer("SIMULATOR_RING_MS", 0, 600_000),
+  simulatorDialLog: Config.option(Config.nonEmptyString("SIMULATOR_DIAL_LOG")),
+  voiceNumberCps: integer("VOICE_NUMBER_CPS", 1, 1000),
+  supervisorInterval: duration("SUPERVISOR_INTERVAL", 500),
   telephony: Config.all({
     PROVIDER_A: carrier("TELEPHONY_PROVIDER_A"),
     PROVIDER_B: carrier("TELEPHONY_PROVIDER_B"),

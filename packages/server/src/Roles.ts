@@ -29,6 +29,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
+import * as fs from "node:fs"
 import * as path from "node:path"
 import { type AppConfig, publicUrlOf } from "./Config.js"
 
@@ -114,7 +115,20 @@ export const nodeOptions = (config: AppConfig): NodeOptions => {
       shardLockExpiration: config.cluster.shardLockExpiration,
       entityMessagePollInterval: config.cluster.entityMessagePoll
     },
-    runtime: { ...defaultRuntimeOptions, simulator: { ringMillis: config.simulatorRingMillis }, carriers }
+    runtime: {
+      ...defaultRuntimeOptions,
+      simulator: {
+        ringMillis: config.simulatorRingMillis,
+        onDial: Option.match(config.simulatorDialLog, {
+          onNone: () => undefined,
+          // one short line per dial, appended atomically: processes sharing the file do not interleave
+          onSome: (file) => (dial) => fs.appendFileSync(file, `${dial.sessionId} ${dial.to} ${dial.at}\n`)
+        })
+      },
+      carriers,
+      callsPerSecondPerNumber: config.voiceNumberCps,
+      supervisorInterval: config.supervisorInterval
+    }
   }
 }
 

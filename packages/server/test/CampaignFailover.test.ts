@@ -1,0 +1,33 @@
+import { assert, describe, it } from "@effect/vitest"
+import * as TestDatabase from "@voiceagent/runner/Testing/TestDatabase"
+import { Effect } from "effect"
+import { runCampaignFailover } from "./CampaignFailoverScenario.js"
+
+// Runners share shards over PostgreSQL only, so this runs on DATABASE_URL, else on the machine's
+// PostgreSQL at 127.0.0.1:5432, and is skipped only when none answers.
+const postgres = await TestDatabase.reachablePostgresUrl()
+if (postgres === undefined) {
+  console.warn(
+    `campaign failover test SKIPPED: no PostgreSQL answers (DATABASE_URL unset and ${TestDatabase.LOCAL_POSTGRES_URL} refused)`
+  )
+}
+
+describe.skipIf(postgres === undefined)("campaign failover on PostgreSQL (skipped only when no PostgreSQL answers)", () => {
+  it.live("the runner owning a running campaign is killed: the others finish it, every attempt dialed once, wallet equal to its ledger", () =>
+    Effect.gen(function*() {
+      const report = yield* runCampaignFailover(postgres!)
+      console.log(`campaign failover: dialing resumed ${report.resumedAfterMs} ms after SIGKILL`, report)
+      assert.isAbove(report.dialsBeforeKill, 0, "the owner had dialed before it died")
+      assert.isBelow(report.dialsBeforeKill, report.contacts, "and had contacts left")
+      assert.strictEqual(report.status, "COMPLETED")
+      assert.isAbove(report.resumedAfterMs, 0)
+      assert.strictEqual(report.sessionsDialedTwice, 0, "no attempt dialed twice")
+      assert.strictEqual(report.contactsMiscounted, 0, "every contact dialed exactly as many times as it has attempts")
+      assert.strictEqual(report.contactsNotFinal, 0, "no contact forgotten")
+      assert.strictEqual(report.totalDials, report.attempts)
+      assert.isAtLeast(report.answeredContacts, 25)
+      assert.strictEqual(report.walletBalance, report.ledgerBalance, "the wallet equals its ledger")
+      assert.strictEqual(report.reserved, 0, "no reservation left open")
+      assert.strictEqual(report.toppedUp - report.walletBalance, report.charged, "charged exactly what the calls cost")
+    }), { timeout: 300_000 })
+})
