@@ -2,17 +2,22 @@
  * How many SQL statements of this process are executing right now. The testing kit's `advance`
  * reads it to know when the runtime has finished the work a timer started, before it moves the
  * TestClock again. The PGlite client counts its statements; `trackNodePostgres` counts those of
- * the `pg` driver while a test layer is alive.
+ * the `pg` driver while a test layer (or the benchmark's probe) has it installed.
  */
 import * as Effect from "effect/Effect"
 import pg from "pg"
 
 let inFlight = 0
+let total = 0
 
 export const current = (): number => inFlight
 
+/** Statements started since the process began (the benchmark's statements-per-attempt figure). */
+export const started = (): number => total
+
 export const begin = (): void => {
   inFlight++
+  total++
 }
 
 export const end = (): void => {
