@@ -38,6 +38,7 @@ export const GatewayRoutes: ReadonlyArray<GatewayRoute> = [
   { prefix: "/api/v1/telephony", service: "comms" },
   { prefix: "/api/v1/campaigns", service: "campaign" },
   { prefix: "/api/v1/contact-lists", service: "campaign" },
+  { prefix: "/api/v1/dnc", service: "campaign" },
   { prefix: "/api/v1/chatapp", service: "campaign" },
   { prefix: "/api/v1/sms-agent", service: "campaign" }
 ]

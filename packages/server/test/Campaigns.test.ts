@@ -223,6 +223,8 @@ describe("voice campaigns over HTTP", () => {
         assert.strictEqual((yield* get(`${campaign}/campaigns/${c.id}/attempts`, { token: other.key })).status, 404)
         assert.strictEqual((yield* get(`${campaign}/campaigns/${c.id}/progress`, { token: other.key })).status, 404)
 
+        const viaGateway = yield* get(`${(yield* TestPlatform.TestPlatformUrls).gateway}/dnc`, { token: a.key })
+        assert.deepStrictEqual([viaGateway.status, viaGateway.body.total], [200, 1], "the gateway routes /dnc")
         const list = yield* get(`${campaign}/dnc`, { token: a.key })
         assert.deepStrictEqual(list.body.items.map((d: any) => d.phoneNumber), [blocked])
         assert.strictEqual((yield* del(`${campaign}/dnc/${encodeURIComponent(blocked)}`, { token: a.key })).status, 204)

@@ -29,6 +29,15 @@ describe("README", () => {
   })
 })
 
+describe("README testing example", () => {
+  it("is the test file it says it is, verbatim (so it runs with npm test)", () => {
+    const block = readme.split("<!-- testkit-example -->")[1]?.match(/```ts\n([\s\S]*?)```/)
+    assert.isDefined(block?.[1], "the README has the example after its marker")
+    const file = fs.readFileSync(fileURLToPath(new URL("../../runner/test/ReadmeExample.test.ts", import.meta.url)), "utf8")
+    assert.strictEqual(block![1], file)
+  })
+})
+
 describe("README webhook verification snippet", () => {
   it("accepts what the dispatcher signs, and refuses a changed body, a wrong secret and an old timestamp", async () => {
     const block = readme.split("<!-- webhook-verification-snippet -->")[1]?.match(/```js\n([\s\S]*?)```/)
