@@ -211,14 +211,23 @@ export const CampaignLive = CampaignEntity.toLayer(
         return "ok" as const
       })
 
-    const dialStep = (c: Campaign): Effect.Effect<Step> =>
+    /** The campaign's voice number, or why the campaign can no longer dial (agent or number gone). */
+    const usable = (c: Campaign) =>
       Effect.gen(function*() {
         const agent = yield* agents.find(c.tenantId, c.agentId)
-        if (Option.isNone(agent)) return yield* Effect.as(fail("AGENT_NOT_FOUND"), "continue" as const)
-        if (!agent.value.agent.is_active) return yield* Effect.as(fail("AGENT_INACTIVE"), "continue" as const)
+        if (Option.isNone(agent)) return Either.left("AGENT_NOT_FOUND" as FailureReason)
+        if (!agent.value.agent.is_active) return Either.left("AGENT_INACTIVE" as FailureReason)
         const number = yield* numbers.find(c.tenantId, c.voiceNumberId)
-        if (Option.isNone(number)) return yield* Effect.as(fail("VOICE_NUMBER_REMOVED"), "continue" as const)
-        const voiceNumber = number.value
+        if (Option.isNone(number)) return Either.left("VOICE_NUMBER_REMOVED" as FailureReason)
+        return Either.right(number.value)
+      })
+
+    const dialStep = (c: Campaign): Effect.Effect<Step> =>
+      Effect.gen(function*() {
+        const references = yield* usable(c)
+        if (Either.isLeft(references)) return yield* Effect.as(fail(references.left), "continue" as const)
+        const voiceNumber = references.right
+        let checkedAt = yield* Clock.currentTimeMillis
 
         const recovered = yield* recoverClaims(c, voiceNumber)
         if (recovered === "tenant_busy") return yield* Effect.as(waitFor(Duration.toMillis(options.tenantBusyBackoff)), "continue" as const)
@@ -253,6 +262,13 @@ export const CampaignLive = CampaignEntity.toLayer(
           yield* pacer.slot(c.voiceNumberId)
           const at = yield* Clock.currentTimeMillis
           if (!CallWindow.isOpen(window, at)) return "continue"
+          // the batch's dials may be paced apart: when time has passed since the last look, the agent or
+          // the number may have gone (with lifted limits a batch dials in one instant and looks once)
+          if (at - checkedAt >= 1000) {
+            const still = yield* usable(c)
+            if (Either.isLeft(still)) return yield* Effect.as(fail(still.left), "continue" as const)
+            checkedAt = at
+          }
           const result = yield* lock.withPermits(1)(Effect.gen(function*() {
             if (status !== "RUNNING") return "stopped" as const
             const claimed = yield* repo.claim(c, contact.contactId, at)

@@ -204,16 +204,28 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
         return count!.n
       }).pipe(Effect.orDie)
 
-    /** One SKIPPED attempt for every skipped contact that has none yet. */
+    /**
+     * One SKIPPED attempt for every skipped contact that has none yet. Their ids are UUIDv7 like
+     * every other attempt's, so listing attempts by id lists them in the order they happened.
+     */
     const recordSkips = (campaign: Campaign, at: Date) =>
-      sql`
-        INSERT INTO campaign_attempts (id, campaign_id, tenant_id, contact_id, attempt_number, status, skip_reason, claimed_at)
-        SELECT gen_random_uuid(), cc.campaign_id, ${campaign.tenantId}, cc.contact_id, cc.attempts + 1, 'SKIPPED', 'DO_NOT_CALL', ${at}
-        FROM campaign_contacts cc
-        WHERE cc.campaign_id = ${campaign.id} AND cc.state = 'SKIPPED'
-          AND NOT EXISTS (SELECT 1 FROM campaign_attempts a WHERE a.campaign_id = cc.campaign_id AND a.contact_id = cc.contact_id)
-        ON CONFLICT DO NOTHING
-      `
+      Effect.gen(function*() {
+        const skipped = yield* sql<{ contactId: string; attempts: number }>`
+          SELECT cc.contact_id, cc.attempts
+          FROM campaign_contacts cc
+          WHERE cc.campaign_id = ${campaign.id} AND cc.state = 'SKIPPED'
+            AND NOT EXISTS (SELECT 1 FROM campaign_attempts a WHERE a.campaign_id = cc.campaign_id AND a.contact_id = cc.contact_id)
+          ORDER BY cc.position
+        `
+        if (skipped.length === 0) return
+        const rows = skipped.map((s) => ({ id: uuidv7(), contact_id: s.contactId, attempt_number: s.attempts + 1 }))
+        yield* sql`
+          INSERT INTO campaign_attempts (id, campaign_id, tenant_id, contact_id, attempt_number, status, skip_reason, claimed_at)
+          SELECT x.id, ${campaign.id}, ${campaign.tenantId}, x.contact_id, x.attempt_number, 'SKIPPED', 'DO_NOT_CALL', ${at}
+          FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id uuid, contact_id uuid, attempt_number integer)
+          ON CONFLICT DO NOTHING
+        `
+      })
 
     /** Contacts due now, in order, flagged when their number is (now) on the do-not-call list. */
     const due = (campaign: Campaign, now: number, limit: number) =>
