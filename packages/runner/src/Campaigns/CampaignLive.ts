@@ -37,9 +37,10 @@ import type { ContactId, TenantId } from "@voiceagent/domain/Ids"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import type * as Fiber from "effect/Fiber"
+import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
@@ -71,6 +72,9 @@ export class DialerSettings extends Context.Tag("Campaigns/DialerSettings")<Dial
 
 type Step = "continue" | "stop"
 
+/** Calls of one campaign being started at once (each waits on its reservation and first writes). */
+const DIAL_PARALLELISM = 8
+
 const windowOf = (c: Campaign): CallWindow.CallWindow => ({
   timezone: c.timezone,
   start: c.callWindowStart,
@@ -96,6 +100,7 @@ export const CampaignLive = CampaignEntity.toLayer(
 
     /** Commands and the loop's own transitions and dials take turns. */
     const lock = yield* Effect.makeSemaphore(1)
+    const dialSlots = yield* Effect.makeSemaphore(DIAL_PARALLELISM)
     const wakeUps = yield* Queue.sliding<void>(1)
     let loop: Fiber.RuntimeFiber<void> | undefined
     /** The stored status, as this entity (its only writer while active) last wrote or read it. */
@@ -188,12 +193,14 @@ export const CampaignLive = CampaignEntity.toLayer(
           return "dialed" as const
         }
         yield* repo.unclaim(id, attempt.id)
-        if (started === "no_funds") {
-          yield* apply(null, () => Command.Pause({ reason: "INSUFFICIENT_FUNDS" })).pipe(Effect.ignore)
-          yield* Effect.logWarning(`campaign ${id} paused: the wallet cannot cover another call`)
-        }
         return started
       })
+
+    /** No funds for the next call: the campaign pauses itself, visibly, until it is resumed. */
+    const pauseForFunds = lock.withPermits(1)(apply(null, () => Command.Pause({ reason: "INSUFFICIENT_FUNDS" }))).pipe(
+      Effect.tap(() => Effect.logWarning(`campaign ${id} paused: the wallet cannot cover another call`)),
+      Effect.ignore
+    )
 
     /** Claims left open by a crash: placed now under their session id, or found already placed. */
     const recoverClaims = (c: Campaign, voiceNumber: Parameters<typeof specs.make>[0]["voiceNumber"]) =>
@@ -205,7 +212,8 @@ export const CampaignLive = CampaignEntity.toLayer(
             yield* repo.markDialed(id, claim.id, now)
             continue
           }
-          const result = yield* lock.withPermits(1)(place(c, claim, claim, voiceNumber))
+          const result = yield* place(c, claim, claim, voiceNumber)
+          if (result === "no_funds") yield* pauseForFunds
           if (result !== "dialed") return result
         }
         return "ok" as const
@@ -254,33 +262,51 @@ export const CampaignLive = CampaignEntity.toLayer(
           yield* waitFor(Math.min(next, closes) - now)
           return "continue"
         }
+        // Claims are taken one at a time, in order and paced; the calls they start are placed up to
+        // DIAL_PARALLELISM at once (a `Start` waits for the wallet and the call's first writes).
+        let halted: "no_funds" | "tenant_busy" | undefined
+        // a refused call stops the batch at once, even while it waits for the number's next slot
+        const halt = yield* Deferred.make<void>()
+        const placing: Array<Fiber.RuntimeFiber<unknown>> = []
         for (const contact of due) {
+          if (halted !== undefined) break
           if (contact.dnc) {
             yield* repo.skip(c, contact.contactId, yield* Clock.currentTimeMillis)
             continue
           }
-          yield* pacer.slot(c.voiceNumberId)
+          yield* Effect.raceFirst(pacer.slot(c.voiceNumberId), Deferred.await(halt))
           const at = yield* Clock.currentTimeMillis
-          if (!CallWindow.isOpen(window, at)) return "continue"
+          if (!CallWindow.isOpen(window, at) || halted !== undefined) break
           // the batch's dials may be paced apart: when time has passed since the last look, the agent or
           // the number may have gone (with lifted limits a batch dials in one instant and looks once)
           if (at - checkedAt >= 1000) {
             const still = yield* usable(c)
-            if (Either.isLeft(still)) return yield* Effect.as(fail(still.left), "continue" as const)
+            if (Either.isLeft(still)) {
+              yield* Fiber.awaitAll(placing)
+              return yield* Effect.as(fail(still.left), "continue" as const)
+            }
             checkedAt = at
           }
-          const result = yield* lock.withPermits(1)(Effect.gen(function*() {
-            if (status !== "RUNNING") return "stopped" as const
-            const claimed = yield* repo.claim(c, contact.contactId, at)
-            if (Option.isNone(claimed)) return "skipped" as const
-            return yield* place(c, claimed.value, contact, voiceNumber)
-          }))
-          if (result === "stopped" || result === "no_funds") return "continue"
-          if (result === "tenant_busy") {
-            yield* waitFor(Duration.toMillis(options.tenantBusyBackoff))
-            return "continue"
-          }
+          const claimed = yield* lock.withPermits(1)(
+            status === "RUNNING" ? Effect.map(repo.claim(c, contact.contactId, at), Option.some) : Effect.succeed(Option.none())
+          )
+          if (Option.isNone(claimed)) break
+          if (Option.isNone(claimed.value)) continue
+          const attempt = claimed.value.value
+          placing.push(
+            yield* dialSlots.withPermits(1)(place(c, attempt, contact, voiceNumber)).pipe(
+              Effect.tap((result) =>
+                result !== "dialed" && halted === undefined
+                  ? Effect.zipRight(Effect.sync(() => (halted = result)), Deferred.succeed(halt, undefined))
+                  : Effect.void
+              ),
+              Effect.fork
+            )
+          )
         }
+        yield* Fiber.awaitAll(placing)
+        if (halted === "no_funds") yield* pauseForFunds
+        if (halted === "tenant_busy") yield* waitFor(Duration.toMillis(options.tenantBusyBackoff))
         return "continue"
       })
 
