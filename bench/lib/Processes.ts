@@ -55,16 +55,28 @@ export const spawnTs = (
   }
 }
 
-/** Node flags that let `probeMemory` read a process's live memory (see MemoryProbe.ts). */
+/** Node flags that let `probeMemory` and `probeStatements` read a process's internals (see MemoryProbe.ts). */
 export const memoryProbeFlags = ["--expose-gc", "--import", path.join(repoRoot, "bench/lib/MemoryProbe.ts")]
+
+/** Sends SIGUSR2 to a process started with `memoryProbeFlags` and reads the line it answers with. */
+const probe = async (running: Running): Promise<Record<string, number>> => {
+  const count = (running.output().match(/memory-probe \d+/g) ?? []).length
+  running.child.kill("SIGUSR2")
+  const [line] = await running.waitFor(new RegExp(`memory-probe ${count + 1} [^\n]*\n`), 30_000)
+  return Object.fromEntries([...line.matchAll(/(\w+)=(\d+)/g)].map(([, name, value]) => [name!, Number(value)]))
+}
 
 /** Asks a process started with `memoryProbeFlags` for its memory after a full collection. */
 export const probeMemory = async (running: Running): Promise<{ rss: number; heapUsed: number; external: number }> => {
-  const count = (running.output().match(/memory-probe \d+/g) ?? []).length
-  running.child.kill("SIGUSR2")
-  const pattern = new RegExp(`memory-probe ${count + 1} rss=(\\d+) heapUsed=(\\d+) external=(\\d+)`)
-  const [, rss, heapUsed, external] = await running.waitFor(pattern, 30_000)
-  return { rss: Number(rss), heapUsed: Number(heapUsed), external: Number(external) }
+  const { external, heapUsed, rss } = await probe(running)
+  return { rss: rss!, heapUsed: heapUsed!, external: external! }
+}
+
+/** SQL statements the process (started with `memoryProbeFlags`) has started so far: `SqlActivity.started()`. */
+export const probeStatements = async (running: Running): Promise<number> => {
+  const { statements } = await probe(running)
+  if (statements === undefined) throw new Error("the memory probe did not report statements")
+  return statements
 }
 
 /** `npm start`'s role, on free ports, with the given data directory or database. */
