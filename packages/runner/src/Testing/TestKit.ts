@@ -19,6 +19,9 @@
  * ```
  *
  * See the README's "Testing your workflows" for the full example.
+ *
+ * One kit layer per `describe`: vitest builds the layers of one block together, and two runtimes
+ * built at once in one process collide on the cluster's singleton registry.
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as SqlClient from "@effect/sql/SqlClient"
