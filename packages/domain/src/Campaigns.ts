@@ -81,6 +81,22 @@ const windowIsOrdered = (w: { readonly callWindowStart?: string | undefined; rea
   (parseHHMM(w.callWindowStart) ?? 0) < (parseHHMM(w.callWindowEnd) ?? 0) ||
   { path: ["callWindowEnd"], message: "callWindowEnd must be later than callWindowStart (windows lie within one day)" }
 
+/** The dialing settings, optional (with defaults) on create and on update alike. */
+const dialingFields = {
+  dialTimeout: Schema.optional(boundedInt("dialTimeout", CAMPAIGN_LIMITS.dialTimeout.min, CAMPAIGN_LIMITS.dialTimeout.max)),
+  maxAttempts: Schema.optional(boundedInt("maxAttempts", CAMPAIGN_LIMITS.maxAttempts.min, CAMPAIGN_LIMITS.maxAttempts.max)),
+  redialDelayMin: Schema.optional(
+    boundedInt("redialDelayMin", CAMPAIGN_LIMITS.redialDelayMin.min, CAMPAIGN_LIMITS.redialDelayMin.max)
+  ),
+  timezone: Schema.optional(Timezone),
+  callWindowStart: Schema.optional(ClockTime),
+  callWindowEnd: Schema.optional(ClockTime),
+  callDays: Schema.optional(CallDays),
+  maxConcurrentCalls: Schema.optional(
+    boundedInt("maxConcurrentCalls", CAMPAIGN_LIMITS.maxConcurrentCalls.min, CAMPAIGN_LIMITS.maxConcurrentCalls.max)
+  )
+}
+
 // ---------------------------------------------------------------------------
 // The resource
 // ---------------------------------------------------------------------------
@@ -123,18 +139,7 @@ export class CreateCampaignRequest extends Schema.Class<CreateCampaignRequest>("
     agentId: AgentId,
     voiceNumberId: VoiceNumberId,
     contactListId: ContactListId,
-    dialTimeout: Schema.optional(boundedInt("dialTimeout", CAMPAIGN_LIMITS.dialTimeout.min, CAMPAIGN_LIMITS.dialTimeout.max)),
-    maxAttempts: Schema.optional(boundedInt("maxAttempts", CAMPAIGN_LIMITS.maxAttempts.min, CAMPAIGN_LIMITS.maxAttempts.max)),
-    redialDelayMin: Schema.optional(
-      boundedInt("redialDelayMin", CAMPAIGN_LIMITS.redialDelayMin.min, CAMPAIGN_LIMITS.redialDelayMin.max)
-    ),
-    timezone: Schema.optional(Timezone),
-    callWindowStart: Schema.optional(ClockTime),
-    callWindowEnd: Schema.optional(ClockTime),
-    callDays: Schema.optional(CallDays),
-    maxConcurrentCalls: Schema.optional(
-      boundedInt("maxConcurrentCalls", CAMPAIGN_LIMITS.maxConcurrentCalls.min, CAMPAIGN_LIMITS.maxConcurrentCalls.max)
-    ),
+    ...dialingFields,
     metadata: Schema.optional(JsonObjectSchema())
   }).pipe(Schema.filter(windowIsOrdered))
 ) {}
@@ -146,18 +151,7 @@ export class UpdateCampaignRequest extends Schema.Class<UpdateCampaignRequest>("
     agentId: Schema.optional(AgentId),
     voiceNumberId: Schema.optional(VoiceNumberId),
     contactListId: Schema.optional(ContactListId),
-    dialTimeout: Schema.optional(boundedInt("dialTimeout", CAMPAIGN_LIMITS.dialTimeout.min, CAMPAIGN_LIMITS.dialTimeout.max)),
-    maxAttempts: Schema.optional(boundedInt("maxAttempts", CAMPAIGN_LIMITS.maxAttempts.min, CAMPAIGN_LIMITS.maxAttempts.max)),
-    redialDelayMin: Schema.optional(
-      boundedInt("redialDelayMin", CAMPAIGN_LIMITS.redialDelayMin.min, CAMPAIGN_LIMITS.redialDelayMin.max)
-    ),
-    timezone: Schema.optional(Timezone),
-    callWindowStart: Schema.optional(ClockTime),
-    callWindowEnd: Schema.optional(ClockTime),
-    callDays: Schema.optional(CallDays),
-    maxConcurrentCalls: Schema.optional(
-      boundedInt("maxConcurrentCalls", CAMPAIGN_LIMITS.maxConcurrentCalls.min, CAMPAIGN_LIMITS.maxConcurrentCalls.max)
-    ),
+    ...dialingFields,
     metadata: Schema.optional(JsonObjectSchema()).annotations({ description: "Merged into the stored metadata (RFC 7396)" })
   }).pipe(Schema.filter(windowIsOrdered))
 ) {}

@@ -6,7 +6,7 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { CallOutcome } from "@voiceagent/domain/CallMachine"
-import type { CampaignState, CampaignStatus } from "@voiceagent/domain/CampaignMachine"
+import { allowedFrom, type CampaignState, type CampaignStatus } from "@voiceagent/domain/CampaignMachine"
 import {
   Campaign,
   CampaignAttempt,
@@ -35,7 +35,8 @@ const COLUMNS = `id, tenant_id, name, description, agent_id, voice_number_id, co
 const ATTEMPT_COLUMNS = `a.id, a.campaign_id, a.contact_id, c.phone_number, c.name AS contact_name, a.attempt_number,
   a.status, a.outcome, a.skip_reason, a.session_id, a.claimed_at, a.dialed_at, a.ended_at`
 
-const DELETABLE: ReadonlyArray<CampaignStatus> = ["DRAFT", "COMPLETED", "FAILED"]
+/** The machine's own table: the states a campaign may be deleted in. */
+const DELETABLE = allowedFrom.Delete
 
 /** A contact due for a dial. */
 export interface DueContact {
@@ -396,15 +397,6 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
         SELECT status, outcome, count(*)::int AS n FROM campaign_attempts WHERE campaign_id = ${id} GROUP BY status, outcome
       `.pipe(Effect.orDie)
 
-    /** Scheduled, running or paused campaigns that hold this list or number. */
-    const holding = (tenantId: TenantId, ref: { readonly contactListId?: string; readonly voiceNumberId?: string }) =>
-      sql`
-        SELECT 1 FROM campaigns
-        WHERE tenant_id = ${tenantId} AND status IN ('SCHEDULED', 'RUNNING', 'PAUSED')
-          AND ${ref.contactListId !== undefined ? sql`contact_list_id = ${ref.contactListId}` : sql`voice_number_id = ${ref.voiceNumberId!}`}
-        LIMIT 1
-      `.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
-
     /** Campaigns whose entity has work: a timer (SCHEDULED) or a dial loop (RUNNING). */
     const active = (limit: number) =>
       sql<{ id: CampaignId }>`
@@ -463,7 +455,6 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
       attempts,
       contactCounts,
       attemptCounts,
-      holding,
       active,
       addDnc,
       listDnc,

@@ -35,7 +35,6 @@ import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
@@ -53,6 +52,7 @@ import { PlatformSettings, type PlatformSettingsShape } from "../Settings.js"
 import { UsersRepo } from "../Users/UsersRepo.js"
 import { VoiceNumbersRepo } from "../VoiceNumbers/VoiceNumbersRepo.js"
 import * as TestDatabase from "./TestDatabase.js"
+import * as TestRuntime from "./TestRuntime.js"
 
 /** A dial the simulated carrier accepted. */
 export interface Dial {
@@ -120,7 +120,6 @@ export const layer = (options: TestKitOptions = {}) => {
 // Moving time
 // ---------------------------------------------------------------------------
 
-const realPause = (millis: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, millis)))
 const nextTurn = Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
 
 /**
@@ -196,13 +195,7 @@ export const advanceTo = (until: string | number) =>
  */
 export const startAt = (instant: string | number) =>
   Effect.gen(function*() {
-    const tenants = yield* TenantEntity.client
-    const probe = yield* Effect.fork(tenants(crypto.randomUUID()).GetBalance())
-    for (let i = 0; i < 120 && probe.unsafePoll() === null; i++) {
-      yield* realPause(20)
-      yield* TestClock.adjust("1 second")
-    }
-    yield* Fiber.join(probe).pipe(Effect.orDie)
+    yield* TestRuntime.warmUp
     const state = yield* clockStateOf
     const at = typeof instant === "string" ? Date.parse(instant) : instant
     // a jump, not a walk: the housekeeping timers set so far wake once, at the start instant
