@@ -56,6 +56,33 @@ import {
 } from "./Campaigns.js"
 import { E164 } from "./Phone.js"
 import { VoiceNumberNotFound } from "./VoiceNumbers.js"
+import {
+  AgentNumberAttachment,
+  AttachNumberRequest,
+  ChatAppCampaign,
+  ChatAppCampaignExists,
+  ChatAppCampaignId,
+  ChatAppCampaignNotFound,
+  ChatAppReply,
+  ChatAppWebhookDetails,
+  ChatAppWebhookForbidden,
+  ChatAppWebhookToken,
+  CreateChatAppCampaignRequest,
+  CreateSmsCampaignRequest,
+  InvalidWebhookPayload,
+  InvalidWebhookSignature,
+  MessageLog,
+  MessageLogQuery,
+  MESSAGING_LIMITS,
+  SmsCampaign,
+  SmsCampaignExists,
+  SmsCampaignId,
+  SmsCampaignNotFound,
+  UpdateChatAppCampaignRequest,
+  UpdateSmsCampaignRequest,
+  WebhookTokenNotIssued
+} from "./Messaging.js"
+import { AgentId, TenantId } from "./Ids.js"
 
 /** The largest CSV file accepted by the upload (500 rows of generous width). */
 export const MAX_CSV_BYTES = 2 * 1024 * 1024
@@ -309,11 +336,182 @@ export class DncGroup extends HttpApiGroup.make("dnc")
   .annotate(OpenApi.Description, "The tenant's do-not-call list")
 {}
 
+const chatAppIdParam = HttpApiSchema.param("id", ChatAppCampaignId)
+const smsIdParam = HttpApiSchema.param("id", SmsCampaignId)
+
+const placeholders = "Placeholders: {{name}} (the contact's name, else \"Customer\"), {{email}} and {{phone}} (the number messaged), " +
+  "{{metadata.<key>}} (the contact's metadata; empty when absent). Unknown placeholders are refused."
+
+export class ChatAppGroup extends HttpApiGroup.make("chatApp")
+  .add(
+    HttpApiEndpoint.post("createChatAppCampaign", "/chatapp/campaigns")
+      .setPayload(reportAllIssues(CreateChatAppCampaignRequest))
+      .addSuccess(ChatAppCampaign, { status: 201 })
+      .addError(AgentNotFound.http)
+      .addError(ChatAppCampaignExists.http)
+      .annotate(
+        OpenApi.Description,
+        `One per agent (409 CHATAPP_CAMPAIGN_EXISTS). templates: ${MESSAGING_LIMITS.chatAppTemplates.min}-${MESSAGING_LIMITS.chatAppTemplates.max} ` +
+          "mappings, each (process, callStatus) at most once; languageCode defaults to en_US. After each call of the agent, the " +
+          "mapping whose process is the call's direction and callStatus its outcome is sent as a template message. " +
+          `Sender: the number attached to the agent, else phoneNumberId, else the agent's settings.phoneNumberId. ${placeholders}`
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("listChatAppCampaigns", "/chatapp/campaigns")
+      .setUrlParams(reportAllIssues(PageQuery(CAMPAIGN_PAGE_SIZE)))
+      .addSuccess(Page(ChatAppCampaign).annotations({ identifier: "ChatAppCampaignPage" }))
+  )
+  .add(
+    HttpApiEndpoint.get("getChatAppCampaign")`/chatapp/campaigns/${chatAppIdParam}`
+      .addSuccess(ChatAppCampaign)
+      .addError(ChatAppCampaignNotFound.http)
+  )
+  .add(
+    HttpApiEndpoint.put("updateChatAppCampaign")`/chatapp/campaigns/${chatAppIdParam}`
+      .setPayload(reportAllIssues(UpdateChatAppCampaignRequest))
+      .addSuccess(ChatAppCampaign)
+      .addError(ChatAppCampaignNotFound.http)
+      .annotate(OpenApi.Description, "Changes the fields supplied; templates, when given, replace the whole set (new ids)")
+  )
+  .add(
+    HttpApiEndpoint.del("deleteChatAppCampaign")`/chatapp/campaigns/${chatAppIdParam}`
+      .addSuccess(HttpApiSchema.NoContent)
+      .addError(ChatAppCampaignNotFound.http)
+      .annotate(OpenApi.Description, "Deletes the campaign; messages already queued are still sent, and the log keeps them")
+  )
+  .add(
+    HttpApiEndpoint.post("attachChatAppNumber")`/chatapp/agents/${HttpApiSchema.param("agentId", AgentId)}/attach-number`
+      .setPayload(reportAllIssues(AttachNumberRequest))
+      .addSuccess(AgentNumberAttachment)
+      .addError(AgentNotFound.http)
+      .annotate(OpenApi.Description, "Sets the agent's dedicated chat-app sender, which overrides its campaign's phoneNumberId")
+  )
+  .add(
+    HttpApiEndpoint.post("createChatAppWebhookToken", "/chatapp/webhook-token")
+      .addSuccess(ChatAppWebhookToken)
+      .annotate(OpenApi.Description, "The tenant's verify token for the webhook subscription; the same token on every call")
+  )
+  .add(
+    HttpApiEndpoint.get("getChatAppWebhookDetails", "/chatapp/webhook-details")
+      .addSuccess(ChatAppWebhookDetails)
+      .addError(WebhookTokenNotIssued.http)
+      .annotate(OpenApi.Description, "webhookUrl and verifyToken to configure at the messaging platform (after POST /chatapp/webhook-token)")
+  )
+  .add(
+    HttpApiEndpoint.get("listChatAppMessages", "/chatapp/messages")
+      .setUrlParams(reportAllIssues(Schema.extend(PageQuery(), MessageLogQuery)))
+      .addSuccess(Page(MessageLog).annotations({ identifier: "ChatAppMessagePage" }))
+      .annotate(OpenApi.Description, "Chat-app messages sent after calls, newest first: status, provider id, attempts, errors")
+  )
+  .add(
+    HttpApiEndpoint.get("listChatAppReplies", "/chatapp/replies")
+      .setUrlParams(reportAllIssues(PageQuery()))
+      .addSuccess(Page(ChatAppReply).annotations({ identifier: "ChatAppReplyPage" }))
+      .annotate(OpenApi.Description, "Messages contacts sent back, as received by the webhook, newest first")
+  )
+  .middleware(TenantAuthentication)
+  .prefix(API_PREFIX)
+  .annotate(OpenApi.Description, "Chat-app campaigns: a templated message after every call, chosen by direction and outcome")
+{}
+
+export const WebhookVerificationQuery = Schema.Struct({
+  "hub.mode": Schema.optional(Schema.String),
+  "hub.verify_token": Schema.optional(Schema.String),
+  "hub.challenge": Schema.optional(Schema.String)
+})
+
+export class WebhookReceipt extends Schema.Class<WebhookReceipt>("WebhookReceipt")({
+  statuses: Schema.Int.annotations({ description: "Status updates recorded (repeats of one already recorded are not counted)" }),
+  replies: Schema.Int.annotations({ description: "Inbound messages recorded" })
+}) {}
+
+const tenantIdParam = HttpApiSchema.param("tenantId", TenantId)
+
+export class ChatAppWebhookGroup extends HttpApiGroup.make("chatAppWebhook")
+  .add(
+    HttpApiEndpoint.get("verifyChatAppWebhook")`/chatapp/webhook/${tenantIdParam}`
+      .setUrlParams(WebhookVerificationQuery)
+      .addSuccess(HttpApiSchema.Text())
+      .addError(ChatAppWebhookForbidden.http)
+      .annotate(
+        OpenApi.Description,
+        "Subscription verification by the messaging platform (no API key): answers hub.challenge as plain text when " +
+          "hub.mode is subscribe and hub.verify_token is the tenant's token; 403 otherwise."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("receiveChatAppWebhook")`/chatapp/webhook/${tenantIdParam}`
+      .addSuccess(WebhookReceipt)
+      .addError(InvalidWebhookSignature.http)
+      .addError(InvalidWebhookPayload.http)
+      .addError(ChatAppWebhookForbidden.http)
+      .annotate(
+        OpenApi.Description,
+        "Notifications from the messaging platform (no API key): the body must carry X-Hub-Signature-256 = sha256=<hex " +
+          "HMAC-SHA256 of the raw body with the app secret> (401 otherwise, nothing stored). Records message statuses " +
+          "(sent, delivered, read, failed) and inbound replies; a repeated notification records nothing new."
+      )
+  )
+  .prefix(API_PREFIX)
+{}
+
+export class SmsGroup extends HttpApiGroup.make("sms")
+  .add(
+    HttpApiEndpoint.post("createSmsCampaign", "/sms-agent/campaigns")
+      .setPayload(reportAllIssues(CreateSmsCampaignRequest))
+      .addSuccess(SmsCampaign, { status: 201 })
+      .addError(AgentNotFound.http)
+      .addError(SmsCampaignExists.http)
+      .annotate(
+        OpenApi.Description,
+        "One per agent (409 SMS_CAMPAIGN_EXISTS). templates: callStatus ANSWERED (sent after answered calls) or UNANSWERED " +
+          `(every other outcome), each at most once; messageBody 1-${MESSAGING_LIMITS.smsBody.max} characters. Sender: ` +
+          "senderNumber, else the agent's settings.phone_number; provider: senderProvider, else the platform default. " +
+          `Charged per segment (GSM-7: 160, or 153 each when split; UCS-2: 70, or 67). ${placeholders}`
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("listSmsCampaigns", "/sms-agent/campaigns")
+      .setUrlParams(reportAllIssues(PageQuery(CAMPAIGN_PAGE_SIZE)))
+      .addSuccess(Page(SmsCampaign).annotations({ identifier: "SmsCampaignPage" }))
+  )
+  .add(
+    HttpApiEndpoint.get("getSmsCampaign")`/sms-agent/campaigns/${smsIdParam}`
+      .addSuccess(SmsCampaign)
+      .addError(SmsCampaignNotFound.http)
+  )
+  .add(
+    HttpApiEndpoint.put("updateSmsCampaign")`/sms-agent/campaigns/${smsIdParam}`
+      .setPayload(reportAllIssues(UpdateSmsCampaignRequest))
+      .addSuccess(SmsCampaign)
+      .addError(SmsCampaignNotFound.http)
+      .annotate(OpenApi.Description, "Changes the fields supplied; templates, when given, replace the existing ones (new ids)")
+  )
+  .add(
+    HttpApiEndpoint.del("deleteSmsCampaign")`/sms-agent/campaigns/${smsIdParam}`
+      .addSuccess(HttpApiSchema.NoContent)
+      .addError(SmsCampaignNotFound.http)
+  )
+  .add(
+    HttpApiEndpoint.get("listSmsMessages", "/sms-agent/messages")
+      .setUrlParams(reportAllIssues(Schema.extend(PageQuery(), MessageLogQuery)))
+      .addSuccess(Page(MessageLog).annotations({ identifier: "SmsMessagePage" }))
+      .annotate(OpenApi.Description, "SMS sent after calls, newest first: status, provider id, segments, cost, attempts, errors")
+  )
+  .middleware(TenantAuthentication)
+  .prefix(API_PREFIX)
+  .annotate(OpenApi.Description, "SMS campaigns: a templated SMS after every call, chosen by outcome")
+{}
+
 export class CampaignApi extends makeApi("campaign")
   .add(HealthGroup)
   .add(ContactListsGroup)
   .add(CampaignsGroup)
   .add(DncGroup)
+  .add(ChatAppGroup)
+  .add(ChatAppWebhookGroup)
+  .add(SmsGroup)
   .annotate(OpenApi.Title, "Voice Agent Platform — campaign engine")
   .annotate(OpenApi.Version, "1.0.0")
 {}

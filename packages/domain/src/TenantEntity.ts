@@ -35,8 +35,10 @@ export const TenantEntity = Entity.make("Tenant", [
     payload: {
       reservationId: ReservationId,
       amount: Schema.Int,
-      /** When set, refuse once this many reservations are open (the concurrent-call limit). */
-      concurrencyLimit: Schema.NullOr(Schema.Int)
+      /** When set, refuse once this many call reservations are open (the concurrent-call limit). */
+      concurrencyLimit: Schema.NullOr(Schema.Int),
+      /** What the funds are held for (default `call`); message holds do not count towards the call limit. */
+      purpose: Schema.optional(Schema.Literal("call", "message"))
     },
     success: Schema.Void,
     error: Schema.Union(InsufficientFunds, ConcurrentCallLimit),

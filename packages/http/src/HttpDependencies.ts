@@ -13,12 +13,15 @@ import { UsersRepo } from "@voiceagent/runner/Users/UsersRepo"
 import { IdempotentRequests } from "@voiceagent/runner/Sql/IdempotentRequests"
 import { VoiceNumbersRepo } from "@voiceagent/runner/VoiceNumbers/VoiceNumbersRepo"
 import { Webhooks } from "@voiceagent/runner/Webhooks/Webhooks"
+import { MessageOutbox, MessagingSettings } from "@voiceagent/runner/Messaging/MessageOutbox"
+import { MessagingCampaigns } from "@voiceagent/runner/Messaging/MessagingCampaigns"
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 import * as Layer from "effect/Layer"
 import { AuthMiddlewareLive } from "./Auth/AuthenticationLive.js"
 import { Authenticator } from "./Auth/Authenticator.js"
 import { SessionTokens, type SessionTokensConfig } from "./Auth/SessionTokens.js"
+import { ChatAppAppSecret } from "./Campaign/MessagingHttp.js"
 import { TwilioWebhookSecret } from "./Comms/CallsHttp.js"
 import { PublicUrl } from "./PublicUrl.js"
 
@@ -28,6 +31,8 @@ export interface HttpDependenciesOptions {
   readonly publicUrl?: string | undefined
   /** Verifies Twilio's status callbacks when Twilio serves a provider. */
   readonly twilioAuthToken?: Option.Option<Redacted.Redacted> | undefined
+  /** Verifies the chat-app platform's notifications (`CHATAPP_APP_SECRET`). */
+  readonly chatAppAppSecret?: Option.Option<Redacted.Redacted> | undefined
 }
 
 /**
@@ -38,6 +43,7 @@ export const HttpDependencies = (options: HttpDependenciesOptions) =>
   AuthMiddlewareLive.pipe(
     Layer.provideMerge(Authenticator.Default),
     Layer.provideMerge(Campaigns.Default),
+    Layer.provideMerge(Layer.mergeAll(MessagingCampaigns.Default, MessageOutbox.Default)),
     Layer.provideMerge(Layer.mergeAll(
       UsersRepo.Default,
       ApiKeysRepo.Default,
@@ -55,6 +61,9 @@ export const HttpDependencies = (options: HttpDependenciesOptions) =>
       Webhooks.Default,
       SessionTokens.layer(options.sessions),
       PublicUrl.layer(options.publicUrl),
-      TwilioWebhookSecret.layer(options.twilioAuthToken ?? Option.none())
+      TwilioWebhookSecret.layer(options.twilioAuthToken ?? Option.none()),
+      ChatAppAppSecret.layer(options.chatAppAppSecret ?? Option.none()),
+      // the HTTP side only records what the webhook reports; the dispatcher's settings live on the runners
+      MessagingSettings.layer()
     ))
   )

@@ -29,6 +29,9 @@ import { type Carrier, CallEventSink, Telephony } from "./Telephony/Telephony.js
 import { TenantEntityLive } from "./Tenants/TenantEntityLive.js"
 import { VoiceNumbersRepo } from "./VoiceNumbers/VoiceNumbersRepo.js"
 import { dispatcher, type DispatcherOptions, Webhooks } from "./Webhooks/Webhooks.js"
+import { defaultMessagingOptions, MessageOutbox, messageDispatcher, type MessagingOptions, MessagingSettings } from "./Messaging/MessageOutbox.js"
+import { type ChatAppSender, MessageSenders, type SmsSender } from "./Messaging/Senders.js"
+import { simulatedChatAppSender, simulatedSmsSender } from "./Messaging/SimulatedSenders.js"
 
 export interface RuntimeOptions {
   readonly simulator: SimulatorOptions
@@ -40,6 +43,12 @@ export interface RuntimeOptions {
   readonly dialer: DialerOptions
   /** Dials a voice number may start per second (carriers commonly allow 1). */
   readonly callsPerSecondPerNumber: number
+  readonly messaging: MessagingOptions
+  /** Message adapters; the simulated senders stand in for every one not given. */
+  readonly senders?: {
+    readonly chatApp?: Effect.Effect<ChatAppSender, never, any> | undefined
+    readonly sms?: Partial<Record<PhoneProvider, Effect.Effect<SmsSender, never, any>>> | undefined
+  } | undefined
 }
 
 export const defaultRuntimeOptions: RuntimeOptions = {
@@ -47,7 +56,8 @@ export const defaultRuntimeOptions: RuntimeOptions = {
   webhooks: { pollInterval: "1 second", maxIdleInterval: "10 seconds", batchSize: 50 },
   supervisorInterval: "15 seconds",
   dialer: defaultDialerOptions,
-  callsPerSecondPerNumber: 1
+  callsPerSecondPerNumber: 1,
+  messaging: defaultMessagingOptions
 }
 
 /**
@@ -79,6 +89,22 @@ const TelephonyLive = (options: RuntimeOptions) =>
         configured[provider] = yield* make
       }
       return { carrierFor: (provider) => configured[provider] ?? simulated }
+    })
+  )
+
+const MessageSendersLive = (options: RuntimeOptions) =>
+  Layer.effect(
+    MessageSenders,
+    Effect.gen(function*() {
+      const chatApp = options.senders?.chatApp === undefined
+        ? simulatedChatAppSender
+        : yield* (options.senders.chatApp as Effect.Effect<ChatAppSender>)
+      const sms: Partial<Record<PhoneProvider, SmsSender>> = {}
+      for (const [provider, make] of Object.entries(options.senders?.sms ?? {}) as Array<[PhoneProvider, Effect.Effect<SmsSender>]>) {
+        sms[provider] = yield* make
+      }
+      const simulated = { PROVIDER_A: simulatedSmsSender("PROVIDER_A"), PROVIDER_B: simulatedSmsSender("PROVIDER_B"), PROVIDER_C: simulatedSmsSender("PROVIDER_C") }
+      return { chatApp, sms: (provider: PhoneProvider) => sms[provider] ?? simulated[provider] }
     })
   )
 
@@ -131,7 +157,8 @@ export const Repositories = Layer.mergeAll(
   VoiceNumbersRepo.Default,
   CampaignsRepo.Default,
   CallSpecs.Default,
-  Webhooks.Default
+  Webhooks.Default,
+  MessageOutbox.Default.pipe(Layer.provide(RateCards.Default))
 )
 
 export const RuntimeLive = (options: RuntimeOptions = defaultRuntimeOptions) =>
@@ -141,17 +168,21 @@ export const RuntimeLive = (options: RuntimeOptions = defaultRuntimeOptions) =>
     CampaignLive,
     Singleton.make("webhook-dispatcher", dispatcher(options.webhooks)),
     Singleton.make("live-call-supervisor", supervisor(options.supervisorInterval)),
-    Singleton.make("campaign-supervisor", campaignSupervisor(options.supervisorInterval))
+    Singleton.make("campaign-supervisor", campaignSupervisor(options.supervisorInterval)),
+    Singleton.make("message-dispatcher", messageDispatcher)
   ).pipe(
+    Layer.provide(MessageSendersLive(options)),
     Layer.provide(DialerSettings.layer(options.dialer)),
     Layer.provide(DialPacer.layer(options.callsPerSecondPerNumber)),
     Layer.provide(TelephonyLive(options)),
     Layer.provide(CallEventSinkLive),
     Layer.provideMerge(LocalCalls.Default),
-    Layer.provide(CallEnded.layer<CampaignsRepo | Sharding | Webhooks>([
+    Layer.provide(CallEnded.layer<CampaignsRepo | Sharding | Webhooks | MessageOutbox>([
       campaignListener,
-      Effect.map(Webhooks, (w) => ({ onCallEnded: w.onCallEnded, afterCommit: () => w.nudge }))
+      Effect.map(Webhooks, (w) => ({ onCallEnded: w.onCallEnded, afterCommit: () => w.nudge })),
+      Effect.map(MessageOutbox, (m) => ({ onCallEnded: m.onCallEnded, afterCommit: () => m.nudge }))
     ])),
     Layer.provide(AgentBrain.responder),
-    Layer.provideMerge(Repositories)
+    Layer.provideMerge(Repositories),
+    Layer.provideMerge(MessagingSettings.layer(options.messaging))
   )

@@ -73,7 +73,26 @@ export const Variables = [
   { name: "TELEPHONY_PROVIDER_C", default: "simulated", description: "Carrier for PROVIDER_C numbers: simulated or twilio" },
   { name: "TWILIO_API_URL", default: "https://api.twilio.com", description: "Twilio REST origin" },
   { name: "TWILIO_ACCOUNT_SID", default: undefined, description: "Twilio account (required when a provider uses twilio)" },
-  { name: "TWILIO_AUTH_TOKEN", default: undefined, description: "Twilio auth token: authenticates calls and verifies callbacks" }
+  { name: "TWILIO_AUTH_TOKEN", default: undefined, description: "Twilio auth token: authenticates calls and verifies callbacks" },
+  { name: "CHATAPP_PROVIDER", default: "simulated", description: "Chat-app sender: simulated or whatsapp (the WhatsApp Cloud API)" },
+  { name: "WHATSAPP_API_URL", default: "https://graph.facebook.com", description: "WhatsApp Cloud API (Graph API) origin" },
+  { name: "WHATSAPP_API_VERSION", default: "v21.0", description: "Graph API version of the WhatsApp Cloud API" },
+  { name: "WHATSAPP_ACCESS_TOKEN", default: undefined, description: "WhatsApp Cloud API bearer token (required when CHATAPP_PROVIDER is whatsapp)" },
+  {
+    name: "CHATAPP_APP_SECRET",
+    default: undefined,
+    description: "App secret that signs chat-app webhook notifications (X-Hub-Signature-256); unset: every notification is refused"
+  },
+  { name: "SMS_DEFAULT_PROVIDER", default: "PROVIDER_A", description: "SMS provider of campaigns that name none" },
+  { name: "SMS_PROVIDER_A", default: "simulated", description: "SMS adapter for PROVIDER_A: simulated or twilio (Programmable Messaging, TWILIO_*)" },
+  { name: "SMS_PROVIDER_B", default: "simulated", description: "SMS adapter for PROVIDER_B: simulated or vonage (Vonage SMS API)" },
+  { name: "SMS_PROVIDER_C", default: "simulated", description: "SMS adapter for PROVIDER_C: simulated or azure (Azure Communication Services)" },
+  { name: "VONAGE_API_URL", default: "https://rest.nexmo.com", description: "Vonage SMS API origin" },
+  { name: "VONAGE_API_KEY", default: undefined, description: "Vonage API key (required when SMS_PROVIDER_B is vonage)" },
+  { name: "VONAGE_API_SECRET", default: undefined, description: "Vonage API secret (required when SMS_PROVIDER_B is vonage)" },
+  { name: "VONAGE_DLT_ENTITY_ID", default: undefined, description: "India DLT principal entity id, sent as entity-id with DLT templates" },
+  { name: "AZURE_COMMUNICATION_ENDPOINT", default: undefined, description: "Azure Communication Services endpoint (required when SMS_PROVIDER_C is azure)" },
+  { name: "AZURE_COMMUNICATION_ACCESS_KEY", default: undefined, description: "Azure Communication Services access key (base64)" }
 ] as const satisfies ReadonlyArray<Variable>
 
 export type VariableName = (typeof Variables)[number]["name"]
@@ -253,12 +272,48 @@ export const AppConfig = Config.all({
     apiUrl: httpUrl("TWILIO_API_URL").pipe(Config.withDefault(defaultOf("TWILIO_API_URL"))),
     accountSid: Config.option(Config.nonEmptyString("TWILIO_ACCOUNT_SID")),
     authToken: Config.option(Config.redacted("TWILIO_AUTH_TOKEN"))
+  }),
+  messaging: Config.all({
+    chatApp: Config.literal("simulated", "whatsapp")("CHATAPP_PROVIDER").pipe(Config.withDefault("simulated" as const)),
+    whatsappApiUrl: httpUrl("WHATSAPP_API_URL").pipe(Config.withDefault(defaultOf("WHATSAPP_API_URL"))),
+    whatsappApiVersion: Config.string("WHATSAPP_API_VERSION").pipe(
+      Config.validate({ message: "expected a Graph API version such as v21.0", validation: (v) => /^v\d+\.\d+$/.test(v) }),
+      Config.withDefault(defaultOf("WHATSAPP_API_VERSION"))
+    ),
+    whatsappAccessToken: Config.option(Config.redacted("WHATSAPP_ACCESS_TOKEN")),
+    appSecret: Config.option(Config.redacted(Config.nonEmptyString("CHATAPP_APP_SECRET"))),
+    defaultSmsProvider: Config.literal("PROVIDER_A", "PROVIDER_B", "PROVIDER_C")("SMS_DEFAULT_PROVIDER").pipe(
+      Config.withDefault("PROVIDER_A" as const)
+    ),
+    PROVIDER_A: Config.literal("simulated", "twilio")("SMS_PROVIDER_A").pipe(Config.withDefault("simulated" as const)),
+    PROVIDER_B: Config.literal("simulated", "vonage")("SMS_PROVIDER_B").pipe(Config.withDefault("simulated" as const)),
+    PROVIDER_C: Config.literal("simulated", "azure")("SMS_PROVIDER_C").pipe(Config.withDefault("simulated" as const)),
+    vonageApiUrl: httpUrl("VONAGE_API_URL").pipe(Config.withDefault(defaultOf("VONAGE_API_URL"))),
+    vonageApiKey: Config.option(Config.nonEmptyString("VONAGE_API_KEY")),
+    vonageApiSecret: Config.option(Config.redacted("VONAGE_API_SECRET")),
+    vonageDltEntityId: Config.option(Config.nonEmptyString("VONAGE_DLT_ENTITY_ID")),
+    azureEndpoint: Config.option(httpUrl("AZURE_COMMUNICATION_ENDPOINT")),
+    azureAccessKey: Config.option(Config.redacted("AZURE_COMMUNICATION_ACCESS_KEY"))
   })
 }).pipe(
-  Config.validate({
-    message: "TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN: required when a TELEPHONY_PROVIDER_* is twilio",
-    validation: (c) =>
-      !Object.values(c.telephony).includes("twilio") || (Option.isSome(c.twilio.accountSid) && Option.isSome(c.twilio.authToken))
+  // adapters chosen without their credentials: every missing one reported at once
+  Config.mapOrFail((c) => {
+    const missing: Array<ConfigError.ConfigError> = []
+    const need = (when: boolean, name: string, message: string) => {
+      if (when) missing.push(ConfigError.MissingData([name], message))
+    }
+    const twilio = Object.values(c.telephony).includes("twilio") || c.messaging.PROVIDER_A === "twilio"
+    need(twilio && Option.isNone(c.twilio.accountSid), "TWILIO_ACCOUNT_SID", "required when a TELEPHONY_PROVIDER_* or SMS_PROVIDER_A is twilio")
+    need(twilio && Option.isNone(c.twilio.authToken), "TWILIO_AUTH_TOKEN", "required when a TELEPHONY_PROVIDER_* or SMS_PROVIDER_A is twilio")
+    const whatsapp = c.messaging.chatApp === "whatsapp"
+    need(whatsapp && Option.isNone(c.messaging.whatsappAccessToken), "WHATSAPP_ACCESS_TOKEN", "required when CHATAPP_PROVIDER is whatsapp")
+    const vonage = c.messaging.PROVIDER_B === "vonage"
+    need(vonage && Option.isNone(c.messaging.vonageApiKey), "VONAGE_API_KEY", "required when SMS_PROVIDER_B is vonage")
+    need(vonage && Option.isNone(c.messaging.vonageApiSecret), "VONAGE_API_SECRET", "required when SMS_PROVIDER_B is vonage")
+    const azure = c.messaging.PROVIDER_C === "azure"
+    need(azure && Option.isNone(c.messaging.azureEndpoint), "AZURE_COMMUNICATION_ENDPOINT", "required when SMS_PROVIDER_C is azure")
+    need(azure && Option.isNone(c.messaging.azureAccessKey), "AZURE_COMMUNICATION_ACCESS_KEY", "required when SMS_PROVIDER_C is azure")
+    return missing.length === 0 ? Either.right(c) : Either.left(missing.reduce((a, b) => ConfigError.And(a, b)))
   })
 )
 

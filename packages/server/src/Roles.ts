@@ -24,6 +24,11 @@ import { PlatformSettings, type PlatformSettingsShape } from "@voiceagent/runner
 import * as Database from "@voiceagent/runner/Sql/Database"
 import * as Schema from "@voiceagent/runner/Sql/Schema"
 import { makeTwilioCarrier } from "@voiceagent/runner/Telephony/TwilioCarrier"
+import { makeAzureSmsSender } from "@voiceagent/runner/Messaging/AzureSms"
+import { defaultMessagingOptions } from "@voiceagent/runner/Messaging/MessageOutbox"
+import { makeTwilioSmsSender } from "@voiceagent/runner/Messaging/TwilioSms"
+import { makeVonageSmsSender } from "@voiceagent/runner/Messaging/VonageSms"
+import { makeWhatsAppCloudSender } from "@voiceagent/runner/Messaging/WhatsAppCloud"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -62,6 +67,7 @@ export interface ServicesOptions {
   readonly jwtTtl: Duration.DurationInput
   readonly publicUrl: string | undefined
   readonly twilioAuthToken: Option.Option<Redacted.Redacted>
+  readonly chatAppAppSecret: Option.Option<Redacted.Redacted>
 }
 
 export interface NodeOptions {
@@ -81,8 +87,39 @@ export const servicesOptions = (config: AppConfig, jwtSecret: Redacted.Redacted)
   jwtSecret,
   jwtTtl: config.jwtTtl,
   publicUrl: Option.getOrUndefined(config.publicUrl),
-  twilioAuthToken: config.twilio.authToken
+  twilioAuthToken: config.twilio.authToken,
+  chatAppAppSecret: config.messaging.appSecret
 })
+
+/** The message adapters the configuration names; the simulated senders serve the rest. */
+export const messageSenders = (config: AppConfig): NonNullable<RuntimeOptions["senders"]> => {
+  const m = config.messaging
+  const sms: Partial<Record<PhoneProvider, ReturnType<typeof makeTwilioSmsSender>>> = {}
+  if (m.PROVIDER_A === "twilio" && Option.isSome(config.twilio.accountSid) && Option.isSome(config.twilio.authToken)) {
+    sms.PROVIDER_A = makeTwilioSmsSender({
+      baseUrl: config.twilio.apiUrl,
+      accountSid: config.twilio.accountSid.value,
+      authToken: config.twilio.authToken.value
+    })
+  }
+  if (m.PROVIDER_B === "vonage" && Option.isSome(m.vonageApiKey) && Option.isSome(m.vonageApiSecret)) {
+    sms.PROVIDER_B = makeVonageSmsSender({
+      baseUrl: m.vonageApiUrl,
+      apiKey: m.vonageApiKey.value,
+      apiSecret: m.vonageApiSecret.value,
+      ...(Option.isSome(m.vonageDltEntityId) ? { dltEntityId: m.vonageDltEntityId.value } : {})
+    })
+  }
+  if (m.PROVIDER_C === "azure" && Option.isSome(m.azureEndpoint) && Option.isSome(m.azureAccessKey)) {
+    sms.PROVIDER_C = makeAzureSmsSender({ endpoint: m.azureEndpoint.value, accessKey: m.azureAccessKey.value })
+  }
+  return {
+    chatApp: m.chatApp === "whatsapp" && Option.isSome(m.whatsappAccessToken)
+      ? makeWhatsAppCloudSender({ baseUrl: m.whatsappApiUrl, apiVersion: m.whatsappApiVersion, accessToken: m.whatsappAccessToken.value })
+      : undefined,
+    sms
+  }
+}
 
 export const nodeOptions = (config: AppConfig): NodeOptions => {
   const carriers: Partial<RuntimeOptions["carriers"] & {}> = {}
@@ -127,7 +164,9 @@ export const nodeOptions = (config: AppConfig): NodeOptions => {
       },
       carriers,
       callsPerSecondPerNumber: config.voiceNumberCps,
-      supervisorInterval: config.supervisorInterval
+      supervisorInterval: config.supervisorInterval,
+      messaging: { ...defaultMessagingOptions, defaultSmsProvider: config.messaging.defaultSmsProvider },
+      senders: messageSenders(config)
     }
   }
 }
@@ -146,7 +185,8 @@ const dependencies = (options: ServicesOptions) =>
   HttpDependencies({
     sessions: { secret: options.jwtSecret, ttl: options.jwtTtl },
     publicUrl: options.publicUrl,
-    twilioAuthToken: options.twilioAuthToken
+    twilioAuthToken: options.twilioAuthToken,
+    chatAppAppSecret: options.chatAppAppSecret
   })
 
 export const serviceLayers = (options: ServicesOptions) => ({

@@ -35,6 +35,8 @@ export interface TestPlatformOptions {
   /** Fixed ports (default: free ones). */
   readonly ports?: Partial<Record<ServiceName | "gateway", number>>
   readonly twilioAuthToken?: string
+  /** Signs chat-app webhook notifications (CHATAPP_APP_SECRET). */
+  readonly chatAppAppSecret?: string
 }
 
 export const layer = (options: TestPlatformOptions = {}) =>
@@ -58,7 +60,8 @@ export const layer = (options: TestPlatformOptions = {}) =>
         jwtSecret: Redacted.make(options.jwtSecret ?? crypto.randomBytes(32).toString("hex")),
         jwtTtl: Duration.decode(options.jwtTtl ?? "1 hour"),
         publicUrl: options.publicUrl,
-        twilioAuthToken: Option.map(Option.fromNullable(options.twilioAuthToken), Redacted.make)
+        twilioAuthToken: Option.map(Option.fromNullable(options.twilioAuthToken), Redacted.make),
+        chatAppAppSecret: Option.map(Option.fromNullable(options.chatAppAppSecret), Redacted.make)
       }, {
         settings: options.settings ?? PlatformSettings.defaults,
         cluster: { ...Cluster.defaultClusterOptions, shardsPerGroup: 8 },

@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as Config from "@voiceagent/server/Config"
+import { messageSenders } from "@voiceagent/server/Roles"
 import { ConfigProvider, Duration, Effect, Exit, LogLevel, Option, Redacted } from "effect"
 
 const load = (env: Record<string, string>) =>
@@ -85,6 +86,50 @@ describe("configuration", () => {
         assert.isTrue(problems.some((p) => p.startsWith(`${name}:`)), `${name} missing from:\n${text}`)
       }
       assert.strictEqual(problems.length, 7)
+    }))
+
+  it.effect("messaging: simulated senders by default; a real adapter needs its credentials", () =>
+    Effect.gen(function*() {
+      const config = yield* load({})
+      assert.deepStrictEqual(
+        [config.messaging.chatApp, config.messaging.PROVIDER_A, config.messaging.PROVIDER_B, config.messaging.PROVIDER_C],
+        ["simulated", "simulated", "simulated", "simulated"]
+      )
+      assert.strictEqual(config.messaging.defaultSmsProvider, "PROVIDER_A")
+      assert.isTrue(Option.isNone(config.messaging.appSecret))
+      const problems = yield* problemsOf({
+        CHATAPP_PROVIDER: "whatsapp",
+        SMS_PROVIDER_A: "twilio",
+        SMS_PROVIDER_B: "vonage",
+        SMS_PROVIDER_C: "azure"
+      })
+      const names = problems.map((p) => p.split(":")[0])
+      assert.deepStrictEqual(names, [
+        "TWILIO_ACCOUNT_SID",
+        "TWILIO_AUTH_TOKEN",
+        "WHATSAPP_ACCESS_TOKEN",
+        "VONAGE_API_KEY",
+        "VONAGE_API_SECRET",
+        "AZURE_COMMUNICATION_ENDPOINT",
+        "AZURE_COMMUNICATION_ACCESS_KEY"
+      ])
+      assert.deepStrictEqual((yield* problemsOf({ SMS_DEFAULT_PROVIDER: "PROVIDER_D" })).map((p) => p.split(":")[0]), ["SMS_DEFAULT_PROVIDER"])
+      const configured = yield* load({
+        CHATAPP_PROVIDER: "whatsapp",
+        WHATSAPP_ACCESS_TOKEN: "EAAtoken",
+        CHATAPP_APP_SECRET: "app-secret",
+        SMS_PROVIDER_B: "vonage",
+        VONAGE_API_KEY: "abcd1234",
+        VONAGE_API_SECRET: "secret",
+        SMS_DEFAULT_PROVIDER: "PROVIDER_B"
+      })
+      assert.strictEqual(Redacted.value(Option.getOrThrow(configured.messaging.appSecret)), "app-secret")
+      assert.strictEqual(configured.messaging.defaultSmsProvider, "PROVIDER_B")
+      const senders = messageSenders(configured)
+      assert.isDefined(senders.chatApp)
+      assert.deepStrictEqual(Object.keys(senders.sms ?? {}), ["PROVIDER_B"])
+      // an empty secret is no secret: every notification is refused, none is checked against ""
+      assert.isTrue(Option.isNone((yield* load({ CHATAPP_APP_SECRET: "" })).messaging.appSecret))
     }))
 
   it.effect("the JWT secret is generated once under DATA_DIR in embedded mode and required otherwise", () =>

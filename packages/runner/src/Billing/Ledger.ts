@@ -109,20 +109,26 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
 
     /** Holds `amount` for a reservation; refused when the available balance or the concurrency limit forbids it. */
-    const reserve = (tenantId: TenantId, id: string, amount: number, concurrencyLimit: number | null) =>
+    const reserve = (
+      tenantId: TenantId,
+      id: string,
+      amount: number,
+      concurrencyLimit: number | null,
+      purpose: "call" | "message" = "call"
+    ) =>
       Effect.gen(function*() {
         const wallet = yield* lockWallet(tenantId)
         // read after the wallet row is locked, so every reservation committed before is counted
         const [{ existing, open }] = (yield* sql<{ existing: string | null; open: number }>`
           SELECT (SELECT status FROM reservations WHERE tenant_id = ${tenantId} AND id = ${id}) AS existing,
-                 (SELECT count(*) FROM reservations WHERE tenant_id = ${tenantId} AND status = 'open') AS open
+                 (SELECT count(*) FROM reservations WHERE tenant_id = ${tenantId} AND status = 'open' AND purpose = 'call') AS open
         `) as [{ existing: string | null; open: number }]
         if (existing !== null) return
         if (concurrencyLimit !== null && open >= concurrencyLimit) return yield* new ConcurrentCallLimit()
         if (wallet.balance - wallet.reserved < amount) return yield* new InsufficientFunds()
         yield* sql`
           WITH reservation AS (
-            INSERT INTO reservations (id, tenant_id, amount, status) VALUES (${id}, ${tenantId}, ${amount}, 'open')
+            INSERT INTO reservations (id, tenant_id, amount, status, purpose) VALUES (${id}, ${tenantId}, ${amount}, 'open', ${purpose})
           )
           UPDATE wallets SET reserved = reserved + ${amount}, updated_at = now() WHERE tenant_id = ${tenantId}
         `

@@ -21,7 +21,7 @@ export const TenantEntityLive = TenantEntity.toLayer(Effect.gen(function*() {
   const ledger = yield* Ledger
   return {
     TopUp: ({ payload }) => ledger.topUp(tenantId, payload.idempotencyKey, payload.amount),
-    Reserve: ({ payload }) => ledger.reserve(tenantId, payload.reservationId, payload.amount, payload.concurrencyLimit),
+    Reserve: ({ payload }) => ledger.reserve(tenantId, payload.reservationId, payload.amount, payload.concurrencyLimit, payload.purpose),
     Extend: ({ payload }) => ledger.extend(tenantId, payload.reservationId, payload.step, payload.amount),
     Settle: ({ payload }) => ledger.settle(tenantId, payload.reservationId, payload.amount, payload.kind, payload.reference),
     Release: ({ payload }) => ledger.release(tenantId, payload.reservationId),

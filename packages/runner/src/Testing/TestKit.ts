@@ -51,6 +51,10 @@ import { defaultRuntimeOptions, RuntimeLive, type RuntimeOptions } from "../Runt
 import { PlatformSettings, type PlatformSettingsShape } from "../Settings.js"
 import { UsersRepo } from "../Users/UsersRepo.js"
 import { VoiceNumbersRepo } from "../VoiceNumbers/VoiceNumbersRepo.js"
+import { defaultMessagingOptions } from "../Messaging/MessageOutbox.js"
+import { MessagingCampaigns } from "../Messaging/MessagingCampaigns.js"
+import { CreateChatAppCampaignRequest, CreateSmsCampaignRequest, type MessageChannel } from "@voiceagent/domain/Messaging"
+import * as Schema from "effect/Schema"
 import * as TestDatabase from "./TestDatabase.js"
 import * as TestRuntime from "./TestRuntime.js"
 
@@ -97,10 +101,12 @@ export const layer = (options: TestKitOptions = {}) => {
     supervisorInterval: "1 hour",
     dialer: { idlePoll: "1 hour", tenantBusyBackoff: "5 seconds", errorBackoff: "5 seconds" },
     callsPerSecondPerNumber: options.callsPerSecondPerNumber ?? 1,
+    messaging: { ...defaultMessagingOptions, maxIdleInterval: "1 hour" },
     ...options.runtime
   }
   return Layer.mergeAll(
     Campaigns.Default,
+    MessagingCampaigns.Default,
     Layer.succeed(Dials, {
       all: Effect.sync(() => [...dials]),
       to: (number) => Effect.sync(() => dials.filter((d) => d.to === number))
@@ -266,5 +272,25 @@ export const campaign = (tenantId: TenantId, input: Omit<CreateCampaignRequest, 
 /** The campaign's attempts, all of them, in order. */
 export const attempts = (tenantId: TenantId, id: CampaignId) =>
   Effect.flatMap(CampaignsRepo, (repo) => repo.attempts(tenantId, id, { page: 1, pageSize: 100_000 })).pipe(
+    Effect.map((page) => page.items)
+  )
+
+/** Creates a chat-app campaign from the request as the API takes it (validated the same way). */
+export const chatAppCampaign = (tenantId: TenantId, input: typeof CreateChatAppCampaignRequest.Encoded) =>
+  Schema.decode(CreateChatAppCampaignRequest)(input).pipe(
+    Effect.flatMap((request) => Effect.flatMap(MessagingCampaigns, (m) => m.createChatApp(tenantId, request))),
+    Effect.orDie
+  )
+
+/** Creates an SMS campaign from the request as the API takes it (validated the same way). */
+export const smsCampaign = (tenantId: TenantId, input: typeof CreateSmsCampaignRequest.Encoded) =>
+  Schema.decode(CreateSmsCampaignRequest)(input).pipe(
+    Effect.flatMap((request) => Effect.flatMap(MessagingCampaigns, (m) => m.createSms(tenantId, request))),
+    Effect.orDie
+  )
+
+/** The tenant's post-call messages of one channel, newest first. */
+export const messages = (tenantId: TenantId, channel: MessageChannel) =>
+  Effect.flatMap(MessagingCampaigns, (m) => m.messages(tenantId, channel, {}, { page: 1, pageSize: 100 })).pipe(
     Effect.map((page) => page.items)
   )

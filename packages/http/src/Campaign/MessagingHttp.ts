@@ -1,0 +1,143 @@
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import { CurrentTenant } from "@voiceagent/domain/Auth"
+import { CampaignApi, WebhookReceipt } from "@voiceagent/domain/CampaignApi"
+import type { TenantId } from "@voiceagent/domain/Ids"
+import {
+  ChatAppWebhookDetails,
+  ChatAppWebhookForbidden,
+  ChatAppWebhookToken,
+  InvalidWebhookPayload,
+  InvalidWebhookSignature
+} from "@voiceagent/domain/Messaging"
+import { makePage } from "@voiceagent/domain/Pagination"
+import { MessageOutbox } from "@voiceagent/runner/Messaging/MessageOutbox"
+import { MessagingCampaigns } from "@voiceagent/runner/Messaging/MessagingCampaigns"
+import { parseWebhook, verifyWebhookSignature } from "@voiceagent/runner/Messaging/WhatsAppCloud"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as crypto from "node:crypto"
+import { PublicUrl } from "../PublicUrl.js"
+
+/** The messaging platform's app secret (`CHATAPP_APP_SECRET`): signs every notification it posts. */
+export class ChatAppAppSecret extends Context.Tag("Http/ChatAppAppSecret")<ChatAppAppSecret, Option.Option<Redacted.Redacted>>() {
+  static readonly layer = (secret: Option.Option<Redacted.Redacted>) => Layer.succeed(ChatAppAppSecret, secret)
+}
+
+export const chatAppWebhookUrl = (base: string, tenantId: TenantId) => `${base}/api/v1/chatapp/webhook/${tenantId}`
+
+const sameSecret = (a: string, b: string) =>
+  crypto.timingSafeEqual(crypto.createHash("sha256").update(a).digest(), crypto.createHash("sha256").update(b).digest())
+
+const tenant = Effect.map(CurrentTenant, (t) => t.tenantId)
+
+export const ChatAppHttpLive = HttpApiBuilder.group(CampaignApi, "chatApp", (handlers) =>
+  Effect.gen(function*() {
+    const campaigns = yield* MessagingCampaigns
+    const publicUrl = yield* PublicUrl
+    return handlers
+      .handle("createChatAppCampaign", ({ payload }) => Effect.flatMap(tenant, (tenantId) => campaigns.createChatApp(tenantId, payload)))
+      .handle("listChatAppCampaigns", ({ urlParams }) =>
+        Effect.gen(function*() {
+          const { items, total } = yield* campaigns.listChatApp(yield* tenant, urlParams)
+          return makePage(items, total, urlParams)
+        }))
+      .handle("getChatAppCampaign", ({ path }) => Effect.flatMap(tenant, (tenantId) => campaigns.findChatApp(tenantId, path.id)))
+      .handle("updateChatAppCampaign", ({ path, payload }) =>
+        Effect.flatMap(tenant, (tenantId) => campaigns.updateChatApp(tenantId, path.id, payload)))
+      .handle("deleteChatAppCampaign", ({ path }) => Effect.flatMap(tenant, (tenantId) => campaigns.removeChatApp(tenantId, path.id)))
+      .handle("attachChatAppNumber", ({ path, payload }) =>
+        Effect.flatMap(tenant, (tenantId) => campaigns.attachNumber(tenantId, path.agentId, payload.phoneNumberId)))
+      .handle("createChatAppWebhookToken", () =>
+        Effect.flatMap(tenant, (tenantId) => Effect.map(campaigns.ensureWebhookToken(tenantId), (token) => new ChatAppWebhookToken({ token }))))
+      .handle("getChatAppWebhookDetails", () =>
+        Effect.gen(function*() {
+          const tenantId = yield* tenant
+          const verifyToken = yield* campaigns.webhookToken(tenantId)
+          return new ChatAppWebhookDetails({ webhookUrl: chatAppWebhookUrl(yield* publicUrl.get, tenantId), verifyToken })
+        }))
+      .handle("listChatAppMessages", ({ urlParams }) =>
+        Effect.gen(function*() {
+          const { items, total } = yield* campaigns.messages(yield* tenant, "CHATAPP", urlParams, urlParams)
+          return makePage(items, total, urlParams)
+        }))
+      .handle("listChatAppReplies", ({ urlParams }) =>
+        Effect.gen(function*() {
+          const { items, total } = yield* campaigns.replies(yield* tenant, urlParams)
+          return makePage(items, total, urlParams)
+        }))
+  }))
+
+/**
+ * The inbound webhook: no API key. The subscription check compares the tenant's verify token; every
+ * notification must be signed with the app secret over its raw bytes, checked before anything is read.
+ */
+export const ChatAppWebhookHttpLive = HttpApiBuilder.group(CampaignApi, "chatAppWebhook", (handlers) =>
+  Effect.gen(function*() {
+    const outbox = yield* MessageOutbox
+    const secret = yield* ChatAppAppSecret
+    return handlers
+      .handle("verifyChatAppWebhook", ({ path, urlParams }) =>
+        Effect.gen(function*() {
+          const token = yield* outbox.tenantToken(path.tenantId)
+          const presented = urlParams["hub.verify_token"]
+          const challenge = urlParams["hub.challenge"]
+          if (
+            urlParams["hub.mode"] !== "subscribe" || presented === undefined || challenge === undefined ||
+            token === undefined || !sameSecret(presented, token)
+          ) {
+            return yield* new ChatAppWebhookForbidden()
+          }
+          return challenge
+        }))
+      .handle("receiveChatAppWebhook", ({ path }) =>
+        Effect.gen(function*() {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const raw = yield* request.text.pipe(Effect.orElseSucceed(() => ""))
+          if (Option.isNone(secret)) {
+            return yield* new InvalidWebhookSignature({
+              message: "CHATAPP_APP_SECRET is not configured, so no notification can be verified"
+            })
+          }
+          if (!verifyWebhookSignature(Redacted.value(secret.value), raw, request.headers["x-hub-signature-256"])) {
+            return yield* new InvalidWebhookSignature()
+          }
+          if ((yield* outbox.tenantToken(path.tenantId)) === undefined) {
+            return yield* new ChatAppWebhookForbidden({ message: "This tenant has no chat-app webhook token" })
+          }
+          let json: unknown
+          try {
+            json = JSON.parse(raw)
+          } catch {
+            return yield* new InvalidWebhookPayload({ message: "The webhook body is not JSON" })
+          }
+          const parsed = parseWebhook(json)
+          if (Either.isLeft(parsed)) return yield* new InvalidWebhookPayload({ message: parsed.left })
+          const recorded = yield* outbox.recordInbound(path.tenantId, parsed.right.statuses, parsed.right.messages)
+          return new WebhookReceipt(recorded)
+        }))
+  }))
+
+export const SmsHttpLive = HttpApiBuilder.group(CampaignApi, "sms", (handlers) =>
+  Effect.gen(function*() {
+    const campaigns = yield* MessagingCampaigns
+    return handlers
+      .handle("createSmsCampaign", ({ payload }) => Effect.flatMap(tenant, (tenantId) => campaigns.createSms(tenantId, payload)))
+      .handle("listSmsCampaigns", ({ urlParams }) =>
+        Effect.gen(function*() {
+          const { items, total } = yield* campaigns.listSms(yield* tenant, urlParams)
+          return makePage(items, total, urlParams)
+        }))
+      .handle("getSmsCampaign", ({ path }) => Effect.flatMap(tenant, (tenantId) => campaigns.findSms(tenantId, path.id)))
+      .handle("updateSmsCampaign", ({ path, payload }) => Effect.flatMap(tenant, (tenantId) => campaigns.updateSms(tenantId, path.id, payload)))
+      .handle("deleteSmsCampaign", ({ path }) => Effect.flatMap(tenant, (tenantId) => campaigns.removeSms(tenantId, path.id)))
+      .handle("listSmsMessages", ({ urlParams }) =>
+        Effect.gen(function*() {
+          const { items, total } = yield* campaigns.messages(yield* tenant, "SMS", urlParams, urlParams)
+          return makePage(items, total, urlParams)
+        }))
+  }))

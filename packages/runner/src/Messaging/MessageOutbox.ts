@@ -1,0 +1,528 @@
+/**
+ * Post-call messages, from a durable outbox.
+ *
+ * Writing: when a call ends, the agent's active chat-app and SMS campaigns pick a template by the
+ * call's direction and outcome, and one `messages` row per channel is written in the transaction
+ * that ends the call; `(session_id, channel)` is unique, so a call gets at most one message per
+ * channel however often its end is retried.
+ *
+ * Sending (a cluster singleton, so one runner sends at a time): a due row is claimed, its price is
+ * held on the wallet through the Tenant entity (`Reserve`, reservation `message:<id>`, not counted
+ * against the call limit), the row is marked SENDING with its attempt counted, and the provider is
+ * called with our message id as the idempotency key. Accepted: the hold is settled (`sms_charge` or
+ * `chatapp_charge`) and the row marked SENT. A timeout, a connection error, 429 or 5xx: tried again
+ * on `retrySchedule`, the hold kept. Any other 4xx, or retries exhausted: the hold is released and the
+ * row marked FAILED. Insufficient funds: FAILED with `INSUFFICIENT_FUNDS`, nothing sent.
+ *
+ * A crash after the provider accepted and before SENT was written leaves the row SENDING; when its
+ * claim expires it is sent again with the same key. A provider that de-duplicates by key (`idempotent`)
+ * answers with the first message; one that does not may deliver it twice (README, "Post-call messaging").
+ */
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { AgentSettings } from "@voiceagent/domain/Agents"
+import type { TenantId } from "@voiceagent/domain/Ids"
+import { chatAppTemplateFor, renderTemplate, smsSegments, smsTemplateFor } from "@voiceagent/domain/MessageRules"
+import type { ChatAppTemplateMapping, MessageChannel, SmsTemplate } from "@voiceagent/domain/Messaging"
+import type { PhoneProvider } from "@voiceagent/domain/Phone"
+import { TenantEntity } from "@voiceagent/domain/TenantEntity"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Queue from "effect/Queue"
+import { v7 as uuidv7 } from "uuid"
+import { RateCards } from "../Billing/RateCards.js"
+import type { CallEndedEvent } from "../Calls/CallEnded.js"
+import { MessageSenders, SendFailure } from "./Senders.js"
+
+export interface MessagingOptions {
+  /** The provider of SMS campaigns that name none. */
+  readonly defaultSmsProvider: PhoneProvider
+  /** Delays before each attempt: the first at once; a message fails after the last. */
+  readonly retrySchedule: ReadonlyArray<Duration.DurationInput>
+  /** How long a provider may take to answer. */
+  readonly sendTimeout: Duration.DurationInput
+  /** How long a claimed row is left alone (a crashed sender's rows are taken up again after it). */
+  readonly claimFor: Duration.DurationInput
+  readonly pollInterval: Duration.DurationInput
+  readonly maxIdleInterval: Duration.DurationInput
+  readonly batchSize: number
+  /** Messages sent at once. */
+  readonly concurrency: number
+}
+
+export const defaultMessagingOptions: MessagingOptions = {
+  defaultSmsProvider: "PROVIDER_A",
+  retrySchedule: ["0 seconds", "10 seconds", "1 minute", "5 minutes", "30 minutes", "2 hours"],
+  sendTimeout: "10 seconds",
+  claimFor: "1 minute",
+  pollInterval: "1 second",
+  maxIdleInterval: "10 seconds",
+  batchSize: 50,
+  concurrency: 16
+}
+
+export class MessagingSettings extends Context.Tag("Messaging/Settings")<MessagingSettings, MessagingOptions>() {
+  static readonly layer = (options: MessagingOptions = defaultMessagingOptions) => Layer.succeed(MessagingSettings, options)
+}
+
+interface CampaignRow {
+  readonly channel: MessageChannel
+  readonly id: string
+  readonly templates: ReadonlyArray<unknown>
+  readonly campaignSender: string | null
+  readonly provider: PhoneProvider | null
+  readonly attached: string | null
+  readonly agentSettings: AgentSettings | null
+}
+
+interface Chosen {
+  readonly campaign: CampaignRow
+  readonly chatApp: ChatAppTemplateMapping | undefined
+  readonly sms: SmsTemplate | undefined
+}
+
+interface DueMessage {
+  readonly id: string
+  readonly tenantId: TenantId
+  readonly channel: MessageChannel
+  readonly toNumber: string
+  readonly sender: string
+  readonly provider: string
+  readonly templateName: string | null
+  readonly languageCode: string | null
+  readonly body: string | null
+  readonly bodyParameters: ReadonlyArray<string>
+  readonly dltSenderId: string | null
+  readonly dltTemplateId: string | null
+  readonly encoding: "GSM7" | "UCS2" | null
+  readonly price: number
+  readonly attempts: number
+  readonly reserved: boolean
+  readonly firstAttemptAt: Date | null
+}
+
+export type WebhookStatus = "sent" | "delivered" | "read" | "failed"
+
+export interface InboundStatus {
+  readonly providerMessageId: string
+  readonly status: WebhookStatus
+  readonly at: Date
+  readonly error: { readonly code: string; readonly title: string } | null
+}
+
+export interface InboundReply {
+  readonly providerMessageId: string
+  readonly from: string
+  readonly phoneNumberId: string
+  readonly at: Date
+  readonly type: string
+  readonly text: string | null
+  readonly contactName: string | null
+  readonly raw: unknown
+}
+
+export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Outbox", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const rateCards = yield* RateCards
+    const settings = yield* MessagingSettings
+    const wakeUps = yield* Queue.sliding<void>(1)
+    const nudge = Queue.offer(wakeUps, undefined).pipe(Effect.asVoid)
+    const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+    /** The outbox listener: runs in the transaction that ends the call. */
+    const onCallEnded = (event: CallEndedEvent) =>
+      Effect.gen(function*() {
+        const campaigns = yield* sql<CampaignRow>`
+          SELECT 'CHATAPP' AS channel, c.id, c.templates, c.phone_number_id AS campaign_sender, NULL AS provider,
+                 (SELECT n.phone_number_id FROM chatapp_agent_numbers n WHERE n.tenant_id = c.tenant_id AND n.agent_id = c.agent_id) AS attached,
+                 (SELECT a.settings FROM agents a WHERE a.id = c.agent_id) AS agent_settings
+          FROM chatapp_campaigns c WHERE c.tenant_id = ${event.tenantId} AND c.agent_id = ${event.agentId} AND c.is_active
+          UNION ALL
+          SELECT 'SMS', s.id, s.templates, s.sender_number, s.sender_provider, NULL,
+                 (SELECT a.settings FROM agents a WHERE a.id = s.agent_id)
+          FROM sms_campaigns s WHERE s.tenant_id = ${event.tenantId} AND s.agent_id = ${event.agentId} AND s.is_active
+        `
+        const chosen = campaigns.flatMap((c): Array<Chosen> => {
+          if (c.channel === "CHATAPP") {
+            const template = chatAppTemplateFor(c.templates as ReadonlyArray<ChatAppTemplateMapping>, event.direction, event.outcome)
+            return template === undefined ? [] : [{ campaign: c, chatApp: template, sms: undefined }]
+          }
+          const template = smsTemplateFor(c.templates as ReadonlyArray<SmsTemplate>, event.outcome)
+          return template === undefined ? [] : [{ campaign: c, chatApp: undefined, sms: template }]
+        })
+        if (chosen.length === 0) return
+        const to = event.direction === "OUTGOING" ? event.toNumber : event.fromNumber
+        const [contact] = event.customerId === null ? [] : yield* sql<{
+          name: string | null
+          email: string | null
+          metadata: { readonly [key: string]: unknown }
+        }>`SELECT name, email, metadata FROM contacts WHERE id = ${event.customerId} AND tenant_id = ${event.tenantId}`
+        const context = { name: contact?.name ?? null, email: contact?.email ?? null, phone: to, metadata: contact?.metadata ?? {} }
+        const { rates } = yield* rateCards.forTenant(event.tenantId)
+        const at = yield* now
+        for (const { campaign, chatApp, sms } of chosen) {
+          const settingsOf = campaign.agentSettings ?? {}
+          if (chatApp !== undefined) {
+            const sender = campaign.attached ?? campaign.campaignSender ?? settingsOf.phoneNumberId ?? null
+            yield* insert({
+              event,
+              campaignId: campaign.id,
+              channel: "CHATAPP",
+              to,
+              sender,
+              provider: "CHATAPP",
+              templateName: chatApp.templateName,
+              languageCode: chatApp.languageCode,
+              body: null,
+              bodyParameters: (chatApp.bodyParameters ?? []).map((p) => renderTemplate(p, context)),
+              dltSenderId: null,
+              dltTemplateId: null,
+              encoding: null,
+              segments: null,
+              price: rates.chatAppPerMessage,
+              currency: rates.currency,
+              at
+            })
+          } else if (sms !== undefined) {
+            const body = renderTemplate(sms.messageBody, context)
+            const counted = smsSegments(body)
+            yield* insert({
+              event,
+              campaignId: campaign.id,
+              channel: "SMS",
+              to,
+              sender: campaign.campaignSender ?? settingsOf.phone_number ?? null,
+              provider: campaign.provider ?? settings.defaultSmsProvider,
+              templateName: null,
+              languageCode: null,
+              body,
+              bodyParameters: [],
+              dltSenderId: sms.dltSenderId,
+              dltTemplateId: sms.dltTemplateId,
+              encoding: counted.encoding,
+              segments: counted.segments,
+              price: counted.segments * rates.smsPerSegment,
+              currency: rates.currency,
+              at
+            })
+          }
+        }
+      }).pipe(Effect.orDie)
+
+    const insert = (m: {
+      readonly event: CallEndedEvent
+      readonly campaignId: string
+      readonly channel: MessageChannel
+      readonly to: string
+      readonly sender: string | null
+      readonly provider: string
+      readonly templateName: string | null
+      readonly languageCode: string | null
+      readonly body: string | null
+      readonly bodyParameters: ReadonlyArray<string>
+      readonly dltSenderId: string | null
+      readonly dltTemplateId: string | null
+      readonly encoding: "GSM7" | "UCS2" | null
+      readonly segments: number | null
+      readonly price: number
+      readonly currency: string
+      readonly at: Date
+    }) => {
+      // without a sender there is nothing to send from: recorded as failed, so the log says why
+      const failed = m.sender === null
+      return sql`
+        INSERT INTO messages (
+          id, tenant_id, channel, session_id, campaign_id, agent_id, contact_id, call_direction, call_outcome,
+          to_number, sender, provider, template_name, language_code, body, body_parameters, dlt_sender_id, dlt_template_id,
+          encoding, segments, price, currency, status, error_code, error_message, next_attempt_at, created_at, failed_at
+        ) VALUES (
+          ${uuidv7()}, ${m.event.tenantId}, ${m.channel}, ${m.event.sessionId}, ${m.campaignId}, ${m.event.agentId},
+          ${m.event.customerId}, ${m.event.direction}, ${m.event.outcome}, ${m.to}, ${m.sender}, ${m.provider},
+          ${m.templateName}, ${m.languageCode}, ${m.body}, ${JSON.stringify(m.bodyParameters)}::jsonb, ${m.dltSenderId},
+          ${m.dltTemplateId}, ${m.encoding}, ${m.segments}, ${m.price}, ${m.currency},
+          ${failed ? "FAILED" : "QUEUED"}, ${failed ? "NO_SENDER" : null},
+          ${
+        failed
+          ? (m.channel === "CHATAPP"
+            ? "No sender: attach a number to the agent, set the campaign's phoneNumberId or the agent's settings.phoneNumberId"
+            : "No sender: set the campaign's senderNumber or the agent's settings.phone_number")
+          : null
+      },
+          ${failed ? null : m.at}, ${m.at}, ${failed ? m.at : null}
+        )
+        ON CONFLICT (session_id, channel) DO NOTHING
+      `
+    }
+
+    /** Claims due messages so that no other dispatcher sends them meanwhile. */
+    const claimDue = (at: Date, limit: number) =>
+      sql<DueMessage>`
+        UPDATE messages SET claimed_until = ${new Date(at.getTime() + Duration.toMillis(settings.claimFor))}
+        WHERE id IN (
+          SELECT id FROM messages
+          WHERE status IN ('QUEUED', 'SENDING') AND next_attempt_at <= ${at}
+            AND (claimed_until IS NULL OR claimed_until < ${at})
+          ORDER BY next_attempt_at LIMIT ${limit}
+          FOR UPDATE SKIP LOCKED
+        )
+        RETURNING id, tenant_id, channel, to_number, sender, provider, template_name, language_code, body, body_parameters,
+                  dlt_sender_id, dlt_template_id, encoding, price, attempts, reserved, first_attempt_at
+      `.pipe(Effect.orDie)
+
+    const markReserved = (id: string) => sql`UPDATE messages SET reserved = true WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
+
+    const markSending = (id: string, adapter: string, at: Date) =>
+      sql<{ attempts: number; firstAttemptAt: Date }>`
+        UPDATE messages SET status = 'SENDING', attempts = attempts + 1, adapter = ${adapter},
+          first_attempt_at = COALESCE(first_attempt_at, ${at})
+        WHERE id = ${id}
+        RETURNING attempts, first_attempt_at
+      `.pipe(Effect.map(([row]) => row!), Effect.orDie)
+
+    const markSent = (id: string, providerMessageId: string, cost: number, at: Date) =>
+      sql`
+        UPDATE messages SET status = 'SENT', provider_message_id = ${providerMessageId}, cost = ${cost}, sent_at = ${at},
+          next_attempt_at = NULL, claimed_until = NULL, error_code = NULL, error_message = NULL
+        WHERE id = ${id} AND status IN ('QUEUED', 'SENDING')
+      `.pipe(Effect.asVoid, Effect.orDie)
+
+    const markRetry = (id: string, failure: SendFailure, next: Date) =>
+      sql`
+        UPDATE messages SET status = 'QUEUED', next_attempt_at = ${next}, claimed_until = NULL,
+          last_http_status = ${failure.status}, error_code = ${failure.code ?? (failure.status === null ? "UNREACHABLE" : `HTTP_${failure.status}`)},
+          error_message = ${failure.message.slice(0, 500)}
+        WHERE id = ${id}
+      `.pipe(Effect.asVoid, Effect.orDie)
+
+    const markFailed = (id: string, error: { readonly status: number | null; readonly code: string; readonly message: string }, at: Date) =>
+      sql`
+        UPDATE messages SET status = 'FAILED', failed_at = ${at}, next_attempt_at = NULL, claimed_until = NULL,
+          last_http_status = ${error.status}, error_code = ${error.code}, error_message = ${error.message.slice(0, 500)}
+        WHERE id = ${id}
+      `.pipe(Effect.asVoid, Effect.orDie)
+
+    /**
+     * Applies a status the messaging platform reported. Statuses only move forward (SENT → DELIVERED →
+     * READ); `failed` counts only before delivery. Each (message, status) is recorded once, so a
+     * replayed notification changes nothing.
+     */
+    const applyStatus = (tenantId: TenantId, s: InboundStatus) =>
+      sql`
+        UPDATE messages SET
+          status = CASE
+            WHEN ${s.status} = 'read' AND status IN ('SENT', 'DELIVERED') THEN 'READ'
+            WHEN ${s.status} = 'delivered' AND status = 'SENT' THEN 'DELIVERED'
+            WHEN ${s.status} = 'failed' AND status = 'SENT' THEN 'FAILED'
+            ELSE status END,
+          delivered_at = CASE WHEN ${s.status} IN ('delivered', 'read') AND status IN ('SENT', 'DELIVERED', 'READ')
+            THEN COALESCE(delivered_at, ${s.at}) ELSE delivered_at END,
+          read_at = CASE WHEN ${s.status} = 'read' AND status IN ('SENT', 'DELIVERED', 'READ') THEN COALESCE(read_at, ${s.at}) ELSE read_at END,
+          failed_at = CASE WHEN ${s.status} = 'failed' AND status = 'SENT' THEN ${s.at} ELSE failed_at END,
+          error_code = CASE WHEN ${s.status} = 'failed' AND status = 'SENT' THEN ${s.error?.code ?? "FAILED"} ELSE error_code END,
+          error_message = CASE WHEN ${s.status} = 'failed' AND status = 'SENT' THEN ${s.error?.title ?? "reported failed"} ELSE error_message END
+        WHERE tenant_id = ${tenantId} AND channel = 'CHATAPP' AND provider_message_id = ${s.providerMessageId}
+      `
+
+    /** Records a webhook's statuses and replies; answers how many of each were new. */
+    const recordInbound = (tenantId: TenantId, statuses: ReadonlyArray<InboundStatus>, replies: ReadonlyArray<InboundReply>) =>
+      Effect.gen(function*() {
+        let newStatuses = 0
+        let newReplies = 0
+        for (const s of statuses) {
+          const inserted = yield* sql`
+            INSERT INTO message_status_events (tenant_id, provider_message_id, status, at, error_code, error_title)
+            VALUES (${tenantId}, ${s.providerMessageId}, ${s.status}, ${s.at}, ${s.error?.code ?? null}, ${s.error?.title ?? null})
+            ON CONFLICT DO NOTHING
+            RETURNING status
+          `
+          if (inserted.length === 0) continue
+          newStatuses++
+          yield* applyStatus(tenantId, s)
+        }
+        for (const r of replies) {
+          const inserted = yield* sql`
+            INSERT INTO chatapp_replies (id, tenant_id, provider_message_id, from_number, phone_number_id, type, text, contact_name, payload, received_at)
+            VALUES (${uuidv7()}, ${tenantId}, ${r.providerMessageId}, ${r.from}, ${r.phoneNumberId}, ${r.type}, ${r.text},
+                    ${r.contactName}, ${JSON.stringify(r.raw ?? null)}::jsonb, ${r.at})
+            ON CONFLICT (tenant_id, provider_message_id) DO NOTHING
+            RETURNING id
+          `
+          newReplies += inserted.length
+        }
+        return { statuses: newStatuses, replies: newReplies }
+      }).pipe(sql.withTransaction, Effect.orDie)
+
+    /** Statuses that arrived before the send was recorded (the platform can be that quick). */
+    const applyEarlyStatuses = (tenantId: TenantId, providerMessageId: string) =>
+      Effect.gen(function*() {
+        const early = yield* sql<{ status: WebhookStatus; at: Date; errorCode: string | null; errorTitle: string | null }>`
+          SELECT status, at, error_code, error_title FROM message_status_events
+          WHERE tenant_id = ${tenantId} AND provider_message_id = ${providerMessageId}
+          ORDER BY at
+        `
+        for (const e of early) {
+          yield* applyStatus(tenantId, {
+            providerMessageId,
+            status: e.status,
+            at: e.at,
+            error: e.errorCode === null ? null : { code: e.errorCode, title: e.errorTitle ?? "" }
+          })
+        }
+      }).pipe(Effect.orDie)
+
+    /** When the next message falls due (a retry, or a claim running out); `undefined` when none waits. */
+    const nextDueAt = sql<{ at: Date | null }>`
+      SELECT min(GREATEST(next_attempt_at, COALESCE(claimed_until, next_attempt_at))) AS at
+      FROM messages WHERE status IN ('QUEUED', 'SENDING')
+    `.pipe(Effect.map(([row]) => row?.at ?? undefined), Effect.orDie)
+
+    /** The webhook's tenant, by its verify token; and the tenant's token, for the subscription check. */
+    const tenantToken = (tenantId: TenantId) =>
+      sql<{ token: string }>`SELECT token FROM chatapp_webhook_tokens WHERE tenant_id = ${tenantId}`.pipe(
+        Effect.map(([row]) => row?.token),
+        Effect.orDie
+      )
+
+    return {
+      onCallEnded,
+      claimDue,
+      markReserved,
+      markSending,
+      markSent,
+      markRetry,
+      markFailed,
+      recordInbound,
+      applyEarlyStatuses,
+      nextDueAt,
+      tenantToken,
+      nudge,
+      wakeUps,
+      settings
+    } as const
+  })
+}) {}
+
+const KIND = { CHATAPP: "chatapp_charge", SMS: "sms_charge" } as const
+
+/** Sends one claimed message (see the module comment for the steps). */
+const sendOne = (message: DueMessage) =>
+  Effect.gen(function*() {
+    const outbox = yield* MessageOutbox
+    const senders = yield* MessageSenders
+    const tenant = (yield* TenantEntity.client)(message.tenantId)
+    const settings = outbox.settings
+    const reservationId = `message:${message.id}`
+
+    if (!message.reserved) {
+      const held = yield* tenant.Reserve({ reservationId, amount: message.price, concurrencyLimit: null, purpose: "message" }).pipe(
+        Effect.as(true),
+        Effect.catchTag("InsufficientFunds", () => Effect.succeed(false)),
+        Effect.catchTag("ConcurrentCallLimit", () => Effect.succeed(false))
+      )
+      if (!held) {
+        return yield* outbox.markFailed(message.id, {
+          status: null,
+          code: "INSUFFICIENT_FUNDS",
+          message: `The wallet's available balance does not cover the message (${message.price} minor units)`
+        }, new Date(yield* Clock.currentTimeMillis))
+      }
+      yield* outbox.markReserved(message.id)
+    }
+
+    const sender = message.channel === "CHATAPP" ? senders.chatApp : senders.sms(message.provider as PhoneProvider)
+    const { attempts, firstAttemptAt } = yield* outbox.markSending(message.id, sender.name, new Date(yield* Clock.currentTimeMillis))
+    const send = message.channel === "CHATAPP"
+      ? senders.chatApp.send({
+        messageId: message.id,
+        to: message.toNumber,
+        phoneNumberId: message.sender,
+        templateName: message.templateName ?? "",
+        languageCode: message.languageCode ?? "en_US",
+        bodyParameters: message.bodyParameters,
+        firstAttemptAt
+      })
+      : senders.sms(message.provider as PhoneProvider).send({
+        messageId: message.id,
+        to: message.toNumber,
+        from: message.sender,
+        body: message.body ?? "",
+        encoding: message.encoding ?? "GSM7",
+        dltSenderId: message.dltSenderId,
+        dltTemplateId: message.dltTemplateId,
+        firstAttemptAt
+      })
+    const outcome = yield* send.pipe(
+      Effect.timeoutFail({
+        duration: settings.sendTimeout,
+        onTimeout: () =>
+          new SendFailure({
+            retryable: true,
+            status: null,
+            code: "TIMEOUT",
+            message: `no answer within ${Duration.format(Duration.decode(settings.sendTimeout))}`
+          })
+      }),
+      Effect.either
+    )
+    const at = new Date(yield* Clock.currentTimeMillis)
+    if (outcome._tag === "Right") {
+      const settled = yield* tenant.Settle({ reservationId, amount: message.price, kind: KIND[message.channel], reference: message.id })
+      yield* outbox.markSent(message.id, outcome.right.providerMessageId, settled.charged, at)
+      if (message.channel === "CHATAPP") yield* outbox.applyEarlyStatuses(message.tenantId, outcome.right.providerMessageId)
+      return
+    }
+    const failure = outcome.left
+    const next = settings.retrySchedule[attempts]
+    if (failure.retryable && next !== undefined) {
+      return yield* outbox.markRetry(message.id, failure, new Date(at.getTime() + Duration.toMillis(Duration.decode(next))))
+    }
+    yield* tenant.Release({ reservationId })
+    yield* outbox.markFailed(message.id, {
+      status: failure.status,
+      code: failure.code ?? (failure.status === null ? "UNREACHABLE" : `HTTP_${failure.status}`),
+      message: failure.retryable ? `${failure.message} (gave up after ${attempts} attempts)` : failure.message
+    }, at)
+  })
+
+/** One pass: every due message, sent once. Answers how many were claimed. */
+export const dispatchDueMessages = Effect.gen(function*() {
+  const outbox = yield* MessageOutbox
+  const due = yield* outbox.claimDue(new Date(yield* Clock.currentTimeMillis), outbox.settings.batchSize)
+  yield* Effect.forEach(
+    due,
+    (message) =>
+      sendOne(message).pipe(
+        // a cluster or database hiccup: the claim expires and the message is taken up again
+        Effect.catchAllCause((cause) => Effect.logWarning(`message ${message.id}: not sent this pass`, cause))
+      ),
+    { concurrency: outbox.settings.concurrency, discard: true }
+  )
+  return due.length
+})
+
+/**
+ * The dispatcher loop: a pass, then a pause until the next message falls due (a retry's time, or an
+ * expired claim), at least `pollInterval` and at most `maxIdleInterval`, which ends early when a
+ * message is written in this process. Messages written by other processes are found within
+ * `maxIdleInterval`; retries go out on time.
+ */
+export const messageDispatcher = Effect.gen(function*() {
+  const outbox = yield* MessageOutbox
+  const min = Duration.toMillis(Duration.decode(outbox.settings.pollInterval))
+  const max = Math.max(min, Duration.toMillis(Duration.decode(outbox.settings.maxIdleInterval)))
+  while (true) {
+    const claimed = yield* dispatchDueMessages.pipe(
+      Effect.catchAllCause((cause) => Effect.as(Effect.logError("message dispatch failed", cause), 0))
+    )
+    const pause = claimed > 0 ? min : yield* outbox.nextDueAt.pipe(
+      Effect.flatMap((at) =>
+        Effect.map(Clock.currentTimeMillis, (now) => at === undefined ? max : Math.min(max, Math.max(min, at.getTime() - now)))
+      ),
+      Effect.catchAllCause(() => Effect.succeed(min))
+    )
+    yield* Effect.raceFirst(Effect.sleep(pause), Queue.take(outbox.wakeUps))
+  }
+})

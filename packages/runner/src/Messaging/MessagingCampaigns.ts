@@ -1,0 +1,299 @@
+/**
+ * Chat-app and SMS campaigns as a service: what the HTTP handlers (and users' tests) call. One
+ * campaign of each channel per agent, enforced by a unique constraint; templates are stored as a
+ * JSON array with ids the service assigns, and replaced whole on update.
+ */
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import { AgentNotFound } from "@voiceagent/domain/Agents"
+import type { AgentId, TenantId } from "@voiceagent/domain/Ids"
+import {
+  AgentNumberAttachment,
+  ChatAppCampaign,
+  ChatAppCampaignExists,
+  type ChatAppCampaignId,
+  ChatAppCampaignNotFound,
+  ChatAppReply,
+  type ChatAppTemplateMappingInput,
+  type CreateChatAppCampaignRequest,
+  type CreateSmsCampaignRequest,
+  MessageLog,
+  type MessageChannel,
+  type MessageStatus,
+  SmsCampaign,
+  SmsCampaignExists,
+  type SmsCampaignId,
+  SmsCampaignNotFound,
+  type SmsTemplateInput,
+  type UpdateChatAppCampaignRequest,
+  type UpdateSmsCampaignRequest,
+  WebhookTokenNotIssued
+} from "@voiceagent/domain/Messaging"
+import { offsetOf, type PageRequest } from "@voiceagent/domain/Pagination"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as crypto from "node:crypto"
+import { v7 as uuidv7 } from "uuid"
+import { AgentsRepo } from "../Agents/AgentsRepo.js"
+import { fromDatabase } from "../Sql/Rows.js"
+import { isUniqueViolation } from "../Sql/SqlErrors.js"
+
+const CHATAPP_COLUMNS = "id, tenant_id, agent_id, name, phone_number_id, is_active, templates, created_at, updated_at"
+const SMS_COLUMNS = "id, tenant_id, agent_id, name, sender_number, sender_provider, is_active, templates, created_at, updated_at"
+export const MESSAGE_COLUMNS = "id, channel, session_id, campaign_id, agent_id, contact_id, call_direction, call_outcome, " +
+  "to_number AS \"to\", sender, provider, adapter, template_name, language_code, body, body_parameters, encoding, segments, " +
+  "cost, currency, status, provider_message_id, attempts, last_http_status, error_code, error_message, next_attempt_at, " +
+  "created_at, sent_at, delivered_at, read_at, failed_at"
+
+const chatAppTemplates = (templates: ReadonlyArray<ChatAppTemplateMappingInput>) =>
+  templates.map((t) => ({
+    id: uuidv7(),
+    templateName: t.templateName,
+    languageCode: t.languageCode,
+    process: t.process,
+    callStatus: t.callStatus,
+    bodyParameters: t.bodyParameters
+  }))
+
+const smsTemplates = (templates: ReadonlyArray<SmsTemplateInput>) =>
+  templates.map((t) => ({
+    id: uuidv7(),
+    callStatus: t.callStatus,
+    messageBody: t.messageBody,
+    dltSenderId: t.dltSenderId ?? null,
+    dltTemplateId: t.dltTemplateId ?? null
+  }))
+
+const chatAppOf = (row: ChatAppCampaign) => new ChatAppCampaign(row, fromDatabase)
+const smsOf = (row: SmsCampaign) => new SmsCampaign({ ...row, senderProvider: row.senderProvider ?? null }, fromDatabase)
+
+export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Messaging/Campaigns", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const agents = yield* AgentsRepo
+    const chatAppColumns = sql.literal(CHATAPP_COLUMNS)
+    const smsColumns = sql.literal(SMS_COLUMNS)
+    const messageColumns = sql.literal(MESSAGE_COLUMNS)
+    const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+    const requireAgent = (tenantId: TenantId, agentId: AgentId) =>
+      Effect.flatMap(agents.find(tenantId, agentId), Option.match({
+        onNone: () => Effect.fail(new AgentNotFound()),
+        onSome: (found) => Effect.succeed(found.agent)
+      }))
+
+    const page = <A>(rows: Effect.Effect<ReadonlyArray<A>, SqlError>, count: Effect.Effect<ReadonlyArray<{ n: number }>, SqlError>) =>
+      Effect.all([rows, count]).pipe(Effect.map(([items, [c]]) => ({ items, total: c!.n })), Effect.orDie)
+
+    // -------------------------------------------------------------------------
+    // Chat-app campaigns
+    // -------------------------------------------------------------------------
+
+    const createChatApp = (tenantId: TenantId, input: CreateChatAppCampaignRequest) =>
+      Effect.gen(function*() {
+        const agent = yield* requireAgent(tenantId, input.agentId)
+        const at = yield* now
+        const [row] = yield* sql<ChatAppCampaign>`
+          INSERT INTO chatapp_campaigns (id, tenant_id, agent_id, name, phone_number_id, is_active, templates, created_at, updated_at)
+          VALUES (${uuidv7()}, ${tenantId}, ${input.agentId}, ${input.name ?? `${agent.name} chat-app`}, ${input.phoneNumberId ?? null},
+                  ${input.isActive ?? true}, ${JSON.stringify(chatAppTemplates(input.templates))}::jsonb, ${at}, ${at})
+          RETURNING ${chatAppColumns}
+        `.pipe(
+          Effect.catchTag("SqlError", (e) =>
+            isUniqueViolation(e, "chatapp_campaigns_agent_key") ? Effect.fail(new ChatAppCampaignExists()) : Effect.die(e))
+        )
+        return chatAppOf(row!)
+      })
+
+    const listChatApp = (tenantId: TenantId, request: PageRequest) =>
+      page(
+        sql<ChatAppCampaign>`
+          SELECT ${chatAppColumns} FROM chatapp_campaigns WHERE tenant_id = ${tenantId}
+          ORDER BY id DESC LIMIT ${request.pageSize} OFFSET ${offsetOf(request)}
+        `.pipe(Effect.map((rows) => rows.map(chatAppOf))),
+        sql`SELECT count(*) AS n FROM chatapp_campaigns WHERE tenant_id = ${tenantId}`
+      )
+
+    const findChatApp = (tenantId: TenantId, id: ChatAppCampaignId, lock = false) =>
+      sql<ChatAppCampaign>`
+        SELECT ${chatAppColumns} FROM chatapp_campaigns WHERE id = ${id} AND tenant_id = ${tenantId}
+        ${lock ? sql.literal("FOR UPDATE") : sql.literal("")}
+      `.pipe(
+        Effect.orDie,
+        Effect.flatMap(([row]) => row === undefined ? Effect.fail(new ChatAppCampaignNotFound()) : Effect.succeed(chatAppOf(row)))
+      )
+
+    const updateChatApp = (tenantId: TenantId, id: ChatAppCampaignId, patch: UpdateChatAppCampaignRequest) =>
+      Effect.gen(function*() {
+        const current = yield* findChatApp(tenantId, id, true)
+        const templates = patch.templates === undefined ? current.templates : chatAppTemplates(patch.templates)
+        const [row] = yield* sql<ChatAppCampaign>`
+          UPDATE chatapp_campaigns SET
+            name = ${patch.name ?? current.name},
+            phone_number_id = ${patch.phoneNumberId === undefined ? current.phoneNumberId : patch.phoneNumberId},
+            is_active = ${patch.isActive ?? current.isActive},
+            templates = ${JSON.stringify(templates)}::jsonb,
+            updated_at = ${yield* now}
+          WHERE id = ${id}
+          RETURNING ${chatAppColumns}
+        `
+        return chatAppOf(row!)
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+
+    const removeChatApp = (tenantId: TenantId, id: ChatAppCampaignId) =>
+      sql`DELETE FROM chatapp_campaigns WHERE id = ${id} AND tenant_id = ${tenantId} RETURNING id`.pipe(
+        Effect.orDie,
+        Effect.flatMap((rows) => rows.length === 0 ? Effect.fail(new ChatAppCampaignNotFound()) : Effect.void)
+      )
+
+    const attachNumber = (tenantId: TenantId, agentId: AgentId, phoneNumberId: string) =>
+      Effect.gen(function*() {
+        yield* requireAgent(tenantId, agentId)
+        const [row] = yield* sql<AgentNumberAttachment>`
+          INSERT INTO chatapp_agent_numbers (id, tenant_id, agent_id, phone_number_id, updated_at)
+          VALUES (${uuidv7()}, ${tenantId}, ${agentId}, ${phoneNumberId}, ${yield* now})
+          ON CONFLICT (tenant_id, agent_id) DO UPDATE SET phone_number_id = EXCLUDED.phone_number_id, updated_at = EXCLUDED.updated_at
+          RETURNING id, tenant_id, agent_id, phone_number_id, updated_at
+        `.pipe(Effect.orDie)
+        return new AgentNumberAttachment(row!, fromDatabase)
+      })
+
+    /**
+     * The tenant's verify token: made on the first call, the same one after. Two statements: a
+     * request that loses the race to insert sees the winner's row only in a later statement's snapshot.
+     */
+    const ensureWebhookToken = (tenantId: TenantId) =>
+      Effect.gen(function*() {
+        yield* sql`
+          INSERT INTO chatapp_webhook_tokens (tenant_id, token) VALUES (${tenantId}, ${crypto.randomBytes(24).toString("base64url")})
+          ON CONFLICT (tenant_id) DO NOTHING
+        `
+        const [row] = yield* sql<{ token: string }>`SELECT token FROM chatapp_webhook_tokens WHERE tenant_id = ${tenantId}`
+        return row!.token
+      }).pipe(Effect.orDie)
+
+    const webhookToken = (tenantId: TenantId) =>
+      sql<{ token: string }>`SELECT token FROM chatapp_webhook_tokens WHERE tenant_id = ${tenantId}`.pipe(
+        Effect.orDie,
+        Effect.flatMap(([row]) => row === undefined ? Effect.fail(new WebhookTokenNotIssued()) : Effect.succeed(row.token))
+      )
+
+    // -------------------------------------------------------------------------
+    // SMS campaigns
+    // -------------------------------------------------------------------------
+
+    const createSms = (tenantId: TenantId, input: CreateSmsCampaignRequest) =>
+      Effect.gen(function*() {
+        const agent = yield* requireAgent(tenantId, input.agentId)
+        const at = yield* now
+        const defaultName = `${agent.name} SMS`.replace(/[^\p{L}\p{N} ]/gu, " ").replace(/\s+/g, " ").trim().slice(0, 120)
+        const [row] = yield* sql<SmsCampaign>`
+          INSERT INTO sms_campaigns (id, tenant_id, agent_id, name, sender_number, sender_provider, is_active, templates, created_at, updated_at)
+          VALUES (${uuidv7()}, ${tenantId}, ${input.agentId}, ${input.name ?? (defaultName === "" ? "SMS" : defaultName)},
+                  ${input.senderNumber ?? null}, ${input.senderProvider ?? null}, ${input.isActive ?? true},
+                  ${JSON.stringify(smsTemplates(input.templates))}::jsonb, ${at}, ${at})
+          RETURNING ${smsColumns}
+        `.pipe(
+          Effect.catchTag("SqlError", (e) =>
+            isUniqueViolation(e, "sms_campaigns_agent_key") ? Effect.fail(new SmsCampaignExists()) : Effect.die(e))
+        )
+        return smsOf(row!)
+      })
+
+    const listSms = (tenantId: TenantId, request: PageRequest) =>
+      page(
+        sql<SmsCampaign>`
+          SELECT ${smsColumns} FROM sms_campaigns WHERE tenant_id = ${tenantId}
+          ORDER BY id DESC LIMIT ${request.pageSize} OFFSET ${offsetOf(request)}
+        `.pipe(Effect.map((rows) => rows.map(smsOf))),
+        sql`SELECT count(*) AS n FROM sms_campaigns WHERE tenant_id = ${tenantId}`
+      )
+
+    const findSms = (tenantId: TenantId, id: SmsCampaignId, lock = false) =>
+      sql<SmsCampaign>`
+        SELECT ${smsColumns} FROM sms_campaigns WHERE id = ${id} AND tenant_id = ${tenantId}
+        ${lock ? sql.literal("FOR UPDATE") : sql.literal("")}
+      `.pipe(
+        Effect.orDie,
+        Effect.flatMap(([row]) => row === undefined ? Effect.fail(new SmsCampaignNotFound()) : Effect.succeed(smsOf(row)))
+      )
+
+    const updateSms = (tenantId: TenantId, id: SmsCampaignId, patch: UpdateSmsCampaignRequest) =>
+      Effect.gen(function*() {
+        const current = yield* findSms(tenantId, id, true)
+        const templates = patch.templates === undefined ? current.templates : smsTemplates(patch.templates)
+        const [row] = yield* sql<SmsCampaign>`
+          UPDATE sms_campaigns SET
+            name = ${patch.name ?? current.name},
+            sender_number = ${patch.senderNumber === undefined ? current.senderNumber : patch.senderNumber},
+            sender_provider = ${patch.senderProvider === undefined ? current.senderProvider : patch.senderProvider},
+            is_active = ${patch.isActive ?? current.isActive},
+            templates = ${JSON.stringify(templates)}::jsonb,
+            updated_at = ${yield* now}
+          WHERE id = ${id}
+          RETURNING ${smsColumns}
+        `
+        return smsOf(row!)
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+
+    const removeSms = (tenantId: TenantId, id: SmsCampaignId) =>
+      sql`DELETE FROM sms_campaigns WHERE id = ${id} AND tenant_id = ${tenantId} RETURNING id`.pipe(
+        Effect.orDie,
+        Effect.flatMap((rows) => rows.length === 0 ? Effect.fail(new SmsCampaignNotFound()) : Effect.void)
+      )
+
+    // -------------------------------------------------------------------------
+    // Logs
+    // -------------------------------------------------------------------------
+
+    const messages = (
+      tenantId: TenantId,
+      channel: MessageChannel,
+      filter: { readonly status?: MessageStatus | undefined; readonly sessionId?: string | undefined },
+      request: PageRequest
+    ) => {
+      const where = sql.and([
+        sql`tenant_id = ${tenantId}`,
+        sql`channel = ${channel}`,
+        ...(filter.status === undefined ? [] : [sql`status = ${filter.status}`]),
+        ...(filter.sessionId === undefined ? [] : [sql`session_id = ${filter.sessionId}`])
+      ])
+      return page(
+        sql<MessageLog>`
+          SELECT ${messageColumns} FROM messages WHERE ${where}
+          ORDER BY id DESC LIMIT ${request.pageSize} OFFSET ${offsetOf(request)}
+        `.pipe(Effect.map((rows) => rows.map((r) => new MessageLog({ ...r, currency: r.currency.trim() }, fromDatabase)))),
+        sql`SELECT count(*) AS n FROM messages WHERE ${where}`
+      )
+    }
+
+    const replies = (tenantId: TenantId, request: PageRequest) =>
+      page(
+        sql<ChatAppReply>`
+          SELECT id, provider_message_id, from_number AS "from", phone_number_id, type, text, contact_name, received_at
+          FROM chatapp_replies WHERE tenant_id = ${tenantId}
+          ORDER BY id DESC LIMIT ${request.pageSize} OFFSET ${offsetOf(request)}
+        `.pipe(Effect.map((rows) => rows.map((r) => new ChatAppReply(r, fromDatabase)))),
+        sql`SELECT count(*) AS n FROM chatapp_replies WHERE tenant_id = ${tenantId}`
+      )
+
+    return {
+      createChatApp,
+      listChatApp,
+      findChatApp: (tenantId: TenantId, id: ChatAppCampaignId) => findChatApp(tenantId, id),
+      updateChatApp,
+      removeChatApp,
+      attachNumber,
+      ensureWebhookToken,
+      webhookToken,
+      createSms,
+      listSms,
+      findSms: (tenantId: TenantId, id: SmsCampaignId) => findSms(tenantId, id),
+      updateSms,
+      removeSms,
+      messages,
+      replies
+    } as const
+  })
+}) {}
