@@ -63,42 +63,44 @@ const contact = (tenantId: TenantId, phoneNumber: string, name: string | null, m
     return row!.id as ContactId
   })
 
-/** A call-ended event as the LiveCall entity publishes it. */
+/** A call ended with `outcome`: an outgoing one calls +91 98123 45678, an incoming one comes from it. */
 const ended = (
   t: { readonly tenantId: TenantId; readonly agentId: AgentId },
   direction: "OUTGOING" | "INCOMING",
   outcome: CallOutcome,
   customerId: ContactId | null = null
-): CallEndedEvent => ({
-  sessionId: crypto.randomUUID() as SessionId,
-  tenantId: t.tenantId,
-  agentId: t.agentId,
-  campaignId: null,
-  campaignAttemptId: null,
-  customerId,
-  direction,
-  fromNumber: direction === "OUTGOING" ? "+14155550100" : "+919812345678",
-  toNumber: direction === "OUTGOING" ? "+919812345678" : "+14155550100",
-  outcome,
-  endReason: "test",
-  startedAt: new Date(),
-  answeredAt: null,
-  endedAt: new Date(),
-  durationSeconds: 0,
-  billedSeconds: 0,
-  cost: 0,
-  currency: "USD",
-  transcript: [],
-  metadata: {}
-})
+): CallEndedEvent =>
+  TestKit.callEndedEvent(t, {
+    direction,
+    outcome,
+    customerId,
+    fromNumber: direction === "OUTGOING" ? "+14155550100" : "+919812345678",
+    toNumber: direction === "OUTGOING" ? "+919812345678" : "+14155550100"
+  })
 
-/** Publishes `event` to the outbox in a transaction, as the end of a call does, then wakes the dispatcher. */
-const publish = (event: CallEndedEvent) =>
+const publish = (event: CallEndedEvent) => TestKit.publishCallEnded(event)
+
+/** The tenant's first message, once it has `status` (waiting in real time). */
+const firstWithStatus = (tenantId: TenantId, status: string) =>
+  eventually(Effect.gen(function*() {
+    const [row] = yield* messageRows(tenantId)
+    assert.strictEqual(row?.status, status)
+    return row
+  }))
+
+/** A tenant whose agent's chat-app campaign answers `outcome`, after one outgoing call ended that way and its message was sent. */
+const sentChatApp = (outcome: "ANSWERED" | "BUSY") =>
   Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const outbox = yield* MessageOutbox
-    yield* outbox.onCallEnded(event).pipe(sql.withTransaction, Effect.orDie)
-    yield* outbox.nudge
+    yield* TestKit.startAt(START)
+    const t = yield* TestKit.tenant({ balance: 100 })
+    yield* TestKit.chatAppCampaign(t.tenantId, {
+      agentId: t.agentId,
+      phoneNumberId: "106540352242922",
+      templates: [{ templateName: "followup", process: "OUTGOING", callStatus: outcome }]
+    })
+    yield* publish(ended(t, "OUTGOING", outcome))
+    yield* TestKit.advance("2 seconds")
+    return { t, sent: yield* firstWithStatus(t.tenantId, "SENT") }
   })
 
 const ALL_PAIRS = (["OUTGOING", "INCOMING"] as const).flatMap((direction) =>
@@ -269,11 +271,7 @@ describe("post-call messaging", () => {
         })
         yield* publish(ended(t, "OUTGOING", "BUSY"))
         yield* TestKit.advance("5 seconds")
-        const [sms] = yield* eventually(Effect.gen(function*() {
-          const rows = yield* messageRows(t.tenantId)
-          assert.strictEqual(rows[0]?.status, "SENT")
-          return rows
-        }))
+        const sms = yield* firstWithStatus(t.tenantId, "SENT")
         // "नमस्ते Customer! " is 17 UTF-16 units: 170 units, 67 per segment → 3 segments
         assert.deepStrictEqual([sms.encoding, sms.segments, Number(sms.cost)], ["UCS2", 3, 3])
 
@@ -297,32 +295,15 @@ describe("post-call messaging", () => {
         })
         yield* publish(ended(t, "OUTGOING", "ANSWERED"))
         yield* TestKit.advance("5 seconds")
-        const [row] = yield* eventually(Effect.gen(function*() {
-          const rows = yield* messageRows(t.tenantId)
-          assert.strictEqual(rows[0]?.status, "FAILED")
-          return rows
-        }))
+        const row = yield* firstWithStatus(t.tenantId, "FAILED")
         assert.deepStrictEqual([row.errorCode, row.attempts, row.adapter], ["INSUFFICIENT_FUNDS", 0, null])
         const wallet = yield* TestKit.balance(t.tenantId)
         assert.deepStrictEqual([wallet.balance, wallet.reserved], [0, 0])
       }))
 
-    it.effect("webhook statuses move a message forward only, once each; early statuses apply when the send is recorded", () =>
+    it.effect("webhook statuses move a message forward only, once each; another tenant's cannot touch it", () =>
       Effect.gen(function*() {
-        yield* TestKit.startAt(START)
-        const t = yield* TestKit.tenant({ balance: 100 })
-        yield* TestKit.chatAppCampaign(t.tenantId, {
-          agentId: t.agentId,
-          phoneNumberId: "106540352242922",
-          templates: [{ templateName: "followup", process: "OUTGOING", callStatus: "ANSWERED" }]
-        })
-        yield* publish(ended(t, "OUTGOING", "ANSWERED"))
-        yield* TestKit.advance("2 seconds")
-        const [sent] = yield* eventually(Effect.gen(function*() {
-          const rows = yield* messageRows(t.tenantId)
-          assert.strictEqual(rows[0]?.status, "SENT")
-          return rows
-        }))
+        const { sent, t } = yield* sentChatApp("ANSWERED")
         const outbox = yield* MessageOutbox
         const at = new Date(yield* Clock.currentTimeMillis)
         const status = (s: "sent" | "delivered" | "read" | "failed") => ({ providerMessageId: sent.providerMessageId, status: s, at, error: null })
@@ -338,6 +319,32 @@ describe("post-call messaging", () => {
         const other = yield* TestKit.tenant()
         yield* outbox.recordInbound(other.tenantId, [{ ...status("failed"), providerMessageId: "wamid.other" }], [])
         assert.strictEqual((yield* messageRows(t.tenantId))[0].status, "READ")
+      }))
+
+    it.effect("a message reported failed stays failed without delivery times; replies are recorded once per tenant", () =>
+      Effect.gen(function*() {
+        const { sent, t } = yield* sentChatApp("BUSY")
+        const outbox = yield* MessageOutbox
+        const at = new Date(yield* Clock.currentTimeMillis)
+        const error = { code: "131026", title: "Message undeliverable" }
+        yield* outbox.recordInbound(t.tenantId, [{ providerMessageId: sent.providerMessageId, status: "failed", at, error }], [])
+        yield* outbox.recordInbound(t.tenantId, [
+          { providerMessageId: sent.providerMessageId, status: "delivered", at, error: null },
+          { providerMessageId: sent.providerMessageId, status: "read", at, error: null }
+        ], [])
+        const [after] = yield* messageRows(t.tenantId)
+        assert.deepStrictEqual([after.status, after.errorCode, after.errorMessage, after.deliveredAt, after.readAt], [
+          "FAILED",
+          "131026",
+          "Message undeliverable",
+          null,
+          null
+        ])
+        const reply = { providerMessageId: "wamid.reply-1", from: "919812345678", phoneNumberId: "106540352242922", at, type: "text", text: "Call me", contactName: null, raw: {} }
+        const other = yield* TestKit.tenant()
+        assert.deepStrictEqual(yield* outbox.recordInbound(t.tenantId, [], [reply]), { statuses: 0, replies: 1 })
+        assert.deepStrictEqual(yield* outbox.recordInbound(t.tenantId, [], [reply]), { statuses: 0, replies: 0 })
+        assert.deepStrictEqual(yield* outbox.recordInbound(other.tenantId, [], [reply]), { statuses: 0, replies: 1 })
       }))
   })
 

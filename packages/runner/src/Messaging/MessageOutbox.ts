@@ -272,11 +272,9 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
                   dlt_sender_id, dlt_template_id, encoding, price, attempts, reserved, first_attempt_at
       `.pipe(Effect.orDie)
 
-    const markReserved = (id: string) => sql`UPDATE messages SET reserved = true WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
-
     const markSending = (id: string, adapter: string, at: Date) =>
       sql<{ attempts: number; firstAttemptAt: Date }>`
-        UPDATE messages SET status = 'SENDING', attempts = attempts + 1, adapter = ${adapter},
+        UPDATE messages SET status = 'SENDING', attempts = attempts + 1, adapter = ${adapter}, reserved = true,
           first_attempt_at = COALESCE(first_attempt_at, ${at})
         WHERE id = ${id}
         RETURNING attempts, first_attempt_at
@@ -389,7 +387,6 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
     return {
       onCallEnded,
       claimDue,
-      markReserved,
       markSending,
       markSent,
       markRetry,
@@ -429,7 +426,6 @@ const sendOne = (message: DueMessage) =>
           message: `The wallet's available balance does not cover the message (${message.price} minor units)`
         }, new Date(yield* Clock.currentTimeMillis))
       }
-      yield* outbox.markReserved(message.id)
     }
 
     const sender = message.channel === "CHATAPP" ? senders.chatApp : senders.sms(message.provider as PhoneProvider)
@@ -504,9 +500,9 @@ export const dispatchDueMessages = Effect.gen(function*() {
 })
 
 /**
- * The dispatcher loop: a pass, then a pause until the next message falls due (a retry's time, or an
- * expired claim), at least `pollInterval` and at most `maxIdleInterval`, which ends early when a
- * message is written in this process. Messages written by other processes are found within
+ * The dispatcher loop: passes back to back while they find work, then a pause until the next message
+ * falls due (a retry's time, or an expired claim), at least `pollInterval` and at most
+ * `maxIdleInterval`, which ends early when a message is written in this process. Messages written by other processes are found within
  * `maxIdleInterval`; retries go out on time.
  */
 export const messageDispatcher = Effect.gen(function*() {
@@ -517,7 +513,8 @@ export const messageDispatcher = Effect.gen(function*() {
     const claimed = yield* dispatchDueMessages.pipe(
       Effect.catchAllCause((cause) => Effect.as(Effect.logError("message dispatch failed", cause), 0))
     )
-    const pause = claimed > 0 ? min : yield* outbox.nextDueAt.pipe(
+    // a pass that found work is followed at once by the next: a backlog drains as fast as it sends
+    const pause = claimed > 0 ? 0 : yield* outbox.nextDueAt.pipe(
       Effect.flatMap((at) =>
         Effect.map(Clock.currentTimeMillis, (now) => at === undefined ? max : Math.min(max, Math.max(min, at.getTime() - now)))
       ),

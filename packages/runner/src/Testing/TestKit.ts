@@ -51,7 +51,9 @@ import { defaultRuntimeOptions, RuntimeLive, type RuntimeOptions } from "../Runt
 import { PlatformSettings, type PlatformSettingsShape } from "../Settings.js"
 import { UsersRepo } from "../Users/UsersRepo.js"
 import { VoiceNumbersRepo } from "../VoiceNumbers/VoiceNumbersRepo.js"
-import { defaultMessagingOptions } from "../Messaging/MessageOutbox.js"
+import { defaultMessagingOptions, MessageOutbox } from "../Messaging/MessageOutbox.js"
+import type { CallEndedEvent } from "../Calls/CallEnded.js"
+import type { SessionId } from "@voiceagent/domain/Calls"
 import { MessagingCampaigns } from "../Messaging/MessagingCampaigns.js"
 import { CreateChatAppCampaignRequest, CreateSmsCampaignRequest, type MessageChannel } from "@voiceagent/domain/Messaging"
 import * as Schema from "effect/Schema"
@@ -274,6 +276,46 @@ export const attempts = (tenantId: TenantId, id: CampaignId) =>
   Effect.flatMap(CampaignsRepo, (repo) => repo.attempts(tenantId, id, { page: 1, pageSize: 100_000 })).pipe(
     Effect.map((page) => page.items)
   )
+
+/**
+ * A call-ended event as the LiveCall entity publishes it (an outgoing call by default), for driving
+ * the post-call listeners without placing a call; {@link publishCallEnded} publishes it.
+ */
+export const callEndedEvent = (
+  t: { readonly tenantId: TenantId; readonly agentId: AgentId },
+  fields: Partial<CallEndedEvent> = {}
+): CallEndedEvent => ({
+  sessionId: crypto.randomUUID() as SessionId,
+  tenantId: t.tenantId,
+  agentId: t.agentId,
+  campaignId: null,
+  campaignAttemptId: null,
+  customerId: null,
+  direction: "OUTGOING",
+  fromNumber: "+14155550100",
+  toNumber: "+14155550199",
+  outcome: "ANSWERED",
+  endReason: "test",
+  startedAt: new Date(0),
+  answeredAt: null,
+  endedAt: new Date(0),
+  durationSeconds: 0,
+  billedSeconds: 0,
+  cost: 0,
+  currency: "USD",
+  transcript: [],
+  metadata: {},
+  ...fields
+})
+
+/** Publishes call-ended events to the message outbox in one transaction, as calls ending do, and wakes its sender. */
+export const publishCallEnded = (...events: ReadonlyArray<CallEndedEvent>) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const outbox = yield* MessageOutbox
+    yield* Effect.forEach(events, outbox.onCallEnded, { discard: true }).pipe(sql.withTransaction, Effect.orDie)
+    yield* outbox.nudge
+  })
 
 /** Creates a chat-app campaign from the request as the API takes it (validated the same way). */
 export const chatAppCampaign = (tenantId: TenantId, input: typeof CreateChatAppCampaignRequest.Encoded) =>
