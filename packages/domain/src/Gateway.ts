@@ -3,7 +3,7 @@
  * This table is the single source of truth; `--help` prints it and the README shows it.
  */
 import * as OpenApi from "@effect/platform/OpenApi"
-import { ContactListsGroup } from "./CampaignApi.js"
+import { CampaignsGroup, ChatAppGroup, ChatAppWebhookGroup, ContactListsGroup, DncGroup, SmsGroup } from "./CampaignApi.js"
 import { AgentsGroup, AgentWebhookGroup, CallsGroup, PersonasGroup, TelephonyCallbacksGroup, VoiceNumbersGroup } from "./CommsApi.js"
 import { HealthGroup } from "./Health.js"
 import { ApiKeysGroup, AuthGroup, ProfileGroup, TopUpsGroup, WalletGroup } from "./PlatformCoreApi.js"
@@ -62,6 +62,11 @@ export class PlatformApi extends makeApi("voice-agent-platform")
   .add(CallsGroup)
   .add(TelephonyCallbacksGroup)
   .add(ContactListsGroup)
+  .add(CampaignsGroup)
+  .add(DncGroup)
+  .add(ChatAppGroup)
+  .add(ChatAppWebhookGroup)
+  .add(SmsGroup)
   .annotate(OpenApi.Title, "Voice Agent Platform API")
   .annotate(OpenApi.Version, "1.0.0")
   .annotate(

@@ -36,9 +36,7 @@ export const TenantEntity = Entity.make("Tenant", [
       reservationId: ReservationId,
       amount: Schema.Int,
       /** When set, refuse once this many call reservations are open (the concurrent-call limit). */
-      concurrencyLimit: Schema.NullOr(Schema.Int),
-      /** What the funds are held for (default `call`); message holds do not count towards the call limit. */
-      purpose: Schema.optional(Schema.Literal("call", "message"))
+      concurrencyLimit: Schema.NullOr(Schema.Int)
     },
     success: Schema.Void,
     error: Schema.Union(InsufficientFunds, ConcurrentCallLimit),
@@ -67,5 +65,22 @@ export const TenantEntity = Entity.make("Tenant", [
     error: InsufficientFunds,
     primaryKey: ({ key }) => `charge:${key}`
   }),
-  Rpc.make("GetBalance", { success: Wallet }).annotate(ClusterSchema.Persisted, false)
+  Rpc.make("GetBalance", { success: Wallet }).annotate(ClusterSchema.Persisted, false),
+  // Post-call messages: their outbox row is the durable record and the message dispatcher repeats a
+  // lost command, so these are volatile (no message storage per command); the ledger's keys keep
+  // each of them applied once.
+  Rpc.make("HoldForMessage", {
+    payload: { reservationId: ReservationId, amount: Schema.Int },
+    success: Schema.Void,
+    error: InsufficientFunds
+  }).annotate(ClusterSchema.Persisted, false),
+  Rpc.make("SettleMessage", {
+    payload: { reservationId: ReservationId, amount: Schema.Int, kind: LedgerKind, reference: Schema.NullOr(Schema.String) },
+    success: Schema.Struct({ charged: Schema.Int, released: Schema.Int }),
+    error: ReservationNotOpen
+  }).annotate(ClusterSchema.Persisted, false),
+  Rpc.make("ReleaseMessage", {
+    payload: { reservationId: ReservationId },
+    success: Schema.Void
+  }).annotate(ClusterSchema.Persisted, false)
 ]).annotateRpcs(ClusterSchema.Persisted, true)

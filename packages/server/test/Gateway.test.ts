@@ -217,7 +217,18 @@ describe("gateway", () => {
         const spec = yield* get(`${gateway}/openapi.json`)
         assert.strictEqual(spec.status, 200)
         assert.strictEqual(spec.body.openapi, "3.1.0")
-        for (const path of ["/api/v1/auth/signup", "/api/v1/api-keys", "/api/v1/profile", "/healthz"]) {
+        for (
+          const path of [
+            "/api/v1/auth/signup",
+            "/api/v1/api-keys",
+            "/api/v1/profile",
+            "/healthz",
+            "/api/v1/campaigns/{id}/schedule",
+            "/api/v1/chatapp/campaigns",
+            "/api/v1/chatapp/webhook/{tenantId}",
+            "/api/v1/sms-agent/messages"
+          ]
+        ) {
           assert.property(spec.body.paths, path)
         }
         const docs = yield* get(`${gateway.replace(/\/api\/v1$/, "")}/docs`)

@@ -7,8 +7,9 @@
  * channel however often its end is retried.
  *
  * Sending (a cluster singleton, so one runner sends at a time): a due row is claimed, its price is
- * held on the wallet through the Tenant entity (`Reserve`, reservation `message:<id>`, not counted
- * against the call limit), the row is marked SENDING with its attempt counted, and the provider is
+ * held on the wallet through the Tenant entity (`HoldForMessage`, reservation `message:<id>`, not
+ * counted against the call limit; like `SettleMessage` and `ReleaseMessage` a volatile command, since
+ * the row is the durable record and a lost command is repeated by the next pass), the row is marked SENDING with its attempt counted, and the provider is
  * called with our message id as the idempotency key. Accepted: the hold is settled (`sms_charge` or
  * `chatapp_charge`) and the row marked SENT. A timeout, a connection error, 429 or 5xx: tried again
  * on `retrySchedule`, the hold kept. Any other 4xx, or retries exhausted: the hold is released and the
@@ -414,10 +415,9 @@ const sendOne = (message: DueMessage) =>
     const reservationId = `message:${message.id}`
 
     if (!message.reserved) {
-      const held = yield* tenant.Reserve({ reservationId, amount: message.price, concurrencyLimit: null, purpose: "message" }).pipe(
+      const held = yield* tenant.HoldForMessage({ reservationId, amount: message.price }).pipe(
         Effect.as(true),
-        Effect.catchTag("InsufficientFunds", () => Effect.succeed(false)),
-        Effect.catchTag("ConcurrentCallLimit", () => Effect.succeed(false))
+        Effect.catchTag("InsufficientFunds", () => Effect.succeed(false))
       )
       if (!held) {
         return yield* outbox.markFailed(message.id, {
@@ -465,7 +465,7 @@ const sendOne = (message: DueMessage) =>
     )
     const at = new Date(yield* Clock.currentTimeMillis)
     if (outcome._tag === "Right") {
-      const settled = yield* tenant.Settle({ reservationId, amount: message.price, kind: KIND[message.channel], reference: message.id })
+      const settled = yield* tenant.SettleMessage({ reservationId, amount: message.price, kind: KIND[message.channel], reference: message.id })
       yield* outbox.markSent(message.id, outcome.right.providerMessageId, settled.charged, at)
       if (message.channel === "CHATAPP") yield* outbox.applyEarlyStatuses(message.tenantId, outcome.right.providerMessageId)
       return
@@ -475,7 +475,7 @@ const sendOne = (message: DueMessage) =>
     if (failure.retryable && next !== undefined) {
       return yield* outbox.markRetry(message.id, failure, new Date(at.getTime() + Duration.toMillis(Duration.decode(next))))
     }
-    yield* tenant.Release({ reservationId })
+    yield* tenant.ReleaseMessage({ reservationId })
     yield* outbox.markFailed(message.id, {
       status: failure.status,
       code: failure.code ?? (failure.status === null ? "UNREACHABLE" : `HTTP_${failure.status}`),

@@ -21,11 +21,17 @@ export const TenantEntityLive = TenantEntity.toLayer(Effect.gen(function*() {
   const ledger = yield* Ledger
   return {
     TopUp: ({ payload }) => ledger.topUp(tenantId, payload.idempotencyKey, payload.amount),
-    Reserve: ({ payload }) => ledger.reserve(tenantId, payload.reservationId, payload.amount, payload.concurrencyLimit, payload.purpose),
+    Reserve: ({ payload }) => ledger.reserve(tenantId, payload.reservationId, payload.amount, payload.concurrencyLimit),
     Extend: ({ payload }) => ledger.extend(tenantId, payload.reservationId, payload.step, payload.amount),
     Settle: ({ payload }) => ledger.settle(tenantId, payload.reservationId, payload.amount, payload.kind, payload.reference),
     Release: ({ payload }) => ledger.release(tenantId, payload.reservationId),
     Charge: ({ payload }) => ledger.charge(tenantId, payload.key, payload.amount, payload.kind, payload.reference),
-    GetBalance: () => ledger.balance(tenantId)
+    GetBalance: () => ledger.balance(tenantId),
+    HoldForMessage: ({ payload }) => ledger.reserve(tenantId, payload.reservationId, payload.amount, null, "message").pipe(
+      // the call limit is not asked for, so it cannot refuse
+      Effect.catchTag("ConcurrentCallLimit", Effect.die)
+    ),
+    SettleMessage: ({ payload }) => ledger.settle(tenantId, payload.reservationId, payload.amount, payload.kind, payload.reference),
+    ReleaseMessage: ({ payload }) => ledger.release(tenantId, payload.reservationId)
   }
 }), { concurrency: TENANT_CONCURRENCY })
