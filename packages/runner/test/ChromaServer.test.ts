@@ -1,0 +1,127 @@
+/**
+ * The embedded Chroma server, for real: a child process on a temporary directory, the `chromadb`
+ * client against it, a SIGKILL the supervisor recovers from, and nothing left once the scope closes.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { ChromaServer, ChromaStartFailed, startChroma } from "@voiceagent/runner/Knowledge/ChromaServer"
+import { ChromaClient } from "chromadb"
+import { Effect, Exit, Schedule, Scope } from "effect"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+const cosine = (a: ReadonlyArray<number>, b: ReadonlyArray<number>) => {
+  let dot = 0
+  let na = 0
+  let nb = 0
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!
+    na += a[i]! * a[i]!
+    nb += b[i]! * b[i]!
+  }
+  return dot / Math.sqrt(na * nb)
+}
+
+/** Retries `check` (assertions throw, hence defects) every 100 ms until it holds, for up to `seconds`. */
+const eventually = <A>(check: Effect.Effect<A, unknown>, seconds: number) =>
+  check.pipe(
+    Effect.catchAllDefect(Effect.fail),
+    Effect.retry(Schedule.spaced("100 millis").pipe(Schedule.upTo(`${seconds} seconds`)))
+  )
+
+const tempDir = Effect.acquireRelease(
+  Effect.sync(() => Fs.mkdtempSync(Path.join(Os.tmpdir(), "chroma-test-"))),
+  (dir) => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
+)
+
+describe("ChromaServer", () => {
+  it.scopedLive("serves, survives a SIGKILL with its data, and leaves no process behind", () =>
+    Effect.gen(function*() {
+      const dataDir = yield* tempDir
+      const scope = yield* Scope.make()
+      const chroma = yield* startChroma({ dataDir, restartDelay: "200 millis" }).pipe(Scope.extend(scope))
+
+      assert.strictEqual(chroma.url, `http://127.0.0.1:${chroma.port}`)
+      assert.isTrue(yield* chroma.healthy)
+      const heartbeat = yield* Effect.promise(() => fetch(`${chroma.url}/api/v2/heartbeat`))
+      assert.strictEqual(heartbeat.status, 200)
+      assert.strictEqual(yield* chroma.restarts, 0)
+      const firstPid = yield* chroma.pid
+      assert.isDefined(firstPid)
+
+      const client = new ChromaClient({ host: "127.0.0.1", port: chroma.port })
+      const collection = yield* Effect.promise(() =>
+        client.createCollection({ name: "docs", configuration: { hnsw: { space: "cosine" } }, embeddingFunction: null })
+      )
+      const embeddings = [[1, 0, 0], [0.6, 0.8, 0], [0, 0, 1]]
+      yield* Effect.promise(() =>
+        collection.upsert({
+          ids: ["a", "b", "c"],
+          embeddings,
+          documents: ["alpha", "beta", "gamma"],
+          metadatas: [{ n: 1 }, { n: 2 }, { n: 3 }]
+        })
+      )
+      const query = [1, 0.5, 0]
+      const result = yield* Effect.promise(() => collection.query({ queryEmbeddings: [query], nResults: 3 }))
+      assert.deepStrictEqual(result.ids[0], ["a", "b", "c"])
+      result.ids[0]!.forEach((id, i) => {
+        const expected = 1 - cosine(query, embeddings[["a", "b", "c"].indexOf(id)]!)
+        assert.closeTo(result.distances[0]![i]!, expected, 1e-4)
+      })
+      assert.deepStrictEqual(result.documents[0], ["alpha", "beta", "gamma"])
+
+      // Killed: the supervisor starts it again, on the same port and data.
+      process.kill(firstPid!, "SIGKILL")
+      yield* eventually(
+        Effect.gen(function*() {
+          assert.strictEqual(yield* chroma.restarts, 1)
+          assert.isTrue(yield* chroma.healthy)
+        }),
+        20
+      )
+      const secondPid = yield* chroma.pid
+      assert.isDefined(secondPid)
+      assert.notStrictEqual(secondPid, firstPid)
+      assert.isFalse(isAlive(firstPid!))
+
+      const again = yield* Effect.promise(() => client.getCollection({ name: "docs" }))
+      const got = yield* Effect.promise(() => again.get({ ids: ["a", "b", "c"], include: ["documents", "metadatas"] }))
+      assert.deepStrictEqual([...got.ids].sort(), ["a", "b", "c"])
+      assert.deepStrictEqual(
+        got.ids.map((id, i) => [id, got.documents[i], got.metadatas[i]?.n]).sort(),
+        [["a", "alpha", 1], ["b", "beta", 2], ["c", "gamma", 3]]
+      )
+      const requery = yield* Effect.promise(() => again.query({ queryEmbeddings: [[0, 0, 1]], nResults: 1 }))
+      assert.deepStrictEqual(requery.ids[0], ["c"])
+      assert.closeTo(requery.distances[0]![0]!, 0, 1e-4)
+
+      // Closed: the process is gone.
+      yield* Scope.close(scope, Exit.void)
+      assert.isFalse(isAlive(secondPid!))
+      assert.isFalse(yield* chroma.healthy)
+      assert.strictEqual(yield* chroma.restarts, 1)
+    }), { timeout: 60_000 })
+
+  it.scopedLive("as a layer; another on its port fails rather than answer for it", () =>
+    Effect.gen(function*() {
+      const dataDir = yield* tempDir
+      yield* Effect.gen(function*() {
+        const first = yield* ChromaServer
+        assert.isTrue(yield* first.healthy)
+        const error = yield* Effect.flip(Effect.scoped(startChroma({ dataDir: Path.join(dataDir, "second"), port: first.port })))
+        assert.instanceOf(error, ChromaStartFailed)
+        assert.match(error.message, /in use/)
+        assert.isTrue(yield* first.healthy)
+      }).pipe(Effect.provide(ChromaServer.layer({ dataDir: Path.join(dataDir, "first") })))
+    }), { timeout: 60_000 })
+})
