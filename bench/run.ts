@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark the issues ask for, each against a baseline measured in the
  * same run. Prints a table and writes bench/results/latest.{md,json} (subset.{md,json} when
- * BENCH_SUITES picks some suites: auth, contacts, calls, campaigns, messages).
+ * BENCH_SUITES picks some suites: auth, contacts, calls, campaigns, retrieval, messages).
  *
  * BENCH_DURATION (seconds per measurement, default 10) and BENCH_CONNECTIONS (default 32) tune
  * the load; DATABASE_URL adds the PostgreSQL rows (a scratch database is created and dropped).
@@ -16,6 +16,7 @@ import * as AuthenticatedRead from "./suites/AuthenticatedRead.js"
 import * as Calls from "./suites/Calls.js"
 import * as Campaigns from "./suites/Campaigns.js"
 import * as Contacts from "./suites/Contacts.js"
+import * as Retrieval from "./suites/Retrieval.js"
 import * as Messages from "./suites/Messages.js"
 
 const settings = {
@@ -57,6 +58,7 @@ const notes: Array<string> = [
   `Contacts page: GET /contact-lists/{id}/contacts?page=N&limit=25 on a list of ${settings.bigList} contacts (seeded with SQL, then VACUUM ANALYZE), the first page and the last full one; the baseline checks the key and the list and runs the same page query (the list's count comes from the list row on both).`,
   `Campaign end to end: a campaign of ${settings.campaignContacts} contacts (distinct valid US numbers ending in 000: answered at once, zero seconds of talk, SIMULATOR_RING_MS=0), one voice number, maxConcurrentCalls 100 (the API's maximum), maxAttempts 1, window 00:00–23:59 every day, on the start role with VOICE_NUMBER_CPS=1000 and MAX_CONCURRENT_CALLS=100000, set up through the HTTP API (contacts in bulk requests of 500), after a warm-up of ${200} API calls and a 200-contact campaign. dials/s = contacts / (schedule request to the campaign's completedAt). Baseline in the same process, after the campaign: min(BENCH_CAMPAIGN_API_CALLS, contacts) = ${Math.min(settings.campaignApiCalls, settings.campaignContacts)} calls through POST /channels/voice/call to a …1000 number by ${settings.connections} keep-alive connections (as in the calls suite), timed from the first request until call-logs counts them all ENDED (polled every 250 ms; the campaign's progress every second); the API key has no webhook URL, so neither path queues webhooks. SQL/dial = statements the platform process started in the interval (SqlActivity.started(), read through the memory probe; the pg driver is counted by the probe's patch) minus those of the bench's own progress / call-log polls (measured on their own), divided by the dials; it includes background work, shown on its own as 'idle SQL/s' (measured for 5 s between the warm-up and the campaign).`,
   `Campaign under TestClock: the same ${settings.campaignContacts} contacts in the bench process through the testing kit (TestKit.layer({ ringMillis: 0 }) under Effect's TestContext, fresh in-memory PGlite), one voice number at the default 1 dial/s, maxConcurrentCalls 100, window 09:00–10:00 America/New_York every day, scheduled at Monday 2026-01-05 00:00Z and walked with TestKit.advance 10 virtual minutes at a time until COMPLETED. 'wall s' is the real time of that walk; 'virtual span' runs from the schedule to completedAt; 'setup s' is the layer, tenant, list and campaign; SQL/dial excludes the bench's status reads.`,
+  "Retrieval: the built-in offline embedder (offline-hash-v1) on the corpus in packages/runner/test/fixtures/kb-eval (54 passages written for it, 54 customer questions each with its expected passage); passages and questions embedded, passages ranked by cosine; recall@k = share of questions whose passage ranks in the top k. Baseline in the same run: plain word overlap (the same tokens, each distinct word weighted equally, cosine). In process, no database; run once.",
   `Post-call messages: in the bench process, the testing kit's runtime on the real clock (embedded cluster; fresh in-memory PGlite, or a fresh database on the PostgreSQL server), production messaging options (batches of 50, 16 sends at once, 1 s poll interval), PROVIDER_A's SMS sender the real Twilio adapter pointed at FakeMessaging on 127.0.0.1; one tenant, one agent, one SMS campaign. ${settings.messages} call-ended events (ANSWERED, distinct sessions) published to the outbox 100 per transaction as fast as possible, each transaction followed by the dispatcher's wake-up, after a warm-up of 200 on every path; msgs/s = messages / (first publish to the last row's sent_at; every row polled SENT every 100 ms). 'kept awake' adds a wake-up every 10 ms, as calls that keep ending give; 'a burst' has only the publishing's (the dispatcher runs passes back to back while they find work, so both should agree). Baseline, same database and adapter instance: the same rows arriving the same way (100 INSERTs per transaction) into a copy of the messages table (columns, checks, indexes), handed over in memory to 16 workers that send each and UPDATE it to SENT; no cluster, no wallet. 'adapter alone': the sends only, 16 at once. The fake must accept exactly ${settings.messages} sends per path. p50/p99 = sent_at − created_at (queueing included; for the adapter, one send). SQL/msg = SqlActivity.started() over the interval minus the bench's polls.`
 ]
 
@@ -65,6 +67,7 @@ const suites = [
   { name: "contacts", run: Contacts.run },
   { name: "calls", run: Calls.run },
   { name: "campaigns", run: Campaigns.run },
+  { name: "retrieval", run: (backend: { readonly name: string }) => Retrieval.run(backend) },
   { name: "messages", run: Messages.run }
 ] as const
 

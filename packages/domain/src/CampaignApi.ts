@@ -65,7 +65,6 @@ import {
   ChatAppCampaignNotFound,
   ChatAppReply,
   ChatAppWebhookDetails,
-  ChatAppWebhookForbidden,
   ChatAppWebhookToken,
   CreateChatAppCampaignRequest,
   CreateSmsCampaignRequest,
@@ -83,6 +82,7 @@ import {
   WebhookTokenNotIssued
 } from "./Messaging.js"
 import { AgentId, TenantId } from "./Ids.js"
+import { WebhookVerification, WebhookVerificationFailed } from "./CommsApi.js"
 
 /** The largest CSV file accepted by the upload (500 rows of generous width). */
 export const MAX_CSV_BYTES = 2 * 1024 * 1024
@@ -415,12 +415,6 @@ export class ChatAppGroup extends HttpApiGroup.make("chatApp")
   .annotate(OpenApi.Description, "Chat-app campaigns: a templated message after every call, chosen by direction and outcome")
 {}
 
-export const WebhookVerificationQuery = Schema.Struct({
-  "hub.mode": Schema.optional(Schema.String),
-  "hub.verify_token": Schema.optional(Schema.String),
-  "hub.challenge": Schema.optional(Schema.String)
-})
-
 export class WebhookReceipt extends Schema.Class<WebhookReceipt>("WebhookReceipt")({
   statuses: Schema.Int.annotations({ description: "Status updates recorded (repeats of one already recorded are not counted)" }),
   replies: Schema.Int.annotations({ description: "Inbound messages recorded" })
@@ -431,9 +425,9 @@ const tenantIdParam = HttpApiSchema.param("tenantId", TenantId)
 export class ChatAppWebhookGroup extends HttpApiGroup.make("chatAppWebhook")
   .add(
     HttpApiEndpoint.get("verifyChatAppWebhook")`/chatapp/webhook/${tenantIdParam}`
-      .setUrlParams(WebhookVerificationQuery)
+      .setUrlParams(WebhookVerification)
       .addSuccess(HttpApiSchema.Text())
-      .addError(ChatAppWebhookForbidden.http)
+      .addError(WebhookVerificationFailed.http)
       .annotate(
         OpenApi.Description,
         "Subscription verification by the messaging platform (no API key): answers hub.challenge as plain text when " +
@@ -445,7 +439,7 @@ export class ChatAppWebhookGroup extends HttpApiGroup.make("chatAppWebhook")
       .addSuccess(WebhookReceipt)
       .addError(InvalidWebhookSignature.http)
       .addError(InvalidWebhookPayload.http)
-      .addError(ChatAppWebhookForbidden.http)
+      .addError(WebhookVerificationFailed.http)
       .annotate(
         OpenApi.Description,
         "Notifications from the messaging platform (no API key): the body must carry X-Hub-Signature-256 = sha256=<hex " +

@@ -387,10 +387,3 @@ export class InvalidWebhookPayload extends Schema.TaggedError<InvalidWebhookPayl
 ) {
   static readonly http: HttpError<InvalidWebhookPayload> = httpError(this, { status: 400, code: "WEBHOOK_PAYLOAD_INVALID" })
 }
-
-export class ChatAppWebhookForbidden extends Schema.TaggedError<ChatAppWebhookForbidden>()(
-  "ChatAppWebhookForbidden",
-  errorFields("Webhook verification failed: hub.mode must be subscribe and hub.verify_token the tenant's token")
-) {
-  static readonly http: HttpError<ChatAppWebhookForbidden> = httpError(this, { status: 403, code: "WEBHOOK_VERIFICATION_FAILED" })
-}

@@ -6,6 +6,7 @@ import { TenantEntity } from "@voiceagent/domain/TenantEntity"
 import { AgentsRepo } from "@voiceagent/runner/Agents/AgentsRepo"
 import { ApiKeysRepo } from "@voiceagent/runner/ApiKeys/ApiKeysRepo"
 import { Ledger } from "@voiceagent/runner/Billing/Ledger"
+import * as TestKit from "@voiceagent/runner/Testing/TestKit"
 import * as TestRuntime from "@voiceagent/runner/Testing/TestRuntime"
 import { UsersRepo } from "@voiceagent/runner/Users/UsersRepo"
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, sign } from "@voiceagent/runner/Webhooks/Webhooks"
@@ -70,19 +71,7 @@ const wallet = (tenantId: TenantId) => Effect.flatMap(Ledger, (l) => l.balance(t
 /** Lets the runtime's fibers run between clock moves. */
 const settle = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 30)))
 
-/**
- * Runs `check` (assertions included) until it passes, waiting in real time between tries, never moving the
- * TestClock: after a clock move the runtime may still be writing to the database, and a slow database must not
- * fail a test whose timers are right. Gives up after about 5 s with the last failure.
- */
-const eventually = <A, E, R>(check: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.gen(function*() {
-    for (let i = 0; ; i++) {
-      const exit = yield* Effect.exit(check)
-      if (exit._tag === "Success" || i >= 160) return yield* exit
-      yield* settle
-    }
-  })
+const eventually = <A, E, R>(check: Effect.Effect<A, E, R>) => TestKit.eventually(check, 5)
 
 const advance = (seconds: number) =>
   Effect.gen(function*() {

@@ -28,17 +28,7 @@ import * as crypto from "node:crypto"
 
 const START = "2026-11-23T15:00:00Z"
 
-const settleRealTime = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 25)))
-
-/** Runs `check` until it passes, waiting in real time (never moving the clock); gives up after ~8 s. */
-const eventually = <A, E, R>(check: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.gen(function*() {
-    for (let i = 0; ; i++) {
-      const exit = yield* Effect.exit(check)
-      if (exit._tag === "Success" || i >= 320) return yield* exit
-      yield* settleRealTime
-    }
-  })
+const eventually = TestKit.eventually
 
 const messageRows = (tenantId: TenantId) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>

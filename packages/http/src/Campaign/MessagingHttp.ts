@@ -2,10 +2,10 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { CurrentTenant } from "@voiceagent/domain/Auth"
 import { CampaignApi, WebhookReceipt } from "@voiceagent/domain/CampaignApi"
+import { WebhookVerificationFailed } from "@voiceagent/domain/CommsApi"
 import type { TenantId } from "@voiceagent/domain/Ids"
 import {
   ChatAppWebhookDetails,
-  ChatAppWebhookForbidden,
   ChatAppWebhookToken,
   InvalidWebhookPayload,
   InvalidWebhookSignature
@@ -20,8 +20,8 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import * as crypto from "node:crypto"
 import { PublicUrl } from "../PublicUrl.js"
+import { subscriptionChallenge } from "../WebhookSubscription.js"
 
 /** The messaging platform's app secret (`CHATAPP_APP_SECRET`): signs every notification it posts. */
 export class ChatAppAppSecret extends Context.Tag("Http/ChatAppAppSecret")<ChatAppAppSecret, Option.Option<Redacted.Redacted>>() {
@@ -29,9 +29,6 @@ export class ChatAppAppSecret extends Context.Tag("Http/ChatAppAppSecret")<ChatA
 }
 
 export const chatAppWebhookUrl = (base: string, tenantId: TenantId) => `${base}/api/v1/chatapp/webhook/${tenantId}`
-
-const sameSecret = (a: string, b: string) =>
-  crypto.timingSafeEqual(crypto.createHash("sha256").update(a).digest(), crypto.createHash("sha256").update(b).digest())
 
 const tenant = Effect.map(CurrentTenant, (t) => t.tenantId)
 
@@ -79,18 +76,17 @@ export const ChatAppHttpLive = HttpApiBuilder.group(CampaignApi, "chatApp", (han
 export const ChatAppWebhookHttpLive = HttpApiBuilder.group(CampaignApi, "chatAppWebhook", (handlers) =>
   Effect.gen(function*() {
     const outbox = yield* MessageOutbox
+    const campaigns = yield* MessagingCampaigns
     const secret = yield* ChatAppAppSecret
     return handlers
       .handle("verifyChatAppWebhook", ({ path, urlParams }) =>
         Effect.gen(function*() {
-          const token = yield* outbox.tenantToken(path.tenantId)
-          const presented = urlParams["hub.verify_token"]
-          const challenge = urlParams["hub.challenge"]
-          if (
-            urlParams["hub.mode"] !== "subscribe" || presented === undefined || challenge === undefined ||
-            token === undefined || !sameSecret(presented, token)
-          ) {
-            return yield* new ChatAppWebhookForbidden()
+          const token = yield* campaigns.webhookToken(path.tenantId).pipe(Effect.option)
+          const challenge = subscriptionChallenge(urlParams, Option.getOrUndefined(token))
+          if (challenge === undefined) {
+            return yield* new WebhookVerificationFailed({
+              message: "Webhook verification failed: hub.mode must be subscribe and hub.verify_token the tenant's token"
+            })
           }
           return challenge
         }))
@@ -106,8 +102,8 @@ export const ChatAppWebhookHttpLive = HttpApiBuilder.group(CampaignApi, "chatApp
           if (!verifyWebhookSignature(Redacted.value(secret.value), raw, request.headers["x-hub-signature-256"])) {
             return yield* new InvalidWebhookSignature()
           }
-          if ((yield* outbox.tenantToken(path.tenantId)) === undefined) {
-            return yield* new ChatAppWebhookForbidden({ message: "This tenant has no chat-app webhook token" })
+          if (Option.isNone(yield* campaigns.webhookToken(path.tenantId).pipe(Effect.option))) {
+            return yield* new WebhookVerificationFailed({ message: "This tenant has no chat-app webhook token" })
           }
           let json: unknown
           try {

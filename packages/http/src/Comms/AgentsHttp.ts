@@ -18,6 +18,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as crypto from "node:crypto"
 import { PublicUrl } from "../PublicUrl.js"
+import { subscriptionChallenge } from "../WebhookSubscription.js"
 
 /** `POST /agents`: the same on comms and on platform core. */
 export const createAgent = (payload: CreateAgentRequest) =>
@@ -76,26 +77,14 @@ export const AgentsHttpLive = HttpApiBuilder.group(CommsApi, "agents", (handlers
         }))
   }))
 
-const sameSecret = (a: string, b: string) => {
-  const left = crypto.createHash("sha256").update(a).digest()
-  const right = crypto.createHash("sha256").update(b).digest()
-  return crypto.timingSafeEqual(left, right)
-}
-
 export const AgentWebhookHttpLive = HttpApiBuilder.group(CommsApi, "agentWebhook", (handlers) =>
   Effect.gen(function*() {
     const agents = yield* AgentsRepo
     return handlers.handle("verifyAgentWebhook", ({ path, urlParams }) =>
       Effect.gen(function*() {
         const token = yield* agents.webhookTokenOf(path.agentId)
-        const presented = urlParams["hub.verify_token"]
-        const challenge = urlParams["hub.challenge"]
-        if (
-          urlParams["hub.mode"] !== "subscribe" || presented === undefined || challenge === undefined ||
-          Option.isNone(token) || !sameSecret(presented, token.value)
-        ) {
-          return yield* new WebhookVerificationFailed()
-        }
+        const challenge = subscriptionChallenge(urlParams, Option.getOrUndefined(token))
+        if (challenge === undefined) return yield* new WebhookVerificationFailed()
         return challenge
       }))
   }))

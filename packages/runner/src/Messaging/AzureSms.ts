@@ -29,11 +29,12 @@
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Clock from "effect/Clock"
-import * as Duration from "effect/Duration"
+import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as crypto from "node:crypto"
 import { type OutboundSms, SendFailure, type SmsSender } from "./Senders.js"
+import { exchange, record, trimSlash } from "./ProviderHttp.js"
 
 export interface AzureSmsOptions {
   /** The Communication Services resource's endpoint, e.g. `https://contoso.communication.azure.com`. */
@@ -48,21 +49,6 @@ export const ACS_SMS_API_VERSION = "2021-03-07"
 export const ACS_REQUEST_TIMEOUT: Duration.DurationInput = "10 seconds"
 
 const LABEL = "Azure Communication Services"
-
-const trimSlash = (url: string) => url.replace(/\/+$/, "")
-
-const seconds = (duration: Duration.DurationInput) => `${Duration.toMillis(Duration.decode(duration)) / 1000} s`
-
-const parseJson = (text: string): unknown => {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
-}
-
-const record = (value: unknown): Readonly<Record<string, unknown>> =>
-  typeof value === "object" && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : {}
 
 export interface AcsSignedHeaders {
   readonly "x-ms-date": string
@@ -169,20 +155,7 @@ export const makeAzureSmsSender = (options: AzureSmsOptions): Effect.Effect<SmsS
           )
         )
       }).pipe(
-        Effect.flatMap((response) =>
-          Effect.map(response.text, (text) => ({ status: response.status, body: parseJson(text) }))
-        ),
-        Effect.timeout(timeout),
-        Effect.mapError((error) =>
-          new SendFailure({
-            retryable: true,
-            status: null,
-            code: null,
-            message: error._tag === "TimeoutException"
-              ? `${LABEL} timed out after ${seconds(timeout)}`
-              : `${LABEL} could not be reached: ${error.message}`
-          })
-        ),
+        exchange(LABEL, timeout),
         Effect.flatMap(({ body, status }) => answer(status, body)),
         Effect.withSpan("AzureSms.send", { attributes: { messageId: message.messageId } })
       )

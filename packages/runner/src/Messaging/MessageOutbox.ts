@@ -35,7 +35,7 @@ import * as Queue from "effect/Queue"
 import { v7 as uuidv7 } from "uuid"
 import { RateCards } from "../Billing/RateCards.js"
 import type { CallEndedEvent } from "../Calls/CallEnded.js"
-import { MessageSenders, SendFailure } from "./Senders.js"
+import { type DeliveryStatus, type InboundReply, type InboundStatus, MessageSenders, SendFailure } from "./Senders.js"
 
 export interface MessagingOptions {
   /** The provider of SMS campaigns that name none. */
@@ -84,12 +84,9 @@ interface Chosen {
   readonly sms: SmsTemplate | undefined
 }
 
-interface DueMessage {
-  readonly id: string
-  readonly tenantId: TenantId
+/** What is sent: fixed when the row is written. */
+interface MessageContent {
   readonly channel: MessageChannel
-  readonly toNumber: string
-  readonly sender: string
   readonly provider: string
   readonly templateName: string | null
   readonly languageCode: string | null
@@ -99,29 +96,16 @@ interface DueMessage {
   readonly dltTemplateId: string | null
   readonly encoding: "GSM7" | "UCS2" | null
   readonly price: number
+}
+
+interface DueMessage extends MessageContent {
+  readonly id: string
+  readonly tenantId: TenantId
+  readonly toNumber: string
+  readonly sender: string
   readonly attempts: number
   readonly reserved: boolean
   readonly firstAttemptAt: Date | null
-}
-
-export type WebhookStatus = "sent" | "delivered" | "read" | "failed"
-
-export interface InboundStatus {
-  readonly providerMessageId: string
-  readonly status: WebhookStatus
-  readonly at: Date
-  readonly error: { readonly code: string; readonly title: string } | null
-}
-
-export interface InboundReply {
-  readonly providerMessageId: string
-  readonly from: string
-  readonly phoneNumberId: string
-  readonly at: Date
-  readonly type: string
-  readonly text: string | null
-  readonly contactName: string | null
-  readonly raw: unknown
 }
 
 export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Outbox", {
@@ -213,22 +197,12 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
         }
       }).pipe(Effect.orDie)
 
-    const insert = (m: {
+    const insert = (m: MessageContent & {
       readonly event: CallEndedEvent
       readonly campaignId: string
-      readonly channel: MessageChannel
       readonly to: string
       readonly sender: string | null
-      readonly provider: string
-      readonly templateName: string | null
-      readonly languageCode: string | null
-      readonly body: string | null
-      readonly bodyParameters: ReadonlyArray<string>
-      readonly dltSenderId: string | null
-      readonly dltTemplateId: string | null
-      readonly encoding: "GSM7" | "UCS2" | null
       readonly segments: number | null
-      readonly price: number
       readonly currency: string
       readonly at: Date
     }) => {
@@ -357,7 +331,7 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
     /** Statuses that arrived before the send was recorded (the platform can be that quick). */
     const applyEarlyStatuses = (tenantId: TenantId, providerMessageId: string) =>
       Effect.gen(function*() {
-        const early = yield* sql<{ status: WebhookStatus; at: Date; errorCode: string | null; errorTitle: string | null }>`
+        const early = yield* sql<{ status: DeliveryStatus; at: Date; errorCode: string | null; errorTitle: string | null }>`
           SELECT status, at, error_code, error_title FROM message_status_events
           WHERE tenant_id = ${tenantId} AND provider_message_id = ${providerMessageId}
           ORDER BY at
@@ -378,13 +352,6 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
       FROM messages WHERE status IN ('QUEUED', 'SENDING')
     `.pipe(Effect.map(([row]) => row?.at ?? undefined), Effect.orDie)
 
-    /** The webhook's tenant, by its verify token; and the tenant's token, for the subscription check. */
-    const tenantToken = (tenantId: TenantId) =>
-      sql<{ token: string }>`SELECT token FROM chatapp_webhook_tokens WHERE tenant_id = ${tenantId}`.pipe(
-        Effect.map(([row]) => row?.token),
-        Effect.orDie
-      )
-
     return {
       onCallEnded,
       claimDue,
@@ -395,7 +362,6 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
       recordInbound,
       applyEarlyStatuses,
       nextDueAt,
-      tenantToken,
       nudge,
       wakeUps,
       settings

@@ -67,6 +67,34 @@ export interface Sender<M> {
 export type SmsSender = Sender<OutboundSms>
 export type ChatAppSender = Sender<OutboundChatApp>
 
+// ---------------------------------------------------------------------------
+// What the messaging platform reports back (its webhook), as the outbox records it
+// ---------------------------------------------------------------------------
+
+export type DeliveryStatus = "sent" | "delivered" | "read" | "failed"
+
+export interface InboundStatus {
+  /** The provider's id of a message we sent. */
+  readonly providerMessageId: string
+  readonly status: DeliveryStatus
+  readonly at: Date
+  readonly error: { readonly code: string; readonly title: string } | null
+}
+
+export interface InboundReply {
+  readonly providerMessageId: string
+  /** The sender as the platform gives it (WhatsApp: digits, no `+`). */
+  readonly from: string
+  readonly phoneNumberId: string
+  readonly at: Date
+  readonly type: string
+  /** The text, the button's text or the interactive reply's title; `null` for media and the like. */
+  readonly text: string | null
+  readonly contactName: string | null
+  /** The message object as the platform sent it. */
+  readonly raw: unknown
+}
+
 export class MessageSenders extends Context.Tag("Messaging/MessageSenders")<MessageSenders, {
   readonly chatApp: ChatAppSender
   readonly sms: (provider: PhoneProvider) => SmsSender

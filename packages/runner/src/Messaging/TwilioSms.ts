@@ -17,10 +17,11 @@
  */
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import * as Duration from "effect/Duration"
+import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as Redacted from "effect/Redacted"
 import { type OutboundSms, SendFailure, type SmsSender } from "./Senders.js"
+import { exchange, record, trimSlash } from "./ProviderHttp.js"
 
 export interface TwilioSmsOptions {
   /** Twilio's REST origin, e.g. `https://api.twilio.com`. */
@@ -36,21 +37,6 @@ export interface TwilioSmsOptions {
 export const TWILIO_SMS_REQUEST_TIMEOUT: Duration.DurationInput = "10 seconds"
 
 const LABEL = "Twilio"
-
-const trimSlash = (url: string) => url.replace(/\/+$/, "")
-
-const seconds = (duration: Duration.DurationInput) => `${Duration.toMillis(Duration.decode(duration)) / 1000} s`
-
-const parseJson = (text: string): unknown => {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
-}
-
-const record = (value: unknown): Readonly<Record<string, unknown>> =>
-  typeof value === "object" && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : {}
 
 /** The form a send posts, in order. */
 export const messageForm = (
@@ -90,20 +76,7 @@ export const makeTwilioSmsSender = (options: TwilioSmsOptions): Effect.Effect<Sm
       client.execute(
         HttpClientRequest.post(url).pipe(HttpClientRequest.bodyUrlParams(messageForm(message, options.statusCallbackUrl)))
       ).pipe(
-        Effect.flatMap((response) =>
-          Effect.map(response.text, (text) => ({ status: response.status, body: parseJson(text) }))
-        ),
-        Effect.timeout(timeout),
-        Effect.mapError((error) =>
-          new SendFailure({
-            retryable: true,
-            status: null,
-            code: null,
-            message: error._tag === "TimeoutException"
-              ? `${LABEL} timed out after ${seconds(timeout)}`
-              : `${LABEL} could not be reached: ${error.message}`
-          })
-        ),
+        exchange(LABEL, timeout),
         Effect.flatMap(({ body, status }) => {
           if (status < 200 || status >= 300) return Effect.fail(failureOf(status, body))
           const sid = record(body).sid

@@ -24,10 +24,11 @@
  */
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import * as Duration from "effect/Duration"
+import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import { type OutboundSms, SendFailure, type SmsSender } from "./Senders.js"
+import { exchange, record, trimSlash } from "./ProviderHttp.js"
 
 export interface VonageSmsOptions {
   /** The SMS API origin; `https://rest.nexmo.com` unless set. */
@@ -47,21 +48,6 @@ export const VONAGE_REQUEST_TIMEOUT: Duration.DurationInput = "10 seconds"
 export const RETRYABLE_STATUSES: ReadonlySet<string> = new Set(["1", "5", "10"])
 
 const LABEL = "Vonage"
-
-const trimSlash = (url: string) => url.replace(/\/+$/, "")
-
-const seconds = (duration: Duration.DurationInput) => `${Duration.toMillis(Duration.decode(duration)) / 1000} s`
-
-const parseJson = (text: string): unknown => {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
-}
-
-const record = (value: unknown): Readonly<Record<string, unknown>> =>
-  typeof value === "object" && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : {}
 
 /** Vonage wants international numbers without the `+`; alphanumeric sender ids pass unchanged. */
 const withoutPlus = (address: string) => address.startsWith("+") ? address.slice(1) : address
@@ -128,20 +114,7 @@ export const makeVonageSmsSender = (options: VonageSmsOptions): Effect.Effect<Sm
 
     const send = (message: OutboundSms) =>
       client.execute(HttpClientRequest.post(url).pipe(HttpClientRequest.bodyUrlParams(smsForm(message, options)))).pipe(
-        Effect.flatMap((response) =>
-          Effect.map(response.text, (text) => ({ status: response.status, body: parseJson(text) }))
-        ),
-        Effect.timeout(timeout),
-        Effect.mapError((error) =>
-          new SendFailure({
-            retryable: true,
-            status: null,
-            code: null,
-            message: error._tag === "TimeoutException"
-              ? `${LABEL} timed out after ${seconds(timeout)}`
-              : `${LABEL} could not be reached: ${error.message}`
-          })
-        ),
+        exchange(LABEL, timeout),
         Effect.flatMap(({ body, status }) => answer(status, body)),
         Effect.withSpan("VonageSms.send", { attributes: { messageId: message.messageId } })
       )

@@ -30,14 +30,15 @@
  */
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import * as Duration from "effect/Duration"
+import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import type * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as crypto from "node:crypto"
-import { type ChatAppSender, type OutboundChatApp, SendFailure } from "./Senders.js"
+import { type ChatAppSender, type DeliveryStatus, type InboundReply, type InboundStatus, type OutboundChatApp, SendFailure } from "./Senders.js"
+import { exchange, record, trimSlash } from "./ProviderHttp.js"
 
 export interface WhatsAppCloudOptions {
   /** The Graph API origin, e.g. `https://graph.facebook.com`. */
@@ -60,21 +61,6 @@ export const WHATSAPP_REQUEST_TIMEOUT: Duration.DurationInput = "10 seconds"
 export const RETRYABLE_ERROR_CODES: ReadonlySet<number> = new Set([4, 80007, 130429, 131056, 2, 131000, 131016, 133004])
 
 const LABEL = "WhatsApp Cloud API"
-
-const trimSlash = (url: string) => url.replace(/\/+$/, "")
-
-const seconds = (duration: Duration.DurationInput) => `${Duration.toMillis(Duration.decode(duration)) / 1000} s`
-
-const parseJson = (text: string): unknown => {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
-}
-
-const record = (value: unknown): Readonly<Record<string, unknown>> =>
-  typeof value === "object" && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : {}
 
 /** The JSON body of a template send, exactly as the Cloud API documents it. */
 export const templateRequestBody = (message: OutboundChatApp) => ({
@@ -126,20 +112,7 @@ export const makeWhatsAppCloudSender = (
           HttpClientRequest.bodyText(JSON.stringify(templateRequestBody(message)), "application/json")
         )
       ).pipe(
-        Effect.flatMap((response) =>
-          Effect.map(response.text, (text) => ({ status: response.status, body: parseJson(text) }))
-        ),
-        Effect.timeout(timeout),
-        Effect.mapError((error) =>
-          new SendFailure({
-            retryable: true,
-            status: null,
-            code: null,
-            message: error._tag === "TimeoutException"
-              ? `${LABEL} timed out after ${seconds(timeout)}`
-              : `${LABEL} could not be reached: ${error.message}`
-          })
-        ),
+        exchange(LABEL, timeout),
         Effect.flatMap(({ body, status }) => {
           if (status < 200 || status >= 300) return Effect.fail(failureOf(status, body))
           const [first] = Array.isArray(record(body).messages) ? record(body).messages as Array<unknown> : []
@@ -177,30 +150,14 @@ export const verifyWebhookSignature = (appSecret: string, rawBody: string, heade
   return expected.length === given.length && crypto.timingSafeEqual(expected, given)
 }
 
-export type WhatsAppStatus = "sent" | "delivered" | "read" | "failed"
+export type WhatsAppStatus = DeliveryStatus
 
-export interface ParsedStatus {
-  readonly providerMessageId: string
-  readonly status: WhatsAppStatus
-  readonly at: Date
+export interface ParsedStatus extends InboundStatus {
   readonly recipient: string
   readonly phoneNumberId: string
-  readonly error: { readonly code: string; readonly title: string } | null
 }
 
-export interface ParsedInboundMessage {
-  readonly providerMessageId: string
-  /** The sender's WhatsApp id as given (digits, no `+`). */
-  readonly from: string
-  readonly phoneNumberId: string
-  readonly at: Date
-  readonly type: string
-  /** The text, the button's text or the interactive reply's title; `null` for media and the like. */
-  readonly text: string | null
-  readonly contactName: string | null
-  /** The message object as Meta sent it. */
-  readonly raw: unknown
-}
+export type ParsedInboundMessage = InboundReply
 
 export interface ParsedWebhook {
   readonly statuses: Array<ParsedStatus>

@@ -192,6 +192,21 @@ export const advance = (duration: Duration.DurationInput): Effect.Effect<void> =
     yield* settle
   })
 
+/**
+ * Runs `check` (assertions included) until it passes, waiting in real time between tries and never
+ * moving the clock: after a clock move the runtime may still be doing real I/O (SQL, a provider's
+ * HTTP answer) that the clock does not see. Gives up after about `seconds` with the last failure.
+ */
+export const eventually = <A, E, R>(check: Effect.Effect<A, E, R>, seconds = 8): Effect.Effect<A, E, R> =>
+  Effect.gen(function*() {
+    const deadline = Date.now() + seconds * 1000
+    for (;;) {
+      const exit = yield* Effect.exit(check)
+      if (exit._tag === "Success" || Date.now() >= deadline) return yield* exit
+      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 25)))
+    }
+  })
+
 /** Advances until `until` (an ISO instant or epoch ms). */
 export const advanceTo = (until: string | number) =>
   Effect.flatMap(Clock.currentTimeMillis, (now) =>
