@@ -1,7 +1,8 @@
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import { errorFields, httpError, type HttpError } from "./ApiError.js"
-import { AgentId, PersonaId } from "./Ids.js"
+import { AgentId, KnowledgeBaseId, PersonaId } from "./Ids.js"
+import { MAX_AGENT_KNOWLEDGE_BASES } from "./KnowledgeBases.js"
 import { JsonObjectSchema, mergePatch, Metadata } from "./Json.js"
 import { E164, PhoneProvider } from "./Phone.js"
 import { Timestamp } from "./Timestamp.js"
@@ -95,7 +96,14 @@ export class UpdateAgentRequest extends Schema.Class<UpdateAgentRequest>("Update
   channel: Schema.optional(Schema.NullOr(AgentChannel)),
   settings: Schema.optional(AgentSettingsPatch),
   connectionId: Schema.optional(Schema.NullOr(ConnectionId)),
-  is_active: Schema.optional(Schema.Boolean)
+  is_active: Schema.optional(Schema.Boolean),
+  knowledgeBaseIds: Schema.optional(
+    Schema.Array(KnowledgeBaseId).pipe(
+      Schema.filter((ids) => ids.length <= MAX_AGENT_KNOWLEDGE_BASES && new Set(ids).size === ids.length, {
+        message: () => `knowledgeBaseIds must hold at most ${MAX_AGENT_KNOWLEDGE_BASES} distinct ids`
+      })
+    )
+  ).annotations({ description: "Replaces the knowledge bases the agent answers from" })
 }) {}
 
 export class AgentWebhookToken extends Schema.Class<AgentWebhookToken>("AgentWebhookToken")({

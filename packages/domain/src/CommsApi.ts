@@ -1,7 +1,9 @@
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as Multipart from "@effect/platform/Multipart"
 import * as OpenApi from "@effect/platform/OpenApi"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import {
   Agent,
@@ -18,7 +20,37 @@ import { errorFields, httpError, type HttpError, reportAllIssues } from "./ApiEr
 import { Authentication, TenantAuthentication } from "./Auth.js"
 import { HealthGroup } from "./Health.js"
 import { API_PREFIX, makeApi } from "./HttpApis.js"
-import { AgentId, VoiceNumberId } from "./Ids.js"
+import { AgentId, IngestionJobId, KbDocumentId, KnowledgeBaseId, VoiceNumberId } from "./Ids.js"
+import {
+  AddSourceRequest,
+  CreateKnowledgeBaseRequest,
+  DocumentTooLong,
+  DocumentUnreadable,
+  EmbedderUnavailable,
+  IngestionJob,
+  IngestionJobAccepted,
+  IngestionJobNotFound,
+  IngestionJobQuery,
+  KbDocument,
+  KbDocumentNotFound,
+  KbKeyTaken,
+  KnowledgeBase,
+  KnowledgeBaseNotFound,
+  MAX_DOCUMENT_CHARS,
+  MAX_UPLOAD_BYTES,
+  MAX_UPLOAD_FILES,
+  NoFilesUploaded,
+  QueryRequest,
+  QueryResult,
+  UnknownEmbedder,
+  UnknownKnowledgeBase,
+  UnsupportedDocumentType,
+  UpdateKnowledgeBaseRequest,
+  UploadResult,
+  UPLOAD_EXTENSIONS,
+  UrlNotAllowed,
+  KnowledgeStoreUnavailable
+} from "./KnowledgeBases.js"
 import { Page, PageQuery } from "./Pagination.js"
 import { IdempotencyKey, IdempotencyKeyReused } from "./Billing.js"
 import {
@@ -75,11 +107,13 @@ export class AgentsGroup extends HttpApiGroup.make("agents")
       .addError(AgentNotFound.http)
       .addError(InvalidAgentSettings.http)
       .addError(WebhookTokenRequired.http)
+      .addError(UnknownKnowledgeBase.http)
       .annotate(
         OpenApi.Description,
         "Changes only the fields supplied. `metadata` and `settings` are merged (RFC 7396: null removes a key). " +
           "Voice settings need `channel: VOICE`. Enabling the chat-app channel (connectionId and settings.phoneNumberId) " +
-          "needs POST /agents/{id}/webhook-token first. `is_active: false` deactivates the agent."
+          "needs POST /agents/{id}/webhook-token first. `is_active: false` deactivates the agent. `knowledgeBaseIds` " +
+          "replaces the knowledge bases the agent answers from (at most 10, the tenant's own)."
       )
   )
   .add(
@@ -235,6 +269,155 @@ export class TelephonyCallbacksGroup extends HttpApiGroup.make("telephonyCallbac
   .prefix(API_PREFIX)
 {}
 
+const kbIdParam = HttpApiSchema.param("kbId", KnowledgeBaseId)
+const documentIdParam = HttpApiSchema.param("documentId", KbDocumentId)
+const jobIdParam = HttpApiSchema.param("jobId", IngestionJobId)
+
+export const DocumentUpload = HttpApiSchema.Multipart(
+  Schema.Struct({ file: Multipart.FilesSchema }),
+  { maxFileSize: Option.some(MAX_UPLOAD_BYTES), maxParts: Option.some(MAX_UPLOAD_FILES + 5) }
+)
+
+export class KnowledgeBasesGroup extends HttpApiGroup.make("knowledgeBases")
+  .add(
+    HttpApiEndpoint.post("createKnowledgeBase", "/knowledge-bases")
+      .setPayload(reportAllIssues(CreateKnowledgeBaseRequest))
+      .addSuccess(KnowledgeBase, { status: 201 })
+      .addError(KbKeyTaken.http)
+      .addError(UnknownEmbedder.http)
+      .addError(KnowledgeStoreUnavailable.http)
+      .annotate(
+        OpenApi.Description,
+        "Creates the knowledge base and its vector collection (cosine space). retrievalScoreThreshold defaults to " +
+          "KB_SCORE_THRESHOLD; embedder to the platform's (EMBEDDER). When the vector store refuses, nothing is stored."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("listKnowledgeBases", "/knowledge-bases")
+      .setUrlParams(reportAllIssues(PageQuery()))
+      .addSuccess(Page(KnowledgeBase).annotations({ identifier: "KnowledgeBasePage" }))
+  )
+  .add(
+    HttpApiEndpoint.get("getKnowledgeBase")`/knowledge-bases/${kbIdParam}`
+      .addSuccess(KnowledgeBase)
+      .addError(KnowledgeBaseNotFound.http)
+  )
+  .add(
+    HttpApiEndpoint.patch("updateKnowledgeBase")`/knowledge-bases/${kbIdParam}`
+      .setPayload(reportAllIssues(UpdateKnowledgeBaseRequest))
+      .addSuccess(KnowledgeBase)
+      .addError(KnowledgeBaseNotFound.http)
+      .addError(KbKeyTaken.http)
+      .addError(UnknownEmbedder.http)
+      .annotate(
+        OpenApi.Description,
+        "Changes the fields supplied. A new embedder is recorded as pendingEmbedder: the next ingestion job embeds " +
+          "every document with it into a new collection and switches over when done; queries keep using the old " +
+          "vectors until then, so vectors of two embedders are never mixed."
+      )
+  )
+  .add(
+    HttpApiEndpoint.del("deleteKnowledgeBase")`/knowledge-bases/${kbIdParam}`
+      .addSuccess(HttpApiSchema.NoContent)
+      .addError(KnowledgeBaseNotFound.http)
+      .addError(KnowledgeStoreUnavailable.http)
+      .annotate(OpenApi.Description, "Drops the collection, then the record, its documents and jobs; agents stop answering from it")
+  )
+  .add(
+    HttpApiEndpoint.post("addSource")`/knowledge-bases/${kbIdParam}/sources`
+      .setPayload(reportAllIssues(AddSourceRequest))
+      .addSuccess(KbDocument, { status: 201 })
+      .addError(KnowledgeBaseNotFound.http)
+      .addError(UrlNotAllowed.http)
+      .annotate(
+        OpenApi.Description,
+        "Adds a document from text (title + text), a URL (http/https, fetched by each ingestion job; private and " +
+          "loopback addresses refused unless KB_URL_ALLOWLIST permits them) or FAQ pairs (one chunk per pair). " +
+          "Discriminated by `type`: TEXT, URL or FAQ. Queue an ingestion job to make it retrievable."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("uploadDocuments")`/knowledge-bases/${kbIdParam}/documents/upload`
+      .setPayload(DocumentUpload)
+      .addSuccess(UploadResult, { status: 201 })
+      .addError(KnowledgeBaseNotFound.http)
+      .addError(NoFilesUploaded.http)
+      .addError(UnsupportedDocumentType.http)
+      .addError(DocumentUnreadable.http)
+      .addError(DocumentTooLong.http)
+      .annotate(
+        OpenApi.Description,
+        `Adds one document per multipart part named \`file\` (1 to ${MAX_UPLOAD_FILES} files, ` +
+          `${MAX_UPLOAD_BYTES / 1024 / 1024} MiB each, 413 above): ${UPLOAD_EXTENSIONS.join(", ")}, text in UTF-8; ` +
+          `PDF text is extracted (no OCR). At most ${MAX_DOCUMENT_CHARS} characters of text per file. All files or none ` +
+          "are stored."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("listDocuments")`/knowledge-bases/${kbIdParam}/documents`
+      .setUrlParams(reportAllIssues(PageQuery()))
+      .addSuccess(Page(KbDocument).annotations({ identifier: "KbDocumentPage" }))
+      .addError(KnowledgeBaseNotFound.http)
+      .annotate(OpenApi.Description, "The knowledge base's documents, newest first (removed ones until an ingestion job purges them)")
+  )
+  .add(
+    HttpApiEndpoint.get("getDocument")`/knowledge-bases/${kbIdParam}/documents/${documentIdParam}`
+      .addSuccess(KbDocument)
+      .addError(KnowledgeBaseNotFound.http)
+      .addError(KbDocumentNotFound.http)
+  )
+  .add(
+    HttpApiEndpoint.del("deleteDocument")`/knowledge-bases/${kbIdParam}/documents/${documentIdParam}`
+      .addSuccess(HttpApiSchema.NoContent)
+      .addError(KnowledgeBaseNotFound.http)
+      .addError(KbDocumentNotFound.http)
+      .annotate(
+        OpenApi.Description,
+        "Marks the document REMOVED: queries leave its chunks out at once, the next ingestion job deletes them from the collection"
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("createIngestionJob")`/knowledge-bases/${kbIdParam}/ingestion-jobs`
+      .setUrlParams(reportAllIssues(IngestionJobQuery))
+      .addSuccess(IngestionJobAccepted, { status: 202 })
+      .addError(KnowledgeBaseNotFound.http)
+      .annotate(
+        OpenApi.Description,
+        "Queues ingestion of everything added, changed or removed since the last job (full=true: every document). " +
+          "While a job is queued and not yet started, asking again answers that job."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("listIngestionJobs")`/knowledge-bases/${kbIdParam}/ingestion-jobs`
+      .setUrlParams(reportAllIssues(PageQuery()))
+      .addSuccess(Page(IngestionJob).annotations({ identifier: "IngestionJobPage" }))
+      .addError(KnowledgeBaseNotFound.http)
+  )
+  .add(
+    HttpApiEndpoint.get("getIngestionJob")`/knowledge-bases/${kbIdParam}/ingestion-jobs/${jobIdParam}`
+      .addSuccess(IngestionJob)
+      .addError(KnowledgeBaseNotFound.http)
+      .addError(IngestionJobNotFound.http)
+      .annotate(OpenApi.Description, "Status, progress (chunks done of total) and per-document errors")
+  )
+  .add(
+    HttpApiEndpoint.post("queryKnowledgeBase")`/knowledge-bases/${kbIdParam}/query`
+      .setPayload(reportAllIssues(QueryRequest))
+      .addSuccess(QueryResult)
+      .addError(KnowledgeBaseNotFound.http)
+      .addError(KnowledgeStoreUnavailable.http)
+      .addError(EmbedderUnavailable.http)
+      .annotate(
+        OpenApi.Description,
+        "The topK (default 5, at most 50) chunks nearest the query whose cosine similarity (1 − distance) is at least " +
+          "the knowledge base's retrievalScoreThreshold, best first"
+      )
+  )
+  .middleware(TenantAuthentication)
+  .prefix(API_PREFIX)
+  .annotate(OpenApi.Description, "Knowledge bases agents answer from: documents, ingestion into Chroma, retrieval")
+{}
+
 export class CommsApi extends makeApi("comms")
   .add(HealthGroup)
   .add(PersonasGroup)
@@ -242,6 +425,7 @@ export class CommsApi extends makeApi("comms")
   .add(VoiceNumbersGroup)
   .add(AgentWebhookGroup)
   .add(CallsGroup)
+  .add(KnowledgeBasesGroup)
   .add(TelephonyCallbacksGroup)
   .annotate(OpenApi.Title, "Voice Agent Platform — comms engine")
   .annotate(OpenApi.Version, "1.0.0")

@@ -4,7 +4,15 @@
  */
 import * as OpenApi from "@effect/platform/OpenApi"
 import { CampaignsGroup, ChatAppGroup, ChatAppWebhookGroup, ContactListsGroup, DncGroup, SmsGroup } from "./CampaignApi.js"
-import { AgentsGroup, AgentWebhookGroup, CallsGroup, PersonasGroup, TelephonyCallbacksGroup, VoiceNumbersGroup } from "./CommsApi.js"
+import {
+  AgentsGroup,
+  AgentWebhookGroup,
+  CallsGroup,
+  KnowledgeBasesGroup,
+  PersonasGroup,
+  TelephonyCallbacksGroup,
+  VoiceNumbersGroup
+} from "./CommsApi.js"
 import { HealthGroup } from "./Health.js"
 import { ApiKeysGroup, AuthGroup, ProfileGroup, TopUpsGroup, WalletGroup } from "./PlatformCoreApi.js"
 import { makeApi } from "./HttpApis.js"
@@ -60,6 +68,7 @@ export class PlatformApi extends makeApi("voice-agent-platform")
   .add(VoiceNumbersGroup)
   .add(AgentWebhookGroup)
   .add(CallsGroup)
+  .add(KnowledgeBasesGroup)
   .add(TelephonyCallbacksGroup)
   .add(ContactListsGroup)
   .add(CampaignsGroup)

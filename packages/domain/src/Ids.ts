@@ -26,3 +26,12 @@ export type ContactListId = typeof ContactListId.Type
 
 export const ContactId = uuid("ContactId")
 export type ContactId = typeof ContactId.Type
+
+export const KnowledgeBaseId = uuid("KnowledgeBaseId")
+export type KnowledgeBaseId = typeof KnowledgeBaseId.Type
+
+export const KbDocumentId = uuid("KbDocumentId")
+export type KbDocumentId = typeof KbDocumentId.Type
+
+export const IngestionJobId = uuid("IngestionJobId")
+export type IngestionJobId = typeof IngestionJobId.Type

@@ -1,6 +1,6 @@
 /**
  * What a runner runs: the entities (Tenant, LiveCall) and the cluster singletons (the webhook
- * dispatcher, the live-call supervisor), with the adapters they need. Requires a `Sharding` (from
+ * dispatcher, the live-call supervisor), the ingestion worker, with the adapters they need. Requires a `Sharding` (from
  * one of the `Cluster` layers), a `SqlClient` and an `HttpClient`.
  */
 import type { Sharding } from "@effect/cluster/Sharding"
@@ -32,6 +32,11 @@ import { dispatcher, type DispatcherOptions, Webhooks } from "./Webhooks/Webhook
 import { defaultMessagingOptions, MessageOutbox, messageDispatcher, type MessagingOptions, MessagingSettings } from "./Messaging/MessageOutbox.js"
 import { type ChatAppSender, MessageSenders, type SmsSender } from "./Messaging/Senders.js"
 import { simulatedChatAppSender, simulatedSmsSender } from "./Messaging/SimulatedSenders.js"
+import { Ingestion } from "./Knowledge/Ingestion.js"
+import { type KnowledgeOptions, KnowledgeServices } from "./Knowledge/KnowledgeServices.js"
+
+/** Every runner works the queue of ingestion jobs (leases, not a singleton: jobs spread over runners). */
+const IngestionWorker = Layer.scopedDiscard(Effect.flatMap(Ingestion, (ingestion) => Effect.forkScoped(ingestion.worker)))
 
 export interface RuntimeOptions {
   readonly simulator: SimulatorOptions
@@ -49,6 +54,8 @@ export interface RuntimeOptions {
     readonly chatApp?: Effect.Effect<ChatAppSender, never, any> | undefined
     readonly sms?: Partial<Record<PhoneProvider, Effect.Effect<SmsSender, never, any>>> | undefined
   } | undefined
+  /** Vector store, embedders and settings of knowledge bases (default: no vector store, offline embedder). */
+  readonly knowledge?: KnowledgeOptions | undefined
 }
 
 export const defaultRuntimeOptions: RuntimeOptions = {
@@ -169,7 +176,9 @@ export const RuntimeLive = (options: RuntimeOptions = defaultRuntimeOptions) =>
     Singleton.make("webhook-dispatcher", dispatcher(options.webhooks)),
     Singleton.make("live-call-supervisor", supervisor(options.supervisorInterval)),
     Singleton.make("campaign-supervisor", campaignSupervisor(options.supervisorInterval)),
-    Singleton.make("message-dispatcher", messageDispatcher)
+    Singleton.make("message-dispatcher", messageDispatcher),
+    // without a vector store no knowledge base can exist, so there is nothing to ingest
+    options.knowledge?.vectorStore === undefined ? Layer.empty : IngestionWorker
   ).pipe(
     Layer.provide(MessageSendersLive(options)),
     Layer.provide(DialerSettings.layer(options.dialer)),
@@ -184,5 +193,7 @@ export const RuntimeLive = (options: RuntimeOptions = defaultRuntimeOptions) =>
     ])),
     Layer.provide(AgentBrain.responder),
     Layer.provideMerge(Repositories),
-    Layer.provideMerge(MessagingSettings.layer(options.messaging))
+    Layer.provideMerge(MessagingSettings.layer(options.messaging)),
+    Layer.provideMerge(Ingestion.Default),
+    Layer.provideMerge(KnowledgeServices(options.knowledge))
   )

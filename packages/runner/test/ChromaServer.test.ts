@@ -3,9 +3,10 @@
  * client against it, a SIGKILL the supervisor recovers from, and nothing left once the scope closes.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { ChromaServer, ChromaStartFailed, startChroma } from "@voiceagent/runner/Knowledge/ChromaServer"
+import { ChromaServer, ChromaStartFailed, PID_FILE, startChroma } from "@voiceagent/runner/Knowledge/ChromaServer"
 import { ChromaClient } from "chromadb"
 import { Effect, Exit, Schedule, Scope } from "effect"
+import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
@@ -18,6 +19,77 @@ const isAlive = (pid: number) => {
     return false
   }
 }
+
+/** Alive and not a zombie (an orphan killed here is reaped by whoever adopted it, maybe late). */
+const isRunning = (pid: number) => {
+  try {
+    return !/\) [ZX] /.test(Fs.readFileSync(`/proc/${pid}/stat`, "utf8"))
+  } catch {
+    return false
+  }
+}
+
+const readPid = (dataDir: string) => {
+  try {
+    return Number(Fs.readFileSync(Path.join(dataDir, PID_FILE), "utf8").trim())
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Another Node process (through tsx) that starts Chroma on `dataDir` with this module, prints
+ * `{ port, pid }` and waits; released with SIGKILL, as is the server it started if still running.
+ */
+const parentProcess = (dataDir: string) =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      const module = new URL("../src/Knowledge/ChromaServer.ts", import.meta.url).href
+      const script = `
+        const { Effect } = await import("effect")
+        const { startChroma } = await import(${JSON.stringify(module)})
+        await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+          const chroma = yield* startChroma({ dataDir: ${JSON.stringify(dataDir)} })
+          const pid = yield* chroma.pid
+          process.stdout.write(JSON.stringify({ port: chroma.port, pid }) + "\\n")
+          yield* Effect.never
+        })))`
+      const child = ChildProcess.spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+        cwd: new URL("..", import.meta.url).pathname,
+        stdio: ["ignore", "pipe", "pipe"]
+      })
+      const state = { child, chromaPid: undefined as number | undefined, output: "" }
+      child.stderr.setEncoding("utf8").on("data", (chunk: string) => (state.output += chunk))
+      return state
+    }),
+    (state) =>
+      Effect.sync(() => {
+        state.child.kill("SIGKILL")
+        if (state.chromaPid !== undefined && isRunning(state.chromaPid)) process.kill(state.chromaPid, "SIGKILL")
+      })
+  )
+
+/** The first line the parent prints: where its Chroma listens, and its pid. */
+const announced = (state: Effect.Effect.Success<ReturnType<typeof parentProcess>>) =>
+  Effect.async<{ port: number; pid: number }, Error>((resume) => {
+    let buffer = ""
+    const onData = (chunk: string) => {
+      buffer += chunk
+      const end = buffer.indexOf("\n")
+      if (end >= 0) {
+        const line = JSON.parse(buffer.slice(0, end)) as { port: number; pid: number }
+        state.chromaPid = line.pid
+        resume(Effect.succeed(line))
+      }
+    }
+    const onExit = () => resume(Effect.fail(new Error(`the parent exited: ${state.output}`)))
+    state.child.stdout!.setEncoding("utf8").on("data", onData)
+    state.child.once("exit", onExit)
+    return Effect.sync(() => {
+      state.child.stdout!.off("data", onData)
+      state.child.off("exit", onExit)
+    })
+  }).pipe(Effect.timeoutFail({ duration: "60 seconds", onTimeout: () => new Error(`no answer: ${state.output}`) }))
 
 const cosine = (a: ReadonlyArray<number>, b: ReadonlyArray<number>) => {
   let dot = 0
@@ -48,6 +120,7 @@ describe("ChromaServer", () => {
     Effect.gen(function*() {
       const dataDir = yield* tempDir
       const scope = yield* Scope.make()
+      yield* Effect.addFinalizer(() => Scope.close(scope, Exit.void))
       const chroma = yield* startChroma({ dataDir, restartDelay: "200 millis" }).pipe(Scope.extend(scope))
 
       assert.strictEqual(chroma.url, `http://127.0.0.1:${chroma.port}`)
@@ -123,5 +196,60 @@ describe("ChromaServer", () => {
         assert.match(error.message, /in use/)
         assert.isTrue(yield* first.healthy)
       }).pipe(Effect.provide(ChromaServer.layer({ dataDir: Path.join(dataDir, "first") })))
+    }), { timeout: 60_000 })
+
+  it.scopedLive("a server left running by a parent that was SIGKILLed is killed before the next start", () =>
+    Effect.gen(function*() {
+      const dataDir = yield* tempDir
+      const parent = yield* parentProcess(dataDir)
+      const orphan = yield* announced(parent)
+      assert.strictEqual(readPid(dataDir), orphan.pid)
+      const before = new ChromaClient({ host: "127.0.0.1", port: orphan.port })
+      const collection = yield* Effect.promise(() =>
+        before.createCollection({ name: "kept", configuration: { hnsw: { space: "cosine" } }, embeddingFunction: null })
+      )
+      yield* Effect.promise(() => collection.upsert({ ids: ["a"], embeddings: [[1, 0]], documents: ["alpha"] }))
+
+      // The parent dies without a chance to stop its child, which keeps serving the data directory.
+      parent.child.kill("SIGKILL")
+      yield* Effect.async<void>((resume) => {
+        if (parent.child.exitCode !== null || parent.child.signalCode !== null) resume(Effect.void)
+        else parent.child.once("exit", () => resume(Effect.void))
+      })
+      assert.isTrue(isRunning(orphan.pid))
+      assert.strictEqual((yield* Effect.promise(() => before.heartbeat())) > 0, true)
+      assert.strictEqual(readPid(dataDir), orphan.pid)
+
+      const scope = yield* Scope.make()
+      yield* Effect.addFinalizer(() => Scope.close(scope, Exit.void))
+      const chroma = yield* startChroma({ dataDir }).pipe(Scope.extend(scope))
+      assert.isFalse(isRunning(orphan.pid))
+      const pid = yield* chroma.pid
+      assert.isDefined(pid)
+      assert.notStrictEqual(pid, orphan.pid)
+      assert.strictEqual(readPid(dataDir), pid)
+      const after = new ChromaClient({ host: "127.0.0.1", port: chroma.port })
+      const again = yield* Effect.promise(() => after.getCollection({ name: "kept" }))
+      const got = yield* Effect.promise(() => again.get({ ids: ["a"], include: ["documents"] }))
+      assert.deepStrictEqual([got.ids, got.documents], [["a"], ["alpha"]])
+
+      // A clean stop takes its pid file away.
+      yield* Scope.close(scope, Exit.void)
+      assert.isFalse(isAlive(pid!))
+      assert.isUndefined(readPid(dataDir))
+    }), { timeout: 120_000 })
+
+  it.scopedLive("a pid file naming some other process leaves that process alone", () =>
+    Effect.gen(function*() {
+      const dataDir = yield* tempDir
+      const other = yield* Effect.acquireRelease(
+        Effect.sync(() => ChildProcess.spawn("sleep", ["60"], { stdio: "ignore" })),
+        (child) => Effect.sync(() => child.kill("SIGKILL"))
+      )
+      Fs.writeFileSync(Path.join(dataDir, PID_FILE), `${other.pid}\n`)
+      const chroma = yield* startChroma({ dataDir })
+      assert.isTrue(isRunning(other.pid!))
+      assert.isTrue(yield* chroma.healthy)
+      assert.strictEqual(readPid(dataDir), yield* chroma.pid)
     }), { timeout: 60_000 })
 })

@@ -1,3 +1,4 @@
+import type { TenantId } from "@voiceagent/domain/Ids"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { assert, describe, it, layer } from "@effect/vitest"
 import type { SessionId } from "@voiceagent/domain/Calls"
@@ -22,6 +23,7 @@ const dialRequest = (overrides: Partial<DialRequest> = {}): DialRequest => ({
   from: "+14155550100",
   to: "+14155552671",
   agent: {
+    tenantId: "0190a5b0-0000-7000-8000-000000000001" as TenantId,
     name: "Ada",
     greetMessage: "Hi, it's <Ada> from Smith & Sons \"Loans\"",
     agentPrompt: "Be brief.",

@@ -15,6 +15,8 @@ import * as crypto from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { dimensionsOf } from "@voiceagent/runner/Knowledge/OpenAiEmbedder"
+import { parseAllowList } from "@voiceagent/runner/Knowledge/UrlFetcher"
 
 export interface Variable {
   readonly name: string
@@ -92,7 +94,27 @@ export const Variables = [
   { name: "VONAGE_API_SECRET", default: undefined, description: "Vonage API secret (required when SMS_PROVIDER_B is vonage)" },
   { name: "VONAGE_DLT_ENTITY_ID", default: undefined, description: "India DLT principal entity id, sent as entity-id with DLT templates" },
   { name: "AZURE_COMMUNICATION_ENDPOINT", default: undefined, description: "Azure Communication Services endpoint (required when SMS_PROVIDER_C is azure)" },
-  { name: "AZURE_COMMUNICATION_ACCESS_KEY", default: undefined, description: "Azure Communication Services access key (base64)" }
+  { name: "AZURE_COMMUNICATION_ACCESS_KEY", default: undefined, description: "Azure Communication Services access key (base64)" },
+  {
+    name: "CHROMA_URL",
+    default: undefined,
+    description: "Chroma server for knowledge bases; unset: the start role runs one under DATA_DIR/chroma, other roles have none"
+  },
+  { name: "EMBEDDER", default: "offline", description: "Embedder of new knowledge bases: offline (built in) or openai (EMBEDDINGS_*)" },
+  { name: "EMBEDDINGS_URL", default: "https://api.openai.com/v1", description: "OpenAI-compatible embeddings API base URL" },
+  { name: "EMBEDDINGS_MODEL", default: "text-embedding-3-small", description: "Embeddings model name" },
+  { name: "EMBEDDINGS_API_KEY", default: undefined, description: "Bearer key of the embeddings API (omitted when unset)" },
+  {
+    name: "EMBEDDINGS_DIMENSIONS",
+    default: undefined,
+    description: "Vector length asked of the embeddings API; required for models other than OpenAI's text-embedding-*"
+  },
+  { name: "KB_SCORE_THRESHOLD", default: "0.15", description: "retrievalScoreThreshold of knowledge bases created without one (0 to 1)" },
+  {
+    name: "KB_URL_ALLOWLIST",
+    default: undefined,
+    description: "Private hosts URL sources may fetch anyway: hostnames, addresses or CIDR ranges, comma-separated"
+  }
 ] as const satisfies ReadonlyArray<Variable>
 
 export type VariableName = (typeof Variables)[number]["name"]
@@ -294,6 +316,28 @@ export const AppConfig = Config.all({
     vonageDltEntityId: Config.option(Config.nonEmptyString("VONAGE_DLT_ENTITY_ID")),
     azureEndpoint: Config.option(httpUrl("AZURE_COMMUNICATION_ENDPOINT")),
     azureAccessKey: Config.option(Config.redacted("AZURE_COMMUNICATION_ACCESS_KEY"))
+  }),
+  knowledge: Config.all({
+    chromaUrl: Config.option(httpUrl("CHROMA_URL")),
+    embedder: Config.literal("offline", "openai")("EMBEDDER").pipe(Config.withDefault("offline" as const)),
+    embeddingsUrl: httpUrl("EMBEDDINGS_URL").pipe(Config.withDefault(defaultOf("EMBEDDINGS_URL"))),
+    embeddingsModel: Config.nonEmptyString("EMBEDDINGS_MODEL").pipe(Config.withDefault(defaultOf("EMBEDDINGS_MODEL"))),
+    embeddingsApiKey: Config.option(Config.redacted(Config.nonEmptyString("EMBEDDINGS_API_KEY"))),
+    embeddingsDimensions: Config.option(
+      Config.integer("EMBEDDINGS_DIMENSIONS").pipe(
+        Config.validate({ message: "expected a whole number from 1 to 16384", validation: (n) => n >= 1 && n <= 16_384 })
+      )
+    ),
+    scoreThreshold: Config.number("KB_SCORE_THRESHOLD").pipe(
+      Config.validate({ message: "expected a number from 0 to 1", validation: (n) => Number.isFinite(n) && n >= 0 && n <= 1 }),
+      Config.withDefault(Number(defaultOf("KB_SCORE_THRESHOLD")))
+    ),
+    urlAllowList: Config.string("KB_URL_ALLOWLIST").pipe(
+      Config.mapOrFail((raw) =>
+        Either.mapLeft(parseAllowList(raw), (message) => ConfigError.InvalidData(["KB_URL_ALLOWLIST"], message))
+      ),
+      Config.withDefault([] as ReadonlyArray<string>)
+    )
   })
 }).pipe(
   // adapters chosen without their credentials: every missing one reported at once
@@ -313,6 +357,13 @@ export const AppConfig = Config.all({
     const azure = c.messaging.PROVIDER_C === "azure"
     need(azure && Option.isNone(c.messaging.azureEndpoint), "AZURE_COMMUNICATION_ENDPOINT", "required when SMS_PROVIDER_C is azure")
     need(azure && Option.isNone(c.messaging.azureAccessKey), "AZURE_COMMUNICATION_ACCESS_KEY", "required when SMS_PROVIDER_C is azure")
+    const k = c.knowledge
+    need(
+      k.embedder === "openai" && Option.isNone(k.embeddingsDimensions) &&
+        dimensionsOf({ model: k.embeddingsModel, dimensions: undefined }) === undefined,
+      "EMBEDDINGS_DIMENSIONS",
+      `required when EMBEDDER is openai with a model whose vector length is not known (${k.embeddingsModel})`
+    )
     return missing.length === 0 ? Either.right(c) : Either.left(missing.reduce((a, b) => ConfigError.And(a, b)))
   })
 )

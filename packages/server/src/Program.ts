@@ -77,7 +77,7 @@ export const runService = (service: ServiceName) =>
     yield* requirePostgres(config, `serve ${service}`)
     const secret = yield* Config.resolveJwtSecret(config, { mayGenerate: false })
     const target = databaseTarget(config)
-    const layer = SingleService(service, servicesOptions(config, secret), nodeOptions(config)).pipe(
+    const layer = SingleService(service, servicesOptions(config, secret), nodeOptions(config, "service")).pipe(
       Layer.provideMerge(ServiceDirectory.make()),
       Layer.provide(DatabaseLive(target))
     )
@@ -87,7 +87,7 @@ export const runService = (service: ServiceName) =>
 export const runRunner = Effect.gen(function*() {
   const config = yield* Config.load
   yield* requirePostgres(config, "runner")
-  const node = nodeOptions(config)
+  const node = nodeOptions(config, "runner")
   const target = databaseTarget(config, `voiceagent runner ${node.cluster.runnerHost}:${node.cluster.runnerPort}`)
   return yield* Effect.gen(function*() {
     yield* Layer.build(RunnerNode(node).pipe(Layer.provide(DatabaseLive(target))))

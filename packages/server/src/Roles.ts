@@ -33,8 +33,16 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import type * as Redacted from "effect/Redacted"
+import * as Redacted from "effect/Redacted"
 import * as fs from "node:fs"
+import { ChromaServer } from "@voiceagent/runner/Knowledge/ChromaServer"
+import * as ChromaVectorStore from "@voiceagent/runner/Knowledge/ChromaVectorStore"
+import { Embedders, makeEmbedders } from "@voiceagent/runner/Knowledge/Embedders"
+import { defaultIngestionOptions } from "@voiceagent/runner/Knowledge/KnowledgeSettings"
+import { type KnowledgeOptions, KnowledgeServices } from "@voiceagent/runner/Knowledge/KnowledgeServices"
+import { makeOfflineEmbedder } from "@voiceagent/runner/Knowledge/OfflineEmbedder"
+import { makeOpenAiEmbedder } from "@voiceagent/runner/Knowledge/OpenAiEmbedder"
+import { defaultUrlPolicy } from "@voiceagent/runner/Knowledge/UrlFetcher"
 import * as path from "node:path"
 import { type AppConfig, publicUrlOf } from "./Config.js"
 
@@ -121,7 +129,54 @@ export const messageSenders = (config: AppConfig): NonNullable<RuntimeOptions["s
   }
 }
 
-export const nodeOptions = (config: AppConfig): NodeOptions => {
+export type NodeRole = "embedded" | "runner" | "service"
+
+/**
+ * Knowledge bases: the vector store (CHROMA_URL; else an embedded Chroma under DATA_DIR for the
+ * start role, none for the others), the embedders (the offline one always, an OpenAI-compatible
+ * API when EMBEDDER is openai, which then is the default) and the settings.
+ */
+export const knowledgeOptions = (config: AppConfig, role: NodeRole): KnowledgeOptions => {
+  const k = config.knowledge
+  const vectorStore = Option.match(k.chromaUrl, {
+    onSome: (url) => ChromaVectorStore.layer({ url }),
+    onNone: () =>
+      role === "embedded"
+        ? ChromaVectorStore.layerFromServer.pipe(
+          Layer.provide(ChromaServer.layer({ dataDir: path.resolve(config.dataDir, "chroma") }))
+        )
+        : undefined
+  })
+  const offline = makeOfflineEmbedder()
+  const embedders = k.embedder === "openai"
+    ? Layer.effect(
+      Embedders,
+      Effect.map(
+        makeOpenAiEmbedder({
+          url: k.embeddingsUrl,
+          model: k.embeddingsModel,
+          apiKey: Option.getOrUndefined(Option.map(k.embeddingsApiKey, Redacted.value)),
+          dimensions: Option.getOrUndefined(k.embeddingsDimensions)
+        }),
+        (openai) => makeEmbedders([openai, offline], openai.id)
+      )
+    )
+    : Embedders.layer([offline])
+  return {
+    vectorStore,
+    embedders,
+    settings: {
+      defaultScoreThreshold: k.scoreThreshold,
+      urlPolicy: { ...defaultUrlPolicy, allow: k.urlAllowList },
+      ingestion: {
+        ...defaultIngestionOptions,
+        owner: role === "runner" ? `runner ${config.cluster.runnerHost}:${config.cluster.runnerPort}` : "embedded"
+      }
+    }
+  }
+}
+
+export const nodeOptions = (config: AppConfig, role: NodeRole = "embedded"): NodeOptions => {
   const carriers: Partial<RuntimeOptions["carriers"] & {}> = {}
   for (const [provider, carrier] of Object.entries(config.telephony) as Array<[PhoneProvider, "simulated" | "twilio"]>) {
     if (carrier === "twilio" && Option.isSome(config.twilio.accountSid) && Option.isSome(config.twilio.authToken)) {
@@ -166,7 +221,8 @@ export const nodeOptions = (config: AppConfig): NodeOptions => {
       callsPerSecondPerNumber: config.voiceNumberCps,
       supervisorInterval: config.supervisorInterval,
       messaging: { ...defaultMessagingOptions, defaultSmsProvider: config.messaging.defaultSmsProvider },
-      senders: messageSenders(config)
+      senders: messageSenders(config),
+      knowledge: knowledgeOptions(config, role)
     }
   }
 }
@@ -234,6 +290,7 @@ export const SingleService = (service: ServiceName, options: ServicesOptions, no
   const withDependencies = <A, E, R>(layer: Layer.Layer<A, E, R>) =>
     layer.pipe(
       Layer.provide(dependencies(options)),
+      Layer.provideMerge(KnowledgeServices(node.runtime.knowledge)),
       Layer.provideMerge(Cluster.client(node.cluster)),
       Layer.provideMerge(nodeBasics(node)),
       withoutTracing

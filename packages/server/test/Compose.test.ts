@@ -10,6 +10,7 @@ import YAML from "yaml"
 const root = fileURLToPath(new URL("../../../", import.meta.url))
 const compose = YAML.parse(fs.readFileSync(`${root}docker-compose.yml`, "utf8"), { merge: true }) as {
   services: Record<string, any>
+  volumes: Record<string, unknown>
 }
 const dockerfile = fs.readFileSync(`${root}Dockerfile`, "utf8")
 
@@ -46,6 +47,19 @@ describe("docker-compose.yml", () => {
       assert.match(env["DATABASE_URL"]!, /^postgres:\/\/[^@]+@postgres:5432\//, name)
       assert.isDefined(env["JWT_SECRET"], name)
       assert.strictEqual(env["HOST"], "0.0.0.0", name)
+    }
+  })
+
+  it("runs the official Chroma image, persistent, and points runners and the comms service at it", () => {
+    const chroma = compose.services["chroma"]
+    assert.match(chroma.image, /^chromadb\/chroma:1\.\d+\.\d+$/, "a pinned 1.x server, the API the client speaks (v2)")
+    assert.include(chroma.volumes, "chroma-data:/data", "data on a named volume")
+    assert.property(compose.volumes, "chroma-data")
+    assert.include(chroma.healthcheck.test.join(" "), "/dev/tcp/127.0.0.1/8000")
+    for (const name of ["runner", "comms"]) {
+      const service = compose.services[name]
+      assert.strictEqual(service.environment.CHROMA_URL, "http://chroma:8000", name)
+      assert.strictEqual(service.depends_on.chroma.condition, "service_healthy", name)
     }
   })
 

@@ -3,7 +3,9 @@ import { CommsHttpLive } from "@voiceagent/http/Comms/CommsHttp"
 import { HttpDependencies } from "@voiceagent/http/HttpDependencies"
 import { serveApi } from "@voiceagent/http/Serve"
 import { ServiceDirectory } from "@voiceagent/http/ServiceDirectory"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as Cluster from "@voiceagent/runner/Cluster/Cluster"
+import { KnowledgeServices } from "@voiceagent/runner/Knowledge/KnowledgeServices"
 import { PlatformSettings } from "@voiceagent/runner/Settings"
 import * as Migrations from "@voiceagent/runner/Sql/Migrations"
 import * as TestDatabase from "@voiceagent/runner/Testing/TestDatabase"
@@ -12,6 +14,8 @@ import { get } from "./Http.js"
 
 const CommsOnEmptyDatabase = serveApi("comms", CommsHttpLive, { host: "127.0.0.1", port: 0 }).pipe(
   Layer.provide(HttpDependencies({ sessions: { secret: Redacted.make("r".repeat(32)), ttl: "1 hour" } })),
+  Layer.provide(KnowledgeServices()),
+  Layer.provide(NodeHttpClient.layerUndici),
   Layer.provide(Cluster.embedded({ ...Cluster.defaultClusterOptions, shardsPerGroup: 4 })),
   Layer.provide(PlatformSettings.layer()),
   Layer.provideMerge(ServiceDirectory.make()),

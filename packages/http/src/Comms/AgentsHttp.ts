@@ -1,3 +1,4 @@
+import { UnknownKnowledgeBase } from "@voiceagent/domain/KnowledgeBases"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import {
   AgentNotFound,
@@ -60,6 +61,10 @@ export const AgentsHttpLive = HttpApiBuilder.group(CommsApi, "agents", (handlers
           if (Option.isNone(found)) return yield* new AgentNotFound()
           const next = applyAgentPatch(stateOf(found.value.agent), payload)
           if (Either.isLeft(next)) return yield* next.left
+          if (payload.knowledgeBaseIds !== undefined) {
+            const unknown = yield* agents.setKnowledgeBases(tenantId, path.id, payload.knowledgeBaseIds)
+            if (unknown.length > 0) return yield* new UnknownKnowledgeBase({ details: { knowledgeBaseIds: unknown } })
+          }
           return yield* agents.save(tenantId, path.id, next.right)
         }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die)))
       .handle("createAgentWebhookToken", ({ path }) =>

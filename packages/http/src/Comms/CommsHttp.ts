@@ -5,6 +5,7 @@ import * as Layer from "effect/Layer"
 import { makeHealth } from "../Health.js"
 import { AgentsHttpLive, AgentWebhookHttpLive } from "./AgentsHttp.js"
 import { CallsHttpLive, TelephonyCallbacksHttpLive } from "./CallsHttp.js"
+import { KnowledgeBasesHttpLive } from "./KnowledgeBasesHttp.js"
 import { PersonasHttpLive } from "./PersonasHttp.js"
 import { VoiceNumbersHttpLive } from "./VoiceNumbersHttp.js"
 
@@ -20,6 +21,7 @@ export const CommsHttpLive = HttpApiBuilder.api(CommsApi).pipe(
     AgentWebhookHttpLive,
     VoiceNumbersHttpLive,
     CallsHttpLive,
+    KnowledgeBasesHttpLive,
     TelephonyCallbacksHttpLive
   ])
 )

@@ -23,6 +23,7 @@ interface AgentRow {
   readonly webhookTokenAt: Date | null
   readonly createdAt: Date
   readonly updatedAt: Date
+  readonly knowledgeBaseIds: ReadonlyArray<string>
 }
 
 export interface AgentRecord {
@@ -45,7 +46,7 @@ const toRecord = (row: AgentRow): AgentRecord => ({
     channel: row.channel,
     settings: row.settings,
     connectionId: row.connectionId,
-    knowledgeBaseIds: [],
+    knowledgeBaseIds: row.knowledgeBaseIds,
     webhookTokenIssued: row.webhookToken !== null,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt
@@ -67,7 +68,9 @@ export const stateOf = (agent: Agent): AgentState => ({
 })
 
 const AGENT_COLUMNS = `id, brain_id, persona_id, name, is_active, greet_message, agent_prompt, metadata, channel,
-  settings, connection_id, webhook_token, webhook_token_at, created_at, updated_at`
+  settings, connection_id, webhook_token, webhook_token_at, created_at, updated_at,
+  (SELECT coalesce(json_agg(l.kb_id ORDER BY l.position), '[]'::json) FROM agent_knowledge_bases l
+    WHERE l.agent_id = agents.id) AS knowledge_base_ids`
 
 export class AgentsRepo extends Effect.Service<AgentsRepo>()("Agents/Repo", {
   effect: Effect.gen(function*() {
@@ -151,6 +154,25 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("Agents/Repo", {
         Effect.orDie
       )
 
-    return { listPersonas, findPersona, create, list, find, save, ensureWebhookToken, webhookTokenOf } as const
+    /**
+     * Replaces the agent's knowledge bases, in the order given; answers the ids that are not the
+     * tenant's (and changes nothing then). The caller holds the agent's row.
+     */
+    const setKnowledgeBases = (tenantId: TenantId, id: AgentId, kbIds: ReadonlyArray<string>) =>
+      Effect.gen(function*() {
+        const found = kbIds.length === 0 ? [] : yield* sql<{ id: string }>`
+          SELECT id FROM knowledge_bases WHERE tenant_id = ${tenantId} AND id IN ${sql.in(kbIds)}
+        `
+        const known = new Set(found.map((r) => r.id))
+        const unknown = kbIds.filter((kb) => !known.has(kb))
+        if (unknown.length > 0) return unknown
+        yield* sql`DELETE FROM agent_knowledge_bases WHERE agent_id = ${id}`
+        if (kbIds.length > 0) {
+          yield* sql`INSERT INTO agent_knowledge_bases ${sql.insert(kbIds.map((kbId, position) => ({ agentId: id, kbId, position })))}`
+        }
+        return []
+      }).pipe(Effect.orDie)
+
+    return { listPersonas, findPersona, create, list, find, save, ensureWebhookToken, webhookTokenOf, setKnowledgeBases } as const
   })
 }) {}

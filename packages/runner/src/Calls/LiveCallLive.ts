@@ -53,6 +53,12 @@ const eventFor = (kind: ProviderEvent["kind"], at: number): CallEvent => {
   }
 }
 
+/** `metadata.simulatedCallerLines`: what the simulated carrier's caller says, for demos and tests. */
+const callerLinesOf = (metadata: { readonly [key: string]: unknown }): ReadonlyArray<string> | undefined => {
+  const lines = metadata["simulatedCallerLines"]
+  return Array.isArray(lines) && lines.length > 0 && lines.every((l) => typeof l === "string") ? lines as Array<string> : undefined
+}
+
 const replyOf = (state: CallState | undefined) =>
   state === undefined
     ? { status: "ENDED" as const, outcome: null }
@@ -108,8 +114,9 @@ export const LiveCallLive = LiveCallEntity.toLayer(
     const persona = (agentId: AgentId, tenantId: TenantId): Effect.Effect<AgentPersona> =>
       Effect.map(agents.find(tenantId, agentId), (found) =>
         Option.match(found, {
-          onNone: () => ({ name: "agent", greetMessage: "Hello!", agentPrompt: "", metadata: {}, knowledgeBaseIds: [] }),
+          onNone: () => ({ tenantId, name: "agent", greetMessage: "Hello!", agentPrompt: "", metadata: {}, knowledgeBaseIds: [] }),
           onSome: ({ agent }) => ({
+            tenantId,
             name: agent.name,
             greetMessage: agent.greetMessage,
             agentPrompt: agent.agent_prompt,
@@ -163,7 +170,14 @@ export const LiveCallLive = LiveCallEntity.toLayer(
       const { spec } = call!
       const carrier = telephony.carrierFor(spec.provider)
       const agent = yield* persona(spec.agentId, spec.tenantId)
-      const placed = yield* carrier.dial({ sessionId, provider: spec.provider, from: spec.fromNumber, to: spec.toNumber, agent }).pipe(
+      const placed = yield* carrier.dial({
+        sessionId,
+        provider: spec.provider,
+        from: spec.fromNumber,
+        to: spec.toNumber,
+        agent,
+        callerLines: callerLinesOf(spec.metadata)
+      }).pipe(
         Effect.either
       )
       if (placed._tag === "Left") {

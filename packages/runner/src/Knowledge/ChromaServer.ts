@@ -8,7 +8,12 @@
  * - a supervisor fiber restarts the process (same port, same data directory) whenever it exits
  *   while the scope is open;
  * - closing the scope stops it: SIGTERM, then SIGKILL after 5 seconds. Should this process exit
- *   without closing the scope, the child is sent SIGKILL on the way out.
+ *   without closing the scope, the child is sent SIGKILL on the way out;
+ * - should this process die without a chance to do even that (SIGKILL, OOM killer), the child keeps
+ *   running on the data directory: its pid is kept in `<dataDir>/chroma.pid` while it runs, and the
+ *   next start on that directory first kills the process it names, if that is still a `chroma` run
+ *   on the same directory (Linux: read from `/proc/<pid>/cmdline`). One server per data directory
+ *   at a time is assumed: a start does not wait for, but kills, a server another live process runs.
  */
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
@@ -64,6 +69,8 @@ const OUTPUT_LINES = 50
 const POLL_INTERVAL = Duration.millis(100)
 const HEARTBEAT_TIMEOUT = Duration.seconds(2)
 const STOP_GRACE = Duration.seconds(5)
+const ORPHAN_EXIT_TIMEOUT = Duration.seconds(10)
+export const PID_FILE = "chroma.pid"
 
 /** The last `size` lines written to it. */
 class OutputBuffer {
@@ -190,6 +197,75 @@ const stopChild = (child: ChildProcess.ChildProcess): Effect.Effect<void> =>
     }
   })
 
+/** The arguments of a live process (not a zombie), from /proc; undefined if there is none. */
+const commandLine = (pid: number): ReadonlyArray<string> | undefined => {
+  try {
+    const args = Fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter((arg) => arg !== "")
+    return args.length === 0 ? undefined : args
+  } catch {
+    return undefined
+  }
+}
+
+/** Whether `pid` is a Chroma server on this data directory (as `startChroma` runs it). */
+const isChromaOn = (pid: number, dataDir: string): boolean => {
+  const args = commandLine(pid)
+  return args !== undefined && args.some((arg) => arg.includes("chroma")) && args.includes(dataDir)
+}
+
+const readPidFile = (file: string): number | undefined => {
+  try {
+    const pid = Number(Fs.readFileSync(file, "utf8").trim())
+    return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Removes the pid file if it still names `pid`. */
+const removePidFile = (file: string, pid: number | undefined): void => {
+  try {
+    if (pid !== undefined && readPidFile(file) === pid) Fs.unlinkSync(file)
+  } catch {
+    // a file left behind names a process that is gone, or another one: the next start checks which
+  }
+}
+
+/**
+ * A server the pid file names, left running by a process that died without stopping it: SIGKILL,
+ * and wait until it is gone (its command line goes when it exits, before it is reaped).
+ */
+const killOrphan = (dataDir: string): Effect.Effect<void, ChromaStartFailed> =>
+  Effect.gen(function*() {
+    const file = Path.join(dataDir, PID_FILE)
+    const pid = readPidFile(file)
+    if (pid === undefined || pid === process.pid || !isChromaOn(pid, dataDir)) return
+    yield* Effect.logWarning("A Chroma server left running on this data directory: SIGKILL").pipe(
+      Effect.annotateLogs({ pid, dataDir })
+    )
+    yield* Effect.sync(() => {
+      try {
+        process.kill(pid, "SIGKILL")
+      } catch {
+        // gone already
+      }
+    })
+    yield* Effect.repeat(Effect.sync(() => isChromaOn(pid, dataDir)), {
+      schedule: Schedule.spaced(POLL_INTERVAL),
+      while: (running) => running
+    }).pipe(
+      Effect.timeoutFail({
+        duration: ORPHAN_EXIT_TIMEOUT,
+        onTimeout: () =>
+          new ChromaStartFailed({
+            message: `Chroma ${pid}, left running on ${dataDir}, is still there ${Duration.format(ORPHAN_EXIT_TIMEOUT)} after SIGKILL`,
+            output: ""
+          })
+      })
+    )
+    removePidFile(file, pid)
+  })
+
 const heartbeat = (url: string): Effect.Effect<boolean> =>
   Effect.tryPromise(async (signal) => {
     const response = await fetch(`${url}/api/v2/heartbeat`, {
@@ -218,6 +294,7 @@ export const startChroma = (
     const cli = yield* resolveCli
     const port = options.port === undefined || options.port === 0 ? yield* freePort(host) : options.port
     const url = `http://${host}:${port}`
+    const pidFile = Path.join(dataDir, PID_FILE)
     const output = new OutputBuffer(OUTPUT_LINES)
     const restarts = yield* Ref.make(0)
     let current: ChildProcess.ChildProcess | undefined
@@ -239,7 +316,20 @@ export const startChroma = (
       })
       current = child
       return child
-    })
+    }).pipe(
+      Effect.tap((child) =>
+        child.pid === undefined ? Effect.void : Effect.try({
+          try: () => Fs.writeFileSync(pidFile, `${child.pid}\n`),
+          catch: (error) => error
+        }).pipe(
+          Effect.catchAll((error) =>
+            Effect.logWarning(`Cannot write ${pidFile}: a server this process leaves behind will not be found`).pipe(
+              Effect.annotateLogs({ error: String(error) })
+            )
+          )
+        )
+      )
+    )
 
     const failed = (message: string) => Effect.suspend(() => Effect.fail(new ChromaStartFailed({ message, output: output.text() })))
 
@@ -265,19 +355,26 @@ export const startChroma = (
     yield* Effect.acquireRelease(
       Effect.sync(() => {
         const onExit = () => {
-          if (current !== undefined && !hasExited(current)) current.kill("SIGKILL")
+          if (current !== undefined && !hasExited(current)) {
+            current.kill("SIGKILL")
+            removePidFile(pidFile, current.pid)
+          }
         }
         process.on("exit", onExit)
         return onExit
       }),
       (onExit) =>
         Effect.suspend(() => (current === undefined ? Effect.void : stopChild(current))).pipe(
-          Effect.ensuring(Effect.sync(() => process.off("exit", onExit)))
+          Effect.ensuring(Effect.sync(() => {
+            process.off("exit", onExit)
+            if (current !== undefined && hasExited(current)) removePidFile(pidFile, current.pid)
+          }))
         )
     )
     // Another server on the port would answer the heartbeat in this one's stead.
     const checkPort = Effect.flatMap(portAvailable(host, port), (free) =>
       free ? Effect.void : failed(`Port ${port} on ${host} is in use`))
+    yield* killOrphan(dataDir)
     yield* checkPort
     const first = yield* spawn
     yield* waitHealthy(first)

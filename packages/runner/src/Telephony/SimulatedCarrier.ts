@@ -54,11 +54,17 @@ export const behaviourOf = (toNumber: string): SimulatedBehaviour => {
 const CALLER_LINES = ["Hello?", "Who is calling, please?", "Can you tell me a bit more?", "Okay, thank you. Goodbye."]
 
 /** A seconds-spaced conversation that fits in the talk time. */
-const converse = (brain: AgentBrain["Type"], agent: Parameters<AgentBrain["Type"]["greet"]>[0], answeredAt: number, talkSeconds: number) =>
+const converse = (
+  brain: AgentBrain["Type"],
+  agent: Parameters<AgentBrain["Type"]["greet"]>[0],
+  answeredAt: number,
+  talkSeconds: number,
+  callerLines: ReadonlyArray<string> = CALLER_LINES
+) =>
   Effect.gen(function*() {
     const lines: Array<Turn & { at: number }> = [{ speaker: "agent", text: yield* brain.greet(agent), at: answeredAt }]
     let second = 4
-    for (const callerLine of CALLER_LINES) {
+    for (const callerLine of callerLines) {
       if (second > talkSeconds) break
       lines.push({ speaker: "customer", text: callerLine, at: answeredAt + second * 1000 })
       const reply = yield* brain.reply(agent, lines, callerLine)
@@ -109,7 +115,7 @@ export const makeSimulatedCarrier = (options: SimulatorOptions) =>
               case "Answered": {
                 const answeredAt = yield* Clock.currentTimeMillis
                 // the whole conversation is known at answer; the call keeps what was said before it ended
-                const transcript = yield* converse(brain, request.agent, answeredAt, behaviour.talkSeconds)
+                const transcript = yield* converse(brain, request.agent, answeredAt, behaviour.talkSeconds, request.callerLines)
                 yield* report("answered", { transcript, at: answeredAt })
                 yield* Effect.sleep(behaviour.talkSeconds * 1000)
                 // like a carrier's own timestamps: the call ended when the talk time was up

@@ -17,6 +17,8 @@ export interface DialRequest {
   readonly from: string
   readonly to: string
   readonly agent: AgentPersona
+  /** The simulated carrier's caller says these lines in turn (from the call's `metadata.simulatedCallerLines`). */
+  readonly callerLines?: ReadonlyArray<string> | undefined
 }
 
 export class DialRefused extends Data.TaggedError("DialRefused")<{ readonly reason: string }> {}

@@ -1,0 +1,450 @@
+/**
+ * Knowledge bases, their documents and their ingestion jobs as the API reads and writes them. The
+ * worker's side of jobs (claiming, planning, progress) is in `Ingestion`.
+ *
+ * A knowledge base's `status`, document and chunk counts are derived when it is read, from its
+ * documents and jobs, so nothing can drift out of step with them.
+ */
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { SqlError } from "@effect/sql/SqlError"
+import type { IngestionJobId, KbDocumentId, KnowledgeBaseId, TenantId } from "@voiceagent/domain/Ids"
+import type { JsonObject } from "@voiceagent/domain/Json"
+import {
+  type DocumentStatus,
+  type FaqPair,
+  IngestionJob,
+  type IngestionJobStatus,
+  KbDocument,
+  KbKeyTaken,
+  KnowledgeBase,
+  type KnowledgeBaseStatus,
+  type SourceType
+} from "@voiceagent/domain/KnowledgeBases"
+import { offsetOf, type PageRequest } from "@voiceagent/domain/Pagination"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { v7 as uuidv7 } from "uuid"
+import { fromDatabase } from "../Sql/Rows.js"
+import { isUniqueViolation } from "../Sql/SqlErrors.js"
+
+export interface KnowledgeBaseRow {
+  readonly id: KnowledgeBaseId
+  readonly tenantId: TenantId
+  readonly kbKey: string
+  readonly kbName: string
+  readonly description: string
+  readonly retrievalScoreThreshold: number
+  readonly metadata: JsonObject
+  readonly embedder: string
+  readonly pendingEmbedder: string | null
+  readonly generation: number
+  readonly collection: string
+  readonly createdAt: Date
+  readonly updatedAt: Date
+  readonly documentCount: number
+  readonly chunkCount: number
+  readonly lastIngestedAt: Date | null
+  readonly ingesting: boolean
+  readonly needsIngestion: boolean
+}
+
+const KB_COLUMNS = `k.id, k.tenant_id, k.kb_key, k.kb_name, k.description, k.retrieval_score_threshold, k.metadata,
+  k.embedder, k.pending_embedder, k.generation, k.collection, k.created_at, k.updated_at,
+  (SELECT count(*) FROM kb_documents d WHERE d.kb_id = k.id AND d.status <> 'REMOVED') AS document_count,
+  (SELECT coalesce(sum(d.chunk_count), 0) FROM kb_documents d WHERE d.kb_id = k.id AND d.status <> 'REMOVED') AS chunk_count,
+  (SELECT max(j.finished_at) FROM kb_ingestion_jobs j
+    WHERE j.kb_id = k.id AND j.status IN ('SUCCEEDED', 'COMPLETED_WITH_ERRORS')) AS last_ingested_at,
+  EXISTS (SELECT 1 FROM kb_ingestion_jobs j WHERE j.kb_id = k.id AND j.status IN ('QUEUED', 'RUNNING')) AS ingesting,
+  (k.pending_embedder IS NOT NULL OR EXISTS (SELECT 1 FROM kb_documents d
+    WHERE d.kb_id = k.id AND d.status IN ('PENDING', 'REMOVED'))) AS needs_ingestion`
+
+const statusOf = (row: KnowledgeBaseRow): KnowledgeBaseStatus =>
+  row.ingesting
+    ? "INGESTING"
+    : row.needsIngestion
+    ? "NEEDS_INGESTION"
+    : Number(row.documentCount) === 0
+    ? "EMPTY"
+    : "READY"
+
+export const toKnowledgeBase = (row: KnowledgeBaseRow): KnowledgeBase =>
+  new KnowledgeBase({
+    id: row.id,
+    tenantId: row.tenantId,
+    kbKey: row.kbKey,
+    kbName: row.kbName,
+    description: row.description,
+    retrievalScoreThreshold: row.retrievalScoreThreshold,
+    metadata: row.metadata,
+    status: statusOf(row),
+    documentCount: Number(row.documentCount),
+    chunkCount: Number(row.chunkCount),
+    embedder: row.embedder,
+    pendingEmbedder: row.pendingEmbedder,
+    lastIngestedAt: row.lastIngestedAt,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt
+  }, fromDatabase)
+
+export interface DocumentRow {
+  readonly id: KbDocumentId
+  readonly kbId: KnowledgeBaseId
+  readonly tenantId: TenantId
+  readonly sourceType: SourceType
+  readonly title: string | null
+  readonly url: string | null
+  readonly fileName: string | null
+  readonly format: string | null
+  readonly sizeBytes: number | null
+  readonly content: string | null
+  readonly faqs: ReadonlyArray<FaqPair> | null
+  readonly contentHash: string | null
+  readonly status: DocumentStatus
+  readonly ingestedHash: string | null
+  readonly ingestedEmbedder: string | null
+  readonly chunkCount: number
+  readonly lastError: { readonly code: string; readonly message: string } | null
+  readonly ingestedAt: Date | null
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+export const DOCUMENT_COLUMNS = `id, kb_id, tenant_id, source_type, title, url, file_name, format, size_bytes, content, faqs,
+  content_hash, status, ingested_hash, ingested_embedder, chunk_count, last_error, ingested_at, created_at, updated_at`
+
+export const toDocument = (row: DocumentRow): KbDocument =>
+  new KbDocument({
+    id: row.id,
+    kbId: row.kbId,
+    sourceType: row.sourceType,
+    title: row.title,
+    url: row.url,
+    fileName: row.fileName,
+    format: row.format,
+    sizeBytes: row.sizeBytes,
+    characters: row.content === null ? null : row.content.length,
+    status: row.status,
+    chunkCount: row.chunkCount,
+    contentHash: row.contentHash,
+    lastError: row.lastError,
+    ingestedAt: row.ingestedAt,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt
+  }, fromDatabase)
+
+export interface JobRow {
+  readonly id: IngestionJobId
+  readonly kbId: KnowledgeBaseId
+  readonly tenantId: TenantId
+  readonly status: IngestionJobStatus
+  readonly fullReindex: boolean
+  readonly planned: boolean
+  readonly embedder: string | null
+  readonly targetCollection: string | null
+  readonly targetGeneration: number | null
+  readonly chunksTotal: number
+  readonly chunksDone: number
+  readonly documentsTotal: number
+  readonly documentsDone: number
+  readonly documentsUnchanged: number
+  readonly documentsRemoved: number
+  readonly documentsFailed: number
+  readonly errors: ReadonlyArray<{ readonly documentId: string | null; readonly code: string; readonly message: string }>
+  readonly runs: number
+  readonly leaseOwner: string | null
+  readonly leaseUntil: Date | null
+  readonly createdAt: Date
+  readonly startedAt: Date | null
+  readonly finishedAt: Date | null
+}
+
+export const JOB_COLUMNS = `id, kb_id, tenant_id, status, full_reindex, planned, embedder, target_collection, target_generation,
+  chunks_total, chunks_done, documents_total, documents_done, documents_unchanged, documents_removed, documents_failed,
+  errors, runs, lease_owner, lease_until, created_at, started_at, finished_at`
+
+export const toJob = (row: JobRow): IngestionJob =>
+  new IngestionJob({
+    jobId: row.id,
+    kbId: row.kbId,
+    status: row.status,
+    full: row.fullReindex,
+    embedder: row.embedder,
+    progress: {
+      chunksDone: row.chunksDone,
+      chunksTotal: row.chunksTotal,
+      documentsDone: row.documentsDone,
+      documentsTotal: row.documentsTotal
+    },
+    documents: {
+      ingested: row.documentsDone - row.documentsUnchanged - row.documentsRemoved - row.documentsFailed,
+      unchanged: row.documentsUnchanged,
+      removed: row.documentsRemoved,
+      failed: row.documentsFailed
+    },
+    errors: row.errors as IngestionJob["errors"],
+    runs: row.runs,
+    createdAt: row.createdAt,
+    startedAt: row.startedAt,
+    finishedAt: row.finishedAt
+  }, fromDatabase)
+
+export interface SearchTarget {
+  readonly id: KnowledgeBaseId
+  readonly collection: string
+  readonly embedder: string
+  readonly threshold: number
+  readonly removedDocumentIds: ReadonlyArray<string>
+}
+
+export interface NewKnowledgeBase {
+  readonly id: KnowledgeBaseId
+  readonly tenantId: TenantId
+  readonly kbKey: string
+  readonly kbName: string
+  readonly description: string
+  readonly retrievalScoreThreshold: number
+  readonly metadata: JsonObject
+  readonly embedder: string
+  readonly collection: string
+}
+
+export interface KnowledgeBaseChanges {
+  readonly kbKey?: string | undefined
+  readonly kbName?: string | undefined
+  readonly description?: string | undefined
+  readonly retrievalScoreThreshold?: number | undefined
+  readonly metadata?: JsonObject | undefined
+  readonly pendingEmbedder?: string | null | undefined
+}
+
+export interface NewDocument {
+  readonly sourceType: SourceType
+  readonly title: string | null
+  readonly url: string | null
+  readonly fileName: string | null
+  readonly format: string | null
+  readonly sizeBytes: number | null
+  readonly content: string | null
+  readonly faqs: ReadonlyArray<FaqPair> | null
+  readonly contentHash: string | null
+}
+
+const keyTaken = (e: SqlError) => isUniqueViolation(e, "knowledge_bases_key") ? Effect.fail(new KbKeyTaken()) : Effect.die(e)
+
+const nowDate = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Knowledge/KnowledgeBasesRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const kbColumns = sql.literal(KB_COLUMNS)
+    const documentColumns = sql.literal(DOCUMENT_COLUMNS)
+    const jobColumns = sql.literal(JOB_COLUMNS)
+
+    const find = (tenantId: TenantId, id: KnowledgeBaseId) =>
+      sql<KnowledgeBaseRow>`SELECT ${kbColumns} FROM knowledge_bases k WHERE k.id = ${id} AND k.tenant_id = ${tenantId}`.pipe(
+        Effect.map((rows) => Option.fromNullable(rows[0])),
+        Effect.orDie
+      )
+
+    /** By id alone, for the worker (which has no tenant in hand). */
+    const findById = (id: KnowledgeBaseId) =>
+      sql<KnowledgeBaseRow>`SELECT ${kbColumns} FROM knowledge_bases k WHERE k.id = ${id}`.pipe(
+        Effect.map((rows) => Option.fromNullable(rows[0])),
+        Effect.orDie
+      )
+
+    const create = (kb: NewKnowledgeBase) =>
+      Effect.gen(function*() {
+        const now = yield* nowDate
+        yield* sql`
+          INSERT INTO knowledge_bases (id, tenant_id, kb_key, kb_name, description, retrieval_score_threshold, metadata,
+            embedder, collection, created_at, updated_at)
+          VALUES (${kb.id}, ${kb.tenantId}, ${kb.kbKey}, ${kb.kbName}, ${kb.description}, ${kb.retrievalScoreThreshold},
+            ${JSON.stringify(kb.metadata)}::jsonb, ${kb.embedder}, ${kb.collection}, ${now}, ${now})
+        `.pipe(Effect.catchTag("SqlError", keyTaken))
+        return yield* Effect.map(find(kb.tenantId, kb.id), Option.getOrThrow)
+      })
+
+    const keyExists = (tenantId: TenantId, kbKey: string) =>
+      sql<{ id: string }>`SELECT id FROM knowledge_bases WHERE tenant_id = ${tenantId} AND kb_key = ${kbKey}`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        Effect.orDie
+      )
+
+    const list = (tenantId: TenantId, page: PageRequest) =>
+      Effect.all([
+        sql<KnowledgeBaseRow>`
+          SELECT ${kbColumns} FROM knowledge_bases k WHERE k.tenant_id = ${tenantId}
+          ORDER BY k.id DESC LIMIT ${page.pageSize} OFFSET ${offsetOf(page)}
+        `,
+        sql<{ total: number }>`SELECT count(*) AS total FROM knowledge_bases WHERE tenant_id = ${tenantId}`
+      ]).pipe(
+        Effect.map(([rows, [count]]) => ({ items: rows.map(toKnowledgeBase), total: Number(count!.total) })),
+        Effect.orDie
+      )
+
+    /** Applies the changes (metadata already merged by the caller); none when it does not exist. */
+    const update = (tenantId: TenantId, id: KnowledgeBaseId, changes: KnowledgeBaseChanges) =>
+      Effect.gen(function*() {
+        const now = yield* nowDate
+        const updated = yield* sql<{ id: string }>`
+          UPDATE knowledge_bases SET
+            kb_key = coalesce(${changes.kbKey ?? null}, kb_key),
+            kb_name = coalesce(${changes.kbName ?? null}, kb_name),
+            description = coalesce(${changes.description ?? null}, description),
+            retrieval_score_threshold = coalesce(${changes.retrievalScoreThreshold ?? null}::double precision, retrieval_score_threshold),
+            metadata = coalesce(${changes.metadata === undefined ? null : JSON.stringify(changes.metadata)}::jsonb, metadata),
+            pending_embedder = ${
+          changes.pendingEmbedder === undefined ? sql.literal("pending_embedder") : sql`${changes.pendingEmbedder}`
+        },
+            updated_at = ${now}
+          WHERE id = ${id} AND tenant_id = ${tenantId}
+          RETURNING id
+        `.pipe(Effect.catchTag("SqlError", keyTaken))
+        if (updated.length === 0) return Option.none<KnowledgeBaseRow>()
+        return yield* find(tenantId, id)
+      })
+
+    const remove = (tenantId: TenantId, id: KnowledgeBaseId) =>
+      sql<{ id: string }>`DELETE FROM knowledge_bases WHERE id = ${id} AND tenant_id = ${tenantId} RETURNING id`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        Effect.orDie
+      )
+
+    // --- documents ---------------------------------------------------------------------------
+
+    /** Inserts every document or none; none when the knowledge base does not exist. */
+    const addDocuments = (tenantId: TenantId, kbId: KnowledgeBaseId, documents: ReadonlyArray<NewDocument>) =>
+      Effect.gen(function*() {
+        const now = yield* nowDate
+        const [kb] = yield* sql<{ id: string }>`
+          SELECT id FROM knowledge_bases WHERE id = ${kbId} AND tenant_id = ${tenantId} FOR SHARE
+        `
+        if (kb === undefined) return Option.none<ReadonlyArray<KbDocument>>()
+        const rows: Array<DocumentRow> = []
+        for (const d of documents) {
+          const [row] = yield* sql<DocumentRow>`
+            INSERT INTO kb_documents (id, kb_id, tenant_id, source_type, title, url, file_name, format, size_bytes, content,
+              faqs, content_hash, status, created_at, updated_at)
+            VALUES (${uuidv7()}, ${kbId}, ${tenantId}, ${d.sourceType}, ${d.title}, ${d.url}, ${d.fileName}, ${d.format},
+              ${d.sizeBytes}, ${d.content}, ${d.faqs === null ? null : JSON.stringify(d.faqs)}::jsonb, ${d.contentHash},
+              'PENDING', ${now}, ${now})
+            RETURNING ${documentColumns}
+          `
+          rows.push(row!)
+        }
+        return Option.some(rows.map(toDocument))
+      }).pipe(sql.withTransaction, Effect.orDie)
+
+    const listDocuments = (kbId: KnowledgeBaseId, page: PageRequest) =>
+      Effect.all([
+        sql<DocumentRow>`
+          SELECT ${documentColumns} FROM kb_documents WHERE kb_id = ${kbId}
+          ORDER BY id DESC LIMIT ${page.pageSize} OFFSET ${offsetOf(page)}
+        `,
+        sql<{ total: number }>`SELECT count(*) AS total FROM kb_documents WHERE kb_id = ${kbId}`
+      ]).pipe(
+        Effect.map(([rows, [count]]) => ({ items: rows.map(toDocument), total: Number(count!.total) })),
+        Effect.orDie
+      )
+
+    const findDocument = (kbId: KnowledgeBaseId, id: KbDocumentId) =>
+      sql<DocumentRow>`SELECT ${documentColumns} FROM kb_documents WHERE id = ${id} AND kb_id = ${kbId}`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toDocument)),
+        Effect.orDie
+      )
+
+    /** Marks it REMOVED (idempotent); false when there is no such document. */
+    const removeDocument = (kbId: KnowledgeBaseId, id: KbDocumentId) =>
+      Effect.gen(function*() {
+        const now = yield* nowDate
+        const rows = yield* sql<{ id: string }>`
+          UPDATE kb_documents SET status = 'REMOVED', updated_at = CASE WHEN status = 'REMOVED' THEN updated_at ELSE ${now} END
+          WHERE id = ${id} AND kb_id = ${kbId}
+          RETURNING id
+        `
+        return rows.length > 0
+      }).pipe(Effect.orDie)
+
+    /** Documents queries leave out: removed, their chunks not yet purged. */
+    const removedDocumentIds = (kbId: KnowledgeBaseId) =>
+      sql<{ id: string }>`SELECT id FROM kb_documents WHERE kb_id = ${kbId} AND status = 'REMOVED'`.pipe(
+        Effect.map((rows) => rows.map((r) => r.id)),
+        Effect.orDie
+      )
+
+    // --- jobs ----------------------------------------------------------------------------------
+
+    /**
+     * Queues a job, or answers the one already waiting (asking for `full` upgrades it). One
+     * statement on the partial unique index, so concurrent requests get the same job.
+     */
+    const enqueueJob = (tenantId: TenantId, kbId: KnowledgeBaseId, full: boolean) =>
+      Effect.gen(function*() {
+        const now = yield* nowDate
+        const [row] = yield* sql<{ id: IngestionJobId; status: IngestionJobStatus }>`
+          INSERT INTO kb_ingestion_jobs (id, kb_id, tenant_id, status, full_reindex, created_at, updated_at)
+          VALUES (${uuidv7()}, ${kbId}, ${tenantId}, 'QUEUED', ${full}, ${now}, ${now})
+          ON CONFLICT (kb_id) WHERE status = 'QUEUED'
+          DO UPDATE SET full_reindex = kb_ingestion_jobs.full_reindex OR EXCLUDED.full_reindex
+          RETURNING id, status
+        `
+        return row!
+      }).pipe(Effect.orDie)
+
+    const findJob = (kbId: KnowledgeBaseId, id: IngestionJobId) =>
+      sql<JobRow>`SELECT ${jobColumns} FROM kb_ingestion_jobs WHERE id = ${id} AND kb_id = ${kbId}`.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toJob)),
+        Effect.orDie
+      )
+
+    const listJobs = (kbId: KnowledgeBaseId, page: PageRequest) =>
+      Effect.all([
+        sql<JobRow>`
+          SELECT ${jobColumns} FROM kb_ingestion_jobs WHERE kb_id = ${kbId}
+          ORDER BY id DESC LIMIT ${page.pageSize} OFFSET ${offsetOf(page)}
+        `,
+        sql<{ total: number }>`SELECT count(*) AS total FROM kb_ingestion_jobs WHERE kb_id = ${kbId}`
+      ]).pipe(
+        Effect.map(([rows, [count]]) => ({ items: rows.map(toJob), total: Number(count!.total) })),
+        Effect.orDie
+      )
+
+    /**
+     * What a query needs of knowledge bases, in the order asked, for those that exist: the active
+     * collection and its embedder, the threshold, and the removed documents to leave out.
+     */
+    const searchTargets = (tenantId: TenantId, kbIds: ReadonlyArray<string>) =>
+      kbIds.length === 0
+        ? Effect.succeed<ReadonlyArray<SearchTarget>>([])
+        : sql<SearchTarget>`
+          SELECT k.id, k.collection, k.embedder, k.retrieval_score_threshold AS threshold,
+            (SELECT coalesce(json_agg(d.id), '[]'::json) FROM kb_documents d
+              WHERE d.kb_id = k.id AND d.status = 'REMOVED') AS removed_document_ids
+          FROM knowledge_bases k WHERE k.tenant_id = ${tenantId} AND k.id IN ${sql.in(kbIds)}
+        `.pipe(
+          Effect.map((rows) => kbIds.flatMap((id) => rows.filter((r) => r.id === id))),
+          Effect.orDie
+        )
+
+    return {
+      find,
+      findById,
+      create,
+      keyExists,
+      list,
+      update,
+      remove,
+      addDocuments,
+      listDocuments,
+      findDocument,
+      removeDocument,
+      removedDocumentIds,
+      enqueueJob,
+      findJob,
+      listJobs,
+      searchTargets
+    } as const
+  })
+}) {}
