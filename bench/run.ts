@@ -1,13 +1,15 @@
 /**
  * `npm run bench`: every benchmark the issues ask for, each against a baseline measured in the
  * same run. Prints a table and writes bench/results/latest.{md,json} (subset.{md,json} when
- * BENCH_SUITES picks some suites: auth, contacts, calls, campaigns, retrieval, messages).
+ * BENCH_SUITES picks some suites: auth, contacts, calls, campaigns, retrieval, messages, knowledge).
  *
  * BENCH_DURATION (seconds per measurement, default 10) and BENCH_CONNECTIONS (default 32) tune
  * the load; DATABASE_URL adds the PostgreSQL rows (a scratch database is created and dropped).
  * BENCH_CAMPAIGN_CONTACTS (default 10000) sizes the campaign, BENCH_CAMPAIGN_API_CALLS (default
  * 2000) its calls-API baseline, BENCH_CAMPAIGN_PARTS (default "e2e,testclock") picks its parts.
- * BENCH_MESSAGES (default 2000) sizes the post-call messages suite.
+ * BENCH_MESSAGES (default 2000) sizes the post-call messages suite. BENCH_KB_CHUNKS (default 3000)
+ * sizes the knowledge base of the knowledge suite, BENCH_KB_QUERIES (default 1000) its one-at-a-time
+ * queries.
  */
 import * as TestDatabase from "@voiceagent/runner/Testing/TestDatabase"
 import * as Effect from "effect/Effect"
@@ -16,6 +18,7 @@ import * as AuthenticatedRead from "./suites/AuthenticatedRead.js"
 import * as Calls from "./suites/Calls.js"
 import * as Campaigns from "./suites/Campaigns.js"
 import * as Contacts from "./suites/Contacts.js"
+import * as Knowledge from "./suites/Knowledge.js"
 import * as Retrieval from "./suites/Retrieval.js"
 import * as Messages from "./suites/Messages.js"
 
@@ -29,7 +32,9 @@ const settings = {
   campaignContacts: Number(process.env["BENCH_CAMPAIGN_CONTACTS"] ?? 10_000),
   campaignApiCalls: Number(process.env["BENCH_CAMPAIGN_API_CALLS"] ?? 2_000),
   campaignParts: (process.env["BENCH_CAMPAIGN_PARTS"] ?? "e2e,testclock").split(",").map((s) => s.trim()),
-  messages: Number(process.env["BENCH_MESSAGES"] ?? 2_000)
+  messages: Number(process.env["BENCH_MESSAGES"] ?? 2_000),
+  kbChunks: Number(process.env["BENCH_KB_CHUNKS"] ?? 3_000),
+  kbQueries: Number(process.env["BENCH_KB_QUERIES"] ?? 1_000)
 }
 
 /** Which suites to run: all by default, or a comma-separated list in BENCH_SUITES. */
@@ -68,7 +73,8 @@ const suites = [
   { name: "calls", run: Calls.run },
   { name: "campaigns", run: Campaigns.run },
   { name: "retrieval", run: (backend: { readonly name: string }) => Retrieval.run(backend) },
-  { name: "messages", run: Messages.run }
+  { name: "messages", run: Messages.run },
+  { name: "knowledge", run: Knowledge.run }
 ] as const
 
 console.log(`Benchmarks on ${Report.machine()}`)

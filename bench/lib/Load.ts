@@ -9,32 +9,46 @@ export interface LoadOptions {
   readonly warmupSeconds?: number
   readonly method?: "GET" | "POST"
   readonly body?: string
+  /** Request bodies sent in turn (one after another across all connections); overrides `body`. */
+  readonly bodies?: ReadonlyArray<string>
 }
 
 export interface LoadResult {
   readonly requestsPerSecond: number
   readonly p50Ms: number
   readonly p99Ms: number
+  readonly meanMs: number
   readonly total: number
   readonly non2xx: number
   readonly errors: number
 }
 
-const run = (options: LoadOptions, duration: number) =>
-  autocannon({
+/** Hands out `bodies` in turn: the next body for whichever request goes out next. */
+const rotation = (bodies: ReadonlyArray<string>) => {
+  let next = 0
+  return () => bodies[next++ % bodies.length]!
+}
+
+const run = (options: LoadOptions, duration: number) => {
+  const nextBody = options.bodies === undefined || options.bodies.length === 0 ? undefined : rotation(options.bodies)
+  return autocannon({
     url: options.url,
     method: options.method ?? "GET",
     headers: options.headers ?? {},
     ...(options.body === undefined ? {} : { body: options.body }),
+    // one request description rebuilt before each send (autocannon's setupRequest), with the next body
+    ...(nextBody === undefined ? {} : { requests: [{ setupRequest: (request: any) => ({ ...request, body: nextBody() }) }] }),
     connections: options.connections,
     duration,
     pipelining: 1
   })
+}
 
 const resultOf = (result: autocannon.Result): LoadResult => ({
   requestsPerSecond: result.requests.average,
   p50Ms: result.latency.p50,
   p99Ms: result.latency.p99,
+  meanMs: result.latency.mean,
   total: result.requests.total,
   non2xx: result.non2xx,
   errors: result.errors
@@ -43,18 +57,20 @@ const resultOf = (result: autocannon.Result): LoadResult => ({
 /**
  * Exactly `amount` requests over `connections` keep-alive connections, each connection sending its
  * next request when the previous answer is in. (autocannon's `amount` mode ends on its one-second
- * tick, which would add up to a second to a short run; this ends with the last answer.)
+ * tick, which would add up to a second to a short run; this ends with the last answer.) `latencies`:
+ * every request's, in ms, sorted, unrounded.
  */
 export const fixedRequests = async (
   options: Omit<LoadOptions, "durationSeconds">,
   amount: number
-): Promise<LoadResult & { seconds: number }> => {
+): Promise<LoadResult & { seconds: number; latencies: ReadonlyArray<number> }> => {
   const url = new URL(options.url)
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections })
   const latencies: Array<number> = []
   let non2xx = 0
   let errors = 0
   let next = 0
+  const nextBody = options.bodies === undefined || options.bodies.length === 0 ? () => options.body : rotation(options.bodies)
   const one = () =>
     new Promise<void>((resolve) => {
       const started = performance.now()
@@ -70,7 +86,7 @@ export const fixedRequests = async (
         errors++
         resolve()
       })
-      request.end(options.body)
+      request.end(nextBody())
     })
   const worker = async () => {
     while (next < amount) {
@@ -84,7 +100,8 @@ export const fixedRequests = async (
   agent.destroy()
   latencies.sort((a, b) => a - b)
   const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)] ?? 0)
-  return { requestsPerSecond: amount / seconds, p50Ms: at(0.5), p99Ms: at(0.99), total: amount, non2xx, errors, seconds }
+  const meanMs = latencies.reduce((sum, ms) => sum + ms, 0) / Math.max(1, latencies.length)
+  return { requestsPerSecond: amount / seconds, p50Ms: at(0.5), p99Ms: at(0.99), meanMs, total: amount, non2xx, errors, seconds, latencies }
 }
 
 /** A fixed number of connections for a fixed time, after a warm-up that is not counted. */

@@ -49,6 +49,16 @@ describe("Chunking", () => {
       assert.strictEqual(normalizeText("  \n \t "), "")
     })
 
+    it("takes linear time on long runs of whitespace (hostile uploads)", () => {
+      const started = performance.now()
+      const text = `a${" ".repeat(200_000)}b${"\t ".repeat(100_000)}\n${" ".repeat(200_000)}`
+      assert.strictEqual(normalizeText(text), `a${" ".repeat(200_000)}b`)
+      const chunks = chunkText(`${"word ".repeat(50_000)}${" ".repeat(200_000)}end.`)
+      assert.isAbove(chunks.length, 100)
+      // the regular expression this replaced took about 9 s on 100,000 spaces
+      assert.isBelow(performance.now() - started, 2_000)
+    })
+
     it("is idempotent", () => {
       fc.assert(
         fc.property(fc.string({ unit: fc.constantFrom("a", " ", "\t", "\n", "\r", ".", "\u00a0") }), (s) => {

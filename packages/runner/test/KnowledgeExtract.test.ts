@@ -7,9 +7,10 @@ import {
   formatOfContentType,
   formatOfFileName
 } from "@voiceagent/runner/Knowledge/Extract"
+import { normalizeText } from "@voiceagent/domain/Chunking"
 import { Effect } from "effect"
 import * as fs from "node:fs"
-import { minimalPdf } from "./fixtures/kb-docs/MinimalPdf.js"
+import { minimalPdf } from "@voiceagent/runner/Testing/MinimalPdf"
 
 const fixture = (name: string): Uint8Array => fs.readFileSync(new URL(`./fixtures/kb-docs/${name}`, import.meta.url))
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
@@ -232,6 +233,46 @@ describe("Knowledge/Extract", () => {
           utf8("<html><head><title>Empty</title></head><body><nav>Menu</nav><script>x()</script><img src=a.png></body></html>")
         )
         assert.strictEqual(error.code, "NO_TEXT")
+      }))
+  })
+
+  describe("hostile input", () => {
+    it.effect("stays linear on pathological markup (a 10 MiB upload may be one line)", () =>
+      Effect.gen(function*() {
+        const cases: Array<[DocumentFormat, string, string]> = [
+          ["md", "**a ".repeat(50_000) + "end", "end"],
+          ["md", "[".repeat(200_000) + "end", "end"],
+          ["md", "[a](".repeat(50_000) + "end", "end"],
+          ["md", "<a ".repeat(50_000) + "end", "end"],
+          ["md", "<!--".repeat(50_000) + "end", "end"],
+          ["md", "# Title" + " ".repeat(200_000) + "end", "end"],
+          ["txt", "start" + " ".repeat(1_000_000) + "end", "end"],
+          ["html", "<span>".repeat(300_000) + "end", "end"],
+          ["html", "<ul>" + "<li><p>".repeat(150_000) + "end", "end"]
+        ]
+        for (const [format, input, tail] of cases) {
+          const started = Date.now()
+          const text = yield* extractText(format, utf8(input))
+          assert.isTrue(text.endsWith(tail), `${format}: ${input.slice(0, 12)}`)
+          assert.isBelow(Date.now() - started, 3_000, `${format}: ${input.slice(0, 12)}`)
+        }
+      }))
+
+    it.effect("keeps the text of deeply nested HTML", () =>
+      Effect.gen(function*() {
+        const html = "<div>".repeat(1_000) + "<p>Deep down</p>" + "</div>".repeat(1_000) + "<p>After the nest</p>"
+        assert.strictEqual(yield* extractText("html", utf8(html)), "Deep down\n\nAfter the nest")
+      }))
+
+    it.effect("gives text in Chunking's canonical form", () =>
+      Effect.gen(function*() {
+        for (const [format, name] of [["md", "faq.md"], ["html", "plans.html"], ["csv", "prices.csv"]] as const) {
+          const text = yield* extractText(format, fixture(name))
+          assert.strictEqual(normalizeText(text), text, name)
+        }
+        const messy = yield* extractText("txt", utf8("\r\n a \u00a0\r\r\r\n\n b\u000b c\u0000d \t\n\n\n"))
+        assert.strictEqual(messy, "a\n\n b\n cd")
+        assert.strictEqual(normalizeText(messy), messy)
       }))
   })
 

@@ -1,3 +1,4 @@
+import { DEFAULT_SCORE_THRESHOLD } from "@voiceagent/runner/Knowledge/KnowledgeSettings"
 import { assert, describe, it } from "@effect/vitest"
 import { cosineSimilarity } from "@voiceagent/runner/Knowledge/Embedder"
 import { makeOfflineEmbedder, stem, tokenize } from "@voiceagent/runner/Knowledge/OfflineEmbedder"
@@ -104,5 +105,38 @@ describe("OfflineEmbedder", () => {
       assert.isTrue(report.questions.every((r) => r.rank !== null), "every expected passage is in the corpus")
       assert.isAtLeast(report.recallAt1, RECALL_AT_1_FLOOR)
       assert.isAtLeast(report.recallAt5, RECALL_AT_5_FLOOR)
+    }))
+
+  it.effect("the default score threshold keeps the expected passages and drops most others", () =>
+    Effect.gen(function*() {
+      // KB_SCORE_THRESHOLD's default, measured on the shipped corpus (2026-11-21): the expected passage
+      // scored at least 0.2 for 52 of 54 questions (min 0.167, median 0.376), 19% of the other
+      // question/passage pairs did, and 6 of 270 pairs of small talk ("Hello?", "Who is calling?") and
+      // a passage did
+      const corpus = fixture<ReadonlyArray<EvalPassage>>("corpus.json")
+      const questions = fixture<ReadonlyArray<EvalQuestion>>("questions.json")
+      const passages = yield* embedder.embed(corpus.map((p) => p.text))
+      let kept = 0
+      let others = 0
+      let othersKept = 0
+      for (const q of questions) {
+        const [v] = yield* embedder.embed([q.question])
+        corpus.forEach((p, i) => {
+          const score = cosineSimilarity(v!, passages[i]!)
+          if (p.id === q.expected) kept += score >= DEFAULT_SCORE_THRESHOLD ? 1 : 0
+          else {
+            others++
+            othersKept += score >= DEFAULT_SCORE_THRESHOLD ? 1 : 0
+          }
+        })
+      }
+      let smallTalkKept = 0
+      for (const line of ["Hello?", "Who is calling, please?", "Can you tell me a bit more?", "Okay", "What's the weather in Paris?"]) {
+        const [v] = yield* embedder.embed([line])
+        for (const p of passages) smallTalkKept += cosineSimilarity(v!, p) >= DEFAULT_SCORE_THRESHOLD ? 1 : 0
+      }
+      assert.isAtLeast(kept, 50, `expected passages at or above the threshold: ${kept} of ${questions.length}`)
+      assert.isAtMost(othersKept / others, 0.25, `other pairs at or above the threshold: ${othersKept} of ${others}`)
+      assert.isAtMost(smallTalkKept, 15, `small-talk pairs at or above the threshold: ${smallTalkKept}`)
     }))
 })

@@ -109,7 +109,7 @@ export const Variables = [
     default: undefined,
     description: "Vector length asked of the embeddings API; required for models other than OpenAI's text-embedding-*"
   },
-  { name: "KB_SCORE_THRESHOLD", default: "0.15", description: "retrievalScoreThreshold of knowledge bases created without one (0 to 1)" },
+  { name: "KB_SCORE_THRESHOLD", default: "0.2", description: "retrievalScoreThreshold of knowledge bases created without one (0 to 1)" },
   {
     name: "KB_URL_ALLOWLIST",
     default: undefined,

@@ -6,7 +6,11 @@ import { minimalPdf } from "@voiceagent/runner/Testing/MinimalPdf"
 import * as TestChroma from "@voiceagent/runner/Testing/TestChroma"
 import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { defaultUrlPolicy } from "@voiceagent/runner/Knowledge/UrlFetcher"
-import { Effect } from "effect"
+import { Embedders, makeEmbedders } from "@voiceagent/runner/Knowledge/Embedders"
+import { makeOfflineEmbedder } from "@voiceagent/runner/Knowledge/OfflineEmbedder"
+import { makeOpenAiEmbedder } from "@voiceagent/runner/Knowledge/OpenAiEmbedder"
+import { FakeEmbeddings } from "@voiceagent/runner/Testing/FakeEmbeddings"
+import { Effect, Layer } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { createKey, del, get, patch, post, type Reply, request, signup } from "./Http.js"
@@ -99,7 +103,7 @@ describe("knowledge bases over HTTP, on a real Chroma", () => {
         assert.strictEqual(kb.kbKey, kbKey)
         assert.strictEqual(kb.kbName, "Product FAQ")
         assert.strictEqual(kb.description, "")
-        assert.strictEqual(kb.retrievalScoreThreshold, 0.15)
+        assert.strictEqual(kb.retrievalScoreThreshold, 0.2)
         assert.deepStrictEqual(kb.metadata, { team: "support" })
         assert.strictEqual(kb.status, "EMPTY")
         assert.strictEqual(kb.documentCount, 0)
@@ -349,7 +353,7 @@ describe("knowledge bases over HTTP, on a real Chroma", () => {
         // retrieval: the right FAQ pair first, scores descending and at or above the threshold
         const answer = yield* query(a.key, kb.id, { query: "When are you open on Saturday?" })
         assert.strictEqual(answer.status, 200, answer.text)
-        assert.strictEqual(answer.body.threshold, 0.15)
+        assert.strictEqual(answer.body.threshold, 0.2)
         assert.strictEqual(answer.body.embedder, "offline-hash-v1")
         const items = answer.body.items as Array<any>
         assert.isAbove(items.length, 0)
@@ -358,7 +362,7 @@ describe("knowledge bases over HTTP, on a real Chroma", () => {
         assert.deepStrictEqual(items[0].source, { type: "FAQ", title: "Support", url: null, fileName: null })
         assert.strictEqual(items[0].documentId, faq.id)
         for (let i = 1; i < items.length; i++) assert.isAtMost(items[i].score, items[i - 1].score)
-        for (const item of items) assert.isAtLeast(item.score, 0.15)
+        for (const item of items) assert.isAtLeast(item.score, 0.2)
         assert.isAtMost(items[0].score, 1)
 
         const solar = (yield* query(a.key, kb.id, { query: "how do inverters convert direct current", topK: 2 })).body.items
@@ -367,7 +371,7 @@ describe("knowledge bases over HTTP, on a real Chroma", () => {
         // a threshold above every score leaves nothing
         yield* patch(`${comms}/knowledge-bases/${kb.id}`, { token: a.key, json: { retrievalScoreThreshold: 0.99 } })
         assert.deepStrictEqual((yield* query(a.key, kb.id, { query: "When are you open on Saturday?" })).body.items, [])
-        yield* patch(`${comms}/knowledge-bases/${kb.id}`, { token: a.key, json: { retrievalScoreThreshold: 0.15 } })
+        yield* patch(`${comms}/knowledge-bases/${kb.id}`, { token: a.key, json: { retrievalScoreThreshold: 0.2 } })
         for (const [what, body] of [
           ["no query", {}],
           ["blank query", { query: "  " }],
@@ -558,3 +562,94 @@ const pageServer = Effect.acquireRelease(
       server.close(() => resume(Effect.void))
     })
 )
+
+describe("knowledge bases with an OpenAI-compatible embedder, and switching embedders", () => {
+  // one fake embeddings API, shared by the platform's adapter and the test (layers are memoized)
+  const fake = FakeEmbeddings.layer()
+  const embedders = Layer.effect(
+    Embedders,
+    Effect.gen(function*() {
+      const api = yield* FakeEmbeddings
+      const openai = yield* makeOpenAiEmbedder({ url: api.url, model: "text-embedding-3-small" })
+      return makeEmbedders([makeOfflineEmbedder(), openai])
+    })
+  ).pipe(Layer.provide(fake))
+  const platform = TestPlatform.layer({ runtime: { knowledge: { vectorStore: TestChroma.layer, embedders } } }).pipe(
+    Layer.provideMerge(fake)
+  )
+  layer(platform, { timeout: 120_000, excludeTestServices: true })((it) => {
+    it.effect("ingests and queries through the adapter; a switch re-embeds into a new collection, then swaps", () =>
+      Effect.gen(function*() {
+        const { comms } = yield* TestPlatform.TestPlatformUrls
+        const api = yield* FakeEmbeddings
+        const store = yield* VectorStore
+        const a = yield* tenant
+        const collectionOf = (kbId: string, generation: number) =>
+          `t${a.tenantId.replaceAll("-", "")}_kb${kbId.replaceAll("-", "")}_g${generation}`
+        const OPENAI = "openai:text-embedding-3-small"
+
+        // a knowledge base on the API embedder from the start
+        const remote = yield* createKb(a.key, { kbKey: uniqueKey(), kbName: "Remote", embedder: OPENAI })
+        assert.strictEqual(remote.status, 201, remote.text)
+        assert.strictEqual(remote.body.embedder, OPENAI)
+        yield* post(`${comms}/knowledge-bases/${remote.body.id}/sources`, { token: a.key, json: { type: "FAQ", faqs: FAQS } })
+        const before = api.inputsEmbedded()
+        assert.strictEqual((yield* ingest(a.key, remote.body.id)).status, "SUCCEEDED")
+        assert.strictEqual(api.inputsEmbedded() - before, FAQS.length, "each FAQ pair embedded once, by the API")
+        const remoteHit = (yield* query(a.key, remote.body.id, { query: "How can I reset my password?" })).body
+        assert.strictEqual(remoteHit.embedder, OPENAI)
+        assert.include(remoteHit.items[0].text, "Forgot password")
+
+        // an offline knowledge base switched to the API embedder
+        const kb = (yield* createKb(a.key, { kbKey: uniqueKey(), kbName: "Switch" })).body
+        assert.strictEqual(kb.embedder, "offline-hash-v1")
+        yield* post(`${comms}/knowledge-bases/${kb.id}/sources`, { token: a.key, json: { type: "FAQ", faqs: FAQS } })
+        assert.strictEqual((yield* ingest(a.key, kb.id)).status, "SUCCEEDED")
+        const asked = yield* patch(`${comms}/knowledge-bases/${kb.id}`, { token: a.key, json: { embedder: OPENAI } })
+        assert.strictEqual(asked.status, 200, asked.text)
+        assert.strictEqual(asked.body.embedder, "offline-hash-v1", "the vectors are still the offline embedder's")
+        assert.strictEqual(asked.body.pendingEmbedder, OPENAI)
+        assert.strictEqual(asked.body.status, "NEEDS_INGESTION")
+        const meanwhile = (yield* query(a.key, kb.id, { query: "Do you deliver abroad?" })).body
+        assert.strictEqual(meanwhile.embedder, "offline-hash-v1", "queries keep the consistent pair until the switch")
+        assert.include(meanwhile.items[0].text, "European Union")
+        refused(
+          yield* patch(`${comms}/knowledge-bases/${kb.id}`, { token: a.key, json: { embedder: "openai:gpt-embed-9" } }),
+          400,
+          "UNKNOWN_EMBEDDER",
+          "an embedder not offered"
+        )
+
+        const embeddedBefore = api.inputsEmbedded()
+        const job = yield* ingest(a.key, kb.id)
+        assert.strictEqual(job.status, "SUCCEEDED", JSON.stringify(job))
+        assert.strictEqual(job.embedder, OPENAI)
+        assert.deepStrictEqual(job.documents, { ingested: 1, unchanged: 0, removed: 0, failed: 0 }, "an unchanged document too")
+        assert.strictEqual(api.inputsEmbedded() - embeddedBefore, FAQS.length)
+        const switched = (yield* get(`${comms}/knowledge-bases/${kb.id}`, { token: a.key })).body
+        assert.strictEqual(switched.embedder, OPENAI)
+        assert.isNull(switched.pendingEmbedder)
+        assert.strictEqual(switched.status, "READY")
+        assert.isFalse(yield* store.collectionExists(collectionOf(kb.id, 1)), "the old collection was dropped")
+        assert.strictEqual(yield* store.count(collectionOf(kb.id, 2)), FAQS.length)
+        const after = (yield* query(a.key, kb.id, { query: "Do you deliver abroad?" })).body
+        assert.strictEqual(after.embedder, OPENAI)
+        assert.include(after.items[0].text, "European Union")
+
+        // asking for the embedder it has is not a switch; deleting drops the current generation
+        const same = yield* patch(`${comms}/knowledge-bases/${kb.id}`, { token: a.key, json: { embedder: OPENAI } })
+        assert.isNull(same.body.pendingEmbedder)
+        assert.strictEqual((yield* del(`${comms}/knowledge-bases/${kb.id}`, { token: a.key })).status, 204)
+        assert.isFalse(yield* store.collectionExists(collectionOf(kb.id, 2)))
+      }))
+
+    it.effect("an embeddings API that fails a query answers 503 EMBEDDER_UNAVAILABLE", () =>
+      Effect.gen(function*() {
+        const api = yield* FakeEmbeddings
+        const a = yield* tenant
+        const kb = (yield* createKb(a.key, { kbKey: uniqueKey(), kbName: "Flaky", embedder: "openai:text-embedding-3-small" })).body
+        api.fault({ _tag: "Respond", status: 503 })
+        refused(yield* query(a.key, kb.id, { query: "anything" }), 503, "EMBEDDER_UNAVAILABLE", "the API answered 503")
+      }))
+  })
+})

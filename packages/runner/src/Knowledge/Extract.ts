@@ -395,13 +395,51 @@ const HTML_SELECTORS: Array<SelectorDefinition> = [
   { selector: "tr", format: "tableRowLine" }
 ]
 
-const htmlText = compile({
+const VOID_ELEMENTS: ReadonlySet<string> = new Set([
+  "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"
+])
+const MAX_HTML_DEPTH = 200
+const CLOSE_SEARCH = 8
+
+/**
+ * Replaces the tags of elements nested deeper than `MAX_HTML_DEPTH` (and their end tags) with a
+ * space, keeping their text. htmlparser2 keeps its open elements with `Array.unshift`, so parsing is
+ * quadratic in the nesting depth (400,000 nested `<span>` take about 40 s), and html-to-text walks
+ * the tree recursively. The depth counted here is an upper bound of the parser's: every non-void
+ * tag counts, and an end tag closes only an element among the last few opened.
+ */
+const flattenDeepNesting = (html: string): string => {
+  const stack: Array<{ readonly name: string; readonly dropped: boolean }> = []
+  let depth = 0
+  return html.replace(/<(\/?)([A-Za-z][A-Za-z0-9-]*)[^<>]*>/g, (tag, slash: string, rawName: string) => {
+    const name = rawName.toLowerCase()
+    if (VOID_ELEMENTS.has(name)) return tag
+    if (slash === "") {
+      const dropped = depth >= MAX_HTML_DEPTH
+      stack.push({ name, dropped })
+      if (dropped) return " "
+      depth++
+      return tag
+    }
+    for (let i = stack.length - 1; i >= Math.max(0, stack.length - CLOSE_SEARCH); i--) {
+      if (stack[i].name !== name) continue
+      const closing = stack[i]
+      for (const entry of stack.splice(i)) if (!entry.dropped) depth--
+      return closing.dropped ? " " : tag
+    }
+    return tag
+  })
+}
+
+const convertHtml = compile({
   wordwrap: false,
-  // pathological nesting would otherwise overflow the stack; real pages nest far less
-  limits: { maxDepth: 256, ellipsis: "" },
+  // a safety net behind flattenDeepNesting: deeper content would be dropped, not overflow the stack
+  limits: { maxDepth: 1_000, ellipsis: "" },
   formatters: { plainList, tableRowLine },
   selectors: HTML_SELECTORS
 })
+
+const htmlText = (html: string): string => convertHtml(flattenDeepNesting(html))
 
 // ---------------------------------------------------------------------------------------------
 // PDF

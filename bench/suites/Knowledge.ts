@@ -1,0 +1,394 @@
+/**
+ * Knowledge bases, end to end through the HTTP API: ingestion throughput and query latency.
+ *
+ * One Chroma server (the `chroma` CLI on a temporary directory, started here with `startChroma`)
+ * serves both paths. The platform is `npm start`'s role in a process of its own (PGlite under its
+ * DATA_DIR, or the scratch database on the PostgreSQL server), with CHROMA_URL pointing at that
+ * server, the built-in offline embedder, and MemoryProbe preloaded to count its SQL statements. A
+ * generated corpus (`KnowledgeCorpus`: `kbChunks` chunks, default 3,000, in documents of about 250
+ * chunks) is added as TEXT sources through the API.
+ *
+ * - Ingestion, platform: `POST /knowledge-bases/{id}/ingestion-jobs` through the gateway, the job
+ *   polled every 100 ms until it leaves QUEUED/RUNNING; it must be SUCCEEDED with every chunk done.
+ *   chunks/s = chunks / (the POST's start to the job's `finishedAt`). Breakdown from the job itself:
+ *   queued (createdAt → startedAt) and running (startedAt → finishedAt); SQL statements per batch
+ *   from the probe, less the bench's polls.
+ * - Ingestion, baseline (in this process, same server, run first): the same chunks, under the same
+ *   ids and metadata, embedded with the same offline embedder and upserted through the VectorStore
+ *   port (`ChromaVectorStore.make`) into a fresh collection, per document in batches of 64 like the
+ *   job, one batch after another; no SQL, no progress, no lease. Embedding and upserting are timed
+ *   apart.
+ * - Query: `POST /knowledge-bases/{id}/query {query, topK: 5}` with 200 distinct customer questions
+ *   sent in turn: one at a time (`kbQueries` requests, default 1,000), then under load (autocannon,
+ *   `connections` connections for `durationSeconds` after a 2 s warm-up). Baseline in this process:
+ *   the same questions embedded with the same embedder and searched with `VectorStore.query` in the
+ *   platform's own collection (scores and threshold as the platform computes them), one at a time
+ *   and `connections` at once. Both return the same chunks for every question (checked).
+ */
+import { chunkId } from "@voiceagent/runner/Knowledge/DocumentChunks"
+import * as ChromaVectorStore from "@voiceagent/runner/Knowledge/ChromaVectorStore"
+import { startChroma } from "@voiceagent/runner/Knowledge/ChromaServer"
+import { defaultIngestionOptions } from "@voiceagent/runner/Knowledge/KnowledgeSettings"
+import { makeOfflineEmbedder } from "@voiceagent/runner/Knowledge/OfflineEmbedder"
+import { scoreOf } from "@voiceagent/runner/Knowledge/Retrieval"
+import { type ChunkRecord, collectionName, type VectorStore } from "@voiceagent/runner/Knowledge/VectorStore"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Logger from "effect/Logger"
+import * as LogLevel from "effect/LogLevel"
+import * as Scope from "effect/Scope"
+import * as crypto from "node:crypto"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { type CorpusDocument, corpus, questions } from "../lib/KnowledgeCorpus.js"
+import { fixedRequests, load } from "../lib/Load.js"
+import { memoryProbeFlags, probeStatements, type Running, startPlatform } from "../lib/Processes.js"
+import type { Row } from "../lib/Report.js"
+
+export interface Settings {
+  readonly connections: number
+  readonly durationSeconds: number
+  /** Chunks in the measured knowledge base (BENCH_KB_CHUNKS). */
+  readonly kbChunks: number
+  /** Queries sent one at a time on each path (BENCH_KB_QUERIES). */
+  readonly kbQueries: number
+}
+
+type Backend = { readonly name: "pglite" } | { readonly name: "postgres"; readonly url: string }
+
+const CHUNKS_PER_DOCUMENT = 250
+const WARMUP_CHUNKS = 300
+const DISTINCT_QUERIES = 200
+const TOP_K = 5
+const BATCH_SIZE = defaultIngestionOptions.batchSize
+const POLL_MS = 100
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+const quantile = (sorted: ReadonlyArray<number>, q: number) =>
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!
+
+const mean = (values: ReadonlyArray<number>) => values.reduce((sum, v) => sum + v, 0) / Math.max(1, values.length)
+
+const round2 = (n: number) => Math.round(n * 100) / 100
+
+const request = async (method: string, url: string, token: string, body?: unknown) => {
+  const response = await fetch(url, {
+    method,
+    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) })
+  })
+  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${(await response.text()).slice(0, 500)}`)
+  return response.json() as Promise<any>
+}
+
+/** Statements one call of `f` starts in the platform process, averaged over `n` sequential calls while idle. */
+const statementsPer = async (platform: Running, n: number, f: () => Promise<unknown>) => {
+  const before = await probeStatements(platform)
+  for (let i = 0; i < n; i++) await f()
+  return ((await probeStatements(platform)) - before) / n
+}
+
+const runEffect = <A, E>(effect: Effect.Effect<A, E>) =>
+  Effect.runPromise(effect.pipe(Effect.orDie, Logger.withMinimumLogLevel(LogLevel.Warning)))
+
+interface LatencyRun {
+  readonly requests: number
+  readonly seconds: number
+  /** Sorted, in ms. */
+  readonly latencies: ReadonlyArray<number>
+}
+
+/** `workers` loops calling `f` with the next question until `amount` calls are made (or `untilMs` passes). */
+const inProcess = async (
+  workers: number,
+  limit: { readonly amount: number } | { readonly untilMs: number },
+  f: (i: number) => Promise<unknown>
+): Promise<LatencyRun> => {
+  const latencies: Array<number> = []
+  let next = 0
+  const more = () => "amount" in limit ? next < limit.amount : performance.now() < limit.untilMs
+  const started = performance.now()
+  await Promise.all(Array.from({ length: workers }, async () => {
+    while (more()) {
+      const i = next++
+      const at = performance.now()
+      await f(i)
+      latencies.push(performance.now() - at)
+    }
+  }))
+  const seconds = (performance.now() - started) / 1000
+  return { requests: latencies.length, seconds, latencies: latencies.sort((a, b) => a - b) }
+}
+
+export const run = async (backend: Backend, settings: Settings): Promise<Array<Row>> => {
+  const documents = corpus(settings.kbChunks, CHUNKS_PER_DOCUMENT)
+  const warmupDocuments = corpus(WARMUP_CHUNKS, CHUNKS_PER_DOCUMENT / 2, 4242)
+  const chunkTotal = documents.reduce((n, d) => n + d.chunks.length, 0)
+  const batches = documents.reduce((n, d) => n + Math.ceil(d.chunks.length / BATCH_SIZE), 0)
+  const asked = questions(DISTINCT_QUERIES)
+  const bodies = asked.map((query) => JSON.stringify({ query, topK: TOP_K }))
+  const embedder = makeOfflineEmbedder()
+
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vap-bench-knowledge-"))
+  const chromaScope = Effect.runSync(Scope.make())
+  try {
+    const chroma = await runEffect(Scope.extend(startChroma({ dataDir: path.join(dataDir, "chroma") }), chromaScope))
+    const store: VectorStore["Type"] = await runEffect(ChromaVectorStore.make({ url: chroma.url }))
+    const running = await startPlatform({
+      DATABASE_URL: backend.name === "postgres" ? backend.url : undefined,
+      DATA_DIR: dataDir,
+      CHROMA_URL: chroma.url,
+      EMBEDDER: "offline"
+    }, memoryProbeFlags)
+    const platform = running.platform
+    try {
+      // --- set-up through the API (not timed)
+      const api = `${running.gateway}/api/v1`
+      const account = await request("POST", `${api}/auth/signup`, "", {
+        email: `knowledge-bench-${Date.now()}@example.com`,
+        password: "benchmark-password",
+        companyName: "Bench"
+      })
+      const key = (await request("POST", `${api}/api-keys`, account.token, { name: "bench" })).key as string
+
+      /** A knowledge base with the documents added as TEXT sources; their ids in order. */
+      const knowledgeBase = async (kbKey: string, docs: ReadonlyArray<CorpusDocument>) => {
+        const kb = await request("POST", `${api}/knowledge-bases`, key, { kbKey, kbName: kbKey })
+        const documentIds: Array<string> = []
+        for (const d of docs) {
+          const added = await request("POST", `${api}/knowledge-bases/${kb.id}/sources`, key, { type: "TEXT", title: d.title, text: d.text })
+          documentIds.push(added.id)
+        }
+        return {
+          id: kb.id as string,
+          threshold: kb.retrievalScoreThreshold as number,
+          collection: collectionName(kb.tenantId, kb.id, 1),
+          documentIds
+        }
+      }
+      const jobOf = (kbId: string, jobId: string) => request("GET", `${api}/knowledge-bases/${kbId}/ingestion-jobs/${jobId}`, key)
+
+      /** Queues a job, polls it to its end; timed from the POST to the job's finishedAt. */
+      const ingest = async (kbId: string, chunks: number) => {
+        const statementsBefore = await probeStatements(platform)
+        const started = Date.now()
+        const queued = await request("POST", `${api}/knowledge-bases/${kbId}/ingestion-jobs`, key)
+        let job: any
+        let polls = 0
+        let lastPrint = Date.now()
+        for (;;) {
+          polls++
+          job = await jobOf(kbId, queued.jobId)
+          if (job.status !== "QUEUED" && job.status !== "RUNNING") break
+          if (Date.now() - lastPrint > 10_000) {
+            lastPrint = Date.now()
+            console.log(`  job: ${job.progress.chunksDone}/${chunks} chunks, ${((Date.now() - started) / 1000).toFixed(0)} s`)
+          }
+          if (Date.now() - started > 600_000) throw new Error(`ingestion job not done after 10 minutes: ${JSON.stringify(job)}`)
+          await sleep(POLL_MS)
+        }
+        const statements = (await probeStatements(platform)) - statementsBefore
+        if (job.status !== "SUCCEEDED" || job.progress.chunksDone !== chunks || job.progress.chunksTotal !== chunks || job.runs !== 1) {
+          throw new Error(`expected a SUCCEEDED job of ${chunks} chunks: ${JSON.stringify(job).slice(0, 1000)}`)
+        }
+        const finishedAt = Date.parse(job.finishedAt)
+        return {
+          seconds: (finishedAt - started) / 1000,
+          queuedSeconds: (Date.parse(job.startedAt) - Date.parse(job.createdAt)) / 1000,
+          runSeconds: (finishedAt - Date.parse(job.startedAt)) / 1000,
+          statements,
+          polls,
+          jobId: queued.jobId as string
+        }
+      }
+
+      /** The baseline's ingestion: per document, batches of 64 embedded then upserted, no bookkeeping. */
+      const baselineIngest = (collection: string, docs: ReadonlyArray<CorpusDocument>, documentIds: ReadonlyArray<string>) =>
+        Effect.gen(function*() {
+          let embedMs = 0
+          let upsertMs = 0
+          const started = performance.now()
+          yield* store.ensureCollection(collection)
+          for (let d = 0; d < docs.length; d++) {
+            const doc = docs[d]!
+            const documentId = documentIds[d]!
+            for (let start = 0; start < doc.chunks.length; start += BATCH_SIZE) {
+              const batch = doc.chunks.slice(start, start + BATCH_SIZE)
+              let at = performance.now()
+              const vectors = yield* embedder.embed(batch)
+              embedMs += performance.now() - at
+              const records: Array<ChunkRecord> = batch.map((text, i) => ({
+                id: chunkId(documentId, start + i),
+                embedding: vectors[i]!,
+                text,
+                metadata: { documentId, sourceType: "TEXT", title: doc.title, chunkIndex: start + i }
+              }))
+              at = performance.now()
+              yield* store.upsert(collection, records)
+              upsertMs += performance.now() - at
+            }
+          }
+          const seconds = (performance.now() - started) / 1000
+          const count = yield* store.count(collection)
+          if (count !== docs.reduce((n, doc) => n + doc.chunks.length, 0)) {
+            return yield* Effect.dieMessage(`baseline collection holds ${count} chunks`)
+          }
+          return { seconds, embedSeconds: embedMs / 1000, upsertSeconds: upsertMs / 1000 }
+        })
+
+      /** The baseline's query: embed, nearest topK, scored and kept at or above the threshold, best first. */
+      const baselineQuery = (collection: string, threshold: number, query: string) =>
+        Effect.gen(function*() {
+          const [vector] = yield* embedder.embed([query])
+          const matches = yield* store.query(collection, vector!, { topK: TOP_K })
+          return matches
+            .map((m) => ({ chunkId: m.id, score: scoreOf(m.distance) }))
+            .filter((m) => m.score >= threshold)
+            .sort((a, b) => b.score - a.score)
+        })
+
+      const queryUrl = (kbId: string) => `${running.gateway}/api/v1/knowledge-bases/${kbId}/query`
+      const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" }
+      const platformQuery = (kbId: string, query: string) =>
+        request("POST", `${api}/knowledge-bases/${kbId}/query`, key, { query, topK: TOP_K })
+
+      // --- warm-up: both paths, on a knowledge base of their own
+      console.log(`  warm-up: ${WARMUP_CHUNKS} chunks and ${DISTINCT_QUERIES} queries on each path`)
+      const warm = await knowledgeBase("warm-up", warmupDocuments)
+      await runEffect(baselineIngest(`bench_warmup_${crypto.randomBytes(4).toString("hex")}`, warmupDocuments, warm.documentIds))
+      await ingest(warm.id, warmupDocuments.reduce((n, d) => n + d.chunks.length, 0))
+      for (const query of asked) {
+        await platformQuery(warm.id, query)
+        await runEffect(baselineQuery(warm.collection, warm.threshold, query))
+      }
+
+      // --- ingestion: the baseline first, then the platform, same chunks, same ids
+      const kb = await knowledgeBase("bench", documents)
+      console.log(`  baseline: ${chunkTotal} chunks in ${documents.length} documents, embed + upsert`)
+      const baselineCollection = `bench_baseline_${crypto.randomBytes(4).toString("hex")}`
+      const baseline = await runEffect(baselineIngest(baselineCollection, documents, kb.documentIds))
+      await runEffect(store.dropCollection(baselineCollection))
+      console.log(`  platform: ingestion job of ${chunkTotal} chunks`)
+      const job = await ingest(kb.id, chunkTotal)
+      const perPoll = await statementsPer(platform, 10, () => jobOf(kb.id, job.jobId))
+      const jobStatements = job.statements - job.polls * perPoll
+      const stored = await runEffect(store.count(kb.collection))
+      const record = await request("GET", `${api}/knowledge-bases/${kb.id}`, key)
+      if (stored !== chunkTotal || record.chunkCount !== chunkTotal || record.status !== "READY") {
+        throw new Error(`after the job: ${stored} chunks in the collection, knowledge base ${JSON.stringify(record)}`)
+      }
+
+      // --- the same answers on both paths
+      let same = 0
+      let items = 0
+      for (const query of asked) {
+        const viaApi = (await platformQuery(kb.id, query)).items as ReadonlyArray<{ chunkId: string; score: number }>
+        const direct = await runEffect(baselineQuery(kb.collection, kb.threshold, query))
+        items += viaApi.length
+        if (JSON.stringify(viaApi.map((i) => i.chunkId)) === JSON.stringify(direct.map((i) => i.chunkId))) same++
+      }
+      if (same !== asked.length) console.log(`  note: ${asked.length - same} of ${asked.length} questions got other chunks through the API`)
+
+      // --- query latency: one at a time, then under load
+      const n = settings.kbQueries
+      console.log(`  queries one at a time: ${n} in process, ${n} through the gateway`)
+      const baselineOne = await inProcess(1, { amount: n }, (i) => runEffect(baselineQuery(kb.collection, kb.threshold, asked[i % asked.length]!)))
+      const platformOne = await fixedRequests({ url: queryUrl(kb.id), method: "POST", headers, bodies, connections: 1 }, n)
+      const perQuery = await statementsPer(platform, 50, () => platformQuery(kb.id, asked[0]!))
+      console.log(`  queries under load: ${settings.connections} at once, ${settings.durationSeconds} s each path`)
+      const platformLoad = await load({
+        url: queryUrl(kb.id),
+        method: "POST",
+        headers,
+        bodies,
+        connections: settings.connections,
+        durationSeconds: settings.durationSeconds
+      })
+      const baselineQueryAt = (i: number) => runEffect(baselineQuery(kb.collection, kb.threshold, asked[i % asked.length]!))
+      await inProcess(settings.connections, { untilMs: performance.now() + 2_000 }, baselineQueryAt)
+      const baselineLoad = await inProcess(settings.connections, { untilMs: performance.now() + settings.durationSeconds * 1000 }, baselineQueryAt)
+      for (const [what, r] of [["one at a time", platformOne], ["under load", platformLoad]] as const) {
+        if (r.non2xx + r.errors > 0) throw new Error(`queries ${what}: ${r.non2xx} non-2xx answers and ${r.errors} errors`)
+      }
+
+      // --- rows
+      const ingestionSuite = `knowledge ingestion (${chunkTotal} chunks, offline embedder → Chroma, batches of ${BATCH_SIZE})`
+      const perSecond = (seconds: number) => Math.round(chunkTotal / seconds)
+      const ingestionRow = (name: string, seconds: number, extra: Record<string, number | string>): Row => ({
+        suite: ingestionSuite,
+        case: name,
+        backend: backend.name,
+        metrics: {
+          documents: documents.length,
+          chunks: chunkTotal,
+          batches,
+          seconds: round2(seconds),
+          "chunks/s": perSecond(seconds),
+          "vs baseline": (baseline.seconds / seconds).toFixed(2),
+          ...extra
+        }
+      })
+      const querySuite = `knowledge query (POST /knowledge-bases/{id}/query, topK ${TOP_K}, ${chunkTotal} chunks, ${asked.length} questions in turn)`
+      const fromRun = (r: LatencyRun) => ({
+        requests: r.requests,
+        rps: r.requests / r.seconds,
+        meanMs: mean(r.latencies),
+        p50Ms: quantile(r.latencies, 0.5),
+        p99Ms: quantile(r.latencies, 0.99)
+      })
+      type Figures = ReturnType<typeof fromRun>
+      const queryRow = (name: string, f: Figures, base: Figures, extra: Record<string, number | string> = {}): Row => ({
+        suite: querySuite,
+        case: name,
+        backend: backend.name,
+        metrics: {
+          requests: f.requests,
+          "req/s": Math.round(f.rps),
+          "mean ms": round2(f.meanMs),
+          "p50 ms": round2(f.p50Ms),
+          "p99 ms": round2(f.p99Ms),
+          "vs baseline": (f.rps / base.rps).toFixed(2),
+          "p50 vs baseline": (f.p50Ms / base.p50Ms).toFixed(2),
+          ...extra
+        }
+      })
+      const bOne = fromRun(baselineOne)
+      const pOne = fromRun({ requests: platformOne.total, seconds: platformOne.seconds, latencies: platformOne.latencies })
+      const bLoad = fromRun(baselineLoad)
+      const pLoad = {
+        requests: platformLoad.total,
+        rps: platformLoad.requestsPerSecond,
+        meanMs: platformLoad.meanMs,
+        p50Ms: platformLoad.p50Ms,
+        p99Ms: platformLoad.p99Ms
+      }
+      const sqlPerQuery = { "SQL/query": perQuery.toFixed(1) }
+      return [
+        ingestionRow("baseline: embed + VectorStore.upsert, no bookkeeping", baseline.seconds, {
+          "embed s": round2(baseline.embedSeconds),
+          "upsert s": round2(baseline.upsertSeconds)
+        }),
+        ingestionRow("platform: POST ingestion-jobs → SUCCEEDED (via gateway)", job.seconds, {
+          "queued s": round2(job.queuedSeconds),
+          "run s": round2(job.runSeconds),
+          "SQL/batch": (jobStatements / batches).toFixed(1)
+        }),
+        queryRow("baseline: embed + VectorStore.query in process, one at a time", bOne, bOne),
+        queryRow("platform via gateway, one at a time", pOne, bOne, {
+          ...sqlPerQuery,
+          "items/query": round2(items / asked.length),
+          "same chunks": `${same}/${asked.length}`
+        }),
+        queryRow(`baseline, ${settings.connections} at once`, bLoad, bLoad),
+        queryRow(`platform via gateway, ${settings.connections} connections (autocannon)`, pLoad, bLoad, sqlPerQuery)
+      ]
+    } finally {
+      await platform.stop()
+    }
+  } finally {
+    await Effect.runPromise(Scope.close(chromaScope, Exit.void))
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+}
