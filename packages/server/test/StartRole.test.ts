@@ -7,6 +7,15 @@ import * as path from "node:path"
 import { spawnCli } from "./Cli.js"
 import { get, post, signup } from "./Http.js"
 
+/** Alive and not a zombie. */
+const isRunning = (pid: number) => {
+  try {
+    return !/\) [ZX] /.test(fs.readFileSync(`/proc/${pid}/stat`, "utf8"))
+  } catch {
+    return false
+  }
+}
+
 const freshDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "vap-start-"))
 
 const randomPorts = { PORT: "0", PLATFORM_CORE_PORT: "0", COMMS_PORT: "0", CAMPAIGN_PORT: "0", LOG_LEVEL: "warn" }
@@ -20,7 +29,7 @@ const databaseEnv = Effect.gen(function*() {
 })
 
 describe("the start role (npm start)", () => {
-  it.scoped("boots on random ports, then signs up, creates a key and calls an authenticated route", () =>
+  it.scopedLive("boots on random ports, then signs up, creates a key and calls an authenticated route", () =>
     Effect.gen(function*() {
       const dataDir = freshDataDir()
       const db = yield* databaseEnv
@@ -36,6 +45,21 @@ describe("the start role (npm start)", () => {
       assert.strictEqual(profile.status, 200)
       assert.strictEqual(profile.body.user.email, account.email)
 
+      // the embedded Chroma serves knowledge bases; its data lives under DATA_DIR/chroma
+      const kb = yield* post(`${gateway}/knowledge-bases`, { token: key.body.key, json: { kbKey: "start-kb", kbName: "Start" } })
+      assert.strictEqual(kb.status, 201, kb.text)
+      const source = { type: "TEXT", title: "Hours", text: "The depot opens at seven every weekday." }
+      yield* post(`${gateway}/knowledge-bases/${kb.body.id}/sources`, { token: key.body.key, json: source })
+      const job = yield* post(`${gateway}/knowledge-bases/${kb.body.id}/ingestion-jobs`, { token: key.body.key })
+      assert.strictEqual(job.status, 202, job.text)
+      let status = ""
+      for (let i = 0; i < 100 && status !== "SUCCEEDED"; i++) {
+        status = (yield* get(`${gateway}/knowledge-bases/${kb.body.id}/ingestion-jobs/${job.body.jobId}`, { token: key.body.key })).body.status
+        if (status !== "SUCCEEDED") yield* Effect.sleep("100 millis")
+      }
+      assert.strictEqual(status, "SUCCEEDED")
+      const chromaPid = Number(fs.readFileSync(path.join(dataDir, "chroma", "chroma.pid"), "utf8"))
+
       if (db.DATABASE_URL === undefined) {
         // a second process on the same embedded data is refused, not allowed to corrupt it
         const second = yield* spawnCli(["start"], { ...randomPorts, DATA_DIR: dataDir })
@@ -43,14 +67,22 @@ describe("the start role (npm start)", () => {
         assert.match(second.output(), /in use by process \d+/)
       }
 
-      // SIGTERM stops it cleanly, and the data and session secret survive a restart
+      // SIGTERM stops it cleanly, Chroma with it, and the data and session secret survive a restart
       assert.strictEqual(yield* cli.stop("SIGTERM"), 0)
+      assert.isFalse(fs.existsSync(path.join(dataDir, "chroma", "chroma.pid")), "Chroma was stopped")
+      assert.isFalse(isRunning(chromaPid), "no Chroma process is left behind")
       const again = yield* spawnCli(["start"], { ...randomPorts, ...db, DATA_DIR: dataDir })
       const [, origin2] = yield* again.waitFor(/Gateway\s+(http:\/\/127\.0\.0\.1:\d+)/)
       const sameToken = yield* get(`${origin2}/api/v1/profile`, { token: account.token })
       assert.strictEqual(sameToken.status, 200)
       const sameKey = yield* get(`${origin2}/api/v1/profile`, { token: key.body.key })
       assert.strictEqual(sameKey.status, 200)
+      const found = yield* post(`${origin2}/api/v1/knowledge-bases/${kb.body.id}/query`, {
+        token: key.body.key,
+        json: { query: "when does the depot open?" }
+      })
+      assert.strictEqual(found.status, 200, found.text)
+      assert.include(found.body.items[0]?.text, "opens at seven", "the vectors survived the restart")
       assert.strictEqual(yield* again.stop("SIGTERM"), 0)
       fs.rmSync(dataDir, { recursive: true, force: true })
     }), { timeout: 180_000 })
