@@ -10,7 +10,9 @@ import { Embedders, makeEmbedders } from "@voiceagent/runner/Knowledge/Embedders
 import { makeOfflineEmbedder } from "@voiceagent/runner/Knowledge/OfflineEmbedder"
 import { makeOpenAiEmbedder } from "@voiceagent/runner/Knowledge/OpenAiEmbedder"
 import { FakeEmbeddings } from "@voiceagent/runner/Testing/FakeEmbeddings"
-import { Effect, Layer } from "effect"
+import * as SqlClient from "@effect/sql/SqlClient"
+import { Effect, Layer, Runtime } from "effect"
+import fc from "fast-check"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { createKey, del, get, patch, post, type Reply, request, signup } from "./Http.js"
@@ -464,6 +466,46 @@ describe("knowledge bases over HTTP, on a real Chroma", () => {
         const changed = (yield* query(a.key, kb.id, { query: "museum opening on Sundays" })).body.items
         assert.include(changed[0].text, "ten on Sundays")
         void notes
+      }))
+
+    it.effect("random JSON bodies never answer 5xx, and refused ones write nothing", () =>
+      Effect.gen(function*() {
+        const { comms } = yield* TestPlatform.TestPlatformUrls
+        const sql = yield* SqlClient.SqlClient
+        const a = yield* tenant
+        const kb = (yield* createKb(a.key, { kbKey: uniqueKey(), kbName: "Fuzz" })).body
+        const totals = sql<{ n: string }>`
+          SELECT (SELECT count(*) FROM knowledge_bases) || '/' || (SELECT count(*) FROM kb_documents) || '/' ||
+                 (SELECT count(*) FROM kb_ingestion_jobs) AS n
+        `.pipe(Effect.map(([r]) => r!.n), Effect.orDie)
+        const targets = [
+          ["POST", `${comms}/knowledge-bases`],
+          ["PATCH", `${comms}/knowledge-bases/${kb.id}`],
+          ["POST", `${comms}/knowledge-bases/${kb.id}/sources`],
+          ["POST", `${comms}/knowledge-bases/${kb.id}/query`]
+        ] as const
+        const body = fc.oneof(
+          fc.jsonValue(),
+          fc.record({ kbKey: fc.oneof(fc.string(), fc.jsonValue()), kbName: fc.jsonValue(), retrievalScoreThreshold: fc.jsonValue() }),
+          fc.record({ type: fc.constantFrom("TEXT", "URL", "FAQ", "x"), title: fc.jsonValue(), text: fc.jsonValue() }),
+          fc.record({ type: fc.constant("URL"), url: fc.oneof(fc.webUrl(), fc.string(), fc.constant("http://10.0.0.1/")) }),
+          fc.record({ type: fc.constant("FAQ"), faqs: fc.array(fc.record({ question: fc.jsonValue(), answer: fc.jsonValue() })) }),
+          fc.record({ query: fc.jsonValue(), topK: fc.jsonValue() })
+        )
+        const runtime = yield* Effect.runtime<never>()
+        yield* Effect.promise(() =>
+          fc.assert(
+            fc.asyncProperty(fc.constantFrom(...targets), body, async ([method, url], json) => {
+              const before = await Runtime.runPromise(runtime)(totals)
+              const reply = await Runtime.runPromise(runtime)(request(method, url, { token: a.key, json }))
+              if (reply.status >= 500) throw new Error(`5xx from ${method} ${url} for ${JSON.stringify(json)}: ${reply.text}`)
+              if (reply.status >= 400 && (await Runtime.runPromise(runtime)(totals)) !== before) {
+                throw new Error(`${method} ${url} refused ${JSON.stringify(json)} with ${reply.status} but wrote data`)
+              }
+            }),
+            { numRuns: 120, seed: Number(process.env["FC_SEED"] ?? Date.now() % 2 ** 31) }
+          )
+        )
       }))
 
     it.effect("agents link knowledge bases and answer from them on a call", () =>
