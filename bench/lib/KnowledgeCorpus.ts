@@ -88,7 +88,7 @@ export interface CorpusDocument {
   readonly chunks: ReadonlyArray<string>
 }
 
-/** A paragraph is about 600 characters; a chunk holds one or two (at most 1,000 characters with the overlap). */
+/** A paragraph is about 420 characters; a chunk (at most 1,000 characters with the overlap) packs one or two: about 1.55 a chunk. */
 const PARAGRAPHS_PER_CHUNK = 1.2
 
 /**
@@ -103,7 +103,8 @@ export const corpus = (totalChunks: number, chunksPerDocument = 250, seed = 42):
     const want = Math.min(chunksPerDocument, totalChunks - chunks)
     const paragraphs: Array<string> = []
     let made: ReadonlyArray<string> = []
-    // add paragraphs until the document chunks into `want` (estimated first, then exactly)
+    // add paragraphs until the document chunks into `want` (an underestimate first, then a few at a time;
+    // it may end a chunk or so above `want`, and the exact chunks are what counts)
     while (made.length < want) {
       const missing = want - made.length
       for (let i = 0; i < Math.max(1, Math.floor(missing * PARAGRAPHS_PER_CHUNK * 0.9)); i++) paragraphs.push(paragraph(random))

@@ -5,25 +5,33 @@
  * serves both paths. The platform is `npm start`'s role in a process of its own (PGlite under its
  * DATA_DIR, or the scratch database on the PostgreSQL server), with CHROMA_URL pointing at that
  * server, the built-in offline embedder, and MemoryProbe preloaded to count its SQL statements. A
- * generated corpus (`KnowledgeCorpus`: `kbChunks` chunks, default 3,000, in documents of about 250
- * chunks) is added as TEXT sources through the API.
+ * generated corpus (`KnowledgeCorpus`: `kbChunks` chunks, default 3,000, in documents of 250
+ * chunks) is added as TEXT sources through the API (not timed). Both paths are warmed up first on a
+ * knowledge base of 300 chunks and 200 queries.
  *
  * - Ingestion, platform: `POST /knowledge-bases/{id}/ingestion-jobs` through the gateway, the job
- *   polled every 100 ms until it leaves QUEUED/RUNNING; it must be SUCCEEDED with every chunk done.
- *   chunks/s = chunks / (the POST's start to the job's `finishedAt`). Breakdown from the job itself:
- *   queued (createdAt → startedAt) and running (startedAt → finishedAt); SQL statements per batch
- *   from the probe, less the bench's polls.
- * - Ingestion, baseline (in this process, same server, run first): the same chunks, under the same
- *   ids and metadata, embedded with the same offline embedder and upserted through the VectorStore
- *   port (`ChromaVectorStore.make`) into a fresh collection, per document in batches of 64 like the
- *   job, one batch after another; no SQL, no progress, no lease. Embedding and upserting are timed
- *   apart.
+ *   polled every 100 ms until it leaves QUEUED/RUNNING; it must be SUCCEEDED in one run with every
+ *   chunk done, and the collection must hold them all. chunks/s = chunks / (the POST's start to
+ *   the job's `finishedAt`). Breakdown from the job itself: queued (createdAt → startedAt) and
+ *   running (startedAt → finishedAt); SQL statements per batch from the probe, less the polls'.
+ * - Ingestion, baseline (in this process, same Chroma server): the same chunks, under the same ids
+ *   and metadata, embedded with the same offline embedder and upserted through the VectorStore port
+ *   (`ChromaVectorStore.make`) into a fresh collection, per document in batches of 64 like the job,
+ *   one batch after another; no SQL, no progress, no lease. Embedding and upserting timed apart.
+ * - Both ingestion paths run `INGESTION_ROUNDS` (5) rounds, a fresh knowledge base / collection
+ *   each time, the order alternating (the baseline first in odd rounds, the platform first in even
+ *   ones); each path's median round is reported, with the range: Chroma's upsert time varies by
+ *   ±15% from run to run.
  * - Query: `POST /knowledge-bases/{id}/query {query, topK: 5}` with 200 distinct customer questions
- *   sent in turn: one at a time (`kbQueries` requests, default 1,000), then under load (autocannon,
- *   `connections` connections for `durationSeconds` after a 2 s warm-up). Baseline in this process:
- *   the same questions embedded with the same embedder and searched with `VectorStore.query` in the
- *   platform's own collection (scores and threshold as the platform computes them), one at a time
- *   and `connections` at once. Both return the same chunks for every question (checked).
+ *   sent in turn, on the last round's knowledge base: one at a time (`kbQueries` requests, default
+ *   1,000) through the gateway and, to see where the time goes, straight to the comms service, and
+ *   as a reference `GET /knowledge-bases/{id}` (key check and one read, no retrieval); then under
+ *   load (autocannon, `connections` connections for `durationSeconds` after a 2 s warm-up).
+ *   Baseline in this process: the same questions embedded with the same embedder and searched with
+ *   `VectorStore.query` in the platform's own collection (scored and filtered by the threshold as
+ *   the platform does), one at a time and `connections` at once (2 s warm-up, then
+ *   `durationSeconds`). 'same chunks': questions for which both paths return the same chunk ids in
+ *   the same order.
  */
 import { chunkId } from "@voiceagent/runner/Knowledge/DocumentChunks"
 import * as ChromaVectorStore from "@voiceagent/runner/Knowledge/ChromaVectorStore"
@@ -63,6 +71,8 @@ const DISTINCT_QUERIES = 200
 const TOP_K = 5
 const BATCH_SIZE = defaultIngestionOptions.batchSize
 const POLL_MS = 100
+/** Rounds of each ingestion path; the median is reported. */
+export const INGESTION_ROUNDS = 5
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -73,6 +83,12 @@ const mean = (values: ReadonlyArray<number>) => values.reduce((sum, v) => sum + 
 
 const round2 = (n: number) => Math.round(n * 100) / 100
 
+/** The element whose `by` is the median (the lower middle one of an even count). */
+const median = <A>(items: ReadonlyArray<A>, by: (a: A) => number): A =>
+  [...items].sort((a, b) => by(a) - by(b))[Math.floor((items.length - 1) / 2)]!
+
+const spread = (values: ReadonlyArray<number>) => `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`
+
 const request = async (method: string, url: string, token: string, body?: unknown) => {
   const response = await fetch(url, {
     method,
@@ -81,6 +97,11 @@ const request = async (method: string, url: string, token: string, body?: unknow
   })
   if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${(await response.text()).slice(0, 500)}`)
   return response.json() as Promise<any>
+}
+
+const remove = async (url: string, token: string) => {
+  const response = await fetch(url, { method: "DELETE", headers: { authorization: `Bearer ${token}` } })
+  if (!response.ok) throw new Error(`DELETE ${url}: ${response.status} ${(await response.text()).slice(0, 500)}`)
 }
 
 /** Statements one call of `f` starts in the platform process, averaged over `n` sequential calls while idle. */
@@ -250,6 +271,7 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
         })
 
       const queryUrl = (kbId: string) => `${running.gateway}/api/v1/knowledge-bases/${kbId}/query`
+      const commsQueryUrl = (kbId: string) => `${running.comms}/api/v1/knowledge-bases/${kbId}/query`
       const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" }
       const platformQuery = (kbId: string, query: string) =>
         request("POST", `${api}/knowledge-bases/${kbId}/query`, key, { query, topK: TOP_K })
@@ -264,21 +286,43 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
         await runEffect(baselineQuery(warm.collection, warm.threshold, query))
       }
 
-      // --- ingestion: the baseline first, then the platform, same chunks, same ids
-      const kb = await knowledgeBase("bench", documents)
-      console.log(`  baseline: ${chunkTotal} chunks in ${documents.length} documents, embed + upsert`)
-      const baselineCollection = `bench_baseline_${crypto.randomBytes(4).toString("hex")}`
-      const baseline = await runEffect(baselineIngest(baselineCollection, documents, kb.documentIds))
-      await runEffect(store.dropCollection(baselineCollection))
-      console.log(`  platform: ingestion job of ${chunkTotal} chunks`)
-      const job = await ingest(kb.id, chunkTotal)
-      const perPoll = await statementsPer(platform, 10, () => jobOf(kb.id, job.jobId))
-      const jobStatements = job.statements - job.polls * perPoll
-      const stored = await runEffect(store.count(kb.collection))
-      const record = await request("GET", `${api}/knowledge-bases/${kb.id}`, key)
-      if (stored !== chunkTotal || record.chunkCount !== chunkTotal || record.status !== "READY") {
-        throw new Error(`after the job: ${stored} chunks in the collection, knowledge base ${JSON.stringify(record)}`)
+      // --- ingestion: rounds of both paths over the same chunks, the order alternating; medians reported
+      const baselineRounds: Array<{ seconds: number; embedSeconds: number; upsertSeconds: number }> = []
+      const platformRounds: Array<Awaited<ReturnType<typeof ingest>>> = []
+      let kb: Awaited<ReturnType<typeof knowledgeBase>> | undefined
+      for (let round = 1; round <= INGESTION_ROUNDS; round++) {
+        const target = await knowledgeBase(`bench-${round}`, documents)
+        const baselinePath = async () => {
+          const collection = `bench_baseline_${round}_${crypto.randomBytes(4).toString("hex")}`
+          baselineRounds.push(await runEffect(baselineIngest(collection, documents, target.documentIds)))
+          await runEffect(store.dropCollection(collection))
+        }
+        const platformPath = async () => {
+          platformRounds.push(await ingest(target.id, chunkTotal))
+        }
+        console.log(`  ingestion round ${round}/${INGESTION_ROUNDS}: ${chunkTotal} chunks in ${documents.length} documents, ${round % 2 === 1 ? "baseline then platform" : "platform then baseline"}`)
+        if (round % 2 === 1) {
+          await baselinePath()
+          await platformPath()
+        } else {
+          await platformPath()
+          await baselinePath()
+        }
+        const stored = await runEffect(store.count(target.collection))
+        const record = await request("GET", `${api}/knowledge-bases/${target.id}`, key)
+        if (stored !== chunkTotal || record.chunkCount !== chunkTotal || record.status !== "READY") {
+          throw new Error(`after the job: ${stored} chunks in the collection, knowledge base ${JSON.stringify(record)}`)
+        }
+        // the last one stays for the queries
+        if (kb !== undefined) await remove(`${api}/knowledge-bases/${kb.id}`, key)
+        kb = target
       }
+      if (kb === undefined) throw new Error("no ingestion round ran")
+      const lastJob = platformRounds[platformRounds.length - 1]!
+      const perPoll = await statementsPer(platform, 10, () => jobOf(kb.id, lastJob.jobId))
+      const baseline = median(baselineRounds, (r) => r.seconds)
+      const job = median(platformRounds, (r) => r.seconds)
+      const jobStatements = job.statements - job.polls * perPoll
 
       // --- the same answers on both paths
       let same = 0
@@ -296,7 +340,11 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
       console.log(`  queries one at a time: ${n} in process, ${n} through the gateway`)
       const baselineOne = await inProcess(1, { amount: n }, (i) => runEffect(baselineQuery(kb.collection, kb.threshold, asked[i % asked.length]!)))
       const platformOne = await fixedRequests({ url: queryUrl(kb.id), method: "POST", headers, bodies, connections: 1 }, n)
+      console.log(`  where the platform's time goes: ${n} queries to the comms service directly, ${n} GET /knowledge-bases/{id}`)
+      const commsOne = await fixedRequests({ url: commsQueryUrl(kb.id), method: "POST", headers, bodies, connections: 1 }, n)
+      const readOne = await fixedRequests({ url: `${running.gateway}/api/v1/knowledge-bases/${kb.id}`, headers, connections: 1 }, n)
       const perQuery = await statementsPer(platform, 50, () => platformQuery(kb.id, asked[0]!))
+      const perRead = await statementsPer(platform, 50, () => request("GET", `${api}/knowledge-bases/${kb.id}`, key))
       console.log(`  queries under load: ${settings.connections} at once, ${settings.durationSeconds} s each path`)
       const platformLoad = await load({
         url: queryUrl(kb.id),
@@ -309,14 +357,14 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
       const baselineQueryAt = (i: number) => runEffect(baselineQuery(kb.collection, kb.threshold, asked[i % asked.length]!))
       await inProcess(settings.connections, { untilMs: performance.now() + 2_000 }, baselineQueryAt)
       const baselineLoad = await inProcess(settings.connections, { untilMs: performance.now() + settings.durationSeconds * 1000 }, baselineQueryAt)
-      for (const [what, r] of [["one at a time", platformOne], ["under load", platformLoad]] as const) {
+      for (const [what, r] of [["one at a time", platformOne], ["under load", platformLoad], ["to comms", commsOne], ["reads", readOne]] as const) {
         if (r.non2xx + r.errors > 0) throw new Error(`queries ${what}: ${r.non2xx} non-2xx answers and ${r.errors} errors`)
       }
 
       // --- rows
       const ingestionSuite = `knowledge ingestion (${chunkTotal} chunks, offline embedder → Chroma, batches of ${BATCH_SIZE})`
       const perSecond = (seconds: number) => Math.round(chunkTotal / seconds)
-      const ingestionRow = (name: string, seconds: number, extra: Record<string, number | string>): Row => ({
+      const ingestionRow = (name: string, seconds: number, rounds: ReadonlyArray<number>, extra: Record<string, number | string>): Row => ({
         suite: ingestionSuite,
         case: name,
         backend: backend.name,
@@ -324,7 +372,9 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
           documents: documents.length,
           chunks: chunkTotal,
           batches,
+          rounds: INGESTION_ROUNDS,
           seconds: round2(seconds),
+          "range s": spread(rounds),
           "chunks/s": perSecond(seconds),
           "vs baseline": (baseline.seconds / seconds).toFixed(2),
           ...extra
@@ -339,7 +389,7 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
         p99Ms: quantile(r.latencies, 0.99)
       })
       type Figures = ReturnType<typeof fromRun>
-      const queryRow = (name: string, f: Figures, base: Figures, extra: Record<string, number | string> = {}): Row => ({
+      const queryRow = (name: string, f: Figures, base: Figures | undefined, extra: Record<string, number | string> = {}): Row => ({
         suite: querySuite,
         case: name,
         backend: backend.name,
@@ -349,13 +399,17 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
           "mean ms": round2(f.meanMs),
           "p50 ms": round2(f.p50Ms),
           "p99 ms": round2(f.p99Ms),
-          "vs baseline": (f.rps / base.rps).toFixed(2),
-          "p50 vs baseline": (f.p50Ms / base.p50Ms).toFixed(2),
+          ...(base === undefined ? {} : {
+            "vs baseline": (f.rps / base.rps).toFixed(2),
+            "p50 vs baseline": (f.p50Ms / base.p50Ms).toFixed(2)
+          }),
           ...extra
         }
       })
       const bOne = fromRun(baselineOne)
       const pOne = fromRun({ requests: platformOne.total, seconds: platformOne.seconds, latencies: platformOne.latencies })
+      const cOne = fromRun({ requests: commsOne.total, seconds: commsOne.seconds, latencies: commsOne.latencies })
+      const rOne = fromRun({ requests: readOne.total, seconds: readOne.seconds, latencies: readOne.latencies })
       const bLoad = fromRun(baselineLoad)
       const pLoad = {
         requests: platformLoad.total,
@@ -366,11 +420,11 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
       }
       const sqlPerQuery = { "SQL/query": perQuery.toFixed(1) }
       return [
-        ingestionRow("baseline: embed + VectorStore.upsert, no bookkeeping", baseline.seconds, {
+        ingestionRow("baseline: embed + VectorStore.upsert, no bookkeeping", baseline.seconds, baselineRounds.map((r) => r.seconds), {
           "embed s": round2(baseline.embedSeconds),
           "upsert s": round2(baseline.upsertSeconds)
         }),
-        ingestionRow("platform: POST ingestion-jobs → SUCCEEDED (via gateway)", job.seconds, {
+        ingestionRow("platform: POST ingestion-jobs → SUCCEEDED (via gateway)", job.seconds, platformRounds.map((r) => r.seconds), {
           "queued s": round2(job.queuedSeconds),
           "run s": round2(job.runSeconds),
           "SQL/batch": (jobStatements / batches).toFixed(1)
@@ -380,6 +434,10 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
           ...sqlPerQuery,
           "items/query": round2(items / asked.length),
           "same chunks": `${same}/${asked.length}`
+        }),
+        queryRow("platform, comms service directly (no gateway), one at a time", cOne, bOne, sqlPerQuery),
+        queryRow("reference: GET /knowledge-bases/{id} via gateway, one at a time (key check and one read, no retrieval)", rOne, undefined, {
+          "SQL/query": perRead.toFixed(1)
         }),
         queryRow(`baseline, ${settings.connections} at once`, bLoad, bLoad),
         queryRow(`platform via gateway, ${settings.connections} connections (autocannon)`, pLoad, bLoad, sqlPerQuery)
