@@ -1,7 +1,8 @@
 /**
- * What a runner runs: the entities (Tenant, LiveCall) and the cluster singletons (the webhook
- * dispatcher, the live-call supervisor), the ingestion worker, with the adapters they need. Requires a `Sharding` (from
- * one of the `Cluster` layers), a `SqlClient` and an `HttpClient`.
+ * What a runner runs: the entities (Tenant, LiveCall, Campaign), the cluster singletons (the webhook
+ * and message dispatchers, the supervisors) and the knowledge-base ingestion worker, with the
+ * adapters they need. Requires a `Sharding` (from one of the `Cluster` layers), a `SqlClient` and an
+ * `HttpClient`.
  */
 import type { Sharding } from "@effect/cluster/Sharding"
 import * as Singleton from "@effect/cluster/Singleton"
