@@ -87,6 +87,16 @@ const answerFor = (cause: Cause.Cause<unknown>, request: HttpServerRequest.HttpS
   )
 }
 
+/**
+ * On every answer: no MIME sniffing, never framed (clickjacking), no referrer leaked to links in the
+ * docs page. Transport security (HSTS) belongs to the TLS-terminating proxy in front.
+ */
+export const securityHeaders = {
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "DENY",
+  "referrer-policy": "no-referrer"
+} as const
+
 export const withRequestContext =
   (service: string) => <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<never, R> =>
     Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
@@ -106,7 +116,14 @@ export const withRequestContext =
             durationMs: (yield* Clock.currentTimeMillis) - started
           })
         )
-        return HttpServerResponse.setHeader(response, REQUEST_ID_HEADER, requestId)
+        return HttpServerResponse.setHeaders(response, {
+          [REQUEST_ID_HEADER]: requestId,
+          ...securityHeaders,
+          // answers carry credentials and account data: no shared cache may keep them
+          ...(response.headers["cache-control"] === undefined && pathOf(request).startsWith("/api/")
+            ? { "cache-control": "no-store" }
+            : {})
+        })
       }).pipe(
         Effect.locally(CurrentRequestId, requestId),
         Effect.annotateLogs({ requestId, service })

@@ -209,6 +209,17 @@ describe("gateway", () => {
         assert.isAbove(personas.body.total, 0)
         const lists = yield* get(`${gateway}/contact-lists`, { token: key.body.key })
         assert.deepStrictEqual([lists.status, lists.body.total], [200, 0])
+
+        // security headers on every answer, errors and the docs page included; API answers are never cached
+        const { comms } = yield* TestPlatform.TestPlatformUrls
+        const docsPage = yield* get(gateway.replace(/\/api\/v1$/, "/docs"))
+        for (const reply of [profile, denied, personas, yield* get(`${comms}/agents`), docsPage]) {
+          assert.strictEqual(reply.headers.get("x-content-type-options"), "nosniff")
+          assert.strictEqual(reply.headers.get("x-frame-options"), "DENY")
+          assert.strictEqual(reply.headers.get("referrer-policy"), "no-referrer")
+        }
+        assert.strictEqual(profile.headers.get("cache-control"), "no-store")
+        assert.strictEqual(denied.headers.get("cache-control"), "no-store")
       }))
 
     it.effect("serves the merged OpenAPI document and the reference page", () =>
