@@ -465,7 +465,8 @@ describe("knowledge bases over HTTP, on a real Chroma", () => {
         assert.deepStrictEqual(next.documents, { ingested: 1, unchanged: 1, removed: 0, failed: 1 })
         const changed = (yield* query(a.key, kb.id, { query: "museum opening on Sundays" })).body.items
         assert.include(changed[0].text, "ten on Sundays")
-        void notes
+        const tickets = (yield* query(a.key, kb.id, { query: "how much do tickets cost" })).body.items
+        assert.strictEqual(tickets[0].documentId, notes.id, "a text/plain page is ingested too")
       }))
 
     it.effect("random JSON bodies never answer 5xx, and refused ones write nothing", () =>

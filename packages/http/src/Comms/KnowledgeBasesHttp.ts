@@ -125,18 +125,15 @@ export const KnowledgeBasesHttpLive = HttpApiBuilder.group(CommsApi, "knowledgeB
         Effect.gen(function*() {
           const { tenantId } = yield* CurrentTenant
           yield* kbOf(tenantId, path.kbId)
+          const none = { title: null, url: null, fileName: null, format: null, sizeBytes: null, faqs: null }
           let document: NewDocument
           switch (payload.type) {
             case "TEXT":
               document = {
+                ...none,
                 sourceType: "TEXT",
                 title: payload.title,
-                url: null,
-                fileName: null,
-                format: null,
-                sizeBytes: null,
                 content: payload.text,
-                faqs: null,
                 contentHash: contentHash({ sourceType: "TEXT", content: payload.text, faqs: null })
               }
               break
@@ -144,15 +141,13 @@ export const KnowledgeBasesHttpLive = HttpApiBuilder.group(CommsApi, "knowledgeB
               const url = yield* checkUrl(payload.url, settings.urlPolicy).pipe(
                 Effect.mapError((e) => new UrlNotAllowed({ message: e.message, details: { reason: e.reason } }))
               )
+              // fetched by each ingestion job
               document = {
+                ...none,
                 sourceType: "URL",
                 title: payload.title ?? `${url.hostname}${url.pathname === "/" ? "" : url.pathname}`,
                 url: url.href,
-                fileName: null,
-                format: null,
-                sizeBytes: null,
                 content: null,
-                faqs: null,
                 contentHash: null
               }
               break
@@ -160,14 +155,11 @@ export const KnowledgeBasesHttpLive = HttpApiBuilder.group(CommsApi, "knowledgeB
             case "FAQ": {
               const content = faqContent(payload.faqs)
               document = {
+                ...none,
                 sourceType: "FAQ",
                 title: payload.title ?? null,
-                url: null,
-                fileName: null,
-                format: null,
-                sizeBytes: null,
-                content,
                 faqs: payload.faqs,
+                content,
                 contentHash: contentHash({ sourceType: "FAQ", content, faqs: payload.faqs })
               }
               break

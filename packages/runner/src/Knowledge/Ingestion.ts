@@ -31,6 +31,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Schedule from "effect/Schedule"
+import { isUniqueViolation } from "../Sql/SqlErrors.js"
 import { chunkId, chunksOf, contentHash, type DocumentText } from "./DocumentChunks.js"
 import type { Embedder, EmbeddingFailed } from "./Embedder.js"
 import { Embedders } from "./Embedders.js"
@@ -110,9 +111,7 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
       `.pipe(
         // two workers promoting two queued jobs of one knowledge base: the unique index refuses one
         Effect.catchTag("SqlError", (e) =>
-          String((e.cause as { code?: unknown } | undefined)?.code) === "23505"
-            ? Effect.succeed([])
-            : Effect.fail(e))
+          isUniqueViolation(e, "kb_ingestion_jobs_running_key") ? Effect.succeed([]) : Effect.fail(e))
       )
       return Option.fromNullable(rows[0])
     })

@@ -241,6 +241,25 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
     const documentColumns = sql.literal(DOCUMENT_COLUMNS)
     const jobColumns = sql.literal(JOB_COLUMNS)
 
+    /** A knowledge base's documents or jobs, newest first, with their total. */
+    const pageOf = <Row extends object, A>(
+      table: "kb_documents" | "kb_ingestion_jobs",
+      columns: ReturnType<typeof sql.literal>,
+      kbId: KnowledgeBaseId,
+      page: PageRequest,
+      to: (row: Row) => A
+    ) =>
+      Effect.all([
+        sql<Row>`
+          SELECT ${columns} FROM ${sql(table)} WHERE kb_id = ${kbId}
+          ORDER BY id DESC LIMIT ${page.pageSize} OFFSET ${offsetOf(page)}
+        `,
+        sql<{ total: number }>`SELECT count(*) AS total FROM ${sql(table)} WHERE kb_id = ${kbId}`
+      ]).pipe(
+        Effect.map(([rows, [count]]) => ({ items: rows.map(to), total: Number(count!.total) })),
+        Effect.orDie
+      )
+
     const find = (tenantId: TenantId, id: KnowledgeBaseId) =>
       sql<KnowledgeBaseRow>`SELECT ${kbColumns} FROM knowledge_bases k WHERE k.id = ${id} AND k.tenant_id = ${tenantId}`.pipe(
         Effect.map((rows) => Option.fromNullable(rows[0])),
@@ -338,16 +357,7 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
       }).pipe(sql.withTransaction, Effect.orDie)
 
     const listDocuments = (kbId: KnowledgeBaseId, page: PageRequest) =>
-      Effect.all([
-        sql<DocumentRow>`
-          SELECT ${documentColumns} FROM kb_documents WHERE kb_id = ${kbId}
-          ORDER BY id DESC LIMIT ${page.pageSize} OFFSET ${offsetOf(page)}
-        `,
-        sql<{ total: number }>`SELECT count(*) AS total FROM kb_documents WHERE kb_id = ${kbId}`
-      ]).pipe(
-        Effect.map(([rows, [count]]) => ({ items: rows.map(toDocument), total: Number(count!.total) })),
-        Effect.orDie
-      )
+      pageOf<DocumentRow, KbDocument>("kb_documents", documentColumns, kbId, page, toDocument)
 
     const findDocument = (kbId: KnowledgeBaseId, id: KbDocumentId) =>
       sql<DocumentRow>`SELECT ${documentColumns} FROM kb_documents WHERE id = ${id} AND kb_id = ${kbId}`.pipe(
@@ -400,16 +410,7 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
       )
 
     const listJobs = (kbId: KnowledgeBaseId, page: PageRequest) =>
-      Effect.all([
-        sql<JobRow>`
-          SELECT ${jobColumns} FROM kb_ingestion_jobs WHERE kb_id = ${kbId}
-          ORDER BY id DESC LIMIT ${page.pageSize} OFFSET ${offsetOf(page)}
-        `,
-        sql<{ total: number }>`SELECT count(*) AS total FROM kb_ingestion_jobs WHERE kb_id = ${kbId}`
-      ]).pipe(
-        Effect.map(([rows, [count]]) => ({ items: rows.map(toJob), total: Number(count!.total) })),
-        Effect.orDie
-      )
+      pageOf<JobRow, IngestionJob>("kb_ingestion_jobs", jobColumns, kbId, page, toJob)
 
     /**
      * What a query needs of knowledge bases, in the order asked, for those that exist: the active

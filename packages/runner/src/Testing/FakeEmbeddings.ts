@@ -31,6 +31,7 @@ import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
+import { parseJson, readBody } from "./FakeHttp.js"
 import { embedText } from "../Knowledge/OfflineEmbedder.js"
 
 export interface RecordedEmbeddingsRequest {
@@ -198,22 +199,6 @@ interface Answer {
   readonly body: unknown
   /** Inputs embedded by this answer. */
   readonly inputs?: number
-}
-
-const readBody = (request: http.IncomingMessage) =>
-  new Promise<string>((resolve, reject) => {
-    const chunks: Array<Buffer> = []
-    request.on("data", (chunk: Buffer) => chunks.push(chunk))
-    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
-    request.on("error", reject)
-  })
-
-const parseJson = (text: string): { readonly ok: true; readonly value: unknown } | { readonly ok: false } => {
-  try {
-    return { ok: true, value: JSON.parse(text) }
-  } catch {
-    return { ok: false }
-  }
 }
 
 /** Starts the fake on 127.0.0.1 and a free port; it stops when the scope closes. */

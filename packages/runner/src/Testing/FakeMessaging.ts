@@ -24,6 +24,7 @@ import type * as Scope from "effect/Scope"
 import * as crypto from "node:crypto"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
+import { parseJson, readBody } from "./FakeHttp.js"
 
 export type MessagingProvider = "whatsapp" | "twilio" | "vonage" | "acs"
 
@@ -262,22 +263,6 @@ interface Answer {
   readonly status: number
   readonly body: unknown
   readonly headers?: Readonly<Record<string, string>>
-}
-
-const readBody = (request: http.IncomingMessage) =>
-  new Promise<string>((resolve, reject) => {
-    const chunks: Array<Buffer> = []
-    request.on("data", (chunk: Buffer) => chunks.push(chunk))
-    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
-    request.on("error", reject)
-  })
-
-const parseJson = (text: string): { readonly ok: true; readonly value: unknown } | { readonly ok: false } => {
-  try {
-    return { ok: true, value: JSON.parse(text) }
-  } catch {
-    return { ok: false }
-  }
 }
 
 /** GSM-7 basic and extension characters, for Vonage's part count. */

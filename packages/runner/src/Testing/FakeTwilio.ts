@@ -12,6 +12,7 @@ import type * as Scope from "effect/Scope"
 import * as crypto from "node:crypto"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
+import { readBody } from "./FakeHttp.js"
 import { computeSignature } from "../Telephony/TwilioCarrier.js"
 
 export interface RecordedRequest {
@@ -107,14 +108,6 @@ const twilioError = (status: number, code: number, message: string) => ({
   more_info: `https://www.twilio.com/docs/errors/${code}`,
   status
 })
-
-const readBody = (request: http.IncomingMessage) =>
-  new Promise<string>((resolve, reject) => {
-    const chunks: Array<Buffer> = []
-    request.on("data", (chunk: Buffer) => chunks.push(chunk))
-    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
-    request.on("error", reject)
-  })
 
 /** Starts the fake on 127.0.0.1 and a free port; it stops when the scope closes. */
 export const make = (options: FakeTwilioOptions = {}): Effect.Effect<FakeTwilioServer, never, Scope.Scope> =>
