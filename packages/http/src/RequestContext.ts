@@ -15,6 +15,7 @@ import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
 import * as Predicate from "effect/Predicate"
 import * as crypto from "node:crypto"
+import { METRICS_PATH, metricsResponse, recordRequest } from "./Observability/Metrics.js"
 
 export const REQUEST_ID_HEADER = "x-request-id"
 
@@ -103,7 +104,11 @@ export const withRequestContext =
       const requestId = requestIdFor(request.headers[REQUEST_ID_HEADER])
       return Effect.gen(function*() {
         const started = yield* Clock.currentTimeMillis
-        const response = yield* app.pipe(
+        // the histogram wants sub-millisecond resolution; the log line keeps the Clock (TestClock in tests)
+        const startedPrecise = performance.now()
+        const path = pathOf(request)
+        const serving = path === METRICS_PATH && request.method === "GET" ? metricsResponse : app
+        const response = yield* serving.pipe(
           Effect.catchAllCause((cause) =>
             Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : answerFor(cause, request)
           )
@@ -116,6 +121,7 @@ export const withRequestContext =
             durationMs: (yield* Clock.currentTimeMillis) - started
           })
         )
+        yield* recordRequest(service, request.method, path, response.status, (performance.now() - startedPrecise) / 1000)
         return HttpServerResponse.setHeaders(response, {
           [REQUEST_ID_HEADER]: requestId,
           ...securityHeaders,

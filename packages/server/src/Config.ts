@@ -43,6 +43,17 @@ export const Variables = [
   },
   { name: "JWT_TTL", default: "12 hours", description: "Lifetime of a dashboard session token" },
   { name: "LOG_LEVEL", default: "info", description: "trace, debug, info, warn, error, fatal or none" },
+  {
+    name: "METRICS_PORT",
+    default: "0",
+    description: "runner role: port of its /metrics and /healthz server (0 picks a free one; the HTTP roles serve /metrics on their own port)"
+  },
+  {
+    name: "OTEL_EXPORTER_OTLP_ENDPOINT",
+    default: undefined,
+    description: "OTLP/HTTP collector base URL (spans go to <url>/v1/traces); unset: tracing off. The other OTEL_EXPORTER_OTLP_* variables apply too"
+  },
+  { name: "OTEL_SERVICE_NAME", default: undefined, description: "service.name of this process's spans (default voiceagent-<role>)" },
   { name: "PUBLIC_URL", default: undefined, description: "Public base URL (default http://localhost:$PORT)" },
   { name: "PLATFORM_CORE_URL", default: undefined, description: "gateway role: base URL of platform core" },
   { name: "COMMS_URL", default: undefined, description: "gateway role: base URL of the comms engine" },
@@ -247,6 +258,11 @@ export const AppConfig = Config.all({
     Config.withDefault(Duration.hours(12))
   ),
   logLevel,
+  telemetry: Config.all({
+    metricsPort: port("METRICS_PORT"),
+    otlpEndpoint: Config.option(httpUrl("OTEL_EXPORTER_OTLP_ENDPOINT")),
+    serviceName: Config.option(Config.nonEmptyString("OTEL_SERVICE_NAME"))
+  }),
   publicUrl: Config.option(httpUrl("PUBLIC_URL")),
   platformCoreUrl: Config.option(httpUrl("PLATFORM_CORE_URL")),
   commsUrl: Config.option(httpUrl("COMMS_URL")),

@@ -7,7 +7,6 @@
  * - `RunnerNode` (`runner`): a runner of a distributed cluster, no HTTP.
  * - `SingleService` (`serve <service>`): one HTTP service, a client-only node of the cluster.
  */
-import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import type { ServiceName } from "@voiceagent/domain/Gateway"
 import type { PhoneProvider } from "@voiceagent/domain/Phone"
@@ -16,9 +15,12 @@ import { CommsHttpLive } from "@voiceagent/http/Comms/CommsHttp"
 import { serveGateway } from "@voiceagent/http/Gateway/Gateway"
 import { HttpDependencies } from "@voiceagent/http/HttpDependencies"
 import { PlatformCoreHttpLive } from "@voiceagent/http/PlatformCore/PlatformCoreHttp"
+import { serveMetrics } from "@voiceagent/http/Observability/MetricsServer"
+import { type TracingOptions, withTracing } from "@voiceagent/http/Observability/Tracing"
 import { serveApi } from "@voiceagent/http/Serve"
 import { ServiceDirectory } from "@voiceagent/http/ServiceDirectory"
 import * as Cluster from "@voiceagent/runner/Cluster/Cluster"
+import { MetricsRefresh } from "@voiceagent/runner/Observability/PlatformMetrics"
 import { defaultRuntimeOptions, RuntimeLive, type RuntimeOptions } from "@voiceagent/runner/Runtime"
 import { PlatformSettings, type PlatformSettingsShape } from "@voiceagent/runner/Settings"
 import * as Database from "@voiceagent/runner/Sql/Database"
@@ -82,7 +84,30 @@ export interface NodeOptions {
   readonly settings: PlatformSettingsShape
   readonly cluster: Cluster.ClusterOptions
   readonly runtime: RuntimeOptions
+  readonly telemetry: TelemetryOptions
 }
+
+export interface TelemetryOptions {
+  /** `OTEL_EXPORTER_OTLP_ENDPOINT`: tracing on when set. */
+  readonly otlpEndpoint: Option.Option<string>
+  /** `OTEL_SERVICE_NAME`; else `voiceagent-<role>`. */
+  readonly serviceName: Option.Option<string>
+  /** The runner's metrics server. */
+  readonly metricsHost: string
+  readonly metricsPort: number
+}
+
+export const telemetryOptions = (config: AppConfig): TelemetryOptions => ({
+  otlpEndpoint: config.telemetry.otlpEndpoint,
+  serviceName: config.telemetry.serviceName,
+  metricsHost: config.host,
+  metricsPort: config.telemetry.metricsPort
+})
+
+const tracingFor = (telemetry: TelemetryOptions, role: string): TracingOptions => ({
+  otlpEndpoint: telemetry.otlpEndpoint,
+  serviceName: Option.getOrElse(telemetry.serviceName, () => `voiceagent-${role}`)
+})
 
 export const servicesOptions = (config: AppConfig, jwtSecret: Redacted.Redacted): ServicesOptions => ({
   host: config.host,
@@ -223,7 +248,8 @@ export const nodeOptions = (config: AppConfig, role: NodeRole = "embedded"): Nod
       messaging: { ...defaultMessagingOptions, defaultSmsProvider: config.messaging.defaultSmsProvider },
       senders: messageSenders(config),
       knowledge: knowledgeOptions(config, role)
-    }
+    },
+    telemetry: telemetryOptions(config)
   }
 }
 
@@ -251,10 +277,6 @@ export const serviceLayers = (options: ServicesOptions) => ({
   campaign: serveApi("campaign", CampaignHttpLive, { host: options.host, port: options.ports.campaign })
 })
 
-/** Tracing stays off until an exporter is configured: no span is built for nobody. */
-const withoutTracing = <A, E, R>(layer: Layer.Layer<A, E, R>) =>
-  layer.pipe(HttpMiddleware.withTracerDisabledWhen(() => true), Layer.provide(Layer.setTracerEnabled(false)))
-
 /** Settings and an HTTP client (webhooks, carriers) for a node of the cluster. */
 const nodeBasics = (node: NodeOptions) =>
   Layer.mergeAll(PlatformSettings.layer(node.settings), NodeHttpClient.layerUndici)
@@ -269,19 +291,22 @@ export const Embedded = (options: ServicesOptions, node: NodeOptions) => {
     serveGateway({ host: options.host, port: options.ports.gateway })
   ).pipe(
     Layer.provide(dependencies(options)),
+    Layer.provide(MetricsRefresh.fromDatabase),
     Layer.provideMerge(RuntimeLive(node.runtime)),
     Layer.provideMerge(Cluster.embedded(node.cluster)),
     Layer.provideMerge(nodeBasics(node)),
-    withoutTracing
+    withTracing(tracingFor(node.telemetry, "start"))
   )
 }
 
-/** A runner of a distributed cluster: entities and singletons, no HTTP. */
+/** A runner of a distributed cluster: entities and singletons; HTTP only for `/metrics` and `/healthz`. */
 export const RunnerNode = (node: NodeOptions) =>
-  RuntimeLive(node.runtime).pipe(
+  serveMetrics("runner", { host: node.telemetry.metricsHost, port: node.telemetry.metricsPort }).pipe(
+    Layer.provide(MetricsRefresh.fromDatabase),
+    Layer.provideMerge(RuntimeLive(node.runtime)),
     Layer.provideMerge(Cluster.runner(node.cluster)),
     Layer.provideMerge(nodeBasics(node)),
-    withoutTracing
+    withTracing(tracingFor(node.telemetry, "runner"))
   )
 
 /** One HTTP service in its own process, sending to entities as a client-only node. */
@@ -289,11 +314,11 @@ export const SingleService = (service: ServiceName, options: ServicesOptions, no
   const services = serviceLayers(options)
   const withDependencies = <A, E, R>(layer: Layer.Layer<A, E, R>) =>
     layer.pipe(
-      Layer.provide(dependencies(options)),
+      Layer.provide([dependencies(options), MetricsRefresh.fromDatabase]),
       Layer.provideMerge(KnowledgeServices(node.runtime.knowledge)),
       Layer.provideMerge(Cluster.client(node.cluster)),
       Layer.provideMerge(nodeBasics(node)),
-      withoutTracing
+      withTracing(tracingFor(node.telemetry, service))
     )
   switch (service) {
     case "platform-core":
@@ -308,5 +333,5 @@ export const SingleService = (service: ServiceName, options: ServicesOptions, no
 export const GatewayOnly = (config: AppConfig) =>
   serveGateway({ host: config.host, port: config.port }).pipe(
     Layer.provideMerge(ServiceDirectory.make(upstreamUrls(config))),
-    withoutTracing
+    withTracing(tracingFor(telemetryOptions(config), "gateway"))
   )

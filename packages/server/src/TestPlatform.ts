@@ -37,6 +37,8 @@ export interface TestPlatformOptions {
   readonly twilioAuthToken?: string
   /** Signs chat-app webhook notifications (CHATAPP_APP_SECRET). */
   readonly chatAppAppSecret?: string
+  /** Exports traces to this OTLP/HTTP collector (OTEL_EXPORTER_OTLP_ENDPOINT; default: tracing off). */
+  readonly otlpEndpoint?: string
 }
 
 export const layer = (options: TestPlatformOptions = {}) =>
@@ -65,7 +67,13 @@ export const layer = (options: TestPlatformOptions = {}) =>
       }, {
         settings: options.settings ?? PlatformSettings.defaults,
         cluster: { ...Cluster.defaultClusterOptions, shardsPerGroup: 8 },
-        runtime: { ...defaultRuntimeOptions, simulator: { ringMillis: 200 }, ...options.runtime }
+        runtime: { ...defaultRuntimeOptions, simulator: { ringMillis: 200 }, ...options.runtime },
+        telemetry: {
+          otlpEndpoint: Option.fromNullable(options.otlpEndpoint),
+          serviceName: Option.none(),
+          metricsHost: "127.0.0.1",
+          metricsPort: 0
+        }
       })
     ),
     Layer.provideMerge(ServiceDirectory.make()),

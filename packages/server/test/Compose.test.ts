@@ -70,6 +70,7 @@ describe("docker-compose.yml", () => {
     assert.strictEqual(runner.environment.RUNNER_HOST, "auto")
     assert.strictEqual(runner.environment.RUNNER_LISTEN_HOST, "0.0.0.0")
     assert.include(runner.healthcheck.test.join(" "), `connect(${runner.environment.RUNNER_PORT},'127.0.0.1')`)
+    assert.include(runner.healthcheck.test.join(" "), `127.0.0.1:${runner.environment.METRICS_PORT}/healthz`)
     // a clean stop hands shards over: give it longer than the default 10 s before SIGKILL
     assert.match(runner.stop_grace_period, /^\d+s$/)
     assert.isAbove(Number.parseInt(runner.stop_grace_period), 10)

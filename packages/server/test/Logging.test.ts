@@ -42,6 +42,42 @@ describe("structured logs", () => {
         assert.deepInclude(access.annotations, { method: "GET", path: "/api/v1/profile", status: 401 })
       }))
 
+    it.effect("lines name the caller's tenant once authenticated, and an entity's lines its address", () =>
+      Effect.gen(function*() {
+        const { gateway } = yield* TestPlatform.TestPlatformUrls
+        const recorded = yield* Recorded
+        const account = yield* signup(gateway)
+        const { key } = yield* createKey(gateway, account.token)
+        yield* post(`${gateway}/wallet/top-ups`, { token: account.token, json: { amount: 1000, idempotencyKey: "seed" } })
+        const persona = (yield* get(`${gateway}/prompts/personas`, { token: key })).body.items[0]
+        const agent = (yield* post(`${gateway}/agents`, { token: key, json: { name: "A", agent_persona_id: persona.id } })).body
+        const number = (yield* post(`${gateway}/voice-numbers`, { token: key, json: { phoneNumber: "+14155550199", provider: "PROVIDER_A" } })).body
+        // the simulated carrier: …0001 answers after the ring and talks for a second
+        const placed = yield* post(`${gateway}/channels/voice/call`, {
+          token: key,
+          json: { agentId: agent.id, voiceNumberId: number.id, toNumber: "+14155550001" }
+        })
+        assert.strictEqual(placed.status, 202, placed.text)
+        const requestId = placed.headers.get("x-request-id")!
+        const access = recorded.find((l) =>
+          l.message === "request" && l.annotations["requestId"] === requestId && l.annotations["service"] === "comms"
+        )!
+        assert.deepInclude(access.annotations, { tenantId: account.tenantId, status: 202 }, access.text)
+        const anonymous = recorded.find((l) => l.message === "request" && l.annotations["path"] === "/api/v1/auth/signup")!
+        assert.notProperty(anonymous.annotations, "tenantId", "no caller, no tenant")
+
+        const sessionId = placed.body.sessionId as string
+        for (let i = 0; i < 100 && !recorded.some((l) => l.message === "call ended" && l.text.includes(sessionId)); i++) {
+          yield* Effect.sleep("100 millis")
+        }
+        for (const message of ["call queued", "call ended"]) {
+          const line = recorded.find((l) => l.message === message && l.annotations["entity"] === `LiveCall/${sessionId}`)
+          assert.isDefined(line, `${message}: ${recorded.filter((l) => l.message === message).map((l) => l.text).join("\n")}`)
+          assert.deepInclude(line!.annotations, { tenantId: account.tenantId })
+          assert.match(String(line!.annotations["shard"]), /^default:\d+$/)
+        }
+      }))
+
     it.effect("keys, tokens and passwords never reach the logs", () =>
       Effect.gen(function*() {
         const { gateway } = yield* TestPlatform.TestPlatformUrls

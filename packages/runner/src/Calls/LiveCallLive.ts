@@ -14,6 +14,7 @@ import {
   billableSeconds,
   CallEvent,
   type CallState,
+  type CallStatus,
   costOf,
   isLive,
   talkSeconds,
@@ -26,12 +27,15 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
+import * as Scope from "effect/Scope"
 import { AgentsRepo } from "../Agents/AgentsRepo.js"
 import type { AgentPersona } from "../Brain/AgentBrain.js"
+import { countDial, moveLiveCall } from "../Observability/PlatformMetrics.js"
 import { Telephony } from "../Telephony/Telephony.js"
 import { CallEnded, type CallEndedEvent } from "./CallEnded.js"
 import { CallSessionsRepo, type StoredCall } from "./CallSessionsRepo.js"
 import { LocalCalls } from "./LocalCalls.js"
+import { withEntityLogs } from "../Cluster/EntityLogs.js"
 
 /** Extend the reservation this long before the talk time it covers runs out. */
 const EXTENSION_MARGIN_MS = 15_000
@@ -68,6 +72,7 @@ export const LiveCallLive = LiveCallEntity.toLayer(
   Effect.gen(function*() {
     const address = yield* Entity.CurrentAddress
     const sessionId = address.entityId as string as SessionId
+    const logged = yield* withEntityLogs
     const sql = yield* SqlClient.SqlClient
     const repo = yield* CallSessionsRepo
     const agents = yield* AgentsRepo
@@ -82,6 +87,15 @@ export const LiveCallLive = LiveCallEntity.toLayer(
     const keepAlive = (enabled: boolean) => Entity.keepAlive(enabled).pipe(Effect.provide(entityContext))
 
     let call: StoredCall | undefined = Option.getOrUndefined(yield* repo.load(sessionId))
+    // the state this entity counts in the live-calls gauge; given back when the entity stops
+    let counted: CallStatus | undefined
+    const recount = Effect.suspend(() => {
+      const from = counted
+      counted = call === undefined || !isLive(call.state) ? undefined : call.state.status
+      return moveLiveCall(from, counted)
+    })
+    yield* recount
+    yield* Scope.addFinalizer(scope, Effect.suspend(() => moveLiveCall(counted, undefined)))
     let transcript: ReadonlyArray<{ speaker: "agent" | "customer"; text: string; at: number }> = []
     const timers = new Map<"ring" | "max" | "extend" | "funds", Fiber.RuntimeFiber<void>>()
 
@@ -180,6 +194,7 @@ export const LiveCallLive = LiveCallEntity.toLayer(
       }).pipe(
         Effect.either
       )
+      yield* countDial(spec.provider, placed._tag === "Left" ? "refused" : "placed")
       if (placed._tag === "Left") {
         const at = yield* now
         yield* repo.addEvent(sessionId, "dial_refused", at, { reason: placed.left.reason })
@@ -243,6 +258,13 @@ export const LiveCallLive = LiveCallEntity.toLayer(
         if (ended) yield* callEnded.publish(event)
       }).pipe(sql.withTransaction, Effect.orDie)
       yield* callEnded.committed(event)
+      yield* Effect.logInfo("call ended").pipe(Effect.annotateLogs({
+        tenantId: spec.tenantId,
+        outcome: state.outcome,
+        endReason: state.reason,
+        durationSeconds: duration,
+        cost: settled.charged
+      }))
       yield* keepAlive(false)
     })
 
@@ -289,6 +311,7 @@ export const LiveCallLive = LiveCallEntity.toLayer(
         const step = transition(call.state, event)
         if (!step.changed) return
         call = { ...call, state: step.state }
+        yield* recount
         if (step.state.status !== "ENDED") {
           yield* repo.saveState(sessionId, step.state, {}, { type: EVENT_NAMES[step.state.status], at: event.at })
         }
@@ -339,7 +362,7 @@ export const LiveCallLive = LiveCallEntity.toLayer(
 
     yield* Effect.forkIn(resume.pipe(Effect.catchAllCause((cause) => Effect.logError("resuming call failed", cause))), scope)
 
-    return {
+    return logged({
       Start: ({ payload }) =>
         lock.withPermits(1)(Effect.gen(function*() {
           if (call !== undefined) return replyOf(call.state)
@@ -356,7 +379,14 @@ export const LiveCallLive = LiveCallEntity.toLayer(
           const createdAt = new Date(yield* now)
           yield* repo.insert(sessionId, spec, spec.reservationChunkSeconds, createdAt.getTime())
           call = { spec, state: { status: "QUEUED" }, providerCallId: null, reservedSeconds: spec.reservationChunkSeconds, createdAt }
+          yield* recount
           yield* keepAlive(true)
+          yield* Effect.logInfo("call queued").pipe(Effect.annotateLogs({
+            tenantId: spec.tenantId,
+            agentId: spec.agentId,
+            provider: spec.provider,
+            campaignId: spec.campaignId
+          }))
           yield* Effect.forkIn(Effect.flatMap(now, (at) => apply(CallEvent.Dial({ at }))), scope)
           return replyOf(call.state)
         })),
@@ -370,7 +400,7 @@ export const LiveCallLive = LiveCallEntity.toLayer(
         }),
       // under the lock: a call whose end is being written answers once it is written (settled, stored)
       Status: () => lock.withPermits(1)(Effect.sync(() => replyOf(call?.state)))
-    }
+    })
   }),
   { maxIdleTime: "5 minutes" }
 )

@@ -37,6 +37,7 @@ import type { ContactId, TenantId } from "@voiceagent/domain/Ids"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
+import * as Metric from "effect/Metric"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -48,8 +49,10 @@ import { AgentsRepo } from "../Agents/AgentsRepo.js"
 import { CallSessionsRepo } from "../Calls/CallSessionsRepo.js"
 import { CallSpecs } from "../Calls/CallSpecs.js"
 import { VoiceNumbersRepo } from "../VoiceNumbers/VoiceNumbersRepo.js"
+import { campaignsDialing, countCampaignDial } from "../Observability/PlatformMetrics.js"
 import { CampaignsRepo, stateOf } from "./CampaignsRepo.js"
 import { DialPacer } from "./DialPacer.js"
+import { withEntityLogs } from "../Cluster/EntityLogs.js"
 
 export interface DialerOptions {
   /** Longest the loop sleeps without looking at its tables again (a lost wake-up costs at most this). */
@@ -86,6 +89,7 @@ export const CampaignLive = CampaignEntity.toLayer(
   Effect.gen(function*() {
     const address = yield* Entity.CurrentAddress
     const id = address.entityId as string as CampaignId
+    const logged = yield* withEntityLogs
     const repo = yield* CampaignsRepo
     const agents = yield* AgentsRepo
     const numbers = yield* VoiceNumbersRepo
@@ -187,6 +191,7 @@ export const CampaignLive = CampaignEntity.toLayer(
           Effect.retry({ times: 3, while: (e) => e._tag === "AlreadyProcessingMessage" || e._tag === "MailboxFull" }),
           Effect.orDie
         )
+        yield* countCampaignDial(started)
         const now = yield* Clock.currentTimeMillis
         if (started === "dialed") {
           yield* repo.markDialed(id, attempt.id, now)
@@ -272,6 +277,7 @@ export const CampaignLive = CampaignEntity.toLayer(
           if (halted !== undefined) break
           if (contact.dnc) {
             yield* repo.skip(c, contact.contactId, yield* Clock.currentTimeMillis)
+            yield* countCampaignDial("skipped_dnc")
             continue
           }
           yield* Effect.raceFirst(pacer.slot(c.voiceNumberId), Deferred.await(halt))
@@ -355,7 +361,15 @@ export const CampaignLive = CampaignEntity.toLayer(
         if (done) break
       }
       yield* keepAlive(false)
-    }).pipe(Effect.onInterrupt(() => Effect.sync(() => (loop = undefined))))
+    }).pipe(
+      Effect.onInterrupt(() => Effect.sync(() => (loop = undefined))),
+      (body) =>
+        Effect.acquireUseRelease(
+          Metric.increment(campaignsDialing),
+          () => body,
+          () => Metric.incrementBy(campaignsDialing, -1)
+        )
+    )
 
     /** Starts the loop when the campaign has work and no loop runs; otherwise wakes it. */
     const ensureLoop = Effect.suspend(() => {
@@ -381,7 +395,7 @@ export const CampaignLive = CampaignEntity.toLayer(
         Effect.map(reply)
       )
 
-    return {
+    return logged({
       Schedule: ({ payload }) => command(payload.tenantId, (_, now) => Command.Schedule({ at: payload.at, now })),
       Pause: ({ payload }) => command(payload.tenantId, () => Command.Pause({ reason: "PAUSED_BY_USER" })),
       Resume: ({ payload }) => command(payload.tenantId, () => Command.Resume()),
@@ -394,6 +408,6 @@ export const CampaignLive = CampaignEntity.toLayer(
           }
           yield* ensureLoop
         })
-    }
+    })
   })
 )

@@ -44,6 +44,7 @@ export const defaultClusterOptions: ClusterOptions = {
   entityMessagePollInterval: "2 seconds"
 }
 
+/** Also an output of each layer below: `/metrics` reads the shard count from it. */
 const shardingConfig = (options: ClusterOptions, role: "runner" | "client") =>
   ShardingConfig.layer({
     runnerAddress: role === "client"
@@ -67,7 +68,7 @@ const sqlStorage = <A, E, R>(layer: Layer.Layer<A, E, R>) =>
 /** The single runner of an embedded platform: every shard here, nothing on the network. */
 export const embedded = (options: ClusterOptions = defaultClusterOptions) =>
   sqlStorage(Sharding.layer.pipe(Layer.provideMerge(Runners.layerNoop), Layer.provide(RunnerHealth.layerNoop))).pipe(
-    Layer.provide(shardingConfig(options, "runner"))
+    Layer.provideMerge(shardingConfig(options, "runner"))
   )
 
 /** A runner among several: shards are shared out over PostgreSQL, messages travel over sockets. */
@@ -78,14 +79,14 @@ export const runner = (options: ClusterOptions) =>
       Layer.provide([layerSocketServer, layerClientProtocol])
     )
   ).pipe(
-    Layer.provide(shardingConfig(options, "runner")),
+    Layer.provideMerge(shardingConfig(options, "runner")),
     Layer.provide(RpcSerialization.layerMsgPack)
   )
 
 /** A node that sends to entities and owns no shards. */
 export const client = (options: ClusterOptions) =>
   sqlStorage(SocketRunner.layerClientOnly.pipe(Layer.provide(layerClientProtocol))).pipe(
-    Layer.provide(shardingConfig(options, "client")),
+    Layer.provideMerge(shardingConfig(options, "client")),
     Layer.provide(RpcSerialization.layerMsgPack)
   )
 

@@ -1,0 +1,155 @@
+/**
+ * `/metrics` in the Prometheus text format, on every process.
+ *
+ * Metrics are Effect `Metric`s (the process-wide registry: the platform's in
+ * `@voiceagent/runner/Observability/PlatformMetrics`, the HTTP histogram below, the cluster's
+ * `effect_cluster_*`). `@effect/opentelemetry` reads that registry as an OpenTelemetry
+ * `MetricProducer`, and OpenTelemetry's Prometheus exporter (its serializer; no server of its own)
+ * renders it. Both registry and reader are per process, like the metrics themselves, so the reader is
+ * made once per process and shared by every server in it.
+ */
+import * as OtelMetrics from "@effect/opentelemetry/Metrics"
+import * as OtelResource from "@effect/opentelemetry/Resource"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { PrometheusExporter, PrometheusSerializer } from "@opentelemetry/exporter-prometheus"
+import { PlatformApi } from "@voiceagent/domain/Gateway"
+import { MetricsRefresh } from "@voiceagent/runner/Observability/PlatformMetrics"
+import * as Effect from "effect/Effect"
+import * as Metric from "effect/Metric"
+import * as MetricBoundaries from "effect/MetricBoundaries"
+import * as MetricLabel from "effect/MetricLabel"
+import * as Option from "effect/Option"
+
+export const METRICS_PATH = "/metrics"
+
+export const PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+
+// ---------------------------------------------------------------------------
+// HTTP request durations
+// ---------------------------------------------------------------------------
+
+/** OpenTelemetry's `http.server.request.duration`, in seconds, with Prometheus' default buckets. */
+export const httpRequestDuration = Metric.histogram(
+  "http_server_request_duration_seconds",
+  MetricBoundaries.fromIterable([0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]),
+  "Duration of HTTP requests served, by service, method, route template and status"
+)
+
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
+
+interface Template {
+  readonly method: string
+  readonly path: string
+  readonly segments: ReadonlyArray<string | null>
+}
+
+const templateOf = (method: string, path: string): Template => ({
+  method,
+  path,
+  segments: path.split("/").slice(1).map((s) => (s.startsWith(":") ? null : s))
+})
+
+const templates: ReadonlyArray<Template> = (() => {
+  const found: Array<Template> = [
+    templateOf("GET", "/healthz"),
+    templateOf("GET", "/readyz"),
+    templateOf("GET", METRICS_PATH),
+    templateOf("GET", "/docs"),
+    templateOf("GET", "/api/v1/openapi.json")
+  ]
+  HttpApi.reflect(PlatformApi, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => {
+      found.push(templateOf(endpoint.method, endpoint.path))
+    }
+  })
+  return found
+})()
+
+/**
+ * The route template a request matched (`/api/v1/agents/:agentId`), so durations are labelled by
+ * route, never by raw path (ids would make a series per resource). Literal segments win over
+ * parameters, as in the router. Unknown paths share one label.
+ */
+export const routeOf = (method: string, path: string): string => {
+  const segments = path.split("/").slice(1)
+  let best: Template | undefined
+  let bestLiterals = -1
+  for (const template of templates) {
+    if (template.segments.length !== segments.length) continue
+    if (template.method !== method && !(method === "HEAD" && template.method === "GET")) continue
+    let literals = 0
+    let matches = true
+    for (let i = 0; i < segments.length; i++) {
+      const expected = template.segments[i]
+      if (expected === null) {
+        if (segments[i] === "") matches = false
+      } else if (expected === segments[i]) {
+        literals++
+      } else {
+        matches = false
+      }
+      if (!matches) break
+    }
+    if (matches && literals > bestLiterals) {
+      best = template
+      bestLiterals = literals
+    }
+  }
+  return best?.path ?? "unmatched"
+}
+
+export const recordRequest = (
+  service: string,
+  method: string,
+  path: string,
+  status: number,
+  seconds: number
+): Effect.Effect<void> => {
+  const known = METHODS.has(method) ? method : "OTHER"
+  return Metric.update(
+    Metric.taggedWithLabels(httpRequestDuration, [
+      MetricLabel.make("service", service),
+      MetricLabel.make("method", known),
+      MetricLabel.make("route", routeOf(known, path)),
+      MetricLabel.make("status", String(status))
+    ]),
+    seconds
+  )
+}
+
+// ---------------------------------------------------------------------------
+// The exporter
+// ---------------------------------------------------------------------------
+
+let reader: PrometheusExporter | undefined
+
+/** The process's one reader of the Effect metric registry. */
+const readerOf = (): PrometheusExporter => {
+  if (reader !== undefined) return reader
+  const exporter = new PrometheusExporter({ preventServerStart: true })
+  const producer = Effect.runSync(
+    Effect.provide(OtelMetrics.makeProducer, OtelResource.layer({ serviceName: "voiceagent" }))
+  )
+  exporter.setMetricProducer(producer)
+  reader = exporter
+  return exporter
+}
+
+// Without target_info and scope labels: a scrape's target already names the process, and the
+// resource attributes would add one more constant series per metric.
+const serializer = new PrometheusSerializer(undefined, false, undefined, true, true)
+
+/** The Prometheus text of everything this process measured (cluster-wide gauges refreshed first). */
+export const renderMetrics: Effect.Effect<string> = Effect.gen(function*() {
+  const refresh = yield* Effect.serviceOption(MetricsRefresh)
+  if (Option.isSome(refresh)) yield* refresh.value.refresh
+  const { resourceMetrics } = yield* Effect.promise(() => readerOf().collect())
+  return serializer.serialize(resourceMetrics)
+})
+
+export const metricsResponse: Effect.Effect<HttpServerResponse.HttpServerResponse> = Effect.map(
+  renderMetrics,
+  (text) => HttpServerResponse.text(text, { contentType: PROMETHEUS_CONTENT_TYPE })
+)

@@ -1,0 +1,36 @@
+/**
+ * The runner's own small HTTP server: a runner serves no API, but Prometheus scrapes it like every
+ * other process (`/metrics`), and orchestrators probe it (`/healthz`).
+ */
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServer from "@effect/platform/HttpServer"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { createServer } from "node:http"
+import { withRequestContext } from "../RequestContext.js"
+import { baseUrlOf } from "../Serve.js"
+import { METRICS_PATH } from "./Metrics.js"
+
+/** Where the metrics server listens, once bound (port 0 picks a free one). */
+export class MetricsAddress extends Context.Tag("Observability/MetricsAddress")<MetricsAddress, { readonly url: string }>() {}
+
+export const serveMetrics = (service: string, options: { readonly host: string; readonly port: number }) => {
+  const router = HttpRouter.empty.pipe(
+    HttpRouter.get("/healthz", HttpServerResponse.unsafeJson({ status: "ok", service }))
+  )
+  return Layer.effect(
+    MetricsAddress,
+    Effect.gen(function*() {
+      const server = yield* HttpServer.HttpServer
+      const url = baseUrlOf(server.address)
+      yield* Effect.logInfo(`${service} metrics on ${url}${METRICS_PATH}`)
+      return { url }
+    })
+  ).pipe(
+    Layer.merge(HttpServer.serve(withRequestContext(service)(router))),
+    Layer.provide(NodeHttpServer.layer(createServer, { port: options.port, host: options.host }))
+  )
+}
