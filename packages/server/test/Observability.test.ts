@@ -150,6 +150,50 @@ describe("/metrics", () => {
           assert.strictEqual(total(ended, "voiceagent_live_calls", { state }), 0, state)
         }
       }))
+
+    it.effect("a campaign's dials and its contacts' progress", () =>
+      Effect.gen(function*() {
+        const { gateway } = yield* TestPlatform.TestPlatformUrls
+        const base = originOf(gateway)
+        const user = yield* setUp(gateway, "PROVIDER_A")
+        const list = (yield* post(`${gateway}/contact-lists`, { token: user.key, json: { name: "metrics" } })).body
+        // …0001: answered, a second of talk
+        const phones = ["+14155551001", "+14155552001", "+14155553001"]
+        const added = yield* post(`${gateway}/contact-lists/${list.id}/contacts/bulk`, {
+          token: user.key,
+          json: { contacts: phones.map((phoneNumber) => ({ phoneNumber })) }
+        })
+        assert.strictEqual(added.status, 200, added.text)
+        const created = yield* post(`${gateway}/campaigns`, {
+          token: user.key,
+          json: {
+            name: "metrics",
+            agentId: user.agentId,
+            voiceNumberId: user.voiceNumberId,
+            contactListId: list.id,
+            timezone: "UTC",
+            callWindowStart: "00:00",
+            callWindowEnd: "23:59",
+            callDays: [1, 2, 3, 4, 5, 6, 7]
+          }
+        })
+        assert.strictEqual(created.status, 201, created.text)
+        const before = yield* scrape(base)
+        const dialed = (s: ReadonlyArray<Sample>, result: string) =>
+          total(s, "voiceagent_campaign_dials_total", { result }) - total(before, "voiceagent_campaign_dials_total", { result })
+        const scheduled = yield* post(`${gateway}/campaigns/${created.body.id}/schedule`, {
+          token: user.key,
+          json: { scheduledAt: new Date(Date.now() - 1000).toISOString() }
+        })
+        assert.strictEqual(scheduled.status, 200, scheduled.text)
+        yield* waitFor(scrape(base), (s) => dialed(s, "dialed") === 3, "three dials")
+        const done = yield* waitFor(
+          scrape(base),
+          (s) => total(s, "voiceagent_campaigns", { status: "running" }) === 0 && total(s, "voiceagent_campaigns_dialing") === 0,
+          "the campaign completed"
+        )
+        for (const state of ["pending", "in_progress"]) assert.strictEqual(total(done, "voiceagent_campaign_contacts", { state }), 0)
+      }))
   })
 })
 
