@@ -81,6 +81,11 @@ export const Variables = [
   { name: "SIMULATOR_DIAL_LOG", default: undefined, description: "Simulated carrier: append a line per dial to this file (tests)" },
   { name: "VOICE_NUMBER_CPS", default: "1", description: "Campaign dials a voice number may start per second, per runner" },
   { name: "SUPERVISOR_INTERVAL", default: "15 seconds", description: "How often live calls and active campaigns are woken on their runners" },
+  {
+    name: "SHUTDOWN_GRACE",
+    default: "10 seconds",
+    description: "On SIGTERM/SIGINT: how long requests in flight may take to finish before their connections are closed"
+  },
   { name: "TELEPHONY_PROVIDER_A", default: "simulated", description: "Carrier for PROVIDER_A numbers: simulated or twilio" },
   { name: "TELEPHONY_PROVIDER_B", default: "simulated", description: "Carrier for PROVIDER_B numbers: simulated or twilio" },
   { name: "TELEPHONY_PROVIDER_C", default: "simulated", description: "Carrier for PROVIDER_C numbers: simulated or twilio" },
@@ -301,6 +306,7 @@ export const AppConfig = Config.all({
   simulatorDialLog: Config.option(Config.nonEmptyString("SIMULATOR_DIAL_LOG")),
   voiceNumberCps: integer("VOICE_NUMBER_CPS", 1, 1000),
   supervisorInterval: duration("SUPERVISOR_INTERVAL", 500),
+  shutdownGrace: duration("SHUTDOWN_GRACE", 0),
   telephony: Config.all({
     PROVIDER_A: carrier("TELEPHONY_PROVIDER_A"),
     PROVIDER_B: carrier("TELEPHONY_PROVIDER_B"),

@@ -1,8 +1,10 @@
 import type { ServiceName } from "@voiceagent/domain/Gateway"
+import { ShutdownGrace } from "@voiceagent/http/Serve"
 import { ServiceDirectory } from "@voiceagent/http/ServiceDirectory"
 import * as Database from "@voiceagent/runner/Sql/Database"
 import * as Console from "effect/Console"
 import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -32,33 +34,102 @@ const requirePostgres = (config: Config.AppConfig, role: string) =>
     )
 
 export const banner = (urls: ReadonlyMap<string, string>, database: string): string => {
-  const gateway = urls.get("gateway") ?? "?"
+  const gateway = urls.get("gateway")
+  const services = ["platform-core", "comms", "campaign"].filter((s) => urls.has(s))
   const lines = [
     "",
     `Voice Agent Platform is running (database: ${database})`,
     "",
-    `  Gateway        ${gateway}   API under /api/v1, reference at ${gateway}/docs`,
-    ...["platform-core", "comms", "campaign"].map((s) => `  ${s.padEnd(14)} ${urls.get(s) ?? "?"}`),
-    "",
-    "Get credentials:",
-    `  1. curl -s -X POST ${gateway}/api/v1/auth/signup -H 'content-type: application/json' \\`,
-    `       -d '{"email":"you@example.com","password":"choose-a-password","companyName":"Acme"}'`,
-    "  2. with the token it returns, create an API key:",
-    `     curl -s -X POST ${gateway}/api/v1/api-keys -H 'authorization: Bearer <token>' \\`,
-    `       -H 'content-type: application/json' -d '{"name":"my first key"}'`,
+    ...(gateway === undefined ? [] : [`  Gateway        ${gateway}   API under /api/v1, reference at ${gateway}/docs`]),
+    ...services.map((s) => `  ${s.padEnd(14)} ${urls.get(s)}`),
     ""
   ]
+  if (gateway !== undefined && services.length > 0) {
+    lines.push(
+      "Get credentials:",
+      `  1. curl -s -X POST ${gateway}/api/v1/auth/signup -H 'content-type: application/json' \\`,
+      `       -d '{"email":"you@example.com","password":"choose-a-password","companyName":"Acme"}'`,
+      "  2. with the token it returns, create an API key:",
+      `     curl -s -X POST ${gateway}/api/v1/api-keys -H 'authorization: Bearer <token>' \\`,
+      `       -H 'content-type: application/json' -d '{"name":"my first key"}'`,
+      ""
+    )
+  }
   return lines.join("\n")
 }
 
-/** Builds `layer`, prints what is listening, and runs until interrupted (Ctrl-C / SIGTERM). */
-const runUntilInterrupted = <E, R>(layer: Layer.Layer<ServiceDirectory, E, R>, database: string) =>
+/**
+ * `NodeRuntime.runMain` turns the first SIGINT or SIGTERM into an interruption of the main fiber and
+ * removes its listeners; a second signal would then kill the process by default, skipping its exit
+ * handlers (which SIGKILL child processes: Chroma, the roles of `cluster:local`). A Ctrl-C can be
+ * delivered twice (by the terminal and by npm), so a repeat within two seconds is ignored; a later
+ * one exits at once with code 130, exit handlers included.
+ */
+export const guardRepeatedSignals = (name: string) => {
+  let first: number | undefined
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (first === undefined) {
+      first = Date.now()
+      return
+    }
+    if (Date.now() - first < 2_000) return
+    process.stderr.write(`${name}: ${signal} again: stopping at once\n`)
+    process.exit(130)
+  }
+  process.on("SIGINT", onSignal)
+  process.on("SIGTERM", onSignal)
+}
+
+/** How long past `SHUTDOWN_GRACE` a stopping process may take before the watchdog ends it (code 1). */
+export const WATCHDOG_MARGIN = Duration.seconds(15)
+
+/** The grace every HTTP server of the role drains within (`SHUTDOWN_GRACE`). */
+const withGrace = (config: Config.AppConfig) => Layer.provide(Layer.succeed(ShutdownGrace, config.shutdownGrace))
+
+/**
+ * Runs `start` (which builds the role's layers in the scope) until interrupted: SIGTERM or SIGINT,
+ * on which `NodeRuntime.runMain` interrupts the main fiber and exits 0 once every finalizer has
+ * run. A finalizer added after `start` runs first: it logs the stop and arms a watchdog in case a
+ * later finalizer hangs. Then, in reverse order of construction, the HTTP servers drain within
+ * `SHUTDOWN_GRACE` (`listen`), a runner hands its shards back, the database connections close.
+ */
+const runUntilInterrupted = <E, R>(role: string, config: Config.AppConfig, start: Effect.Effect<void, E, R>) =>
+  Effect.suspend(() => {
+    let stopping: { readonly since: number; readonly watchdog: ReturnType<typeof setTimeout> } | undefined
+    const limit = Duration.sum(config.shutdownGrace, WATCHDOG_MARGIN)
+    return Effect.gen(function*() {
+      yield* start
+      yield* Effect.addFinalizer(() =>
+        Effect.suspend(() => {
+          const watchdog = setTimeout(() => {
+            process.stderr.write(`${role}: still stopping ${Duration.format(limit)} after the signal: exiting with code 1\n`)
+            process.exit(1)
+          }, Duration.toMillis(limit))
+          watchdog.unref()
+          stopping = { since: Date.now(), watchdog }
+          return Effect.logInfo(`${role}: stopping (grace ${Duration.format(config.shutdownGrace)})`)
+        })
+      )
+      return yield* Effect.never
+    }).pipe(
+      Effect.scoped,
+      Effect.onInterrupt(() =>
+        Effect.suspend(() => {
+          if (stopping === undefined) return Effect.void
+          clearTimeout(stopping.watchdog)
+          return Effect.logInfo(`${role}: stopped in ${Date.now() - stopping.since} ms`)
+        })
+      )
+    )
+  })
+
+/** Builds `layer` and prints what is listening. */
+const serveLayer = <E, R>(config: Config.AppConfig, layer: Layer.Layer<ServiceDirectory, E, R>, database: string) =>
   Effect.gen(function*() {
-    const context = yield* Layer.build(layer)
+    const context = yield* Layer.build(layer.pipe(withGrace(config)))
     const urls = yield* Context.get(context, ServiceDirectory).all
     yield* Console.log(banner(urls, database))
-    return yield* Effect.never
-  }).pipe(Effect.scoped)
+  })
 
 export const runEmbedded = Effect.gen(function*() {
   const config = yield* Config.load
@@ -68,7 +139,7 @@ export const runEmbedded = Effect.gen(function*() {
     Layer.provideMerge(ServiceDirectory.make()),
     Layer.provide(DatabaseLive(target))
   )
-  return yield* runUntilInterrupted(layer, Database.describe(target))
+  return yield* runUntilInterrupted("start", config, serveLayer(config, layer, Database.describe(target)))
 })
 
 export const runService = (service: ServiceName) =>
@@ -81,7 +152,7 @@ export const runService = (service: ServiceName) =>
       Layer.provideMerge(ServiceDirectory.make()),
       Layer.provide(DatabaseLive(target))
     )
-    return yield* runUntilInterrupted(layer, Database.describe(target))
+    return yield* runUntilInterrupted(`serve ${service}`, config, serveLayer(config, layer, Database.describe(target)))
   })
 
 export const runRunner = Effect.gen(function*() {
@@ -89,19 +160,26 @@ export const runRunner = Effect.gen(function*() {
   yield* requirePostgres(config, "runner")
   const node = nodeOptions(config, "runner")
   const target = databaseTarget(config, `voiceagent runner ${node.cluster.runnerHost}:${node.cluster.runnerPort}`)
-  return yield* Effect.gen(function*() {
-    yield* Layer.build(RunnerNode(node).pipe(Layer.provide(DatabaseLive(target))))
-    yield* Console.log(
-      `\nRunner listening on ${node.cluster.listenHost ?? node.cluster.runnerHost}:${node.cluster.runnerPort} ` +
-        `(advertised as ${node.cluster.runnerHost}:${node.cluster.runnerPort}; database: ${Database.describe(target)})\n`
-    )
-    return yield* Effect.never
-  }).pipe(Effect.scoped)
+  return yield* runUntilInterrupted(
+    "runner",
+    config,
+    Effect.gen(function*() {
+      yield* Layer.build(RunnerNode(node).pipe(Layer.provide(DatabaseLive(target)), withGrace(config)))
+      yield* Console.log(
+        `\nRunner listening on ${node.cluster.listenHost ?? node.cluster.runnerHost}:${node.cluster.runnerPort} ` +
+          `(advertised as ${node.cluster.runnerHost}:${node.cluster.runnerPort}; database: ${Database.describe(target)})\n`
+      )
+    })
+  )
 })
 
 export const runGateway = Effect.gen(function*() {
   const config = yield* Config.load
-  return yield* runUntilInterrupted(GatewayOnly(config), "none (the gateway only proxies)")
+  return yield* runUntilInterrupted(
+    "serve gateway",
+    config,
+    serveLayer(config, GatewayOnly(config), "none (the gateway only proxies)")
+  )
 })
 
 export const runMigrate = Effect.gen(function*() {

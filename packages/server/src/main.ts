@@ -12,7 +12,15 @@ import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
 import * as Config from "./Config.js"
-import { describeStart, runEmbedded, runGateway, runMigrate, runRunner, runService } from "./Program.js"
+import {
+  describeStart,
+  guardRepeatedSignals,
+  runEmbedded,
+  runGateway,
+  runMigrate,
+  runRunner,
+  runService
+} from "./Program.js"
 
 const routeTable = GatewayRoutes.map((r) => `  ${r.prefix.padEnd(28)} -> ${r.service}`).join("\n")
 
@@ -70,6 +78,8 @@ const LoggingLive = Layer.unwrapEffect(
       Logger.minimumLogLevel(Option.match(config, { onNone: () => Config.defaultLogLevel, onSome: (c) => c.logLevel }))
     ))
 )
+
+guardRepeatedSignals("voiceagent")
 
 cli(process.argv).pipe(
   Effect.catchIf(
