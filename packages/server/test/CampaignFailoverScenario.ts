@@ -1,5 +1,6 @@
 /**
- * A running campaign survives the runner that owns it: three runner processes on PostgreSQL, the
+ * A running campaign survives the runner that owns it: three runner processes on PostgreSQL (started
+ * by `ClusterLocal`, as `npm run cluster:local` starts them), the
  * campaign's owner killed with SIGKILL mid-campaign, the campaign completed by the others. The
  * simulated carriers of all runners append every dial to one file, so dials are counted across
  * processes. Used by the campaign failover test.
@@ -27,10 +28,9 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as fs from "node:fs"
-import * as net from "node:net"
-import * as os from "node:os"
 import * as path from "node:path"
-import { spawnCli } from "./Cli.js"
+import * as ClusterLocal from "../src/ClusterLocal.js"
+import { scratchDirectory } from "./ClusterLocalTesting.js"
 
 export interface CampaignFailoverReport {
   readonly contacts: number
@@ -54,16 +54,6 @@ export interface CampaignFailoverReport {
   readonly toppedUp: number
 }
 
-const freePort = () =>
-  Effect.promise(() =>
-    new Promise<number>((resolve) => {
-      const server = net.createServer().listen(0, "127.0.0.1", () => {
-        const { port } = server.address() as net.AddressInfo
-        server.close(() => resolve(port))
-      })
-    })
-  )
-
 const clusterOptions: Cluster.ClusterOptions = {
   shardsPerGroup: 30,
   runnerHost: "127.0.0.1",
@@ -73,10 +63,7 @@ const clusterOptions: Cluster.ClusterOptions = {
   entityMessagePollInterval: "500 millis"
 }
 
-const runnerEnv = (url: string, port: number, dialLog: string) => ({
-  DATABASE_URL: url,
-  RUNNER_HOST: "127.0.0.1",
-  RUNNER_PORT: String(port),
+const runnerEnv = (dialLog: string) => ({
   SHARDS_PER_GROUP: "30",
   SHARD_LOCK_REFRESH: "1 second",
   SHARD_LOCK_EXPIRATION: "5 seconds",
@@ -102,7 +89,8 @@ export const runCampaignFailover = (adminUrl: string, answered = 30, busy = 10) 
   Effect.gen(function*() {
     const db = yield* TestDatabase.scratchPostgresDatabase(adminUrl)
     const database = PostgresClient.layer({ url: Redacted.make(db.url), maxConnections: 8 })
-    const dialLog = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "campaign-failover-")), "dials.log")
+    const directory = yield* scratchDirectory("campaign-failover-")
+    const dialLog = path.join(directory, "dials.log")
     const toppedUp = 100_000
     // answered numbers talk 1 s (…001); busy ones (…9001) are redialed once, a minute later
     const phones = [
@@ -137,9 +125,17 @@ export const runCampaignFailover = (adminUrl: string, answered = 30, busy = 10) 
       Effect.orDie
     )
 
-    const ports = [yield* freePort(), yield* freePort(), yield* freePort()]
-    const runners = yield* Effect.forEach(ports, (port) => spawnCli(["runner"], runnerEnv(db.url, port, dialLog)))
-    yield* Effect.forEach(runners, (r) => r.waitFor(/Runner listening/, 120_000), { concurrency: "unbounded" })
+    const { runners } = yield* ClusterLocal.start({
+      databaseUrl: db.url,
+      logsDir: path.join(directory, "logs"),
+      runners: 3,
+      services: [],
+      gateway: false,
+      migrate: false,
+      chroma: "none",
+      env: runnerEnv(dialLog)
+    }).pipe(Effect.orDie)
+    const ports = runners.map((r) => r.port!)
 
     return yield* Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -182,7 +178,7 @@ export const runCampaignFailover = (adminUrl: string, answered = 30, busy = 10) 
 
       // kill the owner mid-campaign
       for (let i = 0; i < 600 && readDials(dialLog).length < 12; i++) yield* Effect.sleep("50 millis")
-      victim.child.kill("SIGKILL")
+      yield* victim.kill("SIGKILL")
       const killedAt = Date.now()
       const dialsBeforeKill = readDials(dialLog).length
       yield* victim.exited

@@ -1,6 +1,7 @@
 /**
- * Three runner processes and a client-only node on PostgreSQL; entity traffic; one runner killed
- * with SIGKILL. Used by the failover test (which asserts) and the benchmark (which reports).
+ * Three runner processes (started by `ClusterLocal`, as `npm run cluster:local` starts them) and a
+ * client-only node on PostgreSQL; entity traffic; one runner killed with SIGKILL, another stopped
+ * with SIGTERM. Used by the failover test (which asserts) and the benchmark (which reports).
  */
 import * as EntityId from "@effect/cluster/EntityId"
 import * as Sharding from "@effect/cluster/Sharding"
@@ -16,8 +17,8 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
-import * as net from "node:net"
-import { spawnCli } from "./Cli.js"
+import * as ClusterLocal from "../src/ClusterLocal.js"
+import { scratchDirectory } from "./ClusterLocalTesting.js"
 
 export interface FailoverReport {
   readonly tenants: number
@@ -41,16 +42,6 @@ export interface FailoverReport {
   readonly handoverMs: number
 }
 
-const freePort = () =>
-  Effect.promise(() =>
-    new Promise<number>((resolve) => {
-      const server = net.createServer().listen(0, "127.0.0.1", () => {
-        const { port } = server.address() as net.AddressInfo
-        server.close(() => resolve(port))
-      })
-    })
-  )
-
 const clusterOptions = (port: number): Cluster.ClusterOptions => ({
   shardsPerGroup: 30,
   runnerHost: "127.0.0.1",
@@ -60,16 +51,14 @@ const clusterOptions = (port: number): Cluster.ClusterOptions => ({
   entityMessagePollInterval: "500 millis"
 })
 
-const runnerEnv = (url: string, port: number) => ({
-  DATABASE_URL: url,
-  RUNNER_HOST: "127.0.0.1",
-  RUNNER_PORT: String(port),
+/** The same timings for the runner processes. */
+export const runnerEnv = {
   SHARDS_PER_GROUP: "30",
   SHARD_LOCK_REFRESH: "1 second",
   SHARD_LOCK_EXPIRATION: "5 seconds",
   ENTITY_MESSAGE_POLL: "500 millis",
   LOG_LEVEL: "error"
-})
+}
 
 export const runFailover = (adminUrl: string, tenantCount = 24) =>
   Effect.gen(function*() {
@@ -85,9 +74,18 @@ export const runFailover = (adminUrl: string, tenantCount = 24) =>
         ))
     }).pipe(Effect.provide(UsersRepo.Default.pipe(Layer.provideMerge(database))), Effect.orDie)
 
-    const ports = [yield* freePort(), yield* freePort(), yield* freePort()]
-    const runners = yield* Effect.forEach(ports, (port) => spawnCli(["runner"], runnerEnv(db.url, port)))
-    yield* Effect.forEach(runners, (r) => r.waitFor(/Runner listening/, 120_000), { concurrency: "unbounded" })
+    // three runners and nothing else: the schema is migrated above, the client node is this process
+    const { runners } = yield* ClusterLocal.start({
+      databaseUrl: db.url,
+      logsDir: yield* scratchDirectory("failover-"),
+      runners: 3,
+      services: [],
+      gateway: false,
+      migrate: false,
+      chroma: "none",
+      env: runnerEnv
+    }).pipe(Effect.orDie)
+    const ports = runners.map((r) => r.port!)
 
     return yield* Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
@@ -122,7 +120,7 @@ export const runFailover = (adminUrl: string, tenantCount = 24) =>
         Effect.forEach(tenants, (t) => topUp(t, "during", 10), { concurrency: "unbounded", discard: true })
       )
       const victim = runners[1]!
-      victim.child.kill("SIGKILL")
+      yield* victim.kill("SIGKILL")
       const killedAt = Date.now()
       yield* victim.exited
       const answered = yield* Effect.forEach(tenants, (t) =>
@@ -137,7 +135,7 @@ export const runFailover = (adminUrl: string, tenantCount = 24) =>
       // takes them on its next rebalance instead of waiting for the locks to expire
       const stopping = runners[2]!
       const stoppedAt = Date.now()
-      const sigtermExitCode = yield* stopping.stop("SIGTERM")
+      const sigtermExitCode = (yield* stopping.stop("SIGTERM")).code
       const [left] = yield* sql<{ n: number }>`
         SELECT count(*) AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
         WHERE l.locktype = 'advisory' AND a.datname = current_database()

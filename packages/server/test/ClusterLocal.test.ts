@@ -1,0 +1,317 @@
+/**
+ * `npm run cluster:local` for real (npm, the supervisor, every role in its own process, Chroma) on a
+ * scratch PostgreSQL database, one topology for every case, in order: the table and a signup through
+ * the gateway; then each role stopped with SIGTERM while a request is in flight (a runner while
+ * top-ups go through it; each HTTP process while a slow request's body is still arriving): the
+ * request gets its normal answer, new connections are refused, the process exits 0 within
+ * SHUTDOWN_GRACE, and what the request wrote is in the database; last, Ctrl-C stops the rest.
+ */
+import { assert, describe, layer } from "@effect/vitest"
+import * as TestDatabase from "@voiceagent/runner/Testing/TestDatabase"
+import { Context, Effect, Layer } from "effect"
+import { spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import pg from "pg"
+import { repoRoot } from "../src/ClusterLocal.js"
+import {
+  type Answer,
+  connectionRefused,
+  isRunning,
+  killAll,
+  scratchDirectory,
+  type SlowRequest,
+  slowRequest
+} from "./ClusterLocalTesting.js"
+import { type Account, createKey, get, post, signup } from "./Http.js"
+
+const postgres = await TestDatabase.reachablePostgresUrl()
+if (postgres === undefined) {
+  console.warn(
+    `cluster:local test SKIPPED: no PostgreSQL answers (DATABASE_URL unset and ${TestDatabase.LOCAL_POSTGRES_URL} refused)`
+  )
+}
+
+const GRACE_MS = 5_000
+
+interface Listed {
+  readonly name: string
+  readonly role: string
+  readonly address: string
+  readonly pid: number
+  readonly log: string
+}
+
+class Topology extends Context.Tag("test/ClusterLocalTopology")<Topology, {
+  readonly output: () => string
+  readonly waitFor: (pattern: RegExp, timeoutMs?: number) => Effect.Effect<RegExpMatchArray>
+  readonly npm: { readonly pid: number; readonly exited: Effect.Effect<void> }
+  readonly listed: ReadonlyMap<string, Listed>
+  readonly chromaServerPid: number
+  readonly databaseUrl: string
+  /** Filled by the first case, used by the later ones. */
+  readonly state: { account?: Account; key?: string; topUps: number }
+}>() {}
+
+/** The table's rows: NAME, ROLE, ADDRESS, PID, LOG, separated by two spaces or more. */
+const parseTable = (output: string): Map<string, Listed> => {
+  const rows = new Map<string, Listed>()
+  for (const line of output.split("\n")) {
+    const cells = line.trim().split(/\s{2,}/)
+    if (cells.length < 5 || !/^\d+$/.test(cells[3]!)) continue
+    rows.set(cells[0]!, { name: cells[0]!, role: cells[1]!, address: cells[2]!, pid: Number(cells[3]), log: cells[4]!.replace(/ \(exited.*$/, "") })
+  }
+  return rows
+}
+
+const TopologyLive = Layer.scoped(
+  Topology,
+  Effect.gen(function*() {
+    const db = yield* TestDatabase.scratchPostgresDatabase(postgres!)
+    const directory = yield* scratchDirectory("cluster-local-")
+    const logs = path.join(directory, "logs")
+    let output = ""
+    // its own process group, signalled as a terminal's Ctrl-C signals one
+    const child = spawn("npm", ["run", "--silent", "cluster:local", "--", "--logs", logs], {
+      cwd: repoRoot,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: {
+        ...process.env,
+        DATABASE_URL: db.url,
+        DATA_DIR: directory,
+        JWT_SECRET: "cluster-local-test-secret-of-forty-chars!",
+        SHUTDOWN_GRACE: `${GRACE_MS} millis`,
+        SHARD_LOCK_REFRESH: "1 second",
+        SHARD_LOCK_EXPIRATION: "5 seconds",
+        ENTITY_MESSAGE_POLL: "500 millis",
+        SHARDS_PER_GROUP: "30",
+        // the gateway's rate limits are not what this test is about (40 top-ups at once from one address)
+        RATE_LIMIT_PER_SECOND: "0",
+        RATE_LIMIT_IP_PER_SECOND: "0"
+      }
+    })
+    child.stdout.on("data", (chunk) => (output += chunk))
+    child.stderr.on("data", (chunk) => (output += chunk))
+    const exit = new Promise<void>((resolve) => child.on("exit", () => resolve()))
+    const listed = new Map<string, Listed>()
+    let chromaServerPid = -1
+    yield* Effect.addFinalizer(() =>
+      Effect.gen(function*() {
+        if (child.exitCode === null && child.signalCode === null) {
+          process.kill(-child.pid!, "SIGINT")
+          yield* Effect.promise(() => exit).pipe(Effect.interruptible, Effect.timeout("40 seconds"), Effect.ignore)
+        }
+        yield* Effect.sync(() => {
+          try {
+            process.kill(-child.pid!, "SIGKILL")
+          } catch {
+            // gone
+          }
+        })
+        yield* killAll([...[...listed.values()].map((p) => p.pid), chromaServerPid])
+      })
+    )
+    const waitFor = (pattern: RegExp, timeoutMs = 30_000) =>
+      Effect.promise(() =>
+        new Promise<RegExpMatchArray>((resolve, reject) => {
+          const started = Date.now()
+          const poll = () => {
+            const match = output.match(pattern)
+            if (match) return resolve(match)
+            if (child.exitCode !== null || child.signalCode !== null) return reject(new Error(`exited before ${pattern}:\n${output}`))
+            if (Date.now() - started > timeoutMs) return reject(new Error(`timed out waiting for ${pattern}:\n${output}`))
+            setTimeout(poll, 50)
+          }
+          poll()
+        })
+      )
+    yield* waitFor(/Ready in [\d.]+ s/, 240_000)
+    for (const [name, row] of parseTable(output)) listed.set(name, row)
+    const chromaLog = fs.readFileSync(path.resolve(repoRoot, listed.get("chroma")!.log), "utf8")
+    chromaServerPid = Number(chromaLog.match(/server pid (\d+)/)![1])
+    return {
+      output: () => output,
+      waitFor,
+      npm: { pid: child.pid!, exited: Effect.promise(() => exit) },
+      listed,
+      chromaServerPid,
+      databaseUrl: db.url,
+      state: { topUps: 0 }
+    }
+  })
+)
+
+const query = (url: string, statement: string, params: ReadonlyArray<unknown> = []) =>
+  Effect.promise(async () => {
+    const client = new pg.Client({ connectionString: url })
+    await client.connect()
+    try {
+      return (await client.query(statement, [...params])).rows
+    } finally {
+      await client.end()
+    }
+  })
+
+const portOf = (row: Listed) => Number(row.address.split(":").at(-1))
+
+/**
+ * SIGTERM to `name` while `request` is in flight there: new connections refused, the request
+ * answered as usual with `Connection: close`, the process exited 0 within the grace (the
+ * supervisor reports the exit).
+ */
+const stopDuring = (name: string, request: Effect.Effect<SlowRequest>) =>
+  Effect.gen(function*() {
+    const topology = yield* Topology
+    const row = topology.listed.get(name)!
+    const slow = yield* request
+    yield* Effect.sleep("400 millis")
+    const signalled = Date.now()
+    process.kill(row.pid, "SIGTERM")
+    yield* Effect.sleep("300 millis")
+    assert.isTrue(yield* connectionRefused(portOf(row)), `${name} refuses new connections once stopping`)
+    yield* slow.finish
+    const answer = yield* slow.answer
+    assert.notProperty(answer, "error", `${name} answered the request in flight: ${JSON.stringify(answer)}`)
+    const [, code] = yield* topology.waitFor(new RegExp(`${name} \\(pid ${row.pid}\\) exited with code (\\d+)`), GRACE_MS + 10_000)
+    const stoppedMs = Date.now() - signalled
+    assert.strictEqual(code, "0", `${name} exits 0`)
+    assert.isBelow(stoppedMs, GRACE_MS, `${name} stopped within the grace`)
+    const log = fs.readFileSync(path.resolve(repoRoot, row.log), "utf8")
+    assert.match(log, /stopping: no new connections, [1-9]\d* request\(s\) in flight/, `${name} had the request in flight`)
+    console.log(`${name}: SIGTERM with a request in flight → answered, exited 0 after ${stoppedMs} ms`)
+    return answer as Answer
+  })
+
+describe.skipIf(postgres === undefined)("npm run cluster:local on PostgreSQL (skipped only when no PostgreSQL answers)", () => {
+  layer(TopologyLive, { timeout: 300_000, excludeTestServices: true })((it) => {
+    it.effect("prints every process with its role, address, pid and log file; the gateway answers a signup with 201", () =>
+      Effect.gen(function*() {
+        const topology = yield* Topology
+        const names = ["migrate", "chroma", "runner-1", "runner-2", "platform-core", "comms", "campaign", "gateway"]
+        assert.deepStrictEqual([...topology.listed.keys()], names, topology.output())
+        assert.strictEqual(topology.listed.get("gateway")!.role, "serve gateway")
+        for (const row of topology.listed.values()) {
+          assert.isTrue(fs.existsSync(path.resolve(repoRoot, row.log)), `${row.name} has its log file`)
+          if (row.name !== "migrate") assert.isTrue(isRunning(row.pid), `${row.name} runs`)
+        }
+        assert.isTrue(isRunning(topology.chromaServerPid), "the Chroma server runs")
+        const gateway = `${topology.listed.get("gateway")!.address}/api/v1`
+        const reply = yield* post(`${gateway}/auth/signup`, {
+          json: { email: "cluster-local@example.com", password: "correct horse battery", companyName: "Local" }
+        })
+        assert.strictEqual(reply.status, 201, reply.text)
+        topology.state.account = yield* signup(gateway)
+        topology.state.key = (yield* createKey(gateway, topology.state.account.token)).key
+      }))
+
+    it.effect("runner: SIGTERM while top-ups go through it: each answered 201 and applied once, exit 0 within the grace", () =>
+      Effect.gen(function*() {
+        const topology = yield* Topology
+        const gateway = `${topology.listed.get("gateway")!.address}/api/v1`
+        const token = topology.state.account!.token
+        const runner = topology.listed.get("runner-1")!
+        const topUps = Array.from({ length: 40 }, (_, i) =>
+          post(`${gateway}/wallet/top-ups`, { token, json: { amount: 1 + i, idempotencyKey: `during-runner-stop-${i}` } }))
+        const sending = yield* Effect.fork(Effect.all(topUps, { concurrency: "unbounded" }))
+        yield* Effect.sleep("100 millis")
+        const signalled = Date.now()
+        process.kill(runner.pid, "SIGTERM")
+        const [, code] = yield* topology.waitFor(new RegExp(`runner-1 \\(pid ${runner.pid}\\) exited with code (\\d+)`), GRACE_MS + 10_000)
+        const stoppedMs = Date.now() - signalled
+        const replies = yield* sending.await.pipe(Effect.flatten)
+        assert.deepStrictEqual(replies.map((r) => r.status), replies.map(() => 201), replies.map((r) => r.text).join("\n"))
+        assert.strictEqual(code, "0")
+        assert.isBelow(stoppedMs, GRACE_MS)
+        const locks = yield* query(
+          topology.databaseUrl,
+          "SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND a.application_name LIKE $1",
+          [`%:${portOf(runner)}`]
+        )
+        assert.strictEqual(locks[0].n, 0, "it holds no shard lock")
+        const wallet = yield* get(`${gateway}/wallet`, { token })
+        assert.strictEqual(wallet.body.balance, (40 * 41) / 2, "every top-up applied once")
+        topology.state.topUps = 40
+        console.log(`runner-1: SIGTERM during 40 top-ups → all 201, exited 0 after ${stoppedMs} ms`)
+      }))
+
+    it.effect("serve gateway: SIGTERM during a slow signup: 201, new connections refused, exit 0 within the grace", () =>
+      Effect.gen(function*() {
+        const topology = yield* Topology
+        const email = "slow-through-gateway@example.com"
+        const answer = yield* stopDuring(
+          "gateway",
+          slowRequest("POST", `${topology.listed.get("gateway")!.address}/api/v1/auth/signup`, {
+            json: { email, password: "correct horse battery", companyName: "Slow" }
+          })
+        )
+        assert.strictEqual(answer.status, 201)
+        assert.strictEqual(answer.connection, "close")
+        const users = yield* query(topology.databaseUrl, "SELECT count(*)::int AS n FROM users WHERE email = $1", [email])
+        assert.strictEqual(users[0].n, 1)
+      }))
+
+    it.effect("serve platform-core: SIGTERM during a slow top-up (through a runner): 201, applied once, exit 0 within the grace", () =>
+      Effect.gen(function*() {
+        const topology = yield* Topology
+        const answer = yield* stopDuring(
+          "platform-core",
+          slowRequest("POST", `${topology.listed.get("platform-core")!.address}/api/v1/wallet/top-ups`, {
+            token: topology.state.account!.token,
+            json: { amount: 1000, idempotencyKey: "during-platform-core-stop" }
+          })
+        )
+        assert.strictEqual(answer.status, 201)
+        assert.strictEqual(answer.connection, "close")
+        assert.strictEqual(answer.body.wallet.balance, (40 * 41) / 2 + 1000)
+      }))
+
+    it.effect("serve comms: SIGTERM during a slow agent creation: 201, stored, exit 0 within the grace", () =>
+      Effect.gen(function*() {
+        const topology = yield* Topology
+        const comms = `${topology.listed.get("comms")!.address}/api/v1`
+        const personas = yield* get(`${comms}/prompts/personas`, { token: topology.state.key! })
+        const answer = yield* stopDuring(
+          "comms",
+          slowRequest("POST", `${comms}/agents`, {
+            token: topology.state.key!,
+            json: { name: "Created while stopping", agent_persona_id: personas.body.items[0].id }
+          })
+        )
+        assert.strictEqual(answer.status, 201, JSON.stringify(answer.body))
+        const agents = yield* query(topology.databaseUrl, "SELECT count(*)::int AS n FROM agents WHERE id = $1", [answer.body.id])
+        assert.strictEqual(agents[0].n, 1)
+      }))
+
+    it.effect("serve campaign: SIGTERM during a slow bulk import of 200 contacts: all imported, exit 0 within the grace", () =>
+      Effect.gen(function*() {
+        const topology = yield* Topology
+        const campaign = `${topology.listed.get("campaign")!.address}/api/v1`
+        const list = yield* post(`${campaign}/contact-lists`, { token: topology.state.key!, json: { name: "while stopping" } })
+        assert.strictEqual(list.status, 201, list.text)
+        const contacts = Array.from({ length: 200 }, (_, i) => ({ phoneNumber: `+1646555${String(1000 + i)}` }))
+        const answer = yield* stopDuring(
+          "campaign",
+          slowRequest("POST", `${campaign}/contact-lists/${list.body.id}/contacts/bulk`, { token: topology.state.key!, json: { contacts } })
+        )
+        assert.strictEqual(answer.status, 200, JSON.stringify(answer.body))
+        assert.strictEqual(answer.body.imported, 200)
+        const stored = yield* query(topology.databaseUrl, "SELECT count(*)::int AS n FROM contacts WHERE contact_list_id = $1", [list.body.id])
+        assert.strictEqual(stored[0].n, 200)
+      }))
+
+    it.effect("Ctrl-C stops every process that is left, Chroma included, and the supervisor says so", () =>
+      Effect.gen(function*() {
+        const topology = yield* Topology
+        const signalled = Date.now()
+        process.kill(-topology.npm.pid, "SIGINT")
+        yield* topology.npm.exited.pipe(Effect.timeout("40 seconds"))
+        console.log(`cluster:local: Ctrl-C → every process stopped after ${Date.now() - signalled} ms`)
+        assert.include(topology.output(), "All stopped.")
+        assert.match(topology.output(), /stopped runner-2 \(code 0\)/)
+        assert.match(topology.output(), /stopped chroma \(code 0\)/)
+        for (const row of topology.listed.values()) assert.isFalse(isRunning(row.pid), `${row.name} is gone`)
+        assert.isFalse(isRunning(topology.chromaServerPid), "the Chroma server is gone")
+      }))
+  })
+})
