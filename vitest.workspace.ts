@@ -1,6 +1,6 @@
 import { defineWorkspace } from "vitest/config"
 
-const packages = ["domain", "runner", "http", "server"] as const
+const packages = ["domain", "runner", "http", "server", "client"] as const
 
 export default defineWorkspace(
   packages.map((name) => ({

@@ -1,3 +1,4 @@
+import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
@@ -51,6 +52,7 @@ import {
   CreateCampaignRequest,
   DncEntry,
   DncNotFound,
+  ScheduleCampaignRequest,
   ScheduledCampaign,
   UpdateCampaignRequest
 } from "./Campaigns.js"
@@ -99,6 +101,7 @@ export const CsvUpload = HttpApiSchema.Multipart(
 export class ContactListsGroup extends HttpApiGroup.make("contactLists")
   .add(
     HttpApiEndpoint.post("createContactList", "/contact-lists")
+      .annotate(OpenApi.Summary, "Create a contact list")
       .setPayload(reportAllIssues(CreateContactListRequest))
       .addSuccess(ContactList, { status: 201 })
       .addError(ContactListNameTaken.http)
@@ -109,16 +112,19 @@ export class ContactListsGroup extends HttpApiGroup.make("contactLists")
   )
   .add(
     HttpApiEndpoint.get("listContactLists", "/contact-lists")
+      .annotate(OpenApi.Summary, "List contact lists")
       .setUrlParams(reportAllIssues(PageQuery()))
       .addSuccess(Page(ContactList).annotations({ identifier: "ContactListPage" }))
   )
   .add(
     HttpApiEndpoint.get("getContactList")`/contact-lists/${listIdParam}`
+      .annotate(OpenApi.Summary, "Get a contact list")
       .addSuccess(ContactList)
       .addError(ContactListNotFound.http)
   )
   .add(
     HttpApiEndpoint.patch("updateContactList")`/contact-lists/${listIdParam}`
+      .annotate(OpenApi.Summary, "Update a contact list")
       .setPayload(reportAllIssues(UpdateContactListRequest))
       .addSuccess(ContactList)
       .addError(ContactListNotFound.http)
@@ -126,6 +132,7 @@ export class ContactListsGroup extends HttpApiGroup.make("contactLists")
   )
   .add(
     HttpApiEndpoint.del("deleteContactList")`/contact-lists/${listIdParam}`
+      .annotate(OpenApi.Summary, "Delete a contact list")
       .addSuccess(HttpApiSchema.NoContent)
       .addError(ContactListNotFound.http)
       .addError(ContactListInUse.http)
@@ -133,6 +140,7 @@ export class ContactListsGroup extends HttpApiGroup.make("contactLists")
   )
   .add(
     HttpApiEndpoint.post("uploadContacts")`/contact-lists/${listIdParam}/upload`
+      .annotate(OpenApi.Summary, "Import contacts from a CSV file")
       .setPayload(CsvUpload)
       .addSuccess(ImportResult)
       .addError(ContactListNotFound.http)
@@ -152,6 +160,7 @@ export class ContactListsGroup extends HttpApiGroup.make("contactLists")
   )
   .add(
     HttpApiEndpoint.get("listContacts")`/contact-lists/${listIdParamForContacts}/contacts`
+      .annotate(OpenApi.Summary, "List a list's contacts")
       .setUrlParams(reportAllIssues(ContactsQuery))
       .addSuccess(ContactsPage)
       .addError(ContactListNotFound.http)
@@ -162,6 +171,7 @@ export class ContactListsGroup extends HttpApiGroup.make("contactLists")
   )
   .add(
     HttpApiEndpoint.post("createContact")`/contact-lists/${listIdParamForContacts}/contacts`
+      .annotate(OpenApi.Summary, "Add a contact")
       .setPayload(reportAllIssues(ContactInput))
       .addSuccess(Contact, { status: 201 })
       .addError(ContactListNotFound.http)
@@ -170,6 +180,7 @@ export class ContactListsGroup extends HttpApiGroup.make("contactLists")
   )
   .add(
     HttpApiEndpoint.post("createContactsBulk")`/contact-lists/${listIdParamForContacts}/contacts/bulk`
+      .annotate(OpenApi.Summary, "Add contacts in bulk")
       .setPayload(reportAllIssues(BulkContactsRequest))
       .addSuccess(ImportResult)
       .addError(ContactListNotFound.http)
@@ -180,12 +191,14 @@ export class ContactListsGroup extends HttpApiGroup.make("contactLists")
   )
   .add(
     HttpApiEndpoint.get("getContact")`/contact-lists/${listIdParamForContacts}/contacts/${contactIdParam}`
+      .annotate(OpenApi.Summary, "Get a contact")
       .addSuccess(Contact)
       .addError(ContactListNotFound.http)
       .addError(ContactNotFound.http)
   )
   .add(
     HttpApiEndpoint.patch("updateContact")`/contact-lists/${listIdParamForContacts}/contacts/${contactIdParam}`
+      .annotate(OpenApi.Summary, "Update a contact")
       .setPayload(reportAllIssues(UpdateContactRequest))
       .addSuccess(Contact)
       .addError(ContactListNotFound.http)
@@ -195,6 +208,7 @@ export class ContactListsGroup extends HttpApiGroup.make("contactLists")
   )
   .add(
     HttpApiEndpoint.del("deleteContact")`/contact-lists/${listIdParamForContacts}/contacts/${contactIdParam}`
+      .annotate(OpenApi.Summary, "Delete a contact")
       .addSuccess(HttpApiSchema.NoContent)
       .addError(ContactListNotFound.http)
       .addError(ContactNotFound.http)
@@ -215,9 +229,26 @@ const bounds = `Bounds: name 1-${CAMPAIGN_LIMITS.name.max} characters; dialTimeo
   `(default ${CAMPAIGN_LIMITS.maxConcurrentCalls.default}); timezone IANA (default ${CAMPAIGN_LIMITS.timezone.default}); call window HH:MM-HH:MM ` +
   `within one day (default ${CAMPAIGN_LIMITS.callWindow.defaultStart}-${CAMPAIGN_LIMITS.callWindow.defaultEnd}); callDays ISO weekdays 1-7 (default 1-5).`
 
+/**
+ * The schedule body is optional, so the handler reads it itself (an endpoint payload is always
+ * required); the document still shows it, as an optional `ScheduleCampaignRequest`. The schema is
+ * one of `CampaignDocumentSchemas`, which each API serving this group adds to its components.
+ */
+const documentScheduleBody = (operation: Record<string, any>): Record<string, any> => ({
+  ...operation,
+  requestBody: {
+    required: false,
+    content: { "application/json": { schema: { $ref: "#/components/schemas/ScheduleCampaignRequest" } } }
+  }
+})
+
+/** Schemas the campaign groups' document refers to without an endpoint declaring them. */
+export const CampaignDocumentSchemas = [ScheduleCampaignRequest] as const
+
 export class CampaignsGroup extends HttpApiGroup.make("campaigns")
   .add(
     HttpApiEndpoint.post("createCampaign", "/campaigns")
+      .annotate(OpenApi.Summary, "Create a voice campaign")
       .setPayload(reportAllIssues(CreateCampaignRequest))
       .addSuccess(Campaign, { status: 201 })
       .addError(CampaignReferenceErrors[0])
@@ -228,17 +259,20 @@ export class CampaignsGroup extends HttpApiGroup.make("campaigns")
   )
   .add(
     HttpApiEndpoint.get("listCampaigns", "/campaigns")
+      .annotate(OpenApi.Summary, "List voice campaigns")
       .setUrlParams(reportAllIssues(Schema.extend(PageQuery(CAMPAIGN_PAGE_SIZE), CampaignListQuery)))
       .addSuccess(Page(Campaign).annotations({ identifier: "CampaignPage" }))
       .annotate(OpenApi.Description, "The tenant's voice campaigns, newest first; filter by status")
   )
   .add(
     HttpApiEndpoint.get("getCampaign")`/campaigns/${campaignIdParam}`
+      .annotate(OpenApi.Summary, "Get a voice campaign")
       .addSuccess(Campaign)
       .addError(CampaignNotFound.http)
   )
   .add(
     HttpApiEndpoint.patch("updateCampaign")`/campaigns/${campaignIdParam}`
+      .annotate(OpenApi.Summary, "Update a voice campaign")
       .setPayload(reportAllIssues(UpdateCampaignRequest))
       .addSuccess(Campaign)
       .addError(CampaignNotFound.http)
@@ -251,6 +285,8 @@ export class CampaignsGroup extends HttpApiGroup.make("campaigns")
   )
   .add(
     HttpApiEndpoint.post("scheduleCampaign")`/campaigns/${campaignIdParam}/schedule`
+      .annotate(OpenApi.Summary, "Schedule a voice campaign")
+      .annotate(OpenApi.Transform, documentScheduleBody)
       .addSuccess(ScheduledCampaign)
       .addError(ValidationFailed.http)
       .addError(CampaignNotFound.http)
@@ -267,6 +303,7 @@ export class CampaignsGroup extends HttpApiGroup.make("campaigns")
   )
   .add(
     HttpApiEndpoint.post("pauseCampaign")`/campaigns/${campaignIdParam}/pause`
+      .annotate(OpenApi.Summary, "Pause a voice campaign")
       .addSuccess(Campaign)
       .addError(CampaignNotFound.http)
       .addError(CampaignStateConflict.http)
@@ -274,6 +311,7 @@ export class CampaignsGroup extends HttpApiGroup.make("campaigns")
   )
   .add(
     HttpApiEndpoint.post("resumeCampaign")`/campaigns/${campaignIdParam}/resume`
+      .annotate(OpenApi.Summary, "Resume a voice campaign")
       .addSuccess(Campaign)
       .addError(CampaignNotFound.http)
       .addError(CampaignStateConflict.http)
@@ -281,6 +319,7 @@ export class CampaignsGroup extends HttpApiGroup.make("campaigns")
   )
   .add(
     HttpApiEndpoint.post("abortCampaign")`/campaigns/${campaignIdParam}/abort`
+      .annotate(OpenApi.Summary, "Abort a voice campaign")
       .addSuccess(Campaign)
       .addError(CampaignNotFound.http)
       .addError(CampaignStateConflict.http)
@@ -292,6 +331,7 @@ export class CampaignsGroup extends HttpApiGroup.make("campaigns")
   )
   .add(
     HttpApiEndpoint.del("deleteCampaign")`/campaigns/${campaignIdParam}`
+      .annotate(OpenApi.Summary, "Delete a voice campaign")
       .addSuccess(HttpApiSchema.NoContent)
       .addError(CampaignNotFound.http)
       .addError(CampaignActive.http)
@@ -299,6 +339,7 @@ export class CampaignsGroup extends HttpApiGroup.make("campaigns")
   )
   .add(
     HttpApiEndpoint.get("listCampaignAttempts")`/campaigns/${campaignIdParam}/attempts`
+      .annotate(OpenApi.Summary, "List a campaign's call attempts")
       .setUrlParams(reportAllIssues(PageQuery()))
       .addSuccess(Page(CampaignAttempt).annotations({ identifier: "CampaignAttemptPage" }))
       .addError(CampaignNotFound.http)
@@ -306,6 +347,7 @@ export class CampaignsGroup extends HttpApiGroup.make("campaigns")
   )
   .add(
     HttpApiEndpoint.get("getCampaignProgress")`/campaigns/${campaignIdParam}/progress`
+      .annotate(OpenApi.Summary, "Get a campaign's progress")
       .addSuccess(CampaignProgress)
       .addError(CampaignNotFound.http)
   )
@@ -317,17 +359,20 @@ export class CampaignsGroup extends HttpApiGroup.make("campaigns")
 export class DncGroup extends HttpApiGroup.make("dnc")
   .add(
     HttpApiEndpoint.post("addDnc", "/dnc")
+      .annotate(OpenApi.Summary, "Add a number to the do-not-call list")
       .setPayload(reportAllIssues(AddDncRequest))
       .addSuccess(DncEntry, { status: 201 })
       .annotate(OpenApi.Description, "Adds an E.164 number to the tenant's do-not-call list (again: no change). Campaigns skip it.")
   )
   .add(
     HttpApiEndpoint.get("listDnc", "/dnc")
+      .annotate(OpenApi.Summary, "List the do-not-call list")
       .setUrlParams(reportAllIssues(PageQuery()))
       .addSuccess(Page(DncEntry).annotations({ identifier: "DncPage" }))
   )
   .add(
     HttpApiEndpoint.del("removeDnc")`/dnc/${HttpApiSchema.param("phoneNumber", E164)}`
+      .annotate(OpenApi.Summary, "Remove a number from the do-not-call list")
       .addSuccess(HttpApiSchema.NoContent)
       .addError(DncNotFound.http)
   )
@@ -345,6 +390,7 @@ const placeholders = "Placeholders: {{name}} (the contact's name, else \"Custome
 export class ChatAppGroup extends HttpApiGroup.make("chatApp")
   .add(
     HttpApiEndpoint.post("createChatAppCampaign", "/chatapp/campaigns")
+      .annotate(OpenApi.Summary, "Create a chat-app campaign")
       .setPayload(reportAllIssues(CreateChatAppCampaignRequest))
       .addSuccess(ChatAppCampaign, { status: 201 })
       .addError(AgentNotFound.http)
@@ -359,16 +405,19 @@ export class ChatAppGroup extends HttpApiGroup.make("chatApp")
   )
   .add(
     HttpApiEndpoint.get("listChatAppCampaigns", "/chatapp/campaigns")
+      .annotate(OpenApi.Summary, "List chat-app campaigns")
       .setUrlParams(reportAllIssues(PageQuery(CAMPAIGN_PAGE_SIZE)))
       .addSuccess(Page(ChatAppCampaign).annotations({ identifier: "ChatAppCampaignPage" }))
   )
   .add(
     HttpApiEndpoint.get("getChatAppCampaign")`/chatapp/campaigns/${chatAppIdParam}`
+      .annotate(OpenApi.Summary, "Get a chat-app campaign")
       .addSuccess(ChatAppCampaign)
       .addError(ChatAppCampaignNotFound.http)
   )
   .add(
     HttpApiEndpoint.put("updateChatAppCampaign")`/chatapp/campaigns/${chatAppIdParam}`
+      .annotate(OpenApi.Summary, "Update a chat-app campaign")
       .setPayload(reportAllIssues(UpdateChatAppCampaignRequest))
       .addSuccess(ChatAppCampaign)
       .addError(ChatAppCampaignNotFound.http)
@@ -376,12 +425,14 @@ export class ChatAppGroup extends HttpApiGroup.make("chatApp")
   )
   .add(
     HttpApiEndpoint.del("deleteChatAppCampaign")`/chatapp/campaigns/${chatAppIdParam}`
+      .annotate(OpenApi.Summary, "Delete a chat-app campaign")
       .addSuccess(HttpApiSchema.NoContent)
       .addError(ChatAppCampaignNotFound.http)
       .annotate(OpenApi.Description, "Deletes the campaign; messages already queued are still sent, and the log keeps them")
   )
   .add(
     HttpApiEndpoint.post("attachChatAppNumber")`/chatapp/agents/${HttpApiSchema.param("agentId", AgentId)}/attach-number`
+      .annotate(OpenApi.Summary, "Attach a chat-app sender number to an agent")
       .setPayload(reportAllIssues(AttachNumberRequest))
       .addSuccess(AgentNumberAttachment)
       .addError(AgentNotFound.http)
@@ -389,23 +440,27 @@ export class ChatAppGroup extends HttpApiGroup.make("chatApp")
   )
   .add(
     HttpApiEndpoint.post("createChatAppWebhookToken", "/chatapp/webhook-token")
+      .annotate(OpenApi.Summary, "Issue the chat-app webhook verify token")
       .addSuccess(ChatAppWebhookToken)
       .annotate(OpenApi.Description, "The tenant's verify token for the webhook subscription; the same token on every call")
   )
   .add(
     HttpApiEndpoint.get("getChatAppWebhookDetails", "/chatapp/webhook-details")
+      .annotate(OpenApi.Summary, "Get the chat-app webhook details")
       .addSuccess(ChatAppWebhookDetails)
       .addError(WebhookTokenNotIssued.http)
       .annotate(OpenApi.Description, "webhookUrl and verifyToken to configure at the messaging platform (after POST /chatapp/webhook-token)")
   )
   .add(
     HttpApiEndpoint.get("listChatAppMessages", "/chatapp/messages")
+      .annotate(OpenApi.Summary, "List chat-app messages sent")
       .setUrlParams(reportAllIssues(Schema.extend(PageQuery(), MessageLogQuery)))
       .addSuccess(Page(MessageLog).annotations({ identifier: "ChatAppMessagePage" }))
       .annotate(OpenApi.Description, "Chat-app messages sent after calls, newest first: status, provider id, attempts, errors")
   )
   .add(
     HttpApiEndpoint.get("listChatAppReplies", "/chatapp/replies")
+      .annotate(OpenApi.Summary, "List chat-app replies received")
       .setUrlParams(reportAllIssues(PageQuery()))
       .addSuccess(Page(ChatAppReply).annotations({ identifier: "ChatAppReplyPage" }))
       .annotate(OpenApi.Description, "Messages contacts sent back, as received by the webhook, newest first")
@@ -425,6 +480,7 @@ const tenantIdParam = HttpApiSchema.param("tenantId", TenantId)
 export class ChatAppWebhookGroup extends HttpApiGroup.make("chatAppWebhook")
   .add(
     HttpApiEndpoint.get("verifyChatAppWebhook")`/chatapp/webhook/${tenantIdParam}`
+      .annotate(OpenApi.Summary, "Verify the chat-app webhook subscription")
       .setUrlParams(WebhookVerification)
       .addSuccess(HttpApiSchema.Text())
       .addError(WebhookVerificationFailed.http)
@@ -436,6 +492,7 @@ export class ChatAppWebhookGroup extends HttpApiGroup.make("chatAppWebhook")
   )
   .add(
     HttpApiEndpoint.post("receiveChatAppWebhook")`/chatapp/webhook/${tenantIdParam}`
+      .annotate(OpenApi.Summary, "Receive chat-app webhook notifications")
       .addSuccess(WebhookReceipt)
       .addError(InvalidWebhookSignature.http)
       .addError(InvalidWebhookPayload.http)
@@ -448,11 +505,13 @@ export class ChatAppWebhookGroup extends HttpApiGroup.make("chatAppWebhook")
       )
   )
   .prefix(API_PREFIX)
+  .annotate(OpenApi.Description, "The messaging platform's webhook: subscription check and signed notifications (no API key)")
 {}
 
 export class SmsGroup extends HttpApiGroup.make("sms")
   .add(
     HttpApiEndpoint.post("createSmsCampaign", "/sms-agent/campaigns")
+      .annotate(OpenApi.Summary, "Create an SMS campaign")
       .setPayload(reportAllIssues(CreateSmsCampaignRequest))
       .addSuccess(SmsCampaign, { status: 201 })
       .addError(AgentNotFound.http)
@@ -467,16 +526,19 @@ export class SmsGroup extends HttpApiGroup.make("sms")
   )
   .add(
     HttpApiEndpoint.get("listSmsCampaigns", "/sms-agent/campaigns")
+      .annotate(OpenApi.Summary, "List SMS campaigns")
       .setUrlParams(reportAllIssues(PageQuery(CAMPAIGN_PAGE_SIZE)))
       .addSuccess(Page(SmsCampaign).annotations({ identifier: "SmsCampaignPage" }))
   )
   .add(
     HttpApiEndpoint.get("getSmsCampaign")`/sms-agent/campaigns/${smsIdParam}`
+      .annotate(OpenApi.Summary, "Get an SMS campaign")
       .addSuccess(SmsCampaign)
       .addError(SmsCampaignNotFound.http)
   )
   .add(
     HttpApiEndpoint.put("updateSmsCampaign")`/sms-agent/campaigns/${smsIdParam}`
+      .annotate(OpenApi.Summary, "Update an SMS campaign")
       .setPayload(reportAllIssues(UpdateSmsCampaignRequest))
       .addSuccess(SmsCampaign)
       .addError(SmsCampaignNotFound.http)
@@ -484,11 +546,13 @@ export class SmsGroup extends HttpApiGroup.make("sms")
   )
   .add(
     HttpApiEndpoint.del("deleteSmsCampaign")`/sms-agent/campaigns/${smsIdParam}`
+      .annotate(OpenApi.Summary, "Delete an SMS campaign")
       .addSuccess(HttpApiSchema.NoContent)
       .addError(SmsCampaignNotFound.http)
   )
   .add(
     HttpApiEndpoint.get("listSmsMessages", "/sms-agent/messages")
+      .annotate(OpenApi.Summary, "List SMS messages sent")
       .setUrlParams(reportAllIssues(Schema.extend(PageQuery(), MessageLogQuery)))
       .addSuccess(Page(MessageLog).annotations({ identifier: "SmsMessagePage" }))
       .annotate(OpenApi.Description, "SMS sent after calls, newest first: status, provider id, segments, cost, attempts, errors")
@@ -506,6 +570,7 @@ export class CampaignApi extends makeApi("campaign")
   .add(ChatAppGroup)
   .add(ChatAppWebhookGroup)
   .add(SmsGroup)
+  .annotate(HttpApi.AdditionalSchemas, CampaignDocumentSchemas)
   .annotate(OpenApi.Title, "Voice Agent Platform — campaign engine")
   .annotate(OpenApi.Version, "1.0.0")
 {}

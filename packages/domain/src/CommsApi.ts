@@ -73,6 +73,7 @@ const voiceNumberIdParam = HttpApiSchema.param("id", VoiceNumberId)
 export class PersonasGroup extends HttpApiGroup.make("personas")
   .add(
     HttpApiEndpoint.get("listPersonas", "/prompts/personas")
+      .annotate(OpenApi.Summary, "List personas")
       .setUrlParams(reportAllIssues(PageQuery()))
       .addSuccess(Page(Persona).annotations({ identifier: "PersonaPage" }))
   )
@@ -83,6 +84,7 @@ export class PersonasGroup extends HttpApiGroup.make("personas")
 
 /** `POST /agents`, shared by comms and platform core. */
 export const createAgentEndpoint = HttpApiEndpoint.post("createAgent", "/agents")
+  .annotate(OpenApi.Summary, "Create an agent")
   .setPayload(reportAllIssues(CreateAgentRequest))
   .addSuccess(Agent, { status: 201 })
   .addError(PersonaNotFound.http)
@@ -96,12 +98,19 @@ export class AgentsGroup extends HttpApiGroup.make("agents")
   .add(createAgentEndpoint)
   .add(
     HttpApiEndpoint.get("listAgents", "/agents")
+      .annotate(OpenApi.Summary, "List agents")
       .setUrlParams(reportAllIssues(PageQuery()))
       .addSuccess(Page(Agent).annotations({ identifier: "AgentPage" }))
   )
-  .add(HttpApiEndpoint.get("getAgent")`/agents/${agentIdParam}`.addSuccess(Agent).addError(AgentNotFound.http))
+  .add(
+    HttpApiEndpoint.get("getAgent")`/agents/${agentIdParam}`
+      .annotate(OpenApi.Summary, "Get an agent")
+      .addSuccess(Agent)
+      .addError(AgentNotFound.http)
+  )
   .add(
     HttpApiEndpoint.patch("updateAgent")`/agents/${agentIdParam}`
+      .annotate(OpenApi.Summary, "Update an agent")
       .setPayload(reportAllIssues(UpdateAgentRequest))
       .addSuccess(Agent)
       .addError(AgentNotFound.http)
@@ -118,33 +127,39 @@ export class AgentsGroup extends HttpApiGroup.make("agents")
   )
   .add(
     HttpApiEndpoint.post("createAgentWebhookToken")`/agents/${agentIdParam}/webhook-token`
+      .annotate(OpenApi.Summary, "Generate an agent's webhook token")
       .addSuccess(AgentWebhookToken)
       .addError(AgentNotFound.http)
       .annotate(OpenApi.Description, "Generates the agent's webhook verify token; calling it again returns the same token")
   )
   .middleware(TenantAuthentication)
   .prefix(API_PREFIX)
+  .annotate(OpenApi.Description, "Voice agents: created from a persona, then configured per channel")
 {}
 
 export class VoiceNumbersGroup extends HttpApiGroup.make("voiceNumbers")
   .add(
     HttpApiEndpoint.post("createVoiceNumber", "/voice-numbers")
+      .annotate(OpenApi.Summary, "Register a voice number")
       .setPayload(reportAllIssues(CreateVoiceNumberRequest))
       .addSuccess(VoiceNumber, { status: 201 })
       .addError(VoiceNumberExists.http)
   )
   .add(
     HttpApiEndpoint.get("listVoiceNumbers", "/voice-numbers")
+      .annotate(OpenApi.Summary, "List voice numbers")
       .setUrlParams(reportAllIssues(PageQuery()))
       .addSuccess(Page(VoiceNumber).annotations({ identifier: "VoiceNumberPage" }))
   )
   .add(
     HttpApiEndpoint.get("getVoiceNumber")`/voice-numbers/${voiceNumberIdParam}`
+      .annotate(OpenApi.Summary, "Get a voice number")
       .addSuccess(VoiceNumber)
       .addError(VoiceNumberNotFound.http)
   )
   .add(
     HttpApiEndpoint.del("deleteVoiceNumber")`/voice-numbers/${voiceNumberIdParam}`
+      .annotate(OpenApi.Summary, "Delete a voice number")
       .addSuccess(HttpApiSchema.NoContent)
       .addError(VoiceNumberNotFound.http)
   )
@@ -172,6 +187,7 @@ export const WebhookVerification = Schema.Struct({
 export class AgentWebhookGroup extends HttpApiGroup.make("agentWebhook")
   .add(
     HttpApiEndpoint.get("verifyAgentWebhook")`/channels/chatapp/agents/${HttpApiSchema.param("agentId", AgentId)}/webhook`
+      .annotate(OpenApi.Summary, "Verify an agent's chat-app webhook subscription")
       .setUrlParams(WebhookVerification)
       .addSuccess(HttpApiSchema.Text())
       .addError(WebhookVerificationFailed.http)
@@ -182,6 +198,7 @@ export class AgentWebhookGroup extends HttpApiGroup.make("agentWebhook")
       )
   )
   .prefix(API_PREFIX)
+  .annotate(OpenApi.Description, "The messaging platform's subscription check of an agent's chat-app webhook (no API key)")
 {}
 
 const sessionIdParam = HttpApiSchema.param("sessionId", SessionId)
@@ -196,6 +213,7 @@ export class RequestInProgress extends Schema.TaggedError<RequestInProgress>()(
 export class CallsGroup extends HttpApiGroup.make("calls")
   .add(
     HttpApiEndpoint.post("placeCall", "/channels/voice/call")
+      .annotate(OpenApi.Summary, "Place an outbound call")
       .setPayload(reportAllIssues(PlaceCallRequest))
       .setHeaders(Schema.Struct({
         "idempotency-key": Schema.optional(IdempotencyKey).annotations({
@@ -220,30 +238,35 @@ export class CallsGroup extends HttpApiGroup.make("calls")
   )
   .add(
     HttpApiEndpoint.get("listCallLogs", "/call-logs")
+      .annotate(OpenApi.Summary, "List call logs")
       .setUrlParams(reportAllIssues(Schema.Struct({ ...PageQuery().fields, ...CallLogQuery.fields })))
       .addSuccess(Page(CallLog).annotations({ identifier: "CallLogPage" }))
       .annotate(OpenApi.Description, "Newest first. Filters: agentId, campaignId, status (a status or an outcome), from, to")
   )
   .add(
     HttpApiEndpoint.get("getCall")`/calls/${sessionIdParam}`
+      .annotate(OpenApi.Summary, "Get a call session")
       .addSuccess(CallSession)
       .addError(CallNotFound.http)
       .annotate(OpenApi.Description, "The whole session: times, figures, event timeline and transcript")
   )
   .add(
     HttpApiEndpoint.post("hangupCall")`/calls/${sessionIdParam}/hangup`
+      .annotate(OpenApi.Summary, "Hang up a call")
       .addSuccess(HangupResult)
       .addError(CallNotFound.http)
       .annotate(OpenApi.Description, "Ends a live call (before the answer: CANCELED); on an ended call, answers its state")
   )
   .add(
     HttpApiEndpoint.get("listWebhookDeliveries", "/webhook-deliveries")
+      .annotate(OpenApi.Summary, "List webhook deliveries")
       .setUrlParams(reportAllIssues(PageQuery()))
       .addSuccess(Page(WebhookDelivery).annotations({ identifier: "WebhookDeliveryPage" }))
       .annotate(OpenApi.Description, "Call-result webhook deliveries, newest first")
   )
   .middleware(TenantAuthentication)
   .prefix(API_PREFIX)
+  .annotate(OpenApi.Description, "Outbound calls billed to the tenant wallet, their logs and the call-result webhook deliveries")
 {}
 
 export class InvalidCarrierSignature extends Schema.TaggedError<InvalidCarrierSignature>()(
@@ -256,6 +279,7 @@ export class InvalidCarrierSignature extends Schema.TaggedError<InvalidCarrierSi
 export class TelephonyCallbacksGroup extends HttpApiGroup.make("telephonyCallbacks")
   .add(
     HttpApiEndpoint.post("twilioStatus")`/telephony/twilio/status/${sessionIdParam}`
+      .annotate(OpenApi.Summary, "Receive a Twilio call status callback")
       .setPayload(HttpApiSchema.withEncoding(Schema.Record({ key: Schema.String, value: Schema.String }), { kind: "UrlParams" }))
       .setHeaders(Schema.Struct({ "x-twilio-signature": Schema.optional(Schema.String) }))
       .addSuccess(HttpApiSchema.NoContent)
@@ -267,6 +291,7 @@ export class TelephonyCallbacksGroup extends HttpApiGroup.make("telephonyCallbac
       )
   )
   .prefix(API_PREFIX)
+  .annotate(OpenApi.Description, "Carrier status callbacks, verified by the carrier's signature (no API key)")
 {}
 
 const kbIdParam = HttpApiSchema.param("kbId", KnowledgeBaseId)
@@ -281,6 +306,7 @@ export const DocumentUpload = HttpApiSchema.Multipart(
 export class KnowledgeBasesGroup extends HttpApiGroup.make("knowledgeBases")
   .add(
     HttpApiEndpoint.post("createKnowledgeBase", "/knowledge-bases")
+      .annotate(OpenApi.Summary, "Create a knowledge base")
       .setPayload(reportAllIssues(CreateKnowledgeBaseRequest))
       .addSuccess(KnowledgeBase, { status: 201 })
       .addError(KbKeyTaken.http)
@@ -294,16 +320,19 @@ export class KnowledgeBasesGroup extends HttpApiGroup.make("knowledgeBases")
   )
   .add(
     HttpApiEndpoint.get("listKnowledgeBases", "/knowledge-bases")
+      .annotate(OpenApi.Summary, "List knowledge bases")
       .setUrlParams(reportAllIssues(PageQuery()))
       .addSuccess(Page(KnowledgeBase).annotations({ identifier: "KnowledgeBasePage" }))
   )
   .add(
     HttpApiEndpoint.get("getKnowledgeBase")`/knowledge-bases/${kbIdParam}`
+      .annotate(OpenApi.Summary, "Get a knowledge base")
       .addSuccess(KnowledgeBase)
       .addError(KnowledgeBaseNotFound.http)
   )
   .add(
     HttpApiEndpoint.patch("updateKnowledgeBase")`/knowledge-bases/${kbIdParam}`
+      .annotate(OpenApi.Summary, "Update a knowledge base")
       .setPayload(reportAllIssues(UpdateKnowledgeBaseRequest))
       .addSuccess(KnowledgeBase)
       .addError(KnowledgeBaseNotFound.http)
@@ -318,6 +347,7 @@ export class KnowledgeBasesGroup extends HttpApiGroup.make("knowledgeBases")
   )
   .add(
     HttpApiEndpoint.del("deleteKnowledgeBase")`/knowledge-bases/${kbIdParam}`
+      .annotate(OpenApi.Summary, "Delete a knowledge base")
       .addSuccess(HttpApiSchema.NoContent)
       .addError(KnowledgeBaseNotFound.http)
       .addError(KnowledgeStoreUnavailable.http)
@@ -325,6 +355,7 @@ export class KnowledgeBasesGroup extends HttpApiGroup.make("knowledgeBases")
   )
   .add(
     HttpApiEndpoint.post("addSource")`/knowledge-bases/${kbIdParam}/sources`
+      .annotate(OpenApi.Summary, "Add a text or URL source")
       .setPayload(reportAllIssues(AddSourceRequest))
       .addSuccess(KbDocument, { status: 201 })
       .addError(KnowledgeBaseNotFound.http)
@@ -338,6 +369,7 @@ export class KnowledgeBasesGroup extends HttpApiGroup.make("knowledgeBases")
   )
   .add(
     HttpApiEndpoint.post("uploadDocuments")`/knowledge-bases/${kbIdParam}/documents/upload`
+      .annotate(OpenApi.Summary, "Upload documents")
       .setPayload(DocumentUpload)
       .addSuccess(UploadResult, { status: 201 })
       .addError(KnowledgeBaseNotFound.http)
@@ -355,6 +387,7 @@ export class KnowledgeBasesGroup extends HttpApiGroup.make("knowledgeBases")
   )
   .add(
     HttpApiEndpoint.get("listDocuments")`/knowledge-bases/${kbIdParam}/documents`
+      .annotate(OpenApi.Summary, "List documents")
       .setUrlParams(reportAllIssues(PageQuery()))
       .addSuccess(Page(KbDocument).annotations({ identifier: "KbDocumentPage" }))
       .addError(KnowledgeBaseNotFound.http)
@@ -362,12 +395,14 @@ export class KnowledgeBasesGroup extends HttpApiGroup.make("knowledgeBases")
   )
   .add(
     HttpApiEndpoint.get("getDocument")`/knowledge-bases/${kbIdParam}/documents/${documentIdParam}`
+      .annotate(OpenApi.Summary, "Get a document")
       .addSuccess(KbDocument)
       .addError(KnowledgeBaseNotFound.http)
       .addError(KbDocumentNotFound.http)
   )
   .add(
     HttpApiEndpoint.del("deleteDocument")`/knowledge-bases/${kbIdParam}/documents/${documentIdParam}`
+      .annotate(OpenApi.Summary, "Remove a document")
       .addSuccess(HttpApiSchema.NoContent)
       .addError(KnowledgeBaseNotFound.http)
       .addError(KbDocumentNotFound.http)
@@ -378,6 +413,7 @@ export class KnowledgeBasesGroup extends HttpApiGroup.make("knowledgeBases")
   )
   .add(
     HttpApiEndpoint.post("createIngestionJob")`/knowledge-bases/${kbIdParam}/ingestion-jobs`
+      .annotate(OpenApi.Summary, "Start an ingestion job")
       .setUrlParams(reportAllIssues(IngestionJobQuery))
       .addSuccess(IngestionJobAccepted, { status: 202 })
       .addError(KnowledgeBaseNotFound.http)
@@ -389,12 +425,14 @@ export class KnowledgeBasesGroup extends HttpApiGroup.make("knowledgeBases")
   )
   .add(
     HttpApiEndpoint.get("listIngestionJobs")`/knowledge-bases/${kbIdParam}/ingestion-jobs`
+      .annotate(OpenApi.Summary, "List ingestion jobs")
       .setUrlParams(reportAllIssues(PageQuery()))
       .addSuccess(Page(IngestionJob).annotations({ identifier: "IngestionJobPage" }))
       .addError(KnowledgeBaseNotFound.http)
   )
   .add(
     HttpApiEndpoint.get("getIngestionJob")`/knowledge-bases/${kbIdParam}/ingestion-jobs/${jobIdParam}`
+      .annotate(OpenApi.Summary, "Get an ingestion job")
       .addSuccess(IngestionJob)
       .addError(KnowledgeBaseNotFound.http)
       .addError(IngestionJobNotFound.http)
@@ -402,6 +440,7 @@ export class KnowledgeBasesGroup extends HttpApiGroup.make("knowledgeBases")
   )
   .add(
     HttpApiEndpoint.post("queryKnowledgeBase")`/knowledge-bases/${kbIdParam}/query`
+      .annotate(OpenApi.Summary, "Query a knowledge base")
       .setPayload(reportAllIssues(QueryRequest))
       .addSuccess(QueryResult)
       .addError(KnowledgeBaseNotFound.http)

@@ -2,8 +2,9 @@
  * The local gateway: one origin that routes by path prefix to the three services.
  * This table is the single source of truth; `--help` prints it and the README shows it.
  */
+import * as HttpApi from "@effect/platform/HttpApi"
 import * as OpenApi from "@effect/platform/OpenApi"
-import { CampaignsGroup, ChatAppGroup, ChatAppWebhookGroup, ContactListsGroup, DncGroup, SmsGroup } from "./CampaignApi.js"
+import { CampaignDocumentSchemas, CampaignsGroup, ChatAppGroup, ChatAppWebhookGroup, ContactListsGroup, DncGroup, SmsGroup } from "./CampaignApi.js"
 import {
   AgentsGroup,
   AgentWebhookGroup,
@@ -55,6 +56,9 @@ export const GatewayRoutes: ReadonlyArray<GatewayRoute> = [
 export const routeFor = (path: string): GatewayRoute | undefined =>
   GatewayRoutes.find((route) => path === route.prefix || path.startsWith(route.prefix + "/"))
 
+/** OpenAPI 3.1's SPDX `identifier` (the platform's license type predates it and has only `url`). */
+const spdxLicense: OpenApi.OpenAPISpecLicense & { readonly identifier: string } = { name: "MIT", identifier: "MIT" }
+
 /** Every public endpoint of every service, for the gateway's merged OpenAPI document. */
 export class PlatformApi extends makeApi("voice-agent-platform")
   .add(HealthGroup)
@@ -76,12 +80,16 @@ export class PlatformApi extends makeApi("voice-agent-platform")
   .add(ChatAppGroup)
   .add(ChatAppWebhookGroup)
   .add(SmsGroup)
+  .annotate(HttpApi.AdditionalSchemas, CampaignDocumentSchemas)
   .annotate(OpenApi.Title, "Voice Agent Platform API")
   .annotate(OpenApi.Version, "1.0.0")
   .annotate(
     OpenApi.Description,
     "One origin for every service. Errors always use the body {\"error\":{\"code\",\"message\",\"requestId\",\"details\"}}."
   )
+  .annotate(OpenApi.License, spdxLicense)
+  // Relative: the gateway that serves this document is the server (each deployment has its own origin).
+  .annotate(OpenApi.Servers, [{ url: "/", description: "The gateway serving this document" }])
 {}
 
 export const gatewayRouteNotFoundMessage = (path: string) => `No gateway route for ${path}`

@@ -29,7 +29,12 @@ export class NotReady extends Schema.TaggedError<NotReady>()("NotReady", errorFi
 }
 
 export class HealthGroup extends HttpApiGroup.make("health")
-  .add(HttpApiEndpoint.get("healthz", "/healthz").addSuccess(Alive))
-  .add(HttpApiEndpoint.get("readyz", "/readyz").addSuccess(Ready).addError(NotReady.http))
+  .add(HttpApiEndpoint.get("healthz", "/healthz").addSuccess(Alive).annotate(OpenApi.Summary, "Liveness probe"))
+  .add(
+    HttpApiEndpoint.get("readyz", "/readyz")
+      .addSuccess(Ready)
+      .addError(NotReady.http)
+      .annotate(OpenApi.Summary, "Readiness probe")
+  )
   .annotate(OpenApi.Description, "Liveness (process up) and readiness (database reachable, migrations applied)")
 {}

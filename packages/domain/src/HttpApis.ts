@@ -1,5 +1,35 @@
 import * as HttpApi from "@effect/platform/HttpApi"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { DecodeErrorAsValidationFailed, InternalError } from "./ApiError.js"
+
+/**
+ * One alternative per error body in each response of the OpenAPI document. An endpoint that fails
+ * with `VALIDATION_FAILED` from its own checks declares that error too, and the platform would list
+ * it twice under `400` (`anyOf` of the same schema): the document, not the wire, is what changes.
+ */
+export const withoutDuplicateAlternatives = (spec: Record<string, any>): Record<string, any> => {
+  for (const operations of Object.values<Record<string, any>>(spec.paths ?? {})) {
+    for (const operation of Object.values<Record<string, any>>(operations)) {
+      for (const response of Object.values<Record<string, any>>(operation.responses ?? {})) {
+        for (const media of Object.values<Record<string, any>>(response.content ?? {})) {
+          const alternatives: unknown = media.schema?.anyOf
+          if (!Array.isArray(alternatives)) continue
+          const seen = new Set<string>()
+          const unique = alternatives.filter((alternative) => {
+            const key = JSON.stringify(alternative)
+            if (seen.has(key)) return false
+            seen.add(key)
+            return true
+          })
+          if (unique.length === alternatives.length) continue
+          const { anyOf: _, ...rest } = media.schema
+          media.schema = unique.length === 1 ? { ...rest, ...unique[0] } : { ...rest, anyOf: unique }
+        }
+      }
+    }
+  }
+  return spec
+}
 
 /**
  * `HttpApi.make`, with request-validation failures written in the standard error body.
@@ -13,7 +43,7 @@ export const makeApi = <const Id extends string>(identifier: Id) => {
   const replaced: typeof api = Object.assign(Object.create(Object.getPrototypeOf(api)), api, {
     errorSchema: DecodeErrorAsValidationFailed
   })
-  return replaced.addError(InternalError.http)
+  return replaced.addError(InternalError.http).annotate(OpenApi.Transform, withoutDuplicateAlternatives)
 }
 
 export const API_PREFIX = "/api/v1"

@@ -39,6 +39,7 @@ import {
 export class AuthGroup extends HttpApiGroup.make("auth")
   .add(
     HttpApiEndpoint.post("signup", "/auth/signup")
+      .annotate(OpenApi.Summary, "Sign up")
       .setPayload(reportAllIssues(SignupRequest))
       .addSuccess(SignupResponse, { status: 201 })
       .addError(EmailTaken.http)
@@ -46,6 +47,7 @@ export class AuthGroup extends HttpApiGroup.make("auth")
   )
   .add(
     HttpApiEndpoint.post("login", "/auth/login")
+      .annotate(OpenApi.Summary, "Log in")
       .setPayload(reportAllIssues(LoginRequest))
       .addSuccess(LoginResponse)
       .addError(InvalidCredentials.http)
@@ -55,9 +57,15 @@ export class AuthGroup extends HttpApiGroup.make("auth")
 {}
 
 export class ProfileGroup extends HttpApiGroup.make("profile")
-  .add(HttpApiEndpoint.get("getProfile", "/profile").addSuccess(Profile).middleware(Authentication))
+  .add(
+    HttpApiEndpoint.get("getProfile", "/profile")
+      .annotate(OpenApi.Summary, "Get the caller's profile")
+      .addSuccess(Profile)
+      .middleware(Authentication)
+  )
   .add(
     HttpApiEndpoint.post("createTenant", "/tenants")
+      .annotate(OpenApi.Summary, "Create a tenant")
       .setPayload(reportAllIssues(CreateTenantRequest))
       .addSuccess(Tenant, { status: 201 })
       .addError(TenantAlreadyExists.http)
@@ -66,18 +74,21 @@ export class ProfileGroup extends HttpApiGroup.make("profile")
   )
   .add(
     HttpApiEndpoint.get("getTenant", "/tenant")
+      .annotate(OpenApi.Summary, "Get the tenant")
       .addSuccess(Tenant)
       .middleware(TenantAuthentication)
       .annotate(OpenApi.Description, "The tenant of the credential")
   )
   .add(
     HttpApiEndpoint.patch("updateTenant", "/tenant")
+      .annotate(OpenApi.Summary, "Rename the tenant")
       .setPayload(reportAllIssues(UpdateTenantRequest))
       .addSuccess(Tenant)
       .middleware(TenantAuthentication)
       .annotate(OpenApi.Description, "Renames the tenant of the credential")
   )
   .prefix(API_PREFIX)
+  .annotate(OpenApi.Description, "The caller's profile, and the tenant it acts for")
 {}
 
 const apiKeyIdParam = HttpApiSchema.param("id", ApiKeyId)
@@ -85,6 +96,7 @@ const apiKeyIdParam = HttpApiSchema.param("id", ApiKeyId)
 export class ApiKeysGroup extends HttpApiGroup.make("apiKeys")
   .add(
     HttpApiEndpoint.post("createApiKey", "/api-keys")
+      .annotate(OpenApi.Summary, "Create an API key")
       .setPayload(reportAllIssues(CreateApiKeyRequest))
       .addSuccess(CreatedApiKey, { status: 201 })
       .addError(ExpiryInPast.http)
@@ -93,11 +105,13 @@ export class ApiKeysGroup extends HttpApiGroup.make("apiKeys")
   )
   .add(
     HttpApiEndpoint.get("listApiKeys", "/api-keys")
+      .annotate(OpenApi.Summary, "List API keys")
       .setUrlParams(reportAllIssues(PageQuery()))
       .addSuccess(Page(ApiKey).annotations({ identifier: "ApiKeyPage" }))
   )
   .add(
     HttpApiEndpoint.del("revokeApiKey")`/api-keys/${apiKeyIdParam}`
+      .annotate(OpenApi.Summary, "Revoke an API key")
       .addSuccess(HttpApiSchema.NoContent)
       .addError(ApiKeyNotFound.http)
       .annotate(
@@ -111,27 +125,31 @@ export class ApiKeysGroup extends HttpApiGroup.make("apiKeys")
 {}
 
 export class WalletGroup extends HttpApiGroup.make("wallet")
-  .add(HttpApiEndpoint.get("getWallet", "/wallet").addSuccess(Wallet))
+  .add(HttpApiEndpoint.get("getWallet", "/wallet").addSuccess(Wallet).annotate(OpenApi.Summary, "Get the wallet balance"))
   .add(
     HttpApiEndpoint.get("listTransactions", "/billing/transactions")
+      .annotate(OpenApi.Summary, "List wallet transactions")
       .setUrlParams(reportAllIssues(PageQuery()))
       .addSuccess(Page(Transaction).annotations({ identifier: "TransactionPage" }))
       .annotate(OpenApi.Description, "The wallet's ledger, newest first: top-ups and charges, each with its idempotency key")
   )
   .add(
     HttpApiEndpoint.get("getUsage", "/billing/usage")
+      .annotate(OpenApi.Summary, "Get usage for a period")
       .setUrlParams(reportAllIssues(DateRange))
       .addSuccess(Usage)
       .annotate(OpenApi.Description, "Calls, billed minutes, messages and spend in [from, to)")
   )
   .add(
     HttpApiEndpoint.get("getCallAnalytics", "/analytics/calls")
+      .annotate(OpenApi.Summary, "Get call analytics for a period")
       .setUrlParams(reportAllIssues(DateRange))
       .addSuccess(CallAnalytics)
       .annotate(OpenApi.Description, "Ended calls in [from, to) by outcome, answer rate and average talk time")
   )
   .add(
     HttpApiEndpoint.get("getRates", "/billing/rates")
+      .annotate(OpenApi.Summary, "Get the rate card")
       .addSuccess(RateCard)
       .annotate(OpenApi.Description, "The tenant's prices: its own rate card, or the platform defaults")
   )
@@ -143,6 +161,7 @@ export class WalletGroup extends HttpApiGroup.make("wallet")
 export class TopUpsGroup extends HttpApiGroup.make("topUps")
   .add(
     HttpApiEndpoint.post("topUp", "/wallet/top-ups")
+      .annotate(OpenApi.Summary, "Top up the wallet")
       .setPayload(reportAllIssues(TopUpRequest))
       .addSuccess(TopUpResult, { status: 201 })
       .addError(IdempotencyKeyReused.http)
@@ -154,6 +173,7 @@ export class TopUpsGroup extends HttpApiGroup.make("topUps")
   )
   .middleware(SessionTenantAuthentication)
   .prefix(API_PREFIX)
+  .annotate(OpenApi.Description, "Wallet top-ups (dashboard sessions only)")
 {}
 
 /** `POST /agents` answers on platform core too, as the spec shows it there. */
@@ -161,6 +181,7 @@ export class CoreAgentsGroup extends HttpApiGroup.make("coreAgents")
   .add(createAgentEndpoint)
   .middleware(TenantAuthentication)
   .prefix(API_PREFIX)
+  .annotate(OpenApi.Description, "POST /agents, also answered by platform core")
 {}
 
 export class PlatformCoreApi extends makeApi("platform-core")
