@@ -1,0 +1,89 @@
+/**
+ * One trace across the production topology's processes: the gateway, the comms service and the
+ * runner that owns the call's entity, each exporting to a collector on loopback, with the call
+ * dialed through the Twilio adapter (a fake of its API on loopback). PostgreSQL only: runners share
+ * shards through it.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import * as FakeTwilio from "@voiceagent/runner/Testing/FakeTwilio"
+import * as TestDatabase from "@voiceagent/runner/Testing/TestDatabase"
+import * as ClusterLocal from "@voiceagent/server/ClusterLocal"
+import { Effect } from "effect"
+import { scratchDirectory } from "./ClusterLocalTesting.js"
+import * as FakeOtlpCollector from "./FakeOtlpCollector.js"
+import { createKey, get, post, signup } from "./Http.js"
+
+const postgres = await TestDatabase.reachablePostgresUrl()
+if (postgres === undefined) {
+  console.warn("distributed tracing test SKIPPED: no PostgreSQL answers")
+}
+
+const waitFor = <A>(read: Effect.Effect<A>, done: (a: A) => boolean, what: string) =>
+  Effect.gen(function*() {
+    for (let i = 0; i < 200; i++) {
+      const value = yield* read
+      if (done(value)) return value
+      yield* Effect.sleep("100 millis")
+    }
+    return yield* Effect.dieMessage(`not reached: ${what}`)
+  })
+
+describe.skipIf(postgres === undefined)("traces across processes (PostgreSQL)", () => {
+  it.scopedLive("gateway → comms → the runner's LiveCall entity → the carrier's API, one trace, three services", () =>
+    Effect.gen(function*() {
+      const collector = yield* FakeOtlpCollector.make
+      const twilio = yield* FakeTwilio.make()
+      const logsDir = yield* scratchDirectory("vap-tracing-")
+      const database = yield* TestDatabase.scratchPostgresDatabase(postgres!)
+      const cluster = yield* ClusterLocal.start({
+        databaseUrl: database.url,
+        logsDir,
+        runners: 1,
+        chroma: "none",
+        env: {
+          OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+          OTEL_BSP_SCHEDULE_DELAY: "100",
+          TELEPHONY_PROVIDER_B: "twilio",
+          TWILIO_API_URL: twilio.url,
+          TWILIO_ACCOUNT_SID: twilio.accountSid,
+          TWILIO_AUTH_TOKEN: twilio.authToken
+        }
+      })
+      const gateway = `${cluster.gatewayUrl!}/api/v1`
+      const user = yield* signup(gateway)
+      const { key } = yield* createKey(gateway, user.token)
+      yield* post(`${gateway}/wallet/top-ups`, { token: user.token, json: { amount: 1000, idempotencyKey: "seed" } })
+      const persona = (yield* get(`${gateway}/prompts/personas`, { token: key })).body.items[0]
+      const agent = (yield* post(`${gateway}/agents`, { token: key, json: { name: "A", agent_persona_id: persona.id } })).body
+      const number = (yield* post(`${gateway}/voice-numbers`, { token: key, json: { phoneNumber: "+14155550199", provider: "PROVIDER_B" } })).body
+      const placed = yield* post(`${gateway}/channels/voice/call`, {
+        token: key,
+        json: { agentId: agent.id, voiceNumberId: number.id, toNumber: "+14155550123" }
+      })
+      assert.strictEqual(placed.status, 202, placed.text)
+      yield* waitFor(Effect.sync(() => twilio.calls().filter((c) => c.method === "POST")), (c) => c.length > 0, "the dial")
+
+      const isDial = (s: FakeOtlpCollector.CollectedSpan) =>
+        s.name === "http.client POST" && String(s.attributes["url.full"] ?? "").startsWith(twilio.url)
+      const spans = yield* waitFor(Effect.sync(collector.spans), (all) => all.some(isDial), "the carrier's span exported")
+      const dial = spans.find(isDial)!
+      const trace = spans.filter((s) => s.traceId === dial.traceId)
+      const byId = new Map(trace.map((s) => [s.spanId, s]))
+      const chain: Array<FakeOtlpCollector.CollectedSpan> = []
+      for (let at: FakeOtlpCollector.CollectedSpan | undefined = dial; at !== undefined; at = at.parentSpanId === undefined ? undefined : byId.get(at.parentSpanId)) {
+        chain.unshift(at)
+      }
+      const described = chain.map((s) => `${s.service}: ${s.name}`).join(" > ")
+      // the chain reaches the trace's root: the gateway's server span for the request
+      assert.isUndefined(chain[0]!.parentSpanId, described)
+      assert.deepInclude(chain[0]!, { service: "voiceagent-gateway", name: "http.server POST" }, described)
+      assert.strictEqual(chain[0]!.attributes["url.path"], "/api/v1/channels/voice/call", described)
+      const services = [...new Set(chain.map((s) => s.service))]
+      assert.deepStrictEqual(services, ["voiceagent-gateway", "voiceagent-comms", "voiceagent-runner"], described)
+      assert.isTrue(
+        chain.some((s) => s.service === "voiceagent-runner" && s.name.includes("LiveCall") && s.name.includes("Start")),
+        described
+      )
+      assert.strictEqual(chain.at(-1)!.service, "voiceagent-runner", "the carrier is called from the runner")
+    }), { timeout: 180_000 })
+})
