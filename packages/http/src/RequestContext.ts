@@ -98,6 +98,39 @@ export const securityHeaders = {
   "referrer-policy": "no-referrer"
 } as const
 
+/**
+ * The largest body a service reads whole (JSON, forms, text): the largest any route documents, a
+ * knowledge-base source. Multipart bodies are bounded by their routes' part limits instead. The
+ * gateway holds each route to its own limit; this is the services' backstop behind it.
+ */
+export const MAX_READ_BODY_BYTES = 16 * 1024 * 1024
+
+const bodyTooLarge = errorResponse(413, "PAYLOAD_TOO_LARGE", "The request body is larger than allowed").pipe(
+  Effect.map(HttpServerResponse.setHeader("connection", "close"))
+)
+
+const exceededMaxBodySize = (cause: Cause.Cause<unknown>): boolean =>
+  [...Cause.failures(cause), ...Cause.defects(cause)].some((e) =>
+    isTagged(e, "RequestError") &&
+    Predicate.hasProperty(e, "cause") && e.cause instanceof Error && e.cause.message === "maxBytes exceeded"
+  )
+
+/**
+ * A declared length over the limit is answered 413 before anything is read. A body streamed past it
+ * stops being read; the platform then drops the connection, so the 413 is only logged.
+ */
+const limitBody = (request: HttpServerRequest.HttpServerRequest) =>
+<E, R>(
+  app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> => {
+  if ((request.headers["content-type"] ?? "").toLowerCase().includes("multipart/")) return app
+  if (Number(request.headers["content-length"] ?? "0") > MAX_READ_BODY_BYTES) return bodyTooLarge
+  return app.pipe(
+    HttpServerRequest.withMaxBodySize(Option.some(MAX_READ_BODY_BYTES)),
+    Effect.catchAllCause((cause) => exceededMaxBodySize(cause) ? bodyTooLarge : Effect.failCause(cause))
+  )
+}
+
 export const withRequestContext =
   (service: string) => <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<never, R> =>
     Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
@@ -109,6 +142,7 @@ export const withRequestContext =
         const path = pathOf(request)
         const serving = path === METRICS_PATH && request.method === "GET" ? metricsResponse : app
         const response = yield* serving.pipe(
+          limitBody(request),
           Effect.catchAllCause((cause) =>
             Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : answerFor(cause, request)
           )

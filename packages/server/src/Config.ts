@@ -17,6 +17,8 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { dimensionsOf } from "@voiceagent/runner/Knowledge/OpenAiEmbedder"
 import { parseAllowList } from "@voiceagent/runner/Knowledge/UrlFetcher"
+import type { ProtectionOptions } from "@voiceagent/http/Gateway/Protection"
+import { MAX_READ_BODY_BYTES } from "@voiceagent/http/RequestContext"
 
 export interface Variable {
   readonly name: string
@@ -58,6 +60,34 @@ export const Variables = [
   { name: "PLATFORM_CORE_URL", default: undefined, description: "gateway role: base URL of platform core" },
   { name: "COMMS_URL", default: undefined, description: "gateway role: base URL of the comms engine" },
   { name: "CAMPAIGN_URL", default: undefined, description: "gateway role: base URL of the campaign engine" },
+  {
+    name: "RATE_LIMIT_PER_SECOND",
+    default: "20",
+    description: "Gateway: requests per second each API key may sustain (0: API keys are not rate limited)"
+  },
+  { name: "RATE_LIMIT_BURST", default: "100", description: "Gateway: requests an API key may make at once after a pause (its bucket's size)" },
+  {
+    name: "RATE_LIMIT_IP_PER_SECOND",
+    default: "10",
+    description: "Gateway: the same for requests without an API key (dashboard sessions, sign-up, login), per client IP address (0: not limited)"
+  },
+  { name: "RATE_LIMIT_IP_BURST", default: "50", description: "Gateway: bucket size of a client IP address" },
+  {
+    name: "TRUSTED_PROXY_HOPS",
+    default: "0",
+    description: "Gateway: proxies in front of it that append to X-Forwarded-For; the client is the entry this many places from the right (0: the connection)"
+  },
+  { name: "MAX_BODY_SIZE", default: "1 MiB", description: "Gateway: largest request body of ordinary routes (413 above); bytes, or KiB, MiB" },
+  {
+    name: "MAX_UPLOAD_SIZE",
+    default: "101 MiB",
+    description: "Gateway: ceiling of the large-body routes (uploads, bulk contacts, knowledge-base sources), each held to its documented maximum"
+  },
+  {
+    name: "CORS_ALLOWED_ORIGINS",
+    default: undefined,
+    description: "Gateway: origins browsers may call from, comma-separated (https://app.example.com), or *; unset: no CORS headers"
+  },
   { name: "SHARDS_PER_GROUP", default: "100", description: "Cluster shards; the same on every runner of a cluster" },
   {
     name: "RUNNER_HOST",
@@ -242,6 +272,66 @@ const duration = (name: VariableName, minMillis: number) =>
     Config.withDefault(Duration.decode(defaultOf(name) as Duration.DurationInput))
   )
 
+const SIZE_UNITS: Record<string, number> = { "": 1, b: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 }
+
+/** A size in bytes: a whole number, optionally with B, KiB, MiB or GiB. */
+export const parseSize = (raw: string): number | undefined => {
+  const match = /^\s*(\d+)\s*([a-z]*)\s*$/i.exec(raw)
+  const unit = match === null ? undefined : SIZE_UNITS[match[2]!.toLowerCase()]
+  return match === null || unit === undefined ? undefined : Number(match[1]) * unit
+}
+
+const size = (name: VariableName, min: number, max: number) =>
+  Config.string(name).pipe(
+    Config.mapOrFail((raw) => {
+      const bytes = parseSize(raw)
+      return bytes !== undefined && bytes >= min && bytes <= max
+        ? Either.right(bytes)
+        : Either.left(
+          ConfigError.InvalidData([], `expected a size from ${min} to ${max} bytes (a number, or with KiB, MiB, GiB), got "${raw}"`)
+        )
+    }),
+    Config.withDefault(parseSize(defaultOf(name))!)
+  )
+
+const perSecond = (name: VariableName) =>
+  Config.string(name).pipe(
+    Config.mapOrFail((raw) => {
+      const n = Number(raw)
+      return /^\s*\d+(\.\d+)?\s*$/.test(raw) && n <= 1_000_000
+        ? Either.right(n)
+        : Either.left(ConfigError.InvalidData([], `expected a rate from 0 to 1000000 per second (0: off), got "${raw}"`))
+    }),
+    Config.withDefault(Number(defaultOf(name)))
+  )
+
+/** Exact origins as browsers send them (`scheme://host[:port]`), or `*`. */
+export const parseOrigins = (raw: string): Either.Either<ReadonlyArray<string> | "*", string> => {
+  if (raw.trim() === "*") return Either.right("*")
+  const origins: Array<string> = []
+  for (const entry of raw.split(",").map((o) => o.trim()).filter((o) => o !== "")) {
+    let url: URL | undefined
+    try {
+      url = new URL(entry)
+    } catch {
+      url = undefined
+    }
+    if (
+      url === undefined || (url.protocol !== "http:" && url.protocol !== "https:") || url.pathname !== "/" ||
+      url.search !== "" || url.hash !== "" || url.username !== "" || /\/\/.*\/./.test(entry)
+    ) {
+      return Either.left(`expected origins such as https://app.example.com (no path), or *; got "${entry}"`)
+    }
+    origins.push(url.origin)
+  }
+  return origins.length === 0 ? Either.left("expected at least one origin, or *") : Either.right(origins)
+}
+
+const rateLimit = (perSecondName: VariableName, burstName: VariableName) =>
+  Config.all({ perSecond: perSecond(perSecondName), burst: integer(burstName, 1, 1_000_000) }).pipe(
+    Config.map((limit) => (limit.perSecond === 0 ? undefined : limit))
+  )
+
 const carrier = (name: VariableName) =>
   Config.literal("simulated", "twilio")(name).pipe(Config.withDefault("simulated" as const))
 
@@ -272,6 +362,21 @@ export const AppConfig = Config.all({
   platformCoreUrl: Config.option(httpUrl("PLATFORM_CORE_URL")),
   commsUrl: Config.option(httpUrl("COMMS_URL")),
   campaignUrl: Config.option(httpUrl("CAMPAIGN_URL")),
+  protection: Config.all({
+    apiKeyRate: rateLimit("RATE_LIMIT_PER_SECOND", "RATE_LIMIT_BURST"),
+    ipRate: rateLimit("RATE_LIMIT_IP_PER_SECOND", "RATE_LIMIT_IP_BURST"),
+    trustedProxyHops: integer("TRUSTED_PROXY_HOPS", 0, 10),
+    // the services read no more than MAX_READ_BODY_BYTES of a body whole, whatever the gateway lets through
+    maxBodyBytes: size("MAX_BODY_SIZE", 1024, MAX_READ_BODY_BYTES),
+    maxUploadBytes: size("MAX_UPLOAD_SIZE", 1024, 1024 ** 3),
+    corsOrigins: Config.option(
+      Config.string("CORS_ALLOWED_ORIGINS").pipe(
+        Config.mapOrFail((raw) =>
+          Either.mapLeft(parseOrigins(raw), (message) => ConfigError.InvalidData(["CORS_ALLOWED_ORIGINS"], message))
+        )
+      )
+    ).pipe(Config.map(Option.getOrUndefined))
+  }).pipe(Config.map((p): ProtectionOptions => p)),
   cluster: Config.all({
     shardsPerGroup: integer("SHARDS_PER_GROUP", 1, 10_000),
     runnerHost: Config.nonEmptyString("RUNNER_HOST").pipe(

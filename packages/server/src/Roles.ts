@@ -13,6 +13,7 @@ import type { PhoneProvider } from "@voiceagent/domain/Phone"
 import { CampaignHttpLive } from "@voiceagent/http/Campaign/CampaignHttp"
 import { CommsHttpLive } from "@voiceagent/http/Comms/CommsHttp"
 import { serveGateway } from "@voiceagent/http/Gateway/Gateway"
+import type { ProtectionOptions } from "@voiceagent/http/Gateway/Protection"
 import { HttpDependencies } from "@voiceagent/http/HttpDependencies"
 import { PlatformCoreHttpLive } from "@voiceagent/http/PlatformCore/PlatformCoreHttp"
 import { serveMetrics } from "@voiceagent/http/Observability/MetricsServer"
@@ -78,6 +79,8 @@ export interface ServicesOptions {
   readonly publicUrl: string | undefined
   readonly twilioAuthToken: Option.Option<Redacted.Redacted>
   readonly chatAppAppSecret: Option.Option<Redacted.Redacted>
+  /** The gateway's CORS, rate and body limits; omitted: none. */
+  readonly protection?: ProtectionOptions | undefined
 }
 
 export interface NodeOptions {
@@ -121,7 +124,8 @@ export const servicesOptions = (config: AppConfig, jwtSecret: Redacted.Redacted)
   jwtTtl: config.jwtTtl,
   publicUrl: Option.getOrUndefined(config.publicUrl),
   twilioAuthToken: config.twilio.authToken,
-  chatAppAppSecret: config.messaging.appSecret
+  chatAppAppSecret: config.messaging.appSecret,
+  protection: config.protection
 })
 
 /** The message adapters the configuration names; the simulated senders serve the rest. */
@@ -288,7 +292,7 @@ export const Embedded = (options: ServicesOptions, node: NodeOptions) => {
     services["platform-core"],
     services.comms,
     services.campaign,
-    serveGateway({ host: options.host, port: options.ports.gateway })
+    serveGateway({ host: options.host, port: options.ports.gateway, protection: options.protection })
   ).pipe(
     Layer.provide(dependencies(options)),
     Layer.provide(MetricsRefresh.fromDatabase),
@@ -331,7 +335,7 @@ export const SingleService = (service: ServiceName, options: ServicesOptions, no
 }
 
 export const GatewayOnly = (config: AppConfig) =>
-  serveGateway({ host: config.host, port: config.port }).pipe(
+  serveGateway({ host: config.host, port: config.port, protection: config.protection }).pipe(
     Layer.provideMerge(ServiceDirectory.make(upstreamUrls(config))),
     withTracing(tracingFor(telemetryOptions(config), "gateway"))
   )

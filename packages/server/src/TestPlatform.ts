@@ -4,6 +4,7 @@
  * and the URLs to reach them over real sockets.
  */
 import type { ServiceName } from "@voiceagent/domain/Gateway"
+import { defaultProtection, type ProtectionOptions } from "@voiceagent/http/Gateway/Protection"
 import { ServiceDirectory } from "@voiceagent/http/ServiceDirectory"
 import * as TestDatabase from "@voiceagent/runner/Testing/TestDatabase"
 import * as Context from "effect/Context"
@@ -39,7 +40,12 @@ export interface TestPlatformOptions {
   readonly chatAppAppSecret?: string
   /** Exports traces to this OTLP/HTTP collector (OTEL_EXPORTER_OTLP_ENDPOINT; default: tracing off). */
   readonly otlpEndpoint?: string
+  /** The gateway's protection (default: the production body limits, no rate limits, no CORS). */
+  readonly protection?: Partial<ProtectionOptions>
 }
+
+/** Body limits as deployed; rate limits off, so tests may send as fast as they like. */
+export const testProtection: ProtectionOptions = { ...defaultProtection, apiKeyRate: undefined, ipRate: undefined }
 
 export const layer = (options: TestPlatformOptions = {}) =>
   Layer.effect(
@@ -63,7 +69,8 @@ export const layer = (options: TestPlatformOptions = {}) =>
         jwtTtl: Duration.decode(options.jwtTtl ?? "1 hour"),
         publicUrl: options.publicUrl,
         twilioAuthToken: Option.map(Option.fromNullable(options.twilioAuthToken), Redacted.make),
-        chatAppAppSecret: Option.map(Option.fromNullable(options.chatAppAppSecret), Redacted.make)
+        chatAppAppSecret: Option.map(Option.fromNullable(options.chatAppAppSecret), Redacted.make),
+        protection: { ...testProtection, ...options.protection }
       }, {
         settings: options.settings ?? PlatformSettings.defaults,
         cluster: { ...Cluster.defaultClusterOptions, shardsPerGroup: 8 },

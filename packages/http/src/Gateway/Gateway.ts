@@ -13,6 +13,7 @@ import * as Option from "effect/Option"
 import { errorResponse, withRequestContext } from "../RequestContext.js"
 import { docsLayer, type Listen, listen, OPENAPI_PATH } from "../Serve.js"
 import { ServiceDirectory } from "../ServiceDirectory.js"
+import { makeProtection, type ProtectionOptions } from "./Protection.js"
 import { proxy } from "./Proxy.js"
 
 /** Every upstream must answer its /readyz with 200 for the gateway to be ready. */
@@ -46,13 +47,19 @@ const GatewayRoutes = HttpApiBuilder.Router.use((router) =>
 
 const MergedApi = Layer.succeed(HttpApi.Api, { api: PlatformApi as any, context: Context.empty() })
 
-/** The gateway on its own port: routes, merged OpenAPI document, docs, proxy. */
-export const serveGateway = (options: Listen) =>
+export interface GatewayOptions extends Listen {
+  /** CORS, rate limits and body limits; omitted: none (the bare proxy, for tests of the proxy itself). */
+  readonly protection?: ProtectionOptions | undefined
+}
+
+/** The gateway on its own port: protection, routes, merged OpenAPI document, docs, proxy. */
+export const serveGateway = (options: GatewayOptions) =>
   Layer.unwrapEffect(
     Effect.gen(function*() {
       const router = yield* HttpApiBuilder.Router.router
       const app = yield* HttpRouter.toHttpApp(router)
-      return HttpServer.serve(withRequestContext("gateway")(app))
+      const protection = options.protection === undefined ? undefined : makeProtection(options.protection)
+      return HttpServer.serve(withRequestContext("gateway")(protection === undefined ? app : protection.middleware(app)))
     })
   ).pipe(
     Layer.provide([GatewayRoutes, docsLayer, HttpApiBuilder.middlewareOpenApi({ path: OPENAPI_PATH })]),

@@ -8,11 +8,16 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
+import * as NodeStream from "@effect/platform-node/NodeStream"
 import { CurrentRequestId } from "@voiceagent/domain/ApiError"
 import { gatewayRouteNotFoundMessage, routeFor } from "@voiceagent/domain/Gateway"
+import * as Chunk from "effect/Chunk"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
 import { errorResponse, pathOf, REQUEST_ID_HEADER } from "../RequestContext.js"
 import { ServiceDirectory } from "../ServiceDirectory.js"
 
@@ -47,6 +52,41 @@ const lengthOf = (headers: Headers.Headers): number | undefined => {
   return Number.isSafeInteger(n) && n >= 0 ? n : undefined
 }
 
+/** The largest request body the proxy forwards (set per route by the gateway's protection). */
+export class RequestBodyLimit extends Context.Reference<RequestBodyLimit>()("@voiceagent/http/Gateway/RequestBodyLimit", {
+  defaultValue: () => Number.POSITIVE_INFINITY
+}) {}
+
+export const payloadTooLarge = (limit: number) =>
+  errorResponse(413, "PAYLOAD_TOO_LARGE", `The request body is larger than the ${limit} bytes this route accepts`, {
+    limitBytes: limit
+  }).pipe(Effect.map(HttpServerResponse.setHeader("connection", "close")))
+
+class BodyTooLarge {
+  readonly _tag = "BodyTooLarge"
+}
+
+/**
+ * A body without a declared length, counted as it streams: past `limit` the stream fails, which
+ * aborts the upstream request. The incoming message is then left open (not destroyed, as the
+ * platform's own stream would) so the 413 still reaches the client; otherwise it is closed as usual.
+ */
+const countedBody = (request: HttpServerRequest.HttpServerRequest, limit: number, exceeded: () => void) => {
+  const incoming = NodeHttpServerRequest.toIncomingMessage(request)
+  let seen = 0
+  return NodeStream.fromReadable<unknown, Uint8Array>(() => incoming, (e) => e, { closeOnDone: false }).pipe(
+    Stream.mapChunksEffect((chunk) => {
+      seen += Chunk.reduce(chunk, 0, (n, bytes) => n + bytes.length)
+      if (seen <= limit) return Effect.succeed(chunk)
+      exceeded()
+      return Effect.fail(new BodyTooLarge())
+    }),
+    Stream.ensuring(Effect.sync(() => {
+      if (seen <= limit && !incoming.complete) incoming.destroy()
+    }))
+  )
+}
+
 export const proxy = Effect.gen(function*() {
   const request = yield* HttpServerRequest.HttpServerRequest
   const path = pathOf(request)
@@ -73,8 +113,17 @@ export const proxy = Effect.gen(function*() {
   }
   const length = lengthOf(request.headers)
   const hasBody = length !== undefined ? length > 0 : request.headers["transfer-encoding"] !== undefined
+  // a declared length is checked against the limit before the proxy, and node's parser holds the body to it
+  const limit = yield* RequestBodyLimit
+  let exceeded = false
   const body = hasBody
-    ? HttpBody.stream(request.stream, request.headers["content-type"] ?? "application/octet-stream", length)
+    ? HttpBody.stream(
+      length === undefined && Number.isFinite(limit)
+        ? countedBody(request, limit, () => (exceeded = true))
+        : request.stream,
+      request.headers["content-type"] ?? "application/octet-stream",
+      length
+    )
     : HttpBody.empty
 
   const upstream = yield* client.execute(
@@ -82,6 +131,7 @@ export const proxy = Effect.gen(function*() {
       HttpClientRequest.setBody(body)
     )
   ).pipe(Effect.option)
+  if (exceeded) return yield* payloadTooLarge(limit)
   if (Option.isNone(upstream)) {
     return yield* errorResponse(502, "UPSTREAM_UNAVAILABLE", `The ${route.service} service is not reachable`)
   }
