@@ -87,6 +87,9 @@ export const startPlatform = async (env: Record<string, string | undefined>, nod
     COMMS_PORT: "0",
     CAMPAIGN_PORT: "0",
     LOG_LEVEL: "warn",
+    // the load generators send one key (or one address) far above any sane client's limit
+    RATE_LIMIT_PER_SECOND: "0",
+    RATE_LIMIT_IP_PER_SECOND: "0",
     ...env
   }, nodeFlags)
   const [, gateway] = await platform.waitFor(/Gateway\s+(http:\/\/\S+)/)
