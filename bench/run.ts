@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark the issues ask for, each against a baseline measured in the
  * same run. Prints a table and writes bench/results/latest.{md,json} (subset.{md,json} when
- * BENCH_SUITES picks some suites: auth, contacts, calls, campaigns, retrieval, messages, knowledge).
+ * BENCH_SUITES picks some suites: auth, contacts, calls, campaigns, retrieval, messages, knowledge, cluster).
  *
  * BENCH_DURATION (seconds per measurement, default 10) and BENCH_CONNECTIONS (default 32) tune
  * the load; DATABASE_URL adds the PostgreSQL rows (a scratch database is created and dropped).
@@ -9,13 +9,15 @@
  * 2000) its calls-API baseline, BENCH_CAMPAIGN_PARTS (default "e2e,testclock") picks its parts.
  * BENCH_MESSAGES (default 2000) sizes the post-call messages suite. BENCH_KB_CHUNKS (default 3000)
  * sizes the knowledge base of the knowledge suite, BENCH_KB_QUERIES (default 1000) its one-at-a-time
- * queries.
+ * queries. BENCH_CLUSTER_CONTACTS (default 3000) sizes the campaign of the cluster suite (PostgreSQL only,
+ * which also writes bench/results/cluster.{md,json}).
  */
 import * as TestDatabase from "@voiceagent/runner/Testing/TestDatabase"
 import * as Effect from "effect/Effect"
 import * as Report from "./lib/Report.js"
 import * as AuthenticatedRead from "./suites/AuthenticatedRead.js"
 import * as Calls from "./suites/Calls.js"
+import * as Cluster from "./suites/Cluster.js"
 import * as Campaigns from "./suites/Campaigns.js"
 import * as Contacts from "./suites/Contacts.js"
 import * as Knowledge from "./suites/Knowledge.js"
@@ -34,7 +36,8 @@ const settings = {
   campaignParts: (process.env["BENCH_CAMPAIGN_PARTS"] ?? "e2e,testclock").split(",").map((s) => s.trim()),
   messages: Number(process.env["BENCH_MESSAGES"] ?? 2_000),
   kbChunks: Number(process.env["BENCH_KB_CHUNKS"] ?? 3_000),
-  kbQueries: Number(process.env["BENCH_KB_QUERIES"] ?? 1_000)
+  kbQueries: Number(process.env["BENCH_KB_QUERIES"] ?? 1_000),
+  clusterContacts: Number(process.env["BENCH_CLUSTER_CONTACTS"] ?? 3_000)
 }
 
 /** Which suites to run: all by default, or a comma-separated list in BENCH_SUITES. */
@@ -75,8 +78,11 @@ const suites = [
   { name: "campaigns", run: Campaigns.run },
   { name: "retrieval", run: (backend: { readonly name: string }) => Retrieval.run(backend) },
   { name: "messages", run: Messages.run },
-  { name: "knowledge", run: Knowledge.run }
+  { name: "knowledge", run: Knowledge.run },
+  { name: "cluster", run: Cluster.run }
 ] as const
+
+if (selected("cluster")) notes.push(...Cluster.notes(settings))
 
 console.log(`Benchmarks on ${Report.machine()}`)
 const databaseUrl = process.env["DATABASE_URL"]
