@@ -1342,6 +1342,28 @@ export interface components {
                 details?: unknown;
             };
         };
+        /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+        RATE_LIMITED: {
+            error: {
+                /** @enum {string} */
+                code: "RATE_LIMITED";
+                message: string;
+                requestId: string;
+                /** unknown */
+                details?: unknown;
+            };
+        };
+        /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+        PAYLOAD_TOO_LARGE: {
+            error: {
+                /** @enum {string} */
+                code: "PAYLOAD_TOO_LARGE";
+                message: string;
+                requestId: string;
+                /** unknown */
+                details?: unknown;
+            };
+        };
         Ready: {
             /** @enum {string} */
             status: "ready";
@@ -2051,6 +2073,17 @@ export interface components {
             /** @enum {string} */
             status: "QUEUED";
         };
+        /** @description CONCURRENT_CALL_LIMIT */
+        CONCURRENT_CALL_LIMIT: {
+            error: {
+                /** @enum {string} */
+                code: "CONCURRENT_CALL_LIMIT";
+                message: string;
+                requestId: string;
+                /** unknown */
+                details?: unknown;
+            };
+        };
         /** @description REQUEST_IN_PROGRESS */
         REQUEST_IN_PROGRESS: {
             error: {
@@ -2089,17 +2122,6 @@ export interface components {
             error: {
                 /** @enum {string} */
                 code: "INSUFFICIENT_FUNDS";
-                message: string;
-                requestId: string;
-                /** unknown */
-                details?: unknown;
-            };
-        };
-        /** @description CONCURRENT_CALL_LIMIT */
-        CONCURRENT_CALL_LIMIT: {
-            error: {
-                /** @enum {string} */
-                code: "CONCURRENT_CALL_LIMIT";
                 message: string;
                 requestId: string;
                 /** unknown */
@@ -2475,6 +2497,17 @@ export interface components {
                 details?: unknown;
             };
         };
+        /** @description DOCUMENT_TOO_LONG */
+        DOCUMENT_TOO_LONG: {
+            error: {
+                /** @enum {string} */
+                code: "DOCUMENT_TOO_LONG";
+                message: string;
+                requestId: string;
+                /** unknown */
+                details?: unknown;
+            };
+        };
         /** @description UNSUPPORTED_DOCUMENT_TYPE */
         UNSUPPORTED_DOCUMENT_TYPE: {
             error: {
@@ -2491,17 +2524,6 @@ export interface components {
             error: {
                 /** @enum {string} */
                 code: "DOCUMENT_UNREADABLE";
-                message: string;
-                requestId: string;
-                /** unknown */
-                details?: unknown;
-            };
-        };
-        /** @description DOCUMENT_TOO_LONG */
-        DOCUMENT_TOO_LONG: {
-            error: {
-                /** @enum {string} */
-                code: "DOCUMENT_TOO_LONG";
                 message: string;
                 requestId: string;
                 /** unknown */
@@ -3505,6 +3527,24 @@ export interface operations {
                     "application/json": components["schemas"]["VALIDATION_FAILED"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -3541,6 +3581,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VALIDATION_FAILED"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -3603,6 +3661,24 @@ export interface operations {
                     "application/json": components["schemas"]["EMAIL_TAKEN"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -3652,6 +3728,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["INVALID_CREDENTIALS"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -3708,6 +3802,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -3779,6 +3891,24 @@ export interface operations {
                     "application/json": components["schemas"]["TENANT_EXISTS"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -3833,6 +3963,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -3895,6 +4043,24 @@ export interface operations {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -3952,6 +4118,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -4023,6 +4207,24 @@ export interface operations {
                     "application/json": components["schemas"]["AGENT_NOT_FOUND"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -4089,6 +4291,24 @@ export interface operations {
                     "application/json": components["schemas"]["API_KEY_NOT_FOUND"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -4143,6 +4363,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -4202,6 +4440,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -4265,6 +4521,24 @@ export interface operations {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -4326,6 +4600,24 @@ export interface operations {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -4380,6 +4672,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -4442,6 +4752,15 @@ export interface operations {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
             /** @description IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
@@ -4449,6 +4768,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["IDEMPOTENCY_KEY_REUSED"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -4510,6 +4838,24 @@ export interface operations {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -4567,6 +4913,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -4627,6 +4991,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -4695,6 +5077,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AGENT_NOT_FOUND"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -4778,6 +5178,24 @@ export interface operations {
                     "application/json": components["schemas"]["WEBHOOK_TOKEN_REQUIRED"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -4846,6 +5264,24 @@ export interface operations {
                     "application/json": components["schemas"]["AGENT_NOT_FOUND"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -4903,6 +5339,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -4974,6 +5428,24 @@ export interface operations {
                     "application/json": components["schemas"]["VOICE_NUMBER_EXISTS"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -5042,6 +5514,24 @@ export interface operations {
                     "application/json": components["schemas"]["VOICE_NUMBER_NOT_FOUND"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -5108,6 +5598,24 @@ export interface operations {
                     "application/json": components["schemas"]["VOICE_NUMBER_NOT_FOUND"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -5160,6 +5668,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WEBHOOK_VERIFICATION_FAILED"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -5252,6 +5778,15 @@ export interface operations {
                     "application/json": components["schemas"]["REQUEST_IN_PROGRESS"] | components["schemas"]["AGENT_INACTIVE"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
             /** @description IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
@@ -5261,13 +5796,13 @@ export interface operations {
                     "application/json": components["schemas"]["IDEMPOTENCY_KEY_REUSED"];
                 };
             };
-            /** @description CONCURRENT_CALL_LIMIT */
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CONCURRENT_CALL_LIMIT"];
+                    "application/json": components["schemas"]["RATE_LIMITED"] | components["schemas"]["CONCURRENT_CALL_LIMIT"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -5333,6 +5868,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -5403,6 +5956,24 @@ export interface operations {
                     "application/json": components["schemas"]["CALL_NOT_FOUND"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -5471,6 +6042,24 @@ export interface operations {
                     "application/json": components["schemas"]["CALL_NOT_FOUND"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -5530,6 +6119,24 @@ export interface operations {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -5587,6 +6194,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -5656,6 +6281,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["KB_KEY_TAKEN"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -5735,6 +6378,24 @@ export interface operations {
                     "application/json": components["schemas"]["KNOWLEDGE_BASE_NOT_FOUND"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -5799,6 +6460,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["KNOWLEDGE_BASE_NOT_FOUND"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -5891,6 +6570,24 @@ export interface operations {
                     "application/json": components["schemas"]["KB_KEY_TAKEN"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -5961,6 +6658,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["KNOWLEDGE_BASE_NOT_FOUND"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -6037,13 +6752,13 @@ export interface operations {
                     "application/json": components["schemas"]["KNOWLEDGE_BASE_NOT_FOUND"];
                 };
             };
-            /** @description DOCUMENT_TOO_LONG */
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DOCUMENT_TOO_LONG"];
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"] | components["schemas"]["DOCUMENT_TOO_LONG"];
                 };
             };
             /** @description UNSUPPORTED_DOCUMENT_TYPE */
@@ -6062,6 +6777,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DOCUMENT_UNREADABLE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -6135,6 +6859,24 @@ export interface operations {
                     "application/json": components["schemas"]["KNOWLEDGE_BASE_NOT_FOUND"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -6205,6 +6947,24 @@ export interface operations {
                     "application/json": components["schemas"]["KNOWLEDGE_BASE_NOT_FOUND"] | components["schemas"]["DOCUMENT_NOT_FOUND"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -6271,6 +7031,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["KNOWLEDGE_BASE_NOT_FOUND"] | components["schemas"]["DOCUMENT_NOT_FOUND"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -6344,6 +7122,24 @@ export interface operations {
                     "application/json": components["schemas"]["KNOWLEDGE_BASE_NOT_FOUND"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -6415,6 +7211,24 @@ export interface operations {
                     "application/json": components["schemas"]["KNOWLEDGE_BASE_NOT_FOUND"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -6483,6 +7297,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["KNOWLEDGE_BASE_NOT_FOUND"] | components["schemas"]["INGESTION_JOB_NOT_FOUND"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -6557,6 +7389,24 @@ export interface operations {
                     "application/json": components["schemas"]["KNOWLEDGE_BASE_NOT_FOUND"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -6622,6 +7472,24 @@ export interface operations {
                     "application/json": components["schemas"]["INVALID_SIGNATURE"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -6679,6 +7547,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -6750,6 +7636,24 @@ export interface operations {
                     "application/json": components["schemas"]["CONTACT_LIST_NAME_TAKEN"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -6816,6 +7720,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CONTACT_LIST_NOT_FOUND"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -6891,6 +7813,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CONTACT_LIST_IN_USE"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -6974,6 +7914,24 @@ export interface operations {
                     "application/json": components["schemas"]["CONTACT_LIST_NAME_TAKEN"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -7052,6 +8010,24 @@ export interface operations {
                     "application/json": components["schemas"]["CONTACT_LIST_NOT_FOUND"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -7121,6 +8097,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CONTACT_LIST_NOT_FOUND"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -7210,6 +8204,24 @@ export interface operations {
                     "application/json": components["schemas"]["CONTACT_EXISTS"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -7282,6 +8294,24 @@ export interface operations {
                     "application/json": components["schemas"]["CONTACT_LIST_NOT_FOUND"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -7352,6 +8382,24 @@ export interface operations {
                     "application/json": components["schemas"]["CONTACT_LIST_NOT_FOUND"] | components["schemas"]["CONTACT_NOT_FOUND"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -7418,6 +8466,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CONTACT_LIST_NOT_FOUND"] | components["schemas"]["CONTACT_NOT_FOUND"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -7503,6 +8569,24 @@ export interface operations {
                     "application/json": components["schemas"]["CONTACT_EXISTS"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -7561,6 +8645,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -7672,6 +8774,24 @@ export interface operations {
                     "application/json": components["schemas"]["AGENT_INACTIVE"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -7738,6 +8858,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CAMPAIGN_NOT_FOUND"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -7813,6 +8951,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CAMPAIGN_ACTIVE"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -7928,6 +9084,24 @@ export interface operations {
                     "application/json": components["schemas"]["CAMPAIGN_STATE_CONFLICT"] | components["schemas"]["AGENT_INACTIVE"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -8009,6 +9183,24 @@ export interface operations {
                     "application/json": components["schemas"]["CAMPAIGN_STATE_CONFLICT"] | components["schemas"]["AGENT_INACTIVE"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -8084,6 +9276,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CAMPAIGN_STATE_CONFLICT"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -8163,6 +9373,24 @@ export interface operations {
                     "application/json": components["schemas"]["CAMPAIGN_STATE_CONFLICT"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -8240,6 +9468,24 @@ export interface operations {
                     "application/json": components["schemas"]["CAMPAIGN_STATE_CONFLICT"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -8311,6 +9557,24 @@ export interface operations {
                     "application/json": components["schemas"]["CAMPAIGN_NOT_FOUND"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -8379,6 +9643,24 @@ export interface operations {
                     "application/json": components["schemas"]["CAMPAIGN_NOT_FOUND"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -8436,6 +9718,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -8496,6 +9796,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -8563,6 +9881,24 @@ export interface operations {
                     "application/json": components["schemas"]["DNC_NOT_FOUND"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -8620,6 +9956,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -8700,6 +10054,24 @@ export interface operations {
                     "application/json": components["schemas"]["CHATAPP_CAMPAIGN_EXISTS"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -8766,6 +10138,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CHATAPP_CAMPAIGN_NOT_FOUND"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -8840,6 +10230,24 @@ export interface operations {
                     "application/json": components["schemas"]["CHATAPP_CAMPAIGN_NOT_FOUND"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -8904,6 +10312,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CHATAPP_CAMPAIGN_NOT_FOUND"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -8978,6 +10404,24 @@ export interface operations {
                     "application/json": components["schemas"]["AGENT_NOT_FOUND"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -9032,6 +10476,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -9099,6 +10561,24 @@ export interface operations {
                     "application/json": components["schemas"]["WEBHOOK_TOKEN_NOT_ISSUED"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -9160,6 +10640,24 @@ export interface operations {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -9219,6 +10717,24 @@ export interface operations {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -9271,6 +10787,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WEBHOOK_VERIFICATION_FAILED"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -9332,6 +10866,24 @@ export interface operations {
                     "application/json": components["schemas"]["WEBHOOK_VERIFICATION_FAILED"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -9389,6 +10941,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -9469,6 +11039,24 @@ export interface operations {
                     "application/json": components["schemas"]["SMS_CAMPAIGN_EXISTS"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -9535,6 +11123,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SMS_CAMPAIGN_NOT_FOUND"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */
@@ -9609,6 +11215,24 @@ export interface operations {
                     "application/json": components["schemas"]["SMS_CAMPAIGN_NOT_FOUND"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -9675,6 +11299,24 @@ export interface operations {
                     "application/json": components["schemas"]["SMS_CAMPAIGN_NOT_FOUND"];
                 };
             };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -9734,6 +11376,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
                 };
             };
             /** @description INTERNAL_ERROR */

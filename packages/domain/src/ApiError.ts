@@ -176,6 +176,31 @@ export class TenantMismatch extends Schema.TaggedError<TenantMismatch>()(
   })
 }
 
+/** Answered by the gateway (its protection, not a service): declared on the merged document only. */
+export class RateLimited extends Schema.TaggedError<RateLimited>()(
+  "RateLimited",
+  errorFields("Too many requests")
+) {
+  static readonly http: HttpError<RateLimited> = httpError(this, {
+    status: 429,
+    code: "RATE_LIMITED",
+    description:
+      "The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds"
+  })
+}
+
+/** Answered by the gateway when a body exceeds its route's limit: declared on the merged document only. */
+export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()(
+  "PayloadTooLarge",
+  errorFields("The request body is larger than allowed")
+) {
+  static readonly http: HttpError<PayloadTooLarge> = httpError(this, {
+    status: 413,
+    code: "PAYLOAD_TOO_LARGE",
+    description: "The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits)"
+  })
+}
+
 export class InternalError extends Schema.TaggedError<InternalError>()(
   "InternalError",
   errorFields("Internal server error")

@@ -16,6 +16,7 @@ import {
 } from "./CommsApi.js"
 import { HealthGroup } from "./Health.js"
 import { ApiKeysGroup, AuthGroup, ProfileGroup, TopUpsGroup, WalletGroup } from "./PlatformCoreApi.js"
+import { PayloadTooLarge, RateLimited } from "./ApiError.js"
 import { makeApi } from "./HttpApis.js"
 
 export const ServiceNames = ["platform-core", "comms", "campaign"] as const
@@ -80,6 +81,9 @@ export class PlatformApi extends makeApi("voice-agent-platform")
   .add(ChatAppGroup)
   .add(ChatAppWebhookGroup)
   .add(SmsGroup)
+  // the gateway's own answers, on any route it proxies
+  .addError(RateLimited.http)
+  .addError(PayloadTooLarge.http)
   .annotate(HttpApi.AdditionalSchemas, CampaignDocumentSchemas)
   .annotate(OpenApi.Title, "Voice Agent Platform API")
   .annotate(OpenApi.Version, "1.0.0")
