@@ -95,6 +95,10 @@ const gracefulServer = (service: string, options: Listen) =>
     })
   })
 
+/** A node HTTP server that stops gracefully (see `gracefulServer`), for any server of a role. */
+export const gracefulHttpServer = (service: string, options: Listen) =>
+  Layer.mergeAll(Layer.scoped(HttpServer.HttpServer, gracefulServer(service, options)), NodeHttpServer.layerContext)
+
 /** Binds a node HTTP server that stops gracefully, and records its address in the service directory. */
 export const listen = (service: string, options: Listen) =>
   Layer.effectDiscard(
@@ -105,11 +109,7 @@ export const listen = (service: string, options: Listen) =>
       yield* directory.register(service, url)
       yield* Effect.logInfo(`${service} listening on ${url}`)
     })
-  ).pipe(
-    Layer.provideMerge(
-      Layer.mergeAll(Layer.scoped(HttpServer.HttpServer, gracefulServer(service, options)), NodeHttpServer.layerContext)
-    )
-  )
+  ).pipe(Layer.provideMerge(gracefulHttpServer(service, options)))
 
 /**
  * Serves one HttpApi on its own port, with `/api/v1/openapi.json` and `/docs`.

@@ -5,13 +5,11 @@
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { createServer } from "node:http"
 import { withRequestContext } from "../RequestContext.js"
-import { baseUrlOf } from "../Serve.js"
+import { baseUrlOf, gracefulHttpServer } from "../Serve.js"
 import { METRICS_PATH } from "./Metrics.js"
 
 /** Where the metrics server listens, once bound (port 0 picks a free one). */
@@ -31,6 +29,6 @@ export const serveMetrics = (service: string, options: { readonly host: string; 
     })
   ).pipe(
     Layer.merge(HttpServer.serve(withRequestContext(service)(router))),
-    Layer.provide(NodeHttpServer.layer(createServer, { port: options.port, host: options.host }))
+    Layer.provide(gracefulHttpServer(`${service} metrics`, options))
   )
 }
