@@ -65,14 +65,24 @@ describe.skipIf(postgres === undefined)("traces across processes (PostgreSQL)", 
 
       const isDial = (s: FakeOtlpCollector.CollectedSpan) =>
         s.name === "http.client POST" && String(s.attributes["url.full"] ?? "").startsWith(twilio.url)
-      const spans = yield* waitFor(Effect.sync(collector.spans), (all) => all.some(isDial), "the carrier's span exported")
-      const dial = spans.find(isDial)!
-      const trace = spans.filter((s) => s.traceId === dial.traceId)
-      const byId = new Map(trace.map((s) => [s.spanId, s]))
-      const chain: Array<FakeOtlpCollector.CollectedSpan> = []
-      for (let at: FakeOtlpCollector.CollectedSpan | undefined = dial; at !== undefined; at = at.parentSpanId === undefined ? undefined : byId.get(at.parentSpanId)) {
-        chain.unshift(at)
+      /** From the carrier's span up to the first ancestor not (yet) exported. */
+      const chainOf = (all: ReadonlyArray<FakeOtlpCollector.CollectedSpan>) => {
+        const dial = all.find(isDial)
+        if (dial === undefined) return []
+        const byId = new Map(all.filter((s) => s.traceId === dial.traceId).map((s) => [s.spanId, s]))
+        const chain: Array<FakeOtlpCollector.CollectedSpan> = []
+        for (let at: FakeOtlpCollector.CollectedSpan | undefined = dial; at !== undefined; at = at.parentSpanId === undefined ? undefined : byId.get(at.parentSpanId)) {
+          chain.unshift(at)
+        }
+        return chain
       }
+      // each process exports in its own batches: wait until every ancestor has arrived
+      let chain = chainOf(collector.spans())
+      for (let i = 0; i < 200 && (chain.length === 0 || chain[0]!.parentSpanId !== undefined); i++) {
+        yield* Effect.sleep("100 millis")
+        chain = chainOf(collector.spans())
+      }
+      assert.isAbove(chain.length, 0, "the carrier's span was exported")
       const described = chain.map((s) => `${s.service}: ${s.name}`).join(" > ")
       // the chain reaches the trace's root: the gateway's server span for the request
       assert.isUndefined(chain[0]!.parentSpanId, described)
