@@ -7,6 +7,7 @@ COPY packages/domain/package.json packages/domain/
 COPY packages/runner/package.json packages/runner/
 COPY packages/http/package.json packages/http/
 COPY packages/server/package.json packages/server/
+COPY packages/client/package.json packages/client/
 RUN npm ci --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim

@@ -122,4 +122,14 @@ describe("Dockerfile", () => {
     assert.match(dockerfile, /^ENTRYPOINT \["node", "--import", "tsx", "packages\/server\/src\/main\.ts"\]$/m)
     assert.isTrue(fs.existsSync(`${root}packages/server/src/main.ts`))
   })
+
+  it("gives the install stage the manifest of every workspace, so `npm ci` installs what the lockfile says", () => {
+    const workspaces = (JSON.parse(fs.readFileSync(`${root}package.json`, "utf8")) as { workspaces: Array<string> })
+      .workspaces
+    const installStage = dockerfile.slice(0, dockerfile.indexOf("RUN npm ci"))
+    assert.match(installStage, /^COPY package\.json package-lock\.json \.\/$/m)
+    for (const workspace of workspaces) {
+      assert.include(installStage, `COPY ${workspace}/package.json ${workspace}/\n`, workspace)
+    }
+  })
 })
