@@ -114,6 +114,24 @@ describe("docker-compose.yml", () => {
   })
 })
 
+describe("docker-compose.yml stopping", () => {
+  it("gives every platform container longer than SHUTDOWN_GRACE between SIGTERM and SIGKILL", () => {
+    const seconds = (text: string) => {
+      const match = /^(\d+)\s*(s|seconds?)$/.exec(text.trim())
+      assert.isNotNull(match, `a duration in seconds: ${text}`)
+      return Number(match![1])
+    }
+    const defaultGrace = Config.Variables.find((v) => v.name === "SHUTDOWN_GRACE")!.default!
+    for (const [name, service] of platformServices) {
+      if (service.restart === "no") continue // the one-shot migrate job
+      const grace = seconds(String(service.environment?.SHUTDOWN_GRACE ?? defaultGrace))
+      // Compose's own default is 10 s: it must be set, and leave room for the shard hand-over after the grace
+      assert.isDefined(service.stop_grace_period, name)
+      assert.isAtLeast(seconds(String(service.stop_grace_period)), grace + 10, name)
+    }
+  })
+})
+
 describe("Dockerfile", () => {
   it("builds a slim Node 20 image that runs the CLI as a non-root user", () => {
     assert.match(dockerfile, /^FROM node:20-[a-z]+-slim\b/m)
