@@ -4,15 +4,15 @@ import { Effect } from "effect"
 import { runCampaignFailover } from "./CampaignFailoverScenario.js"
 
 // Runners share shards over PostgreSQL only, so this runs on DATABASE_URL, else on the machine's
-// PostgreSQL at 127.0.0.1:5432, and is skipped only when none answers.
+// PostgreSQL at 127.0.0.1:5432, and is skipped only when none answers (or POSTGRES_ONLY_TESTS defers it to a run with DATABASE_URL).
 const postgres = await TestDatabase.reachablePostgresUrl()
 if (postgres === undefined) {
   console.warn(
-    `campaign failover test SKIPPED: no PostgreSQL answers (DATABASE_URL unset and ${TestDatabase.LOCAL_POSTGRES_URL} refused)`
+    `campaign failover test SKIPPED: ${TestDatabase.postgresOnlySkipReason()}`
   )
 }
 
-describe.skipIf(postgres === undefined)("campaign failover on PostgreSQL (skipped only when no PostgreSQL answers)", () => {
+describe.skipIf(postgres === undefined)("campaign failover on PostgreSQL (PostgreSQL only)", () => {
   it.live("the runner owning a running campaign is killed: the others finish it, every attempt dialed once, wallet equal to its ledger", () =>
     Effect.gen(function*() {
       const report = yield* runCampaignFailover(postgres!)

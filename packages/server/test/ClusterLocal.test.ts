@@ -28,7 +28,7 @@ import { type Account, createKey, get, post, signup } from "./Http.js"
 const postgres = await TestDatabase.reachablePostgresUrl()
 if (postgres === undefined) {
   console.warn(
-    `cluster:local test SKIPPED: no PostgreSQL answers (DATABASE_URL unset and ${TestDatabase.LOCAL_POSTGRES_URL} refused)`
+    `cluster:local test SKIPPED: ${TestDatabase.postgresOnlySkipReason()}`
   )
 }
 
@@ -183,7 +183,7 @@ const stopDuring = (name: string, request: Effect.Effect<SlowRequest>) =>
     return answer as Answer
   })
 
-describe.skipIf(postgres === undefined)("npm run cluster:local on PostgreSQL (skipped only when no PostgreSQL answers)", () => {
+describe.skipIf(postgres === undefined)("npm run cluster:local on PostgreSQL (PostgreSQL only)", () => {
   layer(TopologyLive, { timeout: 300_000, excludeTestServices: true })((it) => {
     it.effect("prints every process with its role, address, pid and log file; the gateway answers a signup with 201", () =>
       Effect.gen(function*() {

@@ -15,7 +15,7 @@ import { createKey, get, post, signup } from "./Http.js"
 
 const postgres = await TestDatabase.reachablePostgresUrl()
 if (postgres === undefined) {
-  console.warn("distributed tracing test SKIPPED: no PostgreSQL answers")
+  console.warn(`distributed tracing test SKIPPED: ${TestDatabase.postgresOnlySkipReason()}`)
 }
 
 const waitFor = <A>(read: Effect.Effect<A>, done: (a: A) => boolean, what: string) =>

@@ -4,15 +4,15 @@ import { Effect } from "effect"
 import { runFailover } from "./FailoverScenario.js"
 
 // Runners share shards over PostgreSQL only (an embedded PGlite has one runner), so this runs on
-// DATABASE_URL, else on the machine's PostgreSQL at 127.0.0.1:5432, and is skipped only when none answers.
+// DATABASE_URL, else on the machine's PostgreSQL at 127.0.0.1:5432, and is skipped only when none answers (or POSTGRES_ONLY_TESTS defers it to a run with DATABASE_URL).
 const postgres = await TestDatabase.reachablePostgresUrl()
 if (postgres === undefined) {
   console.warn(
-    `runner failover test SKIPPED: no PostgreSQL answers (DATABASE_URL unset and ${TestDatabase.LOCAL_POSTGRES_URL} refused)`
+    `runner failover test SKIPPED: ${TestDatabase.postgresOnlySkipReason()}`
   )
 }
 
-describe.skipIf(postgres === undefined)("runner failover on PostgreSQL (skipped only when no PostgreSQL answers)", () => {
+describe.skipIf(postgres === undefined)("runner failover on PostgreSQL (PostgreSQL only)", () => {
   it.live("a runner killed with SIGKILL: its entities answer from the survivors, nothing lost or applied twice; SIGTERM hands shards over", () =>
     Effect.gen(function*() {
       const report = yield* runFailover(postgres!)

@@ -28,10 +28,26 @@ export const postgresUrl = (): string | undefined => {
 export const LOCAL_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/postgres"
 
 /**
+ * `POSTGRES_ONLY_TESTS=with-database-url` keeps the PostgreSQL-only tests to runs that name a
+ * `DATABASE_URL`. CI sets it on its PGlite pass when a PostgreSQL pass follows, so those tests (which
+ * start whole clusters of processes) run once, in that pass, rather than twice on the same server.
+ */
+const deferredToDatabaseUrl = () =>
+  postgresUrl() === undefined && process.env["POSTGRES_ONLY_TESTS"] === "with-database-url"
+
+/** Why `reachablePostgresUrl` found nothing: for the skip message of a PostgreSQL-only test. */
+export const postgresOnlySkipReason = (): string =>
+  deferredToDatabaseUrl()
+    ? "POSTGRES_ONLY_TESTS=with-database-url and no DATABASE_URL (CI runs it in its PostgreSQL pass)"
+    : `no PostgreSQL answers (DATABASE_URL unset and ${LOCAL_POSTGRES_URL} refused)`
+
+/**
  * A PostgreSQL server to run PostgreSQL-only tests on: `DATABASE_URL`, else the local default when
- * it answers within two seconds, else undefined (the caller skips, saying why).
+ * it answers within two seconds, else undefined (the caller skips, saying why:
+ * `postgresOnlySkipReason`).
  */
 export const reachablePostgresUrl = async (): Promise<string | undefined> => {
+  if (deferredToDatabaseUrl()) return undefined
   const url = postgresUrl() ?? LOCAL_POSTGRES_URL
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 })
   try {
