@@ -216,6 +216,7 @@ describe("gateway", () => {
         for (const reply of [profile, denied, personas, yield* get(`${comms}/agents`), docsPage]) {
           assert.strictEqual(reply.headers.get("x-content-type-options"), "nosniff")
           assert.strictEqual(reply.headers.get("x-frame-options"), "DENY")
+          assert.strictEqual(reply.headers.get("content-security-policy"), "frame-ancestors 'none'")
           assert.strictEqual(reply.headers.get("referrer-policy"), "no-referrer")
         }
         assert.strictEqual(profile.headers.get("cache-control"), "no-store")
