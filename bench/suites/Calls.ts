@@ -16,6 +16,7 @@ import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
+import { request } from "../lib/Api.js"
 import { fixedRequests, type LoadResult } from "../lib/Load.js"
 import { memoryProbeFlags, probeMemory, spawnTs, startPlatform } from "../lib/Processes.js"
 import type { Row } from "../lib/Report.js"
@@ -30,15 +31,6 @@ type Backend = { readonly name: "pglite" } | { readonly name: "postgres"; readon
 
 const WARMUP_CALLS = 200
 
-const request = async (method: string, url: string, token: string, body?: unknown) => {
-  const response = await fetch(url, {
-    method,
-    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  })
-  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`)
-  return response.json() as Promise<any>
-}
 
 /** A local receiver for the call-result webhooks: counts what arrives. */
 const webhookReceiver = async () => {

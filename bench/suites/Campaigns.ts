@@ -17,7 +17,6 @@
 import { Campaigns as CampaignsService } from "@voiceagent/runner/Campaigns/Campaigns"
 import * as SqlActivity from "@voiceagent/runner/Sql/SqlActivity"
 import * as TestKit from "@voiceagent/runner/Testing/TestKit"
-import { isValidE164 } from "@voiceagent/domain/Phone"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -27,6 +26,7 @@ import * as TestContext from "effect/TestContext"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { answeredNumbers, request, sleep } from "../lib/Api.js"
 import { fixedRequests } from "../lib/Load.js"
 import { memoryProbeFlags, probeStatements, type Running, startPlatform } from "../lib/Processes.js"
 import type { Row } from "../lib/Report.js"
@@ -49,38 +49,10 @@ const EVERY_DAY = [1, 2, 3, 4, 5, 6, 7]
 /** A Monday, midnight UTC, away from daylight-saving changes (New York is at UTC−5 all January). */
 const TESTCLOCK_START = "2026-01-05T00:00:00Z"
 
-const AREA_CODES = ["646", "212", "917", "718", "347", "929", "332", "415"]
+/** Numbers the simulated carrier answers at once (after its ring time) and ends after zero seconds of talk. */
+export const zeroLengthNumbers = (n: number): Array<string> => answeredNumbers(n, 0)
 
-/**
- * `n` distinct valid E.164 numbers that the simulated carrier answers at once and ends after zero
- * seconds of talk (their last three digits are 000): +1 <area> <exchange 200–999> <d>000.
- */
-export const zeroLengthNumbers = (n: number): Array<string> => {
-  const numbers: Array<string> = []
-  for (const area of AREA_CODES) {
-    for (let exchange = 200; exchange <= 999; exchange++) {
-      for (let digit = 0; digit <= 9; digit++) {
-        const number = `+1${area}${exchange}${digit}000`
-        if (!isValidE164(number)) continue
-        numbers.push(number)
-        if (numbers.length === n) return numbers
-      }
-    }
-  }
-  throw new Error(`only ${numbers.length} numbers available, ${n} asked for`)
-}
 
-const request = async (method: string, url: string, token: string, body?: unknown) => {
-  const response = await fetch(url, {
-    method,
-    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  })
-  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`)
-  return response.json() as Promise<any>
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Polls `check` every `intervalMs` until it holds; answers with the number of polls. */
 const pollUntil = async (what: string, intervalMs: number, check: () => Promise<boolean>, timeoutMs = 3_600_000) => {

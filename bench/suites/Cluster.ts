@@ -9,7 +9,6 @@
  * appends its dials to a file of its own: the dials counted in the measured window, and which
  * runner placed them, are read from those.
  */
-import { isValidE164 } from "@voiceagent/domain/Phone"
 import * as ClusterLocal from "@voiceagent/server/ClusterLocal"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -18,6 +17,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import pg from "pg"
+import { answeredNumbers, request, sleep } from "../lib/Api.js"
 import { load, type LoadResult } from "../lib/Load.js"
 import { type Row, write } from "../lib/Report.js"
 
@@ -32,42 +32,14 @@ type Backend = { readonly name: "pglite" } | { readonly name: "postgres"; readon
 
 const SUITE = "cluster: API under a campaign (separate processes, PostgreSQL)"
 const RING_MS = 500
-/** The simulated carrier answers …001 numbers after the ring and talks one second. */
-const TALK_SUFFIX = "001"
 const DIALS_PER_SECOND = 50
 const AGENTS = 10
 /** The processes are fresh: a longer warm-up before the first measurement. */
 const FIRST_WARMUP_SECONDS = 10
 const CAMPAIGN_ALONE_SECONDS = 5
-const AREA_CODES = ["646", "212", "917", "718", "347", "929", "332", "415"]
 
-/** `n` distinct valid E.164 numbers the simulated carrier answers and talks on for one second. */
-const oneSecondNumbers = (n: number): Array<string> => {
-  const numbers: Array<string> = []
-  for (const area of AREA_CODES) {
-    for (let exchange = 200; exchange <= 999; exchange++) {
-      for (let digit = 0; digit <= 8; digit++) {
-        const number = `+1${area}${exchange}${digit}${TALK_SUFFIX}`
-        if (!isValidE164(number)) continue
-        numbers.push(number)
-        if (numbers.length === n) return numbers
-      }
-    }
-  }
-  throw new Error(`only ${numbers.length} numbers available, ${n} asked for`)
-}
 
-const request = async (method: string, url: string, token: string, body?: unknown) => {
-  const response = await fetch(url, {
-    method,
-    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  })
-  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`)
-  return response.json() as Promise<any>
-}
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Dial times (ms since the epoch) in a simulator dial log: `<session> <to> <at>` per line. */
 const dialTimes = (file: string): Array<number> =>
@@ -169,7 +141,7 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
     for (let i = 0; i < AGENTS; i++) agents.push(await request("POST", `${api}/agents`, key, { name: `Agent ${i}`, agent_persona_id: persona }))
     const number = await request("POST", `${api}/voice-numbers`, key, { phoneNumber: "+14155550100", provider: "PROVIDER_A" })
     const list = await request("POST", `${api}/contact-lists`, key, { name: "cluster bench" })
-    const phones = oneSecondNumbers(settings.clusterContacts)
+    const phones = answeredNumbers(settings.clusterContacts, 1)
     for (let i = 0; i < phones.length; i += 500) {
       const batch = phones.slice(i, i + 500)
       const result = await request("POST", `${api}/contact-lists/${list.id}/contacts/bulk`, key, { contacts: batch.map((phoneNumber) => ({ phoneNumber })) })

@@ -49,6 +49,7 @@ import * as crypto from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { request, sleep } from "../lib/Api.js"
 import { type CorpusDocument, corpus, questions } from "../lib/KnowledgeCorpus.js"
 import { fixedRequests, load } from "../lib/Load.js"
 import { memoryProbeFlags, probeStatements, type Running, startPlatform } from "../lib/Processes.js"
@@ -74,7 +75,6 @@ const POLL_MS = 100
 /** Rounds of each ingestion path; the median is reported. */
 export const INGESTION_ROUNDS = 5
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 const quantile = (sorted: ReadonlyArray<number>, q: number) =>
   sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!
@@ -89,15 +89,6 @@ const median = <A>(items: ReadonlyArray<A>, by: (a: A) => number): A =>
 
 const spread = (values: ReadonlyArray<number>) => `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`
 
-const request = async (method: string, url: string, token: string, body?: unknown) => {
-  const response = await fetch(url, {
-    method,
-    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  })
-  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${(await response.text()).slice(0, 500)}`)
-  return response.json() as Promise<any>
-}
 
 const remove = async (url: string, token: string) => {
   const response = await fetch(url, { method: "DELETE", headers: { authorization: `Bearer ${token}` } })
