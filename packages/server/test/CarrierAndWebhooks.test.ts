@@ -1,10 +1,9 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { assert, describe, layer } from "@effect/vitest"
 import * as FakeTwilio from "@voiceagent/runner/Testing/FakeTwilio"
-import { makeTwilioCarrier } from "@voiceagent/runner/Telephony/TwilioCarrier"
 import { sign, SIGNATURE_HEADER } from "@voiceagent/runner/Webhooks/Webhooks"
 import * as TestPlatform from "@voiceagent/server/TestPlatform"
-import { Effect, Layer, Redacted } from "effect"
+import { Effect, Layer } from "effect"
 import * as http from "node:http"
 import * as net from "node:net"
 import { createKey, get, post, signup } from "./Http.js"
@@ -31,12 +30,7 @@ const WithTwilio = Layer.unwrapScoped(
       twilioAuthToken: twilio.authToken,
       runtime: {
         carriers: {
-          PROVIDER_B: makeTwilioCarrier({
-            baseUrl: twilio.url,
-            accountSid: twilio.accountSid,
-            authToken: Redacted.make(twilio.authToken),
-            statusCallbackBaseUrl: publicUrl
-          })
+          PROVIDER_B: FakeTwilio.carrier(twilio, publicUrl)
         }
       }
     }).pipe(Layer.merge(Layer.succeed(FakeTwilio.FakeTwilio, twilio)))

@@ -4,9 +4,8 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import * as FakeTwilio from "@voiceagent/runner/Testing/FakeTwilio"
-import { makeTwilioCarrier } from "@voiceagent/runner/Telephony/TwilioCarrier"
 import * as TestPlatform from "@voiceagent/server/TestPlatform"
-import { Context, Effect, Layer, Redacted } from "effect"
+import { Context, Effect, Layer } from "effect"
 import * as FakeOtlpCollector from "./FakeOtlpCollector.js"
 import { createKey, get, post, signup } from "./Http.js"
 
@@ -207,12 +206,7 @@ const Traced = Layer.unwrapScoped(
       twilioAuthToken: twilio.authToken,
       runtime: {
         carriers: {
-          PROVIDER_B: makeTwilioCarrier({
-            baseUrl: twilio.url,
-            accountSid: twilio.accountSid,
-            authToken: Redacted.make(twilio.authToken),
-            statusCallbackBaseUrl: "http://127.0.0.1:9"
-          })
+          PROVIDER_B: FakeTwilio.carrier(twilio, "http://127.0.0.1:9")
         }
       }
     }).pipe(Layer.merge(Layer.succeed(Collector, collector)), Layer.merge(Layer.succeed(FakeTwilio.FakeTwilio, twilio)))

@@ -8,12 +8,13 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import * as crypto from "node:crypto"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { readBody } from "./FakeHttp.js"
-import { computeSignature } from "../Telephony/TwilioCarrier.js"
+import { computeSignature, makeTwilioCarrier } from "../Telephony/TwilioCarrier.js"
 
 export interface RecordedRequest {
   readonly method: string
@@ -358,3 +359,12 @@ export const make = (options: FakeTwilioOptions = {}): Effect.Effect<FakeTwilioS
 export class FakeTwilio extends Context.Tag("Testing/FakeTwilio")<FakeTwilio, FakeTwilioServer>() {
   static readonly layer = (options: FakeTwilioOptions = {}) => Layer.scoped(FakeTwilio, make(options))
 }
+
+/** The real Twilio adapter pointed at the fake: status callbacks go to `statusCallbackBaseUrl`. */
+export const carrier = (fake: FakeTwilioServer, statusCallbackBaseUrl: string) =>
+  makeTwilioCarrier({
+    baseUrl: fake.url,
+    accountSid: fake.accountSid,
+    authToken: Redacted.make(fake.authToken),
+    statusCallbackBaseUrl
+  })
