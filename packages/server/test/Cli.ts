@@ -15,6 +15,27 @@ export interface CliProcess {
   readonly stop: (signal?: NodeJS.Signals) => Effect.Effect<number | null>
 }
 
+/**
+ * Polls what a child process printed until `pattern` matches; fails, with the output, when the process
+ * exits first or `timeoutMs` passes.
+ */
+export const waitForOutput = (child: ChildProcess, output: () => string, pattern: RegExp, timeoutMs: number) =>
+  Effect.promise(() =>
+    new Promise<RegExpMatchArray>((resolve, reject) => {
+      const started = Date.now()
+      const poll = () => {
+        const match = output().match(pattern)
+        if (match) return resolve(match)
+        if (child.exitCode !== null || child.signalCode !== null) {
+          return reject(new Error(`exited (${child.exitCode ?? child.signalCode}) before ${pattern}:\n${output()}`))
+        }
+        if (Date.now() - started > timeoutMs) return reject(new Error(`timed out waiting for ${pattern}:\n${output()}`))
+        setTimeout(poll, 50)
+      }
+      poll()
+    })
+  )
+
 export const spawnCli = (args: ReadonlyArray<string>, env: Record<string, string | undefined>) =>
   Effect.acquireRelease(
     Effect.sync((): CliProcess => {
@@ -34,20 +55,7 @@ export const spawnCli = (args: ReadonlyArray<string>, env: Record<string, string
         child,
         output: () => output,
         exited,
-        waitFor: (pattern, timeoutMs = 60_000) =>
-          Effect.promise(() =>
-            new Promise<RegExpMatchArray>((resolve, reject) => {
-              const started = Date.now()
-              const poll = () => {
-                const match = output.match(pattern)
-                if (match) return resolve(match)
-                if (child.exitCode !== null) return reject(new Error(`exited (${child.exitCode}) before ${pattern}:\n${output}`))
-                if (Date.now() - started > timeoutMs) return reject(new Error(`timed out waiting for ${pattern}:\n${output}`))
-                setTimeout(poll, 50)
-              }
-              poll()
-            })
-          ),
+        waitFor: (pattern, timeoutMs = 60_000) => waitForOutput(child, () => output, pattern, timeoutMs),
         stop: (signal = "SIGTERM") =>
           Effect.suspend(() => {
             if (child.exitCode === null && child.signalCode === null) child.kill(signal)

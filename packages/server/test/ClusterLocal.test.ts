@@ -14,6 +14,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import pg from "pg"
 import { repoRoot } from "../src/ClusterLocal.js"
+import { waitForOutput } from "./Cli.js"
 import {
   type Answer,
   connectionRefused,
@@ -112,20 +113,7 @@ const TopologyLive = Layer.scoped(
         yield* killAll([...[...listed.values()].map((p) => p.pid), chromaServerPid])
       })
     )
-    const waitFor = (pattern: RegExp, timeoutMs = 30_000) =>
-      Effect.promise(() =>
-        new Promise<RegExpMatchArray>((resolve, reject) => {
-          const started = Date.now()
-          const poll = () => {
-            const match = output.match(pattern)
-            if (match) return resolve(match)
-            if (child.exitCode !== null || child.signalCode !== null) return reject(new Error(`exited before ${pattern}:\n${output}`))
-            if (Date.now() - started > timeoutMs) return reject(new Error(`timed out waiting for ${pattern}:\n${output}`))
-            setTimeout(poll, 50)
-          }
-          poll()
-        })
-      )
+    const waitFor = (pattern: RegExp, timeoutMs = 30_000) => waitForOutput(child, () => output, pattern, timeoutMs)
     yield* waitFor(/Ready in [\d.]+ s/, 240_000)
     for (const [name, row] of parseTable(output)) listed.set(name, row)
     const chromaLog = fs.readFileSync(path.resolve(repoRoot, listed.get("chroma")!.log), "utf8")
