@@ -6,7 +6,7 @@ import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Effect, Layer } from "effect"
 import * as http from "node:http"
 import * as net from "node:net"
-import { createKey, get, post, signup } from "./Http.js"
+import { callReady, get, post, waitUntil } from "./Http.js"
 
 /** A port free right now, so Twilio can be told the platform's public URL before it starts. */
 const freePort = () =>
@@ -38,29 +38,13 @@ const WithTwilio = Layer.unwrapScoped(
 )
 
 const setUp = (provider: "PROVIDER_A" | "PROVIDER_B", webhookUrl?: string) =>
-  Effect.gen(function*() {
-    const { comms, gateway } = yield* TestPlatform.TestPlatformUrls
-    const user = yield* signup(gateway)
-    const created = yield* createKey(gateway, user.token, webhookUrl === undefined ? { name: "k" } : { name: "k", webhookUrl })
-    yield* post(`${gateway}/wallet/top-ups`, { token: user.token, json: { amount: 1000, idempotencyKey: "seed" } })
-    const persona = (yield* get(`${comms}/prompts/personas`, { token: created.key })).body.items[0]
-    const agent = (yield* post(`${comms}/agents`, { token: created.key, json: { name: "A", agent_persona_id: persona.id } })).body
-    const number = (yield* post(`${comms}/voice-numbers`, {
-      token: created.key,
-      json: { phoneNumber: "+14155550199", provider }
-    })).body
-    return { key: created.key, signingSecret: created.signingSecret, agentId: agent.id, voiceNumberId: number.id }
-  })
+  Effect.flatMap(TestPlatform.TestPlatformUrls, ({ comms, gateway }) =>
+    callReady(gateway, provider, {
+      keyBody: webhookUrl === undefined ? { name: "k" } : { name: "k", webhookUrl },
+      api: comms
+    }))
 
-const waitFor = <A>(read: Effect.Effect<A>, done: (a: A) => boolean) =>
-  Effect.gen(function*() {
-    for (let i = 0; i < 100; i++) {
-      const value = yield* read
-      if (done(value)) return value
-      yield* Effect.sleep("100 millis")
-    }
-    return yield* Effect.dieMessage("condition not reached")
-  })
+const waitFor = <A>(read: Effect.Effect<A>, done: (a: A) => boolean) => waitUntil(read, done, "the condition", 10)
 
 describe("a real carrier and call-result webhooks", () => {
   layer(WithTwilio, { timeout: 180_000, excludeTestServices: true })((it) => {

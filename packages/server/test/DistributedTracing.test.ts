@@ -11,22 +11,12 @@ import * as ClusterLocal from "@voiceagent/server/ClusterLocal"
 import { Effect } from "effect"
 import { scratchDirectory } from "./ClusterLocalTesting.js"
 import * as FakeOtlpCollector from "./FakeOtlpCollector.js"
-import { createKey, get, post, signup } from "./Http.js"
+import { callReady, post, waitUntil } from "./Http.js"
 
 const postgres = await TestDatabase.reachablePostgresUrl()
 if (postgres === undefined) {
   console.warn(`distributed tracing test SKIPPED: ${TestDatabase.postgresOnlySkipReason()}`)
 }
-
-const waitFor = <A>(read: Effect.Effect<A>, done: (a: A) => boolean, what: string) =>
-  Effect.gen(function*() {
-    for (let i = 0; i < 200; i++) {
-      const value = yield* read
-      if (done(value)) return value
-      yield* Effect.sleep("100 millis")
-    }
-    return yield* Effect.dieMessage(`not reached: ${what}`)
-  })
 
 describe.skipIf(postgres === undefined)("traces across processes (PostgreSQL)", () => {
   it.scopedLive("gateway → comms → the runner's LiveCall entity → the carrier's API, one trace, three services", () =>
@@ -50,18 +40,13 @@ describe.skipIf(postgres === undefined)("traces across processes (PostgreSQL)", 
         }
       })
       const gateway = `${cluster.gatewayUrl!}/api/v1`
-      const user = yield* signup(gateway)
-      const { key } = yield* createKey(gateway, user.token)
-      yield* post(`${gateway}/wallet/top-ups`, { token: user.token, json: { amount: 1000, idempotencyKey: "seed" } })
-      const persona = (yield* get(`${gateway}/prompts/personas`, { token: key })).body.items[0]
-      const agent = (yield* post(`${gateway}/agents`, { token: key, json: { name: "A", agent_persona_id: persona.id } })).body
-      const number = (yield* post(`${gateway}/voice-numbers`, { token: key, json: { phoneNumber: "+14155550199", provider: "PROVIDER_B" } })).body
+      const { agentId, key, voiceNumberId } = yield* callReady(gateway, "PROVIDER_B")
       const placed = yield* post(`${gateway}/channels/voice/call`, {
         token: key,
-        json: { agentId: agent.id, voiceNumberId: number.id, toNumber: "+14155550123" }
+        json: { agentId, voiceNumberId, toNumber: "+14155550123" }
       })
       assert.strictEqual(placed.status, 202, placed.text)
-      yield* waitFor(Effect.sync(() => twilio.calls().filter((c) => c.method === "POST")), (c) => c.length > 0, "the dial")
+      yield* waitUntil(Effect.sync(() => twilio.calls().filter((c) => c.method === "POST")), (c) => c.length > 0, "the dial", 20)
 
       const isDial = (s: FakeOtlpCollector.CollectedSpan) =>
         s.name === "http.client POST" && String(s.attributes["url.full"] ?? "").startsWith(twilio.url)

@@ -72,3 +72,53 @@ export const createKey = (base: string, token: string, body: Record<string, unkn
     if (reply.status !== 201) return yield* Effect.dieMessage(`key creation failed: ${reply.status} ${reply.text}`)
     return reply.body as { id: string; key: string; prefix: string; signingSecret: string }
   })
+
+/** What placing a call needs: a signed-up account with funds, an API key, an agent and a voice number. */
+export interface CallReady {
+  readonly account: Account
+  readonly key: string
+  readonly signingSecret: string
+  readonly agentId: string
+  readonly voiceNumberId: string
+}
+
+/**
+ * Signs up through `gateway`, creates a key (`keyBody`), tops the wallet up with `amount`, and creates an
+ * agent and the voice number +14155550199 on `provider`; `api` (default the gateway) serves the
+ * agent and number routes.
+ */
+export const callReady = (
+  gateway: string,
+  provider: "PROVIDER_A" | "PROVIDER_B",
+  options: { readonly keyBody?: Record<string, unknown>; readonly amount?: number; readonly api?: string } = {}
+) =>
+  Effect.gen(function*() {
+    const api = options.api ?? gateway
+    const account = yield* signup(gateway)
+    const created = yield* createKey(gateway, account.token, options.keyBody ?? { name: "k" })
+    const key = created.key
+    const topUp = { amount: options.amount ?? 1000, idempotencyKey: "seed" }
+    const topped = yield* post(`${gateway}/wallet/top-ups`, { token: account.token, json: topUp })
+    if (topped.status !== 201) return yield* Effect.dieMessage(`top-up failed: ${topped.status} ${topped.text}`)
+    const persona = (yield* get(`${api}/prompts/personas`, { token: key })).body.items[0]
+    const agent = (yield* post(`${api}/agents`, { token: key, json: { name: "A", agent_persona_id: persona.id } })).body
+    const number = (yield* post(`${api}/voice-numbers`, { token: key, json: { phoneNumber: "+14155550199", provider } })).body
+    return {
+      account,
+      key,
+      signingSecret: created.signingSecret,
+      agentId: agent.id as string,
+      voiceNumberId: number.id as string
+    } satisfies CallReady
+  })
+
+/** Reads until `done` holds, every 100 ms for up to `seconds`; dies naming `what` otherwise. */
+export const waitUntil = <A>(read: Effect.Effect<A>, done: (a: A) => boolean, what: string, seconds = 15) =>
+  Effect.gen(function*() {
+    for (let i = 0; i < seconds * 10; i++) {
+      const value = yield* read
+      if (done(value)) return value
+      yield* Effect.sleep("100 millis")
+    }
+    return yield* Effect.dieMessage(`not reached within ${seconds} s: ${what}`)
+  })

@@ -1,7 +1,7 @@
 import { assert, describe, layer } from "@effect/vitest"
 import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Context, Effect, HashMap, Layer, List, Logger, LogLevel } from "effect"
-import { createKey, get, post, signup } from "./Http.js"
+import { callReady, createKey, get, post, signup } from "./Http.js"
 
 interface Line {
   readonly message: string
@@ -46,16 +46,11 @@ describe("structured logs", () => {
       Effect.gen(function*() {
         const { gateway } = yield* TestPlatform.TestPlatformUrls
         const recorded = yield* Recorded
-        const account = yield* signup(gateway)
-        const { key } = yield* createKey(gateway, account.token)
-        yield* post(`${gateway}/wallet/top-ups`, { token: account.token, json: { amount: 1000, idempotencyKey: "seed" } })
-        const persona = (yield* get(`${gateway}/prompts/personas`, { token: key })).body.items[0]
-        const agent = (yield* post(`${gateway}/agents`, { token: key, json: { name: "A", agent_persona_id: persona.id } })).body
-        const number = (yield* post(`${gateway}/voice-numbers`, { token: key, json: { phoneNumber: "+14155550199", provider: "PROVIDER_A" } })).body
+        const { account, agentId, key, voiceNumberId } = yield* callReady(gateway, "PROVIDER_A")
         // the simulated carrier: …0001 answers after the ring and talks for a second
         const placed = yield* post(`${gateway}/channels/voice/call`, {
           token: key,
-          json: { agentId: agent.id, voiceNumberId: number.id, toNumber: "+14155550001" }
+          json: { agentId, voiceNumberId, toNumber: "+14155550001" }
         })
         assert.strictEqual(placed.status, 202, placed.text)
         const requestId = placed.headers.get("x-request-id")!

@@ -7,7 +7,7 @@ import * as FakeTwilio from "@voiceagent/runner/Testing/FakeTwilio"
 import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Context, Effect, Layer } from "effect"
 import * as FakeOtlpCollector from "./FakeOtlpCollector.js"
-import { createKey, get, post, signup } from "./Http.js"
+import { callReady, get, post, waitUntil } from "./Http.js"
 
 // spans leave in batches; a short delay keeps the test short (read when the processor is made)
 process.env["OTEL_BSP_SCHEDULE_DELAY"] = "100"
@@ -46,26 +46,8 @@ const scrape = (base: string) =>
 
 const originOf = (apiBase: string) => apiBase.replace(/\/api\/v1$/, "")
 
-const waitFor = <A>(read: Effect.Effect<A>, done: (a: A) => boolean, what: string) =>
-  Effect.gen(function*() {
-    for (let i = 0; i < 150; i++) {
-      const value = yield* read
-      if (done(value)) return value
-      yield* Effect.sleep("100 millis")
-    }
-    return yield* Effect.dieMessage(`not reached: ${what}`)
-  })
-
 const setUp = (gateway: string, provider: "PROVIDER_A" | "PROVIDER_B", keyBody: Record<string, unknown> = { name: "k" }) =>
-  Effect.gen(function*() {
-    const user = yield* signup(gateway)
-    const { key } = yield* createKey(gateway, user.token, keyBody)
-    yield* post(`${gateway}/wallet/top-ups`, { token: user.token, json: { amount: 10_000, idempotencyKey: "seed" } })
-    const persona = (yield* get(`${gateway}/prompts/personas`, { token: key })).body.items[0]
-    const agent = (yield* post(`${gateway}/agents`, { token: key, json: { name: "A", agent_persona_id: persona.id } })).body
-    const number = (yield* post(`${gateway}/voice-numbers`, { token: key, json: { phoneNumber: "+14155550199", provider } })).body
-    return { key, agentId: agent.id as string, voiceNumberId: number.id as string }
-  })
+  callReady(gateway, provider, { keyBody, amount: 10_000 })
 
 describe("/metrics", () => {
   layer(TestPlatform.layer(), { timeout: 120_000, excludeTestServices: true })((it) => {
@@ -73,7 +55,7 @@ describe("/metrics", () => {
       Effect.gen(function*() {
         const urls = yield* TestPlatform.TestPlatformUrls
         // the embedded runner takes every shard (8 per group in the test platform) soon after it starts
-        yield* waitFor(scrape(originOf(urls.gateway)), (s) => total(s, "voiceagent_cluster_shards_owned") === 8, "8 shards")
+        yield* waitUntil(scrape(originOf(urls.gateway)), (s) => total(s, "voiceagent_cluster_shards_owned") === 8, "8 shards")
         for (const base of [urls.gateway, urls["platform-core"], urls.comms, urls.campaign]) {
           const samples = yield* scrape(originOf(base))
           assert.strictEqual(total(samples, "voiceagent_cluster_shards_owned"), 8, base)
@@ -123,7 +105,7 @@ describe("/metrics", () => {
           json: { agentId: user.agentId, voiceNumberId: user.voiceNumberId, toNumber: "+14155550003" }
         })
         assert.strictEqual(placed.status, 202, placed.text)
-        const talking = yield* waitFor(scrape(base), (s) => total(s, "voiceagent_live_calls", { state: "IN_PROGRESS" }) >= 1, "a call in progress")
+        const talking = yield* waitUntil(scrape(base), (s) => total(s, "voiceagent_live_calls", { state: "IN_PROGRESS" }) >= 1, "a call in progress")
         assert.strictEqual(
           total(talking, "voiceagent_dial_attempts_total", { provider: "PROVIDER_A", result: "placed" }) -
             total(before, "voiceagent_dial_attempts_total", { provider: "PROVIDER_A", result: "placed" }),
@@ -134,7 +116,7 @@ describe("/metrics", () => {
             total(before, "voiceagent_wallet_operations_total", { operation: "reserve", outcome: "ok" }),
           1
         )
-        const ended = yield* waitFor(
+        const ended = yield* waitUntil(
           scrape(base),
           (s) => total(s, "voiceagent_live_calls") === 0 && total(s, "voiceagent_outbox_depth", { outbox: "webhooks" }) >= 1,
           "the call ended and its webhook waits"
@@ -185,8 +167,8 @@ describe("/metrics", () => {
           json: { scheduledAt: new Date(Date.now() - 1000).toISOString() }
         })
         assert.strictEqual(scheduled.status, 200, scheduled.text)
-        yield* waitFor(scrape(base), (s) => dialed(s, "dialed") === 3, "three dials")
-        const done = yield* waitFor(
+        yield* waitUntil(scrape(base), (s) => dialed(s, "dialed") === 3, "three dials")
+        const done = yield* waitUntil(
           scrape(base),
           (s) => total(s, "voiceagent_campaigns", { status: "running" }) === 0 && total(s, "voiceagent_campaigns_dialing") === 0,
           "the campaign completed"
@@ -228,12 +210,12 @@ describe("OpenTelemetry traces", () => {
           json: { agentId: user.agentId, voiceNumberId: user.voiceNumberId, toNumber: "+14155550123" }
         })
         assert.strictEqual(placed.status, 202, placed.text)
-        yield* waitFor(Effect.sync(() => twilio.calls().filter((c) => c.method === "POST")), (c) => c.length > 0, "the dial")
+        yield* waitUntil(Effect.sync(() => twilio.calls().filter((c) => c.method === "POST")), (c) => c.length > 0, "the dial")
 
         const path = "/api/v1/channels/voice/call"
         const isDial = (s: FakeOtlpCollector.CollectedSpan) =>
           s.name === "http.client POST" && String(s.attributes["url.full"] ?? "").startsWith(twilio.url)
-        const spans = yield* waitFor(
+        const spans = yield* waitUntil(
           Effect.sync(collector.spans),
           (all) => all.some(isDial),
           "the carrier's span exported"
