@@ -3,6 +3,7 @@
  * line of the request with it, writes one access-log line, and turns anything the API layer did not
  * answer (unknown routes, unreadable bodies, defects) into the standard error body.
  */
+import type * as Headers from "@effect/platform/Headers"
 import type * as HttpApp from "@effect/platform/HttpApp"
 import type * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
@@ -39,6 +40,19 @@ export const errorResponse = (
 
 const isTagged = <T extends string>(u: unknown, tag: T): u is { readonly _tag: T } =>
   Predicate.hasProperty(u, "_tag") && u._tag === tag
+
+/** A message's `content-length`, when it is a valid one. */
+export const declaredLength = (headers: Headers.Headers): number | undefined => {
+  const raw = headers["content-length"]
+  const n = raw === undefined ? NaN : Number(raw)
+  return Number.isSafeInteger(n) && n >= 0 ? n : undefined
+}
+
+/** Whether a request carries a body: a declared length above 0, or a chunked one. */
+export const hasBody = (headers: Headers.Headers): boolean => {
+  const length = declaredLength(headers)
+  return length !== undefined ? length > 0 : headers["transfer-encoding"] !== undefined
+}
 
 export const pathOf = (request: HttpServerRequest.HttpServerRequest): string => {
   const q = request.url.indexOf("?")
@@ -107,9 +121,13 @@ export const securityHeaders = {
  */
 export const MAX_READ_BODY_BYTES = 16 * 1024 * 1024
 
-const bodyTooLarge = errorResponse(413, "PAYLOAD_TOO_LARGE", "The request body is larger than allowed").pipe(
-  Effect.map(HttpServerResponse.setHeader("connection", "close"))
-)
+/** 413 for a body over `limit`; the connection is closed rather than the rest of the body read. */
+export const payloadTooLarge = (limit: number) =>
+  errorResponse(413, "PAYLOAD_TOO_LARGE", `The request body is larger than the ${limit} bytes this route accepts`, {
+    limitBytes: limit
+  }).pipe(Effect.map(HttpServerResponse.setHeader("connection", "close")))
+
+const bodyTooLarge = payloadTooLarge(MAX_READ_BODY_BYTES)
 
 const exceededMaxBodySize = (cause: Cause.Cause<unknown>): boolean =>
   [...Cause.failures(cause), ...Cause.defects(cause)].some((e) =>
@@ -126,7 +144,7 @@ const limitBody = (request: HttpServerRequest.HttpServerRequest) =>
   app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> => {
   if ((request.headers["content-type"] ?? "").toLowerCase().includes("multipart/")) return app
-  if (Number(request.headers["content-length"] ?? "0") > MAX_READ_BODY_BYTES) return bodyTooLarge
+  if ((declaredLength(request.headers) ?? 0) > MAX_READ_BODY_BYTES) return bodyTooLarge
   return app.pipe(
     HttpServerRequest.withMaxBodySize(Option.some(MAX_READ_BODY_BYTES)),
     Effect.catchAllCause((cause) => exceededMaxBodySize(cause) ? bodyTooLarge : Effect.failCause(cause))

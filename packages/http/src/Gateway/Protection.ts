@@ -22,9 +22,9 @@ import * as crypto from "node:crypto"
 import * as net from "node:net"
 import { isWellFormedApiKey } from "../Auth/ApiKeyFormat.js"
 import { parseAuthorization } from "../Auth/Credentials.js"
-import { errorResponse, pathOf, REQUEST_ID_HEADER } from "../RequestContext.js"
+import { declaredLength, errorResponse, hasBody, pathOf, payloadTooLarge, REQUEST_ID_HEADER } from "../RequestContext.js"
 import { DOCS_PATH, OPENAPI_PATH } from "../Serve.js"
-import { payloadTooLarge, RequestBodyLimit } from "./Proxy.js"
+import { RequestBodyLimit } from "./Proxy.js"
 import { type RateLimit, TokenBuckets, type Verdict } from "./TokenBuckets.js"
 
 export type { RateLimit, Verdict } from "./TokenBuckets.js"
@@ -119,18 +119,9 @@ export const bodyLimitFor = (options: ProtectionOptions, method: string, path: s
   return route === undefined ? options.maxBodyBytes : Math.min(route.bytes, options.maxUploadBytes)
 }
 
-const declaredLength = (request: HttpServerRequest.HttpServerRequest): number | undefined => {
-  const raw = request.headers["content-length"]
-  const n = raw === undefined ? NaN : Number(raw)
-  return Number.isSafeInteger(n) && n >= 0 ? n : undefined
-}
-
-const hasBody = (request: HttpServerRequest.HttpServerRequest): boolean =>
-  (declaredLength(request) ?? 0) > 0 || request.headers["transfer-encoding"] !== undefined
-
 /** The rest of a refused body may still be on its way: close the connection rather than read it. */
 const closing = (request: HttpServerRequest.HttpServerRequest) => (response: HttpServerResponse.HttpServerResponse) =>
-  hasBody(request) ? HttpServerResponse.setHeader(response, "connection", "close") : response
+  hasBody(request.headers) ? HttpServerResponse.setHeader(response, "connection", "close") : response
 
 // ---------------------------------------------------------------------------
 // Who is asking
@@ -365,7 +356,7 @@ export const makeProtection = (options: ProtectionOptions): Protection => {
       }
 
       const limit = bodyLimitFor(options, request.method, path)
-      const declared = declaredLength(request)
+      const declared = declaredLength(request.headers)
       const response = declared !== undefined && declared > limit
         ? yield* payloadTooLarge(limit)
         : yield* Effect.provideService(app, RequestBodyLimit, limit)

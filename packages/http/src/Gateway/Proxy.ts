@@ -18,7 +18,7 @@ import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
-import { errorResponse, pathOf, REQUEST_ID_HEADER } from "../RequestContext.js"
+import { declaredLength, errorResponse, hasBody, pathOf, payloadTooLarge, REQUEST_ID_HEADER } from "../RequestContext.js"
 import { ServiceDirectory } from "../ServiceDirectory.js"
 
 const HOP_BY_HOP = new Set([
@@ -46,21 +46,10 @@ const endToEnd = (headers: Headers.Headers): Record<string, string> => {
   return out
 }
 
-const lengthOf = (headers: Headers.Headers): number | undefined => {
-  const raw = headers["content-length"]
-  const n = raw === undefined ? NaN : Number(raw)
-  return Number.isSafeInteger(n) && n >= 0 ? n : undefined
-}
-
 /** The largest request body the proxy forwards (set per route by the gateway's protection). */
 export class RequestBodyLimit extends Context.Reference<RequestBodyLimit>()("@voiceagent/http/Gateway/RequestBodyLimit", {
   defaultValue: () => Number.POSITIVE_INFINITY
 }) {}
-
-export const payloadTooLarge = (limit: number) =>
-  errorResponse(413, "PAYLOAD_TOO_LARGE", `The request body is larger than the ${limit} bytes this route accepts`, {
-    limitBytes: limit
-  }).pipe(Effect.map(HttpServerResponse.setHeader("connection", "close")))
 
 class BodyTooLarge {
   readonly _tag = "BodyTooLarge"
@@ -111,12 +100,11 @@ export const proxy = Effect.gen(function*() {
     "x-forwarded-host": request.headers["host"] ?? "",
     "x-forwarded-proto": request.headers["x-forwarded-proto"] ?? "http"
   }
-  const length = lengthOf(request.headers)
-  const hasBody = length !== undefined ? length > 0 : request.headers["transfer-encoding"] !== undefined
+  const length = declaredLength(request.headers)
   // a declared length is checked against the limit before the proxy, and node's parser holds the body to it
   const limit = yield* RequestBodyLimit
   let exceeded = false
-  const body = hasBody
+  const body = hasBody(request.headers)
     ? HttpBody.stream(
       length === undefined && Number.isFinite(limit)
         ? countedBody(request, limit, () => (exceeded = true))
@@ -136,7 +124,7 @@ export const proxy = Effect.gen(function*() {
     return yield* errorResponse(502, "UPSTREAM_UNAVAILABLE", `The ${route.service} service is not reachable`)
   }
   const response = upstream.value
-  const responseLength = lengthOf(response.headers)
+  const responseLength = declaredLength(response.headers)
   const responseHeaders = endToEnd(response.headers)
   delete responseHeaders[REQUEST_ID_HEADER]
   const contentType = responseHeaders["content-type"]
