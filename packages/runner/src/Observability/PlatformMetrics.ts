@@ -1,6 +1,6 @@
 /**
  * The platform's metrics, as Effect `Metric`s in the process-wide registry; `/metrics` (see
- * `@voiceagent/http/Observability/Prometheus`) exports them with everything else in that registry
+ * `@voiceagent/http/Observability/Metrics`) exports them with everything else in that registry
  * (the cluster's own `effect_cluster_*` gauges included).
  *
  * Two kinds:
@@ -17,6 +17,8 @@ import * as ShardingConfig from "@effect/cluster/ShardingConfig"
 import * as ShardId from "@effect/cluster/ShardId"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { CallStatus } from "@voiceagent/domain/CallMachine"
+import { CampaignStatuses, holdsResources } from "@voiceagent/domain/CampaignMachine"
+import { ContactState } from "@voiceagent/domain/Campaigns"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -126,8 +128,8 @@ export const campaignsByStatus = Metric.gauge("voiceagent_campaigns", {
   description: "Campaigns that are scheduled, running or paused, by status (cluster-wide: aggregate with max)"
 })
 
-const CONTACT_STATES = ["PENDING", "IN_PROGRESS", "ANSWERED", "EXHAUSTED", "SKIPPED", "CANCELLED"] as const
-const ACTIVE_STATUSES = ["SCHEDULED", "RUNNING", "PAUSED"] as const
+/** The statuses the campaign gauges count: those that hold their contact list (not DRAFT, not ended). */
+const ACTIVE_STATUSES = CampaignStatuses.filter(holdsResources)
 
 /**
  * Work done before each scrape: the cluster-wide gauges, read from PostgreSQL. Provided where a
@@ -154,18 +156,18 @@ export class MetricsRefresh extends Context.Tag("Observability/MetricsRefresh")<
           sql<{ state: string; count: number }>`
             SELECT cc.state, count(*)::int AS count
             FROM campaigns c JOIN campaign_contacts cc ON cc.campaign_id = c.id
-            WHERE c.status IN ('SCHEDULED', 'RUNNING', 'PAUSED')
+            WHERE c.status IN ${sql.in(ACTIVE_STATUSES)}
             GROUP BY cc.state`,
           sql<{ status: string; count: number }>`
             SELECT status, count(*)::int AS count FROM campaigns
-            WHERE status IN ('SCHEDULED', 'RUNNING', 'PAUSED') GROUP BY status`
+            WHERE status IN ${sql.in(ACTIVE_STATUSES)} GROUP BY status`
         ])
         for (const row of outboxes) {
           yield* Metric.set(Metric.tagged(outboxDepth, "outbox", row.outbox), row.depth)
           yield* Metric.set(Metric.tagged(outboxOldestAge, "outbox", row.outbox), Math.max(0, row.oldestSeconds ?? 0))
         }
         const byState = new Map(contacts.map((r) => [r.state, r.count]))
-        for (const state of CONTACT_STATES) {
+        for (const state of ContactState.literals) {
           yield* Metric.set(Metric.tagged(campaignContacts, "state", state.toLowerCase()), byState.get(state) ?? 0)
         }
         const byStatus = new Map(campaigns.map((r) => [r.status, r.count]))
