@@ -16,6 +16,7 @@
  * - Every process writes stdout and stderr to `<logsDir>/<name>.log`.
  */
 import { type ServiceName, ServiceNames } from "@voiceagent/domain/Gateway"
+import { freePort } from "@voiceagent/runner/Knowledge/ChromaServer"
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -25,7 +26,6 @@ import type * as Scope from "effect/Scope"
 import * as ChildProcess from "node:child_process"
 import * as crypto from "node:crypto"
 import * as fs from "node:fs"
-import * as net from "node:net"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -127,18 +127,6 @@ export class ClusterLocalError extends Data.TaggedError("ClusterLocalError")<{
 // ---------------------------------------------------------------------------
 // Ports
 // ---------------------------------------------------------------------------
-
-/** A port nothing listens on right now (bind port 0, read it, close). */
-export const freePort = (host = "127.0.0.1"): Effect.Effect<number> =>
-  Effect.async<number>((resume) => {
-    const server = net.createServer()
-    server.unref()
-    server.once("error", (error) => resume(Effect.die(error)))
-    server.listen(0, host, () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resume(Effect.succeed(port)))
-    })
-  })
 
 const SERVICE_PORT: Record<ServiceName, string> = {
   "platform-core": "PLATFORM_CORE_PORT",
@@ -349,7 +337,7 @@ export const start = (options: ClusterLocalOptions): Effect.Effect<ClusterLocal,
       return yield* new ClusterLocalError({ message: "the gateway needs all three services", log: "" })
     }
 
-    const port = (offset: number) => options.basePort === undefined ? freePort(host) : Effect.succeed(options.basePort + offset)
+    const port = (offset: number) => options.basePort === undefined ? Effect.orDie(freePort(host)) : Effect.succeed(options.basePort + offset)
     const gatewayPort = withGateway ? yield* port(0) : undefined
     const servicePorts = new Map<ServiceName, number>()
     for (const service of services) servicePorts.set(service, yield* port(1 + ServiceNames.indexOf(service)))

@@ -14,6 +14,7 @@ import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http"
 import { BatchSpanProcessor } from "@opentelemetry/sdk-trace-base"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import { METRICS_PATH } from "./Metrics.js"
 
 export interface TracingOptions {
   /** `OTEL_EXPORTER_OTLP_ENDPOINT`; none: tracing off. */
@@ -25,7 +26,7 @@ export interface TracingOptions {
 export const tracingOff: TracingOptions = { otlpEndpoint: Option.none(), serviceName: "voiceagent" }
 
 /** Paths whose requests make no spans: probes and scrapes would drown the traces. */
-const UNTRACED = new Set(["/healthz", "/readyz", "/metrics"])
+const UNTRACED = new Set(["/healthz", "/readyz", METRICS_PATH])
 
 const untraced = (url: string): boolean => {
   const q = url.indexOf("?")
