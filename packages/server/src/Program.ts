@@ -1,4 +1,4 @@
-import type { ServiceName } from "@voiceagent/domain/Gateway"
+import { type ServiceName, ServiceNames } from "@voiceagent/domain/Gateway"
 import { ShutdownGrace } from "@voiceagent/http/Serve"
 import { ServiceDirectory } from "@voiceagent/http/ServiceDirectory"
 import * as Database from "@voiceagent/runner/Sql/Database"
@@ -35,7 +35,7 @@ const requirePostgres = (config: Config.AppConfig, role: string) =>
 
 export const banner = (urls: ReadonlyMap<string, string>, database: string): string => {
   const gateway = urls.get("gateway")
-  const services = ["platform-core", "comms", "campaign"].filter((s) => urls.has(s))
+  const services = ServiceNames.filter((s) => urls.has(s))
   const lines = [
     "",
     `Voice Agent Platform is running (database: ${database})`,
