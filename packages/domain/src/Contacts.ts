@@ -2,7 +2,7 @@ import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import { errorFields, httpError, type HttpError } from "./ApiError.js"
 import { ContactId, ContactListId, TenantId } from "./Ids.js"
-import { type JsonObject, JsonObjectSchema, Metadata } from "./Json.js"
+import { type JsonObject, JsonObjectSchema, Metadata, metadataProblem, unstorable } from "./Json.js"
 import { IntFromQuery } from "./Pagination.js"
 import { CountryCodeSchema, normalizePhone, type PhoneProblem } from "./Phone.js"
 import { Timestamp } from "./Timestamp.js"
@@ -157,13 +157,12 @@ export const validateContact = (
   const phone = normalizePhone(input.phone, defaultCountry)
   if (Either.isLeft(phone)) return Either.left(phone.left)
   const name = blank(input.name) ? null : input.name.trim()
-  if (name !== null && name.length > 200) return Either.left("invalid_name")
+  // a CSV cell has not been through a request body's checks: what PostgreSQL cannot store is refused here
+  if (name !== null && (name.length > 200 || unstorable(name) !== undefined)) return Either.left("invalid_name")
   const email = blank(input.email) ? null : input.email.trim()
   if (email !== null && (email.length > 254 || !EMAIL.test(email))) return Either.left("invalid_email")
   const metadata = input.metadata ?? {}
-  if (typeof metadata !== "object" || Array.isArray(metadata) || JSON.stringify(metadata).length > 16_384) {
-    return Either.left("invalid_metadata")
-  }
+  if (metadataProblem(metadata) !== undefined) return Either.left("invalid_metadata")
   return Either.right({ phoneNumber: phone.right, name, email, metadata: metadata as JsonObject })
 }
 

@@ -230,18 +230,96 @@ export type ChatAppCallStatus = "ANSWERED" | "UNANSWERED" | "FAILED" | "BUSY"
 /** The call outcomes an SMS template can be configured for. */
 export type SmsCallStatus = "ANSWERED" | "UNANSWERED"
 
+/** The language of a mapping that names none (the campaign schema's default). */
+export const DEFAULT_LANGUAGE_CODE = "en_US"
+
 /**
- * The first chat-app template mapped to this direction and outcome, if any. A `CANCELED` call
- * never matches.
+ * A language tag in the form mappings use (`en_US`, `hi_IN`, `es`), or `undefined` when `value` is
+ * not one: case is ignored and `-` is the same as `_` (`es-mx`, `ES_mx` and `es_MX` are all
+ * `es_MX`), and the result must pass `isLanguageCode`. Anything else — not a string, `english`,
+ * `xx_YY`, `en-Latn-US`, surrounding spaces — is `undefined`.
  */
-export const chatAppTemplateFor = <T extends { readonly process: CallDirection; readonly callStatus: ChatAppCallStatus }>(
+export const normalizeLanguageCode = (value: unknown): string | undefined => {
+  if (typeof value !== "string") return undefined
+  const parts = value.split(/[-_]/)
+  if (parts.length > 2) return undefined
+  const code = parts.length === 1 ? parts[0].toLowerCase() : `${parts[0].toLowerCase()}_${parts[1].toUpperCase()}`
+  return isLanguageCode(code) ? code : undefined
+}
+
+/** The primary language subtag of a normalized tag: `es` of `es_MX`. */
+const primaryLanguage = (code: string): string => code.split("_")[0]
+
+/**
+ * What makes a chat-app mapping distinct: its direction, outcome and language (missing: `en_US`;
+ * compared as `normalizeLanguageCode` writes it). A campaign may hold each key once, so the same
+ * outcome can have one template per language.
+ */
+export const chatAppMappingKey = (mapping: {
+  readonly process: CallDirection
+  readonly callStatus: ChatAppCallStatus
+  readonly languageCode?: string | undefined
+}): string => {
+  const language = mapping.languageCode ?? DEFAULT_LANGUAGE_CODE
+  return `${mapping.process}/${mapping.callStatus}/${normalizeLanguageCode(language) ?? language}`
+}
+
+/**
+ * The languages a post-call message should be in, best first: the contact's (`metadata.languageCode`
+ * of the contact row) and the agent's (`settings.languageCode`). Either may be absent, and a value
+ * that `normalizeLanguageCode` does not accept counts as absent.
+ */
+export interface MessageLanguages {
+  readonly contact?: unknown
+  readonly agent?: unknown
+}
+
+/**
+ * The chat-app mapping to send after a call, or `undefined` when none is configured for the call's
+ * direction and outcome (a `CANCELED` call never matches). Among the mappings for that
+ * `(process, callStatus)`, in this order:
+ *
+ * 1. the one in the contact's language, exactly (`normalizeLanguageCode`: case-insensitive, `-` ≡ `_`);
+ * 2. the one in the agent's language, exactly;
+ * 3. the first with the contact's primary language subtag (contact `es_MX` → `es_ES`), then the first
+ *    with the agent's;
+ * 4. the `en_US` one;
+ * 5. the first configured.
+ *
+ * A mapping without `languageCode` is `en_US`.
+ */
+export const chatAppTemplateFor = <
+  T extends {
+    readonly process: CallDirection
+    readonly callStatus: ChatAppCallStatus
+    readonly languageCode?: string | undefined
+  }
+>(
   templates: ReadonlyArray<T>,
   direction: CallDirection,
-  outcome: CallOutcome
-): T | undefined =>
-  outcome === "CANCELED"
-    ? undefined
-    : templates.find((t) => t.process === direction && t.callStatus === outcome)
+  outcome: CallOutcome,
+  languages: MessageLanguages = {}
+): T | undefined => {
+  if (outcome === "CANCELED") return undefined
+  const candidates = templates
+    .filter((t) => t.process === direction && t.callStatus === outcome)
+    .map((template) => ({ template, code: normalizeLanguageCode(template.languageCode ?? DEFAULT_LANGUAGE_CODE) }))
+  if (candidates.length === 0) return undefined
+  const wanted = [normalizeLanguageCode(languages.contact), normalizeLanguageCode(languages.agent)]
+    .filter((code): code is string => code !== undefined)
+  const exact = (code: string) => candidates.find((c) => c.code === code)
+  const sameLanguage = (code: string) =>
+    candidates.find((c) => c.code !== undefined && primaryLanguage(c.code) === primaryLanguage(code))
+  for (const code of wanted) {
+    const found = exact(code)
+    if (found !== undefined) return found.template
+  }
+  for (const code of wanted) {
+    const found = sameLanguage(code)
+    if (found !== undefined) return found.template
+  }
+  return (exact(DEFAULT_LANGUAGE_CODE) ?? candidates[0]).template
+}
 
 /** The SMS status a call outcome falls under: `ANSWERED` for an answered call, `UNANSWERED` for any other. */
 export const smsStatusFor = (outcome: CallOutcome): SmsCallStatus => (outcome === "ANSWERED" ? "ANSWERED" : "UNANSWERED")

@@ -4,13 +4,16 @@ import {
   bodyLength,
   type CallDirection,
   type ChatAppCallStatus,
+  chatAppMappingKey,
   chatAppTemplateFor,
+  DEFAULT_LANGUAGE_CODE,
   GSM7_BASIC,
   GSM7_EXTENSION,
   isAlphanumericSenderId,
   isLanguageCode,
   isSmsCampaignName,
   NAME_FALLBACK,
+  normalizeLanguageCode,
   placeholdersIn,
   renderTemplate,
   SMS_LIMITS,
@@ -23,6 +26,10 @@ import {
   type TemplateContext,
   unknownPlaceholders
 } from "@voiceagent/domain/MessageRules"
+import { ChatAppTemplates, MESSAGING_LIMITS } from "@voiceagent/domain/Messaging"
+import * as Either from "effect/Either"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
 import fc from "fast-check"
 
 const a = (n: number) => "a".repeat(n)
@@ -320,6 +327,175 @@ describe("MessageRules", () => {
       ] as const
       assert.strictEqual(chatAppTemplateFor(dupes, "OUTGOING", "BUSY")?.id, 1)
       assert.strictEqual(chatAppTemplateFor(dupes, "INCOMING", "BUSY"), undefined)
+    })
+  })
+
+  describe("chat-app language variants", () => {
+    const variant = (languageCode: string | undefined, process: CallDirection = "OUTGOING", callStatus: ChatAppCallStatus = "ANSWERED") => ({
+      process,
+      callStatus,
+      languageCode,
+      id: `${process}/${callStatus}/${languageCode ?? "none"}`
+    })
+    const pick = (
+      templates: ReadonlyArray<ReturnType<typeof variant>>,
+      contact?: unknown,
+      agent?: unknown,
+      direction: CallDirection = "OUTGOING",
+      outcome: (typeof CallOutcomes)[number] = "ANSWERED"
+    ) => chatAppTemplateFor(templates, direction, outcome, { contact, agent })?.id
+    // every language of one outcome, plus other outcomes in the contact's language that must never be chosen
+    const campaign = [
+      variant("en_US"),
+      variant("hi_IN"),
+      variant("es_ES"),
+      variant("pt_BR"),
+      variant("es_MX", "INCOMING"),
+      variant("es_MX", "OUTGOING", "BUSY")
+    ]
+
+    it("normalizeLanguageCode: case and - or _ do not matter; anything not a language tag is undefined", () => {
+      const same: Array<[unknown, string]> = [
+        ["es_MX", "es_MX"],
+        ["es-MX", "es_MX"],
+        ["ES-mx", "es_MX"],
+        ["es_mx", "es_MX"],
+        ["EN", "en"],
+        ["fil", "fil"],
+        ["hi-in", "hi_IN"]
+      ]
+      for (const [value, code] of same) assert.strictEqual(normalizeLanguageCode(value), code, JSON.stringify(value))
+      for (const value of [undefined, null, 42, true, {}, ["en"], "", "english", "xx_YY", "xx", "en-Latn-US", "en_USA", " en", "en__US", "-US", "es-419"]) {
+        assert.isUndefined(normalizeLanguageCode(value), JSON.stringify(value))
+      }
+    })
+
+    it("1. the contact's language, exactly, ignoring case and - or _", () => {
+      for (const contact of ["es_ES", "es-ES", "es-es", "ES_es"]) assert.strictEqual(pick(campaign, contact), "OUTGOING/ANSWERED/es_ES", contact)
+      assert.strictEqual(pick(campaign, "hi_IN", "es_ES"), "OUTGOING/ANSWERED/hi_IN", "the contact's language before the agent's")
+      assert.strictEqual(pick(campaign, "en_US", "hi_IN"), "OUTGOING/ANSWERED/en_US", "a contact in en_US gets en_US though the agent is hi_IN")
+      assert.strictEqual(pick(campaign, "pt_BR", "pt_PT"), "OUTGOING/ANSWERED/pt_BR")
+    })
+
+    it("2. the agent's language, exactly, when the contact's is not mapped, absent or not a language tag", () => {
+      for (const contact of [undefined, null, "fr_FR", "klingon", "xx_YY", 7, { code: "es_ES" }]) {
+        assert.strictEqual(pick(campaign, contact, "hi_IN"), "OUTGOING/ANSWERED/hi_IN", JSON.stringify(contact))
+      }
+      assert.strictEqual(pick(campaign, undefined, "hi-in"), "OUTGOING/ANSWERED/hi_IN", "the agent's ignores case and - or _ too")
+      // an exact agent match beats the contact's primary-language match
+      assert.strictEqual(pick(campaign, "es_MX", "hi_IN"), "OUTGOING/ANSWERED/hi_IN")
+    })
+
+    it("3. the same primary language: the contact's, then the agent's", () => {
+      assert.strictEqual(pick(campaign, "es_MX"), "OUTGOING/ANSWERED/es_ES", "contact es_MX → es_ES")
+      assert.strictEqual(pick(campaign, "es-mx", "fr_FR"), "OUTGOING/ANSWERED/es_ES")
+      assert.strictEqual(pick(campaign, "es"), "OUTGOING/ANSWERED/es_ES", "a bare language matches its regional mappings")
+      assert.strictEqual(pick(campaign, "hi_US", "es_AR"), "OUTGOING/ANSWERED/hi_IN", "the contact's primary language before the agent's")
+      assert.strictEqual(pick(campaign, "fr_FR", "es_AR"), "OUTGOING/ANSWERED/es_ES", "the agent's primary language when the contact's is not mapped")
+      assert.strictEqual(pick(campaign, undefined, "pt"), "OUTGOING/ANSWERED/pt_BR")
+      assert.strictEqual(pick([variant("hi_IN"), variant("es")], "es_MX"), "OUTGOING/ANSWERED/es", "a bare mapping serves its regions")
+      // several with that primary language: the first configured
+      assert.strictEqual(pick([variant("en_US"), variant("es_AR"), variant("es_ES")], "es_MX"), "OUTGOING/ANSWERED/es_AR")
+      assert.strictEqual(pick([variant("en_US"), variant("es_ES"), variant("es_AR")], "es_MX"), "OUTGOING/ANSWERED/es_ES")
+      // en_GB is English: the en_US mapping is found by its primary language before the en_US fallback matters
+      assert.strictEqual(pick([variant("hi_IN"), variant("en_US")], "en_GB"), "OUTGOING/ANSWERED/en_US")
+    })
+
+    it("4. en_US when neither language is mapped (or none is known)", () => {
+      for (const [contact, agent] of [[undefined, undefined], ["fr_FR", "de_DE"], ["nonsense", null], [undefined, "ja_JP"]]) {
+        assert.strictEqual(pick(campaign, contact, agent), "OUTGOING/ANSWERED/en_US", `${contact} / ${agent}`)
+      }
+      const enLast = [variant("hi_IN"), variant("es_ES"), variant("en_US")]
+      assert.strictEqual(pick(enLast, "fr_FR"), "OUTGOING/ANSWERED/en_US", "en_US wherever it is configured")
+      assert.strictEqual(chatAppTemplateFor(enLast, "OUTGOING", "ANSWERED")?.id, "OUTGOING/ANSWERED/en_US", "without languages at all")
+      const implicit = [variant("hi_IN"), variant(undefined)]
+      assert.strictEqual(pick(implicit, "fr_FR"), "OUTGOING/ANSWERED/none", `a mapping without languageCode is ${DEFAULT_LANGUAGE_CODE}`)
+      assert.strictEqual(pick(implicit, "en_GB"), "OUTGOING/ANSWERED/none")
+    })
+
+    it("5. otherwise the first mapping configured for the pair", () => {
+      assert.strictEqual(pick([variant("hi_IN")], "fr_FR", "de_DE"), "OUTGOING/ANSWERED/hi_IN", "a campaign with only hi_IN still sends it")
+      assert.strictEqual(pick([variant("hi_IN")]), "OUTGOING/ANSWERED/hi_IN")
+      assert.strictEqual(pick([variant("es_MX", "INCOMING"), variant("pt_BR"), variant("hi_IN")], "fr_FR"), "OUTGOING/ANSWERED/pt_BR")
+    })
+
+    it("only the call's direction and outcome are candidates; CANCELED and unmapped pairs send nothing", () => {
+      assert.strictEqual(pick(campaign, "es_MX", undefined, "INCOMING"), "INCOMING/ANSWERED/es_MX")
+      assert.strictEqual(pick(campaign, "hi_IN", undefined, "INCOMING"), "INCOMING/ANSWERED/es_MX", "the only INCOMING mapping")
+      assert.strictEqual(pick(campaign, "es_MX", undefined, "OUTGOING", "BUSY"), "OUTGOING/BUSY/es_MX")
+      assert.strictEqual(pick(campaign, "es_MX", "hi_IN", "OUTGOING", "ANSWERED"), "OUTGOING/ANSWERED/hi_IN", "never another outcome's variant")
+      assert.isUndefined(pick(campaign, "es_ES", "en_US", "OUTGOING", "FAILED"))
+      assert.isUndefined(pick(campaign, "es_ES", "en_US", "OUTGOING", "CANCELED"))
+      assert.isUndefined(pick([], "es_ES", "en_US"))
+    })
+
+    it("with one mapping per language, the order they are configured in does not matter", () => {
+      fc.assert(fc.property(fc.shuffledSubarray(campaign, { minLength: campaign.length }), (shuffled) => {
+        assert.strictEqual(pick(shuffled, "es_MX", "hi_IN"), "OUTGOING/ANSWERED/hi_IN")
+        assert.strictEqual(pick(shuffled, "es-es"), "OUTGOING/ANSWERED/es_ES")
+        assert.strictEqual(pick(shuffled, "fr_FR"), "OUTGOING/ANSWERED/en_US")
+      }))
+    })
+
+    describe("uniqueness of (process, callStatus, languageCode)", () => {
+      const decode = Schema.decodeUnknownEither(ChatAppTemplates)
+      const mapping = (process: string, callStatus: string, languageCode?: string) => ({
+        templateName: "call_followup",
+        process,
+        callStatus,
+        ...(languageCode === undefined ? {} : { languageCode })
+      })
+      const refusal = (input: unknown) => {
+        const result = decode(input)
+        assert.isTrue(Either.isLeft(result), `refused: ${JSON.stringify(input)}`)
+        return ParseResult.ArrayFormatter.formatErrorSync(Either.isLeft(result) ? result.left : (undefined as never))
+      }
+
+      it("chatAppMappingKey: the triple, languageCode defaulting to en_US", () => {
+        assert.strictEqual(chatAppMappingKey({ process: "OUTGOING", callStatus: "BUSY", languageCode: "hi_IN" }), "OUTGOING/BUSY/hi_IN")
+        assert.strictEqual(chatAppMappingKey({ process: "OUTGOING", callStatus: "BUSY" }), "OUTGOING/BUSY/en_US")
+        assert.strictEqual(
+          chatAppMappingKey({ process: "OUTGOING", callStatus: "BUSY" }),
+          chatAppMappingKey({ process: "OUTGOING", callStatus: "BUSY", languageCode: "en_US" })
+        )
+        assert.notStrictEqual(
+          chatAppMappingKey({ process: "OUTGOING", callStatus: "BUSY", languageCode: "en_US" }),
+          chatAppMappingKey({ process: "OUTGOING", callStatus: "BUSY", languageCode: "en_GB" })
+        )
+      })
+
+      it("the same outcome in several languages is accepted, up to 20 mappings of any mix", () => {
+        const variants = decode([mapping("OUTGOING", "BUSY"), mapping("OUTGOING", "BUSY", "hi_IN"), mapping("OUTGOING", "BUSY", "es_ES")])
+        assert.isTrue(Either.isRight(variants))
+        assert.deepStrictEqual(Either.getOrThrow(variants).map((m) => m.languageCode), ["en_US", "hi_IN", "es_ES"])
+        const languages = ["en_US", "hi_IN", "es_ES"]
+        const twenty = ["INCOMING", "OUTGOING"]
+          .flatMap((p) => ["ANSWERED", "UNANSWERED", "FAILED", "BUSY"].flatMap((s) => languages.map((l) => mapping(p, s, l))))
+          .slice(0, MESSAGING_LIMITS.chatAppTemplates.max)
+        assert.strictEqual(twenty.length, 20)
+        assert.isTrue(Either.isRight(decode(twenty)), "20 distinct triples")
+        const oneOutcome = ["en_US", "en_GB", "hi_IN", "es_ES", "es_MX", "pt_BR", "fr_FR", "de_DE", "it_IT", "ja_JP", "ko_KR", "zh_CN", "ar", "ta_IN", "te_IN", "bn_IN", "mr_IN", "gu_IN", "kn_IN", "ml_IN"]
+          .map((l) => mapping("INCOMING", "UNANSWERED", l))
+        assert.isTrue(Either.isRight(decode(oneOutcome)), "20 languages of one outcome")
+        const refused = refusal([...twenty, mapping("INCOMING", "ANSWERED", "fr_FR")])
+        assert.include(refused[0]!.message, "1 to 20 mappings")
+      })
+
+      it("a repeated triple is refused, naming the index of the repeat", () => {
+        const cases: Array<[string, Array<unknown>, number, string]> = [
+          ["the same explicit language", [mapping("OUTGOING", "BUSY", "hi_IN"), mapping("OUTGOING", "BUSY", "es_ES"), mapping("OUTGOING", "BUSY", "hi_IN")], 2, "hi_IN"],
+          ["the default and an explicit en_US", [mapping("OUTGOING", "BUSY"), mapping("INCOMING", "BUSY"), mapping("OUTGOING", "BUSY", "en_US")], 2, "en_US"],
+          ["two defaults", [mapping("INCOMING", "FAILED", "hi_IN"), mapping("INCOMING", "FAILED"), mapping("INCOMING", "FAILED")], 2, "en_US"],
+          ["adjacent", [mapping("OUTGOING", "ANSWERED", "es_ES"), mapping("OUTGOING", "ANSWERED", "es_ES")], 1, "es_ES"]
+        ]
+        for (const [what, input, index, language] of cases) {
+          const [issue, ...rest] = refusal(input)
+          assert.deepStrictEqual(rest, [], what)
+          assert.deepStrictEqual(issue!.path, [index], what)
+          assert.include(issue!.message, `languageCode ${language}`, what)
+          assert.include(issue!.message, "each combination may appear once", what)
+        }
+      })
     })
   })
 

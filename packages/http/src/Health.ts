@@ -3,13 +3,16 @@ import { Alive, NotReady, Ready } from "@voiceagent/domain/Health"
 import * as Migrations from "@voiceagent/runner/Sql/Migrations"
 import * as Effect from "effect/Effect"
 
-/** Liveness and readiness of one service: the database answers and every migration file is applied. */
+/**
+ * Liveness and readiness of one service: the database answers and every migration file is applied.
+ * Both name the process answering (`pid`).
+ */
 export const makeHealth = (service: string) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const expected = Migrations.latestAvailable()
 
-    const alive = Effect.succeed(new Alive({ status: "ok", service }))
+    const alive = Effect.succeed(new Alive({ status: "ok", service, pid: process.pid }))
 
     const ready = Effect.gen(function*() {
       const database = yield* sql`SELECT 1`.pipe(
@@ -22,7 +25,7 @@ export const makeHealth = (service: string) =>
       if (checks.database !== "ok" || checks.migrations !== "ok") {
         return yield* new NotReady({ details: checks })
       }
-      return new Ready({ status: "ready", service, checks })
+      return new Ready({ status: "ready", service, pid: process.pid, checks })
     }).pipe(Effect.provideService(SqlClient.SqlClient, sql))
 
     return { alive, ready } as const

@@ -64,6 +64,20 @@ const reachedLimit = (cause: unknown): boolean =>
   ((cause as { _tag?: unknown })._tag === "ReachedLimit" ||
     String((cause as { message?: unknown }).message ?? "").includes("ReachedLimit"))
 
+/** multipasta's own failures, and the truncation `RequestRules` detects: the body is malformed. */
+const MALFORMED_MULTIPART = new Set([
+  "EndNotReached",
+  "BadHeaders",
+  "InvalidDisposition",
+  "InvalidBoundary",
+  "MultipartTruncated",
+  "MultipartPartHeadersUnended",
+  "MultipartPartHeadersInvalid"
+])
+
+const malformedMultipart = (cause: unknown): boolean =>
+  Predicate.hasProperty(cause, "_tag") && MALFORMED_MULTIPART.has(String(cause._tag))
+
 const answerFor = (cause: Cause.Cause<unknown>, request: HttpServerRequest.HttpServerRequest) => {
   const failure = Cause.failureOption(cause)
   if (Option.isSome(failure) && isTagged(failure.value, "RouteNotFound")) {
@@ -75,11 +89,12 @@ const answerFor = (cause: Cause.Cause<unknown>, request: HttpServerRequest.HttpS
   )
   // A file over its size limit surfaces as "InternalError" wrapping multipasta's ReachedLimit.
   const overLimit = multipart?.reason === "InternalError" && reachedLimit(multipart.cause)
-  if (multipart !== undefined && (multipart.reason !== "InternalError" || overLimit)) {
+  const malformed = multipart?.reason === "InternalError" && malformedMultipart(multipart.cause)
+  if (multipart !== undefined && (multipart.reason !== "InternalError" || overLimit || malformed)) {
     // The rest of the body may still be on its way: close the connection rather than reuse it.
     return (multipart.reason === "TooManyParts"
       ? errorResponse(400, "TOO_MANY_PARTS", "The multipart body has too many parts")
-      : multipart.reason === "Parse"
+      : multipart.reason === "Parse" || malformed
       ? errorResponse(400, "INVALID_MULTIPART", "The multipart body could not be parsed")
       : errorResponse(413, "PAYLOAD_TOO_LARGE", "The upload is larger than allowed")).pipe(
         Effect.map(HttpServerResponse.setHeader("connection", "close"))

@@ -1,4 +1,4 @@
-import type * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpApiScalar from "@effect/platform/HttpApiScalar"
 import * as HttpServer from "@effect/platform/HttpServer"
@@ -9,8 +9,13 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { createServer, type ServerResponse } from "node:http"
-import { withRequestContext } from "./RequestContext.js"
+import * as Runtime from "effect/Runtime"
+import type { ErrorBody } from "@voiceagent/domain/ApiError"
+import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http"
+import type { Duplex } from "node:stream"
+import { hasBody, REQUEST_ID_HEADER, requestIdFor, securityHeaders, withRequestContext } from "./RequestContext.js"
+import { withRequestRules } from "./RequestRules.js"
+import { routesOf } from "./Routes.js"
 import { ServiceDirectory } from "./ServiceDirectory.js"
 
 export interface Listen {
@@ -41,6 +46,104 @@ export class ShutdownGrace extends Context.Reference<ShutdownGrace>()("@voiceage
 }) {}
 
 /**
+ * How long a client may take to send a request (`HTTP_HEADERS_TIMEOUT`, `HTTP_BODY_TIMEOUT`,
+ * `HTTP_REQUEST_TIMEOUT`): its headers, each pause while its body arrives, and the whole of it. A
+ * reference with defaults, like `ShutdownGrace`.
+ */
+export class HttpTimeouts extends Context.Reference<HttpTimeouts>()("@voiceagent/http/Serve/HttpTimeouts", {
+  defaultValue: (): { readonly headers: Duration.Duration; readonly body: Duration.Duration; readonly request: Duration.Duration } => ({
+    headers: Duration.seconds(20),
+    body: Duration.seconds(15),
+    request: Duration.minutes(5)
+  })
+}) {}
+
+/**
+ * A request whose body stops arriving for `timeout` is answered `408 REQUEST_TIMEOUT` (when nothing
+ * was answered yet) and its connection closed; the handler reading the body then fails, having
+ * written nothing. Node's own timeouts bound the headers and the whole request (a bare 408 and a
+ * close), but not a body that merely stops.
+ */
+const armBodyTimeout = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  timeout: Duration.Duration,
+  log: (message: string, annotations: Record<string, unknown>) => void
+) => {
+  if (request.complete || !hasBody(request.headers as any)) return
+  const onTimeout = () => {
+    if (request.complete) return
+    const requestId = requestIdFor(request.headers[REQUEST_ID_HEADER] as string | undefined)
+    log("request body timed out", { requestId, method: request.method, path: request.url?.split("?")[0], status: 408 })
+    if (response.headersSent) {
+      request.socket.destroy()
+      return
+    }
+    const body: ErrorBody = {
+      error: {
+        code: "REQUEST_TIMEOUT",
+        message: `The request body stopped arriving for ${Duration.format(timeout)}`,
+        requestId
+      }
+    }
+    response.shouldKeepAlive = false
+    response.writeHead(408, {
+      "content-type": "application/json",
+      connection: "close",
+      [REQUEST_ID_HEADER]: requestId,
+      ...securityHeaders
+    })
+    response.end(JSON.stringify(body), () => request.socket.destroy())
+  }
+  const disarm = () => request.off("timeout", onTimeout)
+  request.setTimeout(Duration.toMillis(timeout), onTimeout)
+  request.once("end", () => {
+    disarm()
+    // once the response has finished, node has set the socket's keep-alive timeout: leave that one
+    if (!response.writableFinished && !request.socket.destroyed) request.socket.setTimeout(0)
+  })
+  response.once("close", disarm)
+}
+
+/**
+ * What node answers by itself gets the error body too, not node's bare status line: a request it
+ * cannot parse (`400`), headers over its limit (`431`), headers or a whole request that took longer
+ * than `HTTP_HEADERS_TIMEOUT` / `HTTP_REQUEST_TIMEOUT` (`408`), and a body the client cut short by
+ * closing its side of the connection (`400 INVALID_BODY`). As node's own handler does: only when
+ * nothing of an answer was written on the connection yet, and the connection is closed after it.
+ */
+const answerClientError = (log: (message: string, annotations: Record<string, unknown>) => void) =>
+(error: NodeJS.ErrnoException, socket: Duplex) => {
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage
+  if (!socket.writable || (inFlight != null && inFlight.headersSent)) {
+    socket.destroy()
+    return
+  }
+  const [status, code, message] = error.code === "HPE_HEADER_OVERFLOW"
+    ? [431, "REQUEST_HEADERS_TOO_LARGE", "The request's headers are larger than the server accepts"] as const
+    : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+    ? [408, "REQUEST_TIMEOUT", "The request was not received in time"] as const
+    : error.code === "HPE_INVALID_EOF_STATE"
+    ? [400, "INVALID_BODY", "The connection was closed before the request body was complete"] as const
+    : [400, "MALFORMED_REQUEST", "The request is not valid HTTP/1.1"] as const
+  const requestId = requestIdFor(inFlight?.req?.headers[REQUEST_ID_HEADER] as string | undefined)
+  log("client error", { requestId, status, reason: error.code ?? error.message })
+  const body: ErrorBody = { error: { code, message, requestId } }
+  const text = JSON.stringify(body)
+  const head = {
+    "content-type": "application/json",
+    "content-length": String(Buffer.byteLength(text)),
+    connection: "close",
+    [REQUEST_ID_HEADER]: requestId,
+    ...securityHeaders
+  }
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${Object.entries(head).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n${text}`,
+    () => socket.destroy()
+  )
+}
+
+/**
  * A node HTTP server that stops gracefully when the layer that serves on it is released: it stops
  * accepting connections, answers what is in flight with `Connection: close` (and anything that
  * arrives on an open connection meanwhile), closes connections as soon as they are idle, and after
@@ -54,10 +157,21 @@ export class ShutdownGrace extends Context.Reference<ShutdownGrace>()("@voiceage
 const gracefulServer = (service: string, options: Listen) =>
   Effect.gen(function*() {
     const grace = yield* ShutdownGrace
-    const server = createServer()
+    const timeouts = yield* HttpTimeouts
+    const runtime = yield* Effect.runtime<never>()
+    const log = (message: string, annotations: Record<string, unknown>) =>
+      Runtime.runFork(runtime)(Effect.logWarning(message).pipe(Effect.annotateLogs({ service, ...annotations })))
+    const server = createServer({
+      headersTimeout: Duration.toMillis(timeouts.headers),
+      requestTimeout: Duration.toMillis(timeouts.request),
+      // how often node looks for connections past those two (30 s by default, longer than the limits)
+      connectionsCheckingInterval: Math.max(100, Math.min(1000, Duration.toMillis(timeouts.headers) / 4))
+    })
+    server.on("clientError", answerClientError(log))
     const inFlight = new Set<ServerResponse>()
     let draining = false
-    server.on("request", (_request, response: ServerResponse) => {
+    server.on("request", (request: IncomingMessage, response: ServerResponse) => {
+      armBodyTimeout(request, response, timeouts.body, log)
       inFlight.add(response)
       if (draining) response.shouldKeepAlive = false
       response.once("close", () => inFlight.delete(response))
@@ -91,7 +205,15 @@ const gracefulServer = (service: string, options: Listen) =>
     return HttpServer.make({
       address: base.address,
       serve: ((app: any, middleware?: any) =>
-        base.serve(app, middleware).pipe(Effect.zipLeft(Effect.addFinalizer(() => drain)))) as HttpServer.HttpServer["serve"]
+        base.serve(app, middleware).pipe(
+          // No route upgrades to a WebSocket. Without an `upgrade` listener node parses a request that
+          // asks to upgrade like any other, its body included; with the platform's, it hands the
+          // socket over unparsed and the request's body is never read: the gateway then forwarded
+          // the declared Content-Length with no body, and the service's keep-alive connection took
+          // the next request proxied on it for that body (408 for that unrelated request).
+          Effect.tap(() => Effect.sync(() => server.removeAllListeners("upgrade"))),
+          Effect.zipLeft(Effect.addFinalizer(() => drain))
+        )) as HttpServer.HttpServer["serve"]
     })
   })
 
@@ -121,7 +243,11 @@ export const serveApi = <E, R>(
   options: Listen
 ) =>
   Layer.unwrapEffect(
-    Effect.map(HttpApiBuilder.httpApp, (app) => HttpServer.serve(withRequestContext(service)(app)))
+    Effect.gen(function*() {
+      const { api: served } = yield* HttpApi.Api
+      const app = yield* HttpApiBuilder.httpApp
+      return HttpServer.serve(withRequestContext(service)(withRequestRules(routesOf(served))(app)))
+    })
   ).pipe(
     Layer.provide([docsLayer, HttpApiBuilder.middlewareOpenApi({ path: OPENAPI_PATH })]),
     Layer.provide(api),

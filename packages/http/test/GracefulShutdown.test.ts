@@ -8,8 +8,9 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { assert, describe, it } from "@effect/vitest"
 import { listen, ShutdownGrace } from "@voiceagent/http/Serve"
 import { ServiceDirectory } from "@voiceagent/http/ServiceDirectory"
-import { Context, Duration, Effect, Exit, Fiber, Layer, Logger, LogLevel, Option, Scope } from "effect"
+import { Context, Deferred, Duration, Effect, Exit, Fiber, Layer, Logger, LogLevel, Option, Scope } from "effect"
 import * as http from "node:http"
+import type { Duplex } from "node:stream"
 
 interface Answer {
   readonly status: number
@@ -29,11 +30,31 @@ const send = (url: string, agent: http.Agent | false) =>
     request.on("error", (e: NodeJS.ErrnoException) => resume(Effect.succeed({ error: e.code ?? e.message })))
   })
 
+/** Resolved when a request reaches its handler: the tests stop the server with it in flight. */
+const reached = { slow: Effect.runSync(Deferred.make<void>()), stuck: Effect.runSync(Deferred.make<void>()) }
+
 const app = HttpRouter.empty.pipe(
   HttpRouter.get("/fast", HttpServerResponse.text("fast")),
-  HttpRouter.get("/slow", Effect.sleep("1200 millis").pipe(Effect.as(HttpServerResponse.text("slow done")))),
-  HttpRouter.get("/stuck", Effect.never)
+  HttpRouter.get(
+    "/slow",
+    Deferred.succeed(reached.slow, undefined).pipe(
+      Effect.zipRight(Effect.sleep("1200 millis")),
+      Effect.as(HttpServerResponse.text("slow done"))
+    )
+  ),
+  HttpRouter.get("/stuck", Deferred.succeed(reached.stuck, undefined).pipe(Effect.zipRight(Effect.never)))
 )
+
+/** Waits for `event`; dies naming it after `millis` (generous: the wait ends on the event). */
+const within = <A>(event: Effect.Effect<A>, millis: number, what: string) =>
+  event.pipe(Effect.timeoutFail({ duration: Duration.millis(millis), onTimeout: () => new Error(`waited ${millis} ms for ${what}`) }), Effect.orDie)
+
+/** Resolves once `socket` has closed. */
+const closed = (socket: Duplex) =>
+  Effect.async<void>((resume) => {
+    if (socket.closed) return resume(Effect.void)
+    socket.once("close", () => resume(Effect.void))
+  })
 
 /** The served app in a scope of its own, so the test decides when it closes (as a signal would). */
 const serving = (grace: Duration.DurationInput) =>
@@ -61,11 +82,13 @@ describe("graceful stop of an HTTP server", () => {
       assert.deepStrictEqual(idle, { status: 200, connection: "keep-alive", body: "fast" })
       assert.strictEqual(Object.values(idleAgent.freeSockets).flat().length, 1, "a kept-alive idle connection")
 
+      const [idleSocket] = Object.values(idleAgent.freeSockets).flat()
       const slow = yield* Effect.fork(send(`${base}/slow`, busyAgent))
-      yield* Effect.sleep("300 millis")
+      yield* within(Deferred.await(reached.slow), 10_000, "the slow request at its handler")
       const started = Date.now()
       const closing = yield* Effect.fork(Scope.close(scope, Exit.void))
-      yield* Effect.sleep("100 millis")
+      // the server stops accepting and closes idle connections in one step: wait for the idle one to go
+      yield* within(closed(idleSocket!), 10_000, "the idle keep-alive connection to be closed")
 
       assert.deepStrictEqual(yield* send(`${base}/fast`, false), { error: "ECONNREFUSED" }, "no new connections")
       assert.strictEqual(Object.values(idleAgent.freeSockets).flat().length, 0, "the idle connection was closed")
@@ -81,7 +104,7 @@ describe("graceful stop of an HTTP server", () => {
     Effect.gen(function*() {
       const { base, scope } = yield* serving("400 millis")
       const stuck = yield* Effect.fork(send(`${base}/stuck`, false))
-      yield* Effect.sleep("200 millis")
+      yield* within(Deferred.await(reached.stuck), 10_000, "the stuck request at its handler")
       const started = Date.now()
       yield* Scope.close(scope, Exit.void)
       const stoppedMs = Date.now() - started

@@ -23,7 +23,7 @@ import {
   makeFakeMessaging,
   vonageRefusal
 } from "@voiceagent/runner/Testing/FakeMessaging"
-import { type Duration, Effect, Either, Fiber, Option, Redacted, TestClock } from "effect"
+import { Clock, type Duration, Effect, Either, Fiber, Option, Redacted, TestClock } from "effect"
 import * as crypto from "node:crypto"
 
 const MESSAGE_ID = "0190b0a2-7c1e-7d3a-9f00-0000000000aa"
@@ -36,7 +36,7 @@ const chatApp = (overrides: Partial<OutboundChatApp> = {}): OutboundChatApp => (
   templateName: "call_summary",
   languageCode: "en_US",
   bodyParameters: ["Ada", "3 minutes"],
-  firstAttemptAt: new Date(),
+  firstAttemptAt: new Date(0),
   ...overrides
 })
 
@@ -48,9 +48,17 @@ const sms = (overrides: Partial<OutboundSms> = {}): OutboundSms => ({
   encoding: "GSM7",
   dltSenderId: null,
   dltTemplateId: null,
-  firstAttemptAt: new Date(),
+  firstAttemptAt: new Date(0),
   ...overrides
 })
+
+/**
+ * An SMS first attempted now on the test's clock. Only the ACS adapter reads `firstAttemptAt`
+ * (`repeatabilityFirstSent`), and the fake checks it against its own clock, the same TestClock: the
+ * wall clock's date would be years away from it.
+ */
+const smsNow = (overrides: Partial<OutboundSms> = {}) =>
+  Effect.map(Clock.currentTimeMillis, (now) => sms({ firstAttemptAt: new Date(now), ...overrides }))
 
 const failure = <A>(effect: Effect.Effect<A, SendFailure>) => Effect.flip(effect)
 
@@ -448,7 +456,7 @@ layer(NodeHttpClient.layerUndici)("Azure Communication Services SMS sender", (it
       assert.isTrue(sender.idempotent)
 
       yield* TestClock.setTime(Date.parse("2024-05-01T10:00:00Z"))
-      const firstAttemptAt = new Date(Date.now() - 30_000)
+      const firstAttemptAt = new Date((yield* Clock.currentTimeMillis) - 30_000)
       const { providerMessageId } = yield* sender.send(sms({ firstAttemptAt, dltTemplateId: "1107161234567890123" }))
 
       const [request] = fake.requests("acs")
@@ -505,14 +513,14 @@ layer(NodeHttpClient.layerUndici)("Azure Communication Services SMS sender", (it
     Effect.gen(function*() {
       const fake = yield* withFake()
       const sender = yield* azureSender(fake)
-      const message = sms()
+      const message = yield* smsNow()
       const first = yield* sender.send(message)
       const again = yield* sender.send(message)
       assert.strictEqual(again.providerMessageId, first.providerMessageId)
       assert.strictEqual(fake.requests("acs").length, 2)
       assert.strictEqual(fake.deliveryCount("acs"), 1)
 
-      const other = yield* sender.send(sms({ messageId: "0190b0a2-7c1e-7d3a-9f00-0000000000cc" }))
+      const other = yield* sender.send(yield* smsNow({ messageId: "0190b0a2-7c1e-7d3a-9f00-0000000000cc" }))
       assert.notStrictEqual(other.providerMessageId, first.providerMessageId)
       assert.strictEqual(fake.deliveryCount("acs"), 2)
     }))
@@ -521,7 +529,7 @@ layer(NodeHttpClient.layerUndici)("Azure Communication Services SMS sender", (it
     Effect.gen(function*() {
       const fake = yield* withFake()
       const sender = yield* azureSender(fake)
-      const message = sms()
+      const message = yield* smsNow()
       fake.fault("acs", { _tag: "Delay", millis: 200 })
       const timeout = yield* timedOut(fake, sender.send(message), "9 seconds", "1 second")
       assert.deepStrictEqual([timeout.message, timeout.retryable], ["Azure Communication Services timed out after 10 s", true])
@@ -536,7 +544,7 @@ layer(NodeHttpClient.layerUndici)("Azure Communication Services SMS sender", (it
     Effect.gen(function*() {
       const fake = yield* withFake()
       const sender = yield* azureSender(fake)
-      const refused = yield* failure(sender.send(sms({ firstAttemptAt: new Date(Date.now() - 10 * 60_000) })))
+      const refused = yield* failure(sender.send(sms({ firstAttemptAt: new Date((yield* Clock.currentTimeMillis) - 10 * 60_000) })))
       assert.deepStrictEqual([refused.status, refused.code, refused.retryable], [412, "412", false])
       assert.include(refused.message, "repeatability rejected")
       assert.strictEqual(fake.deliveryCount("acs"), 0)
@@ -547,7 +555,7 @@ layer(NodeHttpClient.layerUndici)("Azure Communication Services SMS sender", (it
       const fake = yield* withFake()
       const sender = yield* azureSender(fake)
 
-      const badTo = yield* failure(sender.send(sms({ to: "4155552671" })))
+      const badTo = yield* failure(sender.send(yield* smsNow({ to: "4155552671" })))
       assert.deepStrictEqual([badTo.status, badTo.code, badTo.retryable], [400, "400", false])
       assert.include(badTo.message, "Invalid To phone number format")
 
@@ -556,19 +564,19 @@ layer(NodeHttpClient.layerUndici)("Azure Communication Services SMS sender", (it
         status: 202,
         body: { value: [{ to: "+14155552671", httpStatusCode: 500, successful: false, errorMessage: "Internal error" }] }
       })
-      const recipientError = yield* failure(sender.send(sms({ messageId: "0190b0a2-7c1e-7d3a-9f00-0000000000dd" })))
+      const recipientError = yield* failure(sender.send(yield* smsNow({ messageId: "0190b0a2-7c1e-7d3a-9f00-0000000000dd" })))
       assert.deepStrictEqual([recipientError.status, recipientError.retryable], [500, true])
 
       fake.fault("acs", { _tag: "Respond", status: 429 })
-      const throttled = yield* failure(sender.send(sms()))
+      const throttled = yield* failure(sender.send(yield* smsNow()))
       assert.deepStrictEqual([throttled.status, throttled.code, throttled.retryable], [429, "TooManyRequests", true])
 
       const badKey = yield* azureSender(fake, { accessKey: Redacted.make(Buffer.from("not-the-key").toString("base64")) })
-      const denied = yield* failure(badKey.send(sms()))
+      const denied = yield* failure(badKey.send(yield* smsNow()))
       assert.deepStrictEqual([denied.status, denied.code, denied.retryable], [401, "Denied", false])
 
       fake.fault("acs", { _tag: "Reset" })
-      const reset = yield* failure(sender.send(sms()))
+      const reset = yield* failure(sender.send(yield* smsNow()))
       assert.deepStrictEqual([reset.status, reset.retryable], [null, true])
 
       assert.strictEqual(fake.deliveryCount("acs"), 0)

@@ -327,15 +327,17 @@ describe("OpenAiEmbedder, on the real clock", () => {
 
   it.scopedLive("a slowed-down fake slows every request (delayMillis, setDelay)", () =>
     Effect.gen(function*() {
-      const fake = yield* withFake({ delayMillis: 150 })
+      // two requests of 400 ms each, then two undelayed ones: the bound between them leaves a loaded
+      // machine most of a second for two loopback round trips
+      const fake = yield* withFake({ delayMillis: 400 })
       const embedder = yield* embedderFor(fake, { batchSize: 1 })
       let started = Date.now()
       yield* embedder.embed(["a", "b"])
-      assert.isAtLeast(Date.now() - started, 290)
+      assert.isAtLeast(Date.now() - started, 790)
       fake.setDelay(0)
       started = Date.now()
       yield* embedder.embed(["a", "b"])
-      assert.isBelow(Date.now() - started, 280)
+      assert.isBelow(Date.now() - started, 780)
       fake.setDelay(1_000)
       const short = yield* embedderFor(fake, { timeoutMillis: 100 })
       assert.isTrue((yield* failure(short.embed(["a"]))).retryable)

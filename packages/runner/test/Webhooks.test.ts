@@ -8,7 +8,7 @@ import type { CallEndedEvent } from "@voiceagent/runner/Calls/CallEnded"
 import * as TestDatabase from "@voiceagent/runner/Testing/TestDatabase"
 import { UsersRepo } from "@voiceagent/runner/Users/UsersRepo"
 import { dispatcher, RETRY_SCHEDULE, sign, SIGNATURE_HEADER, Webhooks } from "@voiceagent/runner/Webhooks/Webhooks"
-import { Duration, Effect, Fiber, Layer, TestClock } from "effect"
+import { Clock, Deferred, Duration, Effect, Exit, Fiber, FiberId, Layer, TestClock } from "effect"
 import * as crypto from "node:crypto"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
@@ -22,22 +22,39 @@ const Outbox = Layer.mergeAll(Webhooks.Default, UsersRepo.Default, ApiKeysRepo.D
 
 type Reply = "ok" | "fail" | "hang"
 
+interface Receiver {
+  readonly server: http.Server
+  readonly url: string
+  readonly received: Array<{ headers: http.IncomingHttpHeaders; body: string }>
+  /** Resolves once `count` requests have arrived. */
+  readonly arrived: (count: number) => Effect.Effect<void>
+}
+
 const receiver = (script: Array<Reply>) =>
   Effect.acquireRelease(
-    Effect.async<{ server: http.Server; url: string; received: Array<{ at: number; headers: http.IncomingHttpHeaders; body: string }> }>(
+    Effect.async<Receiver>(
       (resume) => {
-        const received: Array<{ at: number; headers: http.IncomingHttpHeaders; body: string }> = []
+        const received: Receiver["received"] = []
+        const waiting: Array<{ readonly count: number; readonly arrived: Deferred.Deferred<void> }> = []
         const server = http.createServer((req, res) => {
           let body = ""
           req.on("data", (c) => (body += c)).on("end", () => {
-            received.push({ at: Date.now(), headers: req.headers, body })
+            received.push({ headers: req.headers, body })
+            for (const waiter of waiting) if (received.length >= waiter.count) Deferred.unsafeDone(waiter.arrived, Exit.void)
             const reply = script.shift() ?? "ok"
             if (reply === "hang") return
             res.writeHead(reply === "ok" ? 200 : 500).end()
           })
         })
+        const arrived = (count: number) =>
+          Effect.suspend(() => {
+            if (received.length >= count) return Effect.void
+            const waiter = { count, arrived: Deferred.unsafeMake<void>(FiberId.none) }
+            waiting.push(waiter)
+            return Deferred.await(waiter.arrived)
+          })
         server.listen(0, "127.0.0.1", () =>
-          resume(Effect.succeed({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received })))
+          resume(Effect.succeed({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received, arrived })))
       }
     ),
     ({ server }) => Effect.sync(() => server.closeAllConnections()).pipe(
@@ -94,31 +111,58 @@ const rowOf = (tenantId: TenantId) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql<any>`SELECT * FROM webhook_deliveries WHERE tenant_id = ${tenantId}`.pipe(Effect.map(([r]) => r), Effect.orDie))
 
+/** How long (real time) the tests wait for what real I/O finishes; generous, every wait ends on its event. */
+const REAL_TIME_LIMIT_MS = 30_000
+
+/** Waits for `event` in real time; dies naming it after `millis` (the TestClock would never time it out). */
+const awaitReal = <A>(event: Effect.Effect<A>, millis: number, what: string) =>
+  Effect.raceFirst(
+    event,
+    Effect.async<never>((resume) => {
+      const timer = setTimeout(() => resume(Effect.dieMessage(`waited ${millis} ms of real time for ${what}`)), millis)
+      return Effect.sync(() => clearTimeout(timer))
+    })
+  )
+
 /**
  * The row once the dispatcher has recorded `attempts` attempts. The receiver sees a request before the
  * dispatcher has read the answer and written it down, so a check right after the request arrives races the
- * dispatcher's UPDATE (a slow database loses that race). This waits in real time, never on the TestClock:
+ * dispatcher's UPDATE (a slow database loses that race). This polls in real time, never on the TestClock:
  * only I/O is pending, no timer.
  */
 const rowAfter = (tenantId: TenantId, attempts: number) =>
   Effect.gen(function*() {
-    for (let i = 0; i < 250; i++) {
+    // elapsed real time, not a date: performance.now() is monotonic
+    const deadline = performance.now() + REAL_TIME_LIMIT_MS
+    for (;;) {
       const row = yield* rowOf(tenantId)
       if (row.attempts >= attempts) return row
+      if (performance.now() >= deadline) {
+        return yield* Effect.dieMessage(
+          `attempt ${attempts} was not recorded within ${REAL_TIME_LIMIT_MS / 1000} s of real time; the row has ${row.attempts}`
+        )
+      }
       yield* settle
     }
-    return yield* Effect.dieMessage(`attempt ${attempts} was not recorded within 5 s`)
   })
 
-/** Moves time forward a second at a time until `predicate` holds; answers how many seconds that took. */
-const until = (predicate: () => boolean, maxSeconds: number) =>
+/**
+ * Moves time forward a second at a time, for at most `maxSeconds`, until the receiver has had `count`
+ * requests; answers how many seconds that took. Each move is followed by a short real-time pause for
+ * the dispatcher's work; the delivery itself is real HTTP the clock does not see, so once the clock
+ * has gone as far as it may, this waits for the request to arrive (in real time, generously).
+ */
+const until = (hook: Receiver, count: number, maxSeconds: number) =>
   Effect.gen(function*() {
-    for (let s = 0; s <= maxSeconds; s++) {
+    let seconds = 0
+    for (; seconds < maxSeconds; seconds++) {
       yield* settle
-      if (predicate()) return s
+      if (hook.received.length >= count) break
       yield* TestClock.adjust("1 second")
     }
-    return yield* Effect.dieMessage(`not reached within ${maxSeconds} s`)
+    yield* awaitReal(hook.arrived(count), REAL_TIME_LIMIT_MS, `request ${count} at the receiver, ${maxSeconds} s into the TestClock`)
+    assert.strictEqual(hook.received.length, count, `exactly ${count} request(s) at the receiver`)
+    return seconds
   })
 
 describe("webhook dispatcher, driven by TestClock", () => {
@@ -132,19 +176,19 @@ describe("webhook dispatcher, driven by TestClock", () => {
         // a long idle pause keeps the number of polls over these 27 hours small
         const loop = yield* Effect.fork(dispatcher({ pollInterval: "1 second", maxIdleInterval: "1 minute", batchSize: 10 }))
 
-        yield* until(() => hook.received.length === 1, 5)
+        yield* until(hook, 1, 5)
         for (let attempt = 1; attempt < RETRY_SCHEDULE.length; attempt++) {
           const row = yield* rowAfter(tenantId, attempt)
           const delay = Duration.toMillis(Duration.decode(RETRY_SCHEDULE[attempt]!))
           assert.strictEqual(row.attempts, attempt)
           assert.strictEqual(row.lastStatus, 500)
           assert.strictEqual(row.nextAttemptAt.getTime() - row.lastAttemptAt.getTime(), delay, `delay before attempt ${attempt + 1}`)
-          // nothing early...
-          yield* TestClock.adjust(Duration.millis(delay - 3_000))
+          // nothing early (3 s before it is due, however far the clock went while the attempt was on its way)...
+          yield* TestClock.adjust(Duration.millis(Math.max(0, row.nextAttemptAt.getTime() - 3_000 - (yield* Clock.currentTimeMillis))))
           yield* settle
           assert.strictEqual(hook.received.length, attempt, `attempt ${attempt + 1} not before its time`)
           // ...and it comes within the dispatcher's idle poll
-          yield* until(() => hook.received.length === attempt + 1, 75)
+          yield* until(hook, attempt + 1, 75)
         }
         const last = yield* rowAfter(tenantId, 8)
         assert.strictEqual(last.attempts, 8)
@@ -163,12 +207,12 @@ describe("webhook dispatcher, driven by TestClock", () => {
         const { secret, tenantId } = yield* subscriber(hook.url)
         yield* (yield* Webhooks).onCallEnded(ended(tenantId))
         const loop = yield* Effect.fork(dispatcher({ pollInterval: "1 second", maxIdleInterval: "10 seconds", batchSize: 10 }))
-        yield* until(() => hook.received.length === 1, 5)
+        yield* until(hook, 1, 5)
         yield* TestClock.adjust("9 seconds")
         yield* settle
         assert.strictEqual((yield* rowOf(tenantId)).attempts, 0, "still waiting for the answer")
         yield* TestClock.adjust("1 second")
-        yield* until(() => hook.received.length === 2, 30)
+        yield* until(hook, 2, 30)
         const row = yield* rowAfter(tenantId, 2)
         assert.deepStrictEqual([row.attempts, row.lastStatus, row.lastError], [2, 200, null])
         const second = hook.received[1]!

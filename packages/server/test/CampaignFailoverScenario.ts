@@ -1,9 +1,11 @@
 /**
  * A running campaign survives the runner that owns it: three runner processes on PostgreSQL (started
- * by `ClusterLocal`, as `npm run cluster:local` starts them), the
- * campaign's owner killed with SIGKILL mid-campaign, the campaign completed by the others. The
- * simulated carriers of all runners append every dial to one file, so dials are counted across
- * processes. Used by the campaign failover test.
+ * by `ClusterLocal`, as `npm run cluster:local` starts them, with the default cluster timings), the
+ * campaign's owner stopped by a failpoint between a call's start and its record of the dial (the
+ * narrowest window a crash can fall in) and killed there with SIGKILL; once the others have taken
+ * over, a fourth runner joins, so shards move again mid-campaign. The simulated carriers of all
+ * runners append every dial to one file, so dials are counted across processes; every call's
+ * billed time is checked against the carrier's record. Used by the campaign failover test.
  */
 import * as EntityId from "@effect/cluster/EntityId"
 import * as Sharding from "@effect/cluster/Sharding"
@@ -19,6 +21,7 @@ import { ContactListsRepo } from "@voiceagent/runner/Contacts/ContactListsRepo"
 import { ContactsRepo } from "@voiceagent/runner/Contacts/ContactsRepo"
 import { PlatformSettings } from "@voiceagent/runner/Settings"
 import * as Migrations from "@voiceagent/runner/Sql/Migrations"
+import { behaviourOf } from "@voiceagent/runner/Telephony/SimulatedCarrier"
 import * as PostgresClient from "@voiceagent/runner/Sql/PostgresClient"
 import * as TestDatabase from "@voiceagent/runner/Testing/TestDatabase"
 import { UsersRepo } from "@voiceagent/runner/Users/UsersRepo"
@@ -31,12 +34,15 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import * as ClusterLocal from "../src/ClusterLocal.js"
 import { scratchDirectory } from "./ClusterLocalTesting.js"
+import { openAllDay } from "./Http.js"
 
 export interface CampaignFailoverReport {
   readonly contacts: number
   readonly dialsBeforeKill: number
   /** From SIGKILL until the campaign's next dial (placed by a survivor), in ms. */
   readonly resumedAfterMs: number
+  /** From SIGKILL until every shard is held again, in ms. */
+  readonly shardsHeldAgainAfterMs: number
   readonly status: string
   readonly totalDials: number
   /** Session ids the carriers dialed more than once (must be 0: an attempt is dialed once). */
@@ -46,6 +52,16 @@ export interface CampaignFailoverReport {
   /** Contacts still pending or in progress (must be 0). */
   readonly contactsNotFinal: number
   readonly attempts: number
+  /** Attempts placed (not skipped) with no dial time (must be 0). */
+  readonly attemptsWithoutDialTime: number
+  /** The campaign's `dialedContacts`, and the contacts with a placed attempt. */
+  readonly dialedContacts: number
+  readonly contactsWithPlacedAttempt: number
+  /** Calls whose billed talk time differs from the carrier's record (must be 0). */
+  readonly callsMisbilled: ReadonlyArray<string>
+  /** Calls with more than one `ended` event (must be 0). */
+  readonly callsEndedTwice: number
+  readonly calls: number
   readonly answeredContacts: number
   readonly walletBalance: number
   readonly ledgerBalance: number
@@ -54,24 +70,23 @@ export interface CampaignFailoverReport {
   readonly toppedUp: number
 }
 
-const clusterOptions: Cluster.ClusterOptions = {
-  shardsPerGroup: 30,
-  runnerHost: "127.0.0.1",
-  runnerPort: 0,
-  shardLockRefreshInterval: "1 second",
-  shardLockExpiration: "5 seconds",
-  entityMessagePollInterval: "500 millis"
-}
+const clusterOptions: Cluster.ClusterOptions = { ...Cluster.defaultClusterOptions, shardsPerGroup: 30, runnerHost: "127.0.0.1", runnerPort: 0 }
 
-const runnerEnv = (dialLog: string) => ({
+/** The default cluster timings (lock refresh and expiry, message poll, supervisor), so takeover is measured as deployed. */
+const runnerEnv = (dialLog: string, tokens: { readonly remote: string; readonly local: string }) => ({
   SHARDS_PER_GROUP: "30",
-  SHARD_LOCK_REFRESH: "1 second",
-  SHARD_LOCK_EXPIRATION: "5 seconds",
-  ENTITY_MESSAGE_POLL: "500 millis",
-  SUPERVISOR_INTERVAL: "1 second",
   SIMULATOR_RING_MS: "300",
   SIMULATOR_DIAL_LOG: dialLog,
   VOICE_NUMBER_CPS: "4",
+  // a second of talk costs one unit: a call's cost is its billed talk time
+  RATE_VOICE_PER_MINUTE: "60",
+  RATE_BILLING_INCREMENT: "1",
+  // The owner stops, before it records the dial, after the start of its second call whose entity
+  // runs on another runner (that call goes on, and ends, while the campaign waits to be taken over),
+  // and after the start of its first call whose entity runs on the owner itself (that call is in
+  // progress on the line when its runner dies, and must be billed for what it talked)
+  FAILPOINTS: `campaign.after-call-start.remote-call=pause@2:${tokens.remote},` +
+    `campaign.after-call-start.local-call=pause@1:${tokens.local}`,
   LOG_LEVEL: "error"
 })
 
@@ -91,6 +106,7 @@ export const runCampaignFailover = (adminUrl: string, answered = 30, busy = 10) 
     const database = PostgresClient.layer({ url: Redacted.make(db.url), maxConnections: 8 })
     const directory = yield* scratchDirectory("campaign-failover-")
     const dialLog = path.join(directory, "dials.log")
+    const tokens = { remote: path.join(directory, "remote-call.token"), local: path.join(directory, "local-call.token") }
     const toppedUp = 100_000
     // answered numbers talk 1 s (…001); busy ones (…9001) are redialed once, a minute later
     const phones = [
@@ -133,7 +149,7 @@ export const runCampaignFailover = (adminUrl: string, answered = 30, busy = 10) 
       gateway: false,
       migrate: false,
       chroma: "none",
-      env: runnerEnv(dialLog)
+      env: runnerEnv(dialLog, tokens)
     }).pipe(Effect.orDie)
     const ports = runners.map((r) => r.port!)
 
@@ -141,13 +157,14 @@ export const runCampaignFailover = (adminUrl: string, answered = 30, busy = 10) 
       const sql = yield* SqlClient.SqlClient
       const sharding = yield* Sharding.Sharding
       const campaigns = yield* Campaigns
-      for (let i = 0; i < 120; i++) {
-        const [row] = yield* sql<{ n: number; holders: number }>`
-          SELECT count(*)::int AS n, count(DISTINCT a.application_name)::int AS holders
-          FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-          WHERE l.locktype = 'advisory' AND l.granted AND a.datname = current_database()
-        `
-        if (row!.n === 30 && row!.holders === 3) break
+      const shardHolders = sql<{ n: number; holders: number }>`
+        SELECT count(*)::int AS n, count(DISTINCT a.application_name)::int AS holders
+        FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+        WHERE l.locktype = 'advisory' AND l.granted AND a.datname = current_database()
+      `.pipe(Effect.map(([row]) => row!))
+      for (let i = 0; i < 240; i++) {
+        const row = yield* shardHolders
+        if (row.n === 30 && row.holders === 3) break
         yield* Effect.sleep("500 millis")
       }
       const campaign = yield* campaigns.create(seeded.tenantId, {
@@ -158,10 +175,8 @@ export const runCampaignFailover = (adminUrl: string, answered = 30, busy = 10) 
         maxAttempts: 2,
         redialDelayMin: 1,
         maxConcurrentCalls: 8,
-        timezone: "UTC",
-        callWindowStart: "00:00",
-        callWindowEnd: "23:59",
-        callDays: [1, 2, 3, 4, 5, 6, 7]
+        // open for the whole run, whatever the hour (a window ends at 23:59 at the latest)
+        ...openAllDay()
       } as any)
       const id = campaign.id as CampaignId
       yield* campaigns.schedule(seeded.tenantId, id, null)
@@ -176,22 +191,51 @@ export const runCampaignFailover = (adminUrl: string, answered = 30, busy = 10) 
       `
       const victim = runners[ports.findIndex((p) => owner!.holder.endsWith(`:${p}`))]!
 
-      // kill the owner mid-campaign
-      for (let i = 0; i < 600 && readDials(dialLog).length < 12; i++) yield* Effect.sleep("50 millis")
+      // the owner stops at both failpoints (calls started, their dials not yet recorded): kill it there
+      const reached = () => fs.existsSync(tokens.remote) && fs.existsSync(tokens.local)
+      for (let i = 0; i < 1200 && !reached(); i++) yield* Effect.sleep("50 millis")
+      if (!reached()) return yield* Effect.dieMessage("the campaign's owner never reached both failpoints")
+      for (const token of [tokens.remote, tokens.local]) {
+        const paused = Number(fs.readFileSync(token, "utf8"))
+        if (paused !== victim.pid) return yield* Effect.dieMessage(`a failpoint stopped pid ${paused}, not the owner ${victim.pid}`)
+      }
       yield* victim.kill("SIGKILL")
       const killedAt = Date.now()
       const dialsBeforeKill = readDials(dialLog).length
       yield* victim.exited
 
       let resumedAfterMs = -1
+      let shardsHeldAgainAfterMs = -1
+      let joined = false
       let final = campaign
-      for (let i = 0; i < 1800; i++) {
+      for (let i = 0; i < 3600; i++) {
         if (resumedAfterMs < 0 && readDials(dialLog).some((d) => d.at > killedAt)) resumedAfterMs = Date.now() - killedAt
+        if (shardsHeldAgainAfterMs < 0 && (yield* shardHolders).n === 30) shardsHeldAgainAfterMs = Date.now() - killedAt
+        if (!joined && resumedAfterMs >= 0) {
+          // a runner joins while calls are in progress: shards move to it mid-campaign
+          joined = true
+          yield* ClusterLocal.start({
+            databaseUrl: db.url,
+            logsDir: path.join(directory, "logs-joined"),
+            runners: 1,
+            services: [],
+            gateway: false,
+            migrate: false,
+            chroma: "none",
+            env: runnerEnv(dialLog, tokens)
+          }).pipe(Effect.orDie)
+        }
         final = yield* campaigns.get(seeded.tenantId, id)
         if (final.status === "COMPLETED") break
         yield* Effect.sleep("100 millis")
       }
-      yield* Effect.sleep("500 millis")
+      // the last calls' ends (and their webhooks, messages) commit with the campaign's completion;
+      // wait for every call to have ended
+      for (let i = 0; i < 300; i++) {
+        const [live] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM call_sessions WHERE status <> 'ENDED'`
+        if (live!.n === 0) break
+        yield* Effect.sleep("100 millis")
+      }
 
       const dials = readDials(dialLog)
       const perSession = new Map<string, number>()
@@ -214,6 +258,22 @@ export const runCampaignFailover = (adminUrl: string, answered = 30, busy = 10) 
       const [charged] = yield* sql<{ sum: number }>`
         SELECT COALESCE(sum(cost), 0)::int AS sum FROM call_sessions WHERE tenant_id = ${seeded.tenantId}
       `
+      const [undialed] = yield* sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM campaign_attempts WHERE campaign_id = ${id} AND status <> 'SKIPPED' AND dialed_at IS NULL
+      `
+      const [placed] = yield* sql<{ n: number }>`
+        SELECT count(DISTINCT contact_id)::int AS n FROM campaign_attempts WHERE campaign_id = ${id} AND status <> 'SKIPPED'
+      `
+      // what the carrier's record says each call talked: answered numbers (…0001) one second, the others none
+      const sessions = yield* sql<{ id: string; toNumber: string; outcome: string; durationSeconds: number; cost: number; ended: number }>`
+        SELECT s.id, s.to_number, s.outcome, s.duration_seconds, s.cost::int AS cost,
+               (SELECT count(*)::int FROM call_events e WHERE e.session_id = s.id AND e.type = 'ended') AS ended
+        FROM call_sessions s WHERE s.tenant_id = ${seeded.tenantId}
+      `
+      const talked = (to: string) => behaviourOf(to)._tag === "Answered" ? (behaviourOf(to) as { talkSeconds: number }).talkSeconds : 0
+      const callsMisbilled = sessions
+        .filter((c) => c.durationSeconds !== talked(c.toNumber) || c.cost !== c.durationSeconds)
+        .map((c) => `${c.id} to ${c.toNumber}: ${c.outcome}, ${c.durationSeconds} s, cost ${c.cost}`)
       return {
         contacts: phones.length,
         dialsBeforeKill,
@@ -224,6 +284,13 @@ export const runCampaignFailover = (adminUrl: string, answered = 30, busy = 10) 
         contactsMiscounted,
         contactsNotFinal: notFinal!.n,
         attempts: attempts.total,
+        attemptsWithoutDialTime: undialed!.n,
+        dialedContacts: final.dialedContacts,
+        contactsWithPlacedAttempt: placed!.n,
+        callsMisbilled,
+        callsEndedTwice: sessions.filter((c) => c.ended !== 1).length,
+        calls: sessions.length,
+        shardsHeldAgainAfterMs,
         answeredContacts: final.answeredContacts,
         walletBalance: wallet!.balance,
         ledgerBalance: ledger!.sum,

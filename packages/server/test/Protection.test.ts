@@ -135,11 +135,11 @@ const send = (
     pump()
   })
 
-/** Waits (up to 5 s) for the upstream to have seen a request to `url` end one way or another. */
+/** Waits (up to 30 s of real time; it ends on the outcome) for the upstream to have seen a request to `url` end one way or another. */
 const outcomeOf = (url: string) =>
   Effect.gen(function*() {
     const { seen } = yield* Upstream
-    for (let i = 0; i < 100; i++) {
+    for (const deadline = performance.now() + 30_000; performance.now() < deadline;) {
       const found = seen.filter((s) => s.url === url)
       if (found.length > 0 && found.every((s) => s.outcome !== "pending")) return found.map((s) => s.outcome)
       yield* Effect.sleep("50 millis")

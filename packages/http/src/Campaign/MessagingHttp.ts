@@ -22,6 +22,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { PublicUrl } from "../PublicUrl.js"
 import { subscriptionChallenge } from "../WebhookSubscription.js"
+import { JSON_BODY_MAX_DEPTH, readJsonText } from "@voiceagent/domain/Json"
 
 /** The messaging platform's app secret (`CHATAPP_APP_SECRET`): signs every notification it posts. */
 export class ChatAppAppSecret extends Context.Tag("Http/ChatAppAppSecret")<ChatAppAppSecret, Option.Option<Redacted.Redacted>>() {
@@ -105,13 +106,19 @@ export const ChatAppWebhookHttpLive = HttpApiBuilder.group(CampaignApi, "chatApp
           if (Option.isNone(yield* campaigns.webhookToken(path.tenantId).pipe(Effect.option))) {
             return yield* new WebhookVerificationFailed({ message: "This tenant has no chat-app webhook token" })
           }
-          let json: unknown
-          try {
-            json = JSON.parse(raw)
-          } catch {
-            return yield* new InvalidWebhookPayload({ message: "The webhook body is not JSON" })
+          // signed, so now read with the rules every JSON body meets
+          const read = readJsonText(raw)
+          switch (read._tag) {
+            case "NotJson":
+              return yield* new InvalidWebhookPayload({ message: "The webhook body is not JSON" })
+            case "TooDeep":
+              return yield* new InvalidWebhookPayload({ message: `The webhook body nests deeper than ${JSON_BODY_MAX_DEPTH} levels` })
+            case "Unstorable":
+              return yield* new InvalidWebhookPayload({
+                message: `The webhook body holds what cannot be stored: ${read.problems[0]!.message}`
+              })
           }
-          const parsed = parseWebhook(json)
+          const parsed = parseWebhook(read.value)
           if (Either.isLeft(parsed)) return yield* new InvalidWebhookPayload({ message: parsed.left })
           const recorded = yield* outbox.recordInbound(path.tenantId, parsed.right.statuses, parsed.right.messages)
           return new WebhookReceipt(recorded)

@@ -14,7 +14,7 @@ import { errorResponse, withRequestContext } from "../RequestContext.js"
 import { docsLayer, type Listen, listen, OPENAPI_PATH } from "../Serve.js"
 import { ServiceDirectory } from "../ServiceDirectory.js"
 import { makeProtection, type ProtectionOptions } from "./Protection.js"
-import { proxy } from "./Proxy.js"
+import { proxy, UpstreamAgent } from "./Proxy.js"
 
 /** Every upstream must answer its /readyz with 200 for the gateway to be ready. */
 const readiness = Effect.gen(function*() {
@@ -32,14 +32,14 @@ const readiness = Effect.gen(function*() {
     }), { concurrency: "unbounded" })
   const upstreams = Object.fromEntries(checks)
   return checks.every(([, state]) => state === "ready")
-    ? yield* HttpServerResponse.json({ status: "ready", service: "gateway", upstreams })
+    ? yield* HttpServerResponse.json({ status: "ready", service: "gateway", pid: process.pid, upstreams })
     : yield* errorResponse(503, "NOT_READY", "Service is not ready", upstreams)
 })
 
 const GatewayRoutes = HttpApiBuilder.Router.use((router) =>
   Effect.gen(function*() {
-    const context = yield* Effect.context<ServiceDirectory | HttpClient.HttpClient>()
-    yield* router.get("/healthz", HttpServerResponse.json({ status: "ok", service: "gateway" }))
+    const context = yield* Effect.context<ServiceDirectory | HttpClient.HttpClient | UpstreamAgent>()
+    yield* router.get("/healthz", HttpServerResponse.json({ status: "ok", service: "gateway", pid: process.pid }))
     yield* router.get("/readyz", Effect.provide(readiness, context))
     yield* router.all("*", Effect.provide(proxy, context))
   })
@@ -63,7 +63,7 @@ export const serveGateway = (options: GatewayOptions) =>
     })
   ).pipe(
     Layer.provide([GatewayRoutes, docsLayer, HttpApiBuilder.middlewareOpenApi({ path: OPENAPI_PATH })]),
-    Layer.provide([MergedApi, HttpApiBuilder.Router.Live, NodeHttpClient.layerUndici]),
+    Layer.provide([MergedApi, HttpApiBuilder.Router.Live, NodeHttpClient.layerUndici, UpstreamAgent.layer]),
     Layer.provide(listen("gateway", options)),
     Layer.fresh
   )

@@ -3,21 +3,19 @@
  * keeping method, status and end-to-end headers. Hop-by-hop headers (RFC 9110 §7.6.1) stop here.
  */
 import * as Headers from "@effect/platform/Headers"
-import * as HttpBody from "@effect/platform/HttpBody"
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as HttpTraceContext from "@effect/platform/HttpTraceContext"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import * as NodeStream from "@effect/platform-node/NodeStream"
 import { CurrentRequestId } from "@voiceagent/domain/ApiError"
 import { gatewayRouteNotFoundMessage, routeFor } from "@voiceagent/domain/Gateway"
-import * as Chunk from "effect/Chunk"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
+import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Stream from "effect/Stream"
+import * as http from "node:http"
 import { declaredLength, errorResponse, hasBody, pathOf, payloadTooLarge, REQUEST_ID_HEADER } from "../RequestContext.js"
 import { ServiceDirectory } from "../ServiceDirectory.js"
 
@@ -51,30 +49,99 @@ export class RequestBodyLimit extends Context.Reference<RequestBodyLimit>()("@vo
   defaultValue: () => Number.POSITIVE_INFINITY
 }) {}
 
-class BodyTooLarge {
-  readonly _tag = "BodyTooLarge"
-}
-
-/**
- * A body without a declared length, counted as it streams: past `limit` the stream fails, which
- * aborts the upstream request. The incoming message is then left open (not destroyed, as the
- * platform's own stream would) so the 413 still reaches the client; otherwise it is closed as usual.
- */
-const countedBody = (request: HttpServerRequest.HttpServerRequest, limit: number, exceeded: () => void) => {
-  const incoming = NodeHttpServerRequest.toIncomingMessage(request)
-  let seen = 0
-  return NodeStream.fromReadable<unknown, Uint8Array>(() => incoming, (e) => e, { closeOnDone: false }).pipe(
-    Stream.mapChunksEffect((chunk) => {
-      seen += Chunk.reduce(chunk, 0, (n, bytes) => n + bytes.length)
-      if (seen <= limit) return Effect.succeed(chunk)
-      exceeded()
-      return Effect.fail(new BodyTooLarge())
-    }),
-    Stream.ensuring(Effect.sync(() => {
-      if (seen <= limit && !incoming.complete) incoming.destroy()
-    }))
+/** The keep-alive connections from the gateway to the services. */
+export class UpstreamAgent extends Context.Tag("@voiceagent/http/Gateway/UpstreamAgent")<UpstreamAgent, http.Agent>() {
+  static readonly layer = Layer.scoped(
+    UpstreamAgent,
+    Effect.acquireRelease(Effect.sync(() => new http.Agent({ keepAlive: true, scheduling: "lifo" })), (agent) =>
+      Effect.sync(() => agent.destroy()))
   )
 }
+
+type Exchange =
+  | { readonly _tag: "Answered"; readonly response: http.IncomingMessage }
+  | { readonly _tag: "TooLarge" }
+  | { readonly _tag: "Unreachable"; readonly cause: unknown }
+
+/**
+ * One request to a service, its body streamed from the client's. The exchange ends when the
+ * service answers, even before the body is all sent: a service may refuse a request (no
+ * credentials, a bad id) without reading its body, and the client must get that answer as a
+ * direct request would. The rest of the client's body is then not forwarded; node reads and drops
+ * it once the answer is sent, so the client is not reset mid-upload. (`HttpClient` waits for the
+ * whole body to be sent before it gives the answer, and the upload's end never came.)
+ *
+ * A body without a declared length is counted as it streams: past `limit` the upstream request is
+ * aborted and the client's request is left open, so the 413 still reaches the client.
+ */
+const exchange = (
+  agent: http.Agent,
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  incoming: http.IncomingMessage | undefined,
+  limit: number
+) =>
+  Effect.async<Exchange>((resume) => {
+    let settled = false
+    let bodySent = incoming === undefined
+    const settle = (outcome: Exchange) => {
+      if (settled) return
+      settled = true
+      if (incoming !== undefined && !bodySent) incoming.unpipe(upstream)
+      resume(Effect.succeed(outcome))
+    }
+    const upstream = http.request(url, { agent, method, headers })
+    upstream.on("response", (response) => {
+      // a request whose body was cut short cannot share its connection with the next one
+      if (!bodySent) response.once("end", () => upstream.destroy())
+      settle({ _tag: "Answered", response })
+    })
+    upstream.on("error", (cause) => settle({ _tag: "Unreachable", cause }))
+    upstream.on("finish", () => (bodySent = true))
+    if (incoming === undefined) {
+      upstream.end()
+    } else {
+      if (Number.isFinite(limit)) {
+        let seen = 0
+        incoming.on("data", (chunk: Buffer) => {
+          seen += chunk.length
+          if (seen > limit && !settled) {
+            settle({ _tag: "TooLarge" })
+            upstream.destroy()
+          }
+        })
+      }
+      incoming.once("aborted", () => upstream.destroy())
+      incoming.pipe(upstream)
+    }
+    return Effect.sync(() => {
+      if (!settled) {
+        settled = true
+        upstream.destroy()
+      }
+    })
+  })
+
+/**
+ * `exchange` in a client span, whose context the service continues (the `traceparent` header),
+ * as `HttpClient` would do; no span when tracing is off.
+ */
+const tracedExchange = (...args: Parameters<typeof exchange>) =>
+  Effect.flatMap(FiberRef.get(FiberRef.currentTracerEnabled), (enabled) => {
+    if (!enabled) return exchange(...args)
+    const [agent, url, method, headers, incoming, limit] = args
+    return Effect.useSpan(`http.client ${method}`, { kind: "client", captureStackTrace: false }, (span) => {
+      span.attribute("http.request.method", method)
+      span.attribute("url.full", url)
+      return exchange(agent, url, method, { ...headers, ...HttpTraceContext.toHeaders(span) }, incoming, limit).pipe(
+        Effect.tap((outcome) => {
+          if (outcome._tag === "Answered") span.attribute("http.response.status_code", outcome.response.statusCode ?? 0)
+        }),
+        Effect.withParentSpan(span)
+      )
+    })
+  })
 
 export const proxy = Effect.gen(function*() {
   const request = yield* HttpServerRequest.HttpServerRequest
@@ -89,51 +156,49 @@ export const proxy = Effect.gen(function*() {
     return yield* errorResponse(502, "UPSTREAM_UNAVAILABLE", `The ${route.service} service is not available`)
   }
 
-  const client = yield* HttpClient.HttpClient
   const requestId = yield* FiberRef.get(CurrentRequestId)
   const remote = Option.getOrElse(request.remoteAddress, () => "")
   const forwardedFor = request.headers["x-forwarded-for"]
-  const headers = {
+  const length = declaredLength(request.headers)
+  const withBody = hasBody(request.headers)
+  const headers: Record<string, string> = {
     ...endToEnd(request.headers),
     [REQUEST_ID_HEADER]: requestId,
     "x-forwarded-for": forwardedFor === undefined ? remote : `${forwardedFor}, ${remote}`,
     "x-forwarded-host": request.headers["host"] ?? "",
-    "x-forwarded-proto": request.headers["x-forwarded-proto"] ?? "http"
+    "x-forwarded-proto": request.headers["x-forwarded-proto"] ?? "http",
+    ...(withBody
+      ? length === undefined ? { "transfer-encoding": "chunked" } : { "content-length": String(length) }
+      : {})
   }
-  const length = declaredLength(request.headers)
   // a declared length is checked against the limit before the proxy, and node's parser holds the body to it
   const limit = yield* RequestBodyLimit
-  let exceeded = false
-  const body = hasBody(request.headers)
-    ? HttpBody.stream(
-      length === undefined && Number.isFinite(limit)
-        ? countedBody(request, limit, () => (exceeded = true))
-        : request.stream,
-      request.headers["content-type"] ?? "application/octet-stream",
-      length
-    )
-    : HttpBody.empty
-
-  const upstream = yield* client.execute(
-    HttpClientRequest.make(request.method as "GET")(`${base.value}${request.url}`, { headers }).pipe(
-      HttpClientRequest.setBody(body)
-    )
-  ).pipe(Effect.option)
-  if (exceeded) return yield* payloadTooLarge(limit)
-  if (Option.isNone(upstream)) {
+  const outcome = yield* tracedExchange(
+    yield* UpstreamAgent,
+    `${base.value}${request.url}`,
+    request.method,
+    headers,
+    withBody ? NodeHttpServerRequest.toIncomingMessage(request) : undefined,
+    length === undefined ? limit : Number.POSITIVE_INFINITY
+  )
+  if (outcome._tag === "TooLarge") return yield* payloadTooLarge(limit)
+  if (outcome._tag === "Unreachable") {
     return yield* errorResponse(502, "UPSTREAM_UNAVAILABLE", `The ${route.service} service is not reachable`)
   }
-  const response = upstream.value
-  const responseLength = declaredLength(response.headers)
-  const responseHeaders = endToEnd(response.headers)
+  const response = outcome.response
+  const upstreamHeaders = Headers.fromInput(response.headers as Record<string, string | ReadonlyArray<string>>)
+  const responseLength = declaredLength(upstreamHeaders)
+  const responseHeaders = endToEnd(upstreamHeaders)
   delete responseHeaders[REQUEST_ID_HEADER]
   const contentType = responseHeaders["content-type"]
   delete responseHeaders["content-type"]
-  if (response.status === 204 || response.status === 304 || request.method === "HEAD") {
-    return HttpServerResponse.empty({ status: response.status, headers: Headers.fromInput(responseHeaders) })
+  const status = response.statusCode ?? 502
+  if (status === 204 || status === 304 || request.method === "HEAD") {
+    response.resume()
+    return HttpServerResponse.empty({ status, headers: Headers.fromInput(responseHeaders) })
   }
-  return HttpServerResponse.stream(response.stream, {
-    status: response.status,
+  return HttpServerResponse.stream(NodeStream.fromReadable<unknown, Uint8Array>(() => response, (e) => e), {
+    status,
     headers: Headers.fromInput(responseHeaders),
     ...(contentType === undefined ? {} : { contentType }),
     ...(responseLength === undefined ? {} : { contentLength: responseLength })

@@ -14,7 +14,8 @@
  * the campaign with the reason `INSUFFICIENT_FUNDS`).
  */
 import * as Entity from "@effect/cluster/Entity"
-import type { Sharding } from "@effect/cluster/Sharding"
+import * as EntityId from "@effect/cluster/EntityId"
+import * as Sharding from "@effect/cluster/Sharding"
 import { LiveCallEntity, type SessionId } from "@voiceagent/domain/Calls"
 import * as CallWindow from "@voiceagent/domain/CallWindow"
 import {
@@ -52,7 +53,8 @@ import { VoiceNumbersRepo } from "../VoiceNumbers/VoiceNumbersRepo.js"
 import { campaignsDialing, countCampaignDial } from "../Observability/PlatformMetrics.js"
 import { CampaignsRepo, stateOf } from "./CampaignsRepo.js"
 import { DialPacer } from "./DialPacer.js"
-import { withEntityLogs } from "../Cluster/EntityLogs.js"
+import { failpoint } from "../Failpoints.js"
+import { withEntityHandlers } from "../Cluster/EntityHandlers.js"
 
 export interface DialerOptions {
   /** Longest the loop sleeps without looking at its tables again (a lost wake-up costs at most this). */
@@ -89,7 +91,7 @@ export const CampaignLive = CampaignEntity.toLayer(
   Effect.gen(function*() {
     const address = yield* Entity.CurrentAddress
     const id = address.entityId as string as CampaignId
-    const logged = yield* withEntityLogs
+    const logged = yield* withEntityHandlers
     const repo = yield* CampaignsRepo
     const agents = yield* AgentsRepo
     const numbers = yield* VoiceNumbersRepo
@@ -99,7 +101,7 @@ export const CampaignLive = CampaignEntity.toLayer(
     const options = yield* DialerSettings
     const calls = yield* LiveCallEntity.client
     const scope = yield* Effect.scope
-    const entityContext = yield* Effect.context<Sharding | Entity.CurrentAddress>()
+    const entityContext = yield* Effect.context<Sharding.Sharding | Entity.CurrentAddress>()
     const keepAlive = (enabled: boolean) => Entity.keepAlive(enabled).pipe(Effect.provide(entityContext))
 
     /** Commands and the loop's own transitions and dials take turns. */
@@ -109,6 +111,11 @@ export const CampaignLive = CampaignEntity.toLayer(
     let loop: Fiber.RuntimeFiber<void> | undefined
     /** The stored status, as this entity (its only writer while active) last wrote or read it. */
     let status: CampaignStatus | undefined
+    // This instance owns the campaign from here on: one left running on a runner that lost the shard
+    // can no longer change its state or claim its contacts, and its loop stops at its next try.
+    const epoch = Option.getOrElse(yield* repo.claimOwnership(id), () => 0)
+    /** Set once another instance owns the campaign: this one's loop stops. */
+    let superseded = false
 
     const wake = Queue.offer(wakeUps, undefined).pipe(Effect.asVoid)
 
@@ -136,9 +143,16 @@ export const CampaignLive = CampaignEntity.toLayer(
             details: { status: next.left.from, allowedFrom: next.left.allowedFrom }
           })
         }
-        const written = yield* repo.writeState(id, next.right, now)
-        yield* also(written, now)
-        return written
+        const written = yield* repo.writeState(id, epoch, next.right, now)
+        if (Option.isNone(written)) {
+          superseded = true
+          return yield* new CampaignStateConflict({
+            message: "The campaign is moving to another runner; try again",
+            details: { status: found.value.status }
+          })
+        }
+        yield* also(written.value, now)
+        return written.value
       }).pipe(
         repo.withTransaction,
         Effect.catchTag("SqlError", Effect.die),
@@ -192,6 +206,14 @@ export const CampaignLive = CampaignEntity.toLayer(
           Effect.orDie
         )
         yield* countCampaignDial(started)
+        // a crash here leaves the attempt CLAIMED while its call goes on (see CampaignsRepo.onCallEnded);
+        // the point's name says whether the call's entity runs on this runner or another
+        if (started === "dialed") {
+          yield* failpoint(Effect.map(Sharding.Sharding, (sharding) =>
+            sharding.hasShardId(sharding.getShardId(EntityId.make(attempt.sessionId), "default"))
+              ? "campaign.after-call-start.local-call"
+              : "campaign.after-call-start.remote-call").pipe(Effect.provide(entityContext)))
+        }
         const now = yield* Clock.currentTimeMillis
         if (started === "dialed") {
           yield* repo.markDialed(id, attempt.id, now)
@@ -294,10 +316,19 @@ export const CampaignLive = CampaignEntity.toLayer(
             checkedAt = at
           }
           const claimed = yield* lock.withPermits(1)(
-            status === "RUNNING" ? Effect.map(repo.claim(c, contact.contactId, at), Option.some) : Effect.succeed(Option.none())
+            status === "RUNNING" && !superseded
+              ? Effect.map(repo.claim(c, epoch, contact.contactId, at), Option.some)
+              : Effect.succeed(Option.none())
           )
           if (Option.isNone(claimed)) break
-          if (Option.isNone(claimed.value)) continue
+          if (Option.isNone(claimed.value)) {
+            // not pending any more, or not ours: a newer instance owns the campaign
+            if (yield* repo.ownedElsewhere(id, epoch)) {
+              superseded = true
+              break
+            }
+            continue
+          }
           const attempt = claimed.value.value
           placing.push(
             yield* dialSlots.withPermits(1)(place(c, attempt, contact, voiceNumber)).pipe(
@@ -320,7 +351,7 @@ export const CampaignLive = CampaignEntity.toLayer(
       // read under the lock: a command's transaction has committed, and `status` agrees with the row
       const found = yield* lock.withPermits(1)(Effect.tap(repo.find(null, id), (found) =>
         Effect.sync(() => (status = Option.getOrUndefined(Option.map(found, (c) => c.status))))))
-      if (Option.isNone(found)) return "stop"
+      if (Option.isNone(found) || superseded) return "stop"
       const c = found.value
       switch (c.status) {
         case "SCHEDULED": {
@@ -354,7 +385,7 @@ export const CampaignLive = CampaignEntity.toLayer(
         // the check and the hand-back are one synchronous step: a command that made the campaign
         // active again either sees `loop` cleared (and starts a new one) or is seen here
         const done = yield* Effect.sync(() => {
-          if (status !== undefined && isActive(status)) return false
+          if (!superseded && status !== undefined && isActive(status)) return false
           loop = undefined
           return true
         })
@@ -374,7 +405,7 @@ export const CampaignLive = CampaignEntity.toLayer(
     /** Starts the loop when the campaign has work and no loop runs; otherwise wakes it. */
     const ensureLoop = Effect.suspend(() => {
       if (loop !== undefined) return wake
-      if (status === undefined || !isActive(status)) return Effect.void
+      if (superseded || status === undefined || !isActive(status)) return Effect.void
       return Effect.forkIn(runLoop, scope).pipe(
         Effect.tap((fiber) => Effect.sync(() => (loop = fiber))),
         Effect.asVoid
@@ -409,5 +440,6 @@ export const CampaignLive = CampaignEntity.toLayer(
           yield* ensureLoop
         })
     })
-  })
+  }),
+  { disableFatalDefects: true }
 )

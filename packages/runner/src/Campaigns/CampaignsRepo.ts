@@ -169,8 +169,25 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
         return exists.length > 0 ? "active" as const : "not_found" as const
       }).pipe(Effect.orDie)
 
-    /** Writes a state the machine produced. */
-    const writeState = (id: CampaignId, state: CampaignState, now: number) =>
+    /**
+     * An instance of the campaign's entity starting takes the next owner epoch: from then on only its
+     * state changes and claims apply (see `writeState`, `claim`). `None` for no such campaign.
+     */
+    const claimOwnership = (id: CampaignId) =>
+      sql<{ ownerEpoch: number }>`UPDATE campaigns SET owner_epoch = owner_epoch + 1 WHERE id = ${id} RETURNING owner_epoch`.pipe(
+        Effect.map(([row]) => Option.map(Option.fromNullable(row), (r) => r.ownerEpoch)),
+        Effect.orDie
+      )
+
+    /** Whether an instance other than the one holding `epoch` owns the campaign now. */
+    const ownedElsewhere = (id: CampaignId, epoch: number) =>
+      sql<{ ownerEpoch: number }>`SELECT owner_epoch FROM campaigns WHERE id = ${id}`.pipe(
+        Effect.map(([row]) => row !== undefined && row.ownerEpoch !== epoch),
+        Effect.orDie
+      )
+
+    /** Writes a state the machine produced; `None` when another instance owns the campaign now. */
+    const writeState = (id: CampaignId, epoch: number, state: CampaignState, now: number) =>
       sql`
         UPDATE campaigns SET
           status = ${state.status},
@@ -179,9 +196,9 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
           started_at = ${date(state.startedAt)},
           completed_at = ${date(state.completedAt)},
           updated_at = ${new Date(now)}
-        WHERE id = ${id}
+        WHERE id = ${id} AND owner_epoch = ${epoch}
         RETURNING ${columns}
-      `.pipe(Effect.map(([row]) => toCampaign(row)), Effect.orDie)
+      `.pipe(Effect.map(([row]) => Option.map(Option.fromNullable(row), toCampaign)), Effect.orDie)
 
     /**
      * Copies the list into the campaign (in the transaction that starts dialing): each contact once,
@@ -251,13 +268,15 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
     /**
      * Claims the contact's next attempt: the attempt row (unique per campaign, contact and number)
      * with its session id, and the contact marked in progress, in one statement. `None` when the
-     * contact is no longer pending (claimed by an earlier owner of the campaign).
+     * contact is no longer pending (claimed by an earlier owner of the campaign), or when another
+     * instance owns the campaign now (`epoch`).
      */
-    const claim = (campaign: Campaign, contactId: ContactId, now: number) =>
+    const claim = (campaign: Campaign, epoch: number, contactId: ContactId, now: number) =>
       sql<{ id: CampaignAttemptId; sessionId: string; attemptNumber: number }>`
         WITH c AS (
           UPDATE campaign_contacts SET state = 'IN_PROGRESS', attempts = attempts + 1
           WHERE campaign_id = ${campaign.id} AND contact_id = ${contactId} AND state = 'PENDING'
+            AND EXISTS (SELECT 1 FROM campaigns g WHERE g.id = ${campaign.id} AND g.owner_epoch = ${epoch})
           RETURNING contact_id, attempts
         )
         INSERT INTO campaign_attempts (id, campaign_id, tenant_id, contact_id, attempt_number, status, session_id, claimed_at)
@@ -318,13 +337,24 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
      * A campaign call ended: record the outcome on its attempt and decide the contact (answered,
      * retry after the redial delay, or exhausted), in the transaction that ends the call. Applied
      * once: an attempt already ENDED is left alone.
+     *
+     * An attempt whose call ends was dialed, whoever noticed: a runner that died between the call's
+     * start and its own bookkeeping (`markDialed`) left it CLAIMED, and the call went on elsewhere. So
+     * the dial is recorded here too when it was not (at the call's start), and counted as
+     * `markDialed` counts it.
      */
     const onCallEnded = (event: CallEndedEvent) =>
       event.campaignAttemptId === null ? Effect.void : sql`
-        WITH a AS (
-          UPDATE campaign_attempts SET status = 'ENDED', outcome = ${event.outcome}, ended_at = ${event.endedAt}
+        WITH before AS (
+          SELECT id, dialed_at IS NULL AS undialed FROM campaign_attempts
           WHERE id = ${event.campaignAttemptId} AND status IN ('CLAIMED', 'DIALED')
-          RETURNING campaign_id, contact_id
+          FOR UPDATE
+        ),
+        a AS (
+          UPDATE campaign_attempts t SET status = 'ENDED', outcome = ${event.outcome}, ended_at = ${event.endedAt},
+            dialed_at = COALESCE(t.dialed_at, ${event.startedAt})
+          FROM before WHERE t.id = before.id
+          RETURNING t.campaign_id, t.contact_id, (before.undialed AND t.attempt_number = 1) AS first_dial
         ),
         k AS (
           SELECT a.campaign_id, a.contact_id, g.max_attempts, g.redial_delay_min, g.status AS campaign_status
@@ -343,8 +373,12 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
           WHERE cc.campaign_id = k.campaign_id AND cc.contact_id = k.contact_id AND cc.state = 'IN_PROGRESS'
           RETURNING cc.campaign_id
         )
-        UPDATE campaigns SET answered_contacts = answered_contacts + 1
-        WHERE ${event.outcome} = 'ANSWERED' AND id IN (SELECT campaign_id FROM c)
+        UPDATE campaigns SET
+          answered_contacts = answered_contacts +
+            CASE WHEN ${event.outcome} = 'ANSWERED' AND id IN (SELECT campaign_id FROM c) THEN 1 ELSE 0 END,
+          dialed_contacts = dialed_contacts + CASE WHEN EXISTS (SELECT 1 FROM a WHERE first_dial) THEN 1 ELSE 0 END
+        WHERE id IN (SELECT campaign_id FROM a)
+          AND ((${event.outcome} = 'ANSWERED' AND id IN (SELECT campaign_id FROM c)) OR EXISTS (SELECT 1 FROM a WHERE first_dial))
       `.pipe(Effect.asVoid, Effect.orDie)
 
     /** Abort: contacts not yet dialed will not be. */
@@ -441,6 +475,8 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
       find,
       update,
       remove,
+      claimOwnership,
+      ownedElsewhere,
       writeState,
       snapshot,
       due,

@@ -2,9 +2,10 @@
  * Post-call messages, from a durable outbox.
  *
  * Writing: when a call ends, the agent's active chat-app and SMS campaigns pick a template by the
- * call's direction and outcome, and one `messages` row per channel is written in the transaction
- * that ends the call; `(session_id, channel)` is unique, so a call gets at most one message per
- * channel however often its end is retried.
+ * call's direction and outcome (a chat-app campaign's language variant by the contact's
+ * `metadata.languageCode`, then the agent's `settings.languageCode`: `chatAppTemplateFor`), and one
+ * `messages` row per channel is written in the transaction that ends the call; `(session_id, channel)`
+ * is unique, so a call gets at most one message per channel however often its end is retried.
  *
  * Sending (a cluster singleton, so one runner sends at a time): a due row is claimed, its price is
  * held on the wallet through the Tenant entity (`HoldForMessage`, reservation `message:<id>`, not
@@ -130,15 +131,13 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
                  (SELECT a.settings FROM agents a WHERE a.id = s.agent_id)
           FROM sms_campaigns s WHERE s.tenant_id = ${event.tenantId} AND s.agent_id = ${event.agentId} AND s.is_active
         `
-        const chosen = campaigns.flatMap((c): Array<Chosen> => {
-          if (c.channel === "CHATAPP") {
-            const template = chatAppTemplateFor(c.templates as ReadonlyArray<ChatAppTemplateMapping>, event.direction, event.outcome)
-            return template === undefined ? [] : [{ campaign: c, chatApp: template, sms: undefined }]
-          }
-          const template = smsTemplateFor(c.templates as ReadonlyArray<SmsTemplate>, event.outcome)
-          return template === undefined ? [] : [{ campaign: c, chatApp: undefined, sms: template }]
-        })
-        if (chosen.length === 0) return
+        // which campaigns send at all is known from the call alone; the chat-app language variant needs the contact
+        const sending = campaigns.filter((c) =>
+          c.channel === "CHATAPP"
+            ? chatAppTemplateFor(c.templates as ReadonlyArray<ChatAppTemplateMapping>, event.direction, event.outcome) !== undefined
+            : smsTemplateFor(c.templates as ReadonlyArray<SmsTemplate>, event.outcome) !== undefined
+        )
+        if (sending.length === 0) return
         const to = event.direction === "OUTGOING" ? event.toNumber : event.fromNumber
         const [contact] = event.customerId === null ? [] : yield* sql<{
           name: string | null
@@ -148,6 +147,19 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
         const context = { name: contact?.name ?? null, email: contact?.email ?? null, phone: to, metadata: contact?.metadata ?? {} }
         const { rates } = yield* rateCards.forTenant(event.tenantId)
         const at = yield* now
+        const chosen = sending.map((campaign): Chosen => {
+          if (campaign.channel === "SMS") {
+            return { campaign, chatApp: undefined, sms: smsTemplateFor(campaign.templates as ReadonlyArray<SmsTemplate>, event.outcome) }
+          }
+          const languages = { contact: context.metadata["languageCode"], agent: campaign.agentSettings?.languageCode }
+          const chatApp = chatAppTemplateFor(
+            campaign.templates as ReadonlyArray<ChatAppTemplateMapping>,
+            event.direction,
+            event.outcome,
+            languages
+          )
+          return { campaign, chatApp, sms: undefined }
+        })
         for (const { campaign, chatApp, sms } of chosen) {
           const settingsOf = campaign.agentSettings ?? {}
           if (chatApp !== undefined) {

@@ -4,7 +4,7 @@ import * as Entity from "@effect/cluster/Entity"
 import * as Effect from "effect/Effect"
 import { Ledger } from "../Billing/Ledger.js"
 import { countWalletOperation } from "../Observability/PlatformMetrics.js"
-import { withEntityLogs } from "../Cluster/EntityLogs.js"
+import { withEntityHandlers } from "../Cluster/EntityHandlers.js"
 
 /** Wallet commands of one tenant in flight at once (below the database pool's size). */
 export const TENANT_CONCURRENCY = 8
@@ -21,7 +21,7 @@ export const TenantEntityLive = TenantEntity.toLayer(Effect.gen(function*() {
   const address = yield* Entity.CurrentAddress
   const tenantId = address.entityId as string as TenantId
   const ledger = yield* Ledger
-  const logged = yield* withEntityLogs
+  const logged = yield* withEntityHandlers
   const counted = countWalletOperation
   return logged({
     TopUp: ({ payload }) => counted("top_up")(ledger.topUp(tenantId, payload.idempotencyKey, payload.amount)),
@@ -43,4 +43,4 @@ export const TenantEntityLive = TenantEntity.toLayer(Effect.gen(function*() {
       counted("settle_message")(ledger.settle(tenantId, payload.reservationId, payload.amount, payload.kind, payload.reference)),
     ReleaseMessage: ({ payload }) => counted("release_message")(ledger.release(tenantId, payload.reservationId))
   })
-}), { concurrency: TENANT_CONCURRENCY })
+}), { concurrency: TENANT_CONCURRENCY, disableFatalDefects: true })

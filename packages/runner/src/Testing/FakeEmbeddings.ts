@@ -91,7 +91,10 @@ export interface FakeEmbeddingsServer {
   readonly fault: (fault: FakeEmbeddingsFault) => void
   /** Sets the real time every later request waits before it is answered. */
   readonly setDelay: (millis: number) => void
-  /** Waits until at least `count` requests have been received; dies after `millis` of real time (5 s unless given). */
+  /**
+   * Waits until at least `count` requests have been received; dies, saying what it waited for and what
+   * it saw, after `millis` of real time (30 s unless given).
+   */
   readonly awaitRequests: (count: number, millis?: number) => Effect.Effect<void>
   /** The vector the fake answers for this text (the first model's unless given), to compare against. */
   readonly vectorOf: (text: string, model?: string, dimensions?: number) => ReadonlyArray<number>
@@ -407,8 +410,9 @@ export const makeFakeEmbeddings = (
     )
     const { port } = server.address() as AddressInfo
 
-    // Waits on real time (the fake does real I/O), so a test on the TestClock cannot hang here forever.
-    const awaitRequests = (count: number, millis = 5_000) =>
+    // Wakes on the event itself; the limit is real time (the fake does real I/O), only there so a test
+    // on the TestClock cannot hang here forever, and generous so a loaded machine never reaches it.
+    const awaitRequests = (count: number, millis = 30_000) =>
       Effect.async<void>((resume) => {
         const ready = () => recorded.length >= count
         if (ready()) return resume(Effect.void)
@@ -421,7 +425,7 @@ export const makeFakeEmbeddings = (
         }
         const timer = setTimeout(() => {
           waiters.splice(waiters.indexOf(waiter), 1)
-          resume(Effect.dieMessage(`FakeEmbeddings: no ${count} requests within ${millis} ms`))
+          resume(Effect.dieMessage(`FakeEmbeddings: waited ${millis} ms for ${count} request(s); saw ${recorded.length}`))
         }, millis)
         waiters.push(waiter)
         return Effect.sync(() => {

@@ -15,6 +15,10 @@
  * Every request is recorded; accepted sends are kept per provider. A test can queue faults per
  * provider (an answer of its choosing, a hung or reset connection, a delay), and build (and sign)
  * the WhatsApp notifications Meta would post for the messages sent.
+ *
+ * The fake's dates (answers, message ids, notifications, the ACS repeatability window) come from
+ * Effect's `Clock` where it is built: under `@effect/vitest` the `TestClock`, so they agree with the
+ * code under test whatever the real date. Waits and `Delay` faults are real time (real I/O).
  */
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
@@ -81,6 +85,7 @@ export interface WhatsAppWebhookError {
 }
 
 export interface StatusWebhookOptions {
+  /** The fake's clock's now unless given. */
   readonly at?: Date
   /** The recipient's WhatsApp id; the accepted send's `to` (digits) unless given. */
   readonly recipient?: string
@@ -99,6 +104,7 @@ export interface InboundMessageInput {
   readonly providerMessageId?: string
   readonly contactName?: string
   readonly phoneNumberId?: string
+  /** The fake's clock's now unless given. */
   readonly at?: Date
   /** The message replied to. */
   readonly context?: { readonly from: string; readonly id: string }
@@ -150,11 +156,14 @@ export interface FakeMessagingServer {
   /** Queues a fault for the provider's next request not yet answered (one fault per request, in order). */
   readonly fault: (provider: MessagingProvider, fault: FakeMessagingFault) => void
   /**
-   * Waits until at least `count` requests (for the provider, when given) have been received; dies
-   * after `millis` of real time (5 s unless given).
+   * Waits until at least `count` requests (for the provider, when given) have been received; dies,
+   * saying what it waited for and what it saw, after `millis` of real time (30 s unless given).
    */
   readonly awaitRequests: (count: number, provider?: MessagingProvider, millis?: number) => Effect.Effect<void>
-  /** Waits until the provider has accepted at least `count` sends; dies after `millis` of real time (5 s unless given). */
+  /**
+   * Waits until the provider has accepted at least `count` sends; dies, saying what it waited for and
+   * what it saw, after `millis` of real time (30 s unless given).
+   */
   readonly awaitSent: (provider: MessagingProvider, count: number, millis?: number) => Effect.Effect<void>
   /** The status notification Meta would post for these messages. */
   readonly statusWebhook: (
@@ -179,6 +188,9 @@ export const DEFAULT_VONAGE_API_SECRET = "fake-vonage-secret"
 export const DEFAULT_ACS_ACCESS_KEY = Buffer.from("fake-acs-access-key-0123456789abcdef").toString("base64")
 
 export const ACS_API_VERSION = "2021-03-07"
+
+/** How long (real time) `awaitRequests` and `awaitSent` wait unless told. */
+const AWAIT_MILLIS = 30_000
 
 const WHATSAPP_PATH = /^\/(v\d+\.\d+)\/([^/]+)\/messages$/
 const TWILIO_PATH = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\.json$/
@@ -297,6 +309,11 @@ export const makeFakeMessaging = (
       },
       acs: { accessKey: options.acs?.accessKey ?? DEFAULT_ACS_ACCESS_KEY }
     }
+    // The fake's "now" (answers' dates, the ACS repeatability window, notifications' timestamps) is
+    // Effect's Clock where the fake is built: the TestClock in a test, so it agrees with the code
+    // under test; the live clock otherwise.
+    const clock = yield* Effect.clock
+    const now = () => new Date(clock.unsafeCurrentTimeMillis())
     const repeatabilityWindowMillis = Duration.toMillis(Duration.decode(options.acs?.repeatabilityWindow ?? "5 minutes"))
     const templates = options.whatsapp?.templates
 
@@ -456,7 +473,7 @@ export const makeFakeMessaging = (
         return invalid(21609, `Invalid StatusCallback url: ${statusCallback}`)
       }
       const sid = `SM${crypto.randomBytes(16).toString("hex")}`
-      const now = new Date()
+      const created = now()
       accept({
         provider: "twilio",
         providerMessageId: sid,
@@ -474,9 +491,9 @@ export const makeFakeMessaging = (
           account_sid: accountSid,
           api_version: "2010-04-01",
           body: text ?? "",
-          date_created: rfc2822(now),
+          date_created: rfc2822(created),
           date_sent: null,
-          date_updated: rfc2822(now),
+          date_updated: rfc2822(created),
           direction: "outbound-api",
           error_code: null,
           error_message: null,
@@ -594,7 +611,7 @@ export const makeFakeMessaging = (
         if (Number.isNaN(firstSentAt)) {
           return refused(400, "Invalid repeatabilityFirstSent: an IMF-fixdate is required.", "rejected")
         }
-        if (Date.now() - firstSentAt > repeatabilityWindowMillis) {
+        if (clock.unsafeCurrentTimeMillis() - firstSentAt > repeatabilityWindowMillis) {
           return refused(412, "The repeatabilityFirstSent is not within the repeatability window.", "rejected")
         }
         const fingerprint = JSON.stringify([to, from, message])
@@ -607,7 +624,7 @@ export const makeFakeMessaging = (
       }
       const result: Readonly<Record<string, unknown>> = E164.test(to)
         ? (() => {
-          const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14)
+          const stamp = now().toISOString().replace(/\D/g, "").slice(0, 14)
           const messageId = `Outgoing_${stamp}${crypto.randomUUID()}_noam`
           accept({
             provider: "acs",
@@ -737,8 +754,9 @@ export const makeFakeMessaging = (
     )
     const { port } = server.address() as AddressInfo
 
-    // Waits on real time (the fake does real I/O), so a test on the TestClock cannot hang here forever.
-    const waitFor = (ready: () => boolean, what: string, millis: number) =>
+    // Wakes on the event itself; the limit is real time (the fake does real I/O), only there so a test
+    // on the TestClock cannot hang here forever, and generous so a loaded machine never reaches it.
+    const waitFor = (ready: () => boolean, what: string, seen: () => number, millis: number) =>
       Effect.async<void>((resume) => {
         if (ready()) return resume(Effect.void)
         const waiter = {
@@ -750,7 +768,7 @@ export const makeFakeMessaging = (
         }
         const timer = setTimeout(() => {
           waiters.splice(waiters.indexOf(waiter), 1)
-          resume(Effect.dieMessage(`FakeMessaging: no ${what} within ${millis} ms`))
+          resume(Effect.dieMessage(`FakeMessaging: waited ${millis} ms for ${what}; saw ${seen()}`))
         }, millis)
         waiters.push(waiter)
         return Effect.sync(() => {
@@ -781,7 +799,7 @@ export const makeFakeMessaging = (
     ) => {
       const ids = typeof providerMessageIds === "string" ? [providerMessageIds] : providerMessageIds
       const sends = ids.map((id) => accepted.find((send) => send.provider === "whatsapp" && send.providerMessageId === id))
-      const at = statusOptions.at ?? new Date()
+      const at = statusOptions.at ?? now()
       const statuses = ids.map((id, index) => {
         const recipient = statusOptions.recipient ?? sends[index]?.to.replace(/\D/g, "")
         if (recipient === undefined) throw new Error(`FakeMessaging knows no WhatsApp message ${id}; give a recipient`)
@@ -830,7 +848,7 @@ export const makeFakeMessaging = (
           ...(input.context === undefined ? {} : { context: input.context }),
           from: input.from,
           id,
-          timestamp: unixSeconds(input.at ?? new Date()),
+          timestamp: unixSeconds(input.at ?? now()),
           ...(input.button === undefined
             ? { type: "text", text: { body: input.text ?? "" } }
             : { type: "button", button: { text: input.button.text, payload: input.button.payload } })
@@ -855,10 +873,15 @@ export const makeFakeMessaging = (
         queue.push(fault)
         faults.set(provider, queue)
       },
-      awaitRequests: (count, provider, millis = 5_000) =>
-        waitFor(() => requests(provider).length >= count, `${count} ${provider ?? "all"} requests`, millis),
-      awaitSent: (provider, count, millis = 5_000) =>
-        waitFor(() => sent(provider).length >= count, `${count} accepted ${provider} sends`, millis),
+      awaitRequests: (count, provider, millis = AWAIT_MILLIS) =>
+        waitFor(
+          () => requests(provider).length >= count,
+          `${count} ${provider ?? "provider"} request(s)`,
+          () => requests(provider).length,
+          millis
+        ),
+      awaitSent: (provider, count, millis = AWAIT_MILLIS) =>
+        waitFor(() => sent(provider).length >= count, `${count} accepted ${provider} send(s)`, () => sent(provider).length, millis),
       statusWebhook,
       inboundMessageWebhook,
       signWebhook,

@@ -62,7 +62,13 @@ export const callEndedPayload = (eventId: string, createdAt: Date, event: CallEn
     billedSeconds: event.billedSeconds,
     cost: event.cost,
     currency: event.currency,
-    transcript: event.transcript.map((t) => ({ speaker: t.speaker, text: t.text, at: t.at.toISOString() })),
+    transcript: event.transcript.map((t) => ({
+      speaker: t.speaker,
+      text: t.text,
+      at: t.at.toISOString(),
+      interrupted: t.interrupted,
+      latency: t.latency
+    })),
     metadata: event.metadata
   }
 })

@@ -1,0 +1,90 @@
+/**
+ * The endpoints of an `HttpApi` as a table a request can be matched against without running the
+ * router: for route templates in metrics, and for the rules every request body must meet before a
+ * handler runs (which media type the route reads).
+ */
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import { SignedBody } from "@voiceagent/domain/HttpApis"
+import * as Context from "effect/Context"
+import * as Option from "effect/Option"
+import type * as AST from "effect/SchemaAST"
+
+/**
+ * What a route reads from a request body: JSON (the default), JSON it authenticates before reading
+ * (`SignedBody`), a multipart upload, or a form.
+ */
+export type BodyKind = "json" | "signed-json" | "multipart" | "form"
+
+export interface RouteTemplate {
+  readonly method: string
+  /** `/api/v1/agents/:id` */
+  readonly path: string
+  readonly body: BodyKind
+  readonly segments: ReadonlyArray<string | null>
+}
+
+export const routeTemplate = (method: string, path: string, body: BodyKind = "json"): RouteTemplate => ({
+  method,
+  path,
+  body,
+  segments: path.split("/").slice(1).map((s) => (s.startsWith(":") ? null : s))
+})
+
+const bodyKindOf = (payload: Option.Option<{ readonly ast: AST.AST }>): BodyKind => {
+  if (Option.isNone(payload)) return "json"
+  const ast = payload.value.ast
+  if (HttpApiSchema.getMultipart(ast) !== undefined || HttpApiSchema.getMultipartStream(ast) !== undefined) {
+    return "multipart"
+  }
+  return HttpApiSchema.getEncoding(ast).kind === "UrlParams" ? "form" : "json"
+}
+
+/** Every endpoint of `api`. Routes without a declared body still read JSON if they read one. */
+export const routesOf = (api: HttpApi.HttpApi.Any): ReadonlyArray<RouteTemplate> => {
+  const found: Array<RouteTemplate> = []
+  HttpApi.reflect(api as HttpApi.HttpApi.AnyWithProps, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => {
+      const signed = Context.getOrElse(endpoint.annotations, SignedBody, () => false)
+      found.push(routeTemplate(endpoint.method, endpoint.path, signed ? "signed-json" : bodyKindOf(endpoint.payloadSchema)))
+    }
+  })
+  return found
+}
+
+/**
+ * The template `method path` matches, literal segments winning over parameters (as in the router);
+ * `HEAD` matches `GET` routes.
+ */
+export const matchRoute = (
+  routes: ReadonlyArray<RouteTemplate>,
+  method: string,
+  path: string
+): RouteTemplate | undefined => {
+  const segments = path.split("/").slice(1)
+  let best: RouteTemplate | undefined
+  let bestLiterals = -1
+  for (const template of routes) {
+    if (template.segments.length !== segments.length) continue
+    if (template.method !== method && !(method === "HEAD" && template.method === "GET")) continue
+    let literals = 0
+    let matches = true
+    for (let i = 0; i < segments.length; i++) {
+      const expected = template.segments[i]
+      if (expected === null) {
+        if (segments[i] === "") matches = false
+      } else if (expected === segments[i]) {
+        literals++
+      } else {
+        matches = false
+      }
+      if (!matches) break
+    }
+    if (matches && literals > bestLiterals) {
+      best = template
+      bestLiterals = literals
+    }
+  }
+  return best
+}
