@@ -86,6 +86,7 @@ export const startPlatform = async (env: Record<string, string | undefined>, nod
     PLATFORM_CORE_PORT: "0",
     COMMS_PORT: "0",
     CAMPAIGN_PORT: "0",
+    MEDIA_PORT: "0",
     LOG_LEVEL: "warn",
     // the load generators send one key (or one address) far above any sane client's limit
     RATE_LIMIT_PER_SECOND: "0",

@@ -353,7 +353,7 @@ export interface paths {
         head?: never;
         /**
          * Update an agent
-         * @description Changes only the fields supplied. `metadata` and `settings` are merged (RFC 7396: null removes a key). Voice settings need `channel: VOICE`. Enabling the chat-app channel (connectionId and settings.phoneNumberId) needs POST /agents/{id}/webhook-token first. `is_active: false` deactivates the agent. `knowledgeBaseIds` replaces the knowledge bases the agent answers from (at most 10, the tenant's own).
+         * @description Changes only the fields supplied. `metadata` and `settings` are merged (RFC 7396: null removes a key). Voice settings need `channel: VOICE`. Enabling the chat-app channel (connectionId and settings.phoneNumberId) needs POST /agents/{id}/webhook-token first. `settings.languageCode` (a tag such as hi_IN) is the agent's language: after a call, its chat-app campaign sends the template in it unless one in the contact's language is mapped. `is_active: false` deactivates the agent. `knowledgeBaseIds` replaces the knowledge bases the agent answers from (at most 10, the tenant's own).
          */
         patch: operations["agents.updateAgent"];
         trace?: never;
@@ -742,6 +742,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/telephony/twilio/stream-ended/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tell Twilio how a call goes on when its media stream ended
+         * @description The <Redirect> after a call's <Connect><Stream> (no API key; X-Twilio-Signature): Twilio asks it when the call's media stream ended while the call goes on (the runner that held it went away, or refused it). Answers TwiML that streams the call to the runner that owns it now, with a fresh token, or <Hangup/> when the call is over or its stream ended too often
+         */
+        post: operations["telephonyCallbacks.twilioStreamEnded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/contact-lists": {
         parameters: {
             query?: never;
@@ -1081,7 +1101,7 @@ export interface paths {
         put?: never;
         /**
          * Create a chat-app campaign
-         * @description One per agent (409 CHATAPP_CAMPAIGN_EXISTS). templates: 1-20 mappings, each (process, callStatus) at most once; languageCode defaults to en_US. After each call of the agent, the mapping whose process is the call's direction and callStatus its outcome is sent as a template message. Sender: the number attached to the agent, else phoneNumberId, else the agent's settings.phoneNumberId. Placeholders: {{name}} (the contact's name, else "Customer"), {{email}} and {{phone}} (the number messaged), {{metadata.<key>}} (the contact's metadata; empty when absent). Unknown placeholders are refused.
+         * @description One per agent (409 CHATAPP_CAMPAIGN_EXISTS). templates: 1-20 mappings, each (process, callStatus, languageCode) at most once (languageCode defaults to en_US), so an outcome may have a template per language. After each call of the agent, a mapping whose process is the call's direction and callStatus its outcome is sent as a template message. Of the mappings for a call's (process, callStatus), the one sent is the one in the contact's language (the contact's metadata.languageCode; case and - or _ do not matter, so es-MX is es_MX), else in the agent's (the agent's settings.languageCode), else the first with the contact's, then the agent's, primary language (contact es_MX → es_ES), else the en_US one, else the first configured. Values that are not language tags are ignored. Sender: the number attached to the agent, else phoneNumberId, else the agent's settings.phoneNumberId. Placeholders: {{name}} (the contact's name, else "Customer"), {{email}} and {{phone}} (the number messaged), {{metadata.<key>}} (the contact's metadata; empty when absent). Unknown placeholders are refused.
          */
         post: operations["chatApp.createChatAppCampaign"];
         delete?: never;
@@ -1101,7 +1121,7 @@ export interface paths {
         get: operations["chatApp.getChatAppCampaign"];
         /**
          * Update a chat-app campaign
-         * @description Changes the fields supplied; templates, when given, replace the whole set (new ids)
+         * @description Changes the fields supplied; templates, when given, replace the whole set (new ids), under the same rules as on creation: each (process, callStatus, languageCode) at most once
          */
         put: operations["chatApp.updateChatAppCampaign"];
         post?: never;
@@ -1319,6 +1339,11 @@ export interface components {
             /** @enum {string} */
             status: "ok";
             service: string;
+            /**
+             * int
+             * @description The answering process's id
+             */
+            pid: number;
         };
         /** @description The request did not match the expected schema; `details` lists each offending field path */
         VALIDATION_FAILED: {
@@ -1336,6 +1361,28 @@ export interface components {
             error: {
                 /** @enum {string} */
                 code: "INTERNAL_ERROR";
+                message: string;
+                requestId: string;
+                /** unknown */
+                details?: unknown;
+            };
+        };
+        /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+        UNSUPPORTED_MEDIA_TYPE: {
+            error: {
+                /** @enum {string} */
+                code: "UNSUPPORTED_MEDIA_TYPE";
+                message: string;
+                requestId: string;
+                /** unknown */
+                details?: unknown;
+            };
+        };
+        /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+        REQUEST_TIMEOUT: {
+            error: {
+                /** @enum {string} */
+                code: "REQUEST_TIMEOUT";
                 message: string;
                 requestId: string;
                 /** unknown */
@@ -1368,6 +1415,11 @@ export interface components {
             /** @enum {string} */
             status: "ready";
             service: string;
+            /**
+             * int
+             * @description The answering process's id
+             */
+            pid: number;
             checks: {
                 /** @enum {string} */
                 database: "ok" | "unreachable";
@@ -1879,6 +1931,51 @@ export interface components {
             knowledgeBaseIds: components["schemas"]["UUID"][];
             /** @description Whether POST /agents/{id}/webhook-token has been called (required before enabling the chat-app channel) */
             webhookTokenIssued: boolean;
+            voice: components["schemas"]["AgentVoice"];
+            /** @description Extension: every voice choice in force for the agent's calls, its own or the platform's default, and notices of what the platform cannot do for it as configured (such as hear callers, with no speech-to-text provider) */
+            effectiveVoice: {
+                language: string;
+                speechToText: {
+                    /** @enum {string} */
+                    provider: "deepgram" | "openai" | "none";
+                    model: string | null;
+                };
+                languageModel: {
+                    /** @enum {string} */
+                    provider: "openai" | "offline";
+                    model: string | null;
+                    temperature: number | null;
+                };
+                textToSpeech: {
+                    /** @enum {string} */
+                    provider: "elevenlabs" | "openai" | "flite";
+                    voice: string | null;
+                    model: string | null;
+                };
+                endpointing: {
+                    minDelayMs: components["schemas"]["Int"];
+                    maxDelayMs: components["schemas"]["Int"];
+                };
+                interruption: {
+                    enabled: boolean;
+                    minSpeechMs: components["schemas"]["Int"];
+                    minWords: components["schemas"]["Int"];
+                    backchannels: string[];
+                };
+                idle: {
+                    reminderAfterSeconds: components["schemas"]["Int"];
+                    reminders: components["schemas"]["Int"];
+                    reminderText: string;
+                    goodbyeText: string;
+                };
+                maxCallSeconds: components["schemas"]["Int"];
+                tools: {
+                    endCall: boolean;
+                    knowledgeLookup: boolean;
+                };
+                /** @description What the platform cannot do for this agent as configured (e.g. no speech-to-text: it can speak but not hear) */
+                notices: string[];
+            };
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
         };
@@ -1887,8 +1984,68 @@ export interface components {
             phone_provider?: "PROVIDER_A" | "PROVIDER_B" | "PROVIDER_C";
             phone_number?: components["schemas"]["E164"];
             phoneNumberId?: components["schemas"]["Trim"];
+            /** @description Extension: the agent's language (a tag such as en_US, hi_IN, es_ES). After a call, the agent's chat-app campaign sends its template in this language, unless it maps one in the contact's own language (the contact's metadata.languageCode) */
+            languageCode?: string;
         };
         E164: string;
+        /** @description How the agent converses on the phone (our extension): speech recognition, language model, voice, turn-taking, idle handling, call length and tools. Fields left out take the platform's defaults (see effectiveVoice). */
+        AgentVoice: {
+            language?: string;
+            speechToText?: {
+                /**
+                 * @description deepgram (streaming), openai (an OpenAI-compatible transcription API, per utterance), or none; default: the platform's
+                 * @enum {string}
+                 */
+                provider?: "deepgram" | "openai" | "none";
+                model?: string;
+            };
+            languageModel?: {
+                /**
+                 * @description openai (any OpenAI-compatible chat completions API the platform is configured with) or offline (answers from the agent's knowledge bases); default: the platform's
+                 * @enum {string}
+                 */
+                provider?: "openai" | "offline";
+                model?: string;
+                /**
+                 * between(0, 2)
+                 * @description 0 to 2
+                 */
+                temperature?: number;
+            };
+            textToSpeech?: {
+                /**
+                 * @description elevenlabs, openai, or flite (built in, offline); default: the platform's
+                 * @enum {string}
+                 */
+                provider?: "elevenlabs" | "openai" | "flite";
+                voice?: string;
+                model?: string;
+            };
+            endpointing?: {
+                minDelayMs?: components["schemas"]["Int"];
+                maxDelayMs?: components["schemas"]["Int"];
+            };
+            interruption?: {
+                /** @description Whether the caller may interrupt the agent (default true) */
+                enabled?: boolean;
+                minSpeechMs?: components["schemas"]["Int"];
+                minWords?: components["schemas"]["Int"];
+                backchannels?: string[];
+            };
+            idle?: {
+                reminderAfterSeconds?: components["schemas"]["Int"];
+                reminders?: components["schemas"]["Int"];
+                reminderText?: string;
+                goodbyeText?: string;
+            };
+            maxCallSeconds?: components["schemas"]["Int"];
+            tools?: {
+                /** @description The model may end the call (default true) */
+                endCall?: boolean;
+                /** @description The model may search the agent's knowledge bases (default true; only with knowledge bases) */
+                knowledgeLookup?: boolean;
+            };
+        };
         /** @description PERSONA_NOT_FOUND */
         PERSONA_NOT_FOUND: {
             error: {
@@ -1915,6 +2072,7 @@ export interface components {
             metadata?: Record<string, unknown>;
             channel?: ("VOICE" | "CHATAPP") | null;
             settings?: components["schemas"]["AgentSettingsPatch"];
+            voice?: components["schemas"]["AgentVoicePatch"];
             connectionId?: components["schemas"]["Trim"] | null;
             is_active?: boolean;
             /** @description Replaces the knowledge bases the agent answers from */
@@ -1925,6 +2083,47 @@ export interface components {
             phone_provider?: ("PROVIDER_A" | "PROVIDER_B" | "PROVIDER_C") | null;
             phone_number?: components["schemas"]["E164"] | null;
             phoneNumberId?: components["schemas"]["Trim"] | null;
+            /** @description Extension: the agent's language (a tag such as en_US, hi_IN, es_ES). After a call, the agent's chat-app campaign sends its template in this language, unless it maps one in the contact's own language (the contact's metadata.languageCode); null removes it */
+            languageCode?: string | null;
+        };
+        /** @description Merged into the agent's voice choices key by key (RFC 7396); null removes a choice or a whole group; unknown keys are refused */
+        AgentVoicePatch: {
+            language?: string | null;
+            speechToText?: {
+                provider?: ("deepgram" | "openai" | "none") | null;
+                model?: string | null;
+            } | null;
+            languageModel?: {
+                provider?: ("openai" | "offline") | null;
+                model?: string | null;
+                temperature?: number | null;
+            } | null;
+            textToSpeech?: {
+                provider?: ("elevenlabs" | "openai" | "flite") | null;
+                voice?: string | null;
+                model?: string | null;
+            } | null;
+            endpointing?: {
+                minDelayMs?: components["schemas"]["Int"] | null;
+                maxDelayMs?: components["schemas"]["Int"] | null;
+            } | null;
+            interruption?: {
+                enabled?: boolean | null;
+                minSpeechMs?: components["schemas"]["Int"] | null;
+                minWords?: components["schemas"]["Int"] | null;
+                backchannels?: string[] | null;
+            } | null;
+            idle?: {
+                reminderAfterSeconds?: components["schemas"]["Int"] | null;
+                reminders?: components["schemas"]["Int"] | null;
+                reminderText?: string | null;
+                goodbyeText?: string | null;
+            } | null;
+            maxCallSeconds?: components["schemas"]["Int"] | null;
+            tools?: {
+                endCall?: boolean | null;
+                knowledgeLookup?: boolean | null;
+            } | null;
         };
         /** @description Voice settings need both phone_provider and phone_number and the VOICE channel */
         INVALID_AGENT_SETTINGS: {
@@ -2055,14 +2254,15 @@ export interface components {
              * maxLength(128)
              * @description a string at most 128 character(s) long
              */
-            campaignId?: string;
+            campaignId?: components["schemas"]["StorableString"];
             /**
              * maxLength(128)
              * @description a string at most 128 character(s) long
              */
-            campaignAttemptId?: string;
+            campaignAttemptId?: components["schemas"]["StorableString"];
             metadata?: Record<string, unknown>;
         };
+        StorableString: string;
         PlaceCallResponse: {
             /**
              * Format: uuid
@@ -2186,6 +2386,42 @@ export interface components {
              */
             cost: number;
             currency: string;
+            /** @description With include=transcript */
+            transcript?: components["schemas"]["TranscriptLine"][];
+        };
+        TranscriptLine: {
+            /** @enum {string} */
+            speaker: "agent" | "customer";
+            /** @description What was said; for an agent line cut off by the caller, only what the caller heard */
+            text: string;
+            at: components["schemas"]["Timestamp"];
+            /** @description The caller spoke over this agent line and it stopped there */
+            interrupted: boolean;
+            /** @description On the agent's answer to a turn: what the answer took */
+            latency: components["schemas"]["TurnLatency"] | null;
+        };
+        TurnLatency: {
+            /**
+             * int
+             * @description From the caller going quiet to their turn taken as over
+             */
+            endpointingMs: number;
+            /** @description From the caller going quiet to the last final transcript */
+            sttFinalLagMs: components["schemas"]["Int"] | null;
+            /** @description From asking the language model to its first words */
+            llmFirstTokenMs: components["schemas"]["Int"] | null;
+            /** @description From asking for speech to its first audio */
+            ttsFirstByteMs: components["schemas"]["Int"] | null;
+            /**
+             * int
+             * @description The platform's own part of voice-to-voice
+             */
+            overheadMs: number;
+            /**
+             * int
+             * @description From the caller going quiet to the agent's first audio
+             */
+            voiceToVoiceMs: number;
         };
         CallSession: {
             /**
@@ -2238,12 +2474,7 @@ export interface components {
              */
             cost: number;
             currency: string;
-            transcript: {
-                /** @enum {string} */
-                speaker: "agent" | "customer";
-                text: string;
-                at: components["schemas"]["Timestamp"];
-            }[];
+            transcript: components["schemas"]["TranscriptLine"][];
             events: {
                 /** @description queued, dialing, ringing, answered, ended, hangup_requested, reservation_extended, … */
                 type: string;
@@ -2497,22 +2728,22 @@ export interface components {
                 details?: unknown;
             };
         };
-        /** @description DOCUMENT_TOO_LONG */
-        DOCUMENT_TOO_LONG: {
+        /** @description UNSUPPORTED_DOCUMENT_TYPE */
+        UNSUPPORTED_DOCUMENT_TYPE: {
             error: {
                 /** @enum {string} */
-                code: "DOCUMENT_TOO_LONG";
+                code: "UNSUPPORTED_DOCUMENT_TYPE";
                 message: string;
                 requestId: string;
                 /** unknown */
                 details?: unknown;
             };
         };
-        /** @description UNSUPPORTED_DOCUMENT_TYPE */
-        UNSUPPORTED_DOCUMENT_TYPE: {
+        /** @description DOCUMENT_TOO_LONG */
+        DOCUMENT_TOO_LONG: {
             error: {
                 /** @enum {string} */
-                code: "UNSUPPORTED_DOCUMENT_TYPE";
+                code: "DOCUMENT_TOO_LONG";
                 message: string;
                 requestId: string;
                 /** unknown */
@@ -3146,6 +3377,7 @@ export interface components {
             name?: components["schemas"]["Trim"];
             phoneNumberId?: components["schemas"]["Trim"];
             isActive?: boolean;
+            /** @description 1 to 20 mappings, each (process, callStatus, languageCode) at most once (languageCode after its default en_US), so an outcome may have a template per language. Of the mappings for a call's (process, callStatus), the one sent is the one in the contact's language (the contact's metadata.languageCode; case and - or _ do not matter, so es-MX is es_MX), else in the agent's (the agent's settings.languageCode), else the first with the contact's, then the agent's, primary language (contact es_MX → es_ES), else the en_US one, else the first configured. Values that are not language tags are ignored. */
             templates: components["schemas"]["ChatAppTemplateMappingInput"][];
         };
         ChatAppTemplateMappingInput: {
@@ -3154,6 +3386,7 @@ export interface components {
             process: "INCOMING" | "OUTGOING";
             /** @enum {string} */
             callStatus: "ANSWERED" | "UNANSWERED" | "FAILED" | "BUSY";
+            /** @description The template's language, default en_US. A campaign may map the same (process, callStatus) once per language. Of the mappings for a call's (process, callStatus), the one sent is the one in the contact's language (the contact's metadata.languageCode; case and - or _ do not matter, so es-MX is es_MX), else in the agent's (the agent's settings.languageCode), else the first with the contact's, then the agent's, primary language (contact es_MX → es_ES), else the en_US one, else the first configured. Values that are not language tags are ignored. */
             languageCode?: string;
             bodyParameters?: string[];
         };
@@ -3185,6 +3418,7 @@ export interface components {
             /** @description Assigned by the service */
             id: string;
             templateName: string;
+            /** @description The template's language, default en_US. A campaign may map the same (process, callStatus) once per language. Of the mappings for a call's (process, callStatus), the one sent is the one in the contact's language (the contact's metadata.languageCode; case and - or _ do not matter, so es-MX is es_MX), else in the agent's (the agent's settings.languageCode), else the first with the contact's, then the agent's, primary language (contact es_MX → es_ES), else the en_US one, else the first configured. Values that are not language tags are ignored. */
             languageCode: string;
             /**
              * @description The call's direction
@@ -3232,7 +3466,7 @@ export interface components {
             /** @description null removes the override */
             phoneNumberId?: components["schemas"]["Trim"] | null;
             isActive?: boolean;
-            /** @description Replaces the whole set */
+            /** @description Replaces the whole set. 1 to 20 mappings, each (process, callStatus, languageCode) at most once (languageCode after its default en_US), so an outcome may have a template per language. Of the mappings for a call's (process, callStatus), the one sent is the one in the contact's language (the contact's metadata.languageCode; case and - or _ do not matter, so es-MX is es_MX), else in the agent's (the agent's settings.languageCode), else the first with the contact's, then the agent's, primary language (contact es_MX → es_ES), else the en_US one, else the first configured. Values that are not language tags are ignored. */
             templates?: components["schemas"]["ChatAppTemplateMappingInput"][];
         };
         AttachNumberRequest: {
@@ -3527,6 +3761,15 @@ export interface operations {
                     "application/json": components["schemas"]["VALIDATION_FAILED"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -3581,6 +3824,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VALIDATION_FAILED"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -3652,6 +3904,15 @@ export interface operations {
                     "application/json": components["schemas"]["VALIDATION_FAILED"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description EMAIL_TAKEN */
             409: {
                 headers: {
@@ -3668,6 +3929,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
                 };
             };
             /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
@@ -3730,6 +4000,15 @@ export interface operations {
                     "application/json": components["schemas"]["INVALID_CREDENTIALS"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -3737,6 +4016,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
                 };
             };
             /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
@@ -3802,6 +4090,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -3882,6 +4179,15 @@ export interface operations {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description TENANT_EXISTS */
             409: {
                 headers: {
@@ -3898,6 +4204,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
                 };
             };
             /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
@@ -3963,6 +4278,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -4043,6 +4367,15 @@ export interface operations {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -4050,6 +4383,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
                 };
             };
             /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
@@ -4118,6 +4460,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -4207,6 +4558,15 @@ export interface operations {
                     "application/json": components["schemas"]["AGENT_NOT_FOUND"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -4214,6 +4574,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
                 };
             };
             /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
@@ -4291,6 +4660,15 @@ export interface operations {
                     "application/json": components["schemas"]["API_KEY_NOT_FOUND"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -4363,6 +4741,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -4440,6 +4827,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -4521,6 +4917,15 @@ export interface operations {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -4600,6 +5005,15 @@ export interface operations {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -4672,6 +5086,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -4752,6 +5175,15 @@ export interface operations {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -4759,6 +5191,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
                 };
             };
             /** @description IDEMPOTENCY_KEY_REUSED */
@@ -4838,6 +5279,15 @@ export interface operations {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -4913,6 +5363,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -4993,6 +5452,15 @@ export interface operations {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -5000,6 +5468,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
                 };
             };
             /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
@@ -5077,6 +5554,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AGENT_NOT_FOUND"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -5169,6 +5655,15 @@ export interface operations {
                     "application/json": components["schemas"]["AGENT_NOT_FOUND"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description WEBHOOK_TOKEN_REQUIRED */
             409: {
                 headers: {
@@ -5185,6 +5680,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
                 };
             };
             /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
@@ -5264,6 +5768,15 @@ export interface operations {
                     "application/json": components["schemas"]["AGENT_NOT_FOUND"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -5339,6 +5852,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -5419,6 +5941,15 @@ export interface operations {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description VOICE_NUMBER_EXISTS */
             409: {
                 headers: {
@@ -5435,6 +5966,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
                 };
             };
             /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
@@ -5512,6 +6052,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VOICE_NUMBER_NOT_FOUND"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -5598,6 +6147,15 @@ export interface operations {
                     "application/json": components["schemas"]["VOICE_NUMBER_NOT_FOUND"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -5668,6 +6226,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WEBHOOK_VERIFICATION_FAILED"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -5769,6 +6336,15 @@ export interface operations {
                     "application/json": components["schemas"]["AGENT_NOT_FOUND"] | components["schemas"]["VOICE_NUMBER_NOT_FOUND"] | components["schemas"]["CONTACT_NOT_FOUND"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description REQUEST_IN_PROGRESS */
             409: {
                 headers: {
@@ -5785,6 +6361,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
                 };
             };
             /** @description IDEMPOTENCY_KEY_REUSED */
@@ -5827,6 +6412,7 @@ export interface operations {
                 status?: "QUEUED" | "DIALING" | "RINGING" | "IN_PROGRESS" | "ENDED" | "ANSWERED" | "UNANSWERED" | "BUSY" | "FAILED" | "CANCELED";
                 from?: components["schemas"]["Timestamp"];
                 to?: components["schemas"]["Timestamp"];
+                include?: "transcript";
             };
             header?: never;
             path?: never;
@@ -5868,6 +6454,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -5956,6 +6551,15 @@ export interface operations {
                     "application/json": components["schemas"]["CALL_NOT_FOUND"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -6042,6 +6646,15 @@ export interface operations {
                     "application/json": components["schemas"]["CALL_NOT_FOUND"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -6119,6 +6732,15 @@ export interface operations {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -6194,6 +6816,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -6274,6 +6905,15 @@ export interface operations {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description KB_KEY_TAKEN */
             409: {
                 headers: {
@@ -6290,6 +6930,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
                 };
             };
             /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
@@ -6378,6 +7027,15 @@ export interface operations {
                     "application/json": components["schemas"]["KNOWLEDGE_BASE_NOT_FOUND"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -6460,6 +7118,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["KNOWLEDGE_BASE_NOT_FOUND"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -6561,6 +7228,15 @@ export interface operations {
                     "application/json": components["schemas"]["KNOWLEDGE_BASE_NOT_FOUND"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description KB_KEY_TAKEN */
             409: {
                 headers: {
@@ -6577,6 +7253,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
                 };
             };
             /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
@@ -6660,6 +7345,15 @@ export interface operations {
                     "application/json": components["schemas"]["KNOWLEDGE_BASE_NOT_FOUND"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -6667,6 +7361,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
                 };
             };
             /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
@@ -6752,6 +7455,15 @@ export interface operations {
                     "application/json": components["schemas"]["KNOWLEDGE_BASE_NOT_FOUND"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -6761,13 +7473,13 @@ export interface operations {
                     "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"] | components["schemas"]["DOCUMENT_TOO_LONG"];
                 };
             };
-            /** @description UNSUPPORTED_DOCUMENT_TYPE */
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["UNSUPPORTED_DOCUMENT_TYPE"];
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"] | components["schemas"]["UNSUPPORTED_DOCUMENT_TYPE"];
                 };
             };
             /** @description DOCUMENT_UNREADABLE */
@@ -6859,6 +7571,15 @@ export interface operations {
                     "application/json": components["schemas"]["KNOWLEDGE_BASE_NOT_FOUND"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -6947,6 +7668,15 @@ export interface operations {
                     "application/json": components["schemas"]["KNOWLEDGE_BASE_NOT_FOUND"] | components["schemas"]["DOCUMENT_NOT_FOUND"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -7031,6 +7761,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["KNOWLEDGE_BASE_NOT_FOUND"] | components["schemas"]["DOCUMENT_NOT_FOUND"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -7122,6 +7861,15 @@ export interface operations {
                     "application/json": components["schemas"]["KNOWLEDGE_BASE_NOT_FOUND"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -7211,6 +7959,15 @@ export interface operations {
                     "application/json": components["schemas"]["KNOWLEDGE_BASE_NOT_FOUND"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -7297,6 +8054,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["KNOWLEDGE_BASE_NOT_FOUND"] | components["schemas"]["INGESTION_JOB_NOT_FOUND"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -7389,6 +8155,15 @@ export interface operations {
                     "application/json": components["schemas"]["KNOWLEDGE_BASE_NOT_FOUND"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -7396,6 +8171,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
                 };
             };
             /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
@@ -7472,6 +8256,15 @@ export interface operations {
                     "application/json": components["schemas"]["INVALID_SIGNATURE"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -7479,6 +8272,109 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["INTERNAL_ERROR"];
+                };
+            };
+        };
+    };
+    "telephonyCallbacks.twilioStreamEnded": {
+        parameters: {
+            query?: never;
+            header?: {
+                "x-twilio-signature"?: string;
+            };
+            path: {
+                /** @description a Universally Unique Identifier */
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description TwiML */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
+            };
+            /** @description The request did not match the expected schema; `details` lists each offending field path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VALIDATION_FAILED"];
+                };
+            };
+            /** @description INVALID_SIGNATURE */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["INVALID_SIGNATURE"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
                 };
             };
             /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
@@ -7547,6 +8443,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -7627,6 +8532,15 @@ export interface operations {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description CONTACT_LIST_NAME_TAKEN */
             409: {
                 headers: {
@@ -7643,6 +8557,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
                 };
             };
             /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
@@ -7720,6 +8643,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CONTACT_LIST_NOT_FOUND"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -7804,6 +8736,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CONTACT_LIST_NOT_FOUND"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description CONTACT_LIST_IN_USE */
@@ -7905,6 +8846,15 @@ export interface operations {
                     "application/json": components["schemas"]["CONTACT_LIST_NOT_FOUND"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description CONTACT_LIST_NAME_TAKEN */
             409: {
                 headers: {
@@ -7921,6 +8871,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
                 };
             };
             /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
@@ -8010,6 +8969,15 @@ export interface operations {
                     "application/json": components["schemas"]["CONTACT_LIST_NOT_FOUND"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -8017,6 +8985,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
                 };
             };
             /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
@@ -8097,6 +9074,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CONTACT_LIST_NOT_FOUND"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -8195,6 +9181,15 @@ export interface operations {
                     "application/json": components["schemas"]["CONTACT_LIST_NOT_FOUND"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description CONTACT_EXISTS */
             409: {
                 headers: {
@@ -8211,6 +9206,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
                 };
             };
             /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
@@ -8294,6 +9298,15 @@ export interface operations {
                     "application/json": components["schemas"]["CONTACT_LIST_NOT_FOUND"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -8301,6 +9314,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
                 };
             };
             /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
@@ -8380,6 +9402,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CONTACT_LIST_NOT_FOUND"] | components["schemas"]["CONTACT_NOT_FOUND"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -8466,6 +9497,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CONTACT_LIST_NOT_FOUND"] | components["schemas"]["CONTACT_NOT_FOUND"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -8560,6 +9600,15 @@ export interface operations {
                     "application/json": components["schemas"]["CONTACT_LIST_NOT_FOUND"] | components["schemas"]["CONTACT_NOT_FOUND"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description CONTACT_EXISTS */
             409: {
                 headers: {
@@ -8576,6 +9625,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
                 };
             };
             /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
@@ -8645,6 +9703,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -8765,6 +9832,15 @@ export interface operations {
                     "application/json": components["schemas"]["AGENT_NOT_FOUND"] | components["schemas"]["VOICE_NUMBER_NOT_FOUND"] | components["schemas"]["CONTACT_LIST_NOT_FOUND"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description AGENT_INACTIVE */
             409: {
                 headers: {
@@ -8781,6 +9857,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
                 };
             };
             /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
@@ -8858,6 +9943,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CAMPAIGN_NOT_FOUND"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -8942,6 +10036,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CAMPAIGN_NOT_FOUND"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description CAMPAIGN_ACTIVE */
@@ -9075,6 +10178,15 @@ export interface operations {
                     "application/json": components["schemas"]["CAMPAIGN_NOT_FOUND"] | components["schemas"]["AGENT_NOT_FOUND"] | components["schemas"]["VOICE_NUMBER_NOT_FOUND"] | components["schemas"]["CONTACT_LIST_NOT_FOUND"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description details: {status, allowedFrom} */
             409: {
                 headers: {
@@ -9091,6 +10203,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
                 };
             };
             /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
@@ -9174,6 +10295,15 @@ export interface operations {
                     "application/json": components["schemas"]["CAMPAIGN_NOT_FOUND"] | components["schemas"]["AGENT_NOT_FOUND"] | components["schemas"]["VOICE_NUMBER_NOT_FOUND"] | components["schemas"]["CONTACT_LIST_NOT_FOUND"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description details: {status, allowedFrom} */
             409: {
                 headers: {
@@ -9190,6 +10320,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
                 };
             };
             /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
@@ -9267,6 +10406,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CAMPAIGN_NOT_FOUND"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description details: {status, allowedFrom} */
@@ -9364,6 +10512,15 @@ export interface operations {
                     "application/json": components["schemas"]["CAMPAIGN_NOT_FOUND"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description details: {status, allowedFrom} */
             409: {
                 headers: {
@@ -9457,6 +10614,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CAMPAIGN_NOT_FOUND"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description details: {status, allowedFrom} */
@@ -9557,6 +10723,15 @@ export interface operations {
                     "application/json": components["schemas"]["CAMPAIGN_NOT_FOUND"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -9643,6 +10818,15 @@ export interface operations {
                     "application/json": components["schemas"]["CAMPAIGN_NOT_FOUND"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -9718,6 +10902,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -9798,6 +10991,15 @@ export interface operations {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -9805,6 +11007,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
                 };
             };
             /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
@@ -9879,6 +11090,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DNC_NOT_FOUND"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -9956,6 +11176,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -10045,6 +11274,15 @@ export interface operations {
                     "application/json": components["schemas"]["AGENT_NOT_FOUND"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description CHATAPP_CAMPAIGN_EXISTS */
             409: {
                 headers: {
@@ -10061,6 +11299,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
                 };
             };
             /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
@@ -10138,6 +11385,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CHATAPP_CAMPAIGN_NOT_FOUND"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -10230,6 +11486,15 @@ export interface operations {
                     "application/json": components["schemas"]["CHATAPP_CAMPAIGN_NOT_FOUND"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -10237,6 +11502,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
                 };
             };
             /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
@@ -10312,6 +11586,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CHATAPP_CAMPAIGN_NOT_FOUND"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -10404,6 +11687,15 @@ export interface operations {
                     "application/json": components["schemas"]["AGENT_NOT_FOUND"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -10411,6 +11703,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
                 };
             };
             /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
@@ -10476,6 +11777,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -10561,6 +11871,15 @@ export interface operations {
                     "application/json": components["schemas"]["WEBHOOK_TOKEN_NOT_ISSUED"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -10640,6 +11959,15 @@ export interface operations {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -10717,6 +12045,15 @@ export interface operations {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -10787,6 +12124,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WEBHOOK_VERIFICATION_FAILED"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -10866,6 +12212,15 @@ export interface operations {
                     "application/json": components["schemas"]["WEBHOOK_VERIFICATION_FAILED"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -10941,6 +12296,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -11030,6 +12394,15 @@ export interface operations {
                     "application/json": components["schemas"]["AGENT_NOT_FOUND"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description SMS_CAMPAIGN_EXISTS */
             409: {
                 headers: {
@@ -11046,6 +12419,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
                 };
             };
             /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
@@ -11123,6 +12505,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SMS_CAMPAIGN_NOT_FOUND"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -11215,6 +12606,15 @@ export interface operations {
                     "application/json": components["schemas"]["SMS_CAMPAIGN_NOT_FOUND"];
                 };
             };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
             413: {
                 headers: {
@@ -11222,6 +12622,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
                 };
             };
             /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
@@ -11297,6 +12706,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SMS_CAMPAIGN_NOT_FOUND"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
@@ -11376,6 +12794,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
                 };
             };
             /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */

@@ -1,8 +1,10 @@
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import { errorFields, httpError, type HttpError } from "./ApiError.js"
+import { AgentVoice, AgentVoicePatch, ResolvedVoice } from "./AgentVoice.js"
 import { AgentId, KnowledgeBaseId, PersonaId } from "./Ids.js"
 import { MAX_AGENT_KNOWLEDGE_BASES } from "./KnowledgeBases.js"
+import { isLanguageCode } from "./MessageRules.js"
 import { JsonObjectSchema, mergePatch, Metadata } from "./Json.js"
 import { E164, PhoneProvider } from "./Phone.js"
 import { Timestamp } from "./Timestamp.js"
@@ -37,15 +39,27 @@ export const AgentPrompt = trimmedText(32_000, "agent_prompt")
 export const ConnectionId = trimmedText(128, "connectionId")
 export const PhoneNumberId = trimmedText(64, "phoneNumberId")
 
+/** The agent's language: a tag in the form chat-app template mappings use. */
+export const AgentLanguageCode = Schema.String.pipe(
+  Schema.filter(isLanguageCode, { message: () => "settings.languageCode must be a language tag such as en_US, hi_IN or es_ES" }),
+  Schema.annotations({ examples: ["en_US", "hi_IN", "es_ES"] })
+)
+
+const AGENT_LANGUAGE = "Extension: the agent's language (a tag such as en_US, hi_IN, es_ES). After a call, the agent's chat-app " +
+  "campaign sends its template in this language, unless it maps one in the contact's own language (the contact's " +
+  "metadata.languageCode)"
+
 /**
  * Channel settings, stored as one object. Voice: `phone_provider` and `phone_number` together
  * (the agent's channel must then be `VOICE`). Chat-app: `phoneNumberId`, the sender id at the
- * messaging platform.
+ * messaging platform. `languageCode` (our extension): the agent's language, which picks among a
+ * chat-app campaign's language variants after the contact's own (`MessageRules.chatAppTemplateFor`).
  */
 export const AgentSettings = Schema.Struct({
   phone_provider: Schema.optional(PhoneProvider),
   phone_number: Schema.optional(E164),
-  phoneNumberId: Schema.optional(PhoneNumberId)
+  phoneNumberId: Schema.optional(PhoneNumberId),
+  languageCode: Schema.optional(AgentLanguageCode).annotations({ description: AGENT_LANGUAGE })
 }).annotations({ identifier: "AgentSettings" })
 export type AgentSettings = typeof AgentSettings.Type
 
@@ -53,7 +67,8 @@ export type AgentSettings = typeof AgentSettings.Type
 export const AgentSettingsPatch = Schema.Struct({
   phone_provider: Schema.optional(Schema.NullOr(PhoneProvider)),
   phone_number: Schema.optional(Schema.NullOr(E164)),
-  phoneNumberId: Schema.optional(Schema.NullOr(PhoneNumberId))
+  phoneNumberId: Schema.optional(Schema.NullOr(PhoneNumberId)),
+  languageCode: Schema.optional(Schema.NullOr(AgentLanguageCode)).annotations({ description: `${AGENT_LANGUAGE}; null removes it` })
 }).annotations({
   identifier: "AgentSettingsPatch",
   parseOptions: { onExcessProperty: "error" },
@@ -77,6 +92,11 @@ export class Agent extends Schema.Class<Agent>("Agent")({
   webhookTokenIssued: Schema.Boolean.annotations({
     description: "Whether POST /agents/{id}/webhook-token has been called (required before enabling the chat-app channel)"
   }),
+  voice: AgentVoice,
+  effectiveVoice: ResolvedVoice.annotations({
+    description: "Extension: every voice choice in force for the agent's calls, its own or the platform's default, and " +
+      "notices of what the platform cannot do for it as configured (such as hear callers, with no speech-to-text provider)"
+  }),
   createdAt: Timestamp,
   updatedAt: Timestamp
 }) {}
@@ -95,6 +115,7 @@ export class UpdateAgentRequest extends Schema.Class<UpdateAgentRequest>("Update
   }),
   channel: Schema.optional(Schema.NullOr(AgentChannel)),
   settings: Schema.optional(AgentSettingsPatch),
+  voice: Schema.optional(AgentVoicePatch),
   connectionId: Schema.optional(Schema.NullOr(ConnectionId)),
   is_active: Schema.optional(Schema.Boolean),
   knowledgeBaseIds: Schema.optional(
@@ -169,7 +190,16 @@ export interface AgentState {
   readonly connectionId: string | null
   readonly is_active: boolean
   readonly webhookTokenIssued: boolean
+  readonly voice: AgentVoice
 }
+
+/** Groups left empty by a patch are dropped: `{"idle": {"reminders": null}}` leaves no `idle: {}` behind. */
+const pruneEmpty = (value: unknown): unknown =>
+  Object.fromEntries(
+    Object.entries(value as Record<string, unknown>).filter(([, v]) =>
+      !(typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length === 0)
+    )
+  )
 
 const defined = <A>(value: A | undefined, fallback: A): A => value === undefined ? fallback : value
 
@@ -191,7 +221,8 @@ export const applyAgentPatch = (
     channel: defined(patch.channel, current.channel),
     connectionId: defined(patch.connectionId, current.connectionId),
     is_active: defined(patch.is_active, current.is_active),
-    settings
+    settings,
+    voice: patch.voice === undefined ? current.voice : pruneEmpty(mergePatch(current.voice, patch.voice)) as AgentVoice
   }
   const voiceKeys = [settings.phone_provider, settings.phone_number].filter((v) => v !== undefined).length
   if (voiceKeys === 1) {

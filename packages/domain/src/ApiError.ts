@@ -123,8 +123,11 @@ const usefulIssues = (
   issues: ReadonlyArray<{ readonly path: ReadonlyArray<PropertyKey>; readonly message: string }>
 ): ReadonlyArray<ValidationIssue> => {
   const all = issues.map((issue) => ({ path: formatIssuePath(issue.path), message: issue.message }))
+  // the other member's issue may be deeper (templates[3] for templates): its path starts with this one
+  const within = (inner: string, outer: string) =>
+    inner === outer || inner.startsWith(`${outer}.`) || inner.startsWith(`${outer}[`) || outer === ""
   return all.filter((issue) =>
-    !(issue.message.startsWith("Expected undefined, actual") && all.some((o) => o.path === issue.path && o !== issue))
+    !(issue.message.startsWith("Expected undefined, actual") && all.some((o) => o !== issue && within(o.path, issue.path)))
   )
 }
 
@@ -198,6 +201,32 @@ export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()(
     status: 413,
     code: "PAYLOAD_TOO_LARGE",
     description: "The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits)"
+  })
+}
+
+/** A request body in a media type its route does not read (answered before any handler runs). */
+export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()(
+  "UnsupportedMediaType",
+  errorFields("The request body's media type is not one this route reads")
+) {
+  static readonly http: HttpError<UnsupportedMediaType> = httpError(this, {
+    status: 415,
+    code: "UNSUPPORTED_MEDIA_TYPE",
+    description: "The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or " +
+      "multipart/form-data with a boundary for uploads; `details.expected` names it"
+  })
+}
+
+/** A request whose body stopped arriving (or whose headers never ended) within the server's timeouts. */
+export class RequestTimeout extends Schema.TaggedError<RequestTimeout>()(
+  "RequestTimeout",
+  errorFields("The request was not received in time")
+) {
+  static readonly http: HttpError<RequestTimeout> = httpError(this, {
+    status: 408,
+    code: "REQUEST_TIMEOUT",
+    description: "The request body stopped arriving for longer than the body timeout (15 s by default), or the " +
+      "whole request took longer than the request timeout; the connection is closed"
   })
 }
 

@@ -18,6 +18,7 @@ export type CallOutcome = typeof CallOutcome.Type
 export const EndReasons = [
   "completed",
   "hangup_requested",
+  "agent_hangup",
   "ring_timeout",
   "max_duration",
   "funds_exhausted",
@@ -64,6 +65,8 @@ export type CallEvent = Data.TaggedEnum<{
   MaxDuration: { readonly at: number }
   FundsExhausted: { readonly at: number }
   HangupRequested: { readonly at: number }
+  /** The agent ended the conversation (its end_call tool, the idle goodbye, its fallback line). */
+  AgentHungUp: { readonly at: number }
 }>
 export const CallEvent = Data.taggedEnum<CallEvent>()
 
@@ -116,6 +119,7 @@ export const transition = (state: CallState, event: CallEvent): Transition => {
           changed: true
         }),
         HangupRequested: ({ at }) => end(state, at, "CANCELED", "hangup_requested", false),
+        AgentHungUp: () => ignore(state),
         DialFailed: ({ at }) => end(state, at, "FAILED", "dial_failed", false),
         FundsExhausted: ({ at }) => end(state, at, "FAILED", "funds_exhausted", false),
         Ringing: () => ignore(state),
@@ -154,7 +158,8 @@ export const transition = (state: CallState, event: CallEvent): Transition => {
         RingTimeout: ({ at }) => end(state, at, "UNANSWERED", "ring_timeout", true),
         MaxDuration: () => ignore(state),
         FundsExhausted: ({ at }) => end(state, at, "CANCELED", "funds_exhausted", true),
-        HangupRequested: ({ at }) => end(state, at, "CANCELED", "hangup_requested", true)
+        HangupRequested: ({ at }) => end(state, at, "CANCELED", "hangup_requested", true),
+        AgentHungUp: () => ignore(state)
       })
     case "IN_PROGRESS":
       return CallEvent.$match(event, {
@@ -170,7 +175,8 @@ export const transition = (state: CallState, event: CallEvent): Transition => {
         Completed: ({ at }) => end(state, at, "ANSWERED", "completed", false),
         MaxDuration: ({ at }) => end(state, at, "ANSWERED", "max_duration", true),
         FundsExhausted: ({ at }) => end(state, at, "ANSWERED", "funds_exhausted", true),
-        HangupRequested: ({ at }) => end(state, at, "ANSWERED", "hangup_requested", true)
+        HangupRequested: ({ at }) => end(state, at, "ANSWERED", "hangup_requested", true),
+        AgentHungUp: ({ at }) => end(state, at, "ANSWERED", "agent_hangup", true)
       })
     case "ENDED":
       return ignore(state)

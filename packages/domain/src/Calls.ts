@@ -8,7 +8,7 @@ import { InsufficientFunds, MinorUnits } from "./Billing.js"
 import { CallOutcome, CallStatus } from "./CallMachine.js"
 import { ContactNotFound } from "./Contacts.js"
 import { AgentId, ContactId, TenantId, VoiceNumberId } from "./Ids.js"
-import { JsonObjectSchema, Metadata } from "./Json.js"
+import { JsonObjectSchema, Metadata, StorableString } from "./Json.js"
 import { E164, PhoneProvider } from "./Phone.js"
 import { ConcurrentCallLimit } from "./TenantEntity.js"
 import { Timestamp } from "./Timestamp.js"
@@ -27,8 +27,8 @@ export class PlaceCallRequest extends Schema.Class<PlaceCallRequest>("PlaceCallR
   toNumber: E164,
   tenantId: Schema.optional(TenantId).annotations({ description: "Omit: the tenant comes from the credential" }),
   customerId: Schema.optional(ContactId).annotations({ description: "A contact of the tenant the call is attributed to" }),
-  campaignId: Schema.optional(Schema.String.pipe(Schema.maxLength(128))),
-  campaignAttemptId: Schema.optional(Schema.String.pipe(Schema.maxLength(128))),
+  campaignId: Schema.optional(StorableString.pipe(Schema.maxLength(128))),
+  campaignAttemptId: Schema.optional(StorableString.pipe(Schema.maxLength(128))),
   metadata: Schema.optional(JsonObjectSchema())
 }) {}
 
@@ -38,11 +38,24 @@ export class PlaceCallResponse extends Schema.Class<PlaceCallResponse>("PlaceCal
   status: Schema.Literal("QUEUED")
 }) {}
 
+/** What one turn of the agent took, in ms (our extension; see docs/voice.md). */
+export const TurnLatency = Schema.Struct({
+  endpointingMs: Schema.Int.annotations({ description: "From the caller going quiet to their turn taken as over" }),
+  sttFinalLagMs: Schema.NullOr(Schema.Int).annotations({ description: "From the caller going quiet to the last final transcript" }),
+  llmFirstTokenMs: Schema.NullOr(Schema.Int).annotations({ description: "From asking the language model to its first words" }),
+  ttsFirstByteMs: Schema.NullOr(Schema.Int).annotations({ description: "From asking for speech to its first audio" }),
+  overheadMs: Schema.Int.annotations({ description: "The platform's own part of voice-to-voice" }),
+  voiceToVoiceMs: Schema.Int.annotations({ description: "From the caller going quiet to the agent's first audio" })
+}).annotations({ identifier: "TurnLatency" })
+export type TurnLatency = typeof TurnLatency.Type
+
 export const TranscriptLine = Schema.Struct({
   speaker: Schema.Literal("agent", "customer"),
-  text: Schema.String,
-  at: Timestamp
-})
+  text: Schema.String.annotations({ description: "What was said; for an agent line cut off by the caller, only what the caller heard" }),
+  at: Timestamp,
+  interrupted: Schema.Boolean.annotations({ description: "The caller spoke over this agent line and it stopped there" }),
+  latency: Schema.NullOr(TurnLatency).annotations({ description: "On the agent's answer to a turn: what the answer took" })
+}).annotations({ identifier: "TranscriptLine" })
 export type TranscriptLine = typeof TranscriptLine.Type
 
 export const CallEventRecord = Schema.Struct({
@@ -77,7 +90,10 @@ const sessionFields = {
   currency: Schema.String
 }
 
-export class CallLog extends Schema.Class<CallLog>("CallLog")(sessionFields) {}
+export class CallLog extends Schema.Class<CallLog>("CallLog")({
+  ...sessionFields,
+  transcript: Schema.optional(Schema.Array(TranscriptLine)).annotations({ description: "With include=transcript" })
+}) {}
 
 export class CallSession extends Schema.Class<CallSession>("CallSession")({
   ...sessionFields,
@@ -92,7 +108,10 @@ export const CallLogQuery = Schema.Struct({
     description: "A status (QUEUED … ENDED) or an outcome (ANSWERED, UNANSWERED, BUSY, FAILED, CANCELED)"
   }),
   from: Schema.optional(Timestamp).annotations({ description: "Created at or after (ISO 8601)" }),
-  to: Schema.optional(Timestamp).annotations({ description: "Created before (ISO 8601)" })
+  to: Schema.optional(Timestamp).annotations({ description: "Created before (ISO 8601)" }),
+  include: Schema.optional(Schema.Literal("transcript")).annotations({
+    description: "Extension: transcript adds each call's transcript lines (with interrupted and per-turn latency)"
+  })
 })
 
 export class CallNotFound extends Schema.TaggedError<CallNotFound>()("CallNotFound", errorFields("Call not found")) {
@@ -118,23 +137,27 @@ export const PlaceCallErrors = [
 // The LiveCall entity
 // ---------------------------------------------------------------------------
 
-/** Everything a call needs, fixed when it is placed (prices included). */
+/**
+ * Everything a call needs, fixed when it is placed (prices included). Every string must be one the
+ * database can store: a message the entity could never process is refused when it is sent, before
+ * it is persisted.
+ */
 export const CallSpec = Schema.Struct({
   tenantId: TenantId,
-  jobId: Schema.String,
+  jobId: StorableString,
   agentId: AgentId,
   voiceNumberId: VoiceNumberId,
   provider: PhoneProvider,
-  fromNumber: Schema.String,
-  toNumber: Schema.String,
+  fromNumber: StorableString,
+  toNumber: StorableString,
   customerId: Schema.NullOr(ContactId),
-  campaignId: Schema.NullOr(Schema.String),
-  campaignAttemptId: Schema.NullOr(Schema.String),
+  campaignId: Schema.NullOr(StorableString),
+  campaignAttemptId: Schema.NullOr(StorableString),
   metadata: Metadata,
   dialTimeoutSeconds: Schema.Int,
   maxDurationSeconds: Schema.Int,
   concurrencyLimit: Schema.Int,
-  currency: Schema.String,
+  currency: StorableString,
   voicePerMinute: Schema.Int,
   billingIncrementSeconds: Schema.Int,
   reservationChunkSeconds: Schema.Int
@@ -148,14 +171,13 @@ export const ProviderEvent = Schema.Struct({
   eventId: Schema.String.annotations({ description: "Unique per carrier event: a redelivery is applied once" }),
   kind: ProviderEventKind,
   at: Schema.Number.annotations({ description: "Epoch milliseconds" }),
-  providerCallId: Schema.NullOr(Schema.String),
-  transcript: Schema.optional(Schema.Array(Schema.Struct({
-    speaker: Schema.Literal("agent", "customer"),
-    text: Schema.String,
-    at: Schema.Number
-  })))
+  providerCallId: Schema.NullOr(Schema.String)
 })
 export type ProviderEvent = typeof ProviderEvent.Type
+
+/** Where a carrier streams a call's audio: the owning runner's media address and a one-use token. */
+export const MediaRoute = Schema.Struct({ streamUrl: Schema.String, token: Schema.String })
+export type MediaRoute = typeof MediaRoute.Type
 
 export const CallStatusReply = Schema.Struct({ status: CallStatus, outcome: Schema.NullOr(CallOutcome) })
 
@@ -176,6 +198,12 @@ export const LiveCallEntity = Entity.make("LiveCall", [
     success: CallStatusReply,
     primaryKey: ({ requestId }) => `hangup:${requestId}`
   }),
-  Rpc.make("Status", { success: CallStatusReply }).annotate(ClusterSchema.Persisted, false)
+  Rpc.make("Status", { success: CallStatusReply }).annotate(ClusterSchema.Persisted, false),
+  /**
+   * The carrier's media stream of the call ended and the carrier asks how to go on (Twilio's
+   * `<Redirect>` after `<Connect>`): where to stream again, or nothing (hang up). Not persisted: the
+   * carrier waits for the answer, and asks again if it does not come.
+   */
+  Rpc.make("StreamEnded", { success: Schema.NullOr(MediaRoute) }).annotate(ClusterSchema.Persisted, false)
 ]).annotateRpcs(ClusterSchema.Persisted, true)
 

@@ -34,7 +34,7 @@ import {
   UpdateContactRequest
 } from "./Contacts.js"
 import { HealthGroup } from "./Health.js"
-import { API_PREFIX, makeApi } from "./HttpApis.js"
+import { API_PREFIX, makeApi, SignedBody } from "./HttpApis.js"
 import { ContactId, ContactListId } from "./Ids.js"
 import { CAMPAIGN_PAGE_SIZE, Page, PageQuery } from "./Pagination.js"
 import { AgentInactive, AgentNotFound } from "./Agents.js"
@@ -79,6 +79,7 @@ import {
   SmsCampaignExists,
   SmsCampaignId,
   SmsCampaignNotFound,
+  TEMPLATE_LANGUAGE_RULE,
   UpdateChatAppCampaignRequest,
   UpdateSmsCampaignRequest,
   WebhookTokenNotIssued
@@ -398,8 +399,9 @@ export class ChatAppGroup extends HttpApiGroup.make("chatApp")
       .annotate(
         OpenApi.Description,
         `One per agent (409 CHATAPP_CAMPAIGN_EXISTS). templates: ${MESSAGING_LIMITS.chatAppTemplates.min}-${MESSAGING_LIMITS.chatAppTemplates.max} ` +
-          "mappings, each (process, callStatus) at most once; languageCode defaults to en_US. After each call of the agent, the " +
-          "mapping whose process is the call's direction and callStatus its outcome is sent as a template message. " +
+          "mappings, each (process, callStatus, languageCode) at most once (languageCode defaults to en_US), so an outcome may " +
+          "have a template per language. After each call of the agent, a mapping whose process is the call's direction and " +
+          `callStatus its outcome is sent as a template message. ${TEMPLATE_LANGUAGE_RULE} ` +
           `Sender: the number attached to the agent, else phoneNumberId, else the agent's settings.phoneNumberId. ${placeholders}`
       )
   )
@@ -421,7 +423,11 @@ export class ChatAppGroup extends HttpApiGroup.make("chatApp")
       .setPayload(reportAllIssues(UpdateChatAppCampaignRequest))
       .addSuccess(ChatAppCampaign)
       .addError(ChatAppCampaignNotFound.http)
-      .annotate(OpenApi.Description, "Changes the fields supplied; templates, when given, replace the whole set (new ids)")
+      .annotate(
+        OpenApi.Description,
+        "Changes the fields supplied; templates, when given, replace the whole set (new ids), under the same rules as on " +
+          "creation: each (process, callStatus, languageCode) at most once"
+      )
   )
   .add(
     HttpApiEndpoint.del("deleteChatAppCampaign")`/chatapp/campaigns/${chatAppIdParam}`
@@ -493,6 +499,7 @@ export class ChatAppWebhookGroup extends HttpApiGroup.make("chatAppWebhook")
   .add(
     HttpApiEndpoint.post("receiveChatAppWebhook")`/chatapp/webhook/${tenantIdParam}`
       .annotate(OpenApi.Summary, "Receive chat-app webhook notifications")
+      .annotate(SignedBody, true)
       .addSuccess(WebhookReceipt)
       .addError(InvalidWebhookSignature.http)
       .addError(InvalidWebhookPayload.http)

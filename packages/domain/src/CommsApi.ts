@@ -121,7 +121,9 @@ export class AgentsGroup extends HttpApiGroup.make("agents")
         OpenApi.Description,
         "Changes only the fields supplied. `metadata` and `settings` are merged (RFC 7396: null removes a key). " +
           "Voice settings need `channel: VOICE`. Enabling the chat-app channel (connectionId and settings.phoneNumberId) " +
-          "needs POST /agents/{id}/webhook-token first. `is_active: false` deactivates the agent. `knowledgeBaseIds` " +
+          "needs POST /agents/{id}/webhook-token first. `settings.languageCode` (a tag such as hi_IN) is the agent's " +
+          "language: after a call, its chat-app campaign sends the template in it unless one in the contact's language is " +
+          "mapped. `is_active: false` deactivates the agent. `knowledgeBaseIds` " +
           "replaces the knowledge bases the agent answers from (at most 10, the tenant's own)."
       )
   )
@@ -290,8 +292,23 @@ export class TelephonyCallbacksGroup extends HttpApiGroup.make("telephonyCallbac
           "delivered to the call"
       )
   )
+  .add(
+    HttpApiEndpoint.post("twilioStreamEnded")`/telephony/twilio/stream-ended/${sessionIdParam}`
+      .annotate(OpenApi.Summary, "Tell Twilio how a call goes on when its media stream ended")
+      .setPayload(HttpApiSchema.withEncoding(Schema.Record({ key: Schema.String, value: Schema.String }), { kind: "UrlParams" }))
+      .setHeaders(Schema.Struct({ "x-twilio-signature": Schema.optional(Schema.String) }))
+      .addSuccess(HttpApiSchema.Text({ contentType: "text/xml" }).annotations({ description: "TwiML" }))
+      .addError(InvalidCarrierSignature.http)
+      .annotate(
+        OpenApi.Description,
+        "The <Redirect> after a call's <Connect><Stream> (no API key; X-Twilio-Signature): Twilio asks it when the " +
+          "call's media stream ended while the call goes on (the runner that held it went away, or refused it). " +
+          "Answers TwiML that streams the call to the runner that owns it now, with a fresh token, or <Hangup/> when " +
+          "the call is over or its stream ended too often"
+      )
+  )
   .prefix(API_PREFIX)
-  .annotate(OpenApi.Description, "Carrier status callbacks, verified by the carrier's signature (no API key)")
+  .annotate(OpenApi.Description, "Carrier callbacks, verified by the carrier's signature (no API key)")
 {}
 
 const kbIdParam = HttpApiSchema.param("kbId", KnowledgeBaseId)

@@ -4,9 +4,13 @@ import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
 import { errorFields, httpError, type HttpError } from "./ApiError.js"
 
+/** Which process answered: a supervisor (`cluster:local`) checks that it is the child it started. */
+export const ProcessId = Schema.Int.annotations({ description: "The answering process's id" })
+
 export class Alive extends Schema.Class<Alive>("Alive")({
   status: Schema.Literal("ok"),
-  service: Schema.String
+  service: Schema.String,
+  pid: ProcessId
 }) {}
 
 export const ReadinessChecks = Schema.Struct({
@@ -17,6 +21,7 @@ export const ReadinessChecks = Schema.Struct({
 export class Ready extends Schema.Class<Ready>("Ready")({
   status: Schema.Literal("ready"),
   service: Schema.String,
+  pid: ProcessId,
   checks: ReadinessChecks
 }) {}
 

@@ -1,6 +1,7 @@
 import * as HttpApi from "@effect/platform/HttpApi"
+import * as Context from "effect/Context"
 import * as OpenApi from "@effect/platform/OpenApi"
-import { DecodeErrorAsValidationFailed, InternalError } from "./ApiError.js"
+import { DecodeErrorAsValidationFailed, InternalError, RequestTimeout, UnsupportedMediaType } from "./ApiError.js"
 
 /**
  * One alternative per error body in each response of the OpenAPI document. An endpoint that fails
@@ -32,6 +33,23 @@ export const withoutDuplicateAlternatives = (spec: Record<string, any>): Record<
 }
 
 /**
+ * An endpoint annotated with this reads its JSON body itself, after authenticating it (a signature
+ * over the raw bytes): the request rules check only its media type, and the handler applies the
+ * JSON rules (`readJsonText`) once the signature holds, so an unsigned body is refused as unsigned.
+ */
+export class SignedBody extends Context.Tag("@voiceagent/domain/HttpApis/SignedBody")<SignedBody, boolean>() {}
+
+/** `415 UNSUPPORTED_MEDIA_TYPE` is declared on every operation, but only one that takes a body can get it. */
+export const withMediaTypeErrorsOnBodies = (spec: Record<string, any>): Record<string, any> => {
+  for (const operations of Object.values<Record<string, any>>(spec.paths ?? {})) {
+    for (const operation of Object.values<Record<string, any>>(operations)) {
+      if (operation.requestBody === undefined && operation.responses?.["415"] !== undefined) delete operation.responses["415"]
+    }
+  }
+  return spec
+}
+
+/**
  * `HttpApi.make`, with request-validation failures written in the standard error body.
  *
  * The platform hard-wires `HttpApiDecodeError` as every API's first error schema (see
@@ -43,7 +61,12 @@ export const makeApi = <const Id extends string>(identifier: Id) => {
   const replaced: typeof api = Object.assign(Object.create(Object.getPrototypeOf(api)), api, {
     errorSchema: DecodeErrorAsValidationFailed
   })
-  return replaced.addError(InternalError.http).annotate(OpenApi.Transform, withoutDuplicateAlternatives)
+  return replaced
+    .addError(InternalError.http)
+    // answered by the request rules and the server's timeouts, before any handler
+    .addError(UnsupportedMediaType.http)
+    .addError(RequestTimeout.http)
+    .annotate(OpenApi.Transform, (spec) => withMediaTypeErrorsOnBodies(withoutDuplicateAlternatives(spec)))
 }
 
 export const API_PREFIX = "/api/v1"

@@ -10,6 +10,8 @@ import { CallOutcome } from "./CallMachine.js"
 import { AgentId, ContactId, TenantId } from "./Ids.js"
 import {
   bodyLength,
+  chatAppMappingKey,
+  DEFAULT_LANGUAGE_CODE,
   isAlphanumericSenderId,
   isLanguageCode,
   isSmsCampaignName,
@@ -70,6 +72,15 @@ export const LanguageCode = Schema.String.pipe(
   Schema.annotations({ examples: ["en_US", "hi_IN", "es_ES"] })
 )
 
+/** How the language of the template sent after a call is chosen (`chatAppTemplateFor`), for the API's descriptions. */
+export const TEMPLATE_LANGUAGE_RULE = "Of the mappings for a call's (process, callStatus), the one sent is the one in " +
+  "the contact's language (the contact's metadata.languageCode; case and - or _ do not matter, so es-MX is es_MX), else " +
+  "in the agent's (the agent's settings.languageCode), else the first with the contact's, then the agent's, primary " +
+  "language (contact es_MX → es_ES), else the en_US one, else the first configured. Values that are not language tags are ignored."
+
+const MAPPING_LANGUAGE = `The template's language, default ${DEFAULT_LANGUAGE_CODE}. A campaign may map the same (process, callStatus) ` +
+  "once per language. " + TEMPLATE_LANGUAGE_RULE
+
 export const BodyParameter = Schema.String.pipe(
   Schema.filter((s) => s.length >= 1 && s.length <= MESSAGING_LIMITS.bodyParameters.length, {
     message: () => `each body parameter must be 1 to ${MESSAGING_LIMITS.bodyParameters.length} characters`
@@ -90,7 +101,7 @@ export const BodyParameters = Schema.Array(BodyParameter).pipe(
 export class ChatAppTemplateMapping extends Schema.Class<ChatAppTemplateMapping>("ChatAppTemplateMapping")({
   id: Schema.String.annotations({ description: "Assigned by the service" }),
   templateName: Schema.String,
-  languageCode: Schema.String,
+  languageCode: Schema.String.annotations({ description: MAPPING_LANGUAGE }),
   process: CallDirection.annotations({ description: "The call's direction" }),
   callStatus: ChatAppCallStatus.annotations({ description: "The call's outcome" }),
   bodyParameters: Schema.Array(Schema.String)
@@ -100,10 +111,16 @@ export const ChatAppTemplateMappingInput = Schema.Struct({
   templateName: TemplateName,
   process: CallDirection,
   callStatus: ChatAppCallStatus,
-  languageCode: Schema.optionalWith(LanguageCode, { default: () => "en_US" }),
+  languageCode: Schema.optionalWith(LanguageCode, { default: () => DEFAULT_LANGUAGE_CODE }).annotations({
+    description: MAPPING_LANGUAGE
+  }),
   bodyParameters: Schema.optionalWith(BodyParameters, { default: () => [] })
 }).annotations({ identifier: "ChatAppTemplateMappingInput" })
 export type ChatAppTemplateMappingInput = typeof ChatAppTemplateMappingInput.Type
+
+const CHATAPP_TEMPLATES = `${MESSAGING_LIMITS.chatAppTemplates.min} to ${MESSAGING_LIMITS.chatAppTemplates.max} mappings, ` +
+  `each (process, callStatus, languageCode) at most once (languageCode after its default ${DEFAULT_LANGUAGE_CODE}), so an ` +
+  "outcome may have a template per language. " + TEMPLATE_LANGUAGE_RULE
 
 const distinctBy = <A>(key: (a: A) => string, message: (a: A) => string) => (items: ReadonlyArray<A>) => {
   const seen = new Set<string>()
@@ -123,8 +140,10 @@ export const ChatAppTemplates = Schema.Array(ChatAppTemplateMappingInput).pipe(
   ),
   Schema.filter(
     distinctBy<ChatAppTemplateMappingInput>(
-      (m) => `${m.process}/${m.callStatus}`,
-      (m) => `two mappings for process ${m.process} and callStatus ${m.callStatus}; each pair may appear once`
+      chatAppMappingKey,
+      (m) =>
+        `two mappings for process ${m.process}, callStatus ${m.callStatus} and languageCode ${m.languageCode}; ` +
+        "each combination may appear once"
     )
   )
 )
@@ -154,14 +173,14 @@ export class CreateChatAppCampaignRequest extends Schema.Class<CreateChatAppCamp
   name: Schema.optional(ChatAppName),
   phoneNumberId: Schema.optional(PhoneNumberId),
   isActive: Schema.optional(Schema.Boolean),
-  templates: ChatAppTemplates
+  templates: Schema.propertySignature(ChatAppTemplates).annotations({ description: CHATAPP_TEMPLATES })
 }) {}
 
 export class UpdateChatAppCampaignRequest extends Schema.Class<UpdateChatAppCampaignRequest>("UpdateChatAppCampaignRequest")({
   name: Schema.optional(ChatAppName),
   phoneNumberId: Schema.optional(Schema.NullOr(PhoneNumberId)).annotations({ description: "null removes the override" }),
   isActive: Schema.optional(Schema.Boolean),
-  templates: Schema.optional(ChatAppTemplates).annotations({ description: "Replaces the whole set" })
+  templates: Schema.optional(ChatAppTemplates).annotations({ description: `Replaces the whole set. ${CHATAPP_TEMPLATES}` })
 }) {}
 
 export class AttachNumberRequest extends Schema.Class<AttachNumberRequest>("AttachNumberRequest")({

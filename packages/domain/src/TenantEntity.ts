@@ -9,6 +9,7 @@ import * as Rpc from "@effect/rpc/Rpc"
 import * as Schema from "effect/Schema"
 import { errorFields, httpError, type HttpError } from "./ApiError.js"
 import { IdempotencyKeyReused, InsufficientFunds, LedgerKind, Transaction, Wallet } from "./Billing.js"
+import { StorableString } from "./Json.js"
 
 export class ConcurrentCallLimit extends Schema.TaggedError<ConcurrentCallLimit>()(
   "ConcurrentCallLimit",
@@ -22,11 +23,11 @@ export class ReservationNotOpen extends Schema.TaggedError<ReservationNotOpen>()
   errorFields("The reservation is not open")
 ) {}
 
-export const ReservationId = Schema.String.annotations({ description: "Usually the call session id" })
+export const ReservationId = StorableString.annotations({ description: "Usually the call session id" })
 
 export const TenantEntity = Entity.make("Tenant", [
   Rpc.make("TopUp", {
-    payload: { idempotencyKey: Schema.String, amount: Schema.Int },
+    payload: { idempotencyKey: StorableString, amount: Schema.Int },
     success: Transaction,
     error: IdempotencyKeyReused,
     primaryKey: ({ idempotencyKey }) => `topup:${idempotencyKey}`
@@ -49,7 +50,7 @@ export const TenantEntity = Entity.make("Tenant", [
     primaryKey: ({ reservationId, step }) => `extend:${reservationId}:${step}`
   }),
   Rpc.make("Settle", {
-    payload: { reservationId: ReservationId, amount: Schema.Int, kind: LedgerKind, reference: Schema.NullOr(Schema.String) },
+    payload: { reservationId: ReservationId, amount: Schema.Int, kind: LedgerKind, reference: Schema.NullOr(StorableString) },
     success: Schema.Struct({ charged: Schema.Int, released: Schema.Int }),
     error: ReservationNotOpen,
     primaryKey: ({ reservationId }) => `settle:${reservationId}`
@@ -60,7 +61,7 @@ export const TenantEntity = Entity.make("Tenant", [
     primaryKey: ({ reservationId }) => `release:${reservationId}`
   }),
   Rpc.make("Charge", {
-    payload: { key: Schema.String, amount: Schema.Int, kind: LedgerKind, reference: Schema.NullOr(Schema.String) },
+    payload: { key: StorableString, amount: Schema.Int, kind: LedgerKind, reference: Schema.NullOr(StorableString) },
     success: Transaction,
     error: InsufficientFunds,
     primaryKey: ({ key }) => `charge:${key}`
@@ -75,7 +76,7 @@ export const TenantEntity = Entity.make("Tenant", [
     error: InsufficientFunds
   }).annotate(ClusterSchema.Persisted, false),
   Rpc.make("SettleMessage", {
-    payload: { reservationId: ReservationId, amount: Schema.Int, kind: LedgerKind, reference: Schema.NullOr(Schema.String) },
+    payload: { reservationId: ReservationId, amount: Schema.Int, kind: LedgerKind, reference: Schema.NullOr(StorableString) },
     success: Schema.Struct({ charged: Schema.Int, released: Schema.Int }),
     error: ReservationNotOpen
   }).annotate(ClusterSchema.Persisted, false),

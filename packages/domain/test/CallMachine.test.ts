@@ -29,7 +29,8 @@ const events = {
   RingTimeout: CallEvent.RingTimeout({ at }),
   MaxDuration: CallEvent.MaxDuration({ at }),
   FundsExhausted: CallEvent.FundsExhausted({ at }),
-  HangupRequested: CallEvent.HangupRequested({ at })
+  HangupRequested: CallEvent.HangupRequested({ at }),
+  AgentHungUp: CallEvent.AgentHungUp({ at })
 } as const
 
 type Expected =
@@ -51,7 +52,8 @@ const table: Record<CallState["status"], Record<keyof typeof events, Expected>> 
     RingTimeout: "ignored",
     MaxDuration: "ignored",
     FundsExhausted: { outcome: "FAILED", reason: "funds_exhausted", hangUp: false },
-    HangupRequested: { outcome: "CANCELED", reason: "hangup_requested", hangUp: false }
+    HangupRequested: { outcome: "CANCELED", reason: "hangup_requested", hangUp: false },
+    AgentHungUp: "ignored"
   },
   DIALING: {
     Dial: "ignored",
@@ -65,7 +67,8 @@ const table: Record<CallState["status"], Record<keyof typeof events, Expected>> 
     RingTimeout: { outcome: "UNANSWERED", reason: "ring_timeout", hangUp: true },
     MaxDuration: "ignored",
     FundsExhausted: { outcome: "CANCELED", reason: "funds_exhausted", hangUp: true },
-    HangupRequested: { outcome: "CANCELED", reason: "hangup_requested", hangUp: true }
+    HangupRequested: { outcome: "CANCELED", reason: "hangup_requested", hangUp: true },
+    AgentHungUp: "ignored"
   },
   RINGING: {
     Dial: "ignored",
@@ -79,7 +82,8 @@ const table: Record<CallState["status"], Record<keyof typeof events, Expected>> 
     RingTimeout: { outcome: "UNANSWERED", reason: "ring_timeout", hangUp: true },
     MaxDuration: "ignored",
     FundsExhausted: { outcome: "CANCELED", reason: "funds_exhausted", hangUp: true },
-    HangupRequested: { outcome: "CANCELED", reason: "hangup_requested", hangUp: true }
+    HangupRequested: { outcome: "CANCELED", reason: "hangup_requested", hangUp: true },
+    AgentHungUp: "ignored"
   },
   IN_PROGRESS: {
     Dial: "ignored",
@@ -93,7 +97,8 @@ const table: Record<CallState["status"], Record<keyof typeof events, Expected>> 
     RingTimeout: "ignored",
     MaxDuration: { outcome: "ANSWERED", reason: "max_duration", hangUp: true },
     FundsExhausted: { outcome: "ANSWERED", reason: "funds_exhausted", hangUp: true },
-    HangupRequested: { outcome: "ANSWERED", reason: "hangup_requested", hangUp: true }
+    HangupRequested: { outcome: "ANSWERED", reason: "hangup_requested", hangUp: true },
+    AgentHungUp: { outcome: "ANSWERED", reason: "agent_hangup", hangUp: true }
   },
   ENDED: Object.fromEntries(Object.keys(events).map((k) => [k, "ignored"])) as Record<keyof typeof events, Expected>
 }

@@ -4,7 +4,10 @@
  * adapters they need. Requires a `Sharding` (from one of the `Cluster` layers), a `SqlClient` and an
  * `HttpClient`.
  */
-import type { Sharding } from "@effect/cluster/Sharding"
+import * as EntityId from "@effect/cluster/EntityId"
+import * as Sharding from "@effect/cluster/Sharding"
+import * as ShardingConfig from "@effect/cluster/ShardingConfig"
+import * as ShardId from "@effect/cluster/ShardId"
 import * as Singleton from "@effect/cluster/Singleton"
 import { LiveCallEntity } from "@voiceagent/domain/Calls"
 import { CampaignEntity } from "@voiceagent/domain/Campaigns"
@@ -19,6 +22,8 @@ import { RateCards } from "./Billing/RateCards.js"
 import { AgentBrain } from "./Brain/AgentBrain.js"
 import { CallEnded } from "./Calls/CallEnded.js"
 import { CallSessionsRepo } from "./Calls/CallSessionsRepo.js"
+import { DeadLetters } from "./Cluster/DeadLetters.js"
+import { Failpoints, type FailpointSpec } from "./Failpoints.js"
 import { CallSpecs } from "./Calls/CallSpecs.js"
 import { CampaignLive, defaultDialerOptions, type DialerOptions, DialerSettings } from "./Campaigns/CampaignLive.js"
 import { CampaignsRepo } from "./Campaigns/CampaignsRepo.js"
@@ -35,6 +40,11 @@ import { type ChatAppSender, MessageSenders, type SmsSender } from "./Messaging/
 import { simulatedChatAppSender, simulatedSmsSender } from "./Messaging/SimulatedSenders.js"
 import { Ingestion } from "./Knowledge/Ingestion.js"
 import { type KnowledgeOptions, KnowledgeServices } from "./Knowledge/KnowledgeServices.js"
+import { Conversations } from "./Voice/Conversations.js"
+import { LocalMedia } from "./Voice/Media.js"
+import { MediaServer, type MediaServerOptions } from "./Voice/MediaServer.js"
+import { webrtcVad } from "./Voice/Vad.js"
+import { type VoiceOptions, VoiceProvidersLive } from "./Voice/VoiceProvidersLive.js"
 
 /** Every runner works the queue of ingestion jobs (leases, not a singleton: jobs spread over runners). */
 const IngestionWorker = Layer.scopedDiscard(Effect.flatMap(Ingestion, (ingestion) => Effect.forkScoped(ingestion.worker)))
@@ -57,6 +67,21 @@ export interface RuntimeOptions {
   } | undefined
   /** Vector store, embedders and settings of knowledge bases (default: no vector store, offline embedder). */
   readonly knowledge?: KnowledgeOptions | undefined
+  /**
+   * Wake the live calls and active campaigns of every shard this runner acquires, as soon as it
+   * does (a runner among others: after one dies, its calls and campaigns resume in seconds rather
+   * than at the supervisor's next round). The embedded runner holds every shard from the start.
+   */
+  readonly wakeOnShardAcquired?: boolean | undefined
+  /** Where tests stop this process (`FAILPOINTS`; see `Failpoints`). */
+  readonly failpoints?: ReadonlyArray<FailpointSpec> | undefined
+  /** Speech and language providers (default: the built-in ones: the offline responder, the Flite voice). */
+  readonly voice?: VoiceOptions | undefined
+  /**
+   * The media server network carriers stream calls' audio to (Twilio Media Streams); none by
+   * default: the simulated carrier's line is in process.
+   */
+  readonly media?: MediaServerOptions | undefined
 }
 
 export const defaultRuntimeOptions: RuntimeOptions = {
@@ -130,6 +155,45 @@ const supervisor = (interval: Duration.DurationInput) =>
     )
   })
 
+/**
+ * Looks every second at which shards this runner holds; for each shard newly acquired (a runner
+ * died, or left, and this one took over), wakes the live calls and the scheduled or running
+ * campaigns that live there. The supervisors still make their rounds; this makes a takeover quick.
+ */
+const shardTakeover = Effect.gen(function*() {
+  const sharding = yield* Sharding.Sharding
+  const config = yield* ShardingConfig.ShardingConfig
+  const sessions = yield* CallSessionsRepo
+  const campaigns = yield* CampaignsRepo
+  const calls = yield* LiveCallEntity.client
+  const campaignClient = yield* CampaignEntity.client
+  let held = new Set<string>()
+  const tick = Effect.gen(function*() {
+    const now = new Set<string>()
+    for (const group of config.availableShardGroups) {
+      for (let id = 1; id <= config.shardsPerGroup; id++) {
+        if (sharding.hasShardId(ShardId.make(group, id))) now.add(`${group}:${id}`)
+      }
+    }
+    const gained = [...now].filter((shard) => !held.has(shard))
+    held = now
+    if (gained.length === 0) return
+    const mine = new Set(gained)
+    const inGained = (id: string) => mine.has(sharding.getShardId(EntityId.make(id), "default").toString())
+    const [live, active] = yield* Effect.all([sessions.live(10_000), campaigns.active(10_000)])
+    const woken = [
+      ...live.filter(inGained).map((id) => calls(id).Status().pipe(Effect.ignore)),
+      ...active.filter(inGained).map((id) => campaignClient(id).Wake().pipe(Effect.ignore))
+    ]
+    yield* Effect.all(woken, { concurrency: 16, discard: true })
+    if (woken.length > 0) yield* Effect.logInfo(`acquired ${gained.length} shard(s): woke ${woken.length} call(s) and campaign(s)`)
+  })
+  yield* tick.pipe(
+    Effect.catchAllCause((cause) => Effect.logWarning("waking the entities of acquired shards failed", cause)),
+    Effect.repeat(Schedule.spaced("1 second"))
+  )
+})
+
 /** Wakes the entity of every scheduled or running campaign: after a runner dies, its campaigns resume elsewhere. */
 const campaignSupervisor = (interval: Duration.DurationInput) =>
   Effect.gen(function*() {
@@ -166,6 +230,7 @@ export const Repositories = Layer.mergeAll(
   CampaignsRepo.Default,
   CallSpecs.Default,
   Webhooks.Default,
+  DeadLetters.Default,
   MessageOutbox.Default.pipe(Layer.provide(RateCards.Default))
 )
 
@@ -179,20 +244,27 @@ export const RuntimeLive = (options: RuntimeOptions = defaultRuntimeOptions) =>
     Singleton.make("campaign-supervisor", campaignSupervisor(options.supervisorInterval)),
     Singleton.make("message-dispatcher", messageDispatcher),
     // without a vector store no knowledge base can exist, so there is nothing to ingest
-    options.knowledge?.vectorStore === undefined ? Layer.empty : IngestionWorker
+    options.knowledge?.vectorStore === undefined ? Layer.empty : IngestionWorker,
+    options.wakeOnShardAcquired === true ? Layer.scopedDiscard(Effect.forkScoped(shardTakeover)) : Layer.empty
   ).pipe(
+    Layer.provide(Conversations.Default),
+    Layer.provide(options.media === undefined ? Layer.empty : MediaServer.layer(options.media)),
+    Layer.provide(webrtcVad()),
+    Layer.provide(Layer.succeed(Failpoints, options.failpoints ?? [])),
     Layer.provide(MessageSendersLive(options)),
     Layer.provide(DialerSettings.layer(options.dialer)),
     Layer.provide(DialPacer.layer(options.callsPerSecondPerNumber)),
     Layer.provide(TelephonyLive(options)),
+    Layer.provideMerge(LocalMedia.Default),
     Layer.provide(CallEventSinkLive),
     Layer.provideMerge(LocalCalls.Default),
-    Layer.provide(CallEnded.layer<CampaignsRepo | Sharding | Webhooks | MessageOutbox>([
+    Layer.provide(CallEnded.layer<CampaignsRepo | Sharding.Sharding | Webhooks | MessageOutbox>([
       campaignListener,
       Effect.map(Webhooks, (w) => ({ onCallEnded: w.onCallEnded, afterCommit: () => w.nudge })),
       Effect.map(MessageOutbox, (m) => ({ onCallEnded: m.onCallEnded, afterCommit: () => m.nudge }))
     ])),
-    Layer.provide(AgentBrain.responder),
+    Layer.provide(VoiceProvidersLive(options.voice)),
+    Layer.provideMerge(AgentBrain.responder),
     Layer.provideMerge(Repositories),
     Layer.provideMerge(MessagingSettings.layer(options.messaging)),
     Layer.provideMerge(Ingestion.Default),

@@ -10,7 +10,7 @@ import * as TestKit from "@voiceagent/runner/Testing/TestKit"
 import * as TestRuntime from "@voiceagent/runner/Testing/TestRuntime"
 import { UsersRepo } from "@voiceagent/runner/Users/UsersRepo"
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, sign } from "@voiceagent/runner/Webhooks/Webhooks"
-import { Effect, Layer, Option, TestClock } from "effect"
+import { Deferred, Effect, Exit, Layer, Option } from "effect"
 import * as crypto from "node:crypto"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
@@ -68,15 +68,28 @@ const session = (sessionId: string) =>
 
 const wallet = (tenantId: TenantId) => Effect.flatMap(Ledger, (l) => l.balance(tenantId))
 
-/** Lets the runtime's fibers run between clock moves. */
-const settle = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 30)))
+/**
+ * Lets the runtime finish what a clock move started before the next one: waits (real time) until no
+ * SQL statement is executing and the pending timers are unchanged over a few event-loop turns.
+ */
+const settle = TestKit.settle
 
-const eventually = <A, E, R>(check: Effect.Effect<A, E, R>) => TestKit.eventually(check, 5)
+const eventually = TestKit.eventually
+
+/** Waits for `event` in real time; dies naming it after `millis` (the TestClock would never time it out). */
+const awaitReal = <A>(event: Effect.Effect<A>, millis: number, what: string) =>
+  Effect.raceFirst(
+    event,
+    Effect.async<never>((resume) => {
+      const timer = setTimeout(() => resume(Effect.dieMessage(`waited ${millis} ms of real time for ${what}`)), millis)
+      return Effect.sync(() => clearTimeout(timer))
+    })
+  )
 
 const advance = (seconds: number) =>
   Effect.gen(function*() {
     for (let i = 0; i < seconds; i++) {
-      yield* TestClock.adjust("1 second")
+      yield* TestKit.advance("1 second")
       yield* settle
     }
   })
@@ -257,12 +270,14 @@ describe("live calls, driven by TestClock", () => {
       Effect.gen(function*() {
         const t = yield* newTenant(1000)
         const received: Array<{ headers: http.IncomingHttpHeaders; body: string }> = []
+        const arrived = yield* Deferred.make<void>()
         const server = yield* Effect.acquireRelease(
           Effect.async<http.Server>((resume) => {
             const s = http.createServer((req, res) => {
               let body = ""
               req.on("data", (c) => (body += c)).on("end", () => {
                 received.push({ headers: req.headers, body })
+                Deferred.unsafeDone(arrived, Exit.void)
                 res.writeHead(204).end()
               })
             })
@@ -286,6 +301,8 @@ describe("live calls, driven by TestClock", () => {
         const { sessionId } = yield* start(spec(t, "+14155550005"))
         // the call ends 7 s in; the first attempt follows at once (the retry schedule is tested in Webhooks.test.ts)
         for (let i = 0; i < 12 && received.length === 0; i++) yield* advance(1)
+        // the delivery is real HTTP, which the clock does not see: wait for it to arrive
+        yield* awaitReal(Deferred.await(arrived), 30_000, "the call-result webhook at the receiver")
         assert.strictEqual(received.length, 1)
 
         const first = received[0]!

@@ -78,7 +78,8 @@ describe("runtime on the embedded cluster", () => {
         const [events] = yield* sql<{ types: Array<string> }>`
           SELECT array_agg(type ORDER BY at, id) AS types FROM call_events WHERE session_id = ${sessionId}
         `
-        assert.deepStrictEqual(events!.types, ["queued", "dialing", "ringing", "answered", "ended"])
+        // the conversation's media line opened with the answer and stopped when the callee hung up
+        assert.deepStrictEqual(events!.types, ["queued", "dialing", "ringing", "answered", "media_connected", "media_stopped", "ended"])
       }))
 
     it.effect("LocalCalls: delivers to a registered entity while its scope lasts, and says when it cannot", () =>

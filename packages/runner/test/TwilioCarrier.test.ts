@@ -216,7 +216,7 @@ layer(NodeHttpClient.layerUndici)("TwilioCarrier", (it) => {
       ]
       for (const [twilioStatus, expected] of table) {
         fake.setCallStatus(providerCallId, twilioStatus)
-        assert.deepStrictEqual(yield* carrier.status(providerCallId), Option.some(expected), twilioStatus)
+        assert.deepStrictEqual(Option.map(yield* carrier.status(providerCallId), (s) => s.phase), Option.some(expected), twilioStatus)
       }
       const last = fake.calls().at(-1)!
       assert.strictEqual(last.method, "GET")
@@ -230,8 +230,30 @@ layer(NodeHttpClient.layerUndici)("TwilioCarrier", (it) => {
       const [unknowns, lines] = yield* withCapturedLogs(
         Effect.all([carrier.status(providerCallId), carrier.status(providerCallId), carrier.status(providerCallId)])
       )
-      assert.deepStrictEqual(unknowns, [Option.some("dialing"), Option.some("dialing"), Option.some("dialing")])
+      assert.deepStrictEqual(unknowns, [Option.some({ phase: "dialing" }), Option.some({ phase: "dialing" }), Option.some({ phase: "dialing" })])
       assert.strictEqual(lines.length, 2)
+    }))
+
+  it.scoped("reads a finished call's own times: the end from end_time, the answer duration seconds before it", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(Date.parse("2026-06-01T12:00:00Z"))
+      const { carrier, fake } = yield* setup()
+      const { providerCallId } = yield* carrier.dial(dialRequest())
+      yield* TestClock.adjust("3 seconds")
+      fake.setCallStatus(providerCallId, "in-progress")
+      assert.deepStrictEqual(yield* carrier.status(providerCallId), Option.some({ phase: "answered" }))
+      yield* TestClock.adjust("25 seconds")
+      fake.setCallStatus(providerCallId, "completed")
+      // asked much later (the call's runner died meanwhile): the times are the carrier's, not now
+      yield* TestClock.adjust("10 minutes")
+      assert.deepStrictEqual(
+        yield* carrier.status(providerCallId),
+        Option.some({
+          phase: "completed",
+          endedAt: Date.parse("2026-06-01T12:00:28Z"),
+          answeredAt: Date.parse("2026-06-01T12:00:03Z")
+        })
+      )
     }))
 
   it.scoped("builds and delivers signed status callbacks the carrier's helpers accept (FakeTwilio)", () =>

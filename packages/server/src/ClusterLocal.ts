@@ -5,18 +5,23 @@
  * runs it (`ClusterLocalMain.ts`); the failover tests and the cluster benchmark start the same
  * processes through `start`.
  *
- * - `start` is scoped: it spawns every process (each in a process group of its own, so a Ctrl-C in
- *   the terminal reaches the supervisor only and the stop keeps its order), waits until each is
- *   ready (the runners' "Runner listening" line, the services' and the gateway's `/readyz`, Chroma's
- *   heartbeat), and answers with their handles. A process that exits first fails it, with the end of
- *   its log.
+ * - `start` is scoped: it checks that nothing listens on the ports it is to use, spawns every
+ *   process (each in a process group of its own, so a Ctrl-C in the terminal reaches the supervisor
+ *   only and the stop keeps its order), waits until each is ready, and answers with their handles.
+ *   Ready means proven to be that child: the services' and the gateway's `/readyz` answer 200 with
+ *   the child's pid (whatever else answers on the port is not it); a runner's log says it listens (it
+ *   exits if it cannot bind its port) and its metrics `/healthz` answers with its pid; Chroma's log
+ *   says its server answers (its process checks the port first).
+ * - Any process that exits before every one is ready, ready already or not, fails `start` at once:
+ *   the error names it, its exit and its log file, with the end of that log; the scope's close then
+ *   stops the others as below.
  * - Closing the scope stops them front to back: the gateway, then the services, then the runners,
  *   then Chroma; each group with SIGTERM, waited for up to `stopTimeout`, then SIGKILL. Should the
  *   supervising process exit without closing the scope, every child still running is sent SIGKILL.
  * - Every process writes stdout and stderr to `<logsDir>/<name>.log`.
  */
 import { type ServiceName, ServiceNames } from "@voiceagent/domain/Gateway"
-import { freePort } from "@voiceagent/runner/Knowledge/ChromaServer"
+import { bindError, freePort } from "@voiceagent/runner/Knowledge/ChromaServer"
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -152,6 +157,8 @@ const CONTROLLED = [
   "RUNNER_PORT",
   "RUNNER_LISTEN_HOST",
   "METRICS_PORT",
+  "MEDIA_PORT",
+  "MEDIA_PUBLIC_URL",
   "CHROMA_URL",
   "CHROMA_PORT",
   "CHROMA_DATA_DIR"
@@ -196,10 +203,20 @@ interface Spec {
   readonly address: string
   readonly port: number | undefined
   readonly env: Readonly<Record<string, string | undefined>>
-  readonly ready: { readonly _tag: "Log"; readonly pattern: RegExp } | { readonly _tag: "Http"; readonly url: string } | {
-    readonly _tag: "Exit"
-  }
 }
+
+/** A process that runs until stopped, and how to tell it is ready. */
+interface ServerSpec extends Spec {
+  readonly ready: Readiness
+}
+
+type Readiness =
+  /** Its log matches (Chroma's process, once its server answers the heartbeat). */
+  | { readonly _tag: "Log"; readonly pattern: RegExp }
+  /** The URL (`/readyz`) answers 200 with the child's pid. */
+  | { readonly _tag: "Http"; readonly url: string }
+  /** Its log matches, and `/healthz` at the URL the match captures answers 200 with the child's pid. */
+  | { readonly _tag: "LogThenHttp"; readonly pattern: RegExp }
 
 const spawnProcess = (spec: Spec, logsDir: string, defaultStopTimeout: Duration.Duration): RoleProcess => {
   const logFile = path.join(logsDir, `${spec.name}.log`)
@@ -261,35 +278,86 @@ const spawnProcess = (spec: Spec, logsDir: string, defaultStopTimeout: Duration.
   }
 }
 
-const httpOk = (url: string) =>
+/** Whether `url` answers 200 with a JSON body naming process `pid` (what `/readyz` and `/healthz` say). */
+const answersAs = (url: string, pid: number) =>
   Effect.tryPromise(async (signal) => {
     const response = await fetch(url, { signal: AbortSignal.any([signal, AbortSignal.timeout(2_000)]) })
-    await response.arrayBuffer()
-    return response.status === 200
+    const text = await response.text()
+    if (response.status !== 200) return false
+    const body: unknown = JSON.parse(text)
+    return typeof body === "object" && body !== null && "pid" in body && body.pid === pid
   }).pipe(Effect.orElseSucceed(() => false))
 
-/** Resumes once `process` is ready; fails if it exits first. */
-const waitReady = (process: RoleProcess, ready: Spec["ready"]) => {
-  const exitedEarly = process.exited.pipe(
+const exitedEarly = (process: RoleProcess, status: ExitStatus) =>
+  Effect.flatMap(process.log, (log) =>
+    Effect.fail(
+      new ClusterLocalError({
+        message: `${process.name} (${process.role}, pid ${process.pid}) exited with ${describeExit(status)} before it was ready; ` +
+          `its log: ${displayPath(process.logFile)}`,
+        log: tail(log)
+      })
+    ))
+
+/** Resumes once `process` has exited with code 0; fails on any other exit. */
+const waitSuccess = (process: RoleProcess) =>
+  process.exited.pipe(
     Effect.flatMap((status) =>
-      Effect.flatMap(process.log, (log) =>
-        Effect.fail(new ClusterLocalError({ message: `${process.name} exited (${describeExit(status)}) before it was ready`, log: tail(log) })))
+      status.code === 0 ? Effect.void : Effect.flatMap(process.log, (log) =>
+        Effect.fail(
+          new ClusterLocalError({
+            message: `${process.name} failed (${describeExit(status)}); its log: ${displayPath(process.logFile)}`,
+            log: tail(log)
+          })
+        ))
     )
   )
-  if (ready._tag === "Exit") {
-    return process.exited.pipe(
-      Effect.flatMap((status) =>
-        status.code === 0 ? Effect.void : Effect.flatMap(process.log, (log) =>
-          Effect.fail(new ClusterLocalError({ message: `${process.name} failed (${describeExit(status)})`, log: tail(log) })))
-      )
-    )
-  }
-  const check = ready._tag === "Log"
+
+/** Polls until `process` is ready (see `Readiness`); never resumes if it is not. */
+const untilReady = (process: RoleProcess, ready: Readiness) => {
+  const check: Effect.Effect<boolean> = ready._tag === "Log"
     ? Effect.map(process.log, (log) => ready.pattern.test(log))
-    : httpOk(ready.url)
+    : ready._tag === "Http"
+    ? answersAs(ready.url, process.pid)
+    : Effect.flatMap(process.log, (log) => {
+      const url = log.match(ready.pattern)?.[1]
+      return url === undefined ? Effect.succeed(false) : answersAs(`${url}/healthz`, process.pid)
+    })
+  return Effect.repeat(check, { schedule: Schedule.spaced("100 millis"), until: (ok) => ok }).pipe(Effect.asVoid)
+}
+
+/**
+ * Resumes once every process is ready. Fails at once when one of them exits first, whether it was
+ * ready already or not (a process that has exited is never ready), or when `timeout` passes.
+ */
+const waitAllReady = (
+  processes: ReadonlyArray<RoleProcess>,
+  readiness: ReadonlyArray<Readiness>,
+  timeout: Duration.Duration
+): Effect.Effect<void, ClusterLocalError> => {
+  if (processes.length === 0) return Effect.void
+  const firstExit = Effect.raceAll(processes.map((p) => Effect.map(p.exited, (status) => [p, status] as const))).pipe(
+    Effect.flatMap(([p, status]) => exitedEarly(p, status))
+  )
+  // an exit in the same instant as the last answer
+  const noneExited = Effect.suspend(() => {
+    const gone = processes.find((p) => p.exitStatus() !== undefined)
+    return gone === undefined ? Effect.void : exitedEarly(gone, gone.exitStatus()!)
+  })
   return Effect.raceFirst(
-    Effect.repeat(check, { schedule: Schedule.spaced("100 millis"), until: (ok) => ok }).pipe(Effect.asVoid),
-    exitedEarly
+    Effect.forEach(processes, (p, i) => untilReady(p, readiness[i]!), { concurrency: "unbounded", discard: true }),
+    firstExit
+  ).pipe(
+    Effect.timeoutFail({
+      duration: timeout,
+      onTimeout: () =>
+        new ClusterLocalError({
+          message: `not ready within ${Duration.format(timeout)}: ${
+            processes.filter((p) => p.exitStatus() === undefined).map((p) => p.name).join(", ")
+          }`,
+          log: ""
+        })
+    }),
+    Effect.zipRight(noneExited)
   )
 }
 
@@ -352,6 +420,26 @@ export const start = (options: ClusterLocalOptions): Effect.Effect<ClusterLocal,
       ? chromaMode.url
       : undefined
 
+    // Another process listening on one of them would answer in place of the child, which would exit
+    // with EADDRINUSE: say so before starting anything. (Readiness is still checked against each
+    // child's pid: a port can be taken between this check and the child's bind.)
+    const planned: ReadonlyArray<readonly [name: string, host: string, port: number]> = [
+      ...(gatewayPort === undefined ? [] : [["gateway", host, gatewayPort] as const]),
+      ...services.map((service) => [service, host, servicePorts.get(service)!] as const),
+      ...(chromaPort === undefined ? [] : [["chroma", "127.0.0.1", chromaPort] as const]),
+      ...runnerPorts.map((runnerPort, i) => [`runner-${i + 1}`, host, runnerPort] as const)
+    ]
+    const unavailable = (yield* Effect.forEach(planned, ([name, on, p]) =>
+      Effect.map(bindError(on, p), (error) => error === undefined ? [] : [`${on}:${p} for ${name} (${error})`]))).flat()
+    if (unavailable.length > 0) {
+      return yield* new ClusterLocalError({
+        message: `cannot listen on ${unavailable.join(", ")}: another process holds ${
+          unavailable.length === 1 ? "it" : "them"
+        }; stop it or choose other ports`,
+        log: ""
+      })
+    }
+
     const inherited: Record<string, string | undefined> = { ...process.env }
     for (const name of CONTROLLED) delete inherited[name]
     const common: Record<string, string | undefined> = {
@@ -375,12 +463,11 @@ export const start = (options: ClusterLocalOptions): Effect.Effect<ClusterLocal,
         args: ["migrate"],
         address: "-",
         port: undefined,
-        env: common,
-        ready: { _tag: "Exit" }
+        env: common
       }], logsDir, stopTimeout, report)
       migrateProcess = migrate!
       processes.push(migrate!)
-      yield* waitReady(migrate!, { _tag: "Exit" })
+      yield* waitSuccess(migrate!)
     }
 
     const specs = {
@@ -396,19 +483,29 @@ export const start = (options: ClusterLocalOptions): Effect.Effect<ClusterLocal,
           CHROMA_PORT: String(chromaPort),
           CHROMA_DATA_DIR: path.resolve(options.chromaDataDir ?? path.join(logsDir, "chroma"))
         },
-        ready: { _tag: "Http", url: `${chromaUrl}/api/v2/heartbeat` }
-      } satisfies Spec],
-      runners: runnerPorts.map((runnerPort, i): Spec => ({
+        // its process checks that the port is free, starts the server, and says so once the heartbeat answers
+        ready: { _tag: "Log", pattern: /Chroma listening on/ }
+      } satisfies ServerSpec],
+      runners: runnerPorts.map((runnerPort, i): ServerSpec => ({
         name: `runner-${i + 1}`,
         role: "runner",
         script: MAIN,
         args: ["runner"],
         address: `${host}:${runnerPort}`,
         port: runnerPort,
-        env: { ...common, RUNNER_HOST: host, RUNNER_PORT: String(runnerPort), METRICS_PORT: "0", ...options.runnerEnv?.(i) },
-        ready: { _tag: "Log", pattern: /Runner listening/ }
+        env: {
+          ...common,
+          RUNNER_HOST: host,
+          RUNNER_PORT: String(runnerPort),
+          METRICS_PORT: "0",
+          // each runner takes its calls' media streams on a port of its own
+          MEDIA_PORT: "0",
+          ...options.runnerEnv?.(i)
+        },
+        // written once its port is bound (it exits otherwise), with where its metrics server listens
+        ready: { _tag: "LogThenHttp", pattern: /Runner listening on .*metrics and \/healthz at (http:\/\/[^\s;]+)/ }
       })),
-      services: services.map((service): Spec => ({
+      services: services.map((service): ServerSpec => ({
         name: service,
         role: `serve ${service}`,
         script: MAIN,
@@ -431,7 +528,7 @@ export const start = (options: ClusterLocalOptions): Effect.Effect<ClusterLocal,
           ...Object.fromEntries(ServiceNames.map((s) => [SERVICE_URL[s], urlOf(servicePorts.get(s)!)]))
         },
         ready: { _tag: "Http", url: `${gatewayUrl}/readyz` }
-      } satisfies Spec]
+      } satisfies ServerSpec]
     }
 
     // Started together, stopped front to back (finalizers run in reverse): gateway, services, runners, Chroma.
@@ -449,18 +546,10 @@ export const start = (options: ClusterLocalOptions): Effect.Effect<ClusterLocal,
     const started = [...chroma, ...runners, ...serviceProcesses, ...gateway]
     processes.push(...started)
     const allSpecs = [...specs.chroma, ...specs.runners, ...specs.services, ...specs.gateway]
-    const readyTimeout = Duration.decode(options.readyTimeout ?? "3 minutes")
-    yield* Effect.forEach(started, (p, i) => waitReady(p, allSpecs[i]!.ready), { concurrency: "unbounded", discard: true }).pipe(
-      Effect.timeoutFail({
-        duration: readyTimeout,
-        onTimeout: () =>
-          new ClusterLocalError({
-            message: `not ready within ${Duration.format(readyTimeout)}: ${
-              started.filter((p) => p.exitStatus() === undefined).map((p) => p.name).join(", ")
-            }`,
-            log: ""
-          })
-      })
+    yield* waitAllReady(
+      started,
+      allSpecs.map((spec) => spec.ready),
+      Duration.decode(options.readyTimeout ?? "3 minutes")
     )
 
     return {

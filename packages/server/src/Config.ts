@@ -19,6 +19,7 @@ import { dimensionsOf } from "@voiceagent/runner/Knowledge/OpenAiEmbedder"
 import { parseAllowList } from "@voiceagent/runner/Knowledge/UrlFetcher"
 import type { ProtectionOptions } from "@voiceagent/http/Gateway/Protection"
 import { MAX_READ_BODY_BYTES } from "@voiceagent/http/RequestContext"
+import { parseFailpoints } from "@voiceagent/runner/Failpoints"
 
 export interface Variable {
   readonly name: string
@@ -99,6 +100,11 @@ export const Variables = [
   { name: "SHARD_LOCK_REFRESH", default: "10 seconds", description: "How often a runner refreshes its shard locks" },
   { name: "SHARD_LOCK_EXPIRATION", default: "35 seconds", description: "When a silent runner's shards are taken over" },
   { name: "ENTITY_MESSAGE_POLL", default: "2 seconds", description: "How often runners look for stored messages" },
+  {
+    name: "RUNNER_HEALTH_CHECK_INTERVAL",
+    default: "2 seconds",
+    description: "How often runners check on each other: a runner whose database connections are gone is taken over"
+  },
   { name: "MAX_CONCURRENT_CALLS", default: "10", description: "Concurrent calls per tenant, unless the tenant has its own limit" },
   { name: "MAX_CALL_DURATION", default: "1 hour", description: "A call is hung up after this much talk time" },
   { name: "DIAL_TIMEOUT", default: "30 seconds", description: "Ring time before an unanswered call is given up" },
@@ -109,12 +115,32 @@ export const Variables = [
   { name: "RATE_RESERVATION_CHUNK", default: "120", description: "Talk time each reservation holds funds for, in seconds" },
   { name: "SIMULATOR_RING_MS", default: "2000", description: "Simulated carrier: ring time in milliseconds" },
   { name: "SIMULATOR_DIAL_LOG", default: undefined, description: "Simulated carrier: append a line per dial to this file (tests)" },
+  {
+    name: "FAILPOINTS",
+    default: undefined,
+    description: "Tests only: <name>=pause@<n>:<token file> stops this process the n-th time it reaches a named point (failover tests)"
+  },
   { name: "VOICE_NUMBER_CPS", default: "1", description: "Campaign dials a voice number may start per second, per runner" },
   { name: "SUPERVISOR_INTERVAL", default: "15 seconds", description: "How often live calls and active campaigns are woken on their runners" },
   {
     name: "SHUTDOWN_GRACE",
     default: "10 seconds",
     description: "On SIGTERM/SIGINT: how long requests in flight may take to finish before their connections are closed"
+  },
+  {
+    name: "HTTP_HEADERS_TIMEOUT",
+    default: "20 seconds",
+    description: "How long a client may take to send a request's headers (then 408 and the connection is closed)"
+  },
+  {
+    name: "HTTP_BODY_TIMEOUT",
+    default: "15 seconds",
+    description: "How long a request body may stop arriving before the request is answered 408 REQUEST_TIMEOUT"
+  },
+  {
+    name: "HTTP_REQUEST_TIMEOUT",
+    default: "5 minutes",
+    description: "How long a client may take to send a whole request, uploads included (then 408)"
   },
   { name: "TELEPHONY_PROVIDER_A", default: "simulated", description: "Carrier for PROVIDER_A numbers: simulated or twilio" },
   { name: "TELEPHONY_PROVIDER_B", default: "simulated", description: "Carrier for PROVIDER_B numbers: simulated or twilio" },
@@ -160,7 +186,61 @@ export const Variables = [
     name: "KB_URL_ALLOWLIST",
     default: undefined,
     description: "Private hosts URL sources may fetch anyway: hostnames, addresses or CIDR ranges, comma-separated"
-  }
+  },
+  {
+    name: "MEDIA_PORT",
+    default: "3004",
+    description: "runner and start roles: port of the media server carriers stream calls' audio to (Twilio Media Streams, path /media/twilio; 0 picks a free one)"
+  },
+  {
+    name: "MEDIA_PUBLIC_URL",
+    default: undefined,
+    description: "ws:// or wss:// origin carriers reach this process's media server at, e.g. wss://runner-1.example.com; every runner its own (default ws://<HOST>:<MEDIA_PORT>, a runner's ws://<RUNNER_HOST>:<MEDIA_PORT>)"
+  },
+  {
+    name: "VOICE_STT",
+    default: undefined,
+    description: "Speech-to-text of agents that choose none: deepgram, openai or none (default: the first configured, else none)"
+  },
+  {
+    name: "VOICE_LLM",
+    default: undefined,
+    description: "Language model of agents that choose none: openai or offline (default: openai when LLM_* is set, else offline)"
+  },
+  {
+    name: "VOICE_TTS",
+    default: undefined,
+    description: "Text-to-speech of agents that choose none: elevenlabs, openai or flite (default: the first configured, else flite, built in)"
+  },
+  { name: "DEEPGRAM_API_KEY", default: undefined, description: "Deepgram key: enables the deepgram speech-to-text (streaming)" },
+  { name: "DEEPGRAM_URL", default: "wss://api.deepgram.com/v1/listen", description: "Deepgram's streaming listen endpoint" },
+  { name: "DEEPGRAM_MODEL", default: "nova-3", description: "Deepgram model of agents that name none" },
+  {
+    name: "TRANSCRIPTION_URL",
+    default: undefined,
+    description: "OpenAI-compatible transcription API base URL (a self-hosted Whisper server, or https://api.openai.com/v1); set, or with TRANSCRIPTION_API_KEY, enables the openai speech-to-text"
+  },
+  { name: "TRANSCRIPTION_API_KEY", default: undefined, description: "Bearer key of the transcription API (omitted when unset)" },
+  { name: "TRANSCRIPTION_MODEL", default: "whisper-1", description: "Transcription model of agents that name none" },
+  {
+    name: "LLM_URL",
+    default: undefined,
+    description: "OpenAI-compatible chat completions base URL (OpenAI, Groq, vLLM, Ollama, llama.cpp: e.g. http://localhost:11434/v1); set, or with LLM_API_KEY (then OpenAI's), enables the openai language model"
+  },
+  { name: "LLM_API_KEY", default: undefined, description: "Bearer key of the chat completions API (omitted when unset)" },
+  { name: "LLM_MODEL", default: "gpt-4o-mini", description: "Model of agents that name none" },
+  { name: "ELEVENLABS_API_KEY", default: undefined, description: "ElevenLabs key: enables the elevenlabs text-to-speech (streaming, μ-law 8 kHz)" },
+  { name: "ELEVENLABS_URL", default: "wss://api.elevenlabs.io", description: "ElevenLabs API origin (its WebSocket)" },
+  { name: "ELEVENLABS_VOICE", default: "21m00Tcm4TlvDq8ikWAM", description: "ElevenLabs voice id of agents that name none" },
+  { name: "ELEVENLABS_MODEL", default: "eleven_flash_v2_5", description: "ElevenLabs model of agents that name none" },
+  {
+    name: "SPEECH_URL",
+    default: undefined,
+    description: "OpenAI-compatible speech API base URL (/audio/speech); set, or with SPEECH_API_KEY (then OpenAI's), enables the openai text-to-speech"
+  },
+  { name: "SPEECH_API_KEY", default: undefined, description: "Bearer key of the speech API (omitted when unset)" },
+  { name: "SPEECH_MODEL", default: "gpt-4o-mini-tts", description: "Speech model of agents that name none" },
+  { name: "SPEECH_VOICE", default: "alloy", description: "Speech API voice of agents that name none" }
 ] as const satisfies ReadonlyArray<Variable>
 
 export type VariableName = (typeof Variables)[number]["name"]
@@ -177,6 +257,19 @@ const httpUrl = (name: VariableName) =>
         // reported below
       }
       return Either.left(ConfigError.InvalidData([name], `expected an http(s) URL, got "${raw}"`))
+    })
+  )
+
+const wsUrl = (name: VariableName) =>
+  Config.string(name).pipe(
+    Config.mapOrFail((raw) => {
+      try {
+        const url = new URL(raw)
+        if (url.protocol === "ws:" || url.protocol === "wss:") return Either.right(raw.replace(/\/+$/, ""))
+      } catch {
+        // reported below
+      }
+      return Either.left(ConfigError.InvalidData([name], `expected a ws:// or wss:// URL, got "${raw}"`))
     })
   )
 
@@ -393,7 +486,8 @@ export const AppConfig = Config.all({
     listenHost: Config.option(Config.nonEmptyString("RUNNER_LISTEN_HOST")),
     shardLockRefresh: duration("SHARD_LOCK_REFRESH", 1000),
     shardLockExpiration: duration("SHARD_LOCK_EXPIRATION", 3000),
-    entityMessagePoll: duration("ENTITY_MESSAGE_POLL", 100)
+    entityMessagePoll: duration("ENTITY_MESSAGE_POLL", 100),
+    runnerHealthCheck: duration("RUNNER_HEALTH_CHECK_INTERVAL", 100)
   }),
   calls: Config.all({
     maxConcurrentCalls: integer("MAX_CONCURRENT_CALLS", 1, 100_000),
@@ -409,9 +503,21 @@ export const AppConfig = Config.all({
   }),
   simulatorRingMillis: integer("SIMULATOR_RING_MS", 0, 600_000),
   simulatorDialLog: Config.option(Config.nonEmptyString("SIMULATOR_DIAL_LOG")),
+  failpoints: Config.string("FAILPOINTS").pipe(
+    Config.withDefault(""),
+    Config.mapOrFail((value) => {
+      const parsed = parseFailpoints(value)
+      return typeof parsed === "string" ? Either.left(ConfigError.InvalidData(["FAILPOINTS"], parsed)) : Either.right(parsed)
+    })
+  ),
   voiceNumberCps: integer("VOICE_NUMBER_CPS", 1, 1000),
   supervisorInterval: duration("SUPERVISOR_INTERVAL", 500),
   shutdownGrace: duration("SHUTDOWN_GRACE", 0),
+  httpTimeouts: Config.all({
+    headers: duration("HTTP_HEADERS_TIMEOUT", 1000),
+    body: duration("HTTP_BODY_TIMEOUT", 1000),
+    request: duration("HTTP_REQUEST_TIMEOUT", 1000)
+  }),
   telephony: Config.all({
     PROVIDER_A: carrier("TELEPHONY_PROVIDER_A"),
     PROVIDER_B: carrier("TELEPHONY_PROVIDER_B"),
@@ -443,6 +549,32 @@ export const AppConfig = Config.all({
     vonageDltEntityId: Config.option(Config.nonEmptyString("VONAGE_DLT_ENTITY_ID")),
     azureEndpoint: Config.option(httpUrl("AZURE_COMMUNICATION_ENDPOINT")),
     azureAccessKey: Config.option(Config.redacted("AZURE_COMMUNICATION_ACCESS_KEY"))
+  }),
+  media: Config.all({
+    port: port("MEDIA_PORT"),
+    publicUrl: Config.option(wsUrl("MEDIA_PUBLIC_URL"))
+  }),
+  voice: Config.all({
+    stt: Config.option(Config.literal("deepgram", "openai", "none")("VOICE_STT")),
+    llm: Config.option(Config.literal("openai", "offline")("VOICE_LLM")),
+    tts: Config.option(Config.literal("elevenlabs", "openai", "flite")("VOICE_TTS")),
+    deepgramApiKey: Config.option(Config.redacted(Config.nonEmptyString("DEEPGRAM_API_KEY"))),
+    deepgramUrl: wsUrl("DEEPGRAM_URL").pipe(Config.withDefault(defaultOf("DEEPGRAM_URL"))),
+    deepgramModel: Config.nonEmptyString("DEEPGRAM_MODEL").pipe(Config.withDefault(defaultOf("DEEPGRAM_MODEL"))),
+    transcriptionUrl: Config.option(httpUrl("TRANSCRIPTION_URL")),
+    transcriptionApiKey: Config.option(Config.redacted(Config.nonEmptyString("TRANSCRIPTION_API_KEY"))),
+    transcriptionModel: Config.nonEmptyString("TRANSCRIPTION_MODEL").pipe(Config.withDefault(defaultOf("TRANSCRIPTION_MODEL"))),
+    llmUrl: Config.option(httpUrl("LLM_URL")),
+    llmApiKey: Config.option(Config.redacted(Config.nonEmptyString("LLM_API_KEY"))),
+    llmModel: Config.nonEmptyString("LLM_MODEL").pipe(Config.withDefault(defaultOf("LLM_MODEL"))),
+    elevenLabsApiKey: Config.option(Config.redacted(Config.nonEmptyString("ELEVENLABS_API_KEY"))),
+    elevenLabsUrl: wsUrl("ELEVENLABS_URL").pipe(Config.withDefault(defaultOf("ELEVENLABS_URL"))),
+    elevenLabsVoice: Config.nonEmptyString("ELEVENLABS_VOICE").pipe(Config.withDefault(defaultOf("ELEVENLABS_VOICE"))),
+    elevenLabsModel: Config.nonEmptyString("ELEVENLABS_MODEL").pipe(Config.withDefault(defaultOf("ELEVENLABS_MODEL"))),
+    speechUrl: Config.option(httpUrl("SPEECH_URL")),
+    speechApiKey: Config.option(Config.redacted(Config.nonEmptyString("SPEECH_API_KEY"))),
+    speechModel: Config.nonEmptyString("SPEECH_MODEL").pipe(Config.withDefault(defaultOf("SPEECH_MODEL"))),
+    speechVoice: Config.nonEmptyString("SPEECH_VOICE").pipe(Config.withDefault(defaultOf("SPEECH_VOICE")))
   }),
   knowledge: Config.all({
     chromaUrl: Config.option(httpUrl("CHROMA_URL")),
@@ -484,6 +616,21 @@ export const AppConfig = Config.all({
     const azure = c.messaging.PROVIDER_C === "azure"
     need(azure && Option.isNone(c.messaging.azureEndpoint), "AZURE_COMMUNICATION_ENDPOINT", "required when SMS_PROVIDER_C is azure")
     need(azure && Option.isNone(c.messaging.azureAccessKey), "AZURE_COMMUNICATION_ACCESS_KEY", "required when SMS_PROVIDER_C is azure")
+    const v = c.voice
+    const chosen = (option: Option.Option<string>, value: string) => Option.getOrUndefined(option) === value
+    need(chosen(v.stt, "deepgram") && Option.isNone(v.deepgramApiKey), "DEEPGRAM_API_KEY", "required when VOICE_STT is deepgram")
+    need(
+      chosen(v.stt, "openai") && Option.isNone(v.transcriptionUrl) && Option.isNone(v.transcriptionApiKey),
+      "TRANSCRIPTION_URL",
+      "required (or TRANSCRIPTION_API_KEY) when VOICE_STT is openai"
+    )
+    need(chosen(v.llm, "openai") && Option.isNone(v.llmUrl) && Option.isNone(v.llmApiKey), "LLM_URL", "required (or LLM_API_KEY) when VOICE_LLM is openai")
+    need(chosen(v.tts, "elevenlabs") && Option.isNone(v.elevenLabsApiKey), "ELEVENLABS_API_KEY", "required when VOICE_TTS is elevenlabs")
+    need(
+      chosen(v.tts, "openai") && Option.isNone(v.speechUrl) && Option.isNone(v.speechApiKey),
+      "SPEECH_URL",
+      "required (or SPEECH_API_KEY) when VOICE_TTS is openai"
+    )
     const k = c.knowledge
     need(
       k.embedder === "openai" && Option.isNone(k.embeddingsDimensions) &&

@@ -1,6 +1,8 @@
 import { type ServiceName, ServiceNames } from "@voiceagent/domain/Gateway"
-import { ShutdownGrace } from "@voiceagent/http/Serve"
+import { MetricsAddress } from "@voiceagent/http/Observability/MetricsServer"
+import { HttpTimeouts, ShutdownGrace } from "@voiceagent/http/Serve"
 import { ServiceDirectory } from "@voiceagent/http/ServiceDirectory"
+import * as Cluster from "@voiceagent/runner/Cluster/Cluster"
 import * as Database from "@voiceagent/runner/Sql/Database"
 import * as Console from "effect/Console"
 import * as Context from "effect/Context"
@@ -83,8 +85,9 @@ export const guardRepeatedSignals = (name: string) => {
 /** How long past `SHUTDOWN_GRACE` a stopping process may take before the watchdog ends it (code 1). */
 export const WATCHDOG_MARGIN = Duration.seconds(15)
 
-/** The grace every HTTP server of the role drains within (`SHUTDOWN_GRACE`). */
-const withGrace = (config: Config.AppConfig) => Layer.provide(Layer.succeed(ShutdownGrace, config.shutdownGrace))
+/** The grace every HTTP server of the role drains within (`SHUTDOWN_GRACE`), and its clients' timeouts. */
+const withGrace = (config: Config.AppConfig) =>
+  Layer.provide(Layer.mergeAll(Layer.succeed(ShutdownGrace, config.shutdownGrace), Layer.succeed(HttpTimeouts, config.httpTimeouts)))
 
 /**
  * Runs `start` (which builds the role's layers in the scope) until interrupted: SIGTERM or SIGINT,
@@ -159,15 +162,17 @@ export const runRunner = Effect.gen(function*() {
   const config = yield* Config.load
   yield* requirePostgres(config, "runner")
   const node = nodeOptions(config, "runner")
-  const target = databaseTarget(config, `voiceagent runner ${node.cluster.runnerHost}:${node.cluster.runnerPort}`)
+  const target = databaseTarget(config, Cluster.runnerApplicationName(node.cluster.runnerHost, node.cluster.runnerPort))
   return yield* runUntilInterrupted(
     "runner",
     config,
     Effect.gen(function*() {
-      yield* Layer.build(RunnerNode(node).pipe(Layer.provide(DatabaseLive(target)), withGrace(config)))
+      const context = yield* Layer.build(RunnerNode(node).pipe(Layer.provide(DatabaseLive(target)), withGrace(config)))
+      const metrics = Context.get(context, MetricsAddress).url
       yield* Console.log(
         `\nRunner listening on ${node.cluster.listenHost ?? node.cluster.runnerHost}:${node.cluster.runnerPort} ` +
-          `(advertised as ${node.cluster.runnerHost}:${node.cluster.runnerPort}; database: ${Database.describe(target)})\n`
+          `(advertised as ${node.cluster.runnerHost}:${node.cluster.runnerPort}; metrics and /healthz at ${metrics}; ` +
+          `database: ${Database.describe(target)})\n`
       )
     })
   )

@@ -23,6 +23,8 @@ import { ServiceDirectory } from "@voiceagent/http/ServiceDirectory"
 import * as Cluster from "@voiceagent/runner/Cluster/Cluster"
 import { MetricsRefresh } from "@voiceagent/runner/Observability/PlatformMetrics"
 import { defaultRuntimeOptions, RuntimeLive, type RuntimeOptions } from "@voiceagent/runner/Runtime"
+import { VoiceCatalog } from "@voiceagent/runner/Voice/VoiceCatalog"
+import { catalogOf, type VoiceOptions } from "@voiceagent/runner/Voice/VoiceProvidersLive"
 import { PlatformSettings, type PlatformSettingsShape } from "@voiceagent/runner/Settings"
 import * as Database from "@voiceagent/runner/Sql/Database"
 import * as Schema from "@voiceagent/runner/Sql/Schema"
@@ -205,6 +207,39 @@ export const knowledgeOptions = (config: AppConfig, role: NodeRole): KnowledgeOp
   }
 }
 
+/** The speech and language providers configured (credentials are platform configuration). */
+export const voiceOptions = (config: AppConfig): VoiceOptions => {
+  const v = config.voice
+  const some = <A>(o: Option.Option<A>) => Option.getOrUndefined(o)
+  const configured = (url: Option.Option<string>, key: Option.Option<Redacted.Redacted>) => Option.isSome(url) || Option.isSome(key)
+  return {
+    deepgram: Option.isNone(v.deepgramApiKey)
+      ? undefined
+      : { url: v.deepgramUrl, apiKey: v.deepgramApiKey.value, model: v.deepgramModel },
+    openAiTranscription: configured(v.transcriptionUrl, v.transcriptionApiKey)
+      ? { baseUrl: Option.getOrElse(v.transcriptionUrl, () => OPENAI_API_URL), apiKey: some(v.transcriptionApiKey), model: v.transcriptionModel }
+      : undefined,
+    openAiChat: configured(v.llmUrl, v.llmApiKey)
+      ? { baseUrl: Option.getOrElse(v.llmUrl, () => OPENAI_API_URL), apiKey: some(v.llmApiKey), model: v.llmModel }
+      : undefined,
+    elevenLabs: Option.isNone(v.elevenLabsApiKey)
+      ? undefined
+      : { url: v.elevenLabsUrl, apiKey: v.elevenLabsApiKey.value, model: v.elevenLabsModel, voice: v.elevenLabsVoice },
+    openAiSpeech: configured(v.speechUrl, v.speechApiKey)
+      ? {
+        baseUrl: Option.getOrElse(v.speechUrl, () => OPENAI_API_URL),
+        apiKey: some(v.speechApiKey),
+        model: v.speechModel,
+        voice: v.speechVoice
+      }
+      : undefined,
+    defaults: { speechToText: some(v.stt), languageModel: some(v.llm), textToSpeech: some(v.tts) },
+    maxCallSeconds: Math.floor(Duration.toSeconds(config.calls.maxCallDuration))
+  }
+}
+
+const OPENAI_API_URL = "https://api.openai.com/v1"
+
 export const nodeOptions = (config: AppConfig, role: NodeRole = "embedded"): NodeOptions => {
   const carriers: Partial<RuntimeOptions["carriers"] & {}> = {}
   for (const [provider, carrier] of Object.entries(config.telephony) as Array<[PhoneProvider, "simulated" | "twilio"]>) {
@@ -234,7 +269,8 @@ export const nodeOptions = (config: AppConfig, role: NodeRole = "embedded"): Nod
       listenHost: Option.getOrUndefined(config.cluster.listenHost),
       shardLockRefreshInterval: config.cluster.shardLockRefresh,
       shardLockExpiration: config.cluster.shardLockExpiration,
-      entityMessagePollInterval: config.cluster.entityMessagePoll
+      entityMessagePollInterval: config.cluster.entityMessagePoll,
+      runnerHealthCheckInterval: config.cluster.runnerHealthCheck
     },
     runtime: {
       ...defaultRuntimeOptions,
@@ -251,7 +287,17 @@ export const nodeOptions = (config: AppConfig, role: NodeRole = "embedded"): Nod
       supervisorInterval: config.supervisorInterval,
       messaging: { ...defaultMessagingOptions, defaultSmsProvider: config.messaging.defaultSmsProvider },
       senders: messageSenders(config),
-      knowledge: knowledgeOptions(config, role)
+      knowledge: knowledgeOptions(config, role),
+      wakeOnShardAcquired: role === "runner",
+      failpoints: config.failpoints,
+      voice: voiceOptions(config),
+      media: {
+        host: config.host,
+        port: config.media.port,
+        publicUrl: Option.getOrUndefined(config.media.publicUrl),
+        // a runner is reached where the cluster reaches it, unless it says otherwise
+        advertisedHost: role === "runner" ? config.cluster.runnerHost : undefined
+      }
     },
     telemetry: telemetryOptions(config)
   }
@@ -283,7 +329,11 @@ export const serviceLayers = (options: ServicesOptions) => ({
 
 /** Settings and an HTTP client (webhooks, carriers) for a node of the cluster. */
 const nodeBasics = (node: NodeOptions) =>
-  Layer.mergeAll(PlatformSettings.layer(node.settings), NodeHttpClient.layerUndici)
+  Layer.mergeAll(
+    PlatformSettings.layer(node.settings),
+    NodeHttpClient.layerUndici,
+    Layer.succeed(VoiceCatalog, catalogOf(node.runtime.voice))
+  )
 
 /** Everything in one process: the runner and its entities, the three services and the gateway. */
 export const Embedded = (options: ServicesOptions, node: NodeOptions) => {

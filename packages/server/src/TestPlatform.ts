@@ -5,6 +5,7 @@
  */
 import type { ServiceName } from "@voiceagent/domain/Gateway"
 import { defaultProtection, type ProtectionOptions } from "@voiceagent/http/Gateway/Protection"
+import { HttpTimeouts } from "@voiceagent/http/Serve"
 import { ServiceDirectory } from "@voiceagent/http/ServiceDirectory"
 import * as TestDatabase from "@voiceagent/runner/Testing/TestDatabase"
 import * as Context from "effect/Context"
@@ -42,6 +43,8 @@ export interface TestPlatformOptions {
   readonly otlpEndpoint?: string
   /** The gateway's protection (default: the production body limits, no rate limits, no CORS). */
   readonly protection?: Partial<ProtectionOptions>
+  /** Every server's client timeouts (default: the production ones). */
+  readonly httpTimeouts?: Partial<Context.Tag.Service<HttpTimeouts>>
 }
 
 /** Body limits as deployed; rate limits off, so tests may send as fast as they like. */
@@ -84,6 +87,7 @@ export const layer = (options: TestPlatformOptions = {}) =>
       })
     ),
     Layer.provideMerge(ServiceDirectory.make()),
+    Layer.provide(Layer.effect(HttpTimeouts, Effect.map(HttpTimeouts, (defaults) => ({ ...defaults, ...options.httpTimeouts })))),
     Layer.provideMerge(TestDatabase.layer),
     Layer.provide(Logger.minimumLogLevel(options.logLevel ?? LogLevel.Warning))
   )

@@ -316,10 +316,11 @@ describe("platform core over HTTP", () => {
           for (const [name, base] of Object.entries(urls)) {
             const origin = base.replace(/\/api\/v1$/, "")
             const alive = yield* get(`${origin}/healthz`)
-            assert.deepStrictEqual([alive.status, alive.body.status, alive.body.service], [200, "ok", name])
+            // every one of them in this process: each answer names it
+            assert.deepStrictEqual([alive.status, alive.body.status, alive.body.service, alive.body.pid], [200, "ok", name, process.pid])
             const ready = yield* get(`${origin}/readyz`)
             assert.strictEqual(ready.status, 200, ready.text)
-            assert.strictEqual(ready.body.status, "ready")
+            assert.deepStrictEqual([ready.body.status, ready.body.pid], ["ready", process.pid])
           }
         }))
 

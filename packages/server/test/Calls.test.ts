@@ -2,7 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { assert, describe, layer } from "@effect/vitest"
 import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Effect } from "effect"
-import { createKey, get, patch, post, signup } from "./Http.js"
+import { createKey, get, patch, post, signup, waitUntil } from "./Http.js"
 
 // The whole platform on the real clock, with the simulated carrier ringing for 200 ms.
 
@@ -24,16 +24,15 @@ const account = (topUp: number) =>
     return { ...user, key, agentId: agent.id as string, voiceNumberId: number.id as string }
   })
 
-/** Polls the session until it has ended (real time: the simulator rings for 200 ms). */
-const ended = (comms: string, key: string, sessionId: string) =>
-  Effect.gen(function*() {
-    for (let i = 0; i < 100; i++) {
-      const reply = yield* get(`${comms}/calls/${sessionId}`, { token: key })
-      if (reply.body.status === "ENDED") return reply.body
-      yield* Effect.sleep("100 millis")
-    }
-    return yield* Effect.dieMessage(`call ${sessionId} did not end`)
-  })
+/** Polls the session until it has `status` (real time: the simulator rings for 200 ms). */
+const reaches = (comms: string, key: string, sessionId: string, status: string) =>
+  waitUntil(
+    Effect.map(get(`${comms}/calls/${sessionId}`, { token: key }), (reply) => reply.body),
+    (session) => session?.status === status,
+    `call ${sessionId} ${status}`
+  )
+
+const ended = (comms: string, key: string, sessionId: string) => reaches(comms, key, sessionId, "ENDED")
 
 describe("wallet and calls over HTTP", () => {
   layer(TestPlatform.layer(), { timeout: 180_000, excludeTestServices: true })((it) => {
@@ -98,16 +97,23 @@ describe("wallet and calls over HTTP", () => {
           direction: "OUTGOING"
         })
         assert.deepStrictEqual(session.metadata, { crm: "lead-7" })
-        assert.deepStrictEqual(
-          session.events.map((e: any) => e.type),
-          ["queued", "dialing", "ringing", "answered", "ended"]
-        )
+        // the media's events sit beside the call's own: connected after the answer, stopped around the end
+        const types: Array<string> = session.events.map((e: any) => e.type)
+        assert.deepStrictEqual(types.filter((t) => !t.startsWith("media_")), ["queued", "dialing", "ringing", "answered", "ended"])
+        assert.deepStrictEqual(types.filter((t) => t.startsWith("media_")), ["media_connected", "media_stopped"])
+        assert.isAbove(types.indexOf("media_connected"), types.indexOf("answered"))
+        // the greeting, from its first audio just after the answer, cut off where the callee hung up
         assert.strictEqual(session.transcript[0].speaker, "agent")
+        const greetingDelay = Date.parse(session.transcript[0].at) - Date.parse(session.answeredAt)
+        assert.isTrue(greetingDelay >= 0 && greetingDelay < 2_000, `greeting began ${greetingDelay} ms after the answer`)
+        assert.isBoolean(session.transcript[0].interrupted)
         const wallet = yield* get(`${core}/wallet`, { token: user.key })
         assert.deepStrictEqual(wallet.body, { currency: "USD", balance: 999, reserved: 0, available: 999 })
         const logs = yield* get(`${comms}/call-logs?status=ANSWERED`, { token: user.key })
         assert.strictEqual(logs.body.total, 1)
         assert.isUndefined(logs.body.items[0].transcript, "the log lists sessions without transcripts")
+        const withLines = yield* get(`${comms}/call-logs?include=transcript`, { token: user.key })
+        assert.deepStrictEqual(withLines.body.items[0].transcript, session.transcript)
         assert.strictEqual((yield* get(`${comms}/call-logs?status=BUSY`, { token: user.key })).body.total, 0)
         assert.strictEqual((yield* get(`${comms}/call-logs?agentId=${user.agentId}`, { token: user.key })).body.total, 1)
         assert.strictEqual((yield* get(`${comms}/call-logs?from=2999-01-01T00:00:00Z`, { token: user.key })).body.total, 0)
@@ -203,7 +209,8 @@ describe("wallet and calls over HTTP", () => {
         const foreign = yield* post(`${comms}/calls/${sessionId}/hangup`, { token: other.key })
         assert.deepStrictEqual([foreign.status, foreign.body.error.code], [404, "CALL_NOT_FOUND"])
         assert.strictEqual((yield* get(`${comms}/calls/${sessionId}`, { token: other.key })).status, 404)
-        yield* Effect.sleep("300 millis")
+        // …9002 rings until its dial timeout: hang up while it rings
+        yield* reaches(comms, user.key, sessionId, "RINGING")
         const hung = yield* post(`${comms}/calls/${sessionId}/hangup`, { token: user.key })
         assert.deepStrictEqual(hung.body, { sessionId, status: "ENDED", outcome: "CANCELED" })
         const again = yield* post(`${comms}/calls/${sessionId}/hangup`, { token: user.key })

@@ -1,7 +1,7 @@
 import { assert, describe, layer } from "@effect/vitest"
 import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Effect } from "effect"
-import { createKey, del, get, patch, post, request, signup } from "./Http.js"
+import { createKey, del, get, openAllDay, patch, post, request, signup, waitUntil } from "./Http.js"
 
 // The campaign API over real sockets, on the real clock: the simulated carrier rings for 200 ms and
 // numbers ending in 000 hang up at once, so a small campaign completes in seconds.
@@ -36,17 +36,10 @@ const addContacts = (key: string, listId: string, phones: ReadonlyArray<string>)
   })
 
 /** Every day, all day: the tests run whenever CI does. */
-const always = { timezone: "UTC", callWindowStart: "00:00", callWindowEnd: "23:59", callDays: [1, 2, 3, 4, 5, 6, 7] }
+const always = openAllDay()
 
 const waitFor = (url: string, key: string, done: (body: any) => boolean, what: string) =>
-  Effect.gen(function*() {
-    for (let i = 0; i < 300; i++) {
-      const reply = yield* get(url, { token: key })
-      if (done(reply.body)) return reply.body
-      yield* Effect.sleep("100 millis")
-    }
-    return yield* Effect.dieMessage(`${what} did not happen`)
-  })
+  waitUntil(Effect.map(get(url, { token: key }), (reply) => reply.body), done, what)
 
 describe("voice campaigns over HTTP", () => {
   layer(TestPlatform.layer(), { timeout: 180_000, excludeTestServices: true })((it) => {

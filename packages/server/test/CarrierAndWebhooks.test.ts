@@ -44,7 +44,7 @@ const setUp = (provider: "PROVIDER_A" | "PROVIDER_B", webhookUrl?: string) =>
       api: comms
     }))
 
-const waitFor = <A>(read: Effect.Effect<A>, done: (a: A) => boolean) => waitUntil(read, done, "the condition", 10)
+const waitFor = <A>(read: Effect.Effect<A>, done: (a: A) => boolean, what: string) => waitUntil(read, done, what)
 
 describe("a real carrier and call-result webhooks", () => {
   layer(WithTwilio, { timeout: 180_000, excludeTestServices: true })((it) => {
@@ -59,18 +59,19 @@ describe("a real carrier and call-result webhooks", () => {
         })
         assert.strictEqual(placed.status, 202, placed.text)
         const sessionId = placed.body.sessionId
-        const created = yield* waitFor(Effect.sync(() => twilio.calls().filter((c) => c.method === "POST")), (c) => c.length > 0)
+        const created = yield* waitFor(Effect.sync(() => twilio.calls().filter((c) => c.method === "POST")), (c) => c.length > 0, "the call created on Twilio")
         const form = Object.fromEntries(created[0]!.form)
         assert.strictEqual(form["To"], "+14155550123")
         assert.strictEqual(form["From"], "+14155550199")
         assert.strictEqual(form["StatusCallback"], `${publicUrl}/api/v1/telephony/twilio/status/${sessionId}`)
 
         const session = () => Effect.map(get(`${comms}/calls/${sessionId}`, { token: user.key }), (r) => r.body)
-        yield* waitFor(session(), (s) => s.status === "DIALING")
+        yield* waitFor(session(), (s) => s.status === "DIALING", "the session DIALING")
         const sql = yield* SqlClient.SqlClient
         const [row] = yield* waitFor(
           sql<{ providerCallId: string | null }>`SELECT provider_call_id FROM call_sessions WHERE id = ${sessionId}`.pipe(Effect.orDie),
-          (rows) => rows[0]?.providerCallId != null
+          (rows) => rows[0]?.providerCallId != null,
+          "the session's Twilio call sid"
         )
         const callSid = row!.providerCallId!
         assert.match(callSid, /^CA[0-9a-f]{32}$/)
@@ -79,7 +80,7 @@ describe("a real carrier and call-result webhooks", () => {
         for (const [status, expected] of [["ringing", "RINGING"], ["in-progress", "IN_PROGRESS"]] as const) {
           twilio.setCallStatus(callSid, status)
           assert.strictEqual(yield* twilio.deliverStatusCallback(callSid), 204)
-          yield* waitFor(session(), (s) => s.status === expected)
+          yield* waitFor(session(), (s) => s.status === expected, `the session ${expected} after the ${status} callback`)
         }
         // the same callback again changes nothing; a forged one is refused and changes nothing
         assert.strictEqual(yield* twilio.deliverStatusCallback(callSid), 204)
@@ -96,7 +97,7 @@ describe("a real carrier and call-result webhooks", () => {
         yield* Effect.sleep("1100 millis")
         twilio.setCallStatus(callSid, "completed")
         assert.strictEqual(yield* twilio.deliverStatusCallback(callSid), 204)
-        const done = yield* waitFor(session(), (s) => s.status === "ENDED")
+        const done = yield* waitFor(session(), (s) => s.status === "ENDED", "the session ENDED after the completed callback")
         assert.deepInclude(done, { outcome: "ANSWERED", endReason: "completed", provider: "PROVIDER_B" })
         assert.isAtLeast(done.durationSeconds, 1)
         assert.strictEqual(done.cost, Math.ceil((done.billedSeconds * 5) / 60))
@@ -107,17 +108,19 @@ describe("a real carrier and call-result webhooks", () => {
           json: { agentId: user.agentId, voiceNumberId: user.voiceNumberId, toNumber: "+14155550124" }
         })
         const secondSession = () => Effect.map(get(`${comms}/calls/${second.body.sessionId}`, { token: user.key }), (r) => r.body)
-        yield* waitFor(secondSession(), (s) => s.status === "DIALING")
+        yield* waitFor(secondSession(), (s) => s.status === "DIALING", "the second session DIALING")
         const [secondRow] = yield* waitFor(
           sql<{ providerCallId: string | null }>`SELECT provider_call_id FROM call_sessions WHERE id = ${second.body.sessionId}`.pipe(Effect.orDie),
-          (rows) => rows[0]?.providerCallId != null
+          (rows) => rows[0]?.providerCallId != null,
+          "the second session's Twilio call sid"
         )
         yield* post(`${comms}/calls/${second.body.sessionId}/hangup`, { token: user.key })
         const hangups = yield* waitFor(
           Effect.sync(() =>
             twilio.calls().filter((c) => c.path.endsWith(`/Calls/${secondRow!.providerCallId}.json`) && c.method === "POST")
           ),
-          (c) => c.length > 0
+          (c) => c.length > 0,
+          "the hang-up posted to Twilio"
         )
         assert.deepStrictEqual(Object.fromEntries(hangups[0]!.form), { Status: "completed" })
       }))
@@ -145,7 +148,7 @@ describe("a real carrier and call-result webhooks", () => {
           token: user.key,
           json: { agentId: user.agentId, voiceNumberId: user.voiceNumberId, toNumber: "+14155550001", metadata: { ref: "x1" } }
         })
-        yield* waitFor(Effect.sync(() => received.length), (n) => n > 0)
+        yield* waitFor(Effect.sync(() => received.length), (n) => n > 0, "the call-result webhook at the receiver")
         const delivery = received[0]!
         const payload = JSON.parse(delivery.body)
         assert.deepInclude(payload, { type: "call.ended" })
@@ -157,7 +160,8 @@ describe("a real carrier and call-result webhooks", () => {
 
         const listed = yield* waitFor(
           Effect.map(get(`${comms}/webhook-deliveries`, { token: user.key }), (r) => r.body),
-          (b) => b.items[0]?.deliveredAt != null
+          (b) => b.items[0]?.deliveredAt != null,
+          "the delivery listed as delivered"
         )
         assert.deepInclude(listed.items[0], { eventId: payload.id, eventType: "call.ended", url, attempts: 1, lastStatus: 200 })
       }))

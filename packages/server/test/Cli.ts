@@ -16,25 +16,50 @@ export interface CliProcess {
 }
 
 /**
- * Polls what a child process printed until `pattern` matches; fails, with the output, when the process
- * exits first or `timeoutMs` passes.
+ * Waits until what a child process printed matches `pattern`, checking on each chunk of output; fails,
+ * with the output, when the process's output ends first (it exited) or after `timeoutMs` of real time.
+ * `output` must already be collecting the child's stdout and stderr (listeners added before these).
  */
 export const waitForOutput = (child: ChildProcess, output: () => string, pattern: RegExp, timeoutMs: number) =>
-  Effect.promise(() =>
-    new Promise<RegExpMatchArray>((resolve, reject) => {
-      const started = Date.now()
-      const poll = () => {
-        const match = output().match(pattern)
-        if (match) return resolve(match)
-        if (child.exitCode !== null || child.signalCode !== null) {
-          return reject(new Error(`exited (${child.exitCode ?? child.signalCode}) before ${pattern}:\n${output()}`))
-        }
-        if (Date.now() - started > timeoutMs) return reject(new Error(`timed out waiting for ${pattern}:\n${output()}`))
-        setTimeout(poll, 50)
-      }
-      poll()
-    })
-  )
+  Effect.async<RegExpMatchArray>((resume) => {
+    const matched = () => output().match(pattern)
+    const cleanup = () => {
+      clearTimeout(timer)
+      child.stdout?.off("data", onOutput)
+      child.stderr?.off("data", onOutput)
+      child.off("close", onClose)
+    }
+    const onOutput = () => {
+      const match = matched()
+      if (match === null) return
+      cleanup()
+      resume(Effect.succeed(match))
+    }
+    const onClose = () => {
+      cleanup()
+      const match = matched()
+      resume(
+        match === null
+          ? Effect.die(new Error(`exited (${child.exitCode ?? child.signalCode}) before ${pattern}:\n${output()}`))
+          : Effect.succeed(match)
+      )
+    }
+    const timer = setTimeout(() => {
+      cleanup()
+      resume(Effect.die(new Error(`waited ${timeoutMs} ms for ${pattern}:\n${output()}`)))
+    }, timeoutMs)
+    child.stdout?.on("data", onOutput)
+    child.stderr?.on("data", onOutput)
+    child.on("close", onClose)
+    const match = matched()
+    if (match !== null) {
+      cleanup()
+      return resume(Effect.succeed(match))
+    }
+    // already gone: 'close' will not come again
+    if ((child.exitCode !== null || child.signalCode !== null) && child.stdout?.readableEnded !== false) onClose()
+    return Effect.sync(cleanup)
+  })
 
 export const spawnCli = (args: ReadonlyArray<string>, env: Record<string, string | undefined>) =>
   Effect.acquireRelease(

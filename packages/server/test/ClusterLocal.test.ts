@@ -1,25 +1,37 @@
 /**
  * `npm run cluster:local` for real (npm, the supervisor, every role in its own process, Chroma) on a
- * scratch PostgreSQL database, one topology for every case, in order: the table and a signup through
- * the gateway; then each role stopped with SIGTERM while a request is in flight (a runner while
- * top-ups go through it; each HTTP process while a slow request's body is still arriving): the
- * request gets its normal answer, new connections are refused, the process exits 0 within
- * SHUTDOWN_GRACE, and what the request wrote is in the database; last, Ctrl-C stops the rest.
+ * scratch PostgreSQL database.
+ *
+ * - Start-up failures: its ports held by another process before it starts (refused before anything
+ *   runs), or taken by one once the check is past (that process answers `/readyz` with 200, yet it is
+ *   not taken for a child: the first child to exit, with EADDRINUSE, is named and the rest stopped);
+ *   a child exiting during start-up (`ClusterLocal.start` fails, naming it). No process is left, and
+ *   the other one is untouched.
+ * - Then one topology for every case, in order: the table and a signup through the gateway; then each
+ *   role stopped with SIGTERM while a request is in flight (a runner while top-ups go through it; each
+ *   HTTP process while a slow request's body is still arriving): the request gets its normal answer,
+ *   new connections are refused, the process exits 0 within SHUTDOWN_GRACE, and what the request wrote
+ *   is in the database; last, Ctrl-C stops the rest.
  */
-import { assert, describe, layer } from "@effect/vitest"
+import { assert, describe, it, layer } from "@effect/vitest"
 import * as TestDatabase from "@voiceagent/runner/Testing/TestDatabase"
 import { Context, Effect, Layer } from "effect"
 import { spawn } from "node:child_process"
+import * as crypto from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import pg from "pg"
+import * as ClusterLocal from "../src/ClusterLocal.js"
 import { repoRoot } from "../src/ClusterLocal.js"
 import { waitForOutput } from "./Cli.js"
 import {
   type Answer,
   connectionRefused,
+  freeBasePort,
+  impostor,
   isRunning,
   killAll,
+  processesWithEnvironment,
   scratchDirectory,
   type SlowRequest,
   slowRequest
@@ -34,6 +46,185 @@ if (postgres === undefined) {
 }
 
 const GRACE_MS = 5_000
+const JWT_SECRET = "cluster-local-test-secret-of-forty-chars!"
+
+interface ClusterLocalCli {
+  readonly pid: number
+  readonly output: () => string
+  readonly waitFor: (pattern: RegExp, timeoutMs?: number) => Effect.Effect<RegExpMatchArray>
+  readonly exited: Effect.Effect<ClusterLocal.ExitStatus>
+}
+
+/**
+ * `npm run cluster:local -- <args>` in a process group of its own, signalled as a terminal's Ctrl-C
+ * signals one. Still running when the scope closes: Ctrl-C, up to 40 s, then SIGKILL to the group.
+ */
+const clusterLocalCli = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>>) =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      let output = ""
+      const child = spawn("npm", ["run", "--silent", "cluster:local", "--", ...args], {
+        cwd: repoRoot,
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, ...env }
+      })
+      child.stdout.on("data", (chunk) => (output += chunk))
+      child.stderr.on("data", (chunk) => (output += chunk))
+      const exit = new Promise<ClusterLocal.ExitStatus>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })))
+      return {
+        child,
+        cli: {
+          pid: child.pid!,
+          output: () => output,
+          waitFor: (pattern: RegExp, timeoutMs = 30_000) => waitForOutput(child, () => output, pattern, timeoutMs),
+          exited: Effect.promise(() => exit)
+        } satisfies ClusterLocalCli
+      }
+    }),
+    ({ child, cli }) =>
+      Effect.gen(function*() {
+        if (child.exitCode === null && child.signalCode === null) {
+          process.kill(-child.pid!, "SIGINT")
+          yield* cli.exited.pipe(Effect.interruptible, Effect.timeout("40 seconds"), Effect.ignore)
+        }
+        yield* Effect.sync(() => {
+          try {
+            process.kill(-child.pid!, "SIGKILL")
+          } catch {
+            // gone
+          }
+        })
+      })
+  ).pipe(Effect.map(({ cli }) => cli))
+
+/** Its ports with `--base-port`, by process (ClusterLocal's `basePort`; two runners). */
+const PORTS = { gateway: 0, "platform-core": 1, comms: 2, campaign: 3, chroma: 4, "runner-1": 10, "runner-2": 11 } as const
+const HTTP_OFFSETS = [PORTS.gateway, PORTS["platform-core"], PORTS.comms, PORTS.campaign, PORTS.chroma]
+const RUNNER_OFFSETS = [PORTS["runner-1"], PORTS["runner-2"]]
+
+/** Answers 200 to a GET on 127.0.0.1:port. */
+const answers200 = (port: number) =>
+  Effect.promise(() => fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status === 200, () => false))
+
+describe("npm run cluster:local with its ports held by another process", () => {
+  it.scopedLive("refuses to start, naming each port, its process and EADDRINUSE; starts nothing; the other process is untouched", () =>
+    Effect.gen(function*() {
+      const base = yield* freeBasePort([...HTTP_OFFSETS, ...RUNNER_OFFSETS])
+      const other = yield* impostor({
+        httpPorts: HTTP_OFFSETS.map((offset) => base + offset),
+        tcpPorts: RUNNER_OFFSETS.map((offset) => base + offset)
+      })
+      const directory = yield* scratchDirectory("cluster-local-taken-")
+      const logs = path.join(directory, "logs")
+      const started = Date.now()
+      const cli = yield* clusterLocalCli(["--base-port", String(base), "--logs", logs], {
+        // never reached: it stops before the migration (were it not to, the migration would fail)
+        DATABASE_URL: "postgres://cluster-local-test@127.0.0.1:1/none",
+        DATA_DIR: directory,
+        JWT_SECRET
+      })
+      const status = yield* cli.exited.pipe(Effect.timeout("90 seconds"))
+      console.log(`cluster:local with its ports held: exit ${status.code} after ${Date.now() - started} ms`)
+      assert.strictEqual(status.code, 1, cli.output())
+      for (const [name, offset] of Object.entries(PORTS)) {
+        assert.include(cli.output(), `127.0.0.1:${base + offset} for ${name} (EADDRINUSE)`)
+      }
+      assert.notInclude(cli.output(), "migrate: applying", "nothing started")
+      assert.isFalse(fs.existsSync(path.join(logs, "migrate.log")), "nothing started")
+      assert.deepStrictEqual(processesWithEnvironment("DATA_DIR", directory), [], "no process of it is left")
+      assert.deepStrictEqual(other.requests(), [], "nothing was sent to the other process")
+      assert.isTrue(isRunning(other.pid), "the other process still runs")
+      assert.isTrue(yield* answers200(base), "and still answers")
+    }), 120_000)
+})
+
+describe.skipIf(postgres === undefined)("cluster:local start-up failures (PostgreSQL only)", () => {
+  it.scopedLive(
+    "ports taken once the check is past: the other process's /readyz 200s are not taken for the children's; the first child to exit (EADDRINUSE) is named, the rest stopped, exit 1",
+    () =>
+      Effect.gen(function*() {
+        const db = yield* TestDatabase.scratchPostgresDatabase(postgres!)
+        const base = yield* freeBasePort([...HTTP_OFFSETS, ...RUNNER_OFFSETS])
+        const directory = yield* scratchDirectory("cluster-local-impostor-")
+        const logs = path.join(directory, "logs")
+        const cli = yield* clusterLocalCli(["--base-port", String(base), "--logs", logs], {
+          DATABASE_URL: db.url,
+          DATA_DIR: directory,
+          JWT_SECRET,
+          SHUTDOWN_GRACE: `${GRACE_MS} millis`
+        })
+        // the ports were free when it checked them; its children start once the migration is done.
+        // The runners' ports stay free: they start, are the supervisor's own, and are stopped too.
+        yield* cli.waitFor(/migrate: applying the migrations/, 60_000)
+        const other = yield* impostor({ httpPorts: HTTP_OFFSETS.map((offset) => base + offset), tcpPorts: [] })
+        const taken = Date.now()
+        const [outcome] = yield* cli.waitFor(/Ready in [\d.]+ s|cluster:local: .* before it was ready; its log: \S+/, 150_000)
+        const reported = Date.now()
+        assert.notMatch(outcome, /Ready in/, `ready on the other process's behalf:\n${cli.output()}`)
+        const [failure, name] = outcome.match(
+          /^cluster:local: (\S+) \((?:chroma|serve [\w-]+), pid \d+\) exited with code [1-9]\d* before it was ready/
+        ) ?? [outcome, ""]
+        const status = yield* cli.exited.pipe(Effect.timeout("60 seconds"))
+        const output = cli.output()
+        assert.strictEqual(status.code, 1, output)
+        assert.include(["gateway", "platform-core", "comms", "campaign", "chroma"], name, failure)
+        const logTail = output.slice(output.indexOf("--- last lines of its log ---"))
+        assert.include(logTail, "EADDRINUSE", "the end of its log says why")
+        assert.include(output, "stopping: the gateway, then the services, then the runners, then Chroma")
+        // it asked the other process, which answered 200, and did not take that for readiness
+        const probes = other.requests().filter((request) => / GET \/readyz$/.test(request))
+        assert.isAbove(probes.length, 0, "the other process was asked /readyz")
+        // the named child's log file was last written when it exited
+        const exitedAt = fs.statSync(path.join(logs, `${name}.log`)).mtimeMs
+        console.log(
+          `cluster:local with its ports taken after the check: ${name} exited ${Math.round(exitedAt - taken)} ms after, ` +
+            `reported ${Math.round(reported - exitedAt)} ms after its exit, cluster:local exited ${Date.now() - taken} ms after; ` +
+            `${probes.length} /readyz probe(s) answered 200 by the other process`
+        )
+        assert.isBelow(reported - exitedAt, 5_000, "reported at once")
+        assert.deepStrictEqual(processesWithEnvironment("DATA_DIR", directory), [], "no process of it is left")
+        assert.isTrue(isRunning(other.pid), "the other process still runs")
+        assert.isTrue(yield* answers200(base), "and still answers")
+      }),
+    300_000
+  )
+
+  it.scopedLive("a child that exits during start-up (runner-2, an invalid METRICS_PORT) fails ClusterLocal.start, naming it; the others are stopped", () =>
+    Effect.gen(function*() {
+      const db = yield* TestDatabase.scratchPostgresDatabase(postgres!)
+      const logsDir = yield* scratchDirectory("cluster-local-invalid-")
+      const run = crypto.randomUUID()
+      const lines: Array<string> = []
+      let stoppingAt = 0
+      const started = Date.now()
+      const error = yield* ClusterLocal.start({
+        databaseUrl: db.url,
+        logsDir,
+        runners: 2,
+        chroma: "none",
+        env: { CLUSTER_LOCAL_TEST_RUN: run, SHUTDOWN_GRACE: `${GRACE_MS} millis` },
+        runnerEnv: (i) => i === 1 ? { METRICS_PORT: "not-a-port" } : {},
+        report: (line) => {
+          if (line.includes("stopping:")) stoppingAt = Date.now()
+          lines.push(line)
+        }
+      }).pipe(Effect.scoped, Effect.flip)
+      const failed = Date.now()
+      // its log file was last written when it exited
+      const exitedAt = fs.statSync(path.join(logsDir, "runner-2.log")).mtimeMs
+      console.log(
+        `ClusterLocal.start with runner-2 misconfigured: runner-2 exited ${Math.round(exitedAt - started)} ms after the start, ` +
+          `the stop began ${Math.round(stoppingAt - exitedAt)} ms after its exit, start failed ${failed - stoppingAt} ms later\n` +
+          lines.join("\n")
+      )
+      assert.isBelow(stoppingAt - exitedAt, 5_000, "the others are stopped at once")
+      assert.match(error.message, /^runner-2 \(runner, pid \d+\) exited with code 2 before it was ready; its log: /)
+      assert.include(error.log, "METRICS_PORT: expected a port number")
+      assert.include(lines.join("\n"), "stopping: the gateway, then the services, then the runners, then Chroma")
+      assert.deepStrictEqual(processesWithEnvironment("CLUSTER_LOCAL_TEST_RUN", run), [], "no process of it is left")
+    }), 300_000)
+})
 
 interface Listed {
   readonly name: string
@@ -71,17 +262,14 @@ const TopologyLive = Layer.scoped(
     const db = yield* TestDatabase.scratchPostgresDatabase(postgres!)
     const directory = yield* scratchDirectory("cluster-local-")
     const logs = path.join(directory, "logs")
-    let output = ""
-    // its own process group, signalled as a terminal's Ctrl-C signals one
-    const child = spawn("npm", ["run", "--silent", "cluster:local", "--", "--logs", logs], {
-      cwd: repoRoot,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: {
-        ...process.env,
+    const listed = new Map<string, Listed>()
+    let chromaServerPid = -1
+    // runs after the supervisor's own stop (below)
+    yield* Effect.addFinalizer(() => killAll([...[...listed.values()].map((p) => p.pid), chromaServerPid]))
+    const cli = yield* clusterLocalCli(["--logs", logs], {
         DATABASE_URL: db.url,
         DATA_DIR: directory,
-        JWT_SECRET: "cluster-local-test-secret-of-forty-chars!",
+        JWT_SECRET,
         SHUTDOWN_GRACE: `${GRACE_MS} millis`,
         SHARD_LOCK_REFRESH: "1 second",
         SHARD_LOCK_EXPIRATION: "5 seconds",
@@ -90,38 +278,15 @@ const TopologyLive = Layer.scoped(
         // the gateway's rate limits are not what this test is about (40 top-ups at once from one address)
         RATE_LIMIT_PER_SECOND: "0",
         RATE_LIMIT_IP_PER_SECOND: "0"
-      }
     })
-    child.stdout.on("data", (chunk) => (output += chunk))
-    child.stderr.on("data", (chunk) => (output += chunk))
-    const exit = new Promise<void>((resolve) => child.on("exit", () => resolve()))
-    const listed = new Map<string, Listed>()
-    let chromaServerPid = -1
-    yield* Effect.addFinalizer(() =>
-      Effect.gen(function*() {
-        if (child.exitCode === null && child.signalCode === null) {
-          process.kill(-child.pid!, "SIGINT")
-          yield* Effect.promise(() => exit).pipe(Effect.interruptible, Effect.timeout("40 seconds"), Effect.ignore)
-        }
-        yield* Effect.sync(() => {
-          try {
-            process.kill(-child.pid!, "SIGKILL")
-          } catch {
-            // gone
-          }
-        })
-        yield* killAll([...[...listed.values()].map((p) => p.pid), chromaServerPid])
-      })
-    )
-    const waitFor = (pattern: RegExp, timeoutMs = 30_000) => waitForOutput(child, () => output, pattern, timeoutMs)
-    yield* waitFor(/Ready in [\d.]+ s/, 240_000)
-    for (const [name, row] of parseTable(output)) listed.set(name, row)
+    yield* cli.waitFor(/Ready in [\d.]+ s/, 240_000)
+    for (const [name, row] of parseTable(cli.output())) listed.set(name, row)
     const chromaLog = fs.readFileSync(path.resolve(repoRoot, listed.get("chroma")!.log), "utf8")
     chromaServerPid = Number(chromaLog.match(/server pid (\d+)/)![1])
     return {
-      output: () => output,
-      waitFor,
-      npm: { pid: child.pid!, exited: Effect.promise(() => exit) },
+      output: cli.output,
+      waitFor: cli.waitFor,
+      npm: { pid: cli.pid, exited: Effect.asVoid(cli.exited) },
       listed,
       chromaServerPid,
       databaseUrl: db.url,

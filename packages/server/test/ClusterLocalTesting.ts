@@ -1,10 +1,16 @@
-/** Helpers for tests that run processes of the platform: scratch directories, liveness, slow requests. */
+/**
+ * Helpers for tests that run processes of the platform: scratch directories, liveness, slow requests,
+ * another process on the ports.
+ */
+import { bindError } from "@voiceagent/runner/Knowledge/ChromaServer"
 import * as Effect from "effect/Effect"
+import * as ChildProcess from "node:child_process"
 import * as fs from "node:fs"
 import * as http from "node:http"
 import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
+import { waitForOutput } from "./Cli.js"
 
 /** A temporary directory for the scope's lifetime (logs, data), removed afterwards. */
 export const scratchDirectory = (prefix: string) =>
@@ -104,4 +110,82 @@ export const connectionRefused = (port: number, host = "127.0.0.1") =>
       resume(Effect.succeed(false))
     })
     socket.once("error", (e: NodeJS.ErrnoException) => resume(Effect.succeed(e.code === "ECONNREFUSED")))
+  })
+
+/**
+ * Live processes whose environment has `name=value` (Linux: read from `/proc/<pid>/environ`, which
+ * holds what a process was started with): a variable the children of a test inherit finds them all,
+ * grandchildren included.
+ */
+export const processesWithEnvironment = (name: string, value: string): ReadonlyArray<number> => {
+  const wanted = `${name}=${value}`
+  const pids: Array<number> = []
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      if (fs.readFileSync(`/proc/${entry}/environ`, "utf8").split("\0").includes(wanted) && isRunning(Number(entry))) {
+        pids.push(Number(entry))
+      }
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return pids
+}
+
+/** A base port whose `offsets` are all free on 127.0.0.1 right now (random, tried until one is). */
+export const freeBasePort = (offsets: ReadonlyArray<number>) =>
+  Effect.gen(function*() {
+    for (;;) {
+      const base = 20_000 + Math.floor(Math.random() * 40_000)
+      const errors = yield* Effect.forEach(offsets, (offset) => bindError("127.0.0.1", base + offset))
+      if (errors.every((error) => error === undefined)) return base
+    }
+  })
+
+export interface Impostor {
+  readonly pid: number
+  /** The requests it has had, as `<port> <method> <path>`. */
+  readonly requests: () => ReadonlyArray<string>
+}
+
+const IMPOSTOR = `
+import http from "node:http"
+import net from "node:net"
+const { httpPorts, tcpPorts } = JSON.parse(process.argv[1])
+let pending = httpPorts.length + tcpPorts.length
+const up = () => { if (--pending === 0) console.log("impostor listening") }
+for (const port of httpPorts) {
+  http.createServer((request, response) => {
+    console.log("request " + port + " " + request.method + " " + request.url)
+    response.writeHead(200, { "content-type": "application/json" })
+    response.end(JSON.stringify({ status: "ready", service: "impostor", pid: process.pid }))
+  }).listen(port, "127.0.0.1", up)
+}
+for (const port of tcpPorts) net.createServer((socket) => socket.destroy()).listen(port, "127.0.0.1", up)
+`
+
+/**
+ * Another process on ports a test means cluster:local to use: a plain HTTP server answering 200 (a
+ * JSON body with its own pid) to everything on `httpPorts`, a TCP listener closing every connection
+ * on `tcpPorts`. Resumes once all listen; killed when the scope closes.
+ */
+export const impostor = (ports: { readonly httpPorts: ReadonlyArray<number>; readonly tcpPorts: ReadonlyArray<number> }) =>
+  Effect.gen(function*() {
+    const child = yield* Effect.acquireRelease(
+      Effect.sync(() =>
+        ChildProcess.spawn(process.execPath, ["--input-type=module", "-e", IMPOSTOR, JSON.stringify(ports)], {
+          stdio: ["ignore", "pipe", "pipe"]
+        })
+      ),
+      (child) => killAll([child.pid!])
+    )
+    let output = ""
+    child.stdout!.on("data", (chunk) => (output += chunk))
+    child.stderr!.on("data", (chunk) => (output += chunk))
+    yield* waitForOutput(child, () => output, /impostor listening/, 20_000)
+    return {
+      pid: child.pid!,
+      requests: () => [...output.matchAll(/^request (.*)$/gm)].map((match) => match[1]!)
+    } satisfies Impostor
   })

@@ -69,6 +69,9 @@ describe("docker-compose.yml", () => {
     assert.isAtLeast(runner.deploy.replicas, 2)
     assert.strictEqual(runner.environment.RUNNER_HOST, "auto")
     assert.strictEqual(runner.environment.RUNNER_LISTEN_HOST, "0.0.0.0")
+    // the media server carriers stream calls to: on its own port, advertised at the runner's own address
+    assert.strictEqual(runner.environment.MEDIA_PORT, "3004")
+    assert.isUndefined(runner.environment.MEDIA_PUBLIC_URL, "one public media origin cannot serve several replicas")
     assert.include(runner.healthcheck.test.join(" "), `connect(${runner.environment.RUNNER_PORT},'127.0.0.1')`)
     assert.include(runner.healthcheck.test.join(" "), `127.0.0.1:${runner.environment.METRICS_PORT}/healthz`)
     // a clean stop hands shards over: give it longer than the default 10 s before SIGKILL

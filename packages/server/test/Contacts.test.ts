@@ -169,6 +169,37 @@ describe("contact lists and contacts", () => {
         assert.deepStrictEqual(data.map((c: any) => c.phoneNumber), ["+919876543210", "+14155552671"])
       }))
 
+    it.effect("CSV cells hold the JSON routes' rules: NUL, lone surrogates, deep or non-finite metadata skip the row (were 500s)", () =>
+      Effect.gen(function*() {
+        const { campaign } = yield* TestPlatform.TestPlatformUrls
+        const { key } = yield* tenantKey()
+        const list = yield* newList(key)
+        const deep = (n: number) => `"{""a"":${"[".repeat(n)}${"]".repeat(n)}}"`
+        const csv = [
+          "phone,name,notes,metadata",
+          "+14155550101,A\u0000B,,",
+          "+14155550102,Ada,x\u0000y,",
+          `+14155550103,Ada,,${deep(16)}`,
+          `+14155550104,Ada,,${deep(5_000)}`,
+          `+14155550105,Ada,,${deep(200_000)}`,
+          "+14155550106,Ada,,\"{\"\"a\"\":\"\"\\u0000\"\"}\"",
+          "+14155550107,Ada,,\"{\"\"a\"\":\"\"\\ud800\"\"}\"",
+          "+14155550108,Ada,,\"{\"\"a\"\":1e400}\"",
+          `+14155550109,Grace,fine,${deep(15)}`
+        ].join("\n")
+        const reply = yield* upload(`${campaign}/contact-lists/${list.id}/upload`, key, csv)
+        assert.strictEqual(reply.status, 200, reply.text)
+        assert.strictEqual(reply.body.imported, 1, reply.text)
+        assert.deepStrictEqual(
+          reply.body.invalidRows.map((r: { row: number; reason: string }) => [r.row, r.reason]),
+          [[2, "invalid_name"], [3, "invalid_metadata"], [4, "invalid_metadata"], [5, "invalid_metadata"], [6, "invalid_metadata"], [
+            7,
+            "invalid_metadata"
+          ], [8, "invalid_metadata"], [9, "invalid_metadata"]]
+        )
+        assert.strictEqual(yield* contactCount(list.id), 1)
+      }))
+
     it.effect("refuses whole files: not .csv, over 500 rows, no phone column, broken CSV, no file; nothing imported", () =>
       Effect.gen(function*() {
         const { campaign } = yield* TestPlatform.TestPlatformUrls
@@ -194,7 +225,7 @@ describe("contact lists and contacts", () => {
         const noFile = yield* request("POST", url, { token: key, body: wrongPart })
         assert.deepStrictEqual([noFile.status, noFile.body.error.code], [400, "VALIDATION_FAILED"])
         const json = yield* post(url, { token: key, json: { file: "phone\n+14155552671" } })
-        assert.strictEqual(json.status, 400)
+        assert.deepStrictEqual([json.status, json.body.error.code], [415, "UNSUPPORTED_MEDIA_TYPE"], "an upload is multipart")
         const hugeCsv = `phone,notes\n+14155552671,${"x".repeat(3 * 1024 * 1024)}\n`
         const huge = yield* upload(url, key, hugeCsv)
         assert.deepStrictEqual([huge.status, huge.body.error.code], [413, "PAYLOAD_TOO_LARGE"])

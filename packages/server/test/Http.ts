@@ -112,13 +112,40 @@ export const callReady = (
     } satisfies CallReady
   })
 
-/** Reads until `done` holds, every 100 ms for up to `seconds`; dies naming `what` otherwise. */
-export const waitUntil = <A>(read: Effect.Effect<A>, done: (a: A) => boolean, what: string, seconds = 15) =>
+/**
+ * A campaign call window open every day, all day, as far as a window can be: one ends at 23:59 at
+ * the latest (exclusive), so a UTC window is shut for the last minute of every UTC day, and a test
+ * that ran then would wait for a dial that never comes. The timezone is picked so that the hour now
+ * (on the real clock the platform runs on) is between 00:00 and 11:59 there, half a day from the close.
+ */
+export const openAllDay = () => ({
+  timezone: new Date().getUTCHours() < 12 ? "UTC" : "Etc/GMT+12",
+  callWindowStart: "00:00",
+  callWindowEnd: "23:59",
+  callDays: [1, 2, 3, 4, 5, 6, 7]
+})
+
+/** What a failed wait last saw, short enough for a failure message. */
+export const describeLast = (value: unknown) => {
+  const text = typeof value === "string" ? value : JSON.stringify(value)
+  return text === undefined ? String(value) : text.length > 2_000 ? `${text.slice(0, 2_000)}…` : text
+}
+
+/**
+ * Reads every 100 ms until `done` holds, for up to `seconds` of real time (30 unless given: generous,
+ * the wait ends as soon as `done` holds, and within a test's own 60 s); dies naming `what` and the last
+ * value read otherwise.
+ */
+export const waitUntil = <A>(read: Effect.Effect<A>, done: (a: A) => boolean, what: string, seconds = 30) =>
   Effect.gen(function*() {
-    for (let i = 0; i < seconds * 10; i++) {
+    // elapsed real time, not a date: performance.now() is monotonic
+    const deadline = performance.now() + seconds * 1000
+    for (;;) {
       const value = yield* read
       if (done(value)) return value
+      if (performance.now() >= deadline) {
+        return yield* Effect.dieMessage(`not reached within ${seconds} s: ${what}; last: ${describeLast(value)}`)
+      }
       yield* Effect.sleep("100 millis")
     }
-    return yield* Effect.dieMessage(`not reached within ${seconds} s: ${what}`)
   })

@@ -1,7 +1,7 @@
 import { assert, describe, layer } from "@effect/vitest"
 import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Context, Effect, HashMap, Layer, List, Logger, LogLevel } from "effect"
-import { callReady, createKey, get, post, signup } from "./Http.js"
+import { callReady, createKey, get, post, signup, waitUntil } from "./Http.js"
 
 interface Line {
   readonly message: string
@@ -62,9 +62,11 @@ describe("structured logs", () => {
         assert.notProperty(anonymous.annotations, "tenantId", "no caller, no tenant")
 
         const sessionId = placed.body.sessionId as string
-        for (let i = 0; i < 100 && !recorded.some((l) => l.message === "call ended" && l.text.includes(sessionId)); i++) {
-          yield* Effect.sleep("100 millis")
-        }
+        yield* waitUntil(
+          Effect.sync(() => recorded.some((l) => l.message === "call ended" && l.text.includes(sessionId))),
+          (logged) => logged,
+          `the "call ended" line of ${sessionId}`
+        )
         for (const message of ["call queued", "call ended"]) {
           const line = recorded.find((l) => l.message === message && l.annotations["entity"] === `LiveCall/${sessionId}`)
           assert.isDefined(line, `${message}: ${recorded.filter((l) => l.message === message).map((l) => l.text).join("\n")}`)

@@ -3,7 +3,7 @@ import { signWebhookBody } from "@voiceagent/runner/Messaging/WhatsAppCloud"
 import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Effect } from "effect"
 import * as crypto from "node:crypto"
-import { createKey, del, get, post, type Reply, request, signup } from "./Http.js"
+import { createKey, del, get, post, type Reply, request, signup, waitUntil } from "./Http.js"
 
 // Post-call messaging over real sockets on the real clock: chat-app and SMS campaigns, the chat-app
 // webhook (verification and signed notifications), and the messages sent after calls by the embedded
@@ -57,17 +57,12 @@ const total = (url: string, key: string) =>
     return reply.body.total as number
   })
 
-/** Polls `url` every 100 ms until `done` holds of the body (at most 15 s). */
+/** Polls `url` every 100 ms until `done` holds of the body (at most 30 s of real time). */
 const waitFor = (url: string, key: string, done: (body: any) => boolean, what: string) =>
-  Effect.gen(function*() {
-    let last: Reply | undefined
-    for (let i = 0; i < 150; i++) {
-      last = yield* get(url, { token: key })
-      if (last.status === 200 && done(last.body)) return last.body
-      yield* Effect.sleep("100 millis")
-    }
-    return yield* Effect.dieMessage(`${what} did not happen; last answer ${last?.status} ${last?.text}`)
-  })
+  Effect.map(
+    waitUntil(get(url, { token: key }), (reply) => reply.status === 200 && done(reply.body), `${what} (${url})`),
+    (reply) => reply.body
+  )
 
 const isoTimestamp = (s: unknown) => typeof s === "string" && !Number.isNaN(Date.parse(s)) && s.endsWith("Z")
 
@@ -183,7 +178,7 @@ describe("post-call messaging over HTTP", () => {
             ["no templates", { agentId: other }],
             ["0 mappings", { ...valid, templates: [] }],
             ["21 mappings", { ...valid, templates: Array.from({ length: 21 }, (_, i) => allPairs[i % 8]) }],
-            ["a duplicate (process, callStatus)", {
+            ["a duplicate (process, callStatus) in one language", {
               ...valid,
               templates: [mapping("OUTGOING", "BUSY"), mapping("OUTGOING", "BUSY", { templateName: "other_one" })]
             }],
@@ -299,7 +294,7 @@ describe("post-call messaging over HTTP", () => {
           const badPuts: Array<[string, Record<string, unknown>]> = [
             ["0 mappings", { templates: [] }],
             ["21 mappings", { templates: Array.from({ length: 21 }, (_, i) => allPairs[i % 8]) }],
-            ["a duplicate pair", { templates: [mapping("INCOMING", "BUSY"), mapping("INCOMING", "BUSY")] }],
+            ["a duplicate pair in one language", { templates: [mapping("INCOMING", "BUSY"), mapping("INCOMING", "BUSY")] }],
             ["missing process", { templates: [{ templateName: "x", callStatus: "BUSY" }] }],
             ["bad languageCode", { templates: [mapping("INCOMING", "BUSY", { languageCode: "en-us" })] }],
             ["unknown placeholder", { templates: [mapping("INCOMING", "BUSY", { bodyParameters: ["{{first name}}"] })] }],
@@ -800,22 +795,133 @@ describe("post-call messaging over HTTP", () => {
 
           // the platform reports delivery and reading of the chat-app message through the webhook
           yield* post(`${campaign}/chatapp/webhook-token`, { token: a.key })
+          // Meta's timestamps (Unix seconds), a few seconds after the sends on the clock the platform runs on
+          const after = (message: any, seconds: number) => Math.floor(Date.parse(message.sentAt) / 1000) + seconds
+          const isoOf = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString()
+          const [deliveredAt, readAt, failedAt] = [after(chatAnswered, 10), after(chatAnswered, 15), after(chatBusy, 16)]
           const raw = JSON.stringify(notification({
             statuses: [
-              statusUpdate(chatAnswered.providerMessageId, "delivered", "1900000000"),
-              statusUpdate(chatAnswered.providerMessageId, "read", "1900000005"),
-              statusUpdate(chatBusy.providerMessageId, "failed", "1900000006")
+              statusUpdate(chatAnswered.providerMessageId, "delivered", String(deliveredAt)),
+              statusUpdate(chatAnswered.providerMessageId, "read", String(readAt)),
+              statusUpdate(chatBusy.providerMessageId, "failed", String(failedAt))
             ]
           }))
           const receipt = yield* deliver(campaign, a.tenantId, raw)
           assert.deepStrictEqual([receipt.status, receipt.body], [200, { statuses: 3, replies: 0 }], receipt.text)
           const read = (yield* get(`${campaign}/chatapp/messages?sessionId=${answeredSession}`, { token: a.key })).body.items[0]
-          assert.deepInclude(read, { status: "READ", deliveredAt: "2030-03-17T17:46:40.000Z", readAt: "2030-03-17T17:46:45.000Z" })
+          assert.deepInclude(read, { status: "READ", deliveredAt: isoOf(deliveredAt), readAt: isoOf(readAt) })
           const failed = (yield* get(`${campaign}/chatapp/messages?sessionId=${busySession}`, { token: a.key })).body.items[0]
-          assert.deepInclude(failed, { status: "FAILED", failedAt: "2030-03-17T17:46:46.000Z" })
+          assert.deepInclude(failed, { status: "FAILED", failedAt: isoOf(failedAt) })
           const replay = yield* deliver(campaign, a.tenantId, raw)
           assert.deepStrictEqual(replay.body, { statuses: 0, replies: 0 })
           assert.strictEqual((yield* get(`${gateway}/wallet`, { token: a.token })).body.balance, wallet.body.balance, "no further charge")
+        }))
+
+      it.effect("chat-app language variants: one outcome per language, more than 8 mappings, a repeated triple refused; the variant sent follows the contact's, then the agent's language, else en_US", () =>
+        Effect.gen(function*() {
+          const { campaign, comms } = yield* TestPlatform.TestPlatformUrls
+          const a = yield* account(1000)
+          const list = `${campaign}/chatapp/campaigns`
+          const plain = yield* newAgent(a.key, "Plain")
+
+          // the agent speaks Hindi: settings.languageCode, a language tag like a mapping's
+          const patchAgent = (json: unknown) => request("PATCH", `${comms}/agents/${a.agentId}`, { token: a.key, json })
+          refused(yield* patchAgent({ settings: { languageCode: "hindi" } }), 400, "VALIDATION_FAILED", "settings.languageCode hindi")
+          refused(yield* patchAgent({ settings: { languageCode: "hi-IN" } }), 400, "VALIDATION_FAILED", "settings.languageCode hi-IN")
+          const hindi = yield* patchAgent({ settings: { languageCode: "hi_IN" } })
+          assert.strictEqual(hindi.status, 200, hindi.text)
+          assert.deepStrictEqual(hindi.body.settings, { languageCode: "hi_IN" })
+
+          // every pair in en_US, and OUTGOING ANSWERED also in hi_IN and es_ES: 10 mappings
+          const variants = [
+            ...allPairs,
+            mapping("OUTGOING", "ANSWERED", { templateName: "followup_hi", languageCode: "hi_IN" }),
+            mapping("OUTGOING", "ANSWERED", { templateName: "followup_es", languageCode: "es_ES" })
+          ]
+          const repeats: Array<[string, Array<Record<string, unknown>>]> = [
+            ["a repeated hi_IN variant", [...variants, mapping("OUTGOING", "ANSWERED", { templateName: "again", languageCode: "hi_IN" })]],
+            ["an explicit en_US beside the default", [...variants, mapping("INCOMING", "BUSY", { templateName: "again", languageCode: "en_US" })]]
+          ]
+          for (const [what, templates] of repeats) {
+            const reply = yield* post(list, { token: a.key, json: { agentId: a.agentId, templates } })
+            refused(reply, 400, "VALIDATION_FAILED", what)
+            const details = reply.body.error.details as Array<{ path: string; message: string }>
+            assert.deepStrictEqual(details.map((d) => d.path), ["templates[10]"], `${what}: the repeat's index → ${reply.text}`)
+            assert.include(details[0]!.message, "each combination may appear once", what)
+            assert.strictEqual(yield* total(list, a.key), 0, `nothing written after ${what}`)
+          }
+
+          const campaigns: Record<string, any> = {}
+          for (const agentId of [a.agentId, plain]) {
+            const created = yield* post(list, { token: a.key, json: { agentId, phoneNumberId: "106540352242922", templates: variants } })
+            assert.strictEqual(created.status, 201, created.text)
+            assert.deepStrictEqual(
+              created.body.templates.map((t: any) => `${t.process}/${t.callStatus}/${t.languageCode}`).slice(-3),
+              ["OUTGOING/BUSY/en_US", "OUTGOING/ANSWERED/hi_IN", "OUTGOING/ANSWERED/es_ES"]
+            )
+            assert.strictEqual(created.body.templates.length, 10)
+            campaigns[agentId] = created.body
+          }
+
+          // PUT: twenty of any mix (every pair in en_US and hi_IN, the outgoing ones in es_ES too); a repeat changes nothing
+          const url = `${list}/${campaigns[plain].id}`
+          const twenty = [
+            ...allPairs,
+            ...allPairs.map((m) => ({ ...m, templateName: "followup_hi", languageCode: "hi_IN" })),
+            ...allPairs.filter((m) => m.process === "OUTGOING").map((m) => ({ ...m, templateName: "followup_es", languageCode: "es_ES" }))
+          ]
+          assert.strictEqual(twenty.length, 20)
+          const replaced = yield* put(url, { token: a.key, json: { templates: twenty } })
+          assert.strictEqual(replaced.status, 200, replaced.text)
+          assert.strictEqual(replaced.body.templates.length, 20)
+          const before = (yield* get(url, { token: a.key })).body
+          const repeated = yield* put(url, { token: a.key, json: { templates: [...twenty.slice(0, 19), { ...twenty[9], templateName: "again" }] } })
+          refused(repeated, 400, "VALIDATION_FAILED", "PUT a repeated triple")
+          assert.deepStrictEqual(repeated.body.error.details.map((d: any) => d.path), ["templates[19]"], repeated.text)
+          assert.deepStrictEqual((yield* get(url, { token: a.key })).body, before, "nothing changed after PUT a repeated triple")
+
+          // contacts: one in Spanish (written es-ES: case and - or _ do not matter), one in French (not mapped), one with none
+          const contactList = yield* post(`${campaign}/contact-lists`, { token: a.key, json: { name: `Languages ${++unique}` } })
+          assert.strictEqual(contactList.status, 201, contactList.text)
+          const contact = (name: string, metadata: Record<string, unknown>) =>
+            Effect.gen(function*() {
+              const phoneNumber = phone("0001")
+              const reply = yield* post(`${campaign}/contact-lists/${contactList.body.id}/contacts`, {
+                token: a.key,
+                json: { phoneNumber, name, metadata }
+              })
+              assert.strictEqual(reply.status, 201, reply.text)
+              return { id: reply.body.id as string, phoneNumber }
+            })
+          const spanish = yield* contact("Ana", { languageCode: "es-ES" })
+          const french = yield* contact("Amélie", { languageCode: "fr_FR" })
+          const silent = yield* contact("Asha", { plan: "gold" })
+
+          const call = (agentId: string, to: { id: string; phoneNumber: string }) =>
+            Effect.gen(function*() {
+              const placed = yield* post(`${comms}/channels/voice/call`, {
+                token: a.key,
+                json: { agentId, voiceNumberId: a.voiceNumberId, toNumber: to.phoneNumber, customerId: to.id }
+              })
+              assert.strictEqual(placed.status, 202, placed.text)
+              return placed.body.sessionId as string
+            })
+          const expectations: Array<[string, string, string, string]> = [
+            ["the contact's language", yield* call(a.agentId, spanish), "es_ES", "followup_es"],
+            ["the agent's language: the contact has none", yield* call(a.agentId, silent), "hi_IN", "followup_hi"],
+            ["the agent's language: the contact's is not mapped", yield* call(a.agentId, french), "hi_IN", "followup_hi"],
+            ["the contact's language on an agent without one", yield* call(plain, spanish), "es_ES", "followup_es"],
+            ["en_US: neither has a language", yield* call(plain, silent), "en_US", "call_followup"],
+            ["en_US: the contact's is not mapped and the agent has none", yield* call(plain, french), "en_US", "call_followup"]
+          ]
+          const sentOnly = (b: any) => b.total === 1 && b.items[0].status === "SENT"
+          for (const [what, sessionId, languageCode, templateName] of expectations) {
+            const ended = yield* waitFor(`${comms}/calls/${sessionId}`, a.key, (b) => b.status === "ENDED", `${what}: the call ending`)
+            assert.strictEqual(ended.outcome, "ANSWERED", what)
+            const sent = (yield* waitFor(`${campaign}/chatapp/messages?sessionId=${sessionId}`, a.key, sentOnly, `${what}: the message sent`))
+              .items[0]
+            assert.deepInclude(sent, { callDirection: "OUTGOING", callOutcome: "ANSWERED", languageCode, templateName, status: "SENT" }, what)
+          }
         }))
 
       it.effect("one campaign per agent holds under concurrent creates", () =>

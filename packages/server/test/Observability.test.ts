@@ -7,7 +7,7 @@ import * as FakeTwilio from "@voiceagent/runner/Testing/FakeTwilio"
 import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Context, Effect, Layer } from "effect"
 import * as FakeOtlpCollector from "./FakeOtlpCollector.js"
-import { callReady, get, post, waitUntil } from "./Http.js"
+import { callReady, get, openAllDay, post, waitUntil } from "./Http.js"
 
 // spans leave in batches; a short delay keeps the test short (read when the processor is made)
 process.env["OTEL_BSP_SCHEDULE_DELAY"] = "100"
@@ -152,10 +152,7 @@ describe("/metrics", () => {
             agentId: user.agentId,
             voiceNumberId: user.voiceNumberId,
             contactListId: list.id,
-            timezone: "UTC",
-            callWindowStart: "00:00",
-            callWindowEnd: "23:59",
-            callDays: [1, 2, 3, 4, 5, 6, 7]
+            ...openAllDay()
           }
         })
         assert.strictEqual(created.status, 201, created.text)

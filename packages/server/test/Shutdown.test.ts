@@ -24,6 +24,7 @@ describe("graceful stop of the start role", () => {
         PLATFORM_CORE_PORT: "0",
         COMMS_PORT: "0",
         CAMPAIGN_PORT: "0",
+        MEDIA_PORT: "0",
         DATA_DIR: dataDir,
         // no embedded Chroma: the knowledge routes are not used here
         CHROMA_URL: "http://127.0.0.1:9",
@@ -51,7 +52,10 @@ describe("graceful stop of the start role", () => {
       yield* Effect.sleep("400 millis")
       const signalled = Date.now()
       cli.child.kill("SIGTERM")
-      yield* Effect.sleep("300 millis")
+      // each server logs this line once it has stopped accepting connections
+      for (const name of ["gateway", "platform-core", "comms", "campaign"]) {
+        yield* cli.waitFor(new RegExp(`${name} stopping: no new connections`), 10_000)
+      }
       for (const [name, url] of Object.entries(urls)) {
         assert.isTrue(yield* connectionRefused(portOf(url)), `${name} refuses new connections`)
       }

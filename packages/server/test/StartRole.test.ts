@@ -5,7 +5,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { spawnCli } from "./Cli.js"
-import { get, post, signup } from "./Http.js"
+import { get, post, signup, waitUntil } from "./Http.js"
 
 /** Alive and not a zombie. */
 const isRunning = (pid: number) => {
@@ -18,7 +18,7 @@ const isRunning = (pid: number) => {
 
 const freshDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "vap-start-"))
 
-const randomPorts = { PORT: "0", PLATFORM_CORE_PORT: "0", COMMS_PORT: "0", CAMPAIGN_PORT: "0", LOG_LEVEL: "warn" }
+const randomPorts = { PORT: "0", PLATFORM_CORE_PORT: "0", COMMS_PORT: "0", CAMPAIGN_PORT: "0", MEDIA_PORT: "0", LOG_LEVEL: "warn" }
 
 /** On the PostgreSQL pass of CI the role runs against a scratch database; otherwise on PGlite. */
 const databaseEnv = Effect.gen(function*() {
@@ -52,12 +52,13 @@ describe("the start role (npm start)", () => {
       yield* post(`${gateway}/knowledge-bases/${kb.body.id}/sources`, { token: key.body.key, json: source })
       const job = yield* post(`${gateway}/knowledge-bases/${kb.body.id}/ingestion-jobs`, { token: key.body.key })
       assert.strictEqual(job.status, 202, job.text)
-      let status = ""
-      for (let i = 0; i < 100 && status !== "SUCCEEDED"; i++) {
-        status = (yield* get(`${gateway}/knowledge-bases/${kb.body.id}/ingestion-jobs/${job.body.jobId}`, { token: key.body.key })).body.status
-        if (status !== "SUCCEEDED") yield* Effect.sleep("100 millis")
-      }
-      assert.strictEqual(status, "SUCCEEDED")
+      const ingested = yield* waitUntil(
+        Effect.map(get(`${gateway}/knowledge-bases/${kb.body.id}/ingestion-jobs/${job.body.jobId}`, { token: key.body.key }), (r) => r.body),
+        (body) => body?.status !== "QUEUED" && body?.status !== "RUNNING",
+        "the ingestion job to finish",
+        60
+      )
+      assert.strictEqual(ingested.status, "SUCCEEDED", JSON.stringify(ingested))
       const chromaPid = Number(fs.readFileSync(path.join(dataDir, "chroma", "chroma.pid"), "utf8"))
 
       if (db.DATABASE_URL === undefined) {

@@ -21,7 +21,13 @@ import { CallSessionsRepo } from "@voiceagent/runner/Calls/CallSessionsRepo"
 import { CallSpecs } from "@voiceagent/runner/Calls/CallSpecs"
 import { ContactsRepo } from "@voiceagent/runner/Contacts/ContactsRepo"
 import { IdempotentRequests } from "@voiceagent/runner/Sql/IdempotentRequests"
-import { mapCallStatus, statusCallbackPath, verifySignature } from "@voiceagent/runner/Telephony/TwilioCarrier"
+import {
+  mapCallStatus,
+  statusCallbackPath,
+  streamEndedPath,
+  streamEndedTwiml,
+  verifySignature
+} from "@voiceagent/runner/Telephony/TwilioCarrier"
 import { VoiceNumbersRepo } from "@voiceagent/runner/VoiceNumbers/VoiceNumbersRepo"
 import { Webhooks } from "@voiceagent/runner/Webhooks/Webhooks"
 import * as Clock from "effect/Clock"
@@ -111,7 +117,11 @@ export const CallsHttpLive = HttpApiBuilder.group(CommsApi, "calls", (handlers) 
       .handle("listCallLogs", ({ urlParams }) =>
         Effect.gen(function*() {
           const { tenantId } = yield* CurrentTenant
-          const { items, total } = yield* sessions.list(tenantId, urlParams, urlParams)
+          const { items, total } = yield* sessions.list(
+            tenantId,
+            { ...urlParams, includeTranscript: urlParams.include === "transcript" },
+            urlParams
+          )
           return makePage(items, total, urlParams)
         }))
       .handle("getCall", ({ path }) =>
@@ -140,21 +150,36 @@ export const TelephonyCallbacksHttpLive = HttpApiBuilder.group(CommsApi, "teleph
     const secret = yield* TwilioWebhookSecret
     const publicUrl = yield* PublicUrl
     const calls = yield* LiveCallEntity.client
-    return handlers.handle("twilioStatus", ({ headers, path, payload }) =>
+    const verified = (path: string, signature: string | undefined, payload: Readonly<Record<string, string>>) =>
       Effect.gen(function*() {
-        const signature = headers["x-twilio-signature"]
-        const url = `${yield* publicUrl.get}${statusCallbackPath(path.sessionId)}`
+        const url = `${yield* publicUrl.get}${path}`
         if (Option.isNone(secret) || signature === undefined || !verifySignature(Redacted.value(secret.value), url, payload, signature)) {
           return yield* new InvalidCarrierSignature()
         }
+      })
+    return handlers
+      .handle("twilioStreamEnded", ({ headers, path, payload }) =>
+        Effect.gen(function*() {
+          yield* verified(streamEndedPath(path.sessionId), headers["x-twilio-signature"], payload)
+          const route = yield* calls(path.sessionId).StreamEnded().pipe(
+            Effect.catchAllCause((cause) => Effect.as(Effect.logWarning("a call's stream could not be routed", cause), null))
+          )
+          return streamEndedTwiml(route, `${yield* publicUrl.get}${streamEndedPath(path.sessionId)}`)
+        }))
+      .handle("twilioStatus", ({ headers, path, payload }) =>
+      Effect.gen(function*() {
+        yield* verified(statusCallbackPath(path.sessionId), headers["x-twilio-signature"], payload)
         const kind = mapCallStatus(payload["CallStatus"] ?? "")
         if (kind === null) return
         const callSid = payload["CallSid"] ?? ""
+        // Twilio's own time of the event (RFC 2822, to the second): a callback that arrives late, or
+        // is redelivered after an outage, still bills the call by when things happened
+        const stamped = Date.parse(payload["Timestamp"] ?? "")
         yield* calls(path.sessionId).ProviderEvent({
           event: {
             eventId: `twilio:${callSid}:${payload["CallStatus"]}`,
             kind,
-            at: yield* Clock.currentTimeMillis,
+            at: Number.isNaN(stamped) ? yield* Clock.currentTimeMillis : stamped,
             providerCallId: callSid === "" ? null : callSid
           }
         }).pipe(Effect.orDie)

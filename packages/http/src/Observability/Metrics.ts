@@ -10,7 +10,6 @@
  */
 import * as OtelMetrics from "@effect/opentelemetry/Metrics"
 import * as OtelResource from "@effect/opentelemetry/Resource"
-import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { PrometheusExporter, PrometheusSerializer } from "@opentelemetry/exporter-prometheus"
 import { PlatformApi } from "@voiceagent/domain/Gateway"
@@ -20,6 +19,7 @@ import * as Metric from "effect/Metric"
 import * as MetricBoundaries from "effect/MetricBoundaries"
 import * as MetricLabel from "effect/MetricLabel"
 import * as Option from "effect/Option"
+import { matchRoute, routesOf, routeTemplate, type RouteTemplate } from "../Routes.js"
 
 export const METRICS_PATH = "/metrics"
 
@@ -38,67 +38,20 @@ export const httpRequestDuration = Metric.histogram(
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
 
-interface Template {
-  readonly method: string
-  readonly path: string
-  readonly segments: ReadonlyArray<string | null>
-}
-
-const templateOf = (method: string, path: string): Template => ({
-  method,
-  path,
-  segments: path.split("/").slice(1).map((s) => (s.startsWith(":") ? null : s))
-})
-
-const templates: ReadonlyArray<Template> = (() => {
-  const found: Array<Template> = [
-    templateOf("GET", "/healthz"),
-    templateOf("GET", "/readyz"),
-    templateOf("GET", METRICS_PATH),
-    templateOf("GET", "/docs"),
-    templateOf("GET", "/api/v1/openapi.json")
-  ]
-  HttpApi.reflect(PlatformApi, {
-    onGroup: () => {},
-    onEndpoint: ({ endpoint }) => {
-      found.push(templateOf(endpoint.method, endpoint.path))
-    }
-  })
-  return found
-})()
+const templates: ReadonlyArray<RouteTemplate> = [
+  routeTemplate("GET", "/healthz"),
+  routeTemplate("GET", "/readyz"),
+  routeTemplate("GET", METRICS_PATH),
+  routeTemplate("GET", "/docs"),
+  routeTemplate("GET", "/api/v1/openapi.json"),
+  ...routesOf(PlatformApi)
+]
 
 /**
  * The route template a request matched (`/api/v1/agents/:agentId`), so durations are labelled by
- * route, never by raw path (ids would make a series per resource). Literal segments win over
- * parameters, as in the router. Unknown paths share one label.
+ * route, never by raw path (ids would make a series per resource). Unknown paths share one label.
  */
-export const routeOf = (method: string, path: string): string => {
-  const segments = path.split("/").slice(1)
-  let best: Template | undefined
-  let bestLiterals = -1
-  for (const template of templates) {
-    if (template.segments.length !== segments.length) continue
-    if (template.method !== method && !(method === "HEAD" && template.method === "GET")) continue
-    let literals = 0
-    let matches = true
-    for (let i = 0; i < segments.length; i++) {
-      const expected = template.segments[i]
-      if (expected === null) {
-        if (segments[i] === "") matches = false
-      } else if (expected === segments[i]) {
-        literals++
-      } else {
-        matches = false
-      }
-      if (!matches) break
-    }
-    if (matches && literals > bestLiterals) {
-      best = template
-      bestLiterals = literals
-    }
-  }
-  return best?.path ?? "unmatched"
-}
+export const routeOf = (method: string, path: string): string => matchRoute(templates, method, path)?.path ?? "unmatched"
 
 export const recordRequest = (
   service: string,

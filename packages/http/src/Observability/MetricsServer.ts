@@ -1,6 +1,6 @@
 /**
  * The runner's own small HTTP server: a runner serves no API, but Prometheus scrapes it like every
- * other process (`/metrics`), and orchestrators probe it (`/healthz`).
+ * other process (`/metrics`), and orchestrators probe it (`/healthz`, which names the process: `pid`).
  */
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServer from "@effect/platform/HttpServer"
@@ -17,7 +17,7 @@ export class MetricsAddress extends Context.Tag("Observability/MetricsAddress")<
 
 export const serveMetrics = (service: string, options: { readonly host: string; readonly port: number }) => {
   const router = HttpRouter.empty.pipe(
-    HttpRouter.get("/healthz", HttpServerResponse.unsafeJson({ status: "ok", service }))
+    HttpRouter.get("/healthz", HttpServerResponse.unsafeJson({ status: "ok", service, pid: process.pid }))
   )
   return Layer.effect(
     MetricsAddress,

@@ -1,11 +1,13 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Agent, type AgentState, Persona } from "@voiceagent/domain/Agents"
+import type { AgentVoice } from "@voiceagent/domain/AgentVoice"
 import type { AgentId, PersonaId, TenantId } from "@voiceagent/domain/Ids"
 import { offsetOf, type PageRequest } from "@voiceagent/domain/Pagination"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { v7 as uuidv7 } from "uuid"
 import { fromDatabase } from "../Sql/Rows.js"
+import { effectiveVoice, VoiceCatalog, type VoiceCatalogShape } from "../Voice/VoiceCatalog.js"
 
 interface AgentRow {
   readonly id: string
@@ -24,6 +26,7 @@ interface AgentRow {
   readonly createdAt: Date
   readonly updatedAt: Date
   readonly knowledgeBaseIds: ReadonlyArray<string>
+  readonly voice: AgentVoice
 }
 
 export interface AgentRecord {
@@ -32,7 +35,7 @@ export interface AgentRecord {
   readonly webhookTokenAt: Date | null
 }
 
-const toRecord = (row: AgentRow): AgentRecord => ({
+const toRecord = (catalog: VoiceCatalogShape) => (row: AgentRow): AgentRecord => ({
   agent: new Agent({
     id: row.id as AgentId,
     agent_id: row.brainId,
@@ -48,6 +51,8 @@ const toRecord = (row: AgentRow): AgentRecord => ({
     connectionId: row.connectionId,
     knowledgeBaseIds: row.knowledgeBaseIds,
     webhookTokenIssued: row.webhookToken !== null,
+    voice: row.voice,
+    effectiveVoice: effectiveVoice(catalog, row.voice),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt
   }, fromDatabase),
@@ -64,11 +69,12 @@ export const stateOf = (agent: Agent): AgentState => ({
   settings: agent.settings,
   connectionId: agent.connectionId,
   is_active: agent.is_active,
-  webhookTokenIssued: agent.webhookTokenIssued
+  webhookTokenIssued: agent.webhookTokenIssued,
+  voice: agent.voice
 })
 
 const AGENT_COLUMNS = `id, brain_id, persona_id, name, is_active, greet_message, agent_prompt, metadata, channel,
-  settings, connection_id, webhook_token, webhook_token_at, created_at, updated_at,
+  settings, voice, connection_id, webhook_token, webhook_token_at, created_at, updated_at,
   (SELECT coalesce(json_agg(l.kb_id ORDER BY l.position), '[]'::json) FROM agent_knowledge_bases l
     WHERE l.agent_id = agents.id) AS knowledge_base_ids`
 
@@ -76,6 +82,10 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("Agents/Repo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const columns = sql.literal(AGENT_COLUMNS)
+    // what this platform's voice can do, as configured where the repository is built
+    const catalog = yield* VoiceCatalog
+    const toRecordHere = (row: AgentRow) => Effect.succeed(toRecord(catalog)(row))
+    const toAgent = (row: AgentRow) => Effect.map(toRecordHere(row), (r) => r.agent)
 
     const listPersonas = (page: PageRequest) =>
       Effect.all([
@@ -100,7 +110,7 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("Agents/Repo", {
         INSERT INTO agents (id, tenant_id, brain_id, persona_id, name, greet_message, agent_prompt)
         VALUES (${uuidv7()}, ${tenantId}, ${uuidv7()}, ${persona.id}, ${name}, ${persona.defaultGreeting}, ${persona.defaultPrompt})
         RETURNING ${columns}
-      `.pipe(Effect.map(([row]) => toRecord(row!).agent), Effect.orDie)
+      `.pipe(Effect.flatMap(([row]) => toAgent(row!)), Effect.orDie)
 
     const list = (tenantId: TenantId, page: PageRequest) =>
       Effect.all([
@@ -110,7 +120,7 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("Agents/Repo", {
         `,
         sql<{ total: number }>`SELECT count(*) AS total FROM agents WHERE tenant_id = ${tenantId}`
       ]).pipe(
-        Effect.map(([rows, [count]]) => ({ items: rows.map((r) => toRecord(r).agent), total: count!.total })),
+        Effect.flatMap(([rows, [count]]) => Effect.map(Effect.forEach(rows, toAgent), (items) => ({ items, total: count!.total }))),
         Effect.orDie
       )
 
@@ -118,7 +128,10 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("Agents/Repo", {
       sql<AgentRow>`
         SELECT ${columns} FROM agents WHERE id = ${id} AND tenant_id = ${tenantId}
         ${options.forUpdate === true ? sql.literal("FOR UPDATE") : sql.literal("")}
-      `.pipe(Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toRecord)), Effect.orDie)
+      `.pipe(
+        Effect.flatMap((rows) => rows[0] === undefined ? Effect.succeed(Option.none()) : Effect.asSome(toRecordHere(rows[0]))),
+        Effect.orDie
+      )
 
     /** Writes the agent's patchable state; the caller holds the row (see `find` with forUpdate). */
     const save = (tenantId: TenantId, id: AgentId, state: AgentState) =>
@@ -130,12 +143,13 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("Agents/Repo", {
           metadata = ${JSON.stringify(state.metadata)}::jsonb,
           channel = ${state.channel},
           settings = ${JSON.stringify(state.settings)}::jsonb,
+          voice = ${JSON.stringify(state.voice)}::jsonb,
           connection_id = ${state.connectionId},
           is_active = ${state.is_active},
           updated_at = now()
         WHERE id = ${id} AND tenant_id = ${tenantId}
         RETURNING ${columns}
-      `.pipe(Effect.map(([row]) => toRecord(row!).agent), Effect.orDie)
+      `.pipe(Effect.flatMap(([row]) => toAgent(row!)), Effect.orDie)
 
     /** Sets the webhook token once; later calls get the first one back. */
     const ensureWebhookToken = (tenantId: TenantId, id: AgentId, candidate: string) =>

@@ -66,7 +66,16 @@ const fallbackOf = (agent: AgentPersona): string => {
   return typeof fallback === "string" && fallback.trim() !== "" ? fallback : DEFAULT_FALLBACK
 }
 
-const isGoodbye = (utterance: string) => /\b(bye|goodbye|thanks|thank you)\b/i.test(utterance)
+/**
+ * Whether the caller is taking leave; the brain then answers `GOODBYE`. "Bye" anywhere is; thanks
+ * only as a closing (a short line that asks nothing): "Thanks, and what about roaming?" goes on.
+ */
+export const isGoodbye = (utterance: string) =>
+  /\b(bye|goodbye)\b/i.test(utterance) ||
+  (/\b(thanks|thank you)\b/i.test(utterance) && !utterance.includes("?") && utterance.trim().split(/\s+/).length <= 6)
+
+/** The brain's answer to a goodbye. */
+export const GOODBYE = "Thank you for your time. Goodbye!"
 
 export class AgentBrain extends Context.Tag("Runner/AgentBrain")<AgentBrain, {
   readonly greet: (agent: AgentPersona) => Effect.Effect<string>
@@ -75,7 +84,7 @@ export class AgentBrain extends Context.Tag("Runner/AgentBrain")<AgentBrain, {
   /** Greeting and fallback only: no knowledge bases are consulted. */
   static readonly scripted = Layer.succeed(AgentBrain, {
     greet: (agent) => Effect.succeed(agent.greetMessage),
-    reply: (agent, _history, utterance) => Effect.succeed(isGoodbye(utterance) ? "Thank you for your time. Goodbye!" : fallbackOf(agent))
+    reply: (agent, _history, utterance) => Effect.succeed(isGoodbye(utterance) ? GOODBYE : fallbackOf(agent))
   })
 
   /** The retrieval-based responder over the agent's knowledge bases. */
@@ -85,7 +94,7 @@ export class AgentBrain extends Context.Tag("Runner/AgentBrain")<AgentBrain, {
       greet: (agent) => Effect.succeed(agent.greetMessage),
       reply: (agent, _history, utterance) =>
         Effect.gen(function*() {
-          if (isGoodbye(utterance)) return "Thank you for your time. Goodbye!"
+          if (isGoodbye(utterance)) return GOODBYE
           if (agent.knowledgeBaseIds.length === 0) return fallbackOf(agent)
           const found = yield* retrieval.searchAll(agent.tenantId, agent.knowledgeBaseIds, utterance, 3).pipe(
             Effect.map((chunks) => Option.fromNullable(chunks[0])),

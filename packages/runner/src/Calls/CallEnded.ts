@@ -4,7 +4,7 @@
  * call-result webhooks here; campaigns and post-call messaging add theirs.
  */
 import type { CallOutcome } from "@voiceagent/domain/CallMachine"
-import type { SessionId } from "@voiceagent/domain/Calls"
+import type { SessionId, TranscriptLine } from "@voiceagent/domain/Calls"
 import type { AgentId, ContactId, TenantId } from "@voiceagent/domain/Ids"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -29,7 +29,7 @@ export interface CallEndedEvent {
   readonly billedSeconds: number
   readonly cost: number
   readonly currency: string
-  readonly transcript: ReadonlyArray<{ readonly speaker: "agent" | "customer"; readonly text: string; readonly at: Date }>
+  readonly transcript: ReadonlyArray<TranscriptLine>
   readonly metadata: { readonly [key: string]: unknown }
 }
 

@@ -5,7 +5,8 @@ import {
   CallSession,
   type CallSpec,
   type SessionId,
-  type TranscriptLine
+  type TranscriptLine,
+  type TurnLatency
 } from "@voiceagent/domain/Calls"
 import type { TenantId } from "@voiceagent/domain/Ids"
 import { offsetOf, type PageRequest } from "@voiceagent/domain/Pagination"
@@ -43,8 +44,39 @@ interface SessionRow {
   readonly billedSeconds: number
   readonly cost: number
   readonly currency: string
-  readonly transcript: ReadonlyArray<{ speaker: "agent" | "customer"; text: string; at: string }>
+  readonly transcript: ReadonlyArray<StoredLine>
+  readonly ownerEpoch: number
 }
+
+/** A transcript line as stored (`interrupted` and `latency` came with the conversation engine; older rows lack them). */
+interface StoredLine {
+  readonly speaker: "agent" | "customer"
+  readonly text: string
+  readonly at: string
+  readonly interrupted?: boolean
+  readonly latency?: TurnLatency | null
+}
+
+/** A line of a call's transcript, as the entity holds it (`at` in epoch ms). */
+export interface CallLine {
+  readonly speaker: "agent" | "customer"
+  readonly text: string
+  readonly at: number
+  readonly interrupted: boolean
+  readonly latency: TurnLatency | null
+}
+
+const storedLine = (line: CallLine): StoredLine => ({ ...line, at: new Date(line.at).toISOString() })
+
+const callLine = (line: StoredLine): CallLine => ({
+  speaker: line.speaker,
+  text: line.text,
+  at: new Date(line.at).getTime(),
+  interrupted: line.interrupted ?? false,
+  latency: line.latency ?? null
+})
+
+export const transcriptLine = (line: CallLine): TranscriptLine => ({ ...line, at: new Date(line.at) })
 
 /** The entity's view of a session: its spec and where the state machine stands. */
 export interface StoredCall {
@@ -53,6 +85,8 @@ export interface StoredCall {
   readonly providerCallId: string | null
   readonly reservedSeconds: number
   readonly createdAt: Date
+  /** What was said so far (lines are stored as they are said). */
+  readonly transcript: ReadonlyArray<CallLine>
 }
 
 const ms = (d: Date | null) => d === null ? null : d.getTime()
@@ -116,20 +150,24 @@ export interface CallLogFilter {
   readonly status?: string | undefined
   readonly from?: Date | undefined
   readonly to?: Date | undefined
+  readonly includeTranscript?: boolean | undefined
 }
 
 export interface FinalFigures {
   readonly durationSeconds: number
   readonly billedSeconds: number
   readonly cost: number
-  readonly transcript: ReadonlyArray<{ readonly speaker: "agent" | "customer"; readonly text: string; readonly at: number }>
+  readonly transcript: ReadonlyArray<CallLine>
 }
 
 export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/SessionsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
-    /** The new session, `QUEUED` with its first reservation, and its `queued` event, in one statement. */
+    /**
+     * The new session, `QUEUED` with its first reservation and owner epoch 1, and its `queued` event,
+     * in one statement. False when the session exists already (another instance inserted it).
+     */
     const insert = (id: SessionId, spec: CallSpec, reservedSeconds: number, at: number) =>
       sql`
         WITH session AS (
@@ -141,31 +179,56 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
             ${reservedSeconds})
           ON CONFLICT (id) DO NOTHING
           RETURNING id
+        ), event AS (
+          INSERT INTO call_events (id, session_id, type, detail, at)
+          SELECT ${uuidv7()}, id, 'queued', NULL, ${new Date(at)} FROM session
         )
-        INSERT INTO call_events (id, session_id, type, detail, at)
-        SELECT ${uuidv7()}, id, 'queued', NULL, ${new Date(at)} FROM session
-      `.pipe(Effect.asVoid, Effect.orDie)
+        SELECT id FROM session
+      `.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+
+    const storedCall = (row: SessionRow): StoredCall => ({
+      spec: row.spec,
+      state: stateOf(row),
+      providerCallId: row.providerCallId,
+      reservedSeconds: row.reservedSeconds,
+      createdAt: row.createdAt,
+      transcript: row.transcript.map(callLine)
+    })
 
     const load = (id: SessionId) =>
       sql<SessionRow>`SELECT * FROM call_sessions WHERE id = ${id}`.pipe(
-        Effect.map((rows) =>
-          Option.map(Option.fromNullable(rows[0]), (row): StoredCall => ({
-            spec: row.spec,
-            state: stateOf(row),
-            providerCallId: row.providerCallId,
-            reservedSeconds: row.reservedSeconds,
-            createdAt: row.createdAt
-          }))
-        ),
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), storedCall)),
+        Effect.orDie
+      )
+
+    /**
+     * An entity instance starting for a call not over takes the next owner epoch: from then on only
+     * its writes apply, and an older instance still running elsewhere finds itself fenced off.
+     * `None` when the call is over (or unknown); then there is nothing to own.
+     */
+    const claim = (id: SessionId) =>
+      sql<SessionRow>`
+        UPDATE call_sessions SET owner_epoch = owner_epoch + 1 WHERE id = ${id} AND status <> 'ENDED' RETURNING *
+      `.pipe(
+        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => ({ call: storedCall(row), epoch: row.ownerEpoch }))),
+        Effect.orDie
+      )
+
+    /** Whether the instance holding `epoch` still owns the call. */
+    const owns = (id: SessionId, epoch: number) =>
+      sql<{ ownerEpoch: number }>`SELECT owner_epoch FROM call_sessions WHERE id = ${id}`.pipe(
+        Effect.map(([row]) => row === undefined || row.ownerEpoch === epoch),
         Effect.orDie
       )
 
     /**
      * Writes where a live call stands (never a finished one: finishing has its own transaction),
-     * with the event that moved it, in one statement.
+     * with the event that moved it, in one statement. False when the call is over or another
+     * instance owns it now (a newer epoch): nothing was written.
      */
     const saveState = (
       id: SessionId,
+      epoch: number,
       state: CallState,
       extra: { providerCallId?: string | null; reservedSeconds?: number } = {},
       event?: { readonly type: string; readonly at: number; readonly detail?: unknown }
@@ -179,27 +242,42 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
           provider_call_id = COALESCE(${extra.providerCallId ?? null}, provider_call_id),
           reserved_seconds = COALESCE(${extra.reservedSeconds ?? null}, reserved_seconds),
           updated_at = now()
-        WHERE id = ${id} AND status <> 'ENDED'
+        WHERE id = ${id} AND status <> 'ENDED' AND owner_epoch = ${epoch}
+        RETURNING id
       `
       return (event === undefined ? update : sql`
-        WITH session AS (${update} RETURNING id)
-        INSERT INTO call_events (id, session_id, type, detail, at)
-        SELECT ${uuidv7()}, id, ${event.type}, ${detailOf(event.detail)}::jsonb, ${new Date(event.at)} FROM session
-      `).pipe(Effect.asVoid, Effect.orDie)
+        WITH session AS (${update}), event AS (
+          INSERT INTO call_events (id, session_id, type, detail, at)
+          SELECT ${uuidv7()}, id, ${event.type}, ${detailOf(event.detail)}::jsonb, ${new Date(event.at)} FROM session
+        )
+        SELECT id FROM session
+      `).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
     }
 
-    const addEvent = (id: SessionId, type: string, at: number, detail: unknown = null) =>
+    /**
+     * Adds a line to a live call's transcript as it is said (a call that moves to another runner keeps
+     * what was said), unless the call is over or another instance owns it now.
+     */
+    const appendLine = (id: SessionId, epoch: number, line: CallLine) =>
+      sql`
+        UPDATE call_sessions SET transcript = transcript || ${JSON.stringify([storedLine(line)])}::jsonb
+        WHERE id = ${id} AND status <> 'ENDED' AND owner_epoch = ${epoch}
+      `.pipe(Effect.asVoid, Effect.orDie)
+
+    /** Adds an event to the call's log, unless another instance owns the call now. */
+    const addEvent = (id: SessionId, epoch: number, type: string, at: number, detail: unknown = null) =>
       sql`
         INSERT INTO call_events (id, session_id, type, detail, at)
-        VALUES (${uuidv7()}, ${id}, ${type}, ${detailOf(detail)}::jsonb, ${new Date(at)})
+        SELECT ${uuidv7()}, id, ${type}, ${detailOf(detail)}::jsonb, ${new Date(at)}
+        FROM call_sessions WHERE id = ${id} AND owner_epoch = ${epoch}
       `.pipe(Effect.asVoid, Effect.orDie)
 
     /**
      * Marks the call ended with its final figures and adds its `ended` event, once: answers false
-     * when it already was. Runs in the caller's transaction, so what else the end writes (the
-     * call-ended outbox) commits with it.
+     * when it already was, or another instance owns it now. Runs in the caller's transaction, so
+     * what else the end writes (the call-ended outbox) commits with it.
      */
-    const finish = (id: SessionId, state: Extract<CallState, { status: "ENDED" }>, figures: FinalFigures) =>
+    const finish = (id: SessionId, epoch: number, state: Extract<CallState, { status: "ENDED" }>, figures: FinalFigures) =>
       sql<{ id: string }>`
         WITH session AS (
           UPDATE call_sessions SET
@@ -213,9 +291,9 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
             duration_seconds = ${figures.durationSeconds},
             billed_seconds = ${figures.billedSeconds},
             cost = ${figures.cost},
-            transcript = ${JSON.stringify(figures.transcript.map((t) => ({ ...t, at: new Date(t.at).toISOString() })))}::jsonb,
+            transcript = ${JSON.stringify(figures.transcript.map(storedLine))}::jsonb,
             updated_at = now()
-          WHERE id = ${id} AND status <> 'ENDED'
+          WHERE id = ${id} AND status <> 'ENDED' AND owner_epoch = ${epoch}
           RETURNING id
         ), event AS (
           INSERT INTO call_events (id, session_id, type, detail, at)
@@ -235,7 +313,7 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
         `
         return Option.some(new CallSession({
           ...logFields(row),
-          transcript: row.transcript.map((t): TranscriptLine => ({ speaker: t.speaker, text: t.text, at: new Date(t.at) })),
+          transcript: row.transcript.map((t) => transcriptLine(callLine(t))),
           events: events.map((e) => ({ type: e.type, at: e.at, detail: e.detail ?? null }))
         }, fromDatabase))
       }).pipe(Effect.orDie)
@@ -259,7 +337,15 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
         `,
         sql<{ n: number }>`SELECT count(*) AS n FROM call_sessions WHERE ${where}`
       ]).pipe(
-        Effect.map(([rows, [count]]) => ({ items: rows.map((r) => new CallLog(logFields(r), fromDatabase)), total: count!.n })),
+        Effect.map(([rows, [count]]) => ({
+          items: rows.map((r) =>
+            new CallLog({
+              ...logFields(r),
+              ...(filter.includeTranscript === true ? { transcript: r.transcript.map((t) => transcriptLine(callLine(t))) } : {})
+            }, fromDatabase)
+          ),
+          total: count!.n
+        })),
         Effect.orDie
       )
     }
@@ -271,6 +357,6 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
         Effect.orDie
       )
 
-    return { insert, load, saveState, addEvent, finish, findLog, list, live } as const
+    return { insert, load, claim, owns, saveState, appendLine, addEvent, finish, findLog, list, live } as const
   })
 }) {}

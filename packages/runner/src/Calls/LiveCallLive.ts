@@ -6,6 +6,11 @@
  *
  * State lives in `call_sessions`; timers live in the entity and are re-armed from the stored
  * deadlines whenever the entity starts (on another runner after a crash, the supervisor wakes it).
+ *
+ * The call's conversation runs beside the entity, in its process (`Conversations`): prepared when
+ * the call is dialled (or the entity restarts), fed by the carrier's media stream, reporting back
+ * coarse events (a transcript line, the agent hanging up, the stream stopping). Lines are stored as
+ * they are said; audio never leaves the process.
  */
 import * as Entity from "@effect/cluster/Entity"
 import type { Sharding } from "@effect/cluster/Sharding"
@@ -20,22 +25,38 @@ import {
   talkSeconds,
   transition
 } from "@voiceagent/domain/CallMachine"
-import { LiveCallEntity, type ProviderEvent, type SessionId } from "@voiceagent/domain/Calls"
+import type { Agent } from "@voiceagent/domain/Agents"
+import { LiveCallEntity, type MediaRoute, type ProviderEvent, type SessionId } from "@voiceagent/domain/Calls"
 import type { AgentId, TenantId } from "@voiceagent/domain/Ids"
 import { TenantEntity } from "@voiceagent/domain/TenantEntity"
 import * as Clock from "effect/Clock"
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as ExecutionStrategy from "effect/ExecutionStrategy"
+import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
+import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
+import * as Queue from "effect/Queue"
 import * as Scope from "effect/Scope"
 import { AgentsRepo } from "../Agents/AgentsRepo.js"
 import type { AgentPersona } from "../Brain/AgentBrain.js"
 import { countDial, moveLiveCall } from "../Observability/PlatformMetrics.js"
 import { Telephony } from "../Telephony/Telephony.js"
 import { CallEnded, type CallEndedEvent } from "./CallEnded.js"
-import { CallSessionsRepo, type StoredCall } from "./CallSessionsRepo.js"
+import { type CallLine, CallSessionsRepo, type StoredCall } from "./CallSessionsRepo.js"
+import { Conversations, type ConversationHandle } from "../Voice/Conversations.js"
+import type { EngineReport } from "../Voice/Engine.js"
+import { scriptFromMetadata } from "../Voice/SimulatedCaller.js"
+import { bargeIn, firstAudio, recordTurn } from "../Observability/VoiceMetrics.js"
 import { LocalCalls } from "./LocalCalls.js"
-import { withEntityLogs } from "../Cluster/EntityLogs.js"
+import { withEntityHandlers } from "../Cluster/EntityHandlers.js"
+
+/** Asks the report writer to say when everything queued before it is written. */
+interface Flush {
+  readonly _tag: "Flush"
+  readonly done: Deferred.Deferred<void>
+}
 
 /** Extend the reservation this long before the talk time it covers runs out. */
 const EXTENSION_MARGIN_MS = 15_000
@@ -57,11 +78,25 @@ const eventFor = (kind: ProviderEvent["kind"], at: number): CallEvent => {
   }
 }
 
-/** `metadata.simulatedCallerLines`: what the simulated carrier's caller says, for demos and tests. */
-const callerLinesOf = (metadata: { readonly [key: string]: unknown }): ReadonlyArray<string> | undefined => {
-  const lines = metadata["simulatedCallerLines"]
-  return Array.isArray(lines) && lines.length > 0 && lines.every((l) => typeof l === "string") ? lines as Array<string> : undefined
-}
+/** How many times a call's media stream may be opened again after it ended (a carrier reconnecting). */
+const MAX_STREAM_RESTARTS = 3
+
+/** Latencies as whole milliseconds. */
+const roundLatency = (latency: {
+  readonly endpointingMs: number
+  readonly sttFinalLagMs: number | null
+  readonly llmFirstTokenMs: number | null
+  readonly ttsFirstByteMs: number | null
+  readonly overheadMs: number
+  readonly voiceToVoiceMs: number
+}) => ({
+  endpointingMs: Math.round(latency.endpointingMs),
+  sttFinalLagMs: latency.sttFinalLagMs === null ? null : Math.round(latency.sttFinalLagMs),
+  llmFirstTokenMs: latency.llmFirstTokenMs === null ? null : Math.round(latency.llmFirstTokenMs),
+  ttsFirstByteMs: latency.ttsFirstByteMs === null ? null : Math.round(latency.ttsFirstByteMs),
+  overheadMs: Math.round(latency.overheadMs),
+  voiceToVoiceMs: Math.round(latency.voiceToVoiceMs)
+})
 
 const replyOf = (state: CallState | undefined) =>
   state === undefined
@@ -72,13 +107,14 @@ export const LiveCallLive = LiveCallEntity.toLayer(
   Effect.gen(function*() {
     const address = yield* Entity.CurrentAddress
     const sessionId = address.entityId as string as SessionId
-    const logged = yield* withEntityLogs
+    const logged = yield* withEntityHandlers
     const sql = yield* SqlClient.SqlClient
     const repo = yield* CallSessionsRepo
     const agents = yield* AgentsRepo
     const telephony = yield* Telephony
     const callEnded = yield* CallEnded
     const localCalls = yield* LocalCalls
+    const conversations = yield* Conversations
     const tenantClient = yield* TenantEntity.client
     const scope = yield* Effect.scope
     const lock = yield* Effect.makeSemaphore(1)
@@ -86,7 +122,15 @@ export const LiveCallLive = LiveCallEntity.toLayer(
     // a live call must not be stopped for idleness: nothing may arrive for the length of a conversation
     const keepAlive = (enabled: boolean) => Entity.keepAlive(enabled).pipe(Effect.provide(entityContext))
 
-    let call: StoredCall | undefined = Option.getOrUndefined(yield* repo.load(sessionId))
+    // A call not over is claimed (the next owner epoch): an instance of this call left running on a
+    // runner that lost the shard can write nothing from now on, and stops at its next write.
+    const claimed = yield* repo.claim(sessionId)
+    let call: StoredCall | undefined = Option.isSome(claimed)
+      ? claimed.value.call
+      : Option.getOrUndefined(yield* repo.load(sessionId))
+    let epoch = Option.isSome(claimed) ? claimed.value.epoch : 1
+    /** Set once another instance owns the call: this one does nothing more. */
+    let fenced = false
     // the state this entity counts in the live-calls gauge; given back when the entity stops
     let counted: CallStatus | undefined
     const recount = Effect.suspend(() => {
@@ -96,7 +140,10 @@ export const LiveCallLive = LiveCallEntity.toLayer(
     })
     yield* recount
     yield* Scope.addFinalizer(scope, Effect.suspend(() => moveLiveCall(counted, undefined)))
-    let transcript: ReadonlyArray<{ speaker: "agent" | "customer"; text: string; at: number }> = []
+    /** What was said, as the conversation reports it (and as stored, when the entity restarts). */
+    let transcript: Array<CallLine> = call === undefined ? [] : [...call.transcript]
+    let conversation: { readonly handle: ConversationHandle; readonly scope: Scope.CloseableScope } | undefined
+    let streamRestarts = 0
     const timers = new Map<"ring" | "max" | "extend" | "funds", Fiber.RuntimeFiber<void>>()
 
     const tenant = () => tenantClient(call!.spec.tenantId)
@@ -125,19 +172,147 @@ export const LiveCallLive = LiveCallEntity.toLayer(
 
     const now = Clock.currentTimeMillis
 
-    const persona = (agentId: AgentId, tenantId: TenantId): Effect.Effect<AgentPersona> =>
-      Effect.map(agents.find(tenantId, agentId), (found) =>
-        Option.match(found, {
-          onNone: () => ({ tenantId, name: "agent", greetMessage: "Hello!", agentPrompt: "", metadata: {}, knowledgeBaseIds: [] }),
-          onSome: ({ agent }) => ({
-            tenantId,
-            name: agent.name,
-            greetMessage: agent.greetMessage,
-            agentPrompt: agent.agent_prompt,
-            metadata: agent.metadata,
-            knowledgeBaseIds: agent.knowledgeBaseIds
+    /** This instance lost the call to a newer one (or the call was ended elsewhere): it stops acting. */
+    const stepDown = Effect.gen(function*() {
+      if (fenced) return
+      fenced = true
+      yield* Effect.forEach(["ring", "max", "extend", "funds"] as const, cancelTimer, { discard: true })
+      yield* Effect.logWarning("another instance of this call owns it now: this one stops")
+      yield* keepAlive(false)
+    })
+
+    /** `saveState` under this instance's epoch; a write refused means the call is no longer ours. */
+    const save = (...args: Parameters<typeof repo.saveState> extends [any, any, ...infer Rest] ? Rest : never) =>
+      Effect.flatMap(repo.saveState(sessionId, epoch, ...args), (written) => written ? Effect.void : stepDown)
+
+    const agentOf = (agentId: AgentId, tenantId: TenantId): Effect.Effect<Option.Option<Agent>> =>
+      Effect.map(agents.find(tenantId, agentId), Option.map((record) => record.agent))
+
+    const personaOf = (tenantId: TenantId, agent: Option.Option<Agent>): AgentPersona =>
+      Option.match(agent, {
+        onNone: () => ({ tenantId, name: "agent", greetMessage: "Hello!", agentPrompt: "", metadata: {}, knowledgeBaseIds: [] }),
+        onSome: (a) => ({
+          tenantId,
+          name: a.name,
+          greetMessage: a.greetMessage,
+          agentPrompt: a.agent_prompt,
+          metadata: a.metadata,
+          knowledgeBaseIds: a.knowledgeBaseIds
+        })
+      })
+
+    // -----------------------------------------------------------------------
+    // The conversation
+    // -----------------------------------------------------------------------
+
+    /** The conversation's reports are written in order by one fiber, so the engine never waits on the database. */
+    const reports = yield* Queue.unbounded<EngineReport | Flush>()
+
+    const handleReport = (report: EngineReport): Effect.Effect<void> =>
+      Effect.gen(function*() {
+        const at = yield* now
+        switch (report._tag) {
+          case "Line": {
+            const line = transcript.find((l) => l.at === report.at && l.text === report.text && l.speaker === report.speaker)
+            if (line !== undefined && !fenced) yield* repo.appendLine(sessionId, epoch, line)
+            if (report.latency !== null) yield* recordTurn(roundLatency(report.latency))
+            return
+          }
+          case "MediaConnected":
+            return yield* addEvent("media_connected", report.at, { streamId: report.streamId })
+          case "MediaStopped":
+            return yield* addEvent("media_stopped", report.at, { reason: report.reason })
+          case "Notice":
+            yield* Effect.logWarning(`conversation: ${report.message}`)
+            return yield* addEvent("notice", at, { message: report.message })
+          case "FirstAudio":
+            return yield* Metric.update(firstAudio, report.afterStartMs / 1_000)
+          case "BargeIn":
+            return yield* Metric.update(bargeIn, report.reactionMs / 1_000)
+          case "ToolCalled":
+            return yield* addEvent("tool_called", at, {
+              name: report.name,
+              arguments: report.arguments.slice(0, 2_000),
+              result: report.result.slice(0, 2_000)
+            })
+          case "HangUp":
+            yield* addEvent("agent_hangup", at, { reason: report.reason })
+            return yield* apply(CallEvent.AgentHungUp({ at }))
+        }
+      })
+
+    yield* Queue.take(reports).pipe(
+      Effect.flatMap((report) =>
+        report._tag === "Flush" ? Deferred.succeed(report.done, undefined) : handleReport(report).pipe(Effect.catchAllCause((cause) => Effect.logWarning("a conversation report failed", cause)))
+      ),
+      Effect.forever,
+      Effect.forkIn(scope)
+    )
+
+    /** A line is the call's the moment it is said (the end of the call may come before its row is written). */
+    const onReport = (report: EngineReport) =>
+      Effect.suspend(() => {
+        // (a line cut off by the end of the call comes as the conversation closes, after the end)
+        if (
+          report._tag === "Line" && call !== undefined &&
+          (isLive(call.state) || (call.state.status === "ENDED" && report.at <= call.state.endedAt))
+        ) {
+          transcript.push({
+            speaker: report.speaker,
+            text: report.text,
+            at: report.at,
+            interrupted: report.interrupted,
+            latency: report.latency === null ? null : roundLatency(report.latency)
           })
-        }))
+        }
+        return Queue.offer(reports, report)
+      })
+
+    const addEvent = (type: string, at: number, detail: unknown) =>
+      fenced ? Effect.void : repo.addEvent(sessionId, epoch, type, at, detail)
+
+    /**
+     * Closes the conversation and waits (a bounded while) until its last reports are written, so the
+     * call's log has the media's end and the last line before the call's own end.
+     */
+    const closeConversation = Effect.suspend(() => {
+      const open = conversation
+      conversation = undefined
+      if (open === undefined) return Effect.void
+      return Scope.close(open.scope, Exit.void).pipe(
+        Effect.zipRight(Deferred.make<void>()),
+        Effect.tap((done) => Queue.offer(reports, { _tag: "Flush", done })),
+        Effect.flatMap((done) => Deferred.await(done).pipe(Effect.timeout("2 seconds"), Effect.ignore))
+      )
+    })
+
+    /** Prepares the call's conversation (the agent's voice, the greeting) and takes its media stream when it comes. */
+    const openConversation = (agent: Option.Option<Agent>) =>
+      Effect.gen(function*() {
+        yield* closeConversation
+        if (Option.isNone(agent) || call === undefined || !isLive(call.state)) return
+        const conversationScope = yield* Scope.fork(scope, ExecutionStrategy.sequential)
+        const handle = yield* conversations.prepare({
+          sessionId,
+          tenantId: call.spec.tenantId,
+          agent: agent.value,
+          history: () => transcript,
+          report: onReport
+        }).pipe(Scope.extend(conversationScope))
+        conversation = { handle, scope: conversationScope }
+        // the call's log says what the agent cannot do here (the simulated line knows its caller's words)
+        for (const message of agent.value.effectiveVoice.notices) {
+          if (!(isSimulated() && message.includes("not hear"))) yield* addEvent("notice", yield* now, { message })
+        }
+      }).pipe(Effect.catchAllCause((cause) => Effect.logError("the call's conversation could not be prepared", cause)))
+
+    const isSimulated = () => call !== undefined && telephony.carrierFor(call.spec.provider).name === "simulated"
+
+    const mediaRoute: Effect.Effect<MediaRoute | null> = Effect.suspend(() =>
+      conversation === undefined
+        ? Effect.succeed(null)
+        : Effect.map(conversation.handle.streamRoute, Option.getOrNull)
+    )
 
     // -----------------------------------------------------------------------
     // Reservation: extended in chunks while the call lasts
@@ -162,7 +337,7 @@ export const LiveCallLive = LiveCallEntity.toLayer(
       const at = yield* now
       if (extended) {
         call = { ...call, reservedSeconds: call.reservedSeconds + spec.reservationChunkSeconds }
-        yield* repo.saveState(sessionId, call.state, { reservedSeconds: call.reservedSeconds }, {
+        yield* save(call.state, { reservedSeconds: call.reservedSeconds }, {
           type: "reservation_extended",
           at,
           detail: { reservedSeconds: call.reservedSeconds }
@@ -171,7 +346,7 @@ export const LiveCallLive = LiveCallEntity.toLayer(
       } else {
         // the wallet cannot cover more: the call goes on until the talk time already held runs out
         const state = call.state
-        yield* repo.addEvent(sessionId, "reservation_refused", at, { reservedSeconds: call.reservedSeconds })
+        yield* repo.addEvent(sessionId, epoch, "reservation_refused", at, { reservedSeconds: call.reservedSeconds })
         yield* armTimer("funds", state.answeredAt + call.reservedSeconds * 1000, Effect.flatMap(now, (t) => apply(CallEvent.FundsExhausted({ at: t }))))
       }
     }))
@@ -183,25 +358,33 @@ export const LiveCallLive = LiveCallEntity.toLayer(
     const placeCall = Effect.gen(function*() {
       const { spec } = call!
       const carrier = telephony.carrierFor(spec.provider)
-      const agent = yield* persona(spec.agentId, spec.tenantId)
+      const agent = yield* agentOf(spec.agentId, spec.tenantId)
+      // the greeting is synthesised while the phone rings
+      yield* openConversation(agent)
+      const media = yield* mediaRoute
+      const scripted = scriptFromMetadata(spec.metadata)
+      if (scripted !== undefined && scripted.problems.length > 0) {
+        yield* addEvent("notice", yield* now, { message: `the simulated caller's script: ${scripted.problems.join("; ")}` })
+      }
       const placed = yield* carrier.dial({
         sessionId,
         provider: spec.provider,
         from: spec.fromNumber,
         to: spec.toNumber,
-        agent,
-        callerLines: callerLinesOf(spec.metadata)
+        agent: personaOf(spec.tenantId, agent),
+        media: media === null ? undefined : media,
+        callerScript: scripted?.script
       }).pipe(
         Effect.either
       )
       yield* countDial(spec.provider, placed._tag === "Left" ? "refused" : "placed")
       if (placed._tag === "Left") {
         const at = yield* now
-        yield* repo.addEvent(sessionId, "dial_refused", at, { reason: placed.left.reason })
+        yield* repo.addEvent(sessionId, epoch, "dial_refused", at, { reason: placed.left.reason })
         return [CallEvent.DialFailed({ at })]
       }
       call = { ...call!, providerCallId: placed.right.providerCallId }
-      yield* repo.saveState(sessionId, call.state, { providerCallId: placed.right.providerCallId })
+      yield* save(call.state, { providerCallId: placed.right.providerCallId })
       return []
     })
 
@@ -216,8 +399,11 @@ export const LiveCallLive = LiveCallEntity.toLayer(
     /** Settles once, then ends the session and writes the call-ended outbox in one transaction. */
     const finish = Effect.gen(function*() {
       yield* Effect.forEach(["ring", "max", "extend", "funds"] as const, cancelTimer, { discard: true })
+      yield* closeConversation
       const { spec, state } = call!
       if (state.status !== "ENDED") return
+      // a newer instance finishes the call; settling from here could race it
+      if (!(yield* repo.owns(sessionId, epoch))) return yield* stepDown
       const duration = talkSeconds(state)
       const billed = billableSeconds(duration, spec.billingIncrementSeconds)
       const cost = costOf(billed, spec.voicePerMinute)
@@ -249,7 +435,7 @@ export const LiveCallLive = LiveCallEntity.toLayer(
         metadata: spec.metadata
       }
       yield* Effect.gen(function*() {
-        const ended = yield* repo.finish(sessionId, state, {
+        const ended = yield* repo.finish(sessionId, epoch, state, {
           durationSeconds: duration,
           billedSeconds: billed,
           cost: settled.charged,
@@ -307,13 +493,14 @@ export const LiveCallLive = LiveCallEntity.toLayer(
     /** Feeds one event through the machine and carries out what it asks, then any events that produces. */
     const applyUnlocked = (event: CallEvent): Effect.Effect<void> =>
       Effect.gen(function*() {
-        if (call === undefined) return
+        if (call === undefined || fenced) return
         const step = transition(call.state, event)
         if (!step.changed) return
         call = { ...call, state: step.state }
         yield* recount
         if (step.state.status !== "ENDED") {
-          yield* repo.saveState(sessionId, step.state, {}, { type: EVENT_NAMES[step.state.status], at: event.at })
+          yield* save(step.state, {}, { type: EVENT_NAMES[step.state.status], at: event.at })
+          if (fenced) return
         }
         const followUps: Array<CallEvent> = []
         for (const command of step.commands) followUps.push(...(yield* run(command)))
@@ -328,6 +515,8 @@ export const LiveCallLive = LiveCallEntity.toLayer(
       yield* keepAlive(true)
       const state = call.state
       const spec = call.spec
+      // a call already dialled takes its media stream here from now on (a carrier reconnecting finds it)
+      if (state.status !== "QUEUED") yield* openConversation(yield* agentOf(spec.agentId, spec.tenantId))
       switch (state.status) {
         case "QUEUED":
           return yield* apply(CallEvent.Dial({ at: yield* now }))
@@ -342,15 +531,20 @@ export const LiveCallLive = LiveCallEntity.toLayer(
       if (call.providerCallId !== null) {
         const status = yield* telephony.carrierFor(spec.provider).status(call.providerCallId)
         const at = yield* now
-        // a carrier that no longer knows the call has finished it
-        const kind = Option.getOrElse(status, () => "completed" as const)
-        if (kind !== "dialing") yield* apply(eventFor(kind, at))
+        if (Option.isNone(status)) {
+          // a carrier that no longer knows the call has finished it (when, it does not say)
+          return yield* apply(CallEvent.Completed({ at }))
+        }
+        // what happened while no instance ran the call, at the carrier's times: a call that ended
+        // during an outage is billed for the time it talked, not until it was noticed
+        const { answeredAt, endedAt, phase } = status.value
+        if (answeredAt !== undefined) yield* apply(CallEvent.Answered({ at: answeredAt }))
+        if (phase !== "dialing") yield* apply(eventFor(phase, phase === "ringing" || phase === "answered" ? at : endedAt ?? at))
       }
     })
 
     const onProviderEvent = (event: ProviderEvent) =>
       Effect.gen(function*() {
-        if (event.transcript !== undefined) transcript = event.transcript
         if (call !== undefined && call.providerCallId === null && event.providerCallId !== null) {
           call = { ...call, providerCallId: event.providerCallId }
         }
@@ -360,7 +554,11 @@ export const LiveCallLive = LiveCallEntity.toLayer(
     // in-process carriers report here directly (see LocalCalls)
     yield* localCalls.register(sessionId, onProviderEvent)
 
-    yield* Effect.forkIn(resume.pipe(Effect.catchAllCause((cause) => Effect.logError("resuming call failed", cause))), scope)
+    const resumeInBackground = Effect.forkIn(
+      resume.pipe(Effect.catchAllCause((cause) => Effect.logError("resuming call failed", cause))),
+      scope
+    )
+    yield* resumeInBackground
 
     return logged({
       Start: ({ payload }) =>
@@ -377,8 +575,25 @@ export const LiveCallLive = LiveCallEntity.toLayer(
             PersistenceError: Effect.die
           }))
           const createdAt = new Date(yield* now)
-          yield* repo.insert(sessionId, spec, spec.reservationChunkSeconds, createdAt.getTime())
-          call = { spec, state: { status: "QUEUED" }, providerCallId: null, reservedSeconds: spec.reservationChunkSeconds, createdAt }
+          if (!(yield* repo.insert(sessionId, spec, spec.reservationChunkSeconds, createdAt.getTime()))) {
+            // another instance started the call meanwhile: this one takes it over from the stored state
+            const taken = yield* repo.claim(sessionId)
+            if (Option.isNone(taken)) return replyOf(Option.getOrUndefined(yield* repo.load(sessionId))?.state)
+            call = taken.value.call
+            epoch = taken.value.epoch
+            transcript = [...call.transcript]
+            yield* resumeInBackground
+            return replyOf(call.state)
+          }
+          epoch = 1
+          call = {
+            spec,
+            state: { status: "QUEUED" },
+            providerCallId: null,
+            reservedSeconds: spec.reservationChunkSeconds,
+            createdAt,
+            transcript: []
+          }
           yield* recount
           yield* keepAlive(true)
           yield* Effect.logInfo("call queued").pipe(Effect.annotateLogs({
@@ -394,13 +609,25 @@ export const LiveCallLive = LiveCallEntity.toLayer(
       Hangup: () =>
         Effect.gen(function*() {
           const at = yield* now
-          if (call !== undefined && isLive(call.state)) yield* repo.addEvent(sessionId, "hangup_requested", at)
+          if (call !== undefined && isLive(call.state)) yield* repo.addEvent(sessionId, epoch, "hangup_requested", at)
           yield* apply(CallEvent.HangupRequested({ at }))
           return replyOf(call?.state)
         }),
       // under the lock: a call whose end is being written answers once it is written (settled, stored)
-      Status: () => lock.withPermits(1)(Effect.sync(() => replyOf(call?.state)))
+      Status: () => lock.withPermits(1)(Effect.sync(() => replyOf(call?.state))),
+      StreamEnded: () =>
+        Effect.gen(function*() {
+          if (call === undefined || call.state.status !== "IN_PROGRESS" || fenced) return null
+          if (++streamRestarts > MAX_STREAM_RESTARTS) {
+            yield* addEvent("notice", yield* now, { message: `the media stream ended ${MAX_STREAM_RESTARTS + 1} times: the call is hung up` })
+            return null
+          }
+          if (conversation === undefined) yield* openConversation(yield* agentOf(call.spec.agentId, call.spec.tenantId))
+          const route = yield* mediaRoute
+          yield* addEvent("media_reconnect", yield* now, { restart: streamRestarts, routed: route !== null })
+          return route
+        })
     })
   }),
-  { maxIdleTime: "5 minutes" }
+  { maxIdleTime: "5 minutes", disableFatalDefects: true }
 )

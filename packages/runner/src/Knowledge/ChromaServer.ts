@@ -115,13 +115,16 @@ export const freePort = (host = "127.0.0.1"): Effect.Effect<number, ChromaStartF
     return Effect.sync(() => server.close())
   })
 
-/** Whether nothing listens on the port right now (bind it, close it). */
-const portAvailable = (host: string, port: number): Effect.Effect<boolean> =>
-  Effect.async<boolean>((resume) => {
+/**
+ * Why the port cannot be bound right now (`EADDRINUSE`: something listens on it), or undefined when
+ * it is free (bind it, close it).
+ */
+export const bindError = (host: string, port: number): Effect.Effect<string | undefined> =>
+  Effect.async<string | undefined>((resume) => {
     const server = Net.createServer()
     server.unref()
-    server.once("error", () => resume(Effect.succeed(false)))
-    server.listen(port, host, () => server.close(() => resume(Effect.succeed(true))))
+    server.once("error", (error: NodeJS.ErrnoException) => resume(Effect.succeed(error.code ?? error.message)))
+    server.listen(port, host, () => server.close(() => resume(Effect.succeed(undefined))))
     return Effect.sync(() => server.close())
   })
 
@@ -372,8 +375,10 @@ export const startChroma = (
         )
     )
     // Another server on the port would answer the heartbeat in this one's stead.
-    const checkPort = Effect.flatMap(portAvailable(host, port), (free) =>
-      free ? Effect.void : failed(`Port ${port} on ${host} is in use`))
+    const checkPort = Effect.flatMap(bindError(host, port), (error) =>
+      error === undefined
+        ? Effect.void
+        : failed(`Port ${port} on ${host} ${error === "EADDRINUSE" ? "is in use" : "cannot be bound"} (${error})`))
     yield* killOrphan(dataDir)
     yield* checkPort
     const first = yield* spawn

@@ -19,6 +19,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { CallStatus } from "@voiceagent/domain/CallMachine"
 import { CampaignStatuses, holdsResources } from "@voiceagent/domain/CampaignMachine"
 import { ContactState } from "@voiceagent/domain/Campaigns"
+import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -128,6 +129,10 @@ export const campaignsByStatus = Metric.gauge("voiceagent_campaigns", {
   description: "Campaigns that are scheduled, running or paused, by status (cluster-wide: aggregate with max)"
 })
 
+export const deadLetters = Metric.gauge("voiceagent_dead_letters", {
+  description: "Entity messages given up on and recorded in dead_letters (cluster-wide: aggregate with max)"
+})
+
 /** The statuses the campaign gauges count: those that hold their contact list (not DRAFT, not ended). */
 const ACTIVE_STATUSES = CampaignStatuses.filter(holdsResources)
 
@@ -145,13 +150,15 @@ export class MetricsRefresh extends Context.Tag("Observability/MetricsRefresh")<
       const sql = yield* SqlClient.SqlClient
       const context = yield* Effect.context<never>()
       const fromDatabase = Effect.gen(function*() {
-        const [outboxes, contacts, campaigns] = yield* Effect.all([
+        // ages against the platform's clock, which stamped the rows (not the database's now())
+        const at = new Date(yield* Clock.currentTimeMillis)
+        const [outboxes, contacts, campaigns, [letters]] = yield* Effect.all([
           sql<{ outbox: string; depth: number; oldestSeconds: number | null }>`
             SELECT 'webhooks' AS outbox, count(*)::int AS depth,
-                   extract(epoch FROM now() - min(created_at))::float8 AS oldest_seconds
+                   extract(epoch FROM ${at}::timestamptz - min(created_at))::float8 AS oldest_seconds
             FROM webhook_deliveries WHERE delivered_at IS NULL AND failed_at IS NULL
             UNION ALL
-            SELECT 'messages', count(*)::int, extract(epoch FROM now() - min(created_at))::float8
+            SELECT 'messages', count(*)::int, extract(epoch FROM ${at}::timestamptz - min(created_at))::float8
             FROM messages WHERE status IN ('QUEUED', 'SENDING')`,
           sql<{ state: string; count: number }>`
             SELECT cc.state, count(*)::int AS count
@@ -160,8 +167,10 @@ export class MetricsRefresh extends Context.Tag("Observability/MetricsRefresh")<
             GROUP BY cc.state`,
           sql<{ status: string; count: number }>`
             SELECT status, count(*)::int AS count FROM campaigns
-            WHERE status IN ${sql.in(ACTIVE_STATUSES)} GROUP BY status`
+            WHERE status IN ${sql.in(ACTIVE_STATUSES)} GROUP BY status`,
+          sql<{ count: number }>`SELECT count(*)::int AS count FROM dead_letters`
         ])
+        yield* Metric.set(deadLetters, letters?.count ?? 0)
         for (const row of outboxes) {
           yield* Metric.set(Metric.tagged(outboxDepth, "outbox", row.outbox), row.depth)
           yield* Metric.set(Metric.tagged(outboxOldestAge, "outbox", row.outbox), Math.max(0, row.oldestSeconds ?? 0))

@@ -11,16 +11,25 @@
  * | `9004` | the carrier refuses to place the call |
  * | anything else | answered after the ring time; talks for the last three digits in seconds (`…0042`: 42 s) |
  *
- * The ring time is `ringMillis` (`SIMULATOR_RING_MS`, default 2 s). An answered call produces a
- * transcript from the agent's greeting and its brain's replies to a scripted caller.
+ * The ring time is `ringMillis` (`SIMULATOR_RING_MS`, default 2 s). An answered call is a real
+ * conversation: the callee is a scripted caller (`SimulatedCaller`) on an in-process media line,
+ * speaking recorded lines into the call's conversation engine, which hears it with its voice
+ * detector, answers with the agent's language model and voice, and is interrupted, reminded and hung
+ * up on as on a phone. The callee follows the call's `metadata.simulatedCaller` script (or
+ * `simulatedCallerLines`) and then stays on the line in silence; with no script it keeps the
+ * conversation going. Either way it hangs up when its talk time is over. The simulated line knows
+ * the caller's words, so it stands in for the speech-to-text provider.
  */
-import type { ProviderEvent, ProviderEventKind } from "@voiceagent/domain/Calls"
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { ProviderEventKind, SessionId } from "@voiceagent/domain/Calls"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
-import { AgentBrain, type Turn } from "../Brain/AgentBrain.js"
-import { type Carrier, CallEventSink, DialRefused } from "./Telephony.js"
+import { callerVoice } from "../Voice/CallerVoice.js"
+import { LocalMedia } from "../Voice/Media.js"
+import { CallerStep, engagedScript, type SimulatedCaller, startCaller } from "../Voice/SimulatedCaller.js"
+import { type Carrier, type CarrierCallStatus, CallEventSink, DialRefused } from "./Telephony.js"
 
 export interface SimulatorOptions {
   readonly ringMillis: number
@@ -51,36 +60,146 @@ export const behaviourOf = (toNumber: string): SimulatedBehaviour => {
   }
 }
 
-const CALLER_LINES = ["Hello?", "Who is calling, please?", "Can you tell me a bit more?", "Okay, thank you. Goodbye."]
+/** A script as stored (JSON of its steps), back as steps; `undefined` when none was stored. */
+const reviveScript = (stored: unknown): ReadonlyArray<CallerStep> | undefined =>
+  Array.isArray(stored)
+    ? stored.flatMap((step: { readonly _tag?: unknown }): ReadonlyArray<CallerStep> => {
+      switch (step._tag) {
+        case "Say":
+          return [CallerStep.Say(step as Extract<CallerStep, { _tag: "Say" }>)]
+        case "Interrupt":
+          return [CallerStep.Interrupt(step as Extract<CallerStep, { _tag: "Interrupt" }>)]
+        case "Noise":
+          return [CallerStep.Noise(step as Extract<CallerStep, { _tag: "Noise" }>)]
+        case "Pause":
+          return [CallerStep.Pause(step as Extract<CallerStep, { _tag: "Pause" }>)]
+        case "Silent":
+          return [CallerStep.Silent(step as Extract<CallerStep, { _tag: "Silent" }>)]
+        case "HangUp":
+          return [CallerStep.HangUp()]
+        default:
+          return []
+      }
+    })
+    : undefined
 
-/** A seconds-spaced conversation that fits in the talk time. */
-const converse = (
-  brain: AgentBrain["Type"],
-  agent: Parameters<AgentBrain["Type"]["greet"]>[0],
-  answeredAt: number,
-  talkSeconds: number,
-  callerLines: ReadonlyArray<string> = CALLER_LINES
-) =>
-  Effect.gen(function*() {
-    const lines: Array<Turn & { at: number }> = [{ speaker: "agent", text: yield* brain.greet(agent), at: answeredAt }]
-    let second = 4
-    for (const callerLine of callerLines) {
-      if (second > talkSeconds) break
-      lines.push({ speaker: "customer", text: callerLine, at: answeredAt + second * 1000 })
-      const reply = yield* brain.reply(agent, lines, callerLine)
-      if (second + 2 <= talkSeconds) lines.push({ speaker: "agent", text: reply, at: answeredAt + (second + 2) * 1000 })
-      second += 8
+/** The simulator's record of a call: with the ring time, everything that happens on the line follows from it. */
+export interface SimulatedCallRecord {
+  readonly toNumber: string
+  readonly dialedAt: number
+  readonly ringMs: number
+  /** When our side hung up, if it did. */
+  readonly hungUpAt: number | null
+}
+
+/** The line's events, with the carrier's times, of a call placed as `record` says. */
+export const timelineOf = (record: SimulatedCallRecord): ReadonlyArray<{ readonly kind: ProviderEventKind; readonly at: number }> => {
+  const behaviour = behaviourOf(record.toNumber)
+  const ringingAt = record.dialedAt + record.ringMs / 2
+  const decidedAt = record.dialedAt + record.ringMs
+  const hungUp = record.hungUpAt ?? Infinity
+  const events: Array<{ kind: ProviderEventKind; at: number }> = []
+  if (ringingAt > hungUp) return [{ kind: "no_answer", at: hungUp }]
+  events.push({ kind: "ringing", at: ringingAt })
+  if (decidedAt > hungUp) return [...events, { kind: "no_answer", at: hungUp }]
+  switch (behaviour._tag) {
+    case "Busy":
+      return [...events, { kind: "busy", at: decidedAt }]
+    case "Failed":
+    case "Refused":
+      return [...events, { kind: "failed", at: decidedAt }]
+    case "NoAnswer":
+      return record.hungUpAt === null ? events : [...events, { kind: "no_answer", at: hungUp }]
+    case "Answered": {
+      const endedAt = Math.min(decidedAt + behaviour.talkSeconds * 1000, hungUp)
+      return [...events, { kind: "answered", at: decidedAt }, { kind: "completed", at: endedAt }]
     }
-    return lines
-  })
+  }
+}
 
+/** Where a call stands at `now` by its record (see `timelineOf`). */
+export const statusAt = (record: SimulatedCallRecord, now: number): CarrierCallStatus => {
+  const happened = timelineOf(record).filter((e) => e.at <= now)
+  const last = happened.at(-1)
+  const answered = happened.find((e) => e.kind === "answered")
+  return {
+    phase: last?.kind ?? "dialing",
+    ...(answered === undefined ? {} : { answeredAt: answered.at }),
+    ...(last !== undefined && last.kind !== "ringing" && last.kind !== "answered" ? { endedAt: last.at } : {})
+  }
+}
+
+/**
+ * The simulated carrier. Its record of every call it places is a row (`simulated_calls`), like a
+ * real carrier's: any runner answers `status` for a call whose dialing runner died, with the times
+ * the line's events happened at, and takes over reporting the events still to come. The conversation
+ * is reported with the answer and again with the end, so a call that changes runner keeps it.
+ */
 export const makeSimulatedCarrier = (options: SimulatorOptions) =>
   Effect.gen(function*() {
     const sink = yield* CallEventSink
-    const brain = yield* AgentBrain
+    const local = yield* LocalMedia
+    const voice = yield* callerVoice
+    const sql = yield* SqlClient.SqlClient
     const scope = yield* Effect.scope
-    const calls = new Map<string, { phase: ProviderEventKind | "dialing"; fiber: Fiber.RuntimeFiber<void> | undefined }>()
+    /** The calls whose events this process reports. */
+    const driving = new Map<string, Fiber.RuntimeFiber<void>>()
     let counter = 0
+
+    const recordOf = (providerCallId: string) =>
+      sql<{ sessionId: string; toNumber: string; dialedAt: Date; ringMs: number; hungUpAt: Date | null; callerScript: unknown }>`
+        SELECT session_id, to_number, dialed_at, ring_ms, hung_up_at, caller_script FROM simulated_calls
+        WHERE provider_call_id = ${providerCallId}
+      `.pipe(
+        Effect.map(([row]) =>
+          Option.map(Option.fromNullable(row), (r) => ({
+            sessionId: r.sessionId as SessionId,
+            script: reviveScript(r.callerScript),
+            record: {
+              toNumber: r.toNumber,
+              dialedAt: r.dialedAt.getTime(),
+              ringMs: r.ringMs,
+              hungUpAt: r.hungUpAt === null ? null : r.hungUpAt.getTime()
+            } satisfies SimulatedCallRecord
+          }))
+        ),
+        Effect.orDie
+      )
+
+    /** The callee picks up: a scripted caller on an in-process line, handed to the call's conversation. */
+    const pickUp = (sessionId: SessionId, script: ReadonlyArray<CallerStep>) =>
+      Effect.gen(function*() {
+        const caller = yield* startCaller({ sessionId, script, voice, suppressSilence: true })
+        if (!(yield* local.attach(caller.media))) {
+          yield* Effect.logDebug("simulated call answered: its conversation does not run in this process")
+        }
+        return caller
+      })
+
+    /**
+     * Reports the events of `record`, each at its time: those past at once (a process taking a call
+     * over reports them again; the call applies each once), those to come when they are due. The
+     * callee's line opens with the answer (on a call taken over, now) and closes before the end.
+     */
+    const drive = (providerCallId: string, sessionId: SessionId, record: SimulatedCallRecord, script: ReadonlyArray<CallerStep>) =>
+      Effect.gen(function*() {
+        if (driving.has(providerCallId)) return
+        const timeline = timelineOf(record)
+        const answeredAt = timeline.find((e) => e.kind === "answered")?.at
+        const endedAt = timeline.find((e) => e.kind === "completed")?.at
+        const run = Effect.gen(function*() {
+          let caller: SimulatedCaller | undefined
+          for (const event of timeline) {
+            const wait = event.at - (yield* Clock.currentTimeMillis)
+            if (wait > 0) yield* Effect.sleep(wait)
+            if (event.kind === "completed" && caller !== undefined) yield* caller.hangUp("the callee hung up")
+            yield* sink.report(sessionId, { eventId: `${providerCallId}:${event.kind}`, kind: event.kind, providerCallId, at: event.at })
+            // a call with no talk time ends as it is answered: nobody speaks
+            if (event.kind === "answered" && answeredAt !== endedAt) caller = yield* pickUp(sessionId, script)
+          }
+        }).pipe(Effect.scoped, Effect.ensuring(Effect.sync(() => driving.delete(providerCallId))))
+        driving.set(providerCallId, yield* Effect.forkIn(run, scope))
+      })
 
     const carrier: Carrier = {
       name: "simulated",
@@ -89,51 +208,42 @@ export const makeSimulatedCarrier = (options: SimulatorOptions) =>
           const behaviour = behaviourOf(request.to)
           if (behaviour._tag === "Refused") return yield* new DialRefused({ reason: "the carrier refused the number" })
           const providerCallId = `sim-${request.sessionId}-${++counter}`
-          options.onDial?.({ sessionId: request.sessionId, to: request.to, at: yield* Clock.currentTimeMillis })
-          const entry: { phase: ProviderEventKind | "dialing"; fiber: Fiber.RuntimeFiber<void> | undefined } = {
-            phase: "dialing",
-            fiber: undefined
-          }
-          calls.set(providerCallId, entry)
-          const report = (kind: ProviderEventKind, extra: Partial<ProviderEvent> = {}) =>
-            Effect.gen(function*() {
-              entry.phase = kind
-              const at = extra.at ?? (yield* Clock.currentTimeMillis)
-              yield* sink.report(request.sessionId, { eventId: `${providerCallId}:${kind}`, kind, providerCallId, ...extra, at })
-            })
-          const script = Effect.gen(function*() {
-            yield* Effect.sleep(options.ringMillis / 2)
-            yield* report("ringing")
-            yield* Effect.sleep(options.ringMillis / 2)
-            switch (behaviour._tag) {
-              case "Busy":
-                return yield* report("busy")
-              case "Failed":
-                return yield* report("failed")
-              case "NoAnswer":
-                return yield* Effect.never
-              case "Answered": {
-                const answeredAt = yield* Clock.currentTimeMillis
-                // the whole conversation is known at answer; the call keeps what was said before it ended
-                const transcript = yield* converse(brain, request.agent, answeredAt, behaviour.talkSeconds, request.callerLines)
-                yield* report("answered", { transcript, at: answeredAt })
-                yield* Effect.sleep(behaviour.talkSeconds * 1000)
-                // like a carrier's own timestamps: the call ended when the talk time was up
-                return yield* report("completed", { at: answeredAt + behaviour.talkSeconds * 1000 })
-              }
-            }
-          }).pipe(Effect.ensuring(Effect.sync(() => calls.delete(providerCallId))))
-          entry.fiber = yield* Effect.forkIn(script, scope)
+          const dialedAt = yield* Clock.currentTimeMillis
+          const record: SimulatedCallRecord = { toNumber: request.to, dialedAt, ringMs: options.ringMillis, hungUpAt: null }
+          // the callee's script is part of the carrier's record: a runner taking the call over follows it too
+          const script = request.callerScript ?? (behaviour._tag === "Answered" ? engagedScript(behaviour.talkSeconds) : [])
+          yield* sql`
+            INSERT INTO simulated_calls (provider_call_id, session_id, to_number, dialed_at, ring_ms, caller_script)
+            VALUES (${providerCallId}, ${request.sessionId}, ${request.to}, ${new Date(dialedAt)}, ${options.ringMillis},
+              ${request.callerScript === undefined ? null : JSON.stringify(script)}::jsonb)
+          `.pipe(Effect.orDie)
+          options.onDial?.({ sessionId: request.sessionId, to: request.to, at: dialedAt })
+          yield* drive(providerCallId, request.sessionId, record, script)
           return { providerCallId }
         }),
       hangup: (providerCallId) =>
-        Effect.suspend(() => {
-          const call = calls.get(providerCallId)
-          calls.delete(providerCallId)
-          return call?.fiber === undefined ? Effect.void : Fiber.interrupt(call.fiber).pipe(Effect.asVoid)
+        Effect.gen(function*() {
+          const fiber = driving.get(providerCallId)
+          driving.delete(providerCallId)
+          if (fiber !== undefined) yield* Fiber.interrupt(fiber)
+          const at = yield* Clock.currentTimeMillis
+          yield* sql`
+            UPDATE simulated_calls SET hung_up_at = ${new Date(at)} WHERE provider_call_id = ${providerCallId} AND hung_up_at IS NULL
+          `.pipe(Effect.orDie)
         }),
-      status: (providerCallId) => Effect.sync(() => Option.map(Option.fromNullable(calls.get(providerCallId)), (c) => c.phase))
+      status: (providerCallId) =>
+        Effect.gen(function*() {
+          const found = yield* recordOf(providerCallId)
+          if (Option.isNone(found)) return Option.none()
+          const { record, script, sessionId } = found.value
+          const now = yield* Clock.currentTimeMillis
+          // the process that dialed may be gone: the call's events are reported from here
+          if (!driving.has(providerCallId)) {
+            const behaviour = behaviourOf(record.toNumber)
+            yield* drive(providerCallId, sessionId, record, script ?? (behaviour._tag === "Answered" ? engagedScript(behaviour.talkSeconds) : []))
+          }
+          return Option.some(statusAt(record, now))
+        })
     }
     return carrier
   })
-

@@ -1,8 +1,9 @@
 /**
  * The Twilio carrier: outbound calls through Twilio's Programmable Voice REST API (`2010-04-01`).
  *
- * A call is created with inline TwiML (the agent's greeting, then a pause that keeps the line open)
- * and a status callback per session, `{statusCallbackBaseUrl}/api/v1/telephony/twilio/status/{sessionId}`,
+ * A call is created with inline TwiML that connects its audio to the call's conversation (a
+ * bidirectional Media Stream to the runner that owns the call, see `streamTwiml`) and a status
+ * callback per session, `{statusCallbackBaseUrl}/api/v1/telephony/twilio/status/{sessionId}`,
  * subscribed to the `initiated`, `ringing`, `answered` and `completed` events. Those callbacks are
  * signed by Twilio (`X-Twilio-Signature`); `verifySignature` checks them and `mapCallStatus` turns
  * their `CallStatus` into provider events.
@@ -18,7 +19,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 import * as crypto from "node:crypto"
-import { type Carrier, DialRefused, type DialRequest } from "./Telephony.js"
+import { type Carrier, type CarrierCallStatus, DialRefused, type DialRequest } from "./Telephony.js"
 
 export interface TwilioOptions {
   /** Twilio's REST origin, e.g. `https://api.twilio.com`. */
@@ -72,12 +73,57 @@ export const mapCallStatus = (status: string): ProviderEventKind | null => {
   return phase === "dialing" ? null : phase
 }
 
+const stringField = (body: Option.Option<unknown>, name: string): string | undefined => {
+  if (Option.isNone(body) || typeof body.value !== "object" || body.value === null) return undefined
+  const value = (body.value as Record<string, unknown>)[name]
+  return typeof value === "string" ? value : undefined
+}
+
+/**
+ * A Call resource's status with Twilio's own times: `end_time` (RFC 2822), and `duration`, the
+ * seconds talked, which put the answer that long before the end.
+ */
+export const callStatusOf = (body: Option.Option<unknown>): CarrierCallStatus => {
+  const phase = phaseOf(stringField(body, "status") ?? "") ?? "dialing"
+  const ended = Date.parse(stringField(body, "end_time") ?? "")
+  const duration = Number(stringField(body, "duration") ?? Number.NaN)
+  const endedAt = Number.isNaN(ended) ? undefined : ended
+  return {
+    phase,
+    ...(endedAt === undefined ? {} : { endedAt }),
+    ...(endedAt !== undefined && phase === "completed" && Number.isFinite(duration) && duration >= 0
+      ? { answeredAt: endedAt - duration * 1000 }
+      : {})
+  }
+}
+
 const escapeXml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&apos;" })[c]!)
 
-/** The inline TwiML a call starts with: the agent's greeting, then a minute of open line. */
+/**
+ * The inline TwiML of a call with no media server to stream to (a process without one): the agent's
+ * greeting, then a minute of open line.
+ */
 export const greetingTwiml = (greeting: string) =>
   `<Response><Say>${escapeXml(greeting)}</Say><Pause length="60"/></Response>`
+
+/** The path, under our public origin, Twilio asks for the next instructions when a call's media stream ends. */
+export const streamEndedPath = (sessionId: string) => `/api/v1/telephony/twilio/stream-ended/${sessionId}`
+
+/**
+ * The TwiML that connects the call's audio to the conversation (bidirectional Media Streams): the
+ * stream goes to the media server of the runner that owns the call, its token in a `<Parameter>`
+ * (carriers log URLs, not parameters). Twilio runs the `<Redirect>` only if the stream ends while
+ * the call goes on (our side closed it, or the runner went away): we answer with where to stream
+ * now, or `<Hangup/>`.
+ */
+export const streamTwiml = (streamUrl: string, token: string, redirectUrl: string) =>
+  `<Response><Connect><Stream url="${escapeXml(streamUrl)}"><Parameter name="token" value="${escapeXml(token)}"/></Stream>` +
+  `</Connect><Redirect method="POST">${escapeXml(redirectUrl)}</Redirect></Response>`
+
+/** The answer to a stream-ended request: stream again, or hang up. */
+export const streamEndedTwiml = (route: { readonly streamUrl: string; readonly token: string } | null, redirectUrl: string) =>
+  route === null ? "<Response><Hangup/></Response>" : streamTwiml(route.streamUrl, route.token, redirectUrl)
 
 /**
  * Twilio's `X-Twilio-Signature`: base64 HMAC-SHA1, keyed with the auth token, of the full URL
@@ -163,18 +209,21 @@ export const makeTwilioCarrier = (options: TwilioOptions): Effect.Effect<Carrier
         Effect.timeout(TWILIO_REQUEST_TIMEOUT)
       )
 
-    const stringField = (body: Option.Option<unknown>, name: string): string | undefined => {
-      if (Option.isNone(body) || typeof body.value !== "object" || body.value === null) return undefined
-      const value = (body.value as Record<string, unknown>)[name]
-      return typeof value === "string" ? value : undefined
-    }
-
     const dial = (request: DialRequest) =>
       Effect.gen(function*() {
         const form: Array<readonly [string, string]> = [
           ["To", request.to],
           ["From", request.from],
-          ["Twiml", greetingTwiml(request.agent.greetMessage)],
+          [
+            "Twiml",
+            request.media === undefined
+              ? greetingTwiml(request.agent.greetMessage)
+              : streamTwiml(
+                request.media.streamUrl,
+                request.media.token,
+                `${trimSlash(options.statusCallbackBaseUrl)}${streamEndedPath(request.sessionId)}`
+              )
+          ],
           ["StatusCallback", `${trimSlash(options.statusCallbackBaseUrl)}${statusCallbackPath(request.sessionId)}`],
           ["StatusCallbackMethod", "POST"],
           ...STATUS_CALLBACK_EVENTS.map((event) => ["StatusCallbackEvent", event] as const)
@@ -214,24 +263,24 @@ export const makeTwilioCarrier = (options: TwilioOptions): Effect.Effect<Carrier
     // as still dialing: the entity keeps waiting for callbacks and its own timeouts.
     const status = (providerCallId: string) =>
       send(HttpClientRequest.get(callPath(providerCallId))).pipe(
-        Effect.flatMap((result): Effect.Effect<Option.Option<ProviderEventKind | "dialing">> => {
+        Effect.flatMap((result): Effect.Effect<Option.Option<CarrierCallStatus>> => {
           if (result.status === 404) return Effect.succeed(Option.none())
           if (result.error !== undefined) {
             return Effect.as(
               Effect.logWarning("Twilio call status unavailable").pipe(
                 Effect.annotateLogs({ callSid: providerCallId, reason: describeAnswer(result.status, result.error) })
               ),
-              Option.some("dialing")
+              Option.some({ phase: "dialing" as const })
             )
           }
-          return Effect.succeed(Option.some(phaseOf(stringField(result.body, "status") ?? "") ?? "dialing"))
+          return Effect.succeed(Option.some(callStatusOf(result.body)))
         }),
         Effect.catchAll((error) =>
           Effect.as(
             Effect.logWarning("Twilio call status unavailable").pipe(
               Effect.annotateLogs({ callSid: providerCallId, reason: describeFailure(error) })
             ),
-            Option.some("dialing" as const)
+            Option.some({ phase: "dialing" as const })
           )
         )
       )

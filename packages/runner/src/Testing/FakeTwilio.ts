@@ -4,6 +4,10 @@
  * parameter validation and error bodies (`{code, message, more_info, status}`). Every request is
  * recorded. A test can queue faults (an error answer, a hung or reset connection, a delay), move a
  * call through its statuses, and build or send the signed status callback Twilio would post.
+ *
+ * The fake's dates (a call's creation and update, a callback's `Timestamp`) come from Effect's
+ * `Clock` where it is built: under `@effect/vitest` the `TestClock`, so they agree with the code
+ * under test whatever the real date. `Delay` faults are real time (real I/O).
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -58,6 +62,9 @@ export interface FakeCall {
   readonly statusCallbackEvents: ReadonlyArray<string>
   readonly timeout: number
   readonly dateCreated: Date
+  /** When the call was answered (`in-progress`) and when it ended, by the fake's clock. */
+  readonly answeredAt?: Date | undefined
+  readonly endedAt?: Date | undefined
 }
 
 /** A status callback as Twilio would post it: the URL, the form parameters and their signature. */
@@ -74,8 +81,11 @@ export interface FakeTwilioServer {
   readonly authToken: string
   /** Every request received so far, in order. */
   readonly calls: () => ReadonlyArray<RecordedRequest>
-  /** Waits until at least `count` requests have been received. */
-  readonly awaitRequests: (count: number) => Effect.Effect<void>
+  /**
+   * Waits until at least `count` requests have been received; dies, saying what it waited for and what
+   * it saw, after `millis` of real time (30 s unless given) rather than hang a test on the TestClock.
+   */
+  readonly awaitRequests: (count: number, millis?: number) => Effect.Effect<void>
   /** Queues a fault for the next request not yet answered (one fault per request, in order). */
   readonly failNext: (fault: FakeTwilioFault) => void
   readonly call: (sid: string) => FakeCall | undefined
@@ -120,6 +130,8 @@ export const make = (options: FakeTwilioOptions = {}): Effect.Effect<FakeTwilioS
     const waiters: Array<{ readonly count: number; readonly wake: () => void }> = []
     const faults: Array<FakeTwilioFault> = []
     const calls = new Map<string, FakeCall>()
+    const clock = yield* Effect.clock
+    const now = () => new Date(clock.unsafeCurrentTimeMillis())
 
     const callJson = (call: FakeCall) => {
       const uri = `/${API_VERSION}/Accounts/${accountSid}/Calls/${call.sid}.json`
@@ -131,10 +143,13 @@ export const make = (options: FakeTwilioOptions = {}): Effect.Effect<FakeTwilioS
         api_version: API_VERSION,
         caller_name: null,
         date_created: rfc2822(call.dateCreated),
-        date_updated: rfc2822(new Date()),
+        date_updated: rfc2822(now()),
         direction: "outbound-api",
-        duration: ended ? "0" : null,
-        end_time: ended ? rfc2822(new Date()) : null,
+        // Twilio's duration: the seconds talked, once the call is over
+        duration: ended
+          ? String(call.answeredAt === undefined ? 0 : Math.round(((call.endedAt ?? now()).getTime() - call.answeredAt.getTime()) / 1000))
+          : null,
+        end_time: ended ? rfc2822(call.endedAt ?? now()) : null,
         forwarded_from: null,
         from: call.from,
         from_formatted: call.from,
@@ -145,7 +160,7 @@ export const make = (options: FakeTwilioOptions = {}): Effect.Effect<FakeTwilioS
         price_unit: "USD",
         queue_time: "0",
         sid: call.sid,
-        start_time: null,
+        start_time: call.answeredAt === undefined ? null : rfc2822(call.answeredAt),
         status: call.status,
         subresource_uris: {
           notifications: uri.replace(".json", "/Notifications.json"),
@@ -214,7 +229,7 @@ export const make = (options: FakeTwilioOptions = {}): Effect.Effect<FakeTwilioS
           statusCallback,
           statusCallbackEvents: events,
           timeout,
-          dateCreated: new Date()
+          dateCreated: now()
         }
         calls.set(call.sid, call)
         return { status: 201, body: callJson(call) }
@@ -310,7 +325,7 @@ export const make = (options: FakeTwilioOptions = {}): Effect.Effect<FakeTwilioS
         Direction: "outbound-api",
         From: call.from,
         SequenceNumber: String(sequenceNumber),
-        Timestamp: rfc2822(new Date()),
+        Timestamp: rfc2822(now()),
         To: call.to
       }
       if (call.status === "completed") Object.assign(params, { CallDuration: "0", Duration: "0" })
@@ -322,19 +337,39 @@ export const make = (options: FakeTwilioOptions = {}): Effect.Effect<FakeTwilioS
       accountSid,
       authToken,
       calls: () => recorded.slice(),
-      awaitRequests: (count) =>
+      awaitRequests: (count, millis = 30_000) =>
         Effect.async<void>((resume) => {
           if (recorded.length >= count) return resume(Effect.void)
-          const waiter = { count, wake: () => resume(Effect.void) }
+          const waiter = {
+            count,
+            wake: () => {
+              clearTimeout(timer)
+              resume(Effect.void)
+            }
+          }
+          const timer = setTimeout(() => {
+            waiters.splice(waiters.indexOf(waiter), 1)
+            resume(Effect.dieMessage(`FakeTwilio: waited ${millis} ms for ${count} request(s); saw ${recorded.length}`))
+          }, millis)
           waiters.push(waiter)
           return Effect.sync(() => {
+            clearTimeout(timer)
             const index = waiters.indexOf(waiter)
             if (index >= 0) waiters.splice(index, 1)
           })
         }),
       failNext: (fault) => void faults.push(fault),
       call: (sid) => calls.get(sid),
-      setCallStatus: (sid, status) => void calls.set(sid, { ...getCall(sid), status }),
+      setCallStatus: (sid, status) => {
+        const call = getCall(sid)
+        const ended = ["busy", "no-answer", "failed", "canceled", "completed"].includes(status)
+        calls.set(sid, {
+          ...call,
+          status,
+          answeredAt: status === "in-progress" ? call.answeredAt ?? now() : call.answeredAt,
+          endedAt: ended ? call.endedAt ?? now() : call.endedAt
+        })
+      },
       statusCallback,
       deliverStatusCallback: (sid, sequenceNumber) =>
         Effect.tryPromise({

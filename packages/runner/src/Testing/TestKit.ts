@@ -29,6 +29,7 @@ import type { CampaignId, CreateCampaignRequest } from "@voiceagent/domain/Campa
 import type { AgentId, ContactListId, PersonaId, TenantId, VoiceNumberId } from "@voiceagent/domain/Ids"
 import type { PhoneProvider } from "@voiceagent/domain/Phone"
 import { TenantEntity } from "@voiceagent/domain/TenantEntity"
+import * as Cause from "effect/Cause"
 import * as Chunk from "effect/Chunk"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
@@ -45,6 +46,7 @@ import { Campaigns } from "../Campaigns/Campaigns.js"
 import { CampaignsRepo } from "../Campaigns/CampaignsRepo.js"
 import * as Cluster from "../Cluster/Cluster.js"
 import * as SqlActivity from "../Sql/SqlActivity.js"
+import * as OffClockWork from "../Observability/OffClockWork.js"
 import { ContactListsRepo } from "../Contacts/ContactListsRepo.js"
 import { ContactsRepo } from "../Contacts/ContactsRepo.js"
 import { defaultRuntimeOptions, RuntimeLive, type RuntimeOptions } from "../Runtime.js"
@@ -53,7 +55,13 @@ import { UsersRepo } from "../Users/UsersRepo.js"
 import { VoiceNumbersRepo } from "../VoiceNumbers/VoiceNumbersRepo.js"
 import { defaultMessagingOptions, MessageOutbox } from "../Messaging/MessageOutbox.js"
 import type { CallEndedEvent } from "../Calls/CallEnded.js"
-import type { SessionId } from "@voiceagent/domain/Calls"
+import { LiveCallEntity, type SessionId } from "@voiceagent/domain/Calls"
+import { applyAgentPatch, UpdateAgentRequest } from "@voiceagent/domain/Agents"
+import * as Either from "effect/Either"
+import { stateOf } from "../Agents/AgentsRepo.js"
+import { CallSessionsRepo } from "../Calls/CallSessionsRepo.js"
+import { CallSpecs } from "../Calls/CallSpecs.js"
+import { type CallerStep, scriptToMetadata } from "../Voice/SimulatedCaller.js"
 import { MessagingCampaigns } from "../Messaging/MessagingCampaigns.js"
 import { CreateChatAppCampaignRequest, CreateSmsCampaignRequest, type MessageChannel } from "@voiceagent/domain/Messaging"
 import * as Schema from "effect/Schema"
@@ -131,8 +139,9 @@ export const layer = (options: TestKitOptions = {}) => {
 const nextTurn = Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
 
 /**
- * Waits (in real time) until the runtime is quiet: no SQL statement executing and the pending
- * timers unchanged over a few turns of the event loop. Work a timer starts ends by setting a new
+ * Waits (in real time) until the runtime is quiet: no SQL statement executing, no work on other
+ * threads the clock does not see (a speech synthesis, see `OffClockWork`), and the pending timers
+ * unchanged over a few turns of the event loop. Work a timer starts ends by setting a new
  * timer or none, so the next clock move is measured from the right instant.
  */
 export const settle: Effect.Effect<void> = Effect.gen(function*() {
@@ -140,6 +149,12 @@ export const settle: Effect.Effect<void> = Effect.gen(function*() {
   let stable = 0
   for (let i = 0; i < 1_000_000 && stable < 3; i++) {
     yield* nextTurn
+    if (OffClockWork.current() > 0) {
+      // work on other threads (speech synthesis): wait without spinning, so it has the cores
+      stable = 0
+      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 2)))
+      continue
+    }
     if (SqlActivity.current() > 0) {
       stable = 0
       continue
@@ -195,14 +210,23 @@ export const advance = (duration: Duration.DurationInput): Effect.Effect<void> =
 /**
  * Runs `check` (assertions included) until it passes, waiting in real time between tries and never
  * moving the clock: after a clock move the runtime may still be doing real I/O (SQL, a provider's
- * HTTP answer) that the clock does not see. Gives up after about `seconds` with the last failure.
+ * HTTP answer) that the clock does not see. It returns as soon as the check passes, so the limit
+ * (`seconds` of real time, 30 unless given) is generous: a loaded machine must never reach it. Then it
+ * gives up with the last failure, its message saying how long the check was retried.
  */
-export const eventually = <A, E, R>(check: Effect.Effect<A, E, R>, seconds = 8): Effect.Effect<A, E, R> =>
+export const eventually = <A, E, R>(check: Effect.Effect<A, E, R>, seconds = 30): Effect.Effect<A, E, R> =>
   Effect.gen(function*() {
-    const deadline = Date.now() + seconds * 1000
-    for (;;) {
+    // elapsed real time, not a date: performance.now() is monotonic
+    const deadline = performance.now() + seconds * 1000
+    for (let tries = 1;; tries++) {
       const exit = yield* Effect.exit(check)
-      if (exit._tag === "Success" || Date.now() >= deadline) return yield* exit
+      if (exit._tag === "Success") return exit.value
+      if (performance.now() >= deadline) {
+        for (const error of [...Cause.defects(exit.cause), ...Cause.failures(exit.cause)]) {
+          if (error instanceof Error) error.message = `TestKit.eventually: still failing after ${seconds} s (${tries} tries): ${error.message}`
+        }
+        return yield* exit
+      }
       yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 25)))
     }
   })
@@ -281,6 +305,75 @@ export const contactList = (tenantId: TenantId, phoneNumbers: ReadonlyArray<stri
     }
     return list.id as ContactListId
   })
+
+// ---------------------------------------------------------------------------
+// Conversations
+// ---------------------------------------------------------------------------
+
+/**
+ * Changes the agent as `PATCH /agents/{id}` does (its voice choices, greeting, prompt, knowledge
+ * bases), checked by the same rules; dies on a refused change.
+ */
+export const configureAgent = (tenantId: TenantId, agentId: AgentId, patch: typeof UpdateAgentRequest.Encoded) =>
+  Effect.gen(function*() {
+    const agents = yield* AgentsRepo
+    const sql = yield* SqlClient.SqlClient
+    const request = yield* Schema.decodeUnknown(UpdateAgentRequest)(patch).pipe(Effect.orDie)
+    return yield* Effect.gen(function*() {
+      const found = Option.getOrThrow(yield* agents.find(tenantId, agentId, { forUpdate: true }))
+      const next = yield* Either.match(applyAgentPatch(stateOf(found.agent), request), {
+        onLeft: (error) => Effect.die(error),
+        onRight: Effect.succeed
+      })
+      if (request.knowledgeBaseIds !== undefined) {
+        const unknown = yield* agents.setKnowledgeBases(tenantId, agentId, request.knowledgeBaseIds)
+        if (unknown.length > 0) return yield* Effect.dieMessage(`unknown knowledge bases: ${unknown.join(", ")}`)
+      }
+      return yield* agents.save(tenantId, agentId, next)
+    }).pipe(sql.withTransaction, Effect.orDie)
+  })
+
+/**
+ * Places a call as `POST /channels/voice/call` does, from `voiceNumberId` to `to` (its last digits
+ * pick the simulated carrier's behaviour: `…0030` answers and talks 30 s), its callee following
+ * `caller` (see `SimulatedCaller`: say, interrupt, backchannel, noise, pause, silent, hangUp).
+ * Answers the session id; read the call with {@link callDetail}.
+ */
+export const call = (
+  t: { readonly tenantId: TenantId; readonly agentId: AgentId },
+  options: {
+    readonly voiceNumberId: VoiceNumberId
+    readonly to: string
+    readonly caller?: ReadonlyArray<CallerStep> | undefined
+    readonly metadata?: Record<string, unknown> | undefined
+  }
+) =>
+  Effect.gen(function*() {
+    const specs = yield* CallSpecs
+    const numbers = yield* VoiceNumbersRepo
+    const calls = yield* LiveCallEntity.client
+    const number = Option.getOrThrow(yield* numbers.find(t.tenantId, options.voiceNumberId).pipe(Effect.orDie))
+    const sessionId = crypto.randomUUID() as SessionId
+    const spec = yield* specs.make({
+      tenantId: t.tenantId,
+      agentId: t.agentId,
+      voiceNumber: number,
+      toNumber: options.to,
+      customerId: null,
+      campaignId: null,
+      campaignAttemptId: null,
+      metadata: {
+        ...options.metadata,
+        ...(options.caller === undefined ? {} : { simulatedCaller: scriptToMetadata(options.caller) })
+      }
+    })
+    yield* calls(sessionId).Start({ spec }).pipe(Effect.orDie)
+    return sessionId
+  })
+
+/** A call as `GET /calls/{sessionId}` answers it: times, outcome, cost, transcript, events. */
+export const callDetail = (tenantId: TenantId, sessionId: SessionId) =>
+  Effect.flatMap(CallSessionsRepo, (repo) => repo.findLog(tenantId, sessionId)).pipe(Effect.map(Option.getOrThrow))
 
 /** Creates a campaign (defaults: the tenant's agent and number are required). */
 export const campaign = (tenantId: TenantId, input: Omit<CreateCampaignRequest, never>) =>

@@ -1,0 +1,118 @@
+/**
+ * A call's audio, both ways: the carrier media port.
+ *
+ * A `MediaSession` is one call's stream: the caller's audio (20 ms frames), marks echoed as the
+ * agent's audio plays, DTMF digits and the stream's end come in; the agent's audio, marks and
+ * `clear` go out. Adapters: Twilio Media Streams (a WebSocket from Twilio to the runner that owns
+ * the call), and the simulated carrier's in-process session. Telnyx, Plivo and Vonage stream the same
+ * things (Vonage as binary PCM, the others as base64 μ-law with marks and clear), so the port carries
+ * PCM and leaves encoding to the adapter.
+ *
+ * Audio never travels as cluster messages: a stream lands on the process that owns the call's
+ * `LiveCall` entity, which registers here (`LocalMedia`) for the length of the call, and the
+ * conversation engine runs there.
+ */
+import type { SessionId } from "@voiceagent/domain/Calls"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import type * as Queue from "effect/Queue"
+import * as Redacted from "effect/Redacted"
+import * as crypto from "node:crypto"
+import type { SttStream } from "./SpeechToText.js"
+
+export type MediaEvent = Data.TaggedEnum<{
+  /** 20 ms of the caller's audio: as it came (μ-law) and decoded. `at`: ms since the stream started. */
+  Audio: { readonly mulaw: Uint8Array; readonly pcm: Int16Array; readonly at: number }
+  /** The audio sent before this mark has played. */
+  Mark: { readonly name: string; readonly at: number }
+  Dtmf: { readonly digit: string; readonly at: number }
+  /** The stream ended (the caller hung up, the call was ended, the socket closed). */
+  Stopped: { readonly at: number; readonly reason: string }
+}>
+export const MediaEvent = Data.taggedEnum<MediaEvent>()
+
+export interface MediaSession {
+  readonly sessionId: SessionId
+  /** The carrier's id of the stream (Twilio's `streamSid`). */
+  readonly streamId: string
+  readonly events: Queue.Dequeue<MediaEvent>
+  /** Sends 8 kHz PCM to the caller; the adapter encodes it for its carrier. */
+  readonly play: (pcm: Int16Array) => Effect.Effect<void>
+  /** Asks to hear back `name` once the audio sent before it has played. */
+  readonly mark: (name: string) => Effect.Effect<void>
+  /** Drops the audio not yet played; pending marks are echoed at once. */
+  readonly clear: Effect.Effect<void>
+  /** Ends the stream from our side. */
+  readonly close: Effect.Effect<void>
+  /**
+   * A line that knows its caller's words (the simulated carrier's scripted caller) gives them here,
+   * in place of a speech-to-text provider.
+   */
+  readonly transcripts?: SttStream | undefined
+}
+
+/** Who takes a call's media stream when it arrives: the call's conversation, in this process. */
+export type MediaHandler = (session: MediaSession) => Effect.Effect<void>
+
+/**
+ * The calls whose media this process takes: the `LiveCall` entity registers for its call while it
+ * runs here. A stream for a call registered elsewhere (the shard moved) or nowhere is refused.
+ */
+export class LocalMedia extends Effect.Service<LocalMedia>()("Voice/LocalMedia", {
+  sync: () => {
+    const handlers = new Map<string, MediaHandler>()
+    return {
+      register: (sessionId: SessionId, handler: MediaHandler) =>
+        Effect.acquireRelease(
+          Effect.sync(() => handlers.set(sessionId, handler)),
+          () =>
+            Effect.sync(() => {
+              if (handlers.get(sessionId) === handler) handlers.delete(sessionId)
+            })
+        ),
+      /** Hands the stream to the call's conversation; false when the call is not here. */
+      attach: (session: MediaSession): Effect.Effect<boolean> =>
+        Effect.suspend(() => {
+          const handler = handlers.get(session.sessionId)
+          return handler === undefined ? Effect.succeed(false) : Effect.as(handler(session), true)
+        }),
+      has: (sessionId: SessionId) => handlers.has(sessionId)
+    } as const
+  }
+}) {}
+
+// ---------------------------------------------------------------------------
+// Stream tokens
+// ---------------------------------------------------------------------------
+
+export class MediaTokenInvalid extends Data.TaggedError("MediaTokenInvalid")<{ readonly reason: string }> {}
+
+/**
+ * A stream's credential: `<sessionId>.<expiry ms>.<HMAC-SHA256 of both>`, given to the carrier in
+ * the call's instructions (a Twilio `<Parameter>`, not the URL, which carriers log) and checked in
+ * constant time when the stream starts.
+ */
+export const signMediaToken = (secret: Redacted.Redacted, sessionId: string, expiresAt: number): string => {
+  const payload = `${sessionId}.${expiresAt}`
+  const mac = crypto.createHmac("sha256", Redacted.value(secret)).update(payload).digest("base64url")
+  return `${payload}.${mac}`
+}
+
+/** The session a token is for, if it is ours and not expired at `now`. */
+export const verifyMediaToken = (
+  secret: Redacted.Redacted,
+  token: string,
+  now: number
+): { readonly sessionId: string; readonly expiresAt: number } | MediaTokenInvalid => {
+  const parts = token.split(".")
+  if (parts.length !== 3) return new MediaTokenInvalid({ reason: "malformed" })
+  const [sessionId, expiry, mac] = parts as [string, string, string]
+  const expected = Buffer.from(signMediaToken(secret, sessionId, Number(expiry)).split(".")[2]!)
+  const given = Buffer.from(mac)
+  if (expected.length !== given.length || !crypto.timingSafeEqual(expected, given) || !/^\d+$/.test(expiry)) {
+    return new MediaTokenInvalid({ reason: "bad signature" })
+  }
+  const expiresAt = Number(expiry)
+  if (expiresAt < now) return new MediaTokenInvalid({ reason: "expired" })
+  return { sessionId, expiresAt }
+}

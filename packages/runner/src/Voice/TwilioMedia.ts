@@ -1,0 +1,207 @@
+/**
+ * Twilio Media Streams, bidirectional (`<Connect><Stream>`): Twilio opens a WebSocket to the runner
+ * that placed the call and sends `connected`, `start` (with our `<Parameter name="token">`), then a
+ * `media` message every 20 ms (base64 μ-law 8 kHz), `mark` echoes, `dtmf` and `stop`; we send
+ * `media`, `mark` and `clear` back (twilio.com/docs/voice/media-streams/websocket-messages).
+ *
+ * A stream is accepted only with a valid, unexpired token that was not used before, for a call whose
+ * entity runs in this process; then it becomes that call's `MediaSession`. Anything else closes the
+ * socket (1008) and nothing else happens: Twilio then follows the `<Redirect>` after `<Connect>`,
+ * which asks the call's current owner for a fresh stream. A protocol violation on an accepted stream
+ * (not JSON, an unknown event, media for another stream, a payload that is not base64 μ-law) ends
+ * the stream with that reason.
+ */
+import type { SessionId } from "@voiceagent/domain/Calls"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Queue from "effect/Queue"
+import type * as Redacted from "effect/Redacted"
+import type * as Runtime from "effect/Runtime"
+import * as EffectRuntime from "effect/Runtime"
+import type { WebSocket } from "ws"
+import { mulawDecode, mulawEncode } from "./Audio.js"
+import { MediaEvent, type MediaSession, verifyMediaToken } from "./Media.js"
+
+/** Where Twilio connects, under the runner's media address. */
+export const TWILIO_MEDIA_PATH = "/media/twilio"
+
+/** A stream that sends nothing useful this long after connecting is closed. */
+export const START_TIMEOUT_MS = 10_000
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
+
+/** The largest media payload taken (1 s of audio); Twilio sends 20 ms. */
+const MAX_PAYLOAD_BYTES = 8_000
+
+export interface TwilioMediaOptions {
+  /** This process's key for stream tokens. */
+  readonly secret: Redacted.Redacted
+  /** Hands an accepted stream to its call; false when the call is not in this process. */
+  readonly attach: (session: MediaSession) => Effect.Effect<boolean>
+  /** Tokens seen, so a replayed one is refused. */
+  readonly used: Set<string>
+  readonly runtime: Runtime.Runtime<never>
+  readonly log: (message: string, annotations: Record<string, unknown>) => void
+}
+
+interface Parsed {
+  readonly event?: unknown
+  readonly streamSid?: unknown
+  readonly start?: { readonly streamSid?: unknown; readonly customParameters?: Record<string, unknown>; readonly mediaFormat?: Record<string, unknown> }
+  readonly media?: { readonly payload?: unknown; readonly timestamp?: unknown; readonly track?: unknown }
+  readonly mark?: { readonly name?: unknown }
+  readonly dtmf?: { readonly digit?: unknown }
+}
+
+/** Serves one Twilio media WebSocket until it closes. */
+export const serveTwilioStream = (socket: WebSocket, options: TwilioMediaOptions): void => {
+  const run = EffectRuntime.runFork(options.runtime)
+  const now = () => EffectRuntime.runSync(options.runtime)(Clock.currentTimeMillis)
+  let session: { readonly streamSid: string; readonly sessionId: string; readonly events: Queue.Queue<MediaEvent> } | undefined
+  let ended = false
+  let lastAt = 0
+
+  const refuse = (reason: string, annotations: Record<string, unknown> = {}) => {
+    options.log(`media stream refused: ${reason}`, annotations)
+    ended = true
+    socket.close(1008, reason.slice(0, 120))
+  }
+
+  /** The stream is over: the call hears of it once, with the reason. */
+  const end = (reason: string) => {
+    if (ended) return
+    ended = true
+    if (session !== undefined) {
+      const events = session.events
+      run(Queue.offer(events, MediaEvent.Stopped({ at: lastAt, reason })))
+    }
+  }
+
+  const violate = (reason: string) => {
+    if (ended) return
+    options.log(`media stream closed: ${reason}`, { sessionId: session?.sessionId, streamSid: session?.streamSid })
+    end(reason)
+    socket.close(1008, reason.slice(0, 120))
+  }
+
+  const send = (message: unknown) =>
+    Effect.sync(() => {
+      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message))
+    })
+
+  // on the runtime's Clock, like every timer of the platform
+  const startTimer = run(
+    Effect.sleep(START_TIMEOUT_MS).pipe(
+      Effect.zipRight(Effect.sync(() => {
+        if (session === undefined && !ended) refuse("no start within 10 s")
+      }))
+    )
+  )
+  const stopStartTimer = () => run(Fiber.interrupt(startTimer))
+
+  const onStart = (message: Parsed) => {
+    const streamSid = message.start?.streamSid ?? message.streamSid
+    const token = message.start?.customParameters?.["token"]
+    if (typeof streamSid !== "string" || streamSid === "") return refuse("start without a streamSid")
+    if (typeof token !== "string") return refuse("start without a token", { streamSid })
+    const checked = verifyMediaToken(options.secret, token, now())
+    if ("_tag" in checked) return refuse(`token ${checked.reason}`, { streamSid })
+    if (options.used.has(token)) return refuse("token already used", { streamSid, sessionId: checked.sessionId })
+    const format = message.start?.mediaFormat
+    if (
+      format !== undefined &&
+      (format["encoding"] !== "audio/x-mulaw" || Number(format["sampleRate"]) !== 8_000 || Number(format["channels"] ?? 1) !== 1)
+    ) {
+      return refuse("media format is not μ-law 8 kHz mono", { streamSid })
+    }
+    options.used.add(token)
+    stopStartTimer()
+    const events = EffectRuntime.runSync(options.runtime)(Queue.sliding<MediaEvent>(1_000))
+    session = { streamSid, sessionId: checked.sessionId, events }
+    const media: MediaSession = {
+      sessionId: checked.sessionId as SessionId,
+      streamId: streamSid,
+      events,
+      play: (pcm) => send({ event: "media", streamSid, media: { payload: Buffer.from(mulawEncode(pcm)).toString("base64") } }),
+      mark: (name) => send({ event: "mark", streamSid, mark: { name } }),
+      clear: send({ event: "clear", streamSid }),
+      close: Effect.sync(() => {
+        end("closed by the platform")
+        socket.close(1000)
+      })
+    }
+    run(
+      options.attach(media).pipe(
+        Effect.flatMap((taken) =>
+          Effect.sync(() => {
+            if (!taken) {
+              session = undefined
+              refuse("the call is not in this process", { sessionId: checked.sessionId, streamSid })
+            }
+          })
+        )
+      )
+    )
+  }
+
+  socket.on("message", (data, isBinary) => {
+    if (ended) return
+    if (isBinary) return violate("a binary message")
+    let message: Parsed
+    try {
+      message = JSON.parse(data.toString("utf8")) as Parsed
+    } catch {
+      return session === undefined ? refuse("a message that is not JSON") : violate("a message that is not JSON")
+    }
+    if (typeof message !== "object" || message === null) return violate("a message that is not an object")
+    switch (message.event) {
+      case "connected":
+        return
+      case "start":
+        return session === undefined ? onStart(message) : violate("a second start")
+      case "media": {
+        if (session === undefined) return refuse("media before start")
+        if (message.streamSid !== session.streamSid) return violate("media for another stream")
+        const payload = message.media?.payload
+        if (typeof payload !== "string" || payload.length === 0 || !BASE64.test(payload)) {
+          return violate("a media payload that is not base64")
+        }
+        const mulaw = new Uint8Array(Buffer.from(payload, "base64"))
+        if (mulaw.length > MAX_PAYLOAD_BYTES) return violate("a media payload over 1 s")
+        const timestamp = Number(message.media?.timestamp)
+        lastAt = Number.isFinite(timestamp) && timestamp >= 0 ? timestamp : lastAt + 20
+        run(Queue.offer(session.events, MediaEvent.Audio({ mulaw, pcm: mulawDecode(mulaw), at: lastAt })))
+        return
+      }
+      case "mark": {
+        if (session === undefined) return refuse("mark before start")
+        const name = message.mark?.name
+        if (typeof name !== "string") return violate("a mark without a name")
+        run(Queue.offer(session.events, MediaEvent.Mark({ name, at: lastAt })))
+        return
+      }
+      case "dtmf": {
+        if (session === undefined) return refuse("dtmf before start")
+        const digit = message.dtmf?.digit
+        if (typeof digit !== "string" || !/^[0-9*#A-D]$/.test(digit)) return violate("a dtmf event without a digit")
+        run(Queue.offer(session.events, MediaEvent.Dtmf({ digit, at: lastAt })))
+        return
+      }
+      case "stop":
+        end("the caller's stream stopped")
+        socket.close(1000)
+        return
+      default:
+        return session === undefined ? refuse(`an unknown event before start`) : violate(`an unknown event ${String(message.event).slice(0, 40)}`)
+    }
+  })
+  socket.on("close", () => {
+    stopStartTimer()
+    end("the media socket closed")
+  })
+  socket.on("error", (error) => {
+    options.log("media socket error", { error: error.message })
+    end(`the media socket failed: ${error.message}`)
+  })
+}
