@@ -19,7 +19,7 @@ import * as Queue from "effect/Queue"
 import type * as Redacted from "effect/Redacted"
 import type * as Runtime from "effect/Runtime"
 import * as EffectRuntime from "effect/Runtime"
-import type { WebSocket } from "ws"
+import type { RawData, WebSocket } from "ws"
 import { mulawDecode, mulawEncode } from "./Audio.js"
 import { MediaEvent, type MediaSession, verifyMediaToken } from "./Media.js"
 
@@ -33,6 +33,21 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 
 /** The largest media payload taken (1 s of audio); Twilio sends 20 ms. */
 const MAX_PAYLOAD_BYTES = 8_000
+
+/** A close frame's reason is at most 123 bytes of UTF-8 (RFC 6455), or `ws` throws: cut at a character's start. */
+export const closeReason = (reason: string): string => {
+  const bytes = Buffer.from(reason, "utf8")
+  if (bytes.length <= 123) return reason
+  let end = 123
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--
+  return bytes.subarray(0, end).toString("utf8")
+}
+
+const isMulaw8kMono = (format: unknown): boolean => {
+  if (typeof format !== "object" || format === null) return false
+  const fields = format as Record<string, unknown>
+  return fields["encoding"] === "audio/x-mulaw" && Number(fields["sampleRate"]) === 8_000 && Number(fields["channels"] ?? 1) === 1
+}
 
 export interface TwilioMediaOptions {
   /** This process's key for stream tokens. */
@@ -48,7 +63,7 @@ export interface TwilioMediaOptions {
 interface Parsed {
   readonly event?: unknown
   readonly streamSid?: unknown
-  readonly start?: { readonly streamSid?: unknown; readonly customParameters?: Record<string, unknown>; readonly mediaFormat?: Record<string, unknown> }
+  readonly start?: { readonly streamSid?: unknown; readonly customParameters?: Record<string, unknown>; readonly mediaFormat?: unknown }
   readonly media?: { readonly payload?: unknown; readonly timestamp?: unknown; readonly track?: unknown }
   readonly mark?: { readonly name?: unknown }
   readonly dtmf?: { readonly digit?: unknown }
@@ -65,7 +80,7 @@ export const serveTwilioStream = (socket: WebSocket, options: TwilioMediaOptions
   const refuse = (reason: string, annotations: Record<string, unknown> = {}) => {
     options.log(`media stream refused: ${reason}`, annotations)
     ended = true
-    socket.close(1008, reason.slice(0, 120))
+    socket.close(1008, closeReason(reason))
   }
 
   /** The stream is over: the call hears of it once, with the reason. */
@@ -82,7 +97,7 @@ export const serveTwilioStream = (socket: WebSocket, options: TwilioMediaOptions
     if (ended) return
     options.log(`media stream closed: ${reason}`, { sessionId: session?.sessionId, streamSid: session?.streamSid })
     end(reason)
-    socket.close(1008, reason.slice(0, 120))
+    socket.close(1008, closeReason(reason))
   }
 
   const send = (message: unknown) =>
@@ -109,12 +124,7 @@ export const serveTwilioStream = (socket: WebSocket, options: TwilioMediaOptions
     if ("_tag" in checked) return refuse(`token ${checked.reason}`, { streamSid })
     if (options.used.has(token)) return refuse("token already used", { streamSid, sessionId: checked.sessionId })
     const format = message.start?.mediaFormat
-    if (
-      format !== undefined &&
-      (format["encoding"] !== "audio/x-mulaw" || Number(format["sampleRate"]) !== 8_000 || Number(format["channels"] ?? 1) !== 1)
-    ) {
-      return refuse("media format is not μ-law 8 kHz mono", { streamSid })
-    }
+    if (format !== undefined && !isMulaw8kMono(format)) return refuse("media format is not μ-law 8 kHz mono", { streamSid })
     options.used.add(token)
     stopStartTimer()
     const events = EffectRuntime.runSync(options.runtime)(Queue.sliding<MediaEvent>(1_000))
@@ -145,7 +155,7 @@ export const serveTwilioStream = (socket: WebSocket, options: TwilioMediaOptions
     )
   }
 
-  socket.on("message", (data, isBinary) => {
+  const onMessage = (data: RawData, isBinary: boolean) => {
     if (ended) return
     if (isBinary) return violate("a binary message")
     let message: Parsed
@@ -194,6 +204,16 @@ export const serveTwilioStream = (socket: WebSocket, options: TwilioMediaOptions
         return
       default:
         return session === undefined ? refuse(`an unknown event before start`) : violate(`an unknown event ${String(message.event).slice(0, 40)}`)
+    }
+  }
+  // a message this handler did not foresee ends its stream, never the process (and every call in it)
+  socket.on("message", (data, isBinary) => {
+    try {
+      onMessage(data, isBinary)
+    } catch (error) {
+      options.log("media stream failed", { sessionId: session?.sessionId, error: String(error) })
+      end("the media stream failed")
+      socket.close(1011)
     }
   })
   socket.on("close", () => {
