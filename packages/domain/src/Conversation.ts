@@ -747,6 +747,8 @@ export const transition = (state: ConversationState, event: ConversationEvent, s
       const found = find(state, event.responseId)
       if (found === undefined || found.response.complete) return stay(state)
       const r = found.response
+      // the end of a round that asked for tools (it comes before their results): the response goes on with them
+      if (r.toolsRunning.length > 0) return stay(state)
       if (!found.held && r.said.trim() === "") {
         // nothing to say after all: listen again
         const next = listen(state, event.at, settings)

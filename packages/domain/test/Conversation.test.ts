@@ -394,6 +394,8 @@ describe("the conversation machine", () => {
     const lookup = { id: "call_1", name: "lookup_knowledge", arguments: "{\"query\":\"pro price\"}" }
     const asked = run(thinking, E.ReplyToolCalls({ responseId: 2, calls: [lookup], at: 1_000 }))
     assert.deepStrictEqual(tags(asked.commands), ["RunTool", "StartTimer"])
+    // the model's stream ends its round before the lookup answers: the response waits for the result
+    assert.deepStrictEqual(run(asked.state, E.ReplyDone({ responseId: 2, at: 1_010 })).state, asked.state)
     const filled = run(asked.state, E.TimerFired({ timer: "filler", at: 2_000 }))
     assert.deepStrictEqual(filled.commands, [{ _tag: "Speak", responseId: 2, text: settings.fillerText, interruptible: true } as any])
     const resulted = run(filled.state, E.ToolFinished({ responseId: 2, callId: "call_1", result: "Pro is 49 a month.", at: 2_500 }))
