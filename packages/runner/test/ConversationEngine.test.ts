@@ -111,6 +111,9 @@ describe("the conversation engine, on a simulated line under the TestClock", () 
       // 1.5 s in at 60 ms a character: about the first 25 characters were heard
       assert.include("We have three plans. Basic costs ten dollars a month", cut!.text)
       assert.isBelow(cut!.text.length, 40)
+      // paused at once, cut off once the words came: the line keeps when it began, and its latency
+      assert.isNotNull(cut!.latency)
+      assert.isBelow(cut!.at, caller.log().find((e) => e.event === "clear")!.at)
       const barge = reports.find((r) => r._tag === "BargeIn") as { reactionMs: number } | undefined
       assert.isDefined(barge)
       assert.isBelow(barge!.reactionMs, 250)
@@ -134,6 +137,10 @@ describe("the conversation engine, on a simulated line under the TestClock", () 
         assert.isFalse(lines.some((l) => l.interrupted), JSON.stringify(lines))
         assert.deepStrictEqual(lines.filter((l) => l.speaker === "agent").map((l) => l.text), ["Hello, this is Ada.", answer])
         assert.strictEqual(caller.log().filter((e) => e.event === "clear").length, 1, "one pause")
+        // resumed after the pause: the line is timed from its first word, and keeps its latency
+        const said = lines.find((l) => l.text === answer)!
+        assert.isBelow(said.at, caller.log().find((e) => e.event === "clear")!.at)
+        assert.isNotNull(said.latency)
         // the caller heard the answer once, give or take the word it paused on: no sentence said twice
         const greeting = "Hello, this is Ada.".length * 60
         const heardMs = caller.heard().reduce((ms, h) => ms + (h.samples * 1_000) / 8_000, 0) - greeting

@@ -192,7 +192,10 @@ interface Playing {
   synthesizedMs: number
   segments: Array<SpokenSegment>
   position: PlaybackPosition
+  /** When the audio since the last pause began (the playback position counts from it). */
   startedAt: number | null
+  /** When its first audio went out, pauses or not: the line's time and its latency. */
+  firstPlayedAt: number | null
   /** Text given but not yet handed to synthesis (waiting for a sentence's end). */
   text: string
   /** No more text (`EndSpeech`). */
@@ -262,6 +265,7 @@ export const runConversation = (input: EngineInput): Effect.Effect<void, never, 
           segments: [],
           position: emptyPosition,
           startedAt: null,
+          firstPlayedAt: null,
           text: "",
           ended: false,
           sentences: [],
@@ -293,6 +297,7 @@ export const runConversation = (input: EngineInput): Effect.Effect<void, never, 
         r.position = markSent(r.position, name, durationMs(chunk.length))
         if (r.startedAt === null) {
           r.startedAt = t
+          r.firstPlayedAt ??= t
           yield* emit(ConversationEvent.PlaybackStarted({ responseId: r.id, at: t }))
           if (!firstAudioReported) {
             firstAudioReported = true
@@ -602,8 +607,8 @@ export const runConversation = (input: EngineInput): Effect.Effect<void, never, 
               userTurnStartedAt = null
             } else {
               const r = responses.get(command.responseId)
-              if (r?.startedAt != null) began = Math.min(r.startedAt, command.at)
-              if (turn.responseId === command.responseId) latency = r?.startedAt == null ? null : latencyOf(command.responseId, r.startedAt)
+              if (r?.firstPlayedAt != null) began = Math.min(r.firstPlayedAt, command.at)
+              if (turn.responseId === command.responseId) latency = r?.firstPlayedAt == null ? null : latencyOf(command.responseId, r.firstPlayedAt)
             }
             return yield* input.report({
               _tag: "Line",
