@@ -89,6 +89,8 @@ export interface FakeTwilioServer {
   /** Queues a fault for the next request not yet answered (one fault per request, in order). */
   readonly failNext: (fault: FakeTwilioFault) => void
   readonly call: (sid: string) => FakeCall | undefined
+  /** Every call created so far, in order, as it is now. */
+  readonly createdCalls: () => ReadonlyArray<FakeCall>
   /** Moves a call to a status, as the network would. */
   readonly setCallStatus: (sid: string, status: TwilioCallStatus) => void
   /** The callback Twilio would post for this call in its current status, signed with the auth token. */
@@ -360,6 +362,7 @@ export const make = (options: FakeTwilioOptions = {}): Effect.Effect<FakeTwilioS
         }),
       failNext: (fault) => void faults.push(fault),
       call: (sid) => calls.get(sid),
+      createdCalls: () => [...calls.values()],
       setCallStatus: (sid, status) => {
         const call = getCall(sid)
         const ended = ["busy", "no-answer", "failed", "canceled", "completed"].includes(status)

@@ -211,6 +211,16 @@ export const connect = (options: ConnectOptions): Effect.Effect<FakeTwilioMediaS
       wake()
     }
 
+    /** Echoes `mark` once its audio has played (a timer may fire a little before the clock says it is due). */
+    const playOut = (mark: (typeof marks)[number]) =>
+      Effect.gen(function*() {
+        while (mark.echoedAt === undefined && closed === undefined) {
+          const wait = mark.due - now()
+          if (wait > 0) yield* Effect.sleep(wait)
+          else echoPlayed(now())
+        }
+      })
+
     const finishLines = (at: number) => {
       for (const line of lines.splice(0)) Deferred.unsafeDone(line.done, Exit.succeed({ startedAt: line.startedAt, endedAt: at }))
     }
@@ -248,9 +258,9 @@ export const connect = (options: ConnectOptions): Effect.Effect<FakeTwilioMediaS
             violations.push("a mark without a name")
             break
           }
-          const mark = { name, at, due: playingUntil, echoedAt: undefined, cleared: false }
+          const mark: (typeof marks)[number] = { name, at, due: playingUntil, echoedAt: undefined, cleared: false }
           marks.push(mark)
-          if (mark.due > at) run(Effect.sleep(mark.due - at).pipe(Effect.zipRight(Effect.sync(() => echoPlayed(now())))))
+          if (mark.due > at) run(playOut(mark))
           else echoPlayed(at)
           break
         }
