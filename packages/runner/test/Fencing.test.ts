@@ -66,5 +66,32 @@ describe("one instance of a call at a time", () => {
         yield* TestKit.advance("1 second")
         assert.deepStrictEqual(yield* row, { status: "ENDED", durationSeconds: 42, cost: 42, ended: 1, reservation: "settled" })
       }))
+
+    it.effect("a call taken over after its ring deadline passed is settled by the carrier's record, not timed out", () =>
+      Effect.gen(function*() {
+        yield* TestKit.startAt("2026-06-02T12:00:00Z")
+        const sql = yield* SqlClient.SqlClient
+        const t = yield* TestKit.tenant({ balance: 10_000 })
+        const number = yield* TestKit.voiceNumber(t.tenantId)
+        const sessionId = crypto.randomUUID() as SessionId
+        const calls = yield* LiveCallEntity.client
+        // answered after the 2 s ring, talks 42 s; the ring deadline is 30 s after the dial
+        yield* calls(sessionId).Start({ spec: spec(t, number, "+14155550042") })
+        yield* TestKit.advance("1 second")
+        // the instance loses the call while it rings: the answer and the end reach a stale instance
+        yield* sql`UPDATE call_sessions SET owner_epoch = owner_epoch + 1 WHERE id = ${sessionId}`
+        yield* TestKit.advance("60 seconds")
+        const [ringing] = yield* sql<{ status: string }>`SELECT status FROM call_sessions WHERE id = ${sessionId}`
+        assert.notStrictEqual(ringing!.status, "ENDED")
+        // minutes later a new instance takes it, long past the ring deadline: the carrier answered and
+        // the callee talked 42 s, so the call is ANSWERED and billed 42 s, not ended unanswered
+        yield* TestKit.advance("6 minutes")
+        yield* calls(sessionId).Status()
+        yield* TestKit.advance("1 second")
+        const [ended] = yield* sql<{ status: string; outcome: string; durationSeconds: number; cost: number }>`
+          SELECT status, outcome, duration_seconds, cost::int AS cost FROM call_sessions WHERE id = ${sessionId}
+        `
+        assert.deepStrictEqual(ended, { status: "ENDED", outcome: "ANSWERED", durationSeconds: 42, cost: 42 })
+      }))
   })
 })

@@ -509,37 +509,44 @@ export const LiveCallLive = LiveCallEntity.toLayer(
 
     const apply = (event: CallEvent) => lock.withPermits(1)(applyUnlocked(event))
 
-    /** On (re)start of a live call: re-arm its timers and catch up with the carrier. */
+    /**
+     * On (re)start of a live call: catch up with the carrier, then re-arm the timers of what is left.
+     * In that order: a ring deadline that passed during an outage must not end as unanswered a call
+     * the carrier answered meanwhile.
+     */
     const resume = Effect.gen(function*() {
       if (call === undefined || !isLive(call.state)) return
       yield* keepAlive(true)
-      const state = call.state
       const spec = call.spec
+      if (call.state.status === "QUEUED") return yield* apply(CallEvent.Dial({ at: yield* now }))
       // a call already dialled takes its media stream here from now on (a carrier reconnecting finds it)
-      if (state.status !== "QUEUED") yield* openConversation(yield* agentOf(spec.agentId, spec.tenantId))
+      yield* openConversation(yield* agentOf(spec.agentId, spec.tenantId))
+      const providerCallId = call.providerCallId
+      if (providerCallId !== null) {
+        yield* Effect.gen(function*() {
+          const status = yield* telephony.carrierFor(spec.provider).status(providerCallId)
+          const at = yield* now
+          if (Option.isNone(status)) {
+            // a carrier that no longer knows the call has finished it (when, it does not say)
+            return yield* apply(CallEvent.Completed({ at }))
+          }
+          // what happened while no instance ran the call, at the carrier's times: a call that ended
+          // during an outage is billed for the time it talked, not until it was noticed
+          const { answeredAt, endedAt, phase } = status.value
+          if (answeredAt !== undefined) yield* apply(CallEvent.Answered({ at: answeredAt }))
+          if (phase !== "dialing") yield* apply(eventFor(phase, phase === "ringing" || phase === "answered" ? at : endedAt ?? at))
+        }).pipe(
+          // the timers below still guard the call when the carrier cannot be asked
+          Effect.catchAllCause((cause) => Effect.logWarning("asking the carrier about a resumed call failed", cause))
+        )
+      }
+      const state = call.state
       switch (state.status) {
-        case "QUEUED":
-          return yield* apply(CallEvent.Dial({ at: yield* now }))
         case "DIALING":
         case "RINGING":
-          yield* run({ _tag: "ArmRingTimer" })
-          break
+          return yield* run({ _tag: "ArmRingTimer" })
         case "IN_PROGRESS":
-          yield* run({ _tag: "ArmMaxDurationTimer" })
-          break
-      }
-      if (call.providerCallId !== null) {
-        const status = yield* telephony.carrierFor(spec.provider).status(call.providerCallId)
-        const at = yield* now
-        if (Option.isNone(status)) {
-          // a carrier that no longer knows the call has finished it (when, it does not say)
-          return yield* apply(CallEvent.Completed({ at }))
-        }
-        // what happened while no instance ran the call, at the carrier's times: a call that ended
-        // during an outage is billed for the time it talked, not until it was noticed
-        const { answeredAt, endedAt, phase } = status.value
-        if (answeredAt !== undefined) yield* apply(CallEvent.Answered({ at: answeredAt }))
-        if (phase !== "dialing") yield* apply(eventFor(phase, phase === "ringing" || phase === "answered" ? at : endedAt ?? at))
+          return yield* run({ _tag: "ArmMaxDurationTimer" })
       }
     })
 
