@@ -27,7 +27,8 @@
  *
  * The reply is chosen per request: the next one queued with `enqueue`, else the first script whose
  * `when` matches the last user message (a string: contained, ignoring case; a RegExp; or a test of
- * the whole request), else the default reply.
+ * the whole request), else the default reply. A script with a `fault` answers every request it
+ * matches with that fault instead (a model that fails for one conversation, however often asked).
  *
  * Times: the first chunk waits `firstTokenDelayMillis` and each later chunk `chunkDelayMillis`
  * (the first text delta goes with the role chunk), the end of the body `endDelayMillis` after `[DONE]`, on the `Clock` of the fiber that made the fake:
@@ -88,7 +89,9 @@ export interface FakeChatReply {
 export interface FakeChatScript {
   /** Contained in the last user message (ignoring case), matched by it, or a test of the request body. */
   readonly when: string | RegExp | ((body: any) => boolean)
-  readonly reply: FakeChatReply | ((body: any) => FakeChatReply)
+  readonly reply?: FakeChatReply | ((body: any) => FakeChatReply)
+  /** Instead of a reply, this fault for every request the script matches. */
+  readonly fault?: FakeChatFault
 }
 
 export type FakeChatFault =
@@ -486,7 +489,7 @@ export const makeFakeOpenAiChat = (
       if (next !== undefined) return next
       const script = (options.scripts ?? []).find((s) => matches(s, body))
       if (script === undefined) return defaultReply
-      return typeof script.reply === "function" ? script.reply(body) : script.reply
+      return typeof script.reply === "function" ? script.reply(body) : script.reply ?? defaultReply
     }
 
     const callsOf = (reply: FakeChatReply, seed: string) =>
@@ -644,7 +647,9 @@ export const makeFakeOpenAiChat = (
         remotePort: incoming.socket.remotePort
       }
       recorded.push(request)
-      const fault = faults.shift()
+      // a queued fault, else (nothing queued) the fault of the script that would answer
+      const fault = faults.shift() ??
+        (queued.length === 0 && request.body !== undefined ? (options.scripts ?? []).find((s) => matches(s, request.body))?.fault : undefined)
       const answer = route(request)
       if (fault?._tag === "Hang") return wakeWaiters()
       if (fault?._tag === "Reset") {
