@@ -337,12 +337,19 @@ export const runConversation = (input: EngineInput): Effect.Effect<void, never, 
 
     /** Wakes when the lead allows more audio (a mark echoed, or the time computed), else when told. */
     const pacer = Effect.gen(function*() {
+      const self = yield* Effect.fiberId
       for (;;) {
         const r = onAir
         const at = r !== null && !r.held && !r.paused && r.pendingSamples > 0 ? nextSendAt(r) : undefined
         if (at !== undefined) {
           const wait = at - (yield* now)
-          if (wait > 0) yield* Effect.raceFirst(Queue.take(wakePacer), Effect.sleep(wait))
+          if (wait > 0) {
+            // a timer that wakes it as an echo does (a late one only makes it look again): a race, once a
+            // chunk, cost several times as much CPU and garbage
+            const timer = yield* Effect.fork(Effect.zipRight(Effect.sleep(wait), wake))
+            yield* Queue.take(wakePacer)
+            yield* timer.interruptAsFork(self)
+          }
         } else {
           yield* Queue.take(wakePacer)
         }

@@ -239,14 +239,18 @@ export const startCaller = (options: CallerOptions): Effect.Effect<SimulatedCall
       return "mark" in head ? playingUntil : Math.max(playingUntil, head.arrived)
     }
 
-    /** Sleeps until `at` (epoch ms), or until the line changes. */
+    /**
+     * Sleeps until `at` (epoch ms), or until the line changes: a timer wakes it as a change does (a late
+     * one only makes the waiter look again), far cheaper than a race on every chunk of the agent's audio.
+     */
     const sleepUntil = (at: number | undefined, wake: Queue.Queue<void>) =>
       Effect.flatMap(now, (t) =>
         at === undefined
           ? Queue.take(wake)
           : at <= t
           ? Effect.void
-          : Effect.raceFirst(Queue.take(wake), Effect.sleep(at - t)))
+          : Effect.flatMap(Effect.fork(Effect.zipRight(Effect.sleep(at - t), Queue.offer(wake, undefined))), (timer) =>
+            Effect.zipRight(Queue.take(wake), Effect.fiberIdWith((self) => timer.interruptAsFork(self)))))
 
     /** Every 20 ms: a frame of the caller (speech or silence), and the agent's audio played so far. */
     const line = Effect.gen(function*() {
