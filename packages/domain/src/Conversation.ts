@@ -694,8 +694,10 @@ export const transition = (state: ConversationState, event: ConversationEvent, s
       const found = find(state, event.responseId)
       if (found === undefined || found.response.complete || event.text === "") return stay(state)
       const r = found.response
+      // the first words of a round after a filler or a tool's turn start a new sentence of the line
+      const joiner = r.round === "" && r.said !== "" && !/\s$/.test(r.said) && !/^\s/.test(event.text) ? " " : ""
       return {
-        state: found.put({ ...r, said: r.said + event.text, round: r.round + event.text }),
+        state: found.put({ ...r, said: r.said + joiner + event.text, round: r.round + event.text }),
         commands: [C.Speak({ responseId: r.id, text: event.text, interruptible: r.interruptible })]
       }
     }

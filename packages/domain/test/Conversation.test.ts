@@ -419,7 +419,7 @@ describe("the conversation machine", () => {
     assert.deepInclude(said.commands, {
       _tag: "Commit",
       speaker: "agent",
-      text: `${settings.fillerText}Pro is 49 dollars a month.`,
+      text: `${settings.fillerText} Pro is 49 dollars a month.`,
       at: 5_000,
       interrupted: false,
       responseId: 2
