@@ -44,7 +44,7 @@ export class MediaServer extends Context.Tag("Voice/MediaServer")<MediaServer, {
         const local = yield* LocalMedia
         const runtime = yield* Effect.runtime<never>()
         const secret = Redacted.make(crypto.randomBytes(32).toString("base64url"))
-        const used = new Set<string>()
+        const used = new Map<string, number>()
         const log = (message: string, annotations: Record<string, unknown>) =>
           Runtime.runFork(runtime)(Effect.logWarning(message).pipe(Effect.annotateLogs(annotations)))
         const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 })

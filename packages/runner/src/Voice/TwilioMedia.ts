@@ -54,8 +54,11 @@ export interface TwilioMediaOptions {
   readonly secret: Redacted.Redacted
   /** Hands an accepted stream to its call; false when the call is not in this process. */
   readonly attach: (session: MediaSession) => Effect.Effect<boolean>
-  /** Tokens seen, so a replayed one is refused. */
-  readonly used: Set<string>
+  /**
+   * Tokens used, with their expiry, so a replayed one is refused; an expired token is refused anyway,
+   * so it is forgotten once it expires (the map holds at most the streams of one token lifetime).
+   */
+  readonly used: Map<string, number>
   readonly runtime: Runtime.Runtime<never>
   readonly log: (message: string, annotations: Record<string, unknown>) => void
 }
@@ -125,7 +128,9 @@ export const serveTwilioStream = (socket: WebSocket, options: TwilioMediaOptions
     if (options.used.has(token)) return refuse("token already used", { streamSid, sessionId: checked.sessionId })
     const format = message.start?.mediaFormat
     if (format !== undefined && !isMulaw8kMono(format)) return refuse("media format is not μ-law 8 kHz mono", { streamSid })
-    options.used.add(token)
+    const at = now()
+    for (const [seen, expiresAt] of options.used) if (expiresAt < at) options.used.delete(seen)
+    options.used.set(token, checked.expiresAt)
     stopStartTimer()
     const events = EffectRuntime.runSync(options.runtime)(Queue.sliding<MediaEvent>(1_000))
     session = { streamSid, sessionId: checked.sessionId, events }
