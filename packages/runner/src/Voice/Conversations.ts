@@ -245,6 +245,9 @@ export class Conversations extends Effect.Service<Conversations>()("Voice/Conver
         const converse = (media: MediaSession) =>
           Effect.gen(function*() {
             attachedNow = true
+            // a conversation that ends (the call's end, a newer stream, this instance stepping down)
+            // closes its stream from our side rather than leave it to the carrier
+            yield* Effect.addFinalizer(() => media.close)
             yield* Effect.acquireRelease(Metric.increment(conversations), () =>
               Effect.zipRight(Metric.incrementBy(conversations, -1), Effect.sync(() => {
                 attachedNow = false
