@@ -285,6 +285,8 @@ describe("voice calls on Twilio Media Streams, with streaming providers", () => 
           assert.isNotNull(line.latency, story(done))
           assert.isAbove(line.latency.voiceToVoiceMs, 0)
           assert.isAtLeast(line.latency.voiceToVoiceMs, line.latency.endpointingMs)
+          // the speech-to-text's final came (0 when it came before the voice detector heard the end)
+          assert.isNumber(line.latency.sttFinalLagMs, story(done))
         }
         const events = done.events.map((e: any) => e.type)
         for (const type of ["media_connected", "tool_called", "agent_hangup", "media_stopped"]) assert.include(events, type, story(done))

@@ -213,6 +213,7 @@ interface Playing {
 interface TurnClock {
   speechEndedAt: number | null
   lastFinalAt: number | null
+  finalLagMs: number | null
   committedAt: number | null
   responseId: number | null
 }
@@ -233,7 +234,7 @@ export const runConversation = (input: EngineInput): Effect.Effect<void, never, 
     const responses = new Map<number, Playing>()
     let onAir: Playing | null = null
     const wakePacer = yield* Queue.sliding<void>(1)
-    const turn: TurnClock = { speechEndedAt: null, lastFinalAt: null, committedAt: null, responseId: null }
+    const turn: TurnClock = { speechEndedAt: null, lastFinalAt: null, finalLagMs: null, committedAt: null, responseId: null }
     /** When each response's model round was first asked for, and gave its first words. */
     const generateAt = new Map<number, number>()
     const firstTextAt = new Map<number, number>()
@@ -439,7 +440,7 @@ export const runConversation = (input: EngineInput): Effect.Effect<void, never, 
       return {
         responseId,
         endpointingMs,
-        sttFinalLagMs: turn.lastFinalAt === null ? null : Math.max(0, turn.lastFinalAt - ended),
+        sttFinalLagMs: turn.finalLagMs,
         llmFirstTokenMs: llm,
         ttsFirstByteMs: tts,
         overheadMs: Math.max(0, voiceToVoiceMs - endpointingMs - waitingForModel - waitingForSpeech),
@@ -610,6 +611,12 @@ export const runConversation = (input: EngineInput): Effect.Effect<void, never, 
             if (command.speaker === "customer") {
               turn.committedAt = at
               turn.responseId = command.responseId
+              // the turn's last final against the caller going quiet (0 when it came before the voice
+              // detector heard the end); the next turn's finals are its own
+              turn.finalLagMs = turn.lastFinalAt === null || turn.speechEndedAt === null
+                ? null
+                : Math.max(0, turn.lastFinalAt - turn.speechEndedAt)
+              turn.lastFinalAt = null
               began = Math.min(userTurnStartedAt ?? command.at, command.at)
               userTurnStartedAt = null
             } else {
@@ -651,7 +658,6 @@ export const runConversation = (input: EngineInput): Effect.Effect<void, never, 
               yield* emit(ConversationEvent.SpeechStarted({ at: step.change.at }))
             } else if (step.change?._tag === "Ended") {
               turn.speechEndedAt = step.change.at
-              turn.lastFinalAt = null
               yield* emit(ConversationEvent.SpeechEnded({ at: step.change.at }))
             }
             break
