@@ -109,7 +109,24 @@ const end = (
 
 export const isLive = (state: CallState): boolean => state.status !== "ENDED"
 
+/**
+ * The latest moment the call's state knows of (its dial, ring or answer). Carriers date their events
+ * coarsely (Twilio's callbacks to the second), so an event can say it came before the dial it follows.
+ */
+export const knownUntil = (state: CallState): number =>
+  Math.max(
+    "dialedAt" in state && state.dialedAt !== null ? state.dialedAt : -Infinity,
+    "ringingAt" in state && state.ringingAt !== null ? state.ringingAt : -Infinity,
+    "answeredAt" in state && state.answeredAt !== null ? state.answeredAt : -Infinity
+  )
+
+/** An event is taken no earlier than what the call already knows, so its timeline never runs backwards. */
 export const transition = (state: CallState, event: CallEvent): Transition => {
+  const floor = knownUntil(state)
+  return step(state, event.at < floor ? { ...event, at: floor } : event)
+}
+
+const step = (state: CallState, event: CallEvent): Transition => {
   switch (state.status) {
     case "QUEUED":
       return CallEvent.$match(event, {

@@ -22,6 +22,7 @@ import {
   type CallStatus,
   costOf,
   isLive,
+  knownUntil,
   talkSeconds,
   transition
 } from "@voiceagent/domain/CallMachine"
@@ -499,7 +500,7 @@ export const LiveCallLive = LiveCallEntity.toLayer(
         call = { ...call, state: step.state }
         yield* recount
         if (step.state.status !== "ENDED") {
-          yield* save(step.state, {}, { type: EVENT_NAMES[step.state.status], at: event.at })
+          yield* save(step.state, {}, { type: EVENT_NAMES[step.state.status], at: Math.max(event.at, knownUntil(call.state)) })
           if (fenced) return
         }
         const followUps: Array<CallEvent> = []
