@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark the issues ask for, each against a baseline measured in the
  * same run. Prints a table and writes bench/results/latest.{md,json} (subset.{md,json} when
- * BENCH_SUITES picks some suites: auth, contacts, calls, campaigns, retrieval, messages, knowledge, cluster).
+ * BENCH_SUITES picks some suites: auth, contacts, calls, campaigns, retrieval, messages, knowledge, cluster, voice).
  *
  * BENCH_DURATION (seconds per measurement, default 10) and BENCH_CONNECTIONS (default 32) tune
  * the load; DATABASE_URL adds the PostgreSQL rows (a scratch database is created and dropped).
@@ -10,7 +10,8 @@
  * BENCH_MESSAGES (default 2000) sizes the post-call messages suite. BENCH_KB_CHUNKS (default 3000)
  * sizes the knowledge base of the knowledge suite, BENCH_KB_QUERIES (default 1000) its one-at-a-time
  * queries. BENCH_CLUSTER_CONTACTS (default 3000) sizes the campaign of the cluster suite (PostgreSQL only,
- * which also writes bench/results/cluster.{md,json}).
+ * which also writes bench/results/cluster.{md,json}). BENCH_VOICE_SECONDS (default 30) and BENCH_VOICE_CONVERSATIONS
+ * (default 100) size the voice suite (in process, no database; it also writes bench/results/voice.{md,json}).
  */
 import * as TestDatabase from "@voiceagent/runner/Testing/TestDatabase"
 import * as Effect from "effect/Effect"
@@ -23,6 +24,7 @@ import * as Contacts from "./suites/Contacts.js"
 import * as Knowledge from "./suites/Knowledge.js"
 import * as Retrieval from "./suites/Retrieval.js"
 import * as Messages from "./suites/Messages.js"
+import * as Voice from "./suites/Voice.js"
 
 const settings = {
   durationSeconds: Number(process.env["BENCH_DURATION"] ?? 10),
@@ -37,7 +39,9 @@ const settings = {
   messages: Number(process.env["BENCH_MESSAGES"] ?? 2_000),
   kbChunks: Number(process.env["BENCH_KB_CHUNKS"] ?? 3_000),
   kbQueries: Number(process.env["BENCH_KB_QUERIES"] ?? 1_000),
-  clusterContacts: Number(process.env["BENCH_CLUSTER_CONTACTS"] ?? 3_000)
+  clusterContacts: Number(process.env["BENCH_CLUSTER_CONTACTS"] ?? 3_000),
+  voiceConversations: Number(process.env["BENCH_VOICE_CONVERSATIONS"] ?? 100),
+  voiceSeconds: Number(process.env["BENCH_VOICE_SECONDS"] ?? 30)
 }
 
 /** Which suites to run: all by default, or a comma-separated list in BENCH_SUITES. */
@@ -79,10 +83,12 @@ const suites = [
   { name: "retrieval", run: (backend: { readonly name: string }) => Retrieval.run(backend) },
   { name: "messages", run: Messages.run },
   { name: "knowledge", run: Knowledge.run },
-  { name: "cluster", run: Cluster.run }
+  { name: "cluster", run: Cluster.run },
+  { name: "voice", run: Voice.run }
 ] as const
 
 if (selected("cluster")) notes.push(...Cluster.notes(settings))
+if (selected("voice")) notes.push(...Voice.notes(settings))
 
 console.log(`Benchmarks on ${Report.machine()}`)
 const databaseUrl = process.env["DATABASE_URL"]
