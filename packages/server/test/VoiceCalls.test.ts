@@ -20,6 +20,7 @@ import { fakeWordEndsMs } from "@voiceagent/runner/Testing/FakeVoice"
 import * as TestChroma from "@voiceagent/runner/Testing/TestChroma"
 import { computeSignature, streamEndedPath } from "@voiceagent/runner/Telephony/TwilioCarrier"
 import { RESUME_LINE } from "@voiceagent/runner/Voice/Conversations"
+import { noiseFrames } from "@voiceagent/runner/Voice/SimulatedCaller"
 import type { VoiceOptions } from "@voiceagent/runner/Voice/VoiceProvidersLive"
 import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Context, Effect, Fiber, Layer, Redacted } from "effect"
@@ -84,7 +85,8 @@ const FAQS = [
 ]
 
 /** Caller scripts for FakeDeepgram, by agent name (the adapter's keyterm): one transcript a stretch of speech. */
-const SCRIPTS = { Ada: [QUESTION, INTERRUPTION, GOODBYE], Bea: [QUESTION] }
+const DICTATED = ["My number is four one five,", "five five five, two six seven one."] as const
+const SCRIPTS = { Ada: [QUESTION, INTERRUPTION, GOODBYE], Bea: [QUESTION], Cal: ["uh-huh", "", ...DICTATED] }
 
 const lastOf = (body: any) => body.messages.at(-1)
 const withProviders = platform(
@@ -102,6 +104,7 @@ const withProviders = platform(
           reply: (body) => ({ text: /The premium plan costs[^\n]*?\./.exec(lastOf(body).content)?.[0] ?? "I could not find that." })
         },
         { when: "price again", reply: { text: "Twenty dollars a month." } },
+        { when: "two six seven one", reply: { text: "Thank you, I have found your account." } },
         { when: "goodbye", reply: { text: "Goodbye!", toolCalls: [{ name: "end_call", arguments: {} }] } },
         { when: "premium plan", reply: { toolCalls: [{ name: "lookup_knowledge", arguments: { query: "premium plan price" } }] } }
       ]
@@ -298,6 +301,53 @@ describe("voice calls on Twilio Media Streams, with streaming providers", () => 
         // the completed callback after the agent's hang-up changes nothing
         assert.strictEqual(yield* fake.deliverStatusCallback(callSid), 204)
         assert.deepInclude(yield* session(), { endReason: "agent_hangup", cost: done.cost })
+      }))
+
+    it.scoped("a backchannel and a noise do not cut the agent off; a number dictated with a pause is one turn; silence gets a reminder, then a goodbye", () =>
+      Effect.gen(function*() {
+        const { comms, gateway } = yield* TestPlatform.TestPlatformUrls
+        const { fake } = yield* Twilio
+        const user = yield* callReady(gateway, "PROVIDER_B", { api: comms })
+        const GREETING = "Hello, this is Cal from Acme. Please tell me your phone number so I can look up your account."
+        const configured = yield* patch(`${comms}/agents/${user.agentId}`, {
+          token: user.key,
+          json: { name: "Cal", greetMessage: GREETING, voice: { idle: { reminderAfterSeconds: 3, reminders: 1 } } }
+        })
+        assert.strictEqual(configured.status, 200, configured.text)
+        const { callSid, sessionId } = yield* placeCall(user, "+14155550104")
+        const session = () => detail(comms, user.key, sessionId)
+        yield* answer(callSid)
+        const stream = yield* FakeTwilioMedia.connectCall(fake, callSid)
+        yield* stream.until("the greeting's first audio", () => stream.audio().length > 0)
+        // over the greeting: "uh-huh" 1.5 s in, a noise burst 3.5 s in
+        yield* stream.until("1.5 s of the greeting heard", () => stream.heardMs() >= 1_500)
+        yield* stream.say(yield* FakeTwilioMedia.callerLine("uh-huh"))
+        yield* stream.until("3.5 s of the greeting heard", () => stream.heardMs() >= 3_500)
+        yield* stream.say(noiseFrames(300))
+        // (the agent pauses for the noise and goes on: the caller waits for the whole greeting)
+        yield* waitUntil(session(), (s) => s.transcript.length >= 1, "the greeting said to its end")
+        yield* stream.until("the greeting played", () => !stream.agentSpeaking())
+        // the number, with a pause after "four one five" longer than a sentence's end-of-turn wait
+        yield* stream.say(yield* FakeTwilioMedia.callerLine(DICTATED[0]))
+        yield* Effect.sleep("1200 millis")
+        yield* stream.say(yield* FakeTwilioMedia.callerLine(DICTATED[1]))
+        yield* waitUntil(session(), (s) => s.transcript.length >= 3, "the answer")
+        // then silence: after 3 s a reminder, after 3 s more the goodbye and the hang-up
+        yield* completeAfterHangup(callSid, stream)
+        const done = yield* waitUntil(session(), (s) => s.status === "ENDED" && s.events.some((e: any) => e.type === "media_stopped"), "the call ENDED")
+        assert.deepStrictEqual(lines(done), [
+          `agent: ${GREETING}`,
+          `customer: ${DICTATED.join(" ")}`,
+          "agent: Thank you, I have found your account.",
+          "agent: Are you still there?",
+          "agent: It seems you've stepped away. Goodbye!"
+        ], story(done))
+        // the agent paused for the sounds and went on from where it stopped: the caller heard it all
+        assert.isAtLeast(stream.clears().length, 1, story(done))
+        assert.deepInclude(done, { outcome: "ANSWERED", endReason: "agent_hangup" }, story(done))
+        assert.deepInclude(done.events.find((e: any) => e.type === "agent_hangup").detail, { reason: "idle" })
+        assert.deepStrictEqual(stream.violations(), [])
+        yield* assertBilled(done, user.key, 1000)
       }))
 
     it.scoped("the line drops and comes back with a fresh token, speech-to-text reconnects, the model fails: a fallback line, a clean end", () =>

@@ -695,7 +695,13 @@ export const runConversation = (input: EngineInput): Effect.Effect<void, never, 
               yield* emit(ConversationEvent.Transcript({ text: event.text, isFinal: false, at }))
               break
             case "Final":
-              if (event.text.trim() !== "") turn.lastFinalAt = at
+              if (event.text.trim() !== "") {
+                turn.lastFinalAt = at
+                // a final that comes after the turn was taken as over still times that turn's lag
+                if (turn.committedAt !== null && turn.finalLagMs === null && turn.speechEndedAt !== null) {
+                  turn.finalLagMs = Math.max(0, at - turn.speechEndedAt)
+                }
+              }
               yield* emit(ConversationEvent.Transcript({ text: event.text, isFinal: true, at }))
               break
             case "SpeechStarted":

@@ -100,7 +100,8 @@ const PATIENCE_MS = 5_000
 /** Silence sent after the last sound before a suppressing line goes quiet (ms). */
 const HANGOVER_MS = 500
 
-const noiseFrames = (ms: number): Int16Array => {
+/** `ms` of a rough noise (a cough, a door) at 8 kHz, the same every time. */
+export const noiseFrames = (ms: number): Int16Array => {
   const out = new Int16Array((SAMPLE_RATE * ms) / 1_000)
   // a deterministic rough noise: a linear congruential sequence, loud enough to trip a voice detector
   let seed = 12_345
