@@ -5,19 +5,10 @@ import { sign, SIGNATURE_HEADER } from "@voiceagent/runner/Webhooks/Webhooks"
 import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Effect, Layer } from "effect"
 import * as http from "node:http"
-import * as net from "node:net"
-import { callReady, get, post, waitUntil } from "./Http.js"
+import type * as net from "node:net"
+import { callReady, get, portToName, post, waitUntil } from "./Http.js"
 
-/** A port free right now, so Twilio can be told the platform's public URL before it starts. */
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
-
-const gatewayPort = await freePort()
+const gatewayPort = await portToName()
 const publicUrl = `http://127.0.0.1:${gatewayPort}`
 
 /** The platform with PROVIDER_B numbers on Twilio (a fake of its API on loopback). */

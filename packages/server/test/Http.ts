@@ -1,5 +1,6 @@
 /** A small HTTP client for tests: real requests over sockets with `fetch`. */
 import * as Effect from "effect/Effect"
+import * as net from "node:net"
 
 export interface Reply {
   readonly status: number
@@ -149,3 +150,23 @@ export const waitUntil = <A>(read: Effect.Effect<A>, done: (a: A) => boolean, wh
       yield* Effect.sleep("100 millis")
     }
   })
+
+/**
+ * A port free right now, for a server a test must name before it starts (the public URL a fake
+ * carrier calls back). Taken below Linux's ephemeral range (32768 and up), where the OS picks the
+ * ports of outgoing connections and of `listen(0)`: a port from there, freed and bound a moment
+ * later, can go to any connection the other test files open in between (seen under load as
+ * EADDRINUSE).
+ */
+export const portToName = async (host = "127.0.0.1"): Promise<number> => {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000)
+    const free = await new Promise<boolean>((resolve) => {
+      const server = net.createServer()
+      server.once("error", () => resolve(false))
+      server.listen(port, host, () => server.close(() => resolve(true)))
+    })
+    if (free) return port
+  }
+  throw new Error("no free port below the ephemeral range")
+}

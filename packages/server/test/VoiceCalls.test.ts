@@ -25,17 +25,7 @@ import type { VoiceOptions } from "@voiceagent/runner/Voice/VoiceProvidersLive"
 import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Context, Effect, Fiber, Layer, Redacted } from "effect"
 import type * as Scope from "effect/Scope"
-import * as net from "node:net"
-import { callReady, get, patch, post, waitUntil } from "./Http.js"
-
-/** A port free right now, so Twilio can be told the platform's public URL before it starts. */
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
+import { callReady, get, patch, portToName, post, waitUntil } from "./Http.js"
 
 class Twilio extends Context.Tag("VoiceCalls/Twilio")<Twilio, {
   readonly fake: FakeTwilio.FakeTwilioServer
@@ -50,7 +40,7 @@ const platform = <I, A>(
   extra: Partial<NonNullable<TestPlatform.TestPlatformOptions["runtime"]>> = {}
 ) =>
   Layer.unwrapScoped(Effect.gen(function*() {
-    const gatewayPort = yield* Effect.promise(freePort)
+    const gatewayPort = yield* Effect.promise(() => portToName())
     const publicUrl = `http://127.0.0.1:${gatewayPort}`
     const twilio = yield* FakeTwilio.make()
     const started = yield* fakes
