@@ -270,6 +270,10 @@ describe("voice calls on Twilio Media Streams, with streaming providers", () => 
         const words = ANSWER.split(" ")
         const kept = cut.text.split(" ")
         assert.deepStrictEqual(kept, words.slice(0, kept.length), story(done))
+        // and the model was asked the next question with only those words as its own last turn
+        const { chat } = yield* Providers
+        const next = chat.requests().map((r) => r.body).find((b) => lastOf(b)?.content === INTERRUPTION)
+        assert.deepStrictEqual(next?.messages.at(-2), { role: "assistant", content: cut.text }, story(done))
         const ends = fakeWordEndsMs(ANSWER)
         assert.isAtMost(ends[kept.length - 1]!, heardMs + 50, `"${cut.text}" with ${heardMs} ms heard`)
         assert.isAbove(ends[kept.length]!, heardMs - 50, `"${cut.text}" with ${heardMs} ms heard`)
