@@ -36,7 +36,13 @@ describe.skipIf(postgres === undefined)("campaign failover on PostgreSQL (Postgr
       assert.strictEqual(report.callsEndedTwice, 0, "every call ended once")
       assert.strictEqual(report.calls, report.attempts)
       // the takeover with the default timings (documented in ARCHITECTURE.md); generous for a loaded machine
-      assert.isBelow(report.resumedAfterMs, 15_000)
+      // (a miss says whether the shards came back late, or the campaign after them; 33 s, near the
+      // shard lock expiry, was seen once in CI on 2026-11-24 and is not explained yet)
+      assert.isBelow(report.resumedAfterMs, 15_000, JSON.stringify({
+        resumedAfterMs: report.resumedAfterMs,
+        shardsHeldAgainAfterMs: report.shardsHeldAgainAfterMs,
+        dialsBeforeKill: report.dialsBeforeKill
+      }))
       assert.isAtLeast(report.answeredContacts, 25)
       assert.strictEqual(report.walletBalance, report.ledgerBalance, "the wallet equals its ledger")
       assert.strictEqual(report.reserved, 0, "no reservation left open")
