@@ -13,7 +13,6 @@ import type { SessionId } from "@voiceagent/domain/Calls"
 import type { AgentId, PersonaId, TenantId } from "@voiceagent/domain/Ids"
 import { AgentBrain } from "@voiceagent/runner/Brain/AgentBrain"
 import * as FakeTwilioMedia from "@voiceagent/runner/Testing/FakeTwilioMedia"
-import * as TestKit from "@voiceagent/runner/Testing/TestKit"
 import { Conversations } from "@voiceagent/runner/Voice/Conversations"
 import type { EngineReport } from "@voiceagent/runner/Voice/Engine"
 import { LocalMedia, signMediaToken } from "@voiceagent/runner/Voice/Media"
@@ -59,15 +58,40 @@ const agent = new Agent({
 const call = Effect.gen(function*() {
   const sessionId = crypto.randomUUID() as SessionId
   const reports: Array<EngineReport> = []
+  const waiters = new Set<() => void>()
   const handle = yield* (yield* Conversations).prepare({
     sessionId,
     tenantId: crypto.randomUUID() as TenantId,
     agent,
     history: () => [],
-    report: (report) => Effect.sync(() => void reports.push(report))
+    report: (report) =>
+      Effect.sync(() => {
+        reports.push(report)
+        for (const wake of waiters) wake()
+      })
   })
   const route = Option.getOrThrow(yield* handle.streamRoute)
-  return { sessionId, reports, route, attached: handle.attached }
+  /** Waits on the reports themselves (each one checks `ready`); dies after 20 s of real time saying what it saw. */
+  const until = (what: string, ready: () => boolean) =>
+    Effect.async<void>((resume) => {
+      if (ready()) return resume(Effect.void)
+      const check = () => {
+        if (!ready()) return
+        clearTimeout(timer)
+        waiters.delete(check)
+        resume(Effect.void)
+      }
+      const timer = setTimeout(() => {
+        waiters.delete(check)
+        resume(Effect.dieMessage(`no report of ${what}: reported ${JSON.stringify(reports.map((r) => r._tag))}`))
+      }, 20_000)
+      waiters.add(check)
+      return Effect.sync(() => {
+        clearTimeout(timer)
+        waiters.delete(check)
+      })
+    })
+  return { sessionId, reports, route, attached: handle.attached, until }
 })
 
 type Call = Effect.Effect.Success<typeof call>
@@ -104,7 +128,8 @@ const startMessage = (fields: { readonly streamSid?: unknown; readonly token?: u
 const mediaMessage = (streamSid: string, payload: string) =>
   JSON.stringify({ event: "media", sequenceNumber: "2", media: { track: "inbound", chunk: "1", timestamp: "0", payload }, streamSid })
 
-const hasMediaConnected = (c: Call) => c.reports.some((r) => r._tag === "MediaConnected")
+const connected = (c: Call, what = "the media connected") =>
+  c.until(what, () => c.reports.some((r) => r._tag === "MediaConnected"))
 
 describe("Twilio media streams at the runner", () => {
   it("a close reason is cut to 123 bytes of UTF-8 between characters", () => {
@@ -167,7 +192,7 @@ describe("Twilio media streams at the runner", () => {
         assert.deepStrictEqual(c.reports, [])
         // the token was never spent by a refused start: the call's stream still gets through with it
         const good = yield* open(c.route)
-        yield* TestKit.eventually(Effect.sync(() => assert.isTrue(hasMediaConnected(c))))
+        yield* connected(c)
         assert.isUndefined(good.closed())
       }))
 
@@ -195,7 +220,7 @@ describe("Twilio media streams at the runner", () => {
 
         // one use: the second stream with the token is refused, the first goes on undisturbed
         const first = yield* open(c.route)
-        yield* TestKit.eventually(Effect.sync(() => assert.isTrue(hasMediaConnected(c))))
+        yield* connected(c)
         assertRefused(yield* closeOf(yield* open(c.route)), "token already used")
         assert.strictEqual(c.reports.filter((r) => r._tag === "MediaConnected").length, 1)
         assert.isUndefined(first.closed())
@@ -210,7 +235,7 @@ describe("Twilio media streams at the runner", () => {
         const late = yield* call
         yield* TestClock.adjust(TOKEN_LIFETIME_MS)
         const accepted = yield* open(onTime.route)
-        yield* TestKit.eventually(Effect.sync(() => assert.isTrue(hasMediaConnected(onTime))))
+        yield* connected(onTime)
         assert.isUndefined(accepted.closed())
         yield* TestClock.adjust(1)
         assertRefused(yield* closeOf(yield* open(late.route)), "token expired")
@@ -249,14 +274,11 @@ describe("Twilio media streams at the runner", () => {
         for (const [what, frame, reason] of cases) {
           const c = yield* call
           const stream = yield* open(c.route)
-          yield* TestKit.eventually(Effect.sync(() => assert.isTrue(hasMediaConnected(c), what)))
+          yield* connected(c, what)
           yield* stream.send(frame(stream.streamSid))
           assertRefused(yield* closeOf(stream), reason)
-          const stopped = yield* TestKit.eventually(Effect.sync(() => {
-            const report = c.reports.find((r) => r._tag === "MediaStopped")
-            assert.isDefined(report, what)
-            return report as Extract<EngineReport, { _tag: "MediaStopped" }>
-          }))
+          yield* c.until(what, () => c.reports.some((r) => r._tag === "MediaStopped"))
+          const stopped = c.reports.find((r) => r._tag === "MediaStopped") as Extract<EngineReport, { _tag: "MediaStopped" }>
           if (typeof reason === "string") assert.strictEqual(stopped.reason, reason, what)
         }
       }))
@@ -265,15 +287,15 @@ describe("Twilio media streams at the runner", () => {
       Effect.gen(function*() {
         const c = yield* call
         const stream = yield* open(c.route)
-        yield* TestKit.eventually(Effect.sync(() => assert.isTrue(hasMediaConnected(c))))
+        yield* connected(c)
         yield* stream.send(mediaMessage(stream.streamSid, Buffer.alloc(60 * 1024, 0xff).toString("base64")))
         const closed = yield* closeOf(stream)
         assert.strictEqual(closed.code, 1009, JSON.stringify(closed))
-        yield* TestKit.eventually(Effect.sync(() => assert.isTrue(c.reports.some((r) => r._tag === "MediaStopped"))))
+        yield* c.until("the media stopped", () => c.reports.some((r) => r._tag === "MediaStopped"))
         // the server is fine: the next call's stream is taken
         const next = yield* call
         yield* open(next.route)
-        yield* TestKit.eventually(Effect.sync(() => assert.isTrue(hasMediaConnected(next))))
+        yield* connected(next)
       }))
   })
 })

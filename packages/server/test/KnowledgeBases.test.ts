@@ -15,7 +15,7 @@ import { Effect, Layer, Runtime } from "effect"
 import fc from "fast-check"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
-import { createKey, del, get, patch, post, type Reply, request, signup } from "./Http.js"
+import { createKey, del, get, patch, post, type Reply, request, signup, waitUntil } from "./Http.js"
 
 // Knowledge bases over real sockets, against a real Chroma server (the `chroma` CLI on a temporary
 // directory) with the built-in offline embedder: every HTTP rule, ingestion into the collection,
@@ -552,14 +552,13 @@ describe("knowledge bases over HTTP, on a real Chroma", () => {
         })
         assert.strictEqual(call.status, 202, call.text)
         // lines are stored as they are said: read them as the call goes on
-        let transcript: Array<any> = []
-        let session: any
-        for (let i = 0; i < 600; i++) {
-          session = (yield* get(`${comms}/calls/${call.body.sessionId}`, { token: a.key })).body
-          transcript = session.transcript ?? []
-          if (session.status === "ENDED" || transcript.filter((l: any) => l.speaker === "agent").length >= 4) break
-          yield* Effect.sleep("200 millis")
-        }
+        const session = yield* waitUntil(
+          get(`${comms}/calls/${call.body.sessionId}`, { token: a.key }).pipe(Effect.map((r) => r.body)),
+          (s: any) => s.status === "ENDED" || (s.transcript ?? []).filter((l: any) => l.speaker === "agent").length >= 4,
+          "the agent's fourth line, or the call's end",
+          120
+        )
+        const transcript: Array<any> = session.transcript ?? []
         const agentLines = transcript.filter((l) => l.speaker === "agent").map((l) => l.text)
         const story = JSON.stringify({ status: session.status, endReason: session.endReason, events: session.events, transcript })
         assert.include(agentLines[1] ?? "", "Monday to Friday from 9 am to 6 pm", story)
