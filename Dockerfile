@@ -21,5 +21,7 @@ RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
 EXPOSE 3000 3001 3002 3003
-ENTRYPOINT ["node", "--import", "tsx", "packages/server/src/main.ts"]
+# --max-semi-space-size=32: V8's young generation for processes that hold live calls (runner, start);
+# why, with the figures: packages/server/src/NodeFlags.ts
+ENTRYPOINT ["node", "--max-semi-space-size=32", "--import", "tsx", "packages/server/src/main.ts"]
 CMD ["start"]

@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every benchmark the issues ask for, each against a baseline measured in the
  * same run. Prints a table and writes bench/results/latest.{md,json} (subset.{md,json} when
- * BENCH_SUITES picks some suites: auth, contacts, calls, campaigns, retrieval, messages, knowledge, cluster, voice).
+ * BENCH_SUITES picks some suites: auth, contacts, calls, campaigns, retrieval, messages, knowledge, cluster, voice, telephony).
  *
  * BENCH_DURATION (seconds per measurement, default 10) and BENCH_CONNECTIONS (default 32) tune
  * the load; DATABASE_URL adds the PostgreSQL rows (a scratch database is created and dropped).
@@ -23,6 +23,7 @@ import * as Campaigns from "./suites/Campaigns.js"
 import * as Contacts from "./suites/Contacts.js"
 import * as Knowledge from "./suites/Knowledge.js"
 import * as Retrieval from "./suites/Retrieval.js"
+import * as Telephony from "./suites/Telephony.js"
 import * as Messages from "./suites/Messages.js"
 import * as Voice from "./suites/Voice.js"
 
@@ -84,11 +85,13 @@ const suites = [
   { name: "messages", run: Messages.run },
   { name: "knowledge", run: Knowledge.run },
   { name: "cluster", run: Cluster.run },
-  { name: "voice", run: Voice.run }
+  { name: "voice", run: Voice.run },
+  { name: "telephony", run: (backend: { readonly name: string }) => Telephony.run(backend) }
 ] as const
 
 if (selected("cluster")) notes.push(...Cluster.notes(settings))
 if (selected("voice")) notes.push(...Voice.notes(settings))
+if (selected("telephony")) notes.push(...Telephony.notes)
 
 console.log(`Benchmarks on ${Report.machine()}`)
 const databaseUrl = process.env["DATABASE_URL"]

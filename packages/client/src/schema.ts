@@ -514,6 +514,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/calls/{sessionId}/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Transfer a live call
+         * @description Extension: the carrier takes the call in progress to toNumber (a cold transfer: at once); the agent's part, and the session's billing, end there (endReason transferred). 409 CALL_NOT_LIVE unless the call is in progress (answers the transfer made, when the call was transferred to the same number before); 409 TRANSFER_FAILED when the carrier refuses or cannot transfer (a web call).
+         */
+        post: operations["calls.transferCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/calls/{sessionId}/recording": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a call's recording
+         * @description Extension: the call's recording, a stereo 16-bit PCM WAV file (left: the caller; right: the agent as the caller heard it; 8 kHz for phone calls, 16 kHz for web calls). 404 when the call is not the tenant's, was not recorded, is still going on, or its recording was deleted
+         */
+        get: operations["calls.getCallRecording"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a call's recording
+         * @description Extension: deletes the recording's file and its record; 404 when there is none for the tenant
+         */
+        delete: operations["calls.deleteCallRecording"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhook-deliveries": {
         parameters: {
             query?: never;
@@ -528,6 +572,26 @@ export interface paths {
         get: operations["calls.listWebhookDeliveries"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/channels/web/call": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a web call
+         * @description Starts a call with an active agent that a browser or an SDK joins on a WebSocket: open `url` and send {"type":"start","token":…} first, then the caller's audio as binary messages of 16-bit little-endian mono PCM at 16000 Hz (20 ms each); the agent's audio comes back the same way, with JSON messages (started, mark, clear, transcript, end; the client echoes each mark once the audio before it has played). The token is good once, for 60 s; a call not joined by then ends UNANSWERED, unbilled. Funds and the concurrent-call limit are checked as for a phone call (402, 429). The call is billed at the rate card's webPerMinute for the time its stream was open, and logged with direction WEB. The protocol in full: docs/web-calls.md.
+         */
+        post: operations["webCalls.startWebCall"];
         delete?: never;
         options?: never;
         head?: never;
@@ -742,6 +806,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/telephony/twilio/amd/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a Twilio asynchronous answering-machine detection result
+         * @description Twilio's AsyncAmdStatusCallback (no API key): verified with X-Twilio-Signature against PUBLIC_URL (403 INVALID_SIGNATURE otherwise, nothing done); AnsweredBy (human, machine_start, machine_end_beep, machine_end_silence, machine_end_other, fax, unknown) is delivered to the call once; a signed request without a CallSid or with another AnsweredBy is 400 INVALID_CARRIER_PAYLOAD. See docs/voicemail.md
+         */
+        post: operations["telephonyCallbacks.twilioAmd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/telephony/twilio/stream-ended/{sessionId}": {
         parameters: {
             query?: never;
@@ -756,6 +840,86 @@ export interface paths {
          * @description The <Redirect> after a call's <Connect><Stream> (no API key; X-Twilio-Signature): Twilio asks it when the call's media stream ended while the call goes on (the runner that held it went away, or refused it). Answers TwiML that streams the call to the runner that owns it now, with a fresh token, or <Hangup/> when the call is over or its stream ended too often
          */
         post: operations["telephonyCallbacks.twilioStreamEnded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/telephony/telnyx/webhook/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a Telnyx Call Control webhook
+         * @description The webhooks of a call placed on Telnyx (no API key): telnyx-signature-ed25519 must be Telnyx's Ed25519 signature of `{telnyx-timestamp}|{raw body}` under TELNYX_PUBLIC_KEY, the timestamp within five minutes (403 INVALID_SIGNATURE otherwise, nothing done). call.answered and call.hangup (by its hangup_cause, at Telnyx's times) are delivered to the call, once per event id; every other event is acknowledged and ignored. A signed body that is not a Call Control webhook is 400 INVALID_CARRIER_PAYLOAD.
+         */
+        post: operations["telephonyCallbacks.telnyxWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/telephony/twilio/voice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer an incoming Twilio call
+         * @description A Twilio number's voice webhook (no API key; X-Twilio-Signature against PUBLIC_URL): the number called (To) is looked up among the voice numbers assigned to an active agent. Answers TwiML: <Connect><Stream> to the agent; <Say> a short message and <Hangup/> when the tenant's wallet is empty or its calls are at their limit (an ended FAILED call is recorded); <Reject/> for a number no agent answers (nothing written). The same CallSid again reaches the same call. A request without CallSid, From or To is 400 INVALID_CARRIER_PAYLOAD
+         */
+        post: operations["telephonyCallbacks.twilioIncomingCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/telephony/twilio/voice/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a Twilio status callback of an incoming call
+         * @description A Twilio number's call status callback (no API key; X-Twilio-Signature): delivered to the incoming call its CallSid names; a CallSid the platform did not take is acknowledged and ignored
+         */
+        post: operations["telephonyCallbacks.twilioIncomingCallStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/telephony/telnyx/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a Telnyx Call Control application's webhook (incoming calls)
+         * @description The Call Control application's webhook URL (no API key; signed as the per-call webhooks are). A call.initiated with direction incoming to a voice number assigned to an active agent is answered (the answer command streams it to the agent and sends its further webhooks to the call's own URL) or, with an empty wallet or the tenant's calls at their limit, rejected and recorded as an ended FAILED call; the same call_control_id again reaches the same call. Events of a call taken here go to it; everything else is acknowledged and ignored
+         */
+        post: operations["telephonyCallbacks.telnyxIncomingCall"];
         delete?: never;
         options?: never;
         head?: never;
@@ -900,7 +1064,7 @@ export interface paths {
         put?: never;
         /**
          * Create a voice campaign
-         * @description Creates a DRAFT voice campaign. Bounds: name 1-120 characters; dialTimeout 10-120 s (default 30); maxAttempts 1-10 (default 1); redialDelayMin 1-10080 (default 60); maxConcurrentCalls 1-100 (default 5); timezone IANA (default UTC); call window HH:MM-HH:MM within one day (default 09:00-18:00); callDays ISO weekdays 1-7 (default 1-5).
+         * @description Creates a DRAFT voice campaign. Bounds: name 1-120 characters; dialTimeout 10-120 s (default 30); maxAttempts 1-10 (default 1); redialDelayMin 1-10080 (default 60); maxConcurrentCalls 1-100 (default 5); timezone IANA (default UTC); call window HH:MM-HH:MM within one day (default 09:00-18:00); callDays ISO weekdays 1-7 (default 1-5); recipientCallingHours {enabled, start?, end?}, off by default, HH:MM-HH:MM within one day in the contact's own time zone (default 08:00-21:00).
          */
         post: operations["campaigns.createCampaign"];
         delete?: never;
@@ -929,7 +1093,7 @@ export interface paths {
         head?: never;
         /**
          * Update a voice campaign
-         * @description Changes the fields supplied; only in DRAFT (409 CAMPAIGN_STATE_CONFLICT otherwise)
+         * @description Changes the fields supplied; only in DRAFT (409 CAMPAIGN_STATE_CONFLICT otherwise). A window left unordered once merged with the stored one (callWindowEnd, recipientCallingHours.end not after its start) is 400 VALIDATION_FAILED.
          */
         patch: operations["campaigns.updateCampaign"];
         trace?: never;
@@ -1830,6 +1994,11 @@ export interface components {
              * @description Integer minor units of the currency (e.g. cents)
              */
             voicePerMinute: number;
+            /**
+             * int
+             * @description A minute of a web call (a browser or an SDK on a WebSocket); unless set, the voice price
+             */
+            webPerMinute: number;
             billingIncrementSeconds: components["schemas"]["Int"];
             /**
              * int
@@ -1973,6 +2142,23 @@ export interface components {
                     endCall: boolean;
                     knowledgeLookup: boolean;
                 };
+                voicemail: {
+                    /** @enum {string} */
+                    detection: "off" | "carrier" | "audio";
+                    /** @enum {string} */
+                    policy: "hangup" | "leave_message";
+                    message: string;
+                };
+                keypad: {
+                    terminator: string | null;
+                    interDigitTimeoutMs: components["schemas"]["Int"];
+                    maxDigits: components["schemas"]["Int"];
+                    agentMayPress: boolean;
+                };
+                transfer: {
+                    numbers: string[];
+                    warmMessage: string;
+                };
                 /** @description What the platform cannot do for this agent as configured (e.g. no speech-to-text: it can speak but not hear) */
                 notices: string[];
             };
@@ -1986,9 +2172,14 @@ export interface components {
             phoneNumberId?: components["schemas"]["Trim"];
             /** @description Extension: the agent's language (a tag such as en_US, hi_IN, es_ES). After a call, the agent's chat-app campaign sends its template in this language, unless it maps one in the contact's own language (the contact's metadata.languageCode) */
             languageCode?: string;
+            /**
+             * @description Extension: off (default: a call is recorded only when it asks, record: true), on (every call unless it asks not to), never (no call, whatever it asks). See docs/recordings.md
+             * @enum {string}
+             */
+            recording?: "off" | "on" | "never";
         };
         E164: string;
-        /** @description How the agent converses on the phone (our extension): speech recognition, language model, voice, turn-taking, idle handling, call length and tools. Fields left out take the platform's defaults (see effectiveVoice). */
+        /** @description How the agent converses on the phone (our extension): speech recognition, language model, voice, turn-taking, idle handling, call length, tools and voicemail. Fields left out take the platform's defaults (see effectiveVoice). */
         AgentVoice: {
             language?: string;
             speechToText?: {
@@ -2045,6 +2236,34 @@ export interface components {
                 /** @description The model may search the agent's knowledge bases (default true; only with knowledge bases) */
                 knowledgeLookup?: boolean;
             };
+            voicemail?: {
+                /**
+                 * @description off (default), carrier (the carrier's answering-machine detection; ours from the audio where it has none) or audio (always ours)
+                 * @enum {string}
+                 */
+                detection?: "off" | "carrier" | "audio";
+                /**
+                 * @description On a machine: hangup (default), or leave_message (after the beep, not interruptible, then hang up)
+                 * @enum {string}
+                 */
+                policy?: "hangup" | "leave_message";
+                message?: string;
+            };
+            keypad?: {
+                /**
+                 * @description The key that ends the caller's keypad entry (default #); none: only the timeout or maxDigits end it
+                 * @enum {string}
+                 */
+                terminator?: "#" | "*" | "none";
+                interDigitTimeoutMs?: components["schemas"]["Int"];
+                maxDigits?: components["schemas"]["Int"];
+                /** @description The model may press keys on the call (send_dtmf, to navigate a phone menu; default true) */
+                agentMayPress?: boolean;
+            };
+            transfer?: {
+                numbers?: components["schemas"]["E164"][];
+                warmMessage?: string;
+            };
         };
         /** @description PERSONA_NOT_FOUND */
         PERSONA_NOT_FOUND: {
@@ -2085,6 +2304,7 @@ export interface components {
             phoneNumberId?: components["schemas"]["Trim"] | null;
             /** @description Extension: the agent's language (a tag such as en_US, hi_IN, es_ES). After a call, the agent's chat-app campaign sends its template in this language, unless it maps one in the contact's own language (the contact's metadata.languageCode); null removes it */
             languageCode?: string | null;
+            recording?: ("off" | "on" | "never") | null;
         };
         /** @description Merged into the agent's voice choices key by key (RFC 7396); null removes a choice or a whole group; unknown keys are refused */
         AgentVoicePatch: {
@@ -2123,6 +2343,21 @@ export interface components {
             tools?: {
                 endCall?: boolean | null;
                 knowledgeLookup?: boolean | null;
+            } | null;
+            voicemail?: {
+                detection?: ("off" | "carrier" | "audio") | null;
+                policy?: ("hangup" | "leave_message") | null;
+                message?: string | null;
+            } | null;
+            keypad?: {
+                terminator?: ("#" | "*" | "none") | null;
+                interDigitTimeoutMs?: components["schemas"]["Int"] | null;
+                maxDigits?: components["schemas"]["Int"] | null;
+                agentMayPress?: boolean | null;
+            } | null;
+            transfer?: {
+                numbers?: components["schemas"]["E164"][] | null;
+                warmMessage?: string | null;
             } | null;
         };
         /** @description Voice settings need both phone_provider and phone_number and the VOICE channel */
@@ -2261,6 +2496,8 @@ export interface components {
              */
             campaignAttemptId?: components["schemas"]["StorableString"];
             metadata?: Record<string, unknown>;
+            /** @description Extension: record this call (true) or not (false); absent: as the agent's settings.recording says. An agent set to never record is never recorded */
+            record?: boolean;
         };
         StorableString: string;
         PlaceCallResponse: {
@@ -2347,21 +2584,20 @@ export interface components {
             outcome: ("ANSWERED" | "UNANSWERED" | "BUSY" | "FAILED" | "CANCELED") | null;
             endReason: string | null;
             /** @enum {string} */
-            direction: "OUTGOING" | "INCOMING";
+            direction: "OUTGOING" | "INCOMING" | "WEB";
             /**
              * Format: uuid
              * @description AgentId (UUID)
              */
             agentId: string;
-            /**
-             * Format: uuid
-             * @description VoiceNumberId (UUID)
-             */
-            voiceNumberId: string;
+            /** @description null on a web call */
+            voiceNumberId: string | null;
             /** @enum {string} */
-            provider: "PROVIDER_A" | "PROVIDER_B" | "PROVIDER_C";
-            fromNumber: string;
-            toNumber: string;
+            provider: "PROVIDER_A" | "PROVIDER_B" | "PROVIDER_C" | "WEB";
+            /** @description null on a web call */
+            fromNumber: string | null;
+            /** @description null on a web call */
+            toNumber: string | null;
             customerId: string | null;
             campaignId: string | null;
             campaignAttemptId: string | null;
@@ -2386,6 +2622,10 @@ export interface components {
              */
             cost: number;
             currency: string;
+            /** @description Who answered, by voicemail detection (docs/voicemail.md); null when it did not run or had no verdict */
+            answeredBy: ("human" | "machine" | "unknown") | null;
+            /** @description On a machine: hung_up or message_left */
+            voicemail: ("hung_up" | "message_left") | null;
             /** @description With include=transcript */
             transcript?: components["schemas"]["TranscriptLine"][];
         };
@@ -2435,21 +2675,20 @@ export interface components {
             outcome: ("ANSWERED" | "UNANSWERED" | "BUSY" | "FAILED" | "CANCELED") | null;
             endReason: string | null;
             /** @enum {string} */
-            direction: "OUTGOING" | "INCOMING";
+            direction: "OUTGOING" | "INCOMING" | "WEB";
             /**
              * Format: uuid
              * @description AgentId (UUID)
              */
             agentId: string;
-            /**
-             * Format: uuid
-             * @description VoiceNumberId (UUID)
-             */
-            voiceNumberId: string;
+            /** @description null on a web call */
+            voiceNumberId: string | null;
             /** @enum {string} */
-            provider: "PROVIDER_A" | "PROVIDER_B" | "PROVIDER_C";
-            fromNumber: string;
-            toNumber: string;
+            provider: "PROVIDER_A" | "PROVIDER_B" | "PROVIDER_C" | "WEB";
+            /** @description null on a web call */
+            fromNumber: string | null;
+            /** @description null on a web call */
+            toNumber: string | null;
             customerId: string | null;
             campaignId: string | null;
             campaignAttemptId: string | null;
@@ -2474,6 +2713,10 @@ export interface components {
              */
             cost: number;
             currency: string;
+            /** @description Who answered, by voicemail detection (docs/voicemail.md); null when it did not run or had no verdict */
+            answeredBy: ("human" | "machine" | "unknown") | null;
+            /** @description On a machine: hung_up or message_left */
+            voicemail: ("hung_up" | "message_left") | null;
             transcript: components["schemas"]["TranscriptLine"][];
             events: {
                 /** @description queued, dialing, ringing, answered, ended, hangup_requested, reservation_extended, … */
@@ -2482,6 +2725,31 @@ export interface components {
                 /** unknown */
                 detail: unknown;
             }[];
+            /** @description Extension: the call's recording (GET /calls/{sessionId}/recording), null when there is none */
+            recording?: components["schemas"]["RecordingSummary"] | null;
+        };
+        RecordingSummary: {
+            /**
+             * int
+             * @description Length of the recording
+             */
+            durationMs: number;
+            /**
+             * int
+             * @description Size of the WAV file
+             */
+            bytes: number;
+            /**
+             * int
+             * @description 8000 for phone calls, 16000 for web calls
+             */
+            sampleRate: number;
+            /**
+             * @description Left: the caller; right: the agent as the caller heard it
+             * @enum {number}
+             */
+            channels: 2;
+            createdAt: components["schemas"]["Timestamp"];
         };
         /** @description CALL_NOT_FOUND */
         CALL_NOT_FOUND: {
@@ -2503,6 +2771,57 @@ export interface components {
             /** @enum {string} */
             status: "QUEUED" | "DIALING" | "RINGING" | "IN_PROGRESS" | "ENDED";
             outcome: ("ANSWERED" | "UNANSWERED" | "BUSY" | "FAILED" | "CANCELED") | null;
+        };
+        TransferCallRequest: {
+            toNumber: string;
+        };
+        TransferCallResult: {
+            sessionId: components["schemas"]["UUID"];
+            /** @enum {string} */
+            status: "QUEUED" | "DIALING" | "RINGING" | "IN_PROGRESS" | "ENDED";
+            outcome: ("ANSWERED" | "UNANSWERED" | "BUSY" | "FAILED" | "CANCELED") | null;
+            transfer: components["schemas"]["CallTransferRecord"];
+        };
+        CallTransferRecord: {
+            toNumber: string;
+            /** @enum {string} */
+            mode: "cold" | "warm";
+            /** @enum {string} */
+            source: "agent" | "api";
+            at: components["schemas"]["Timestamp"];
+        };
+        /** @description CALL_NOT_LIVE */
+        CALL_NOT_LIVE: {
+            error: {
+                /** @enum {string} */
+                code: "CALL_NOT_LIVE";
+                message: string;
+                requestId: string;
+                /** unknown */
+                details?: unknown;
+            };
+        };
+        /** @description TRANSFER_FAILED */
+        TRANSFER_FAILED: {
+            error: {
+                /** @enum {string} */
+                code: "TRANSFER_FAILED";
+                message: string;
+                requestId: string;
+                /** unknown */
+                details?: unknown;
+            };
+        };
+        /** @description RECORDING_NOT_FOUND */
+        RECORDING_NOT_FOUND: {
+            error: {
+                /** @enum {string} */
+                code: "RECORDING_NOT_FOUND";
+                message: string;
+                requestId: string;
+                /** unknown */
+                details?: unknown;
+            };
         };
         WebhookDeliveryPage: {
             items: components["schemas"]["WebhookDelivery"][];
@@ -2531,6 +2850,49 @@ export interface components {
             /** @description Set when every attempt failed */
             failedAt: components["schemas"]["Timestamp"] | null;
             createdAt: components["schemas"]["Timestamp"];
+        };
+        StartWebCallRequest: {
+            /**
+             * Format: uuid
+             * @description AgentId (UUID)
+             */
+            agentId: string;
+            /**
+             * Format: uuid
+             * @description Omit: the tenant comes from the credential
+             */
+            tenantId?: string;
+            /** @description Kept on the call: its log, its detail and the call.ended webhook */
+            metadata?: Record<string, unknown>;
+            /** @description Record this call (true) or not (false); absent: as the agent's settings.recording says. An agent set to never record is never recorded */
+            record?: boolean;
+        };
+        WebCallTicket: {
+            /**
+             * Format: uuid
+             * @description a Universally Unique Identifier
+             */
+            sessionId: string;
+            /** @description The call's stream: open a WebSocket here (ws:// or wss://, on the platform's public origin) */
+            url: string;
+            /** @description Send it in the first message, {"type":"start","token":…}: one use, until expiresAt */
+            token: string;
+            /**
+             * @description After this the token is refused and the call ends UNANSWERED, unbilled
+             * @example 2026-01-31T09:00:00.000Z
+             */
+            expiresAt: string;
+        };
+        /** @description WEB_CALLS_UNAVAILABLE */
+        WEB_CALLS_UNAVAILABLE: {
+            error: {
+                /** @enum {string} */
+                code: "WEB_CALLS_UNAVAILABLE";
+                message: string;
+                requestId: string;
+                /** unknown */
+                details?: unknown;
+            };
         };
         CreateKnowledgeBaseRequest: {
             kbKey: string;
@@ -2922,6 +3284,22 @@ export interface components {
                 details?: unknown;
             };
         };
+        /** @description INVALID_CARRIER_PAYLOAD */
+        INVALID_CARRIER_PAYLOAD: {
+            error: {
+                /** @enum {string} */
+                code: "INVALID_CARRIER_PAYLOAD";
+                message: string;
+                requestId: string;
+                /** unknown */
+                details?: unknown;
+            };
+        };
+        TelnyxWebhookReceipt: {
+            eventType: string;
+            /** @description Whether the event moved the call (answered, hung up); every other event is acknowledged and changes nothing */
+            applied: boolean;
+        };
         CreateContactListRequest: {
             name: components["schemas"]["Trim"];
             metadata?: Record<string, unknown>;
@@ -3194,6 +3572,12 @@ export interface components {
             callWindowStart: string;
             callWindowEnd: string;
             callDays: components["schemas"]["Int"][];
+            /** @description Recipient-local calling hours: when enabled, a contact is dialed only while it is between start (inclusive) and end (exclusive) in every time zone its number may be in (the US TCPA allows 08:00-21:00), on top of the campaign's own call window. A contact outside them waits for its next opening: not an attempt, not a failure. See docs/campaigns.md for how zones are derived. */
+            recipientCallingHours: {
+                enabled: boolean;
+                start: string;
+                end: string;
+            };
             metadata: Record<string, unknown>;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
@@ -3277,7 +3661,7 @@ export interface components {
             contactName: string | null;
             attemptNumber: components["schemas"]["Int"];
             /**
-             * @description CLAIMED: reserved before the dial; DIALED: the call was placed; ENDED: it has its outcome; SKIPPED: on the do-not-call list
+             * @description CLAIMED: reserved before the dial; DIALED: the call was placed; ENDED: it has its outcome; SKIPPED: not dialed, for good (skipReason DO_NOT_CALL, or NO_CALLING_HOURS: the contact's local hours never overlap the campaign's window)
              * @enum {string}
              */
             status: "CLAIMED" | "DIALED" | "ENDED" | "SKIPPED";
@@ -3311,9 +3695,14 @@ export interface components {
                 exhausted: number;
                 /**
                  * int
-                 * @description On the do-not-call list
+                 * @description Not dialed, for good: on the do-not-call list, or never inside their local calling hours
                  */
                 skipped: number;
+                /**
+                 * int
+                 * @description Pending contacts held until their own local calling hours open (recipientCallingHours); counted in pending too
+                 */
+                awaitingLocalHours: number;
                 /**
                  * int
                  * @description Not dialed again because the campaign was aborted or the call hung up by API
@@ -6684,6 +7073,311 @@ export interface operations {
             };
         };
     };
+    "calls.transferCall": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a Universally Unique Identifier */
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferCallRequest"];
+            };
+        };
+        responses: {
+            /** @description TransferCallResult */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransferCallResult"];
+                };
+            };
+            /** @description The request did not match the expected schema; `details` lists each offending field path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VALIDATION_FAILED"];
+                };
+            };
+            /** @description MISSING_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MISSING_CREDENTIALS"] | components["schemas"]["MALFORMED_AUTHORIZATION"] | components["schemas"]["INVALID_API_KEY"] | components["schemas"]["API_KEY_EXPIRED"] | components["schemas"]["INVALID_SESSION"] | components["schemas"]["SESSION_EXPIRED"];
+                };
+            };
+            /** @description The credential's user belongs to no tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description CALL_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CALL_NOT_FOUND"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
+            /** @description CALL_NOT_LIVE */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CALL_NOT_LIVE"] | components["schemas"]["TRANSFER_FAILED"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["INTERNAL_ERROR"];
+                };
+            };
+        };
+    };
+    "calls.getCallRecording": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a Universally Unique Identifier */
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/wav": Blob;
+                };
+            };
+            /** @description The request did not match the expected schema; `details` lists each offending field path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VALIDATION_FAILED"];
+                };
+            };
+            /** @description MISSING_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MISSING_CREDENTIALS"] | components["schemas"]["MALFORMED_AUTHORIZATION"] | components["schemas"]["INVALID_API_KEY"] | components["schemas"]["API_KEY_EXPIRED"] | components["schemas"]["INVALID_SESSION"] | components["schemas"]["SESSION_EXPIRED"];
+                };
+            };
+            /** @description The credential's user belongs to no tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description RECORDING_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RECORDING_NOT_FOUND"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["INTERNAL_ERROR"];
+                };
+            };
+        };
+    };
+    "calls.deleteCallRecording": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a Universally Unique Identifier */
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request did not match the expected schema; `details` lists each offending field path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VALIDATION_FAILED"];
+                };
+            };
+            /** @description MISSING_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MISSING_CREDENTIALS"] | components["schemas"]["MALFORMED_AUTHORIZATION"] | components["schemas"]["INVALID_API_KEY"] | components["schemas"]["API_KEY_EXPIRED"] | components["schemas"]["INVALID_SESSION"] | components["schemas"]["SESSION_EXPIRED"];
+                };
+            };
+            /** @description The credential's user belongs to no tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description RECORDING_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RECORDING_NOT_FOUND"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["INTERNAL_ERROR"];
+                };
+            };
+        };
+    };
     "calls.listWebhookDeliveries": {
         parameters: {
             query?: {
@@ -6766,6 +7460,138 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["INTERNAL_ERROR"];
+                };
+            };
+        };
+    };
+    "webCalls.startWebCall": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartWebCallRequest"];
+            };
+        };
+        responses: {
+            /** @description WebCallTicket */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebCallTicket"];
+                };
+            };
+            /** @description The request did not match the expected schema; `details` lists each offending field path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VALIDATION_FAILED"];
+                };
+            };
+            /** @description MISSING_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MISSING_CREDENTIALS"] | components["schemas"]["MALFORMED_AUTHORIZATION"] | components["schemas"]["INVALID_API_KEY"] | components["schemas"]["API_KEY_EXPIRED"] | components["schemas"]["INVALID_SESSION"] | components["schemas"]["SESSION_EXPIRED"];
+                };
+            };
+            /** @description INSUFFICIENT_FUNDS */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["INSUFFICIENT_FUNDS"];
+                };
+            };
+            /** @description The credential's user belongs to no tenant */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TENANT_CONTEXT_REQUIRED"] | components["schemas"]["API_KEY_NOT_ALLOWED"] | components["schemas"]["TENANT_MISMATCH"];
+                };
+            };
+            /** @description AGENT_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AGENT_NOT_FOUND"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
+            /** @description AGENT_INACTIVE */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AGENT_INACTIVE"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"] | components["schemas"]["CONCURRENT_CALL_LIMIT"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["INTERNAL_ERROR"];
+                };
+            };
+            /** @description WEB_CALLS_UNAVAILABLE */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WEB_CALLS_UNAVAILABLE"];
                 };
             };
         };
@@ -8303,6 +9129,98 @@ export interface operations {
             };
         };
     };
+    "telephonyCallbacks.twilioAmd": {
+        parameters: {
+            query?: never;
+            header?: {
+                "x-twilio-signature"?: string;
+            };
+            path: {
+                /** @description a Universally Unique Identifier */
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request did not match the expected schema; `details` lists each offending field path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VALIDATION_FAILED"] | components["schemas"]["INVALID_CARRIER_PAYLOAD"];
+                };
+            };
+            /** @description INVALID_SIGNATURE */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["INVALID_SIGNATURE"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["INTERNAL_ERROR"];
+                };
+            };
+        };
+    };
     "telephonyCallbacks.twilioStreamEnded": {
         parameters: {
             query?: never;
@@ -8375,6 +9293,343 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["INTERNAL_ERROR"];
+                };
+            };
+        };
+    };
+    "telephonyCallbacks.telnyxWebhook": {
+        parameters: {
+            query?: never;
+            header?: {
+                "telnyx-signature-ed25519"?: string;
+                "telnyx-timestamp"?: string;
+            };
+            path: {
+                /** @description a Universally Unique Identifier */
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description TelnyxWebhookReceipt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TelnyxWebhookReceipt"];
+                };
+            };
+            /** @description The request did not match the expected schema; `details` lists each offending field path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VALIDATION_FAILED"] | components["schemas"]["INVALID_CARRIER_PAYLOAD"];
+                };
+            };
+            /** @description INVALID_SIGNATURE */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["INVALID_SIGNATURE"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["INTERNAL_ERROR"];
+                };
+            };
+        };
+    };
+    "telephonyCallbacks.twilioIncomingCall": {
+        parameters: {
+            query?: never;
+            header?: {
+                "x-twilio-signature"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description TwiML */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/xml": string;
+                };
+            };
+            /** @description The request did not match the expected schema; `details` lists each offending field path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VALIDATION_FAILED"] | components["schemas"]["INVALID_CARRIER_PAYLOAD"];
+                };
+            };
+            /** @description INVALID_SIGNATURE */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["INVALID_SIGNATURE"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["INTERNAL_ERROR"];
+                };
+            };
+        };
+    };
+    "telephonyCallbacks.twilioIncomingCallStatus": {
+        parameters: {
+            query?: never;
+            header?: {
+                "x-twilio-signature"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request did not match the expected schema; `details` lists each offending field path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VALIDATION_FAILED"];
+                };
+            };
+            /** @description INVALID_SIGNATURE */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["INVALID_SIGNATURE"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
+                };
+            };
+            /** @description The body's Content-Type is not what the route reads: application/json (UTF-8; +json types too), or multipart/form-data with a boundary for uploads; `details.expected` names it */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UNSUPPORTED_MEDIA_TYPE"];
+                };
+            };
+            /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMITED"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["INTERNAL_ERROR"];
+                };
+            };
+        };
+    };
+    "telephonyCallbacks.telnyxIncomingCall": {
+        parameters: {
+            query?: never;
+            header?: {
+                "telnyx-signature-ed25519"?: string;
+                "telnyx-timestamp"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description TelnyxWebhookReceipt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TelnyxWebhookReceipt"];
+                };
+            };
+            /** @description The request did not match the expected schema; `details` lists each offending field path */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VALIDATION_FAILED"] | components["schemas"]["INVALID_CARRIER_PAYLOAD"];
+                };
+            };
+            /** @description INVALID_SIGNATURE */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["INVALID_SIGNATURE"];
+                };
+            };
+            /** @description The request body stopped arriving for longer than the body timeout (15 s by default), or the whole request took longer than the request timeout; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["REQUEST_TIMEOUT"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PAYLOAD_TOO_LARGE"];
                 };
             };
             /** @description The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds */
@@ -9782,6 +11037,14 @@ export interface operations {
                     callWindowEnd?: string;
                     callDays?: components["schemas"]["Int"][];
                     maxConcurrentCalls?: number;
+                    recipientCallingHours?: {
+                        /** @description Whether the contact's own local hours restrict dialing */
+                        enabled: boolean;
+                        /** @description HH:MM in the contact's time zone, inclusive (default 08:00) */
+                        start?: string;
+                        /** @description HH:MM in the contact's time zone, exclusive (default 21:00) */
+                        end?: string;
+                    };
                     metadata?: Record<string, unknown>;
                 };
             };
@@ -10127,6 +11390,14 @@ export interface operations {
                     callWindowEnd?: string;
                     callDays?: components["schemas"]["Int"][];
                     maxConcurrentCalls?: number;
+                    recipientCallingHours?: {
+                        /** @description Whether the contact's own local hours restrict dialing */
+                        enabled: boolean;
+                        /** @description HH:MM in the contact's time zone, inclusive (default 08:00) */
+                        start?: string;
+                        /** @description HH:MM in the contact's time zone, exclusive (default 21:00) */
+                        end?: string;
+                    };
                     /** @description Merged into the stored metadata (RFC 7396) */
                     metadata?: Record<string, unknown>;
                 };

@@ -6,6 +6,8 @@
  * prompt is the agent's `agent_prompt`, the greeting its `greetMessage`.
  */
 import * as Schema from "effect/Schema"
+import { resolveVoicemail, ResolvedVoicemail, voicemailFields } from "./Voicemail.js"
+import { E164 } from "./Phone.js"
 
 export const SpeechToTextProviders = ["deepgram", "openai", "none"] as const
 export const LanguageModelProviders = ["openai", "offline"] as const
@@ -82,6 +84,29 @@ const toolsFields = {
   })
 }
 
+const keypadFields = {
+  terminator: Schema.Literal("#", "*", "none").annotations({
+    description: "The key that ends the caller's keypad entry (default #); none: only the timeout or maxDigits end it"
+  }),
+  interDigitTimeoutMs: int(500, 15_000, "keypad.interDigitTimeoutMs").annotations({
+    description: "An entry ends this long after its last key (default 3000)"
+  }),
+  maxDigits: int(1, 32, "keypad.maxDigits").annotations({ description: "An entry ends at this many keys (default 20)" }),
+  agentMayPress: Schema.Boolean.annotations({
+    description: "The model may press keys on the call (send_dtmf, to navigate a phone menu; default true)"
+  })
+}
+const transferFields = {
+  numbers: Schema.Array(E164).pipe(
+    Schema.filter((a) => a.length <= 20, { message: () => "transfer.numbers holds at most 20 numbers" })
+  ).annotations({
+    description: "The numbers the model may transfer the call to (transfer_call; the first is its default). None: no transfer tool"
+  }),
+  warmMessage: text(300, "transfer.warmMessage").annotations({
+    description: "Said before a warm transfer when the model gives no line of its own (default: Please hold while I transfer your call.)"
+  })
+}
+
 type Fields = Record<string, Schema.Schema.Any>
 type Optional<F extends Fields> = { readonly [K in keyof F]: Schema.optional<F[K]> }
 type Patch<F extends Fields> = { readonly [K in keyof F]: Schema.optional<Schema.NullOr<F[K]>> }
@@ -97,7 +122,7 @@ const patchOf = <F extends Fields>(fields: F) =>
     .annotations(closed)
 
 const VOICE_DESCRIPTION = "How the agent converses on the phone (our extension): speech recognition, language model, voice, " +
-  "turn-taking, idle handling, call length and tools. Fields left out take the platform's defaults (see effectiveVoice)."
+  "turn-taking, idle handling, call length, tools and voicemail. Fields left out take the platform's defaults (see effectiveVoice)."
 
 export const AgentVoice = Schema.Struct({
   language: Schema.optional(VoiceLanguage.annotations({ description: "Language the agent hears and speaks (default en-US)" })),
@@ -110,7 +135,10 @@ export const AgentVoice = Schema.Struct({
   maxCallSeconds: Schema.optional(int(30, 14_400, "maxCallSeconds").annotations({
     description: "Talk time after which the call is ended (default: the platform's MAX_CALL_DURATION)"
   })),
-  tools: Schema.optional(choices(toolsFields))
+  tools: Schema.optional(choices(toolsFields)),
+  voicemail: Schema.optional(choices(voicemailFields)),
+  keypad: Schema.optional(choices(keypadFields)),
+  transfer: Schema.optional(choices(transferFields))
 }).annotations({ ...closed, identifier: "AgentVoice", description: VOICE_DESCRIPTION })
 export type AgentVoice = typeof AgentVoice.Type
 
@@ -124,7 +152,10 @@ export const AgentVoicePatch = Schema.Struct({
   interruption: Schema.optional(Schema.NullOr(patchOf(interruptionFields))),
   idle: Schema.optional(Schema.NullOr(patchOf(idleFields))),
   maxCallSeconds: Schema.optional(Schema.NullOr(int(30, 14_400, "maxCallSeconds"))),
-  tools: Schema.optional(Schema.NullOr(patchOf(toolsFields)))
+  tools: Schema.optional(Schema.NullOr(patchOf(toolsFields))),
+  voicemail: Schema.optional(Schema.NullOr(patchOf(voicemailFields))),
+  keypad: Schema.optional(Schema.NullOr(patchOf(keypadFields))),
+  transfer: Schema.optional(Schema.NullOr(patchOf(transferFields)))
 }).annotations({
   ...closed,
   identifier: "AgentVoicePatch",
@@ -169,6 +200,14 @@ export const ResolvedVoice = Schema.Struct({
   }),
   maxCallSeconds: Schema.Int,
   tools: Schema.Struct({ endCall: Schema.Boolean, knowledgeLookup: Schema.Boolean }),
+  voicemail: ResolvedVoicemail,
+  keypad: Schema.Struct({
+    terminator: Schema.NullOr(Schema.String),
+    interDigitTimeoutMs: Schema.Int,
+    maxDigits: Schema.Int,
+    agentMayPress: Schema.Boolean
+  }),
+  transfer: Schema.Struct({ numbers: Schema.Array(Schema.String), warmMessage: Schema.String }),
   /** What the platform can do for this agent now: whether it hears, and why not. */
   notices: Schema.Array(Schema.String).annotations({
     description: "What the platform cannot do for this agent as configured (e.g. no speech-to-text: it can speak but not hear)"
@@ -180,6 +219,9 @@ export const DEFAULT_BACKCHANNELS: ReadonlyArray<string> = [
   "uh huh", "uh-huh", "mhm", "mm hmm", "mm-hmm", "hmm", "mm", "okay", "ok", "yeah", "yes", "yep", "right", "sure",
   "i see", "got it", "alright", "all right", "cool", "great", "good", "nice", "wow", "oh"
 ]
+
+/** Said before a warm transfer when neither the model nor the agent gives a line. */
+export const DEFAULT_WARM_MESSAGE = "Please hold while I transfer your call."
 
 /** Fills an agent's voice choices with the defaults. */
 export const resolveVoice = (
@@ -231,6 +273,14 @@ export const resolveVoice = (
     },
     maxCallSeconds: voice.maxCallSeconds ?? defaults.maxCallSeconds,
     tools: { endCall: voice.tools?.endCall ?? true, knowledgeLookup: voice.tools?.knowledgeLookup ?? true },
+    voicemail: resolveVoicemail(voice.voicemail),
+    keypad: {
+      terminator: voice.keypad?.terminator === "none" ? null : voice.keypad?.terminator ?? "#",
+      interDigitTimeoutMs: voice.keypad?.interDigitTimeoutMs ?? 3_000,
+      maxDigits: voice.keypad?.maxDigits ?? 20,
+      agentMayPress: voice.keypad?.agentMayPress ?? true
+    },
+    transfer: { numbers: voice.transfer?.numbers ?? [], warmMessage: voice.transfer?.warmMessage ?? DEFAULT_WARM_MESSAGE },
     notices
   }
 }

@@ -6,6 +6,7 @@ import { AgentId, KnowledgeBaseId, PersonaId } from "./Ids.js"
 import { MAX_AGENT_KNOWLEDGE_BASES } from "./KnowledgeBases.js"
 import { isLanguageCode } from "./MessageRules.js"
 import { JsonObjectSchema, mergePatch, Metadata } from "./Json.js"
+import { AgentRecording } from "./Recordings.js"
 import { E164, PhoneProvider } from "./Phone.js"
 import { Timestamp } from "./Timestamp.js"
 
@@ -59,7 +60,8 @@ export const AgentSettings = Schema.Struct({
   phone_provider: Schema.optional(PhoneProvider),
   phone_number: Schema.optional(E164),
   phoneNumberId: Schema.optional(PhoneNumberId),
-  languageCode: Schema.optional(AgentLanguageCode).annotations({ description: AGENT_LANGUAGE })
+  languageCode: Schema.optional(AgentLanguageCode).annotations({ description: AGENT_LANGUAGE }),
+  recording: Schema.optional(AgentRecording)
 }).annotations({ identifier: "AgentSettings" })
 export type AgentSettings = typeof AgentSettings.Type
 
@@ -68,7 +70,8 @@ export const AgentSettingsPatch = Schema.Struct({
   phone_provider: Schema.optional(Schema.NullOr(PhoneProvider)),
   phone_number: Schema.optional(Schema.NullOr(E164)),
   phoneNumberId: Schema.optional(Schema.NullOr(PhoneNumberId)),
-  languageCode: Schema.optional(Schema.NullOr(AgentLanguageCode)).annotations({ description: `${AGENT_LANGUAGE}; null removes it` })
+  languageCode: Schema.optional(Schema.NullOr(AgentLanguageCode)).annotations({ description: `${AGENT_LANGUAGE}; null removes it` }),
+  recording: Schema.optional(Schema.NullOr(AgentRecording))
 }).annotations({
   identifier: "AgentSettingsPatch",
   parseOptions: { onExcessProperty: "error" },

@@ -51,6 +51,9 @@ export class TopUpResult extends Schema.Class<TopUpResult>("TopUpResult")({
 export class RateCard extends Schema.Class<RateCard>("RateCard")({
   currency: Schema.String,
   voicePerMinute: MinorUnits,
+  webPerMinute: MinorUnits.annotations({
+    description: "A minute of a web call (a browser or an SDK on a WebSocket); unless set, the voice price"
+  }),
   billingIncrementSeconds: Schema.Int,
   smsPerSegment: MinorUnits,
   chatAppPerMessage: MinorUnits,

@@ -25,7 +25,11 @@ export const EndReasons = [
   "busy",
   "no_answer",
   "carrier_failed",
-  "dial_failed"
+  "dial_failed",
+  "voicemail",
+  "insufficient_funds",
+  "concurrent_call_limit",
+  "transferred"
 ] as const
 export type EndReason = (typeof EndReasons)[number]
 
@@ -67,6 +71,10 @@ export type CallEvent = Data.TaggedEnum<{
   HangupRequested: { readonly at: number }
   /** The agent ended the conversation (its end_call tool, the idle goodbye, its fallback line). */
   AgentHungUp: { readonly at: number }
+  /** A machine answered and the agent is done with it (hung up, or left its message): see docs/voicemail.md. */
+  VoicemailDone: { readonly at: number },
+  /** The carrier took the call to another number: the agent's part is over, the line goes on without it. */
+  Transferred: { readonly at: number }
 }>
 export const CallEvent = Data.taggedEnum<CallEvent>()
 
@@ -137,6 +145,8 @@ const step = (state: CallState, event: CallEvent): Transition => {
         }),
         HangupRequested: ({ at }) => end(state, at, "CANCELED", "hangup_requested", false),
         AgentHungUp: () => ignore(state),
+        VoicemailDone: () => ignore(state),
+        Transferred: () => ignore(state),
         DialFailed: ({ at }) => end(state, at, "FAILED", "dial_failed", false),
         FundsExhausted: ({ at }) => end(state, at, "FAILED", "funds_exhausted", false),
         Ringing: () => ignore(state),
@@ -176,7 +186,9 @@ const step = (state: CallState, event: CallEvent): Transition => {
         MaxDuration: () => ignore(state),
         FundsExhausted: ({ at }) => end(state, at, "CANCELED", "funds_exhausted", true),
         HangupRequested: ({ at }) => end(state, at, "CANCELED", "hangup_requested", true),
-        AgentHungUp: () => ignore(state)
+        AgentHungUp: () => ignore(state),
+        VoicemailDone: () => ignore(state),
+        Transferred: () => ignore(state)
       })
     case "IN_PROGRESS":
       return CallEvent.$match(event, {
@@ -193,7 +205,11 @@ const step = (state: CallState, event: CallEvent): Transition => {
         MaxDuration: ({ at }) => end(state, at, "ANSWERED", "max_duration", true),
         FundsExhausted: ({ at }) => end(state, at, "ANSWERED", "funds_exhausted", true),
         HangupRequested: ({ at }) => end(state, at, "ANSWERED", "hangup_requested", true),
-        AgentHungUp: ({ at }) => end(state, at, "ANSWERED", "agent_hangup", true)
+        AgentHungUp: ({ at }) => end(state, at, "ANSWERED", "agent_hangup", true),
+        // nobody took the call: a voicemail is redialled and messaged like an unanswered call (still billed)
+        VoicemailDone: ({ at }) => end(state, at, "UNANSWERED", "voicemail", true),
+        // not hung up: the carrier carries the call on to the number it was transferred to
+        Transferred: ({ at }) => end(state, at, "ANSWERED", "transferred", false)
       })
     case "ENDED":
       return ignore(state)

@@ -314,3 +314,46 @@ export const closesAt = (w: CallWindow, epochMillis: number): number | undefined
   if (!openAtWall(rules, wall)) return undefined
   return nextEdge(rules, epochMillis, false, floorDiv(wall, DAY) + 1)
 }
+
+// ---------------------------------------------------------------------------
+// Several windows at once: open when every one is
+// ---------------------------------------------------------------------------
+
+/** How far ahead `nextOpeningOfAll` looks: a week and a day, like `nextOpening`. */
+const ALL_HORIZON = SEARCH_DAYS * DAY
+
+/** Whether every window is open at `epochMillis`; true for no windows. */
+export const isOpenAll = (windows: ReadonlyArray<CallWindow>, epochMillis: number): boolean =>
+  windows.every((w) => isOpen(w, epochMillis))
+
+/**
+ * The first instant `>= epochMillis` at which every window is open, looking at most 8 days ahead;
+ * undefined when the windows never overlap within that (or one of them never opens).
+ *
+ * Each step moves to the next opening of a window that is closed: no instant skipped can have
+ * every window open, so the first instant reached with all of them open is the earliest.
+ */
+export const nextOpeningOfAll = (windows: ReadonlyArray<CallWindow>, epochMillis: number): number | undefined => {
+  const limit = epochMillis + ALL_HORIZON
+  let at = epochMillis
+  // each step lands on a distinct opening of one window: a few per window and day at most
+  for (let step = 0; step < (windows.length + 1) * SEARCH_DAYS * 4; step++) {
+    const closed = windows.find((w) => !isOpen(w, at))
+    if (closed === undefined) return at
+    const opens = nextOpening(closed, at)
+    if (opens === undefined || opens > limit) return undefined
+    at = opens
+  }
+  return undefined
+}
+
+/** When every window is open at `epochMillis`: the instant the first of them closes. */
+export const closesAtOfAll = (windows: ReadonlyArray<CallWindow>, epochMillis: number): number | undefined => {
+  let earliest: number | undefined
+  for (const w of windows) {
+    const closes = closesAt(w, epochMillis)
+    if (closes === undefined) return undefined
+    earliest = earliest === undefined ? closes : Math.min(earliest, closes)
+  }
+  return earliest
+}

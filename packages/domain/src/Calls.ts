@@ -6,16 +6,27 @@ import { AgentInactive, AgentNotFound } from "./Agents.js"
 import { errorFields, httpError, type HttpError } from "./ApiError.js"
 import { InsufficientFunds, MinorUnits } from "./Billing.js"
 import { CallOutcome, CallStatus } from "./CallMachine.js"
+import { CallNotLive, TransferFailed, TransferMode, TransferReply, TransferSource } from "./CallTransfer.js"
 import { ContactNotFound } from "./Contacts.js"
 import { AgentId, ContactId, TenantId, VoiceNumberId } from "./Ids.js"
 import { JsonObjectSchema, Metadata, StorableString } from "./Json.js"
-import { E164, PhoneProvider } from "./Phone.js"
+import { E164, PhoneProviders } from "./Phone.js"
+import { RecordingSummary } from "./Recordings.js"
 import { ConcurrentCallLimit } from "./TenantEntity.js"
 import { Timestamp } from "./Timestamp.js"
+import { AnsweredBy, MachineVerdict, VoicemailResult } from "./Voicemail.js"
 import { VoiceNumberNotFound } from "./VoiceNumbers.js"
 
 export const SessionId = Schema.UUID.pipe(Schema.brand("SessionId"))
 export type SessionId = typeof SessionId.Type
+
+/** How a call came about: placed by the platform, taken on a number, or opened from a browser or an SDK. */
+export const CallDirection = Schema.Literal("OUTGOING", "INCOMING", "WEB")
+export type CallDirection = typeof CallDirection.Type
+
+/** Who carries a call: a phone provider slot, or `WEB` for a web call (docs/web-calls.md). */
+export const CallProvider = Schema.Literal(...PhoneProviders, "WEB")
+export type CallProvider = typeof CallProvider.Type
 
 // ---------------------------------------------------------------------------
 // API
@@ -29,7 +40,11 @@ export class PlaceCallRequest extends Schema.Class<PlaceCallRequest>("PlaceCallR
   customerId: Schema.optional(ContactId).annotations({ description: "A contact of the tenant the call is attributed to" }),
   campaignId: Schema.optional(StorableString.pipe(Schema.maxLength(128))),
   campaignAttemptId: Schema.optional(StorableString.pipe(Schema.maxLength(128))),
-  metadata: Schema.optional(JsonObjectSchema())
+  metadata: Schema.optional(JsonObjectSchema()),
+  record: Schema.optional(Schema.Boolean).annotations({
+    description: "Extension: record this call (true) or not (false); absent: as the agent's settings.recording says. " +
+      "An agent set to never record is never recorded"
+  })
 }) {}
 
 export class PlaceCallResponse extends Schema.Class<PlaceCallResponse>("PlaceCallResponse")({
@@ -70,12 +85,12 @@ const sessionFields = {
   status: CallStatus,
   outcome: Schema.NullOr(CallOutcome),
   endReason: Schema.NullOr(Schema.String),
-  direction: Schema.Literal("OUTGOING", "INCOMING"),
+  direction: CallDirection,
   agentId: AgentId,
-  voiceNumberId: VoiceNumberId,
-  provider: PhoneProvider,
-  fromNumber: Schema.String,
-  toNumber: Schema.String,
+  voiceNumberId: Schema.NullOr(VoiceNumberId).annotations({ description: "null on a web call" }),
+  provider: CallProvider,
+  fromNumber: Schema.NullOr(Schema.String).annotations({ description: "null on a web call" }),
+  toNumber: Schema.NullOr(Schema.String).annotations({ description: "null on a web call" }),
   customerId: Schema.NullOr(ContactId),
   campaignId: Schema.NullOr(Schema.String),
   campaignAttemptId: Schema.NullOr(Schema.String),
@@ -87,7 +102,11 @@ const sessionFields = {
   durationSeconds: Schema.Int.annotations({ description: "Talk time, answer to end" }),
   billedSeconds: Schema.Int.annotations({ description: "Talk time rounded up to the billing increment" }),
   cost: MinorUnits,
-  currency: Schema.String
+  currency: Schema.String,
+  answeredBy: Schema.NullOr(AnsweredBy).annotations({
+    description: "Who answered, by voicemail detection (docs/voicemail.md); null when it did not run or had no verdict"
+  }),
+  voicemail: Schema.NullOr(VoicemailResult).annotations({ description: "On a machine: hung_up or message_left" })
 }
 
 export class CallLog extends Schema.Class<CallLog>("CallLog")({
@@ -98,7 +117,10 @@ export class CallLog extends Schema.Class<CallLog>("CallLog")({
 export class CallSession extends Schema.Class<CallSession>("CallSession")({
   ...sessionFields,
   transcript: Schema.Array(TranscriptLine),
-  events: Schema.Array(CallEventRecord)
+  events: Schema.Array(CallEventRecord),
+  recording: Schema.optional(Schema.NullOr(RecordingSummary)).annotations({
+    description: "Extension: the call's recording (GET /calls/{sessionId}/recording), null when there is none"
+  })
 }) {}
 
 export const CallLogQuery = Schema.Struct({
@@ -146,18 +168,23 @@ export const CallSpec = Schema.Struct({
   tenantId: TenantId,
   jobId: StorableString,
   agentId: AgentId,
-  voiceNumberId: VoiceNumberId,
-  provider: PhoneProvider,
-  fromNumber: StorableString,
-  toNumber: StorableString,
+  /** Absent on calls placed before web calls: `OUTGOING`. */
+  direction: Schema.optional(CallDirection),
+  voiceNumberId: Schema.NullOr(VoiceNumberId),
+  provider: CallProvider,
+  fromNumber: Schema.NullOr(StorableString),
+  toNumber: Schema.NullOr(StorableString),
   customerId: Schema.NullOr(ContactId),
   campaignId: Schema.NullOr(StorableString),
   campaignAttemptId: Schema.NullOr(StorableString),
   metadata: Metadata,
+  /** The call's own recording request (absent: the agent's setting decides). */
+  record: Schema.optional(Schema.Boolean),
   dialTimeoutSeconds: Schema.Int,
   maxDurationSeconds: Schema.Int,
   concurrencyLimit: Schema.Int,
   currency: StorableString,
+  /** The price of a minute of this call (a web call's is the rate card's web price). */
   voicePerMinute: Schema.Int,
   billingIncrementSeconds: Schema.Int,
   reservationChunkSeconds: Schema.Int
@@ -179,7 +206,27 @@ export type ProviderEvent = typeof ProviderEvent.Type
 export const MediaRoute = Schema.Struct({ streamUrl: Schema.String, token: Schema.String })
 export type MediaRoute = typeof MediaRoute.Type
 
+/** A web call's stream credential, signed by the process that owns the call. */
+export const WebStreamToken = Schema.Struct({ token: Schema.String, expiresAt: Schema.Number })
+export type WebStreamToken = typeof WebStreamToken.Type
+
+/** The direction of a call as its spec says (calls placed before there was a choice are outgoing). */
+export const directionOf = (spec: CallSpec): CallDirection => spec.direction ?? "OUTGOING"
+
 export const CallStatusReply = Schema.Struct({ status: CallStatus, outcome: Schema.NullOr(CallOutcome) })
+
+/**
+ * What became of an incoming call the platform was asked to take (docs/calls.md, "Inbound calls"):
+ * connected to the agent (streamed to `route`; null without a media server, or when the call is
+ * over), or refused, recorded as an ended call with that end reason.
+ */
+export const InboundAnswer = Schema.Union(
+  Schema.TaggedStruct("Connected", { route: Schema.NullOr(MediaRoute) }),
+  Schema.TaggedStruct("Refused", { reason: Schema.Literal("insufficient_funds", "concurrent_call_limit") }),
+  /** The number's provider is not served by the carrier the call came from: nothing was written. */
+  Schema.TaggedStruct("NotServed", {})
+)
+export type InboundAnswer = typeof InboundAnswer.Type
 
 export const LiveCallEntity = Entity.make("LiveCall", [
   Rpc.make("Start", {
@@ -198,12 +245,50 @@ export const LiveCallEntity = Entity.make("LiveCall", [
     success: CallStatusReply,
     primaryKey: ({ requestId }) => `hangup:${requestId}`
   }),
+  /** Who answered, by the carrier's answering-machine detection or ours (docs/voicemail.md). */
+  Rpc.make("MachineDetected", {
+    payload: { verdict: MachineVerdict },
+    success: CallStatusReply,
+    primaryKey: ({ verdict }) => `machine:${verdict.verdictId}`
+  }),
+  /** Hands the live call to `toNumber` through its carrier (see `CallTransfer`); at most once a call. */
+  Rpc.make("Transfer", {
+    payload: { requestId: Schema.String, toNumber: StorableString, mode: TransferMode, source: TransferSource },
+    success: TransferReply,
+    error: Schema.Union(CallNotLive, TransferFailed),
+    primaryKey: ({ requestId }) => `transfer:${requestId}`
+  }),
   Rpc.make("Status", { success: CallStatusReply }).annotate(ClusterSchema.Persisted, false),
+  /**
+   * An incoming call at the carrier (`providerCallId`, on the carrier named `carrier`): started and answered
+   * here, or refused (funds, concurrency). Not persisted: the carrier's webhook waits for the answer
+   * and is sent again if it does not come; a call already started answers where it stands.
+   */
+  Rpc.make("Answer", {
+    payload: { spec: CallSpec, providerCallId: Schema.String, carrier: Schema.String },
+    success: InboundAnswer
+  }).annotate(ClusterSchema.Persisted, false),
   /**
    * The carrier's media stream of the call ended and the carrier asks how to go on (Twilio's
    * `<Redirect>` after `<Connect>`): where to stream again, or nothing (hang up). Not persisted: the
    * carrier waits for the answer, and asks again if it does not come.
    */
-  Rpc.make("StreamEnded", { success: Schema.NullOr(MediaRoute) }).annotate(ClusterSchema.Persisted, false)
-]).annotateRpcs(ClusterSchema.Persisted, true)
+  Rpc.make("StreamEnded", { success: Schema.NullOr(MediaRoute) }).annotate(ClusterSchema.Persisted, false),
+  /**
+   * A web call's stream token, for the client that asked for the call: null unless this is a web
+   * call still waiting for its stream. Not persisted: the token is signed by the process the call
+   * runs in, and asked for again if the answer is lost.
+   */
+  Rpc.make("WebStreamToken", { success: Schema.NullOr(WebStreamToken) }).annotate(ClusterSchema.Persisted, false),
+  /**
+   * Where a web call's stream is served (its runner's media server), for the service that forwards a
+   * client's stream there; null when the call is over, is not a web call, or its runner has no media
+   * server.
+   */
+  Rpc.make("WebStreamAddress", { success: Schema.NullOr(Schema.String) }).annotate(ClusterSchema.Persisted, false)
+])
+  .annotateRpcs(ClusterSchema.Persisted, true)
+  // a persisted command's reply answers every later send of its key: it must never be an
+  // interruption (see `TenantEntity`)
+  .annotateRpcs(ClusterSchema.Uninterruptible, true)
 

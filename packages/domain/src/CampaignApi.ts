@@ -228,7 +228,9 @@ const bounds = `Bounds: name 1-${CAMPAIGN_LIMITS.name.max} characters; dialTimeo
   `(default ${CAMPAIGN_LIMITS.maxAttempts.default}); redialDelayMin ${CAMPAIGN_LIMITS.redialDelayMin.min}-${CAMPAIGN_LIMITS.redialDelayMin.max} ` +
   `(default ${CAMPAIGN_LIMITS.redialDelayMin.default}); maxConcurrentCalls ${CAMPAIGN_LIMITS.maxConcurrentCalls.min}-${CAMPAIGN_LIMITS.maxConcurrentCalls.max} ` +
   `(default ${CAMPAIGN_LIMITS.maxConcurrentCalls.default}); timezone IANA (default ${CAMPAIGN_LIMITS.timezone.default}); call window HH:MM-HH:MM ` +
-  `within one day (default ${CAMPAIGN_LIMITS.callWindow.defaultStart}-${CAMPAIGN_LIMITS.callWindow.defaultEnd}); callDays ISO weekdays 1-7 (default 1-5).`
+  `within one day (default ${CAMPAIGN_LIMITS.callWindow.defaultStart}-${CAMPAIGN_LIMITS.callWindow.defaultEnd}); callDays ISO weekdays 1-7 (default 1-5); ` +
+  `recipientCallingHours {enabled, start?, end?}, off by default, HH:MM-HH:MM within one day in the contact's own time zone ` +
+  `(default ${CAMPAIGN_LIMITS.recipientCallingHours.defaultStart}-${CAMPAIGN_LIMITS.recipientCallingHours.defaultEnd}).`
 
 /**
  * The schedule body is optional, so the handler reads it itself (an endpoint payload is always
@@ -276,13 +278,18 @@ export class CampaignsGroup extends HttpApiGroup.make("campaigns")
       .annotate(OpenApi.Summary, "Update a voice campaign")
       .setPayload(reportAllIssues(UpdateCampaignRequest))
       .addSuccess(Campaign)
+      .addError(ValidationFailed.http)
       .addError(CampaignNotFound.http)
       .addError(CampaignStateConflict.http)
       .addError(CampaignReferenceErrors[0])
       .addError(CampaignReferenceErrors[1])
       .addError(CampaignReferenceErrors[2])
       .addError(CampaignReferenceErrors[3])
-      .annotate(OpenApi.Description, "Changes the fields supplied; only in DRAFT (409 CAMPAIGN_STATE_CONFLICT otherwise)")
+      .annotate(
+        OpenApi.Description,
+        "Changes the fields supplied; only in DRAFT (409 CAMPAIGN_STATE_CONFLICT otherwise). A window left unordered once " +
+          "merged with the stored one (callWindowEnd, recipientCallingHours.end not after its start) is 400 VALIDATION_FAILED."
+      )
   )
   .add(
     HttpApiEndpoint.post("scheduleCampaign")`/campaigns/${campaignIdParam}/schedule`

@@ -7,7 +7,7 @@ import * as ClusterSchema from "@effect/cluster/ClusterSchema"
 import * as Entity from "@effect/cluster/Entity"
 import * as Rpc from "@effect/rpc/Rpc"
 import * as Schema from "effect/Schema"
-import { errorFields, httpError, type HttpError } from "./ApiError.js"
+import { errorFields, httpError, type HttpError, type ValidationIssue } from "./ApiError.js"
 import { CallOutcome } from "./CallMachine.js"
 import { CampaignStatus, CampaignStatusReason } from "./CampaignMachine.js"
 import { isValidTimezone, parseHHMM } from "./CallWindow.js"
@@ -23,7 +23,7 @@ export const CampaignAttemptId = Schema.UUID.pipe(Schema.brand("CampaignAttemptI
 export type CampaignAttemptId = typeof CampaignAttemptId.Type
 
 // ---------------------------------------------------------------------------
-// Bounds, documented in the OpenAPI contract and the README
+// Bounds, documented in the OpenAPI contract and docs/campaigns.md
 // ---------------------------------------------------------------------------
 
 export const CAMPAIGN_LIMITS = {
@@ -37,7 +37,9 @@ export const CAMPAIGN_LIMITS = {
   maxConcurrentCalls: { min: 1, max: 100, default: 5 },
   callWindow: { defaultStart: "09:00", defaultEnd: "18:00" },
   callDays: { default: [1, 2, 3, 4, 5] as ReadonlyArray<number> },
-  timezone: { default: "UTC" }
+  timezone: { default: "UTC" },
+  /** Off unless asked for; when on, the US TCPA's hours unless others are given. */
+  recipientCallingHours: { defaultEnabled: false, defaultStart: "08:00", defaultEnd: "21:00" }
 } as const
 
 const boundedInt = (name: string, min: number, max: number) =>
@@ -81,6 +83,40 @@ const windowIsOrdered = (w: { readonly callWindowStart?: string | undefined; rea
   (parseHHMM(w.callWindowStart) ?? 0) < (parseHHMM(w.callWindowEnd) ?? 0) ||
   { path: ["callWindowEnd"], message: "callWindowEnd must be later than callWindowStart (windows lie within one day)" }
 
+const isOrdered = (start: string, end: string) => (parseHHMM(start) ?? 0) < (parseHHMM(end) ?? 0)
+
+const ContactClockTime = ClockTime.annotations({
+  description: "HH:MM, 24-hour, in the contact's own time zone (derived from the number)",
+  examples: ["08:00"]
+})
+
+const recipientHoursDescription = "Recipient-local calling hours: when enabled, a contact is dialed only while it is between start " +
+  "(inclusive) and end (exclusive) in every time zone its number may be in (the US TCPA allows 08:00-21:00), on top of " +
+  "the campaign's own call window. A contact outside them waits for its next opening: not an attempt, not a failure. " +
+  "See docs/campaigns.md for how zones are derived."
+
+/** The setting as stored and shown. */
+export const RecipientCallingHours = Schema.Struct({
+  enabled: Schema.Boolean,
+  start: Schema.String,
+  end: Schema.String
+}).annotations({ description: recipientHoursDescription })
+export type RecipientCallingHours = typeof RecipientCallingHours.Type
+
+/** The setting in a request: `enabled` always; `start` and `end` default (create) or keep what is stored (update). */
+export const RecipientCallingHoursInput = Schema.Struct({
+  enabled: Schema.Boolean.annotations({ description: "Whether the contact's own local hours restrict dialing" }),
+  start: Schema.optional(ContactClockTime).annotations({ description: "HH:MM in the contact's time zone, inclusive (default 08:00)" }),
+  end: Schema.optional(ContactClockTime).annotations({ description: "HH:MM in the contact's time zone, exclusive (default 21:00)" })
+}).pipe(
+  Schema.filter((h) =>
+    h.start === undefined || h.end === undefined || isOrdered(h.start, h.end) ||
+    { path: ["end"], message: "recipientCallingHours.end must be later than its start (hours lie within one day)" }
+  ),
+  Schema.annotations({ description: recipientHoursDescription })
+)
+export type RecipientCallingHoursInput = typeof RecipientCallingHoursInput.Type
+
 /** The dialing settings, optional (with defaults) on create and on update alike. */
 const dialingFields = {
   dialTimeout: Schema.optional(boundedInt("dialTimeout", CAMPAIGN_LIMITS.dialTimeout.min, CAMPAIGN_LIMITS.dialTimeout.max)),
@@ -94,7 +130,8 @@ const dialingFields = {
   callDays: Schema.optional(CallDays),
   maxConcurrentCalls: Schema.optional(
     boundedInt("maxConcurrentCalls", CAMPAIGN_LIMITS.maxConcurrentCalls.min, CAMPAIGN_LIMITS.maxConcurrentCalls.max)
-  )
+  ),
+  recipientCallingHours: Schema.optional(RecipientCallingHoursInput)
 }
 
 // ---------------------------------------------------------------------------
@@ -127,6 +164,7 @@ export class Campaign extends Schema.Class<Campaign>("Campaign")({
   callWindowStart: Schema.String,
   callWindowEnd: Schema.String,
   callDays: Schema.Array(Schema.Int),
+  recipientCallingHours: RecipientCallingHours,
   metadata: Metadata,
   createdAt: Timestamp,
   updatedAt: Timestamp
@@ -156,6 +194,41 @@ export class UpdateCampaignRequest extends Schema.Class<UpdateCampaignRequest>("
   }).pipe(Schema.filter(windowIsOrdered))
 ) {}
 
+/** The recipient hours a create request asks for, defaults filled in. */
+export const recipientHoursOnCreate = (input: RecipientCallingHoursInput | undefined): RecipientCallingHours => ({
+  enabled: input?.enabled ?? CAMPAIGN_LIMITS.recipientCallingHours.defaultEnabled,
+  start: input?.start ?? CAMPAIGN_LIMITS.recipientCallingHours.defaultStart,
+  end: input?.end ?? CAMPAIGN_LIMITS.recipientCallingHours.defaultEnd
+})
+
+/** The recipient hours after an update: what it gives, and what is stored for the rest. */
+export const recipientHoursOnUpdate = (stored: RecipientCallingHours, input: RecipientCallingHoursInput | undefined): RecipientCallingHours =>
+  input === undefined ? stored : { enabled: input.enabled, start: input.start ?? stored.start, end: input.end ?? stored.end }
+
+/**
+ * What an update would leave unordered once merged with the stored campaign: a patch naming one end
+ * of a window can move it past the other, stored end (the request schema sees only the patch).
+ */
+export const updateIssues = (stored: Campaign, patch: UpdateCampaignRequest): ReadonlyArray<ValidationIssue> => {
+  const issues: Array<ValidationIssue> = []
+  const start = patch.callWindowStart ?? stored.callWindowStart
+  const end = patch.callWindowEnd ?? stored.callWindowEnd
+  if (!isOrdered(start, end)) {
+    issues.push({
+      path: patch.callWindowEnd === undefined ? "callWindowStart" : "callWindowEnd",
+      message: `callWindowEnd must be later than callWindowStart (windows lie within one day); the window would be ${start}-${end}`
+    })
+  }
+  const hours = recipientHoursOnUpdate(stored.recipientCallingHours, patch.recipientCallingHours)
+  if (!isOrdered(hours.start, hours.end)) {
+    issues.push({
+      path: patch.recipientCallingHours?.end === undefined ? "recipientCallingHours.start" : "recipientCallingHours.end",
+      message: `recipientCallingHours.end must be later than its start; the hours would be ${hours.start}-${hours.end}`
+    })
+  }
+  return issues
+}
+
 export class ScheduleCampaignRequest extends Schema.Class<ScheduleCampaignRequest>("ScheduleCampaignRequest")({
   scheduledAt: Schema.optional(Schema.NullOr(Timestamp)).annotations({
     description: "When dialing starts; omitted, null or in the past: at once"
@@ -179,8 +252,13 @@ export const CampaignListQuery = Schema.Struct({
 // ---------------------------------------------------------------------------
 
 export const AttemptStatus = Schema.Literal("CLAIMED", "DIALED", "ENDED", "SKIPPED").annotations({
-  description: "CLAIMED: reserved before the dial; DIALED: the call was placed; ENDED: it has its outcome; SKIPPED: on the do-not-call list"
+  description: "CLAIMED: reserved before the dial; DIALED: the call was placed; ENDED: it has its outcome; " +
+    "SKIPPED: not dialed, for good (skipReason DO_NOT_CALL, or NO_CALLING_HOURS: the contact's local hours never overlap the campaign's window)"
 })
+
+/** Why a contact was skipped for good. */
+export const SkipReason = Schema.Literal("DO_NOT_CALL", "NO_CALLING_HOURS")
+export type SkipReason = typeof SkipReason.Type
 export type AttemptStatus = typeof AttemptStatus.Type
 
 export class CampaignAttempt extends Schema.Class<CampaignAttempt>("CampaignAttempt")({
@@ -214,7 +292,10 @@ export class CampaignProgress extends Schema.Class<CampaignProgress>("CampaignPr
     inProgress: Schema.Int,
     answered: Schema.Int,
     exhausted: Schema.Int.annotations({ description: "Every attempt used without an answer" }),
-    skipped: Schema.Int.annotations({ description: "On the do-not-call list" }),
+    skipped: Schema.Int.annotations({ description: "Not dialed, for good: on the do-not-call list, or never inside their local calling hours" }),
+    awaitingLocalHours: Schema.Int.annotations({
+      description: "Pending contacts held until their own local calling hours open (recipientCallingHours); counted in pending too"
+    }),
     cancelled: Schema.Int.annotations({ description: "Not dialed again because the campaign was aborted or the call hung up by API" })
   }),
   attempts: Schema.Struct({

@@ -19,7 +19,8 @@ import {
 import { errorFields, httpError, type HttpError, reportAllIssues } from "./ApiError.js"
 import { Authentication, TenantAuthentication } from "./Auth.js"
 import { HealthGroup } from "./Health.js"
-import { API_PREFIX, makeApi } from "./HttpApis.js"
+import { API_PREFIX, makeApi, SignedBody } from "./HttpApis.js"
+import { RecordingNotFound } from "./Recordings.js"
 import { AgentId, IngestionJobId, KbDocumentId, KnowledgeBaseId, VoiceNumberId } from "./Ids.js"
 import {
   AddSourceRequest,
@@ -64,8 +65,10 @@ import {
   PlaceCallResponse,
   SessionId
 } from "./Calls.js"
+import { CallNotLive, TransferCallRequest, TransferCallResult, TransferFailed } from "./CallTransfer.js"
 import { CreateVoiceNumberRequest, VoiceNumber, VoiceNumberExists, VoiceNumberNotFound } from "./VoiceNumbers.js"
 import { WebhookDelivery } from "./WebhookDeliveries.js"
+import { WebCallsGroup } from "./WebCalls.js"
 
 const agentIdParam = HttpApiSchema.param("id", AgentId)
 const voiceNumberIdParam = HttpApiSchema.param("id", VoiceNumberId)
@@ -260,6 +263,41 @@ export class CallsGroup extends HttpApiGroup.make("calls")
       .annotate(OpenApi.Description, "Ends a live call (before the answer: CANCELED); on an ended call, answers its state")
   )
   .add(
+    HttpApiEndpoint.post("transferCall")`/calls/${sessionIdParam}/transfer`
+      .annotate(OpenApi.Summary, "Transfer a live call")
+      .setPayload(TransferCallRequest)
+      .addSuccess(TransferCallResult)
+      .addError(CallNotFound.http)
+      .addError(CallNotLive.http)
+      .addError(TransferFailed.http)
+      .annotate(
+        OpenApi.Description,
+        "Extension: the carrier takes the call in progress to toNumber (a cold transfer: at once); the agent's part, and " +
+          "the session's billing, end there (endReason transferred). 409 CALL_NOT_LIVE unless the call is in progress " +
+          "(answers the transfer made, when the call was transferred to the same number before); 409 TRANSFER_FAILED " +
+          "when the carrier refuses or cannot transfer (a web call)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("getCallRecording")`/calls/${sessionIdParam}/recording`
+      .annotate(OpenApi.Summary, "Download a call's recording")
+      .addSuccess(HttpApiSchema.Uint8Array({ contentType: "audio/wav" }))
+      .addError(RecordingNotFound.http)
+      .annotate(
+        OpenApi.Description,
+        "Extension: the call's recording, a stereo 16-bit PCM WAV file (left: the caller; right: the agent as the caller " +
+          "heard it; 8 kHz for phone calls, 16 kHz for web calls). 404 when the call is not the tenant's, was not recorded, " +
+          "is still going on, or its recording was deleted"
+      )
+  )
+  .add(
+    HttpApiEndpoint.del("deleteCallRecording")`/calls/${sessionIdParam}/recording`
+      .annotate(OpenApi.Summary, "Delete a call's recording")
+      .addSuccess(HttpApiSchema.NoContent)
+      .addError(RecordingNotFound.http)
+      .annotate(OpenApi.Description, "Extension: deletes the recording's file and its record; 404 when there is none for the tenant")
+  )
+  .add(
     HttpApiEndpoint.get("listWebhookDeliveries", "/webhook-deliveries")
       .annotate(OpenApi.Summary, "List webhook deliveries")
       .setUrlParams(reportAllIssues(PageQuery()))
@@ -278,6 +316,20 @@ export class InvalidCarrierSignature extends Schema.TaggedError<InvalidCarrierSi
   static readonly http: HttpError<InvalidCarrierSignature> = httpError(this, { status: 403, code: "INVALID_SIGNATURE" })
 }
 
+export class InvalidCarrierPayload extends Schema.TaggedError<InvalidCarrierPayload>()(
+  "InvalidCarrierPayload",
+  errorFields("The carrier's request is not one it sends")
+) {
+  static readonly http: HttpError<InvalidCarrierPayload> = httpError(this, { status: 400, code: "INVALID_CARRIER_PAYLOAD" })
+}
+
+export class TelnyxWebhookReceipt extends Schema.Class<TelnyxWebhookReceipt>("TelnyxWebhookReceipt")({
+  eventType: Schema.String,
+  applied: Schema.Boolean.annotations({
+    description: "Whether the event moved the call (answered, hung up); every other event is acknowledged and changes nothing"
+  })
+}) {}
+
 export class TelephonyCallbacksGroup extends HttpApiGroup.make("telephonyCallbacks")
   .add(
     HttpApiEndpoint.post("twilioStatus")`/telephony/twilio/status/${sessionIdParam}`
@@ -293,6 +345,22 @@ export class TelephonyCallbacksGroup extends HttpApiGroup.make("telephonyCallbac
       )
   )
   .add(
+    HttpApiEndpoint.post("twilioAmd")`/telephony/twilio/amd/${sessionIdParam}`
+      .annotate(OpenApi.Summary, "Receive a Twilio asynchronous answering-machine detection result")
+      .setPayload(HttpApiSchema.withEncoding(Schema.Record({ key: Schema.String, value: Schema.String }), { kind: "UrlParams" }))
+      .setHeaders(Schema.Struct({ "x-twilio-signature": Schema.optional(Schema.String) }))
+      .addSuccess(HttpApiSchema.NoContent)
+      .addError(InvalidCarrierSignature.http)
+      .addError(InvalidCarrierPayload.http)
+      .annotate(
+        OpenApi.Description,
+        "Twilio's AsyncAmdStatusCallback (no API key): verified with X-Twilio-Signature against PUBLIC_URL (403 " +
+          "INVALID_SIGNATURE otherwise, nothing done); AnsweredBy (human, machine_start, machine_end_beep, " +
+          "machine_end_silence, machine_end_other, fax, unknown) is delivered to the call once; a signed request " +
+          "without a CallSid or with another AnsweredBy is 400 INVALID_CARRIER_PAYLOAD. See docs/voicemail.md"
+      )
+  )
+  .add(
     HttpApiEndpoint.post("twilioStreamEnded")`/telephony/twilio/stream-ended/${sessionIdParam}`
       .annotate(OpenApi.Summary, "Tell Twilio how a call goes on when its media stream ended")
       .setPayload(HttpApiSchema.withEncoding(Schema.Record({ key: Schema.String, value: Schema.String }), { kind: "UrlParams" }))
@@ -305,6 +373,77 @@ export class TelephonyCallbacksGroup extends HttpApiGroup.make("telephonyCallbac
           "call's media stream ended while the call goes on (the runner that held it went away, or refused it). " +
           "Answers TwiML that streams the call to the runner that owns it now, with a fresh token, or <Hangup/> when " +
           "the call is over or its stream ended too often"
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("telnyxWebhook")`/telephony/telnyx/webhook/${sessionIdParam}`
+      .annotate(OpenApi.Summary, "Receive a Telnyx Call Control webhook")
+      .annotate(SignedBody, true)
+      .setHeaders(Schema.Struct({
+        "telnyx-signature-ed25519": Schema.optional(Schema.String),
+        "telnyx-timestamp": Schema.optional(Schema.String)
+      }))
+      .addSuccess(TelnyxWebhookReceipt)
+      .addError(InvalidCarrierSignature.http)
+      .addError(InvalidCarrierPayload.http)
+      .annotate(
+        OpenApi.Description,
+        "The webhooks of a call placed on Telnyx (no API key): telnyx-signature-ed25519 must be Telnyx's Ed25519 " +
+          "signature of `{telnyx-timestamp}|{raw body}` under TELNYX_PUBLIC_KEY, the timestamp within five minutes " +
+          "(403 INVALID_SIGNATURE otherwise, nothing done). call.answered and call.hangup (by its hangup_cause, at " +
+          "Telnyx's times) are delivered to the call, once per event id; every other event is acknowledged and " +
+          "ignored. A signed body that is not a Call Control webhook is 400 INVALID_CARRIER_PAYLOAD."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("twilioIncomingCall")`/telephony/twilio/voice`
+      .annotate(OpenApi.Summary, "Answer an incoming Twilio call")
+      .setPayload(HttpApiSchema.withEncoding(Schema.Record({ key: Schema.String, value: Schema.String }), { kind: "UrlParams" }))
+      .setHeaders(Schema.Struct({ "x-twilio-signature": Schema.optional(Schema.String) }))
+      .addSuccess(HttpApiSchema.Text({ contentType: "text/xml" }).annotations({ description: "TwiML" }))
+      .addError(InvalidCarrierSignature.http)
+      .addError(InvalidCarrierPayload.http)
+      .annotate(
+        OpenApi.Description,
+        "A Twilio number's voice webhook (no API key; X-Twilio-Signature against PUBLIC_URL): the number called (To) " +
+          "is looked up among the voice numbers assigned to an active agent. Answers TwiML: <Connect><Stream> to the " +
+          "agent; <Say> a short message and <Hangup/> when the tenant's wallet is empty or its calls are at their " +
+          "limit (an ended FAILED call is recorded); <Reject/> for a number no agent answers (nothing written). The " +
+          "same CallSid again reaches the same call. A request without CallSid, From or To is 400 INVALID_CARRIER_PAYLOAD"
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("twilioIncomingCallStatus")`/telephony/twilio/voice/status`
+      .annotate(OpenApi.Summary, "Receive a Twilio status callback of an incoming call")
+      .setPayload(HttpApiSchema.withEncoding(Schema.Record({ key: Schema.String, value: Schema.String }), { kind: "UrlParams" }))
+      .setHeaders(Schema.Struct({ "x-twilio-signature": Schema.optional(Schema.String) }))
+      .addSuccess(HttpApiSchema.NoContent)
+      .addError(InvalidCarrierSignature.http)
+      .annotate(
+        OpenApi.Description,
+        "A Twilio number's call status callback (no API key; X-Twilio-Signature): delivered to the incoming call its " +
+          "CallSid names; a CallSid the platform did not take is acknowledged and ignored"
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("telnyxIncomingCall")`/telephony/telnyx/webhook`
+      .annotate(OpenApi.Summary, "Receive a Telnyx Call Control application's webhook (incoming calls)")
+      .annotate(SignedBody, true)
+      .setHeaders(Schema.Struct({
+        "telnyx-signature-ed25519": Schema.optional(Schema.String),
+        "telnyx-timestamp": Schema.optional(Schema.String)
+      }))
+      .addSuccess(TelnyxWebhookReceipt)
+      .addError(InvalidCarrierSignature.http)
+      .addError(InvalidCarrierPayload.http)
+      .annotate(
+        OpenApi.Description,
+        "The Call Control application's webhook URL (no API key; signed as the per-call webhooks are). A " +
+          "call.initiated with direction incoming to a voice number assigned to an active agent is answered (the answer " +
+          "command streams it to the agent and sends its further webhooks to the call's own URL) or, with an empty " +
+          "wallet or the tenant's calls at their limit, rejected and recorded as an ended FAILED call; the same " +
+          "call_control_id again reaches the same call. Events of a call taken here go to it; everything else is " +
+          "acknowledged and ignored"
       )
   )
   .prefix(API_PREFIX)
@@ -481,6 +620,7 @@ export class CommsApi extends makeApi("comms")
   .add(VoiceNumbersGroup)
   .add(AgentWebhookGroup)
   .add(CallsGroup)
+  .add(WebCallsGroup)
   .add(KnowledgeBasesGroup)
   .add(TelephonyCallbacksGroup)
   .annotate(OpenApi.Title, "Voice Agent Platform — comms engine")

@@ -24,7 +24,10 @@
  * - Idle: after the agent finished and the caller stays silent, a reminder, then a goodbye and a
  *   hang-up.
  * - Tools: the model may end the call, or ask for a lookup (run by the engine); a filler line is
- *   spoken when a tool takes longer than `fillerAfterMs` and nothing is playing.
+ *   spoken when a tool takes longer than `fillerAfterMs` and nothing is playing. A tool may finish
+ *   the agent's part (a transfer): its last line, said whole, then the hang-up with its reason.
+ * - Keys: an entry of the caller's keypad (`Keypad`) is their turn at once; while the agent talks
+ *   it cuts it off as confirmed speech does.
  * - A model that fails gets a spoken fallback line, then the call ends.
  */
 import * as Data from "effect/Data"
@@ -160,7 +163,14 @@ export type ConversationEvent = Data.TaggedEnum<{
   /** The model's round ended with its answer. */
   ReplyDone: { readonly responseId: number; readonly at: number }
   ReplyFailed: { readonly responseId: number; readonly reason: string; readonly at: number }
-  ToolFinished: { readonly responseId: number; readonly callId: string; readonly result: string; readonly at: number }
+  ToolFinished: {
+    readonly responseId: number
+    readonly callId: string
+    readonly result: string
+    readonly at: number
+    /** The tool ends the agent's part of the call (a transfer): its last line (may be empty), then `HangUp(reason)`. */
+    readonly finish?: { readonly text: string; readonly reason: HangUpReason } | undefined
+  }
   /** The first audio of a response went to the caller. */
   PlaybackStarted: { readonly responseId: number; readonly at: number }
   /** Everything a finished response had to say has played. */
@@ -169,8 +179,16 @@ export type ConversationEvent = Data.TaggedEnum<{
   PlaybackCleared: { readonly responseId: number; readonly heard: string; readonly at: number }
   /** The speech engine failed on a response: nothing more can be said. */
   SpeechFailed: { readonly responseId: number; readonly reason: string; readonly at: number }
-  /** The call's media ended (the caller hung up, or the call was ended). */
-  Stopped: { readonly at: number }
+  /**
+   * The call's media ended (the caller hung up, or the call was ended). `heard`: what the caller heard
+   * of the response on the air, as the engine's playback position says (null: it cannot tell, and the
+   * text sent is kept).
+   */
+  Stopped: { readonly at: number; readonly heard: string | null }
+  /** Keys the caller pressed, gathered into one entry (`[keypad] 1234`): a turn of the caller's. */
+  Keypad: { readonly text: string; readonly at: number }
+  /** A key pressed, its entry not complete yet: the caller is busy, not idle. */
+  KeyPressed: { readonly at: number }
 }>
 export const ConversationEvent = Data.taggedEnum<ConversationEvent>()
 
@@ -210,7 +228,7 @@ export type ConversationCommand = Data.TaggedEnum<{
 }>
 export const ConversationCommand = Data.taggedEnum<ConversationCommand>()
 
-export type HangUpReason = "agent_ended" | "idle" | "llm_failed" | "speech_failed"
+export type HangUpReason = "agent_ended" | "idle" | "llm_failed" | "speech_failed" | "transferred"
 
 // ---------------------------------------------------------------------------
 // State
@@ -490,15 +508,17 @@ const resume = (state: ConversationState): Step => ({
 })
 
 /** The media ended: what was said so far is kept, and nothing more happens. */
-const stop = (state: ConversationState, at: number): Step => {
+const stop = (state: ConversationState, at: number, heard: string | null): Step => {
   const commands: Array<ConversationCommand> = []
   for (const response of [state.response, state.held?.response ?? null]) {
     if (response !== null) commands.push(C.Abort({ responseId: response.id }))
   }
   commands.push(...TIMERS.map((timer) => C.StopTimer({ timer })))
   const response = state.response
-  if (response !== null && response.playing && response.said.trim() !== "") {
-    commands.push(C.Commit({ speaker: "agent", text: response.said.trim(), at, interrupted: true, responseId: response.id }))
+  // the line on the air is kept as far as the caller heard it
+  const kept = (heard ?? response?.said ?? "").trim()
+  if (response !== null && response.playing && kept !== "") {
+    commands.push(C.Commit({ speaker: "agent", text: kept, at, interrupted: true, responseId: response.id }))
   }
   const said = userText(state.userTurn)
   if (said !== "") {
@@ -510,6 +530,37 @@ const stop = (state: ConversationState, at: number): Step => {
   }
 }
 
+/**
+ * Keys the caller pressed: a turn of theirs, taken at once (no endpointing wait), with any words
+ * they said before. While the agent talks or thinks, they cut it off as confirmed speech does (the
+ * turn is taken once what was heard of the agent is known); during a line that may not be
+ * interrupted (a goodbye, a greeting so configured) they are dropped.
+ */
+const keypad = (state: ConversationState, text: string, at: number, settings: ConversationSettings): Step => {
+  switch (state.phase) {
+    case "Listening":
+    case "UserSpeaking":
+    case "EndpointPending": {
+      const said = userText(state.userTurn)
+      const turn: UserTurn = { finals: said === "" ? [text] : [said, text], interim: "", startedAt: state.userTurn?.startedAt ?? at, endedAt: at }
+      const step = commitUserTurn({ ...state, userTurn: turn }, at, settings)
+      return { state: step.state, commands: [C.StopTimer({ timer: "idle" }), ...step.commands] }
+    }
+    case "Speaking":
+    case "Thinking": {
+      const response = state.response
+      if (response === null || !response.interruptible || !settings.interruption.enabled) return stay(state)
+      const cut = interrupt({ ...state, candidate: { since: at, words: 1, sawText: true } }, settings)
+      return {
+        state: { ...cut.state, phase: "EndpointPending", userTurn: { finals: [text], interim: "", startedAt: at, endedAt: at } },
+        commands: [...cut.commands, C.StartTimer({ timer: "endpoint", at })]
+      }
+    }
+    default:
+      return stay(state)
+  }
+}
+
 // ---------------------------------------------------------------------------
 // The transition
 // ---------------------------------------------------------------------------
@@ -518,7 +569,13 @@ export const transition = (state: ConversationState, event: ConversationEvent, s
   if (state.phase === "Ended") return stay(state)
   switch (event._tag) {
     case "Stopped":
-      return stop(state, event.at)
+      return stop(state, event.at, event.heard)
+
+    case "Keypad":
+      return keypad(state, event.text, event.at, settings)
+
+    case "KeyPressed":
+      return state.phase === "Listening" ? { state, commands: [C.StopTimer({ timer: "idle" })] } : stay(state)
 
     case "Started":
       return state.phase === "Connecting"
@@ -739,6 +796,26 @@ export const transition = (state: ConversationState, event: ConversationEvent, s
       const r = found.response
       const history: ReadonlyArray<Message> = [...state.history, { role: "tool", toolCallId: event.callId, content: event.result }]
       const running = r.toolsRunning.filter((id) => id !== event.callId)
+      if (event.finish !== undefined && !found.held) {
+        // the agent's part of the call is over: its last line, then the call goes on without it
+        const line = event.finish.text.trim()
+        const ended = {
+          ...r,
+          toolsRunning: [],
+          said: line === "" ? r.said : `${r.said} ${line}`.trim(),
+          complete: true,
+          interruptible: false,
+          then: event.finish.reason
+        }
+        return {
+          state: { ...found.put(ended), history },
+          commands: [
+            C.StopTimer({ timer: "filler" }),
+            ...(line === "" ? [] : [C.Speak({ responseId: r.id, text: line, interruptible: false })]),
+            C.EndSpeech({ responseId: r.id })
+          ]
+        }
+      }
       const next = { ...found.put({ ...r, toolsRunning: running }), history }
       if (running.length > 0) return stay(next)
       // every result is in: the model goes on

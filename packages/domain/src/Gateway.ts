@@ -1,6 +1,6 @@
 /**
  * The local gateway: one origin that routes by path prefix to the three services.
- * This table is the single source of truth; `--help` prints it and the README shows it.
+ * This table is the single source of truth; `--help` prints it and docs/gateway.md shows it.
  */
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as OpenApi from "@effect/platform/OpenApi"
@@ -18,6 +18,7 @@ import { HealthGroup } from "./Health.js"
 import { ApiKeysGroup, AuthGroup, ProfileGroup, TopUpsGroup, WalletGroup } from "./PlatformCoreApi.js"
 import { PayloadTooLarge, RateLimited } from "./ApiError.js"
 import { makeApi } from "./HttpApis.js"
+import { WEB_CALL_STREAM_PATH, WebCallsGroup } from "./WebCalls.js"
 
 export const ServiceNames = ["platform-core", "comms", "campaign"] as const
 export type ServiceName = (typeof ServiceNames)[number]
@@ -53,9 +54,21 @@ export const GatewayRoutes: ReadonlyArray<GatewayRoute> = [
   { prefix: "/api/v1/sms-agent", service: "campaign" }
 ]
 
+const under = (path: string, prefix: string) => path === prefix || path.startsWith(prefix + "/")
+
 /** The service owning `path`, matching whole path segments (`/api/v1/agents2` is not `/api/v1/agents`). */
-export const routeFor = (path: string): GatewayRoute | undefined =>
-  GatewayRoutes.find((route) => path === route.prefix || path.startsWith(route.prefix + "/"))
+export const routeFor = (path: string): GatewayRoute | undefined => GatewayRoutes.find((route) => under(path, route.prefix))
+
+/**
+ * The paths the gateway opens WebSockets on, forwarded to their service as they are (a web call's
+ * stream). A request to upgrade anywhere else is refused: 400 `UPGRADE_NOT_SUPPORTED`.
+ */
+export const GatewayWebSocketRoutes: ReadonlyArray<GatewayRoute> = [
+  { prefix: WEB_CALL_STREAM_PATH, service: "comms" }
+]
+
+export const webSocketRouteFor = (path: string): GatewayRoute | undefined =>
+  GatewayWebSocketRoutes.find((route) => under(path, route.prefix))
 
 /** OpenAPI 3.1's SPDX `identifier` (the platform's license type predates it and has only `url`). */
 const spdxLicense: OpenApi.OpenAPISpecLicense & { readonly identifier: string } = { name: "MIT", identifier: "MIT" }
@@ -73,6 +86,7 @@ export class PlatformApi extends makeApi("voice-agent-platform")
   .add(VoiceNumbersGroup)
   .add(AgentWebhookGroup)
   .add(CallsGroup)
+  .add(WebCallsGroup)
   .add(KnowledgeBasesGroup)
   .add(TelephonyCallbacksGroup)
   .add(ContactListsGroup)

@@ -2,6 +2,13 @@
  * The `Tenant` entity: one per tenant, owner of its wallet. Every command that moves money is
  * persisted with a primary key, so a retried message is applied once; the ledger's unique keys
  * make the same promise a second time, in PostgreSQL.
+ *
+ * Every command is also uninterruptible (`ClusterSchema.Uninterruptible`): once sent, it runs to its
+ * end whoever stops waiting for it. A persisted command's reply is kept under its primary key and
+ * answers every later send of that key; an interruption answered as a reply (a caller that went
+ * away, a runner stopping) would answer every retry of that idempotency key with the interruption,
+ * and the top-up or charge would never be applied. Uninterruptible, a caller's interruption is not
+ * passed on, and a runner that stops leaves the command to the next owner instead of answering it.
  */
 import * as ClusterSchema from "@effect/cluster/ClusterSchema"
 import * as Entity from "@effect/cluster/Entity"
@@ -84,4 +91,4 @@ export const TenantEntity = Entity.make("Tenant", [
     payload: { reservationId: ReservationId },
     success: Schema.Void
   }).annotate(ClusterSchema.Persisted, false)
-]).annotateRpcs(ClusterSchema.Persisted, true)
+]).annotateRpcs(ClusterSchema.Persisted, true).annotateRpcs(ClusterSchema.Uninterruptible, true)

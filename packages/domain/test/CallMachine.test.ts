@@ -31,7 +31,9 @@ const events = {
   MaxDuration: CallEvent.MaxDuration({ at }),
   FundsExhausted: CallEvent.FundsExhausted({ at }),
   HangupRequested: CallEvent.HangupRequested({ at }),
-  AgentHungUp: CallEvent.AgentHungUp({ at })
+  AgentHungUp: CallEvent.AgentHungUp({ at }),
+  VoicemailDone: CallEvent.VoicemailDone({ at }),
+  Transferred: CallEvent.Transferred({ at })
 } as const
 
 type Expected =
@@ -54,7 +56,9 @@ const table: Record<CallState["status"], Record<keyof typeof events, Expected>> 
     MaxDuration: "ignored",
     FundsExhausted: { outcome: "FAILED", reason: "funds_exhausted", hangUp: false },
     HangupRequested: { outcome: "CANCELED", reason: "hangup_requested", hangUp: false },
-    AgentHungUp: "ignored"
+    AgentHungUp: "ignored",
+    VoicemailDone: "ignored",
+    Transferred: "ignored"
   },
   DIALING: {
     Dial: "ignored",
@@ -69,7 +73,9 @@ const table: Record<CallState["status"], Record<keyof typeof events, Expected>> 
     MaxDuration: "ignored",
     FundsExhausted: { outcome: "CANCELED", reason: "funds_exhausted", hangUp: true },
     HangupRequested: { outcome: "CANCELED", reason: "hangup_requested", hangUp: true },
-    AgentHungUp: "ignored"
+    AgentHungUp: "ignored",
+    VoicemailDone: "ignored",
+    Transferred: "ignored"
   },
   RINGING: {
     Dial: "ignored",
@@ -84,7 +90,9 @@ const table: Record<CallState["status"], Record<keyof typeof events, Expected>> 
     MaxDuration: "ignored",
     FundsExhausted: { outcome: "CANCELED", reason: "funds_exhausted", hangUp: true },
     HangupRequested: { outcome: "CANCELED", reason: "hangup_requested", hangUp: true },
-    AgentHungUp: "ignored"
+    AgentHungUp: "ignored",
+    VoicemailDone: "ignored",
+    Transferred: "ignored"
   },
   IN_PROGRESS: {
     Dial: "ignored",
@@ -99,7 +107,11 @@ const table: Record<CallState["status"], Record<keyof typeof events, Expected>> 
     MaxDuration: { outcome: "ANSWERED", reason: "max_duration", hangUp: true },
     FundsExhausted: { outcome: "ANSWERED", reason: "funds_exhausted", hangUp: true },
     HangupRequested: { outcome: "ANSWERED", reason: "hangup_requested", hangUp: true },
-    AgentHungUp: { outcome: "ANSWERED", reason: "agent_hangup", hangUp: true }
+    AgentHungUp: { outcome: "ANSWERED", reason: "agent_hangup", hangUp: true },
+    // a machine took the call: unanswered to campaigns and messaging, still billed from the answer
+    VoicemailDone: { outcome: "UNANSWERED", reason: "voicemail", hangUp: true },
+    // the carrier goes on with the call: it is not hung up
+    Transferred: { outcome: "ANSWERED", reason: "transferred", hangUp: false }
   },
   ENDED: Object.fromEntries(Object.keys(events).map((k) => [k, "ignored"])) as Record<keyof typeof events, Expected>
 }

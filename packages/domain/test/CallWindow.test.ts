@@ -2,10 +2,13 @@ import { assert, describe, it } from "@effect/vitest"
 import {
   type CallWindow,
   closesAt,
+  closesAtOfAll,
   isOpen,
+  isOpenAll,
   isValidTimezone,
   localParts,
   nextOpening,
+  nextOpeningOfAll,
   parseHHMM,
   zonedToEpoch
 } from "@voiceagent/domain/CallWindow"
@@ -281,6 +284,21 @@ describe("CallWindow", () => {
       // 01:00–03:00 on fall-back day: 01:00 EDT until 03:00 EST, three hours of clock time.
       const long: CallWindow = { ...night, end: "03:00" }
       assertInstant(closesAt(long, at("2026-11-01T05:30:00Z")), "2026-11-01T08:00:00.000Z")
+    })
+  })
+
+  describe("several windows at once", () => {
+    it("are open where all of them are: the first overlap, its end, and none when they never overlap", () => {
+      const t = at("2026-11-06T12:00:00Z") // Friday 07:00 EST, 17:30 IST
+      assert.isTrue(isOpenAll([], t))
+      assertInstant(nextOpeningOfAll([], t), "2026-11-06T12:00:00.000Z")
+      // office 09:00-17:00 EST is 19:30-03:30 IST; Kolkata 10:00-19:00 Mon-Sat: they never overlap
+      assert.strictEqual(nextOpeningOfAll([office, kolkata], t), undefined)
+      const lateKolkata: CallWindow = { ...kolkata, end: "21:00" }
+      assertInstant(nextOpeningOfAll([office, lateKolkata], t), "2026-11-06T14:00:00.000Z")
+      assertInstant(closesAtOfAll([office, lateKolkata], at("2026-11-06T14:00:00Z")), "2026-11-06T15:30:00.000Z")
+      assert.isFalse(isOpenAll([office, lateKolkata], at("2026-11-06T15:30:00Z")))
+      assert.strictEqual(closesAtOfAll([office, lateKolkata], at("2026-11-06T15:30:00Z")), undefined)
     })
   })
 

@@ -68,7 +68,9 @@ const events = {
   PlaybackFinished: E.PlaybackFinished({ responseId: 2, at }),
   PlaybackCleared: E.PlaybackCleared({ responseId: 2, heard: "We open", at }),
   SpeechFailed: E.SpeechFailed({ responseId: 2, reason: "tts down", at }),
-  Stopped: E.Stopped({ at })
+  Stopped: E.Stopped({ at, heard: null }),
+  Keypad: E.Keypad({ text: "[keypad] 1234", at }),
+  KeyPressed: E.KeyPressed({ at })
 } as const
 
 type Expected = "ignored" | { readonly phase: Phase; readonly commands: ReadonlyArray<string> }
@@ -94,7 +96,9 @@ const table: Record<Phase, Record<keyof typeof events, Expected>> = {
     PlaybackFinished: "ignored",
     PlaybackCleared: "ignored",
     SpeechFailed: "ignored",
-    Stopped: { phase: "Ended", commands: ["StopTimer", "StopTimer", "StopTimer", "StopTimer", "StopTimer"] }
+    Stopped: { phase: "Ended", commands: ["StopTimer", "StopTimer", "StopTimer", "StopTimer", "StopTimer"] },
+    Keypad: "ignored",
+    KeyPressed: "ignored"
   },
   Listening: {
     Started: "ignored",
@@ -116,7 +120,9 @@ const table: Record<Phase, Record<keyof typeof events, Expected>> = {
     PlaybackFinished: "ignored",
     PlaybackCleared: "ignored",
     SpeechFailed: "ignored",
-    Stopped: { phase: "Ended", commands: ["StopTimer", "StopTimer", "StopTimer", "StopTimer", "StopTimer"] }
+    Stopped: { phase: "Ended", commands: ["StopTimer", "StopTimer", "StopTimer", "StopTimer", "StopTimer"] },
+    Keypad: { phase: "Thinking", commands: ["StopTimer", "StopTimer", "StopTimer", "Commit", "Generate"] },
+    KeyPressed: { phase: "Listening", commands: ["StopTimer"] }
   },
   UserSpeaking: {
     Started: "ignored",
@@ -138,7 +144,9 @@ const table: Record<Phase, Record<keyof typeof events, Expected>> = {
     PlaybackFinished: "ignored",
     PlaybackCleared: "ignored",
     SpeechFailed: "ignored",
-    Stopped: { phase: "Ended", commands: ["StopTimer", "StopTimer", "StopTimer", "StopTimer", "StopTimer", "Commit"] }
+    Stopped: { phase: "Ended", commands: ["StopTimer", "StopTimer", "StopTimer", "StopTimer", "StopTimer", "Commit"] },
+    Keypad: { phase: "Thinking", commands: ["StopTimer", "StopTimer", "StopTimer", "Commit", "Generate"] },
+    KeyPressed: "ignored"
   },
   EndpointPending: {
     Started: "ignored",
@@ -160,7 +168,9 @@ const table: Record<Phase, Record<keyof typeof events, Expected>> = {
     PlaybackFinished: "ignored",
     PlaybackCleared: "ignored",
     SpeechFailed: "ignored",
-    Stopped: { phase: "Ended", commands: ["StopTimer", "StopTimer", "StopTimer", "StopTimer", "StopTimer", "Commit"] }
+    Stopped: { phase: "Ended", commands: ["StopTimer", "StopTimer", "StopTimer", "StopTimer", "StopTimer", "Commit"] },
+    Keypad: { phase: "Thinking", commands: ["StopTimer", "StopTimer", "StopTimer", "Commit", "Generate"] },
+    KeyPressed: "ignored"
   },
   Thinking: {
     Started: "ignored",
@@ -182,7 +192,9 @@ const table: Record<Phase, Record<keyof typeof events, Expected>> = {
     PlaybackFinished: "ignored",
     PlaybackCleared: "ignored",
     SpeechFailed: { phase: "Ended", commands: ["Abort", "StopTimer", "StopTimer", "StopTimer", "StopTimer", "StopTimer", "HangUp"] },
-    Stopped: { phase: "Ended", commands: ["Abort", "StopTimer", "StopTimer", "StopTimer", "StopTimer", "StopTimer"] }
+    Stopped: { phase: "Ended", commands: ["Abort", "StopTimer", "StopTimer", "StopTimer", "StopTimer", "StopTimer"] },
+    Keypad: { phase: "EndpointPending", commands: ["Abort", "StopTimer", "StopTimer", "StopTimer", "StartTimer"] },
+    KeyPressed: "ignored"
   },
   Speaking: {
     Started: "ignored",
@@ -204,7 +216,9 @@ const table: Record<Phase, Record<keyof typeof events, Expected>> = {
     PlaybackFinished: "ignored",
     PlaybackCleared: "ignored",
     SpeechFailed: { phase: "Ended", commands: ["Abort", "StopTimer", "StopTimer", "StopTimer", "StopTimer", "StopTimer", "HangUp"] },
-    Stopped: { phase: "Ended", commands: ["Abort", "StopTimer", "StopTimer", "StopTimer", "StopTimer", "StopTimer", "Commit"] }
+    Stopped: { phase: "Ended", commands: ["Abort", "StopTimer", "StopTimer", "StopTimer", "StopTimer", "StopTimer", "Commit"] },
+    Keypad: { phase: "EndpointPending", commands: ["Clear", "Abort", "StopTimer", "StopTimer", "StopTimer", "StartTimer"] },
+    KeyPressed: "ignored"
   },
   Ended: Object.fromEntries(Object.keys(events).map((name) => [name, "ignored"])) as Record<keyof typeof events, Expected>
 }
@@ -220,6 +234,15 @@ const run = (state: ConversationState, ...sequence: ReadonlyArray<ConversationEv
     commands.push(...step.commands)
   }
   return { state, commands }
+}
+
+/** The agent in the middle of a complete answer, all of it sent to speech. */
+const speaking: ConversationState = {
+  ...initialState,
+  phase: "Speaking",
+  lastResponseId: 2,
+  history: [{ role: "user", content: "Tell me about your plans" }],
+  response: response(2, { said: "We have three plans: basic, plus and pro.", round: "We have three plans: basic, plus and pro.", complete: true })
 }
 
 describe("the conversation machine", () => {
@@ -313,13 +336,6 @@ describe("the conversation machine", () => {
   })
 
   it("barge-in: clears first, aborts the reply, keeps only the words heard, and resumes after a false interruption", () => {
-    const speaking: ConversationState = {
-      ...initialState,
-      phase: "Speaking",
-      lastResponseId: 2,
-      history: [{ role: "user", content: "Tell me about your plans" }],
-      response: response(2, { said: "We have three plans: basic, plus and pro.", round: "We have three plans: basic, plus and pro.", complete: true })
-    }
     const onset = run(speaking, E.SpeechStarted({ at: 1_000 }))
     assert.deepStrictEqual(onset.commands, [{ _tag: "StartTimer", timer: "interruption", at: 1_200 } as any])
     const confirmed = run(onset.state, E.Transcript({ text: "wait", isFinal: false, at: 1_300 }))
@@ -335,6 +351,23 @@ describe("the conversation machine", () => {
     // output of the cut response that arrives late is never played
     const late = run(resumed.state, E.ReplyText({ responseId: 2, text: " And enterprise.", at: 4_100 }))
     assert.deepStrictEqual(late.commands, [])
+  })
+
+  it("the media stops mid-answer: the line on the air is kept, cut off, as far as the caller heard it", () => {
+    const heard = run(speaking, E.Stopped({ at: 2_000, heard: "We have three" }))
+    assert.strictEqual(heard.state.phase, "Ended")
+    assert.deepInclude(heard.commands, { _tag: "Commit", speaker: "agent", text: "We have three", at: 2_000, interrupted: true, responseId: 2 } as any)
+    // nothing heard of it: no line
+    assert.notInclude(tags(run(speaking, E.Stopped({ at: 2_000, heard: "" })).commands), "Commit")
+    // the engine cannot tell: the text sent is kept
+    assert.deepInclude(run(speaking, E.Stopped({ at: 2_000, heard: null })).commands, {
+      _tag: "Commit",
+      speaker: "agent",
+      text: "We have three plans: basic, plus and pro.",
+      at: 2_000,
+      interrupted: true,
+      responseId: 2
+    } as any)
   })
 
   it("a backchannel or a short noise while the agent talks does not interrupt", () => {
@@ -434,6 +467,65 @@ describe("the conversation machine", () => {
     assert.deepInclude(ending.commands, { _tag: "Speak", responseId: 2, text: settings.closingText, interruptible: false } as any)
     assert.deepStrictEqual(ending.commands.at(-1), { _tag: "HangUp", reason: "agent_ended" } as any)
     assert.strictEqual(ending.state.phase, "Ended")
+  })
+
+  it("keypad: an entry is the caller's turn at once, after any words of theirs; during the agent's answer it cuts it off like speech", () => {
+    const listening: ConversationState = { ...initialState, phase: "Listening", lastResponseId: 1, history: [{ role: "assistant", content: "Your account number?" }] }
+    const keyed = run(listening, E.Keypad({ text: "[keypad] 4321", at: 5_000 }))
+    assert.strictEqual(keyed.state.phase, "Thinking")
+    assert.deepInclude(keyed.commands, { _tag: "Commit", speaker: "customer", text: "[keypad] 4321", at: 5_000, interrupted: false, responseId: 2 } as any)
+    assert.deepStrictEqual((keyed.commands.at(-1) as any).history.at(-1), { role: "user", content: "[keypad] 4321" })
+    // words said before the keys are the same turn
+    const both = run(states.EndpointPending, E.Keypad({ text: "[keypad] 7", at }))
+    assert.deepInclude(both.commands, { _tag: "Commit", speaker: "customer", text: "When do you open? [keypad] 7", at, interrupted: false, responseId: 2 } as any)
+
+    // mid-answer: cleared at once; the words heard stay the agent's (cut off), then the keys are the turn
+    const cut = run(
+      speaking,
+      E.Keypad({ text: "[keypad] 2", at: 1_000 }),
+      E.PlaybackCleared({ responseId: 2, heard: "We have three plans:", at: 1_000 }),
+      E.TimerFired({ timer: "endpoint", at: 1_000 })
+    )
+    assert.deepStrictEqual(tags(cut.commands).filter((t) => t === "Clear" || t === "Commit" || t === "Generate"), ["Clear", "Commit", "Commit", "Generate"])
+    assert.deepStrictEqual((cut.commands.at(-1) as any).history.slice(-2), [
+      { role: "assistant", content: "We have three plans:", interrupted: true },
+      { role: "user", content: "[keypad] 2" }
+    ])
+    assert.isNull(cut.state.unheard)
+    // a line that may not be interrupted lets the keys go
+    const goodbye: ConversationState = { ...speaking, response: response(2, { interruptible: false, then: "agent_ended" }) }
+    assert.deepStrictEqual(run(goodbye, E.Keypad({ text: "[keypad] 1", at })), { state: goodbye, commands: [] })
+  })
+
+  it("a tool that finishes the agent's part (a transfer): its hand-off line, said whole, then the hang-up with the tool's reason", () => {
+    const thinking: ConversationState = {
+      ...initialState,
+      phase: "Thinking",
+      lastResponseId: 2,
+      history: [{ role: "user", content: "Put me through to billing." }],
+      response: response(2, { said: "", round: "", playing: false })
+    }
+    const transfer = { id: "call_7", name: "transfer_call", arguments: "{\"mode\":\"warm\"}" }
+    const asked = run(thinking, E.ReplyToolCalls({ responseId: 2, calls: [transfer], at: 1_000 }))
+    const warm = run(
+      asked.state,
+      E.ToolFinished({ responseId: 2, callId: "call_7", result: "Transferring.", at: 1_100, finish: { text: "Connecting you to billing now.", reason: "transferred" } })
+    )
+    assert.deepStrictEqual(tags(warm.commands), ["StopTimer", "Speak", "EndSpeech"])
+    assert.deepInclude(warm.commands, { _tag: "Speak", responseId: 2, text: "Connecting you to billing now.", interruptible: false } as any)
+    // the caller cannot talk over it, and the model is not asked again
+    assert.deepStrictEqual(run(warm.state, E.SpeechStarted({ at: 1_200 })).commands, [])
+    const done = run(warm.state, E.PlaybackStarted({ responseId: 2, at: 1_200 }), E.PlaybackFinished({ responseId: 2, at: 3_000 }))
+    assert.deepStrictEqual(tags(done.commands).filter((t) => t === "Commit" || t === "HangUp" || t === "Generate"), ["Commit", "HangUp"])
+    assert.deepStrictEqual(done.commands.at(-1), { _tag: "HangUp", reason: "transferred" } as any)
+    // cold: nothing to say, the hang-up comes as soon as the (empty) response is done
+    const cold = run(
+      asked.state,
+      E.ToolFinished({ responseId: 2, callId: "call_7", result: "Transferring.", at: 1_100, finish: { text: "", reason: "transferred" } }),
+      E.PlaybackFinished({ responseId: 2, at: 1_100 })
+    )
+    assert.deepStrictEqual(tags(cold.commands), ["StopTimer", "EndSpeech", "StopTimer", "StopTimer", "StopTimer", "StopTimer", "StopTimer", "HangUp"])
+    assert.strictEqual(cold.state.phase, "Ended")
   })
 
   it("a model that fails: the fallback line, then the call ends", () => {

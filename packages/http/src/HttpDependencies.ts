@@ -5,6 +5,7 @@ import { RateCards } from "@voiceagent/runner/Billing/RateCards"
 import { Reports } from "@voiceagent/runner/Billing/Reports"
 import { CallSessionsRepo } from "@voiceagent/runner/Calls/CallSessionsRepo"
 import { CallSpecs } from "@voiceagent/runner/Calls/CallSpecs"
+import { InboundCallsRepo } from "@voiceagent/runner/Calls/InboundCalls"
 import { Campaigns } from "@voiceagent/runner/Campaigns/Campaigns"
 import { CampaignsRepo } from "@voiceagent/runner/Campaigns/CampaignsRepo"
 import { ContactListsRepo } from "@voiceagent/runner/Contacts/ContactListsRepo"
@@ -18,11 +19,13 @@ import { MessagingCampaigns } from "@voiceagent/runner/Messaging/MessagingCampai
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 import * as Layer from "effect/Layer"
+import type * as crypto from "node:crypto"
 import { AuthMiddlewareLive } from "./Auth/AuthenticationLive.js"
 import { Authenticator } from "./Auth/Authenticator.js"
 import { SessionTokens, type SessionTokensConfig } from "./Auth/SessionTokens.js"
 import { ChatAppAppSecret } from "./Campaign/MessagingHttp.js"
 import { TwilioWebhookSecret } from "./Comms/CallsHttp.js"
+import { TelnyxWebhookKey } from "./Comms/TelnyxWebhookHttp.js"
 import { PublicUrl } from "./PublicUrl.js"
 
 export interface HttpDependenciesOptions {
@@ -31,6 +34,8 @@ export interface HttpDependenciesOptions {
   readonly publicUrl?: string | undefined
   /** Verifies Twilio's status callbacks when Twilio serves a provider. */
   readonly twilioAuthToken?: Option.Option<Redacted.Redacted> | undefined
+  /** Verifies Telnyx's webhooks when Telnyx serves a provider (`TELNYX_PUBLIC_KEY`). */
+  readonly telnyxPublicKey?: Option.Option<crypto.KeyObject> | undefined
   /** Verifies the chat-app platform's notifications (`CHATAPP_APP_SECRET`). */
   readonly chatAppAppSecret?: Option.Option<Redacted.Redacted> | undefined
 }
@@ -56,12 +61,14 @@ export const HttpDependencies = (options: HttpDependenciesOptions) =>
       Reports.Default,
       CallSessionsRepo.Default,
       CallSpecs.Default,
+      InboundCallsRepo.Default,
       CampaignsRepo.Default,
       IdempotentRequests.Default,
       Webhooks.Default,
       SessionTokens.layer(options.sessions),
       PublicUrl.layer(options.publicUrl),
       TwilioWebhookSecret.layer(options.twilioAuthToken ?? Option.none()),
+      TelnyxWebhookKey.layer(options.telnyxPublicKey ?? Option.none()),
       ChatAppAppSecret.layer(options.chatAppAppSecret ?? Option.none()),
       // the HTTP side only records what the webhook reports; the dispatcher's settings live on the runners
       MessagingSettings.layer()

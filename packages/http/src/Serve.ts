@@ -11,12 +11,13 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import type { ErrorBody } from "@voiceagent/domain/ApiError"
-import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http"
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
 import { hasBody, REQUEST_ID_HEADER, requestIdFor, securityHeaders, withRequestContext } from "./RequestContext.js"
 import { withRequestRules } from "./RequestRules.js"
 import { routesOf } from "./Routes.js"
 import { ServiceDirectory } from "./ServiceDirectory.js"
+import { answerRaw, type UpgradeHandler } from "./WebSockets.js"
 
 export interface Listen {
   readonly host: string
@@ -128,19 +129,7 @@ const answerClientError = (log: (message: string, annotations: Record<string, un
     : [400, "MALFORMED_REQUEST", "The request is not valid HTTP/1.1"] as const
   const requestId = requestIdFor(inFlight?.req?.headers[REQUEST_ID_HEADER] as string | undefined)
   log("client error", { requestId, status, reason: error.code ?? error.message })
-  const body: ErrorBody = { error: { code, message, requestId } }
-  const text = JSON.stringify(body)
-  const head = {
-    "content-type": "application/json",
-    "content-length": String(Buffer.byteLength(text)),
-    connection: "close",
-    [REQUEST_ID_HEADER]: requestId,
-    ...securityHeaders
-  }
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${Object.entries(head).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n${text}`,
-    () => socket.destroy()
-  )
+  answerRaw(socket, status, code, message, requestId)
 }
 
 /**
@@ -154,8 +143,11 @@ const answerClientError = (log: (message: string, annotations: Record<string, un
  * open until node's keep-alive timeout (5 s). The drain is a finalizer of `serve`, added after the
  * platform's, so it runs first: while it waits, the handler is still there.
  */
-const gracefulServer = (service: string, options: Listen) =>
+const gracefulServer = <R = never>(service: string, options: Listen, upgrade?: Effect.Effect<UpgradeHandler, never, R>) =>
   Effect.gen(function*() {
+    const onUpgrade = upgrade === undefined ? undefined : yield* upgrade
+    /** Connections handed to the upgrade handler (a web call's stream): closed once the grace is over. */
+    const upgraded = new Set<Duplex>()
     const grace = yield* ShutdownGrace
     const timeouts = yield* HttpTimeouts
     const runtime = yield* Effect.runtime<never>()
@@ -197,6 +189,7 @@ const gracefulServer = (service: string, options: Listen) =>
           `${service}: ${inFlight.size} request(s) still in flight after ${Duration.format(grace)}: closing their connections`
         )
         server.closeAllConnections()
+        for (const socket of upgraded) socket.destroy()
         yield* Deferred.await(closed).pipe(Effect.interruptible, Effect.timeout("1 second"), Effect.ignore)
       }
       clearInterval(sweep)
@@ -211,18 +204,35 @@ const gracefulServer = (service: string, options: Listen) =>
           // socket over unparsed and the request's body is never read: the gateway then forwarded
           // the declared Content-Length with no body, and the service's keep-alive connection took
           // the next request proxied on it for that body (408 for that unrelated request).
-          Effect.tap(() => Effect.sync(() => server.removeAllListeners("upgrade"))),
+          // A server with an upgrade handler (the gateway's and comms' WebSockets) takes every request that
+          // asks to upgrade, and answers itself those it does not take, closing their connections.
+          Effect.tap(() =>
+            Effect.sync(() => {
+              server.removeAllListeners("upgrade")
+              if (onUpgrade === undefined) return
+              server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+                if (draining) return socket.destroy()
+                upgraded.add(socket)
+                socket.once("close", () => upgraded.delete(socket))
+                onUpgrade(request, socket, head)
+              })
+            })
+          ),
           Effect.zipLeft(Effect.addFinalizer(() => drain))
         )) as HttpServer.HttpServer["serve"]
     })
   })
 
 /** A node HTTP server that stops gracefully (see `gracefulServer`), for any server of a role. */
-export const gracefulHttpServer = (service: string, options: Listen) =>
-  Layer.mergeAll(Layer.scoped(HttpServer.HttpServer, gracefulServer(service, options)), NodeHttpServer.layerContext)
+export const gracefulHttpServer = <R = never>(service: string, options: Listen, upgrade?: Effect.Effect<UpgradeHandler, never, R>) =>
+  Layer.mergeAll(Layer.scoped(HttpServer.HttpServer, gracefulServer(service, options, upgrade)), NodeHttpServer.layerContext)
 
-/** Binds a node HTTP server that stops gracefully, and records its address in the service directory. */
-export const listen = (service: string, options: Listen) =>
+/**
+ * Binds a node HTTP server that stops gracefully, and records its address in the service directory.
+ * `upgrade`: its WebSockets (see `WebSockets`); without it, a request that asks to upgrade is served
+ * as any other.
+ */
+export const listen = <R = never>(service: string, options: Listen, upgrade?: Effect.Effect<UpgradeHandler, never, R>) =>
   Layer.effectDiscard(
     Effect.gen(function*() {
       const server = yield* HttpServer.HttpServer
@@ -231,16 +241,17 @@ export const listen = (service: string, options: Listen) =>
       yield* directory.register(service, url)
       yield* Effect.logInfo(`${service} listening on ${url}`)
     })
-  ).pipe(Layer.provideMerge(gracefulHttpServer(service, options)))
+  ).pipe(Layer.provideMerge(gracefulHttpServer(service, options, upgrade)))
 
 /**
  * Serves one HttpApi on its own port, with `/api/v1/openapi.json` and `/docs`.
  * Fresh, so the three services in one process never share a router.
  */
-export const serveApi = <E, R>(
+export const serveApi = <E, R, RU = never>(
   service: string,
   api: Layer.Layer<HttpApi.Api, E, R>,
-  options: Listen
+  options: Listen,
+  upgrade?: Effect.Effect<UpgradeHandler, never, RU>
 ) =>
   Layer.unwrapEffect(
     Effect.gen(function*() {
@@ -252,6 +263,6 @@ export const serveApi = <E, R>(
     Layer.provide([docsLayer, HttpApiBuilder.middlewareOpenApi({ path: OPENAPI_PATH })]),
     Layer.provide(api),
     Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]),
-    Layer.provide(listen(service, options)),
+    Layer.provide(listen(service, options, upgrade)),
     Layer.fresh
   )

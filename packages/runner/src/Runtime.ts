@@ -21,8 +21,16 @@ import { Ledger } from "./Billing/Ledger.js"
 import { RateCards } from "./Billing/RateCards.js"
 import { AgentBrain } from "./Brain/AgentBrain.js"
 import { CallEnded } from "./Calls/CallEnded.js"
+import { CallTransfersRepo } from "./Calls/CallTransfersRepo.js"
+import { VoicemailRepo } from "./Calls/VoicemailRepo.js"
 import { CallSessionsRepo } from "./Calls/CallSessionsRepo.js"
 import { DeadLetters } from "./Cluster/DeadLetters.js"
+import {
+  ClusterStorageSettings,
+  type ClusterStorageRetention,
+  clusterStorageCleanup,
+  defaultClusterStorageRetention
+} from "./Cluster/StorageCleanup.js"
 import { Failpoints, type FailpointSpec } from "./Failpoints.js"
 import { CallSpecs } from "./Calls/CallSpecs.js"
 import { CampaignLive, defaultDialerOptions, type DialerOptions, DialerSettings } from "./Campaigns/CampaignLive.js"
@@ -32,6 +40,7 @@ import { LiveCallLive } from "./Calls/LiveCallLive.js"
 import { LocalCalls } from "./Calls/LocalCalls.js"
 import { makeSimulatedCarrier, type SimulatorOptions } from "./Telephony/SimulatedCarrier.js"
 import { type Carrier, CallEventSink, Telephony } from "./Telephony/Telephony.js"
+import { makeWebCarrier } from "./Telephony/WebCarrier.js"
 import { TenantEntityLive } from "./Tenants/TenantEntityLive.js"
 import { VoiceNumbersRepo } from "./VoiceNumbers/VoiceNumbersRepo.js"
 import { dispatcher, type DispatcherOptions, Webhooks } from "./Webhooks/Webhooks.js"
@@ -40,9 +49,11 @@ import { type ChatAppSender, MessageSenders, type SmsSender } from "./Messaging/
 import { simulatedChatAppSender, simulatedSmsSender } from "./Messaging/SimulatedSenders.js"
 import { Ingestion } from "./Knowledge/Ingestion.js"
 import { type KnowledgeOptions, KnowledgeServices } from "./Knowledge/KnowledgeServices.js"
+import { Recordings, type RecordingsOptions, RecordingsSettings } from "./Recordings/Recordings.js"
 import { Conversations } from "./Voice/Conversations.js"
 import { LocalMedia } from "./Voice/Media.js"
 import { MediaServer, type MediaServerOptions } from "./Voice/MediaServer.js"
+import { WebStreams } from "./Voice/WebMedia.js"
 import { webrtcVad } from "./Voice/Vad.js"
 import { type VoiceOptions, VoiceProvidersLive } from "./Voice/VoiceProvidersLive.js"
 
@@ -82,6 +93,10 @@ export interface RuntimeOptions {
    * default: the simulated carrier's line is in process.
    */
   readonly media?: MediaServerOptions | undefined
+  /** Where call recordings go and how long they are kept (default: `RecordingsSettings.defaults`). */
+  readonly recordings?: RecordingsOptions | undefined
+  /** How long processed cluster messages are kept, and how often the rest go (default 7 days, hourly). */
+  readonly clusterStorage?: ClusterStorageRetention | undefined
 }
 
 export const defaultRuntimeOptions: RuntimeOptions = {
@@ -121,7 +136,8 @@ const TelephonyLive = (options: RuntimeOptions) =>
       for (const [provider, make] of Object.entries(options.carriers ?? {}) as Array<[PhoneProvider, Effect.Effect<Carrier>]>) {
         configured[provider] = yield* make
       }
-      return { carrierFor: (provider) => configured[provider] ?? simulated }
+      const web = yield* makeWebCarrier
+      return { carrierFor: (provider) => provider === "WEB" ? web : configured[provider] ?? simulated }
     })
   )
 
@@ -225,6 +241,8 @@ export const Repositories = Layer.mergeAll(
   Ledger.Default,
   RateCards.Default,
   CallSessionsRepo.Default,
+  VoicemailRepo.Default,
+  CallTransfersRepo.Default,
   AgentsRepo.Default,
   VoiceNumbersRepo.Default,
   CampaignsRepo.Default,
@@ -243,6 +261,10 @@ export const RuntimeLive = (options: RuntimeOptions = defaultRuntimeOptions) =>
     Singleton.make("live-call-supervisor", supervisor(options.supervisorInterval)),
     Singleton.make("campaign-supervisor", campaignSupervisor(options.supervisorInterval)),
     Singleton.make("message-dispatcher", messageDispatcher),
+    Singleton.make("recording-retention", Effect.flatMap(Recordings, (recordings) => recordings.retention)),
+    Singleton.make("cluster-storage-cleanup", clusterStorageCleanup).pipe(
+      Layer.provide(ClusterStorageSettings.layer(options.clusterStorage ?? defaultClusterStorageRetention))
+    ),
     // without a vector store no knowledge base can exist, so there is nothing to ingest
     options.knowledge?.vectorStore === undefined ? Layer.empty : IngestionWorker,
     options.wakeOnShardAcquired === true ? Layer.scopedDiscard(Effect.forkScoped(shardTakeover)) : Layer.empty
@@ -255,6 +277,7 @@ export const RuntimeLive = (options: RuntimeOptions = defaultRuntimeOptions) =>
     Layer.provide(DialerSettings.layer(options.dialer)),
     Layer.provide(DialPacer.layer(options.callsPerSecondPerNumber)),
     Layer.provide(TelephonyLive(options)),
+    Layer.provideMerge(WebStreams.Default),
     Layer.provideMerge(LocalMedia.Default),
     Layer.provide(CallEventSinkLive),
     Layer.provideMerge(LocalCalls.Default),
@@ -266,6 +289,7 @@ export const RuntimeLive = (options: RuntimeOptions = defaultRuntimeOptions) =>
     Layer.provide(VoiceProvidersLive(options.voice)),
     Layer.provideMerge(AgentBrain.responder),
     Layer.provideMerge(Repositories),
+    Layer.provideMerge(Recordings.Default.pipe(Layer.provide(RecordingsSettings.layer(options.recordings)))),
     Layer.provideMerge(MessagingSettings.layer(options.messaging)),
     Layer.provideMerge(Ingestion.Default),
     Layer.provideMerge(KnowledgeServices(options.knowledge))

@@ -4,6 +4,8 @@ import * as Layer from "effect/Layer"
 export interface RateDefaults {
   /** Minor units per minute of talk. */
   readonly voicePerMinute: number
+  /** Minor units per minute of a web call; unset: `voicePerMinute`. */
+  readonly webPerMinute?: number | undefined
   readonly billingIncrementSeconds: number
   readonly smsPerSegment: number
   readonly chatAppPerMessage: number
@@ -15,6 +17,8 @@ export interface CallSettings {
   readonly defaultConcurrentCalls: number
   readonly maxCallDurationSeconds: number
   readonly defaultDialTimeoutSeconds: number
+  /** How long a web call's stream token is good for (default `WEB_CALL_TOKEN_SECONDS`). */
+  readonly webCallTokenSeconds?: number | undefined
 }
 
 export interface PlatformSettingsShape {

@@ -363,7 +363,7 @@ describe("campaigns under the TestClock", () => {
           "contacts are counted, not attempts"
         )
         const p = yield* progress(fx.tenantId, c.id)
-        assert.deepStrictEqual(p.contacts, { pending: 0, inProgress: 0, answered: 1, exhausted: 4, skipped: 0, cancelled: 0 })
+        assert.deepStrictEqual(p.contacts, { pending: 0, inProgress: 0, answered: 1, exhausted: 4, skipped: 0, cancelled: 0, awaitingLocalHours: 0 })
         assert.deepStrictEqual(p.attempts, { total: 13, inProgress: 0, answered: 1, unanswered: 3, busy: 3, failed: 6, canceled: 0 })
         assert.strictEqual(p.answerRate, 1 / 5)
       }))
@@ -464,7 +464,7 @@ describe("campaigns under the TestClock", () => {
         const rProgress = yield* progress(fxR.tenantId, r.id)
         assert.deepStrictEqual([rProgress.status, rProgress.statusReason], ["FAILED", "ABORTED"])
         // the call in progress at the abort was answered; the busy one is not redialed; two never dialed
-        assert.deepStrictEqual(rProgress.contacts, { pending: 0, inProgress: 0, answered: 1, exhausted: 0, skipped: 0, cancelled: 3 })
+        assert.deepStrictEqual(rProgress.contacts, { pending: 0, inProgress: 0, answered: 1, exhausted: 0, skipped: 0, cancelled: 3, awaitingLocalHours: 0 })
         assert.deepStrictEqual(yield* attemptRows(fxR.tenantId, r.id), [
           [runningNumbers[0]!, 1, "ENDED", "BUSY"],
           [runningNumbers[1]!, 1, "ENDED", "ANSWERED"]
@@ -596,20 +596,20 @@ describe("campaigns under the TestClock", () => {
           [waiting.status, waiting.callWindowOpen, waiting.nextWindowOpensAt && iso(waiting.nextWindowOpensAt), waiting.totalContacts],
           ["RUNNING", false, iso(opens), 3]
         )
-        assert.deepStrictEqual(waiting.contacts, { pending: 3, inProgress: 0, answered: 0, exhausted: 0, skipped: 0, cancelled: 0 })
+        assert.deepStrictEqual(waiting.contacts, { pending: 3, inProgress: 0, answered: 0, exhausted: 0, skipped: 0, cancelled: 0, awaitingLocalHours: 0 })
         assert.deepStrictEqual([waiting.attempts.total, waiting.dialedContacts, waiting.answerRate], [0, 0, null])
 
         // +1.5 s: two calls ringing
         yield* TestKit.advanceTo(opens + 1500)
         const ringing = yield* progress(fx.tenantId, c.id)
         assert.deepStrictEqual([ringing.callWindowOpen, ringing.nextWindowOpensAt, ringing.dialedContacts, ringing.answerRate], [true, null, 2, 0])
-        assert.deepStrictEqual(ringing.contacts, { pending: 1, inProgress: 2, answered: 0, exhausted: 0, skipped: 0, cancelled: 0 })
+        assert.deepStrictEqual(ringing.contacts, { pending: 1, inProgress: 2, answered: 0, exhausted: 0, skipped: 0, cancelled: 0, awaitingLocalHours: 0 })
         assert.deepStrictEqual(ringing.attempts, { total: 2, inProgress: 2, answered: 0, unanswered: 0, busy: 0, failed: 0, canceled: 0 })
 
         // +30 s: both answered calls over (ended +12 s and +24 s), the busy one (+3 s) due again at +303 s
         yield* TestKit.advanceTo(opens + 30 * SECOND)
         const between = yield* progress(fx.tenantId, c.id)
-        assert.deepStrictEqual(between.contacts, { pending: 1, inProgress: 0, answered: 2, exhausted: 0, skipped: 0, cancelled: 0 })
+        assert.deepStrictEqual(between.contacts, { pending: 1, inProgress: 0, answered: 2, exhausted: 0, skipped: 0, cancelled: 0, awaitingLocalHours: 0 })
         assert.deepStrictEqual(between.attempts, { total: 3, inProgress: 0, answered: 2, unanswered: 0, busy: 1, failed: 0, canceled: 0 })
         assert.deepStrictEqual([between.status, between.dialedContacts, between.answeredContacts, between.answerRate], ["RUNNING", 3, 2, 2 / 3])
         assert.deepStrictEqual(between.nextAttemptAt && iso(between.nextAttemptAt), iso(opens + 303 * SECOND))
@@ -623,7 +623,7 @@ describe("campaigns under the TestClock", () => {
           2,
           2 / 3
         ])
-        assert.deepStrictEqual(done.contacts, { pending: 0, inProgress: 0, answered: 2, exhausted: 1, skipped: 0, cancelled: 0 })
+        assert.deepStrictEqual(done.contacts, { pending: 0, inProgress: 0, answered: 2, exhausted: 1, skipped: 0, cancelled: 0, awaitingLocalHours: 0 })
         assert.deepStrictEqual(done.attempts, { total: 4, inProgress: 0, answered: 2, unanswered: 0, busy: 2, failed: 0, canceled: 0 })
         assert.deepStrictEqual([done.nextWindowOpensAt, done.nextAttemptAt], [null, null])
         assert.deepStrictEqual(iso((yield* get(fx.tenantId, c.id)).completedAt!), iso(opens + 305 * SECOND))
@@ -684,7 +684,7 @@ describe("campaigns under the TestClock", () => {
         ])
         const p = yield* progress(fx.tenantId, c.id)
         assert.deepStrictEqual([p.status, p.totalContacts, p.dialedContacts, p.answeredContacts], ["COMPLETED", 4, 3, 2])
-        assert.deepStrictEqual(p.contacts, { pending: 0, inProgress: 0, answered: 2, exhausted: 0, skipped: 2, cancelled: 0 })
+        assert.deepStrictEqual(p.contacts, { pending: 0, inProgress: 0, answered: 2, exhausted: 0, skipped: 2, cancelled: 0, awaitingLocalHours: 0 })
 
         // off the list again: a new campaign dials it
         assert.isTrue(yield* campaigns.removeDnc(fx.tenantId, blocked))
@@ -712,7 +712,7 @@ describe("campaigns under the TestClock", () => {
         assert.deepStrictEqual(yield* dialsAmong(numbers), [[numbers[0]!, iso(t0)]])
         const failed = yield* progress(fx.tenantId, c.id)
         assert.deepStrictEqual([failed.status, failed.statusReason], ["FAILED", "AGENT_INACTIVE"])
-        assert.deepStrictEqual(failed.contacts, { pending: 0, inProgress: 0, answered: 1, exhausted: 0, skipped: 0, cancelled: 2 })
+        assert.deepStrictEqual(failed.contacts, { pending: 0, inProgress: 0, answered: 1, exhausted: 0, skipped: 0, cancelled: 2, awaitingLocalHours: 0 })
         assert.strictEqual(iso((yield* get(fx.tenantId, c.id)).updatedAt), iso(t0 + 32 * SECOND), "when the call ended")
       }))
 
@@ -767,7 +767,7 @@ describe("campaigns under the TestClock", () => {
         assert.deepStrictEqual(yield* dialsAmong(numbers), [[numbers[0]!, iso(t0)], [numbers[1]!, iso(t0 + SECOND)]])
         const failed = yield* progress(fx.tenantId, c.id)
         assert.deepStrictEqual([failed.status, failed.statusReason], ["FAILED", "VOICE_NUMBER_REMOVED"])
-        assert.deepStrictEqual(failed.contacts, { pending: 0, inProgress: 0, answered: 1, exhausted: 0, skipped: 0, cancelled: 2 })
+        assert.deepStrictEqual(failed.contacts, { pending: 0, inProgress: 0, answered: 1, exhausted: 0, skipped: 0, cancelled: 2, awaitingLocalHours: 0 })
         assert.deepStrictEqual(failed.attempts, { total: 2, inProgress: 0, answered: 1, unanswered: 0, busy: 1, failed: 0, canceled: 0 })
         assert.strictEqual(iso((yield* get(fx.tenantId, c.id)).updatedAt), iso(t0 + 3 * SECOND), "when the busy call ended")
 

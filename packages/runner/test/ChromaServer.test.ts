@@ -5,7 +5,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { ChromaServer, ChromaStartFailed, PID_FILE, startChroma } from "@voiceagent/runner/Knowledge/ChromaServer"
 import { ChromaClient } from "chromadb"
-import { Effect, Exit, Schedule, Scope } from "effect"
+import { Effect, Exit, Logger, Schedule, Scope } from "effect"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
@@ -183,6 +183,40 @@ describe("ChromaServer", () => {
       assert.isFalse(isAlive(secondPid!))
       assert.isFalse(yield* chroma.healthy)
       assert.strictEqual(yield* chroma.restarts, 1)
+    }), { timeout: 60_000 })
+
+  it.scopedLive("a stop signal that reaches Chroma with us (the process group's Ctrl-C) is not told as a restart; alone, it is one", () =>
+    Effect.gen(function*() {
+      const dataDir = yield* tempDir
+      const said: Array<string> = []
+      const logger = Logger.replace(Logger.defaultLogger, Logger.make(({ message }) => said.push(String(message))))
+
+      // the platform stops with it: the scope closes within the restart delay
+      const scope = yield* Scope.make()
+      const chroma = yield* startChroma({ dataDir: Path.join(dataDir, "a"), restartDelay: "2 seconds" }).pipe(
+        Scope.extend(scope),
+        Effect.provide(logger)
+      )
+      const pid = yield* chroma.pid
+      process.kill(pid!, "SIGTERM")
+      yield* eventually(Effect.sync(() => assert.isFalse(isAlive(pid!))), 10)
+      yield* Scope.close(scope, Exit.void)
+      assert.deepStrictEqual(said.filter((m) => m.includes("restarting")), [])
+      assert.strictEqual(yield* chroma.restarts, 0)
+
+      // the signal came to Chroma alone: after the delay it is told and restarted
+      const alone = yield* startChroma({ dataDir: Path.join(dataDir, "b"), restartDelay: "200 millis" }).pipe(
+        Effect.provide(logger)
+      )
+      process.kill((yield* alone.pid)!, "SIGTERM")
+      yield* eventually(
+        Effect.gen(function*() {
+          assert.strictEqual(yield* alone.restarts, 1)
+          assert.isTrue(yield* alone.healthy)
+        }),
+        20
+      )
+      assert.lengthOf(said.filter((m) => m.includes("Chroma exited (signal SIGTERM): restarting")), 1)
     }), { timeout: 60_000 })
 
   it.scopedLive("as a layer; another on its port fails rather than answer for it", () =>

@@ -1,14 +1,16 @@
 import { assert, describe, it } from "@effect/vitest"
-import { defaultSettings, type Message } from "@voiceagent/domain/Conversation"
+import { type ConversationSettings, defaultSettings, type Message } from "@voiceagent/domain/Conversation"
+import { endpointDelay } from "@voiceagent/domain/TurnPolicy"
 import type { SessionId } from "@voiceagent/domain/Calls"
 import * as TestKit from "@voiceagent/runner/Testing/TestKit"
 import { SAMPLE_RATE } from "@voiceagent/runner/Voice/Audio"
 import { type EngineReport, runConversation } from "@voiceagent/runner/Voice/Engine"
 import { type LanguageModelProvider, LlmChunk } from "@voiceagent/runner/Voice/LanguageModel"
+import { type AudioFrame, makeAudioInlet, type MediaSession } from "@voiceagent/runner/Voice/Media"
 import * as Caller from "@voiceagent/runner/Voice/SimulatedCaller"
 import { SpeechPart, type TtsSession } from "@voiceagent/runner/Voice/TextToSpeech"
 import { rms } from "@voiceagent/runner/Voice/Vad"
-import { Effect, Stream } from "effect"
+import { Effect, type Scope, Stream } from "effect"
 
 /** A voiced sound as long as the text (60 ms a character): speech enough for a voice detector. */
 const voiced = (text: string, hz = 140): Int16Array => {
@@ -48,7 +50,55 @@ const scriptedModel = (answers: ReadonlyArray<readonly [RegExp, string]>): Langu
 
 const energy = { isSpeech: (frame: Int16Array) => rms(frame) > 500, close: () => {} }
 
-const converse = (script: ReadonlyArray<Caller.CallerStep>, model: LanguageModelProvider, seconds: number) =>
+/**
+ * The caller's line as the engine gets it: each frame passed on as it comes, or held back and given
+ * with a later one (a stall), or stamped by a clock of its own; `onsets` are when each stretch of the
+ * caller's sound began (its first frame's time on the TestClock, when the caller sent it).
+ */
+interface Relay {
+  readonly media: MediaSession
+  readonly onsets: Array<number>
+}
+
+const relay = (
+  caller: Caller.SimulatedCaller,
+  options: {
+    /** Holds back the first `frames` frames of the caller's `utterance`-th stretch of sound (from 0), giving them with the next. */
+    readonly hold?: { readonly utterance: number; readonly frames: number }
+    /** The stream's time of a frame, from its time on the caller's 20 ms grid. */
+    readonly stamp?: (at: number) => number
+  }
+): Effect.Effect<Relay, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const clock = yield* Effect.clock
+    const onsets: Array<number> = []
+    const held: Array<AudioFrame> = []
+    const out = makeAudioInlet()
+    let silentFrames = Number.POSITIVE_INFINITY
+    let released = false
+    caller.media.listen!((frame) => {
+      const loud = rms(frame.pcm) > 500
+      if (loud && silentFrames >= 15) onsets.push(clock.unsafeCurrentTimeMillis())
+      silentFrames = loud ? 0 : silentFrames + 1
+      const stamped = options.stamp === undefined ? frame : { ...frame, at: options.stamp(frame.at) }
+      const hold = options.hold
+      if (hold !== undefined && !released && onsets.length === hold.utterance + 1 && loud && held.length < hold.frames) {
+        held.push(stamped)
+        return
+      }
+      if (held.length > 0) released = true
+      for (const early of held.splice(0)) out.push(early)
+      out.push(stamped)
+    })
+    return { media: { ...caller.media, listen: out.listen }, onsets }
+  })
+
+const converse = (
+  script: ReadonlyArray<Caller.CallerStep>,
+  model: LanguageModelProvider,
+  seconds: number,
+  options: { readonly line?: Parameters<typeof relay>[1]; readonly settings?: ConversationSettings } = {}
+) =>
   Effect.gen(function*() {
     const reports: Array<EngineReport> = []
     const caller = yield* Caller.startCaller({
@@ -56,9 +106,10 @@ const converse = (script: ReadonlyArray<Caller.CallerStep>, model: LanguageModel
       script,
       voice: (text) => Effect.succeed(voiced(text))
     })
+    const line = yield* relay(caller, options.line ?? {})
     const engine = yield* Effect.fork(Effect.scoped(runConversation({
-      media: caller.media,
-      settings: defaultSettings("Hello, this is Ada."),
+      media: line.media,
+      settings: options.settings ?? defaultSettings("Hello, this is Ada."),
       vad: energy,
       stt: caller.transcripts,
       tts,
@@ -68,7 +119,7 @@ const converse = (script: ReadonlyArray<Caller.CallerStep>, model: LanguageModel
       report: (report) => Effect.sync(() => void reports.push(report))
     })))
     yield* TestKit.advance(`${seconds} seconds`)
-    return { reports, caller, engine }
+    return { reports, caller, engine, onsets: line.onsets }
   }).pipe(Effect.scoped)
 
 describe("the conversation engine, on a simulated line under the TestClock", () => {
@@ -148,4 +199,51 @@ describe("the conversation engine, on a simulated line under the TestClock", () 
         assert.isFalse(model.asked.some((context) => context.some((m) => m.role === "assistant" && m.interrupted === true)))
       }))
   }
+
+  describe("the caller's speech is timed by the stream's clock", () => {
+    const plans = "We have three plans. Basic costs ten dollars a month, plus costs twenty, and pro costs forty nine."
+    const bargeIn = [Caller.say("Tell me about your plans"), Caller.interrupt("What about pro?", { afterAgentStartsMs: 1_500 }), Caller.silent(6_000), Caller.hangUp()]
+    /** From the interruption's first sound (when the caller said it) to the clear. */
+    const reaction = (caller: Caller.SimulatedCaller, onsets: ReadonlyArray<number>) => {
+      const clear = caller.log().find((e) => e.event === "clear")
+      assert.isDefined(clear)
+      return clear!.at - onsets[1]!
+    }
+
+    it.effect("frames that arrive in a burst after a stall still pause the agent at the speech's 200 ms", () =>
+      Effect.gen(function*() {
+        // the interruption's first 160 ms reach the engine only with the frame after them
+        const { reports, caller, onsets } = yield* converse(bargeIn, scriptedModel([[/plans/i, plans], [/pro/i, "Pro includes everything."]]), 30, {
+          line: { hold: { utterance: 1, frames: 8 } }
+        })
+        // timed by when it arrived, the speech would have begun 160 ms late and the pause come at 360 ms
+        const ms = reaction(caller, onsets)
+        assert.isAtLeast(ms, 200)
+        assert.isBelow(ms, 220)
+        const barge = reports.find((r) => r._tag === "BargeIn") as { reactionMs: number } | undefined
+        assert.isBelow(barge!.reactionMs, 220)
+        const lines = reports.filter((r) => r._tag === "Line")
+        assert.isTrue(lines.some((l) => l.speaker === "agent" && l.interrupted), JSON.stringify(lines))
+        assert.isTrue(lines.some((l) => l.speaker === "customer" && l.text === "What about pro?"), JSON.stringify(lines))
+      }))
+
+    it.effect("a stream whose clock runs slow against ours (0.1%): ten minutes in, the barge-in and the turn's end are timed as at the start", () =>
+      Effect.gen(function*() {
+        const settings = defaultSettings("Hello, this is Ada.")
+        const patient = { ...settings, idle: { ...settings.idle, reminderAfterMs: 3_600_000 } }
+        // the stream's 20 ms frames are 20.02 ms of ours: 600 ms behind after ten minutes
+        const { reports, caller, onsets } = yield* converse(
+          [Caller.silent(600_000), ...bargeIn],
+          scriptedModel([[/plans/i, plans], [/pro/i, "Pro includes everything."]]),
+          630,
+          { line: { stamp: (at) => Math.round(at * 0.999) }, settings: patient }
+        )
+        const ms = reaction(caller, onsets)
+        assert.isAtLeast(ms, 195)
+        assert.isBelow(ms, 220)
+        // the wait counts from the end of the caller's speech, as long as what they said asks for
+        const latencies = reports.flatMap((r) => r._tag === "Line" && r.speaker === "agent" && r.latency !== null ? [r.latency.endpointingMs] : [])
+        assert.deepStrictEqual(latencies, [endpointDelay("Tell me about your plans"), endpointDelay("What about pro?")])
+      }), { timeout: 120_000 })
+  })
 })

@@ -160,7 +160,7 @@ const noise = (ms: number): Int16Array => {
 
 const ulaw = (...parts: ReadonlyArray<Int16Array>): ReadonlyArray<Uint8Array> => frames(concat(parts)).map(mulawEncode)
 
-const pushAll = (stream: SttStream, audio: ReadonlyArray<Uint8Array>) => Effect.forEach(audio, stream.push, { discard: true })
+const pushAll = (stream: SttStream, audio: ReadonlyArray<Uint8Array>) => Effect.sync(() => audio.forEach((frame) => stream.push(frame)))
 
 /** Dies after `millis` of real time (the tests on the TestClock cannot use `Effect.timeout`). */
 const within = <A, E, R>(effect: Effect.Effect<A, E, R>, millis: number, label: string) =>
@@ -454,7 +454,7 @@ describe("DeepgramStt against FakeDeepgram", () => {
 
       // 6 s of audio at 20 ms of Clock a frame: no KeepAlive
       for (const frame of ulaw(silence(6_000))) {
-        yield* stream.push(frame)
+        stream.push(frame)
         yield* TestClock.adjust("20 millis")
       }
       yield* fake.awaitAudio(0, 6_000)
@@ -654,7 +654,7 @@ describe("DeepgramStt on the real clock", () => {
       let speechEndedAt = 0
       const audio = ulaw(silence(200), voiced(600), silence(600))
       for (const [i, frame] of audio.entries()) {
-        yield* stream.push(frame)
+        stream.push(frame)
         if (i === 39) speechEndedAt = Date.now()
         yield* Effect.sleep("20 millis")
       }

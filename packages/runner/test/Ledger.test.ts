@@ -5,15 +5,11 @@ import { TenantEntity } from "@voiceagent/domain/TenantEntity"
 import { Ledger } from "@voiceagent/runner/Billing/Ledger"
 import * as TestRuntime from "@voiceagent/runner/Testing/TestRuntime"
 import { UsersRepo } from "@voiceagent/runner/Users/UsersRepo"
-import { Effect, Either, Layer } from "effect"
-import * as crypto from "node:crypto"
+import { Effect, Either, Fiber, Layer } from "effect"
+import { holdWalletLock, newTenant, waitingOnLock } from "./WalletLock.js"
 
 const Runtime = UsersRepo.Default.pipe(Layer.provideMerge(TestRuntime.layer()))
 
-const newTenant = Effect.gen(function*() {
-  const { tenant } = yield* (yield* UsersRepo).create({ email: `l-${crypto.randomUUID()}@example.com`, passwordHash: "x", companyName: "Co" })
-  return tenant!.id as TenantId
-})
 
 /** The ledger's invariants, read straight from the tables. */
 const invariants = (tenantId: TenantId) =>
@@ -128,5 +124,32 @@ describe(`ledger (${TestRuntime.backendName()})`, () => {
         const limited = yield* Effect.either(ledger.reserve(tenantId, "over-limit", 0, 10))
         assert.isTrue(Either.isLeft(limited) && limited.left._tag === "ConcurrentCallLimit")
       }))
+
+    // PostgreSQL only: a second connection holds the wallet's lock while the top-up waits on it
+    it.effect.skipIf(TestRuntime.backendName() === "pglite")(
+      "a top-up whose caller goes away while it runs is still applied once, and a retry of its key gets its transaction (was: the interruption kept as the key's reply)",
+      () =>
+        Effect.gen(function*() {
+          const tenantId = yield* newTenant
+          const tenant = (yield* TenantEntity.client)(tenantId)
+          yield* tenant.TopUp({ idempotencyKey: "first", amount: 10 }) // the wallet's row exists
+          const lock = yield* holdWalletLock(tenantId)
+          const caller = yield* Effect.fork(tenant.TopUp({ idempotencyKey: "caller-went-away", amount: 25 }))
+          yield* waitingOnLock("%FOR UPDATE%")
+          yield* Fiber.interrupt(caller)
+          yield* lock.release
+          const retried = yield* tenant.TopUp({ idempotencyKey: "caller-went-away", amount: 25 }).pipe(
+            Effect.timeout("30 seconds"),
+            Effect.sandbox,
+            Effect.either
+          )
+          assert.isTrue(Either.isRight(retried), `the retry is answered with the transaction, not ${Either.isLeft(retried) ? retried.left : ""}`)
+          const again = yield* tenant.TopUp({ idempotencyKey: "caller-went-away", amount: 25 })
+          assert.strictEqual(again.amount, 25)
+          const books = yield* invariants(tenantId)
+          assert.strictEqual(books.balance, 35, "applied once")
+          assert.strictEqual(books.unbalancedTransactions, 0)
+        })
+    )
   })
 })

@@ -68,7 +68,7 @@ const voiced = (ms: number, f0 = 150): Int16Array => {
 }
 const silence = (ms: number) => new Int16Array((SAMPLE_RATE * ms) / 1000)
 const ulaw = (...parts: ReadonlyArray<Int16Array>) => frames(concat(parts)).map(mulawEncode)
-const pushAll = (stream: SttStream, audio: ReadonlyArray<Uint8Array>) => Effect.forEach(audio, stream.push, { discard: true })
+const pushAll = (stream: SttStream, audio: ReadonlyArray<Uint8Array>) => Effect.sync(() => audio.forEach((frame) => stream.push(frame)))
 
 type Item = SttEvent | SpeechToTextError
 

@@ -3,6 +3,7 @@ import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { assert, describe, it, layer } from "@effect/vitest"
 import type { SessionId } from "@voiceagent/domain/Calls"
 import * as FakeTwilio from "@voiceagent/runner/Testing/FakeTwilio"
+import * as FakeTwilioMedia from "@voiceagent/runner/Testing/FakeTwilioMedia"
 import type { DialRequest } from "@voiceagent/runner/Telephony/Telephony"
 import {
   computeSignature,
@@ -173,6 +174,29 @@ layer(NodeHttpClient.layerUndici)("TwilioCarrier", (it) => {
       assert.deepStrictEqual(request.form, [["Status", "completed"]])
       assert.strictEqual(request.authorization?.startsWith("Basic "), true)
       assert.strictEqual(fake.call(providerCallId)?.status, "completed")
+    }))
+
+  it.scoped("transfers a call in progress: its TwiML replaced by a <Dial> to the number, with the call's number as caller id; refused before the answer", () =>
+    Effect.gen(function*() {
+      const { carrier, fake } = yield* setup()
+      const { providerCallId } = yield* carrier.dial(dialRequest())
+      // ringing: Twilio refuses new instructions (21220), and the carrier says so
+      fake.setCallStatus(providerCallId, "ringing")
+      const refused = yield* refusal(carrier.transfer!(providerCallId, { to: "+14155550199", from: "+14155550100" }))
+      assert.match(refused, /Twilio answered 400: Call is not in-progress\. Cannot redirect\. \(code 21220\)/)
+
+      fake.setCallStatus(providerCallId, "in-progress")
+      yield* carrier.transfer!(providerCallId, { to: "+14155550199", from: "+14155550100" })
+      const request = fake.calls().at(-1)!
+      assert.strictEqual(request.path, `/2010-04-01/Accounts/${fake.accountSid}/Calls/${providerCallId}.json`)
+      assert.deepStrictEqual(request.form, [["Twiml", "<Response><Dial callerId=\"+14155550100\"><Number>+14155550199</Number></Dial></Response>"]])
+      const call = fake.call(providerCallId)!
+      assert.strictEqual(call.status, "in-progress")
+      assert.deepStrictEqual(FakeTwilioMedia.parseTwiml(call.twiml!).dial, { number: "+14155550199", callerId: "+14155550100" })
+      assert.strictEqual(call.redirects?.length, 1)
+      // a 5xx or no answer is a refusal too
+      fake.failNext({ _tag: "Respond", status: 503 })
+      assert.match(yield* refusal(carrier.transfer!(providerCallId, { to: "+14155550199", from: "+14155550100" })), /Twilio answered 503/)
     }))
 
   it.scoped("logs and swallows hangup failures, keeping secrets out of the logs", () =>

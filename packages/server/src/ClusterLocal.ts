@@ -34,6 +34,8 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 
+import { RUNNER_NODE_FLAGS } from "./NodeFlags.js"
+
 const sourceDir = path.dirname(fileURLToPath(import.meta.url))
 export const repoRoot = path.resolve(sourceDir, "../../..")
 const MAIN = path.join(sourceDir, "main.ts")
@@ -200,6 +202,8 @@ interface Spec {
   readonly role: string
   readonly script: string
   readonly args: ReadonlyArray<string>
+  /** Node's flags before the script (V8's, for the runners: `RUNNER_NODE_FLAGS`). */
+  readonly nodeFlags?: ReadonlyArray<string> | undefined
   readonly address: string
   readonly port: number | undefined
   readonly env: Readonly<Record<string, string | undefined>>
@@ -225,7 +229,7 @@ const spawnProcess = (spec: Spec, logsDir: string, defaultStopTimeout: Duration.
   const fd = fs.openSync(logFile, "w")
   let child: ChildProcess.ChildProcess
   try {
-    child = ChildProcess.spawn(process.execPath, ["--import", "tsx", spec.script, ...spec.args], {
+    child = ChildProcess.spawn(process.execPath, [...(spec.nodeFlags ?? []), "--import", "tsx", spec.script, ...spec.args], {
       cwd: repoRoot,
       env,
       stdio: ["ignore", fd, fd],
@@ -491,6 +495,7 @@ export const start = (options: ClusterLocalOptions): Effect.Effect<ClusterLocal,
         role: "runner",
         script: MAIN,
         args: ["runner"],
+        nodeFlags: RUNNER_NODE_FLAGS,
         address: `${host}:${runnerPort}`,
         port: runnerPort,
         env: {

@@ -1,7 +1,7 @@
 /**
  * Configuration comes from the environment, read once at start and validated as a whole; a bad
  * value stops the process with a message naming the variable. `Variables` is the list every role,
- * the README and the compose file agree on.
+ * docs/configuration.md and the compose file agree on.
  */
 import * as Config from "effect/Config"
 import * as ConfigError from "effect/ConfigError"
@@ -20,6 +20,7 @@ import { parseAllowList } from "@voiceagent/runner/Knowledge/UrlFetcher"
 import type { ProtectionOptions } from "@voiceagent/http/Gateway/Protection"
 import { MAX_READ_BODY_BYTES } from "@voiceagent/http/RequestContext"
 import { parseFailpoints } from "@voiceagent/runner/Failpoints"
+import { parsePublicKey } from "@voiceagent/runner/Telephony/TelnyxWebhooks"
 
 export interface Variable {
   readonly name: string
@@ -109,6 +110,11 @@ export const Variables = [
   { name: "MAX_CALL_DURATION", default: "1 hour", description: "A call is hung up after this much talk time" },
   { name: "DIAL_TIMEOUT", default: "30 seconds", description: "Ring time before an unanswered call is given up" },
   { name: "RATE_VOICE_PER_MINUTE", default: "5", description: "Default price of a minute of talk, in minor units" },
+  {
+    name: "RATE_WEB_PER_MINUTE",
+    default: undefined,
+    description: "Default price of a minute of a web call, in minor units (default: RATE_VOICE_PER_MINUTE)"
+  },
   { name: "RATE_BILLING_INCREMENT", default: "6", description: "Default billing increment, in seconds" },
   { name: "RATE_SMS_PER_SEGMENT", default: "1", description: "Default price of an SMS segment, in minor units" },
   { name: "RATE_CHATAPP_PER_MESSAGE", default: "1", description: "Default price of a chat-app message, in minor units" },
@@ -120,8 +126,14 @@ export const Variables = [
     default: undefined,
     description: "Tests only: <name>=pause@<n>:<token file> stops this process the n-th time it reaches a named point (failover tests)"
   },
-  { name: "VOICE_NUMBER_CPS", default: "1", description: "Campaign dials a voice number may start per second, per runner" },
+  { name: "VOICE_NUMBER_CPS", default: "1", description: "Campaign dials a voice number may start per second (shared by every runner)" },
   { name: "SUPERVISOR_INTERVAL", default: "15 seconds", description: "How often live calls and active campaigns are woken on their runners" },
+  {
+    name: "CLUSTER_STORAGE_RETENTION",
+    default: "7 days",
+    description: "Processed cluster messages and their replies (cluster_messages, cluster_replies) older than this are deleted, every CLUSTER_STORAGE_CLEANUP_INTERVAL; a command sent again within it is answered from storage"
+  },
+  { name: "CLUSTER_STORAGE_CLEANUP_INTERVAL", default: "1 hour", description: "How often processed cluster messages past CLUSTER_STORAGE_RETENTION are deleted" },
   {
     name: "SHUTDOWN_GRACE",
     default: "10 seconds",
@@ -142,12 +154,24 @@ export const Variables = [
     default: "5 minutes",
     description: "How long a client may take to send a whole request, uploads included (then 408)"
   },
-  { name: "TELEPHONY_PROVIDER_A", default: "simulated", description: "Carrier for PROVIDER_A numbers: simulated or twilio" },
-  { name: "TELEPHONY_PROVIDER_B", default: "simulated", description: "Carrier for PROVIDER_B numbers: simulated or twilio" },
-  { name: "TELEPHONY_PROVIDER_C", default: "simulated", description: "Carrier for PROVIDER_C numbers: simulated or twilio" },
+  { name: "TELEPHONY_PROVIDER_A", default: "simulated", description: "Carrier for PROVIDER_A numbers: simulated, twilio or telnyx" },
+  { name: "TELEPHONY_PROVIDER_B", default: "simulated", description: "Carrier for PROVIDER_B numbers: simulated, twilio or telnyx" },
+  { name: "TELEPHONY_PROVIDER_C", default: "simulated", description: "Carrier for PROVIDER_C numbers: simulated, twilio or telnyx" },
   { name: "TWILIO_API_URL", default: "https://api.twilio.com", description: "Twilio REST origin" },
   { name: "TWILIO_ACCOUNT_SID", default: undefined, description: "Twilio account (required when a provider uses twilio)" },
   { name: "TWILIO_AUTH_TOKEN", default: undefined, description: "Twilio auth token: authenticates calls and verifies callbacks" },
+  { name: "TELNYX_API_URL", default: "https://api.telnyx.com", description: "Telnyx REST origin (Call Control v2)" },
+  { name: "TELNYX_API_KEY", default: undefined, description: "Telnyx API key (required when a provider uses telnyx)" },
+  {
+    name: "TELNYX_CONNECTION_ID",
+    default: undefined,
+    description: "Id of the Telnyx Call Control application calls are placed from (required when a provider uses telnyx)"
+  },
+  {
+    name: "TELNYX_PUBLIC_KEY",
+    default: undefined,
+    description: "Telnyx webhook public key (base64, as Mission Control shows it): verifies Call Control webhooks (required when a provider uses telnyx)"
+  },
   { name: "CHATAPP_PROVIDER", default: "simulated", description: "Chat-app sender: simulated or whatsapp (the WhatsApp Cloud API)" },
   { name: "WHATSAPP_API_URL", default: "https://graph.facebook.com", description: "WhatsApp Cloud API (Graph API) origin" },
   { name: "WHATSAPP_API_VERSION", default: "v21.0", description: "Graph API version of the WhatsApp Cloud API" },
@@ -190,12 +214,22 @@ export const Variables = [
   {
     name: "MEDIA_PORT",
     default: "3004",
-    description: "runner and start roles: port of the media server carriers stream calls' audio to (Twilio Media Streams, path /media/twilio; 0 picks a free one)"
+    description: "runner and start roles: port of the media server carriers stream calls' audio to (Twilio at /media/twilio, Telnyx at /media/telnyx; 0 picks a free one)"
   },
   {
     name: "MEDIA_PUBLIC_URL",
     default: undefined,
     description: "ws:// or wss:// origin carriers reach this process's media server at, e.g. wss://runner-1.example.com; every runner its own (default ws://<HOST>:<MEDIA_PORT>, a runner's ws://<RUNNER_HOST>:<MEDIA_PORT>)"
+  },
+  {
+    name: "RECORDINGS_DIR",
+    default: undefined,
+    description: "Where call recordings are written (default DATA_DIR/recordings); every process that runs calls or serves the API must see the same directory"
+  },
+  {
+    name: "RECORDING_RETENTION_DAYS",
+    default: "30",
+    description: "Call recordings older than this many days are deleted (their files and records), checked every hour"
   },
   {
     name: "VOICE_STT",
@@ -344,16 +378,18 @@ export const firstExternalIPv4 = (
   return undefined
 }
 
-const integer = (name: VariableName, min: number, max: number) =>
+const wholeNumber = (name: VariableName, min: number, max: number) =>
   Config.string(name).pipe(
     Config.mapOrFail((raw) => {
       const n = Number(raw)
       return /^\d+$/.test(raw.trim()) && n >= min && n <= max
         ? Either.right(n)
         : Either.left(ConfigError.InvalidData([], `expected a whole number from ${min} to ${max}, got "${raw}"`))
-    }),
-    Config.withDefault(Number(defaultOf(name)))
+    })
   )
+
+const integer = (name: VariableName, min: number, max: number) =>
+  wholeNumber(name, min, max).pipe(Config.withDefault(Number(defaultOf(name))))
 
 const duration = (name: VariableName, minMillis: number) =>
   Config.duration(name).pipe(
@@ -426,7 +462,13 @@ const rateLimit = (perSecondName: VariableName, burstName: VariableName) =>
   )
 
 const carrier = (name: VariableName) =>
-  Config.literal("simulated", "twilio")(name).pipe(Config.withDefault("simulated" as const))
+  Config.literal("simulated", "twilio", "telnyx")(name).pipe(Config.withDefault("simulated" as const))
+
+/** An Ed25519 public key as Telnyx shows it (base64), or DER or PEM. */
+const ed25519PublicKey = (name: VariableName) =>
+  Config.string(name).pipe(
+    Config.mapOrFail((raw) => Either.mapLeft(parsePublicKey(raw), (message) => ConfigError.InvalidData([name], message)))
+  )
 
 export const AppConfig = Config.all({
   port: port("PORT"),
@@ -496,6 +538,7 @@ export const AppConfig = Config.all({
   }),
   rates: Config.all({
     voicePerMinute: integer("RATE_VOICE_PER_MINUTE", 0, 1_000_000),
+    webPerMinute: Config.option(wholeNumber("RATE_WEB_PER_MINUTE", 0, 1_000_000)).pipe(Config.map(Option.getOrUndefined)),
     billingIncrementSeconds: integer("RATE_BILLING_INCREMENT", 1, 3600),
     smsPerSegment: integer("RATE_SMS_PER_SEGMENT", 0, 1_000_000),
     chatAppPerMessage: integer("RATE_CHATAPP_PER_MESSAGE", 0, 1_000_000),
@@ -512,6 +555,10 @@ export const AppConfig = Config.all({
   ),
   voiceNumberCps: integer("VOICE_NUMBER_CPS", 1, 1000),
   supervisorInterval: duration("SUPERVISOR_INTERVAL", 500),
+  clusterStorage: Config.all({
+    retention: duration("CLUSTER_STORAGE_RETENTION", 60_000),
+    interval: duration("CLUSTER_STORAGE_CLEANUP_INTERVAL", 1_000)
+  }),
   shutdownGrace: duration("SHUTDOWN_GRACE", 0),
   httpTimeouts: Config.all({
     headers: duration("HTTP_HEADERS_TIMEOUT", 1000),
@@ -527,6 +574,12 @@ export const AppConfig = Config.all({
     apiUrl: httpUrl("TWILIO_API_URL").pipe(Config.withDefault(defaultOf("TWILIO_API_URL"))),
     accountSid: Config.option(Config.nonEmptyString("TWILIO_ACCOUNT_SID")),
     authToken: Config.option(Config.redacted("TWILIO_AUTH_TOKEN"))
+  }),
+  telnyx: Config.all({
+    apiUrl: httpUrl("TELNYX_API_URL").pipe(Config.withDefault(defaultOf("TELNYX_API_URL"))),
+    apiKey: Config.option(Config.redacted(Config.nonEmptyString("TELNYX_API_KEY"))),
+    connectionId: Config.option(Config.nonEmptyString("TELNYX_CONNECTION_ID")),
+    publicKey: Config.option(ed25519PublicKey("TELNYX_PUBLIC_KEY"))
   }),
   messaging: Config.all({
     chatApp: Config.literal("simulated", "whatsapp")("CHATAPP_PROVIDER").pipe(Config.withDefault("simulated" as const)),
@@ -549,6 +602,10 @@ export const AppConfig = Config.all({
     vonageDltEntityId: Config.option(Config.nonEmptyString("VONAGE_DLT_ENTITY_ID")),
     azureEndpoint: Config.option(httpUrl("AZURE_COMMUNICATION_ENDPOINT")),
     azureAccessKey: Config.option(Config.redacted("AZURE_COMMUNICATION_ACCESS_KEY"))
+  }),
+  recordings: Config.all({
+    directory: Config.option(Config.nonEmptyString("RECORDINGS_DIR")),
+    retentionDays: integer("RECORDING_RETENTION_DAYS", 1, 36_500)
   }),
   media: Config.all({
     port: port("MEDIA_PORT"),
@@ -608,6 +665,10 @@ export const AppConfig = Config.all({
     const twilio = Object.values(c.telephony).includes("twilio") || c.messaging.PROVIDER_A === "twilio"
     need(twilio && Option.isNone(c.twilio.accountSid), "TWILIO_ACCOUNT_SID", "required when a TELEPHONY_PROVIDER_* or SMS_PROVIDER_A is twilio")
     need(twilio && Option.isNone(c.twilio.authToken), "TWILIO_AUTH_TOKEN", "required when a TELEPHONY_PROVIDER_* or SMS_PROVIDER_A is twilio")
+    const telnyx = Object.values(c.telephony).includes("telnyx")
+    need(telnyx && Option.isNone(c.telnyx.apiKey), "TELNYX_API_KEY", "required when a TELEPHONY_PROVIDER_* is telnyx")
+    need(telnyx && Option.isNone(c.telnyx.connectionId), "TELNYX_CONNECTION_ID", "required when a TELEPHONY_PROVIDER_* is telnyx")
+    need(telnyx && Option.isNone(c.telnyx.publicKey), "TELNYX_PUBLIC_KEY", "required when a TELEPHONY_PROVIDER_* is telnyx")
     const whatsapp = c.messaging.chatApp === "whatsapp"
     need(whatsapp && Option.isNone(c.messaging.whatsappAccessToken), "WHATSAPP_ACCESS_TOKEN", "required when CHATAPP_PROVIDER is whatsapp")
     const vonage = c.messaging.PROVIDER_B === "vonage"

@@ -12,6 +12,7 @@ import type { ServiceName } from "@voiceagent/domain/Gateway"
 import type { PhoneProvider } from "@voiceagent/domain/Phone"
 import { CampaignHttpLive } from "@voiceagent/http/Campaign/CampaignHttp"
 import { CommsHttpLive } from "@voiceagent/http/Comms/CommsHttp"
+import { webCallStreams } from "@voiceagent/http/Comms/WebCallsHttp"
 import { serveGateway } from "@voiceagent/http/Gateway/Gateway"
 import type { ProtectionOptions } from "@voiceagent/http/Gateway/Protection"
 import { HttpDependencies } from "@voiceagent/http/HttpDependencies"
@@ -25,9 +26,12 @@ import { MetricsRefresh } from "@voiceagent/runner/Observability/PlatformMetrics
 import { defaultRuntimeOptions, RuntimeLive, type RuntimeOptions } from "@voiceagent/runner/Runtime"
 import { VoiceCatalog } from "@voiceagent/runner/Voice/VoiceCatalog"
 import { catalogOf, type VoiceOptions } from "@voiceagent/runner/Voice/VoiceProvidersLive"
+import { Recordings, RecordingsSettings } from "@voiceagent/runner/Recordings/Recordings"
 import { PlatformSettings, type PlatformSettingsShape } from "@voiceagent/runner/Settings"
 import * as Database from "@voiceagent/runner/Sql/Database"
 import * as Schema from "@voiceagent/runner/Sql/Schema"
+import { defaultClusterStorageRetention } from "@voiceagent/runner/Cluster/StorageCleanup"
+import { makeTelnyxCarrier } from "@voiceagent/runner/Telephony/TelnyxCarrier"
 import { makeTwilioCarrier } from "@voiceagent/runner/Telephony/TwilioCarrier"
 import { makeAzureSmsSender } from "@voiceagent/runner/Messaging/AzureSms"
 import { defaultMessagingOptions } from "@voiceagent/runner/Messaging/MessageOutbox"
@@ -39,6 +43,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import type * as crypto from "node:crypto"
 import * as fs from "node:fs"
 import { ChromaServer } from "@voiceagent/runner/Knowledge/ChromaServer"
 import * as ChromaVectorStore from "@voiceagent/runner/Knowledge/ChromaVectorStore"
@@ -80,6 +85,8 @@ export interface ServicesOptions {
   readonly jwtTtl: Duration.DurationInput
   readonly publicUrl: string | undefined
   readonly twilioAuthToken: Option.Option<Redacted.Redacted>
+  /** Verifies Telnyx's webhooks (`TELNYX_PUBLIC_KEY`). */
+  readonly telnyxPublicKey?: Option.Option<crypto.KeyObject> | undefined
   readonly chatAppAppSecret: Option.Option<Redacted.Redacted>
   /** The gateway's CORS, rate and body limits; omitted: none. */
   readonly protection?: ProtectionOptions | undefined
@@ -126,6 +133,7 @@ export const servicesOptions = (config: AppConfig, jwtSecret: Redacted.Redacted)
   jwtTtl: config.jwtTtl,
   publicUrl: Option.getOrUndefined(config.publicUrl),
   twilioAuthToken: config.twilio.authToken,
+  telnyxPublicKey: config.telnyx.publicKey,
   chatAppAppSecret: config.messaging.appSecret,
   protection: config.protection
 })
@@ -242,13 +250,22 @@ const OPENAI_API_URL = "https://api.openai.com/v1"
 
 export const nodeOptions = (config: AppConfig, role: NodeRole = "embedded"): NodeOptions => {
   const carriers: Partial<RuntimeOptions["carriers"] & {}> = {}
-  for (const [provider, carrier] of Object.entries(config.telephony) as Array<[PhoneProvider, "simulated" | "twilio"]>) {
+  for (const [provider, carrier] of Object.entries(config.telephony) as Array<[PhoneProvider, "simulated" | "twilio" | "telnyx"]>) {
     if (carrier === "twilio" && Option.isSome(config.twilio.accountSid) && Option.isSome(config.twilio.authToken)) {
       carriers[provider] = makeTwilioCarrier({
         baseUrl: config.twilio.apiUrl,
         accountSid: config.twilio.accountSid.value,
         authToken: config.twilio.authToken.value,
         statusCallbackBaseUrl: publicUrlOf(config),
+        ringTimeoutSeconds: Duration.toSeconds(config.calls.dialTimeout)
+      })
+    }
+    if (carrier === "telnyx" && Option.isSome(config.telnyx.apiKey) && Option.isSome(config.telnyx.connectionId)) {
+      carriers[provider] = makeTelnyxCarrier({
+        baseUrl: config.telnyx.apiUrl,
+        apiKey: config.telnyx.apiKey.value,
+        connectionId: config.telnyx.connectionId.value,
+        webhookBaseUrl: publicUrlOf(config),
         ringTimeoutSeconds: Duration.toSeconds(config.calls.dialTimeout)
       })
     }
@@ -291,6 +308,12 @@ export const nodeOptions = (config: AppConfig, role: NodeRole = "embedded"): Nod
       wakeOnShardAcquired: role === "runner",
       failpoints: config.failpoints,
       voice: voiceOptions(config),
+      clusterStorage: { ...defaultClusterStorageRetention, ...config.clusterStorage },
+      recordings: {
+        directory: Option.getOrElse(config.recordings.directory, () => path.join(config.dataDir, "recordings")),
+        retentionDays: config.recordings.retentionDays,
+        sweepInterval: "1 hour"
+      },
       media: {
         host: config.host,
         port: config.media.port,
@@ -318,12 +341,13 @@ const dependencies = (options: ServicesOptions) =>
     sessions: { secret: options.jwtSecret, ttl: options.jwtTtl },
     publicUrl: options.publicUrl,
     twilioAuthToken: options.twilioAuthToken,
+    telnyxPublicKey: options.telnyxPublicKey,
     chatAppAppSecret: options.chatAppAppSecret
   })
 
 export const serviceLayers = (options: ServicesOptions) => ({
   "platform-core": serveApi("platform-core", PlatformCoreHttpLive, { host: options.host, port: options.ports["platform-core"] }),
-  comms: serveApi("comms", CommsHttpLive, { host: options.host, port: options.ports.comms }),
+  comms: serveApi("comms", CommsHttpLive, { host: options.host, port: options.ports.comms }, webCallStreams),
   campaign: serveApi("campaign", CampaignHttpLive, { host: options.host, port: options.ports.campaign })
 })
 
@@ -370,6 +394,7 @@ export const SingleService = (service: ServiceName, options: ServicesOptions, no
     layer.pipe(
       Layer.provide([dependencies(options), MetricsRefresh.fromDatabase]),
       Layer.provideMerge(KnowledgeServices(node.runtime.knowledge)),
+      Layer.provideMerge(Recordings.Default.pipe(Layer.provide(RecordingsSettings.layer(node.runtime.recordings)))),
       Layer.provideMerge(Cluster.client(node.cluster)),
       Layer.provideMerge(nodeBasics(node)),
       withTracing(tracingFor(node.telemetry, service))

@@ -19,7 +19,9 @@ import * as crypto from "node:crypto"
 import * as Cluster from "@voiceagent/runner/Cluster/Cluster"
 import { defaultRuntimeOptions, type RuntimeOptions } from "@voiceagent/runner/Runtime"
 import { PlatformSettings, type PlatformSettingsShape } from "@voiceagent/runner/Settings"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import { parsePublicKey } from "@voiceagent/runner/Telephony/TelnyxWebhooks"
 import { Embedded } from "./Roles.js"
 
 export type PlatformUrls = Readonly<Record<ServiceName | "gateway", string>>
@@ -37,6 +39,8 @@ export interface TestPlatformOptions {
   /** Fixed ports (default: free ones). */
   readonly ports?: Partial<Record<ServiceName | "gateway", number>>
   readonly twilioAuthToken?: string
+  /** Verifies Telnyx's webhooks (TELNYX_PUBLIC_KEY, base64 as Telnyx shows it). */
+  readonly telnyxPublicKey?: string
   /** Signs chat-app webhook notifications (CHATAPP_APP_SECRET). */
   readonly chatAppAppSecret?: string
   /** Exports traces to this OTLP/HTTP collector (OTEL_EXPORTER_OTLP_ENDPOINT; default: tracing off). */
@@ -72,6 +76,7 @@ export const layer = (options: TestPlatformOptions = {}) =>
         jwtTtl: Duration.decode(options.jwtTtl ?? "1 hour"),
         publicUrl: options.publicUrl,
         twilioAuthToken: Option.map(Option.fromNullable(options.twilioAuthToken), Redacted.make),
+        telnyxPublicKey: Option.map(Option.fromNullable(options.telnyxPublicKey), (key) => Either.getOrThrow(parsePublicKey(key))),
         chatAppAppSecret: Option.map(Option.fromNullable(options.chatAppAppSecret), Redacted.make),
         protection: { ...testProtection, ...options.protection }
       }, {

@@ -64,6 +64,7 @@ describe("wallet and calls over HTTP", () => {
         assert.deepStrictEqual(rates.body, {
           currency: "USD",
           voicePerMinute: 5,
+          webPerMinute: 5,
           billingIncrementSeconds: 6,
           smsPerSegment: 1,
           chatAppPerMessage: 1,

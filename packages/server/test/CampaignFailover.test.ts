@@ -26,24 +26,26 @@ describe.skipIf(postgres === undefined)("campaign failover on PostgreSQL (Postgr
       assert.strictEqual(report.status, "COMPLETED")
       assert.isAbove(report.resumedAfterMs, 0)
       assert.strictEqual(report.sessionsDialedTwice, 0, "no attempt dialed twice")
-      assert.strictEqual(report.contactsMiscounted, 0, "every contact dialed exactly as many times as it has attempts")
+      assert.strictEqual(report.contactsMiscounted, 0, "every contact dialed exactly as many times as it has attempts (less those cut mid-dial)")
+      // at most the calls the victim had in flight (the campaign's concurrency) were cut mid-dial
+      assert.isAtMost(report.sessionsCutMidDial, 16)
       assert.strictEqual(report.contactsNotFinal, 0, "no contact forgotten")
-      assert.strictEqual(report.totalDials, report.attempts)
+      assert.strictEqual(report.totalDials + report.sessionsCutMidDial, report.attempts)
       assert.strictEqual(report.attemptsWithoutDialTime, 0, "every placed attempt has its dial time, whoever finished its call")
       assert.strictEqual(report.dialedContacts, report.contactsWithPlacedAttempt, "dialedContacts counts every contact dialed")
       assert.strictEqual(report.dialedContacts, report.contacts)
       assert.deepStrictEqual(report.callsMisbilled, [], "every call billed for what the carrier says it talked")
       assert.strictEqual(report.callsEndedTwice, 0, "every call ended once")
       assert.strictEqual(report.calls, report.attempts)
-      // The takeover with the default timings: 1.8–2.7 s when the survivors see the dead runner through
-      // pg_stat_activity (run alone, as in ARCHITECTURE.md). In the whole suite's PostgreSQL pass on
-      // 2026-11-24 it took 33–34 s twice: the shards were held again only at the dead runner's lock
-      // expiry (SHARD_LOCK_EXPIRATION, 35 s), for a reason not found yet (issue 15 stays open on it).
-      // The bound is that expiry's: a takeover that waits longer than the locks last is a fault.
-      assert.isBelow(report.resumedAfterMs, 45_000, JSON.stringify({
+      // The takeover with the default timings, in the worst case (the dead runner also ran
+      // @effect/cluster's health-check singleton): 3.6–5.6 s. Before every runner swept for the dead
+      // itself (Cluster.ts, deadRunnerSweep) that case waited for the dead runner's heartbeat to expire
+      // (SHARD_LOCK_EXPIRATION, 35 s): 33–34 s, seen in CI. The bound is well below that expiry.
+      assert.isBelow(report.resumedAfterMs, 20_000, JSON.stringify({
         resumedAfterMs: report.resumedAfterMs,
         shardsHeldAgainAfterMs: report.shardsHeldAgainAfterMs,
-        dialsBeforeKill: report.dialsBeforeKill
+        dialsBeforeKill: report.dialsBeforeKill,
+        victimRanHealthCheck: report.victimRanHealthCheck
       }))
       assert.isAtLeast(report.answeredContacts, 25)
       assert.strictEqual(report.walletBalance, report.ledgerBalance, "the wallet equals its ledger")

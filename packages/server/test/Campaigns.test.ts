@@ -69,6 +69,7 @@ describe("voice campaigns over HTTP", () => {
           timezone: "UTC",
           callWindowStart: "09:00",
           callWindowEnd: "18:00",
+          recipientCallingHours: { enabled: false, start: "08:00", end: "21:00" },
           metadata: {}
         })
         assert.deepStrictEqual(created.body.callDays, [1, 2, 3, 4, 5])
@@ -90,7 +91,13 @@ describe("voice campaigns over HTTP", () => {
           [{ callDays: [] }, "callDays"],
           [{ callDays: [0] }, "callDays"],
           [{ callDays: [1, 1] }, "callDays"],
-          [{ agentId: "not-a-uuid" }, "agentId"]
+          [{ agentId: "not-a-uuid" }, "agentId"],
+          [{ recipientCallingHours: true }, "recipientCallingHours"],
+          [{ recipientCallingHours: {} }, "recipientCallingHours.enabled"],
+          [{ recipientCallingHours: { enabled: "yes" } }, "recipientCallingHours.enabled"],
+          [{ recipientCallingHours: { enabled: true, start: "8:00" } }, "recipientCallingHours.start"],
+          [{ recipientCallingHours: { enabled: true, end: "24:00" } }, "recipientCallingHours.end"],
+          [{ recipientCallingHours: { enabled: true, start: "21:00", end: "08:00" } }, "recipientCallingHours.end"]
         ]
         for (const [override, field] of bad) {
           const reply = yield* post(`${campaign}/campaigns`, { token: a.key, json: { ...base, ...override } })
@@ -168,6 +175,45 @@ describe("voice campaigns over HTTP", () => {
         assert.deepStrictEqual([gone.status, gone.text], [204, ""])
         assert.strictEqual((yield* get(`${campaign}/campaigns/${ids[0]}`, { token: a.key })).status, 404)
         assert.strictEqual((yield* del(`${campaign}/campaigns/${ids[1]}`, { token: a.key })).status, 204, "a DRAFT is deletable")
+      }))
+
+    it.effect("recipientCallingHours: off unless asked for, shown in GET, PATCHed in DRAFT against what is stored; a bad patch is a 400 and nothing is written", () =>
+      Effect.gen(function*() {
+        const { campaign } = yield* TestPlatform.TestPlatformUrls
+        const a = yield* account(0)
+        const base = { name: "Local hours", agentId: a.agentId, voiceNumberId: a.voiceNumberId, contactListId: a.listId }
+        const on = yield* post(`${campaign}/campaigns`, { token: a.key, json: { ...base, recipientCallingHours: { enabled: true, end: "20:00" } } })
+        assert.strictEqual(on.status, 201, on.text)
+        assert.deepStrictEqual(on.body.recipientCallingHours, { enabled: true, start: "08:00", end: "20:00" })
+        const id = on.body.id as string
+        const url = `${campaign}/campaigns/${id}`
+        assert.deepStrictEqual((yield* get(url, { token: a.key })).body.recipientCallingHours, { enabled: true, start: "08:00", end: "20:00" })
+
+        const later = yield* patch(url, { token: a.key, json: { recipientCallingHours: { enabled: true, start: "09:00" } } })
+        assert.deepStrictEqual([later.status, later.body.recipientCallingHours], [200, { enabled: true, start: "09:00", end: "20:00" }], "end kept")
+        const before = (yield* get(url, { token: a.key })).body
+        for (const [json, field] of [
+          [{ recipientCallingHours: { enabled: true, start: "20:30" } }, "recipientCallingHours.start"], // past the stored end
+          [{ recipientCallingHours: { enabled: true, end: "09:00" } }, "recipientCallingHours.end"],
+          [{ callWindowEnd: "08:00" }, "callWindowEnd"], // before the stored 09:00 start
+          [{ recipientCallingHours: { start: "10:00" } }, "recipientCallingHours.enabled"],
+          [{ recipientCallingHours: null }, "recipientCallingHours"]
+        ] as const) {
+          const reply = yield* patch(url, { token: a.key, json })
+          assert.deepStrictEqual([reply.status, reply.body.error?.code], [400, "VALIDATION_FAILED"], `${JSON.stringify(json)} → ${reply.text}`)
+          assert.isTrue(JSON.stringify(reply.body.error.details).includes(field), `${field} named in ${reply.text}`)
+        }
+        assert.deepStrictEqual((yield* get(url, { token: a.key })).body, before, "nothing written")
+
+        const off = yield* patch(url, { token: a.key, json: { recipientCallingHours: { enabled: false } } })
+        assert.deepStrictEqual(off.body.recipientCallingHours, { enabled: false, start: "09:00", end: "20:00" }, "hours kept for next time")
+        const listed = yield* get(`${campaign}/campaigns`, { token: a.key })
+        assert.deepStrictEqual(listed.body.items.map((c: any) => c.recipientCallingHours), [{ enabled: false, start: "09:00", end: "20:00" }])
+
+        yield* post(`${url}/schedule`, { token: a.key, json: { scheduledAt: new Date(Date.now() + 3_600_000).toISOString() } })
+        const locked = yield* patch(url, { token: a.key, json: { recipientCallingHours: { enabled: true } } })
+        assert.deepStrictEqual([locked.status, locked.body.error.code], [409, "CAMPAIGN_STATE_CONFLICT"])
+        yield* post(`${url}/abort`, { token: a.key })
       }))
 
     it.effect("a running campaign: DNC skip, a retry pending, attempts and progress; its list is held until it is aborted", () =>

@@ -4,9 +4,8 @@ import * as FakeTwilio from "@voiceagent/runner/Testing/FakeTwilio"
 import { sign, SIGNATURE_HEADER } from "@voiceagent/runner/Webhooks/Webhooks"
 import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Effect, Layer } from "effect"
-import * as http from "node:http"
-import type * as net from "node:net"
 import { callReady, get, portToName, post, waitUntil } from "./Http.js"
+import { webhookReceiver } from "./CallScenario.js"
 
 const gatewayPort = await portToName()
 const publicUrl = `http://127.0.0.1:${gatewayPort}`
@@ -119,21 +118,7 @@ describe("a real carrier and call-result webhooks", () => {
     it.scoped("a call's end is posted to the key's webhook URL, signed, and listed in the deliveries", () =>
       Effect.gen(function*() {
         const { comms } = yield* TestPlatform.TestPlatformUrls
-        const received: Array<{ headers: http.IncomingHttpHeaders; body: string }> = []
-        const receiver = yield* Effect.acquireRelease(
-          Effect.async<http.Server>((resume) => {
-            const server = http.createServer((req, res) => {
-              let body = ""
-              req.on("data", (c) => (body += c)).on("end", () => {
-                received.push({ headers: req.headers, body })
-                res.writeHead(200).end("thanks")
-              })
-            })
-            server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
-          }),
-          (server) => Effect.async<void>((resume) => void server.close(() => resume(Effect.void)))
-        )
-        const url = `http://127.0.0.1:${(receiver.address() as net.AddressInfo).port}/calls`
+        const { received, url } = yield* webhookReceiver
         const user = yield* setUp("PROVIDER_A", url)
         const placed = yield* post(`${comms}/channels/voice/call`, {
           token: user.key,

@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { ServiceNames } from "@voiceagent/domain/Gateway"
 import * as Config from "@voiceagent/server/Config"
+import { RUNNER_NODE_FLAGS } from "@voiceagent/server/NodeFlags"
 import * as fs from "node:fs"
 import { fileURLToPath } from "node:url"
 import YAML from "yaml"
@@ -140,8 +141,15 @@ describe("Dockerfile", () => {
     assert.match(dockerfile, /^FROM node:20-[a-z]+-slim\b/m)
     assert.match(dockerfile, /npm ci --omit=dev/)
     assert.match(dockerfile, /^USER node$/m)
-    assert.match(dockerfile, /^ENTRYPOINT \["node", "--import", "tsx", "packages\/server\/src\/main\.ts"\]$/m)
+    assert.match(dockerfile, /^ENTRYPOINT \["node", (?:"--[a-z-]+=\d+", )*"--import", "tsx", "packages\/server\/src\/main\.ts"\]$/m)
     assert.isTrue(fs.existsSync(`${root}packages/server/src/main.ts`))
+  })
+
+  it("runs every role with the V8 flags of the processes that hold live calls, as npm start does", () => {
+    const entrypoint = JSON.parse(/^ENTRYPOINT (\[.*\])$/m.exec(dockerfile)![1]!) as Array<string>
+    assert.deepStrictEqual(entrypoint.slice(1, 1 + RUNNER_NODE_FLAGS.length), [...RUNNER_NODE_FLAGS])
+    const scripts = (JSON.parse(fs.readFileSync(`${root}package.json`, "utf8")) as { scripts: Record<string, string> }).scripts
+    assert.include(scripts["start"]!, `tsx ${RUNNER_NODE_FLAGS.join(" ")} packages/server/src/main.ts start`)
   })
 
   it("gives the install stage the manifest of every workspace, so `npm ci` installs what the lockfile says", () => {

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as Config from "@voiceagent/server/Config"
-import { messageSenders } from "@voiceagent/server/Roles"
+import { messageSenders, nodeOptions } from "@voiceagent/server/Roles"
 import { ConfigProvider, Duration, Effect, Exit, LogLevel, Option, Redacted } from "effect"
 
 const load = (env: Record<string, string>) =>
@@ -49,6 +49,19 @@ describe("configuration", () => {
       assert.strictEqual(Duration.toMinutes(config.jwtTtl), 30)
       assert.deepStrictEqual(config.logLevel, LogLevel.Debug)
       assert.strictEqual(Config.publicUrlOf(config), "https://voice.example.com")
+    }))
+
+  it.effect("recordings: under DATA_DIR/recordings for 30 days unless told; a retention under a day is refused", () =>
+    Effect.gen(function*() {
+      const defaults = nodeOptions(yield* load({ DATA_DIR: "/var/lib/vap" })).runtime.recordings
+      assert.deepStrictEqual(defaults, { directory: "/var/lib/vap/recordings", retentionDays: 30, sweepInterval: "1 hour" })
+      const set = nodeOptions(yield* load({ RECORDINGS_DIR: "/mnt/recordings", RECORDING_RETENTION_DAYS: "7" })).runtime.recordings
+      assert.deepInclude(set, { directory: "/mnt/recordings", retentionDays: 7 })
+      for (const days of ["0", "-1", "1.5", "week"]) {
+        const problems = yield* problemsOf({ RECORDING_RETENTION_DAYS: days })
+        assert.strictEqual(problems.length, 1, problems.join())
+        assert.match(problems[0]!, /^RECORDING_RETENTION_DAYS: /)
+      }
     }))
 
   it.effect("RUNNER_HOST=auto advertises this machine's first non-loopback IPv4 address", () =>

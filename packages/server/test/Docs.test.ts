@@ -1,47 +1,75 @@
 import { assert, describe, it } from "@effect/vitest"
-import { GatewayRoutes } from "@voiceagent/domain/Gateway"
+import { GatewayRoutes, GatewayWebSocketRoutes } from "@voiceagent/domain/Gateway"
 import * as Config from "@voiceagent/server/Config"
 import { sign } from "@voiceagent/runner/Webhooks/Webhooks"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
+import { headingAnchors, linkTargets } from "./Markdown.js"
 
-const readme = fs.readFileSync(fileURLToPath(new URL("../../../README.md", import.meta.url)), "utf8")
+const root = fileURLToPath(new URL("../../../", import.meta.url))
+const read = (file: string) => fs.readFileSync(path.join(root, file), "utf8")
+const docsPages = fs.readdirSync(path.join(root, "docs")).filter((name) => name.endsWith(".md")).sort()
+
+const readme = read("README.md")
 
 describe("README", () => {
+  it("is one screenful of orientation: under 250 lines", () => {
+    const lines = readme.split("\n").length - (readme.endsWith("\n") ? 1 : 0)
+    assert.isBelow(lines, 250, "README.md: move reference material into docs/")
+  })
+
+  it("shows the two commands", () => {
+    for (const text of ["npm install && npm start", "npm test"]) assert.include(readme, text)
+  })
+
+  it("links every docs page", () => {
+    for (const page of docsPages) assert.include(readme, `](docs/${page}`, page)
+  })
+})
+
+describe("docs/configuration.md", () => {
+  const configuration = read("docs/configuration.md")
   it("documents every configuration variable with its default", () => {
     for (const variable of Config.Variables) {
-      const row = readme.split("\n").find((line) => line.startsWith(`| \`${variable.name}\` |`))
+      const row = configuration.split("\n").find((line) => line.startsWith(`| \`${variable.name}\` |`))
       assert.isDefined(row, variable.name)
       if (variable.default !== undefined) assert.include(row!, `\`${variable.default}\``, variable.name)
     }
   })
+})
 
-  it("shows the gateway route table as declared", () => {
-    for (const route of GatewayRoutes) assert.include(readme, `| \`${route.prefix}\` | ${route.service} |`)
+describe("docs/gateway.md", () => {
+  it("shows the gateway route tables as declared (HTTP and WebSockets)", () => {
+    const gateway = read("docs/gateway.md")
+    for (const route of GatewayRoutes) assert.include(gateway, `| \`${route.prefix}\` | ${route.service} |`)
+    for (const route of GatewayWebSocketRoutes) assert.include(gateway, `| \`${route.prefix}\` | ${route.service} |`)
   })
+})
 
-  it("shows the two commands and every role", () => {
-    for (const text of ["npm install && npm start", "npm test", "`start`", "`serve platform-core`", "`serve gateway`", "`runner`", "`migrate`"]) {
-      assert.include(readme, text)
+describe("docs/deployment.md", () => {
+  it("shows every role", () => {
+    const deployment = read("docs/deployment.md")
+    for (const text of ["`start`", "`serve platform-core`", "`serve gateway`", "`runner`", "`migrate`"]) {
+      assert.include(deployment, text)
     }
   })
 })
 
-describe("README testing example", () => {
+describe("docs/testing.md testing example", () => {
   it("is the test file it says it is, verbatim (so it runs with npm test)", () => {
-    const block = readme.split("<!-- testkit-example -->")[1]?.match(/```ts\n([\s\S]*?)```/)
-    assert.isDefined(block?.[1], "the README has the example after its marker")
+    const block = read("docs/testing.md").split("<!-- testkit-example -->")[1]?.match(/```ts\n([\s\S]*?)```/)
+    assert.isDefined(block?.[1], "docs/testing.md has the example after its marker")
     const file = fs.readFileSync(fileURLToPath(new URL("../../runner/test/ReadmeExample.test.ts", import.meta.url)), "utf8")
     assert.strictEqual(block![1], file)
   })
 })
 
-describe("README webhook verification snippet", () => {
+describe("docs/webhooks.md webhook verification snippet", () => {
   it("accepts what the dispatcher signs, and refuses a changed body, a wrong secret and an old timestamp", async () => {
-    const block = readme.split("<!-- webhook-verification-snippet -->")[1]?.match(/```js\n([\s\S]*?)```/)
-    assert.isDefined(block?.[1], "the README has the snippet after its marker")
+    const block = read("docs/webhooks.md").split("<!-- webhook-verification-snippet -->")[1]?.match(/```js\n([\s\S]*?)```/)
+    assert.isDefined(block?.[1], "docs/webhooks.md has the snippet after its marker")
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "snippet-")), "verify.mjs")
     fs.writeFileSync(file, block![1]!)
     const { verifyVoiceagentSignature: verify } = await import(pathToFileURL(file).href)
@@ -54,4 +82,46 @@ describe("README webhook verification snippet", () => {
     assert.isFalse(verify(body, sign("whsec_test", now - 3600, body), "whsec_test"))
     assert.isFalse(verify(body, "garbage", "whsec_test"))
   })
+})
+
+describe("markdown links", () => {
+  it("reads GitHub's anchors and the links as GitHub does", () => {
+    const sample = [
+      "# The production topology on one machine: `npm run cluster:local`",
+      "## Stopping",
+      "## Stopping",
+      "## A [linked](x.md) MAX_BODY_SIZE, café!",
+      "```sh",
+      "# a comment, not a heading: [not](a-link.md)",
+      "```",
+      "See [`redocly.yaml`](../redocly.yaml), ![img](pic.png \"title\") and `[code](not-a-link.md)`."
+    ].join("\n")
+    assert.deepStrictEqual(
+      [...headingAnchors(sample)],
+      ["the-production-topology-on-one-machine-npm-run-clusterlocal", "stopping", "stopping-1", "a-linked-max_body_size-café"]
+    )
+    assert.deepStrictEqual(linkTargets(sample), ["x.md", "../redocly.yaml", "pic.png"])
+  })
+
+  const files = ["README.md", "ARCHITECTURE.md", ...docsPages.map((page) => `docs/${page}`)]
+  for (const file of files) {
+    it(`${file}: every relative link reaches a file of the repository, and its #anchor a heading there`, () => {
+      const broken: Array<string> = []
+      for (const target of linkTargets(read(file))) {
+        if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue // https:, mailto:
+        const [pathPart = "", anchor] = target.split("#", 2)
+        const resolved = pathPart === "" ? path.join(root, file) : path.resolve(root, path.dirname(file), decodeURI(pathPart))
+        // a link out of the repository (the API spec beside it) is not the repository's to check
+        if (path.relative(root, resolved).startsWith("..")) continue
+        if (!fs.existsSync(resolved)) {
+          broken.push(`${target}: no such file`)
+          continue
+        }
+        if (anchor === undefined) continue
+        if (!resolved.endsWith(".md")) broken.push(`${target}: an anchor into a file that is not markdown`)
+        else if (!headingAnchors(fs.readFileSync(resolved, "utf8")).has(anchor)) broken.push(`${target}: no such heading`)
+      }
+      assert.deepStrictEqual(broken, [], file)
+    })
+  }
 })

@@ -3,6 +3,7 @@ import { assert, describe, layer } from "@effect/vitest"
 import * as TestChroma from "@voiceagent/runner/Testing/TestChroma"
 import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Duration, Effect, FastCheck as fc, LogLevel, Runtime } from "effect"
+import * as crypto from "node:crypto"
 import * as http from "node:http"
 import { type Case, caseArb, type Endpoint, endpoints, type Fixtures, fixtureFor, refusedNumber, requestOf, type WireRequest } from "./FuzzCases.js"
 import { rawRequest, type RawAnswer, requestHead, tableCounts } from "./Hostile.js"
@@ -36,18 +37,23 @@ const MARGIN_MS = 4_000
 const ANSWER_BOUND_MS = REQUEST_TIMEOUT_MS + MARGIN_MS
 
 const TWILIO_TOKEN = "fuzz-twilio-auth-token"
+const TELNYX_KEYS = crypto.generateKeyPairSync("ed25519")
+const TELNYX_PUBLIC_KEY = TELNYX_KEYS.publicKey.export({ format: "der", type: "spki" }).subarray(12).toString("base64")
 const APP_SECRET = "fuzz-chat-app-secret"
 const PUBLIC_URL = "https://voice.fuzz.example"
 
 /** Routes whose success starts work that writes later: the run waits for it before going on. */
 const BACKGROUND = new Set([
   "POST /api/v1/channels/voice/call",
+  "POST /api/v1/channels/web/call",
   "POST /api/v1/campaigns/:id/schedule",
   "POST /api/v1/campaigns/:id/resume",
   "POST /api/v1/knowledge-bases/:kbId/ingestion-jobs",
   "POST /api/v1/knowledge-bases/:kbId/sources",
   "POST /api/v1/knowledge-bases/:kbId/documents/upload",
   "POST /api/v1/telephony/twilio/status/:sessionId",
+  "POST /api/v1/telephony/twilio/amd/:sessionId",
+  "POST /api/v1/telephony/telnyx/webhook/:sessionId",
   "POST /api/v1/chatapp/webhook/:tenantId"
 ])
 
@@ -272,6 +278,7 @@ const makeFixtures = Effect.gen(function*() {
     smsCampaignId: sms.body.id,
     dncPhone,
     twilioAuthToken: TWILIO_TOKEN,
+    telnyxPrivateKey: TELNYX_KEYS.privateKey,
     chatAppSecret: APP_SECRET,
     publicUrl: PUBLIC_URL
   } satisfies Fixtures
@@ -286,6 +293,7 @@ describe("fuzz: every route, hostile input, through the gateway and straight to 
       logLevel: LogLevel.Error,
       runtime: { knowledge },
       twilioAuthToken: TWILIO_TOKEN,
+      telnyxPublicKey: TELNYX_PUBLIC_KEY,
       chatAppAppSecret: APP_SECRET,
       publicUrl: PUBLIC_URL,
       // the keys' buckets out of the way; the addresses' small enough that the gateway's own 429 shows up
@@ -342,7 +350,7 @@ describe("fuzz: every route, hostile input, through the gateway and straight to 
 
         /** Stops what a success of `endpoint` started that would write later, then waits for quiet. */
         const quiesce = async (endpoint: Endpoint, answer: string) => {
-          if (endpoint.name === "POST /api/v1/channels/voice/call") {
+          if (endpoint.name === "POST /api/v1/channels/voice/call" || endpoint.name === "POST /api/v1/channels/web/call") {
             await api("POST", `${urls.comms}/calls/${JSON.parse(answer).sessionId}/hangup`)
           }
           if (endpoint.name === "POST /api/v1/campaigns/:id/schedule" || endpoint.name === "POST /api/v1/campaigns/:id/resume") {

@@ -16,9 +16,11 @@ import { ScheduleCampaignRequest } from "@voiceagent/domain/Campaigns"
 import { nestsDeeperThan } from "@voiceagent/domain/Json"
 import { PlatformApi, routeFor, type ServiceName } from "@voiceagent/domain/Gateway"
 import { type BodyKind, routesOf } from "@voiceagent/http/Routes"
+import { signWebhook as signTelnyxWebhook } from "@voiceagent/runner/Telephony/TelnyxWebhooks"
 import { computeSignature } from "@voiceagent/runner/Telephony/TwilioCarrier"
 import { signWebhookBody } from "@voiceagent/runner/Messaging/WhatsAppCloud"
 import { Arbitrary, Either, FastCheck as fc, Option, Schema, SchemaAST as AST } from "effect"
+import type * as crypto from "node:crypto"
 
 // ---------------------------------------------------------------------------------------------
 // The endpoints
@@ -98,6 +100,8 @@ export interface Fixtures {
   readonly smsCampaignId: string
   readonly dncPhone: string
   readonly twilioAuthToken: string
+  /** Signs Telnyx webhooks as Telnyx would (the platform has its public half). */
+  readonly telnyxPrivateKey: crypto.KeyObject
   readonly chatAppSecret: string
   readonly publicUrl: string
 }
@@ -183,6 +187,8 @@ export const validBody = (endpoint: Endpoint, f: Fixtures): unknown => {
       return { phoneNumber: `+1415555${String(unique % 10_000).padStart(4, "0")}`, provider: "PROVIDER_A" }
     case "POST /channels/voice/call":
       return { agentId: f.agentId, voiceNumberId: f.voiceNumberId, toNumber: refusedNumber(unique), metadata: { fuzz: true } }
+    case "POST /channels/web/call":
+      return { agentId: f.agentId, metadata: { fuzz: true } }
     case "POST /knowledge-bases":
       return { kbKey: `fuzz-${n}`, kbName: "Fuzz KB", description: "d", metadata: { a: 1 } }
     case "PATCH /knowledge-bases/:kbId":
@@ -193,6 +199,35 @@ export const validBody = (endpoint: Endpoint, f: Fixtures): unknown => {
       return { query: "When are you open?", topK: 3 }
     case "POST /telephony/twilio/status/:sessionId":
       return { CallSid: "CA00000000000000000000000000000000", CallStatus: "ringing", Timestamp: "Tue, 21 Nov 2026 10:00:00 +0000" }
+    case "POST /telephony/twilio/amd/:sessionId":
+      return { CallSid: "CA00000000000000000000000000000000", AnsweredBy: "machine_end_beep", MachineDetectionDuration: "3000" }
+    // an incoming call to a number no agent answers: rejected, nothing written
+    case "POST /telephony/twilio/voice":
+      return { CallSid: "CA00000000000000000000000000000000", AccountSid: "AC0", From: "+14155550123", To: "+14155559999", Direction: "inbound", CallStatus: "ringing" }
+    case "POST /telephony/twilio/voice/status":
+      return { CallSid: "CA00000000000000000000000000000000", CallStatus: "completed", Timestamp: "Tue, 21 Nov 2026 10:00:00 +0000" }
+    case "POST /telephony/telnyx/webhook":
+      return {
+        data: {
+          record_type: "event",
+          event_type: "call.initiated",
+          id: `fuzz-${n}`,
+          occurred_at: "2026-11-21T10:00:00.000000Z",
+          payload: { call_control_id: "v3:fuzz-in", connection_id: "1494404757140276705", from: "+14155550123", to: "+14155559999", direction: "incoming", state: "parked" }
+        },
+        meta: { attempt: 1 }
+      }
+    case "POST /telephony/telnyx/webhook/:sessionId":
+      return {
+        data: {
+          record_type: "event",
+          event_type: "call.answered",
+          id: `fuzz-${n}`,
+          occurred_at: "2026-11-21T10:00:00.000000Z",
+          payload: { call_control_id: "v3:fuzz", connection_id: "1494404757140276705", from: "+14155550199", to: "+14155550100", state: "answered" }
+        },
+        meta: { attempt: 1 }
+      }
     case "POST /contact-lists":
       return { name: `Fuzz list ${n}`, metadata: { defaultCountry: "US" } }
     case "PATCH /contact-lists/:id":
@@ -1007,7 +1042,8 @@ const extraHeaders: ReadonlyArray<{ readonly label: string; readonly headers: ()
   { label: "an origin", headers: () => ({ origin: "https://evil.example" }) },
   { label: "X-HTTP-Method-Override DELETE", headers: () => ({ "x-http-method-override": "DELETE" }) },
   { label: "a Twilio signature that is wrong", headers: () => ({ "x-twilio-signature": "AAAA" }) },
-  { label: "a chat-app signature that is wrong", headers: () => ({ "x-hub-signature-256": "sha256=00" }) }
+  { label: "a chat-app signature that is wrong", headers: () => ({ "x-hub-signature-256": "sha256=00" }) },
+  { label: "a Telnyx signature that is wrong", headers: () => ({ "telnyx-signature-ed25519": "AAAA", "telnyx-timestamp": "0" }) }
 ]
 
 export interface Case {
@@ -1169,6 +1205,11 @@ export const requestOf = (endpoint: Endpoint, c: Case, f: Fixtures): WireRequest
       }
       if (c.signed && endpoint.path.startsWith("/api/v1/chatapp/webhook/")) {
         headers["x-hub-signature-256"] = signWebhookBody(f.chatAppSecret, Buffer.from(body).toString("utf8"))
+      }
+      if (c.signed && endpoint.path.includes("/telnyx/")) {
+        const timestamp = String(Math.floor(Date.now() / 1000))
+        headers["telnyx-timestamp"] = timestamp
+        headers["telnyx-signature-ed25519"] = signTelnyxWebhook(f.telnyxPrivateKey, timestamp, body)
       }
     }
   }

@@ -6,6 +6,7 @@ import { ServiceDirectory } from "@voiceagent/http/ServiceDirectory"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as Cluster from "@voiceagent/runner/Cluster/Cluster"
 import { KnowledgeServices } from "@voiceagent/runner/Knowledge/KnowledgeServices"
+import { Recordings, RecordingsSettings } from "@voiceagent/runner/Recordings/Recordings"
 import { PlatformSettings } from "@voiceagent/runner/Settings"
 import * as Migrations from "@voiceagent/runner/Sql/Migrations"
 import * as TestDatabase from "@voiceagent/runner/Testing/TestDatabase"
@@ -15,6 +16,7 @@ import { get } from "./Http.js"
 const CommsOnEmptyDatabase = serveApi("comms", CommsHttpLive, { host: "127.0.0.1", port: 0 }).pipe(
   Layer.provide(HttpDependencies({ sessions: { secret: Redacted.make("r".repeat(32)), ttl: "1 hour" } })),
   Layer.provide(KnowledgeServices()),
+  Layer.provide(Recordings.Default.pipe(Layer.provide(RecordingsSettings.layer()))),
   Layer.provide(NodeHttpClient.layerUndici),
   Layer.provide(Cluster.embedded({ ...Cluster.defaultClusterOptions, shardsPerGroup: 4 })),
   Layer.provide(PlatformSettings.layer()),

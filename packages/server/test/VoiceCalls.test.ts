@@ -8,7 +8,6 @@
  * built-in voice and a self-hosted transcription server.
  */
 import { assert, describe, layer } from "@effect/vitest"
-import { billableSeconds, costOf } from "@voiceagent/domain/CallMachine"
 import { defaultSettings } from "@voiceagent/domain/Conversation"
 import * as FakeDeepgram from "@voiceagent/runner/Testing/FakeDeepgram"
 import * as FakeElevenLabs from "@voiceagent/runner/Testing/FakeElevenLabs"
@@ -26,6 +25,7 @@ import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Context, Effect, Fiber, Layer, Redacted } from "effect"
 import type * as Scope from "effect/Scope"
 import { callReady, get, patch, portToName, post, waitUntil } from "./Http.js"
+import { assertBilled, lines, story } from "./CallScenario.js"
 
 class Twilio extends Context.Tag("VoiceCalls/Twilio")<Twilio, {
   readonly fake: FakeTwilio.FakeTwilioServer
@@ -170,26 +170,6 @@ const streamEnded = (sessionId: string, callSid: string, signature?: string) =>
     })
   })
 
-/** Billed for its talk time to the second, at the rate card's price and increment; the wallet charged that, nothing held. */
-const assertBilled = (session: any, key: string, toppedUp: number) =>
-  Effect.gen(function*() {
-    const { "platform-core": core } = yield* TestPlatform.TestPlatformUrls
-    const rates = (yield* get(`${core}/billing/rates`, { token: key })).body
-    const talked = Math.ceil((Date.parse(session.endedAt) - Date.parse(session.answeredAt)) / 1000)
-    assert.strictEqual(session.durationSeconds, talked)
-    assert.strictEqual(session.billedSeconds, billableSeconds(talked, rates.billingIncrementSeconds))
-    assert.strictEqual(session.cost, costOf(session.billedSeconds, rates.voicePerMinute))
-    assert.isAbove(session.cost, 0)
-    const wallet = (yield* get(`${core}/wallet`, { token: key })).body
-    assert.deepStrictEqual(wallet, { currency: "USD", balance: toppedUp - session.cost, reserved: 0, available: toppedUp - session.cost })
-    const charges = (yield* get(`${core}/billing/transactions`, { token: key })).body.items.filter((t: any) => t.kind === "call_charge")
-    assert.deepStrictEqual(charges.map((t: any) => [t.amount, t.reference]), [[-session.cost, session.sessionId]])
-  })
-
-const lines = (session: any): Array<string> =>
-  session.transcript.map((l: any) => `${l.speaker}${l.interrupted ? " (cut off)" : ""}: ${l.text}`)
-
-const story = (session: any) => JSON.stringify({ status: session.status, endReason: session.endReason, transcript: lines(session), events: session.events })
 
 describe("voice calls on Twilio Media Streams, with streaming providers", () => {
   layer(withProviders, { timeout: 120_000, excludeTestServices: true })((it) => {

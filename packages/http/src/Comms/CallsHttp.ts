@@ -1,32 +1,38 @@
+import * as NodeStream from "@effect/platform-node/NodeStream"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { AgentInactive, AgentNotFound } from "@voiceagent/domain/Agents"
 import { CurrentTenant } from "@voiceagent/domain/Auth"
 import { IdempotencyKeyReused } from "@voiceagent/domain/Billing"
 import {
   CallNotFound,
+  CallSession,
   HangupResult,
   LiveCallEntity,
   PlaceCallResponse,
   type PlaceCallRequest,
   type SessionId
 } from "@voiceagent/domain/Calls"
-import { CommsApi, InvalidCarrierSignature, RequestInProgress } from "@voiceagent/domain/CommsApi"
+import { CallTransferRecord, TransferCallResult } from "@voiceagent/domain/CallTransfer"
+import { CommsApi, InvalidCarrierPayload, RequestInProgress } from "@voiceagent/domain/CommsApi"
 import { ContactNotFound } from "@voiceagent/domain/Contacts"
 import type { TenantId } from "@voiceagent/domain/Ids"
 import { makePage } from "@voiceagent/domain/Pagination"
+import { RecordingNotFound } from "@voiceagent/domain/Recordings"
 import { VoiceNumberNotFound } from "@voiceagent/domain/VoiceNumbers"
 import { WebhookDelivery } from "@voiceagent/domain/WebhookDeliveries"
 import { AgentsRepo } from "@voiceagent/runner/Agents/AgentsRepo"
 import { CallSessionsRepo } from "@voiceagent/runner/Calls/CallSessionsRepo"
 import { CallSpecs } from "@voiceagent/runner/Calls/CallSpecs"
 import { ContactsRepo } from "@voiceagent/runner/Contacts/ContactsRepo"
+import { Recordings } from "@voiceagent/runner/Recordings/Recordings"
 import { IdempotentRequests } from "@voiceagent/runner/Sql/IdempotentRequests"
 import {
-  mapCallStatus,
+  amdCallbackPath,
+  mapAnsweredBy,
   statusCallbackPath,
   streamEndedPath,
-  streamEndedTwiml,
-  verifySignature
+  streamEndedTwiml
 } from "@voiceagent/runner/Telephony/TwilioCarrier"
 import { VoiceNumbersRepo } from "@voiceagent/runner/VoiceNumbers/VoiceNumbersRepo"
 import { Webhooks } from "@voiceagent/runner/Webhooks/Webhooks"
@@ -35,10 +41,13 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Redacted from "effect/Redacted"
+import type * as Redacted from "effect/Redacted"
 import * as crypto from "node:crypto"
+import * as fs from "node:fs"
 import { v7 as uuidv7 } from "uuid"
 import { PublicUrl } from "../PublicUrl.js"
+import { makeInboundCallHandlers, makeTwilioStatusDelivery, makeTwilioVerifier } from "./InboundCallsHttp.js"
+import { makeTelnyxWebhookHandler } from "./TelnyxWebhookHttp.js"
 
 /** Twilio's auth token, when a voice number's provider is served by Twilio: it verifies status callbacks. */
 export class TwilioWebhookSecret extends Context.Tag("Http/TwilioWebhookSecret")<TwilioWebhookSecret, Option.Option<Redacted.Redacted>>() {
@@ -64,6 +73,7 @@ export const CallsHttpLive = HttpApiBuilder.group(CommsApi, "calls", (handlers) 
     const idempotency = yield* IdempotentRequests
     const webhooks = yield* Webhooks
     const calls = yield* LiveCallEntity.client
+    const recordings = yield* Recordings
 
     /** Checks every reference against the tenant, then starts the call's entity (which holds the funds). */
     const place = (tenantId: TenantId, payload: PlaceCallRequest) =>
@@ -85,7 +95,8 @@ export const CallsHttpLive = HttpApiBuilder.group(CommsApi, "calls", (handlers) 
           customerId: payload.customerId ?? null,
           campaignId: payload.campaignId ?? null,
           campaignAttemptId: payload.campaignAttemptId ?? null,
-          metadata: payload.metadata ?? {}
+          metadata: payload.metadata ?? {},
+          record: payload.record
         })
         yield* calls(sessionId).Start({ spec }).pipe(
           Effect.catchTags({ AlreadyProcessingMessage: Effect.die, MailboxFull: Effect.die, PersistenceError: Effect.die })
@@ -125,17 +136,53 @@ export const CallsHttpLive = HttpApiBuilder.group(CommsApi, "calls", (handlers) 
           return makePage(items, total, urlParams)
         }))
       .handle("getCall", ({ path }) =>
-        Effect.flatMap(CurrentTenant, ({ tenantId }) =>
-          Effect.flatMap(sessions.findLog(tenantId, path.sessionId), Option.match({
-            onNone: () => Effect.fail(new CallNotFound()),
-            onSome: Effect.succeed
-          }))))
+        Effect.gen(function*() {
+          const { tenantId } = yield* CurrentTenant
+          const session = yield* sessions.findLog(tenantId, path.sessionId)
+          if (Option.isNone(session)) return yield* new CallNotFound()
+          const recording = yield* recordings.summary(tenantId, path.sessionId)
+          return new CallSession({ ...session.value, recording: Option.getOrNull(recording) }, { disableValidation: true })
+        }))
+      .handle("getCallRecording", ({ path }) =>
+        Effect.gen(function*() {
+          const { tenantId } = yield* CurrentTenant
+          const file = yield* recordings.file(tenantId, path.sessionId)
+          if (Option.isNone(file)) return yield* new RecordingNotFound()
+          return HttpServerResponse.stream(
+            NodeStream.fromReadable(() => fs.createReadStream(file.value.path), (error) => error),
+            { contentType: "audio/wav", contentLength: file.value.bytes }
+          )
+        }))
+      .handle("deleteCallRecording", ({ path }) =>
+        Effect.gen(function*() {
+          const { tenantId } = yield* CurrentTenant
+          if (!(yield* recordings.remove(tenantId, path.sessionId))) return yield* new RecordingNotFound()
+        }))
       .handle("hangupCall", ({ path }) =>
         Effect.gen(function*() {
           const { tenantId } = yield* CurrentTenant
           if (Option.isNone(yield* sessions.findLog(tenantId, path.sessionId))) return yield* new CallNotFound()
           const reply = yield* calls(path.sessionId).Hangup({ requestId: uuidv7() }).pipe(Effect.orDie)
           return new HangupResult({ sessionId: path.sessionId, ...reply })
+        }))
+      .handle("transferCall", ({ path, payload }) =>
+        Effect.gen(function*() {
+          const { tenantId } = yield* CurrentTenant
+          if (Option.isNone(yield* sessions.findLog(tenantId, path.sessionId))) return yield* new CallNotFound()
+          const reply = yield* calls(path.sessionId).Transfer({ requestId: uuidv7(), toNumber: payload.toNumber, mode: "cold", source: "api" }).pipe(
+            Effect.catchTags({ AlreadyProcessingMessage: Effect.die, MailboxFull: Effect.die, PersistenceError: Effect.die })
+          )
+          return new TransferCallResult({
+            sessionId: path.sessionId,
+            status: reply.status,
+            outcome: reply.outcome,
+            transfer: new CallTransferRecord({
+              toNumber: reply.toNumber,
+              mode: reply.mode,
+              source: reply.source,
+              at: new Date(reply.at)
+            })
+          })
         }))
       .handle("listWebhookDeliveries", ({ urlParams }) =>
         Effect.gen(function*() {
@@ -147,16 +194,12 @@ export const CallsHttpLive = HttpApiBuilder.group(CommsApi, "calls", (handlers) 
 
 export const TelephonyCallbacksHttpLive = HttpApiBuilder.group(CommsApi, "telephonyCallbacks", (handlers) =>
   Effect.gen(function*() {
-    const secret = yield* TwilioWebhookSecret
     const publicUrl = yield* PublicUrl
     const calls = yield* LiveCallEntity.client
-    const verified = (path: string, signature: string | undefined, payload: Readonly<Record<string, string>>) =>
-      Effect.gen(function*() {
-        const url = `${yield* publicUrl.get}${path}`
-        if (Option.isNone(secret) || signature === undefined || !verifySignature(Redacted.value(secret.value), url, payload, signature)) {
-          return yield* new InvalidCarrierSignature()
-        }
-      })
+    const telnyx = yield* makeTelnyxWebhookHandler
+    const verified = yield* makeTwilioVerifier
+    const deliverStatus = yield* makeTwilioStatusDelivery
+    const inbound = yield* makeInboundCallHandlers
     return handlers
       .handle("twilioStreamEnded", ({ headers, path, payload }) =>
         Effect.gen(function*() {
@@ -167,21 +210,24 @@ export const TelephonyCallbacksHttpLive = HttpApiBuilder.group(CommsApi, "teleph
           return streamEndedTwiml(route, `${yield* publicUrl.get}${streamEndedPath(path.sessionId)}`)
         }))
       .handle("twilioStatus", ({ headers, path, payload }) =>
-      Effect.gen(function*() {
-        yield* verified(statusCallbackPath(path.sessionId), headers["x-twilio-signature"], payload)
-        const kind = mapCallStatus(payload["CallStatus"] ?? "")
-        if (kind === null) return
-        const callSid = payload["CallSid"] ?? ""
-        // Twilio's own time of the event (RFC 2822, to the second): a callback that arrives late, or
-        // is redelivered after an outage, still bills the call by when things happened
-        const stamped = Date.parse(payload["Timestamp"] ?? "")
-        yield* calls(path.sessionId).ProviderEvent({
-          event: {
-            eventId: `twilio:${callSid}:${payload["CallStatus"]}`,
-            kind,
-            at: Number.isNaN(stamped) ? yield* Clock.currentTimeMillis : stamped,
-            providerCallId: callSid === "" ? null : callSid
-          }
-        }).pipe(Effect.orDie)
-      }))
+        Effect.zipRight(
+          verified(statusCallbackPath(path.sessionId), headers["x-twilio-signature"], payload),
+          deliverStatus(path.sessionId, payload)
+        ))
+      .handle("twilioAmd", ({ headers, path, payload }) =>
+        Effect.gen(function*() {
+          yield* verified(amdCallbackPath(path.sessionId), headers["x-twilio-signature"], payload)
+          const callSid = payload["CallSid"] ?? ""
+          const raw = payload["AnsweredBy"] ?? ""
+          const verdict = mapAnsweredBy(raw)
+          if (callSid === "" || verdict === undefined) return yield* new InvalidCarrierPayload()
+          yield* calls(path.sessionId).MachineDetected({
+            verdict: { verdictId: `twilio:${callSid}:amd`, ...verdict, source: "twilio", raw, at: yield* Clock.currentTimeMillis }
+          }).pipe(Effect.orDie)
+        }))
+      .handle("telnyxWebhook", ({ headers, path }) => telnyx(path.sessionId, headers))
+      .handle("twilioIncomingCall", ({ headers, payload }) => inbound.twilioIncomingCall(headers["x-twilio-signature"], payload))
+      .handle("twilioIncomingCallStatus", ({ headers, payload }) =>
+        inbound.twilioIncomingCallStatus(headers["x-twilio-signature"], payload))
+      .handle("telnyxIncomingCall", ({ headers }) => inbound.telnyxIncomingCall(headers))
   }))

@@ -8,6 +8,7 @@ import { CallsHttpLive, TelephonyCallbacksHttpLive } from "./CallsHttp.js"
 import { KnowledgeBasesHttpLive } from "./KnowledgeBasesHttp.js"
 import { PersonasHttpLive } from "./PersonasHttp.js"
 import { VoiceNumbersHttpLive } from "./VoiceNumbersHttp.js"
+import { WebCallsHttpLive } from "./WebCallsHttp.js"
 
 const HealthLive = HttpApiBuilder.group(CommsApi, "health", (handlers) =>
   Effect.map(makeHealth("comms"), (health) =>
@@ -21,6 +22,7 @@ export const CommsHttpLive = HttpApiBuilder.api(CommsApi).pipe(
     AgentWebhookHttpLive,
     VoiceNumbersHttpLive,
     CallsHttpLive,
+    WebCallsHttpLive,
     KnowledgeBasesHttpLive,
     TelephonyCallbacksHttpLive
   ])

@@ -5,16 +5,37 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import { PlatformApi, ServiceNames } from "@voiceagent/domain/Gateway"
+import { GatewayWebSocketRoutes, PlatformApi, ServiceNames, webSocketRouteFor } from "@voiceagent/domain/Gateway"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Runtime from "effect/Runtime"
 import { errorResponse, withRequestContext } from "../RequestContext.js"
 import { docsLayer, type Listen, listen, OPENAPI_PATH } from "../Serve.js"
 import { ServiceDirectory } from "../ServiceDirectory.js"
 import { makeProtection, type ProtectionOptions } from "./Protection.js"
 import { proxy, UpstreamAgent } from "./Proxy.js"
+import { answerRaw, isWebSocketUpgrade, pathOfUrl, refuseUpgrade, requestIdOf, tunnel, type UpgradeHandler } from "../WebSockets.js"
+
+/**
+ * The gateway's WebSockets: a request to upgrade on a WebSocket route (a web call's stream) goes on
+ * to its service as it is; any other is refused (400) and its connection closed.
+ */
+const webSockets = Effect.gen(function*() {
+  const directory = yield* ServiceDirectory
+  const runtime = yield* Effect.runtime<never>()
+  const allowed = GatewayWebSocketRoutes.map((route) => `${route.prefix}/…`).join(", ")
+  const handler: UpgradeHandler = (request, socket, head) => {
+    const route = webSocketRouteFor(pathOfUrl(request.url))
+    if (route === undefined || !isWebSocketUpgrade(request)) return refuseUpgrade(request, socket, allowed)
+    const requestId = requestIdOf(request)
+    const base = Runtime.runSync(runtime)(directory.lookup(route.service))
+    if (Option.isNone(base)) return answerRaw(socket, 502, "UPSTREAM_UNAVAILABLE", `The ${route.service} service is not available`, requestId)
+    tunnel(request, socket, head, `${base.value}${request.url}`, requestId)
+  }
+  return handler
+})
 
 /** Every upstream must answer its /readyz with 200 for the gateway to be ready. */
 const readiness = Effect.gen(function*() {
@@ -64,7 +85,7 @@ export const serveGateway = (options: GatewayOptions) =>
   ).pipe(
     Layer.provide([GatewayRoutes, docsLayer, HttpApiBuilder.middlewareOpenApi({ path: OPENAPI_PATH })]),
     Layer.provide([MergedApi, HttpApiBuilder.Router.Live, NodeHttpClient.layerUndici, UpstreamAgent.layer]),
-    Layer.provide(listen("gateway", options)),
+    Layer.provide(listen("gateway", options, webSockets)),
     Layer.fresh
   )
 

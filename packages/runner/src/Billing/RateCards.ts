@@ -9,6 +9,7 @@ import { fromDatabase } from "../Sql/Rows.js"
 interface RateRow {
   readonly currency: string
   readonly voicePerMinute: number | null
+  readonly webPerMinute: number | null
   readonly billingIncrementSeconds: number | null
   readonly smsPerSegment: number | null
   readonly chatappPerMessage: number | null
@@ -24,7 +25,7 @@ export class RateCards extends Effect.Service<RateCards>()("Billing/RateCards", 
     /** The tenant's prices (its own rate card, else the platform's) and its concurrent-call limit. */
     const forTenant = (tenantId: TenantId) =>
       sql<RateRow>`
-        SELECT t.currency, t.max_concurrent_calls, r.voice_per_minute, r.billing_increment_seconds,
+        SELECT t.currency, t.max_concurrent_calls, r.voice_per_minute, r.web_per_minute, r.billing_increment_seconds,
                r.sms_per_segment, r.chatapp_per_message, r.reservation_chunk_seconds
         FROM tenants t LEFT JOIN rate_cards r ON r.tenant_id = t.id
         WHERE t.id = ${tenantId}
@@ -33,11 +34,14 @@ export class RateCards extends Effect.Service<RateCards>()("Billing/RateCards", 
           const defaults = settings.rates
           const own = row !== undefined && row.voicePerMinute !== null
           const voicePerMinute = own ? row.voicePerMinute! : defaults.voicePerMinute
+          // a web minute costs what a phone minute costs unless its own price is set
+          const webPerMinute = own ? row.webPerMinute ?? voicePerMinute : defaults.webPerMinute ?? voicePerMinute
           const reservationChunkSeconds = own ? row.reservationChunkSeconds! : defaults.reservationChunkSeconds
           return {
             rates: new RateCard({
               currency: (row?.currency ?? "USD").trim(),
               voicePerMinute,
+              webPerMinute,
               billingIncrementSeconds: own ? row.billingIncrementSeconds! : defaults.billingIncrementSeconds,
               smsPerSegment: own ? row.smsPerSegment! : defaults.smsPerSegment,
               chatAppPerMessage: own ? row.chatappPerMessage! : defaults.chatAppPerMessage,

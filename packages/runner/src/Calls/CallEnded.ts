@@ -4,8 +4,9 @@
  * call-result webhooks here; campaigns and post-call messaging add theirs.
  */
 import type { CallOutcome } from "@voiceagent/domain/CallMachine"
-import type { SessionId, TranscriptLine } from "@voiceagent/domain/Calls"
+import type { CallDirection, SessionId, TranscriptLine } from "@voiceagent/domain/Calls"
 import type { AgentId, ContactId, TenantId } from "@voiceagent/domain/Ids"
+import type { AnsweredBy, VoicemailResult } from "@voiceagent/domain/Voicemail"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -17,9 +18,10 @@ export interface CallEndedEvent {
   readonly campaignId: string | null
   readonly campaignAttemptId: string | null
   readonly customerId: ContactId | null
-  readonly direction: "OUTGOING" | "INCOMING"
-  readonly fromNumber: string
-  readonly toNumber: string
+  readonly direction: CallDirection
+  /** null on a web call, which has no phone numbers. */
+  readonly fromNumber: string | null
+  readonly toNumber: string | null
   readonly outcome: CallOutcome
   readonly endReason: string
   readonly startedAt: Date
@@ -31,6 +33,9 @@ export interface CallEndedEvent {
   readonly currency: string
   readonly transcript: ReadonlyArray<TranscriptLine>
   readonly metadata: { readonly [key: string]: unknown }
+  /** Voicemail detection (docs/voicemail.md): null when it did not run or gave no verdict. */
+  readonly answeredBy?: AnsweredBy | null | undefined
+  readonly voicemail?: VoicemailResult | null | undefined
 }
 
 export interface CallEndedListener {

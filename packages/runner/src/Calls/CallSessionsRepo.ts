@@ -1,9 +1,11 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { CallState } from "@voiceagent/domain/CallMachine"
 import {
+  type CallDirection,
   CallLog,
   CallSession,
   type CallSpec,
+  directionOf,
   type SessionId,
   type TranscriptLine,
   type TurnLatency
@@ -20,15 +22,15 @@ interface SessionRow {
   readonly tenantId: string
   readonly jobId: string
   readonly agentId: string
-  readonly voiceNumberId: string
+  readonly voiceNumberId: string | null
   readonly provider: string
-  readonly fromNumber: string
-  readonly toNumber: string
+  readonly fromNumber: string | null
+  readonly toNumber: string | null
   readonly customerId: string | null
   readonly campaignId: string | null
   readonly campaignAttemptId: string | null
   readonly metadata: Record<string, unknown>
-  readonly direction: "OUTGOING" | "INCOMING"
+  readonly direction: CallDirection
   readonly status: CallState["status"]
   readonly outcome: string | null
   readonly endReason: string | null
@@ -46,6 +48,8 @@ interface SessionRow {
   readonly currency: string
   readonly transcript: ReadonlyArray<StoredLine>
   readonly ownerEpoch: number
+  readonly answeredBy: "human" | "machine" | "unknown" | null
+  readonly voicemail: "hung_up" | "message_left" | null
 }
 
 /** A transcript line as stored (`interrupted` and `latency` came with the conversation engine; older rows lack them). */
@@ -137,7 +141,9 @@ const logFields = (row: SessionRow) => ({
   durationSeconds: row.durationSeconds,
   billedSeconds: row.billedSeconds,
   cost: row.cost,
-  currency: row.currency.trim()
+  currency: row.currency.trim(),
+  answeredBy: row.answeredBy ?? null,
+  voicemail: row.voicemail ?? null
 })
 
 const date = (epoch: number | null) => epoch === null ? null : new Date(epoch)
@@ -172,11 +178,11 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
       sql`
         WITH session AS (
           INSERT INTO call_sessions (id, tenant_id, job_id, agent_id, voice_number_id, provider, from_number, to_number,
-            customer_id, campaign_id, campaign_attempt_id, metadata, status, spec, currency, reserved_seconds)
+            customer_id, campaign_id, campaign_attempt_id, metadata, direction, status, spec, currency, reserved_seconds)
           VALUES (${id}, ${spec.tenantId}, ${spec.jobId}, ${spec.agentId}, ${spec.voiceNumberId}, ${spec.provider},
             ${spec.fromNumber}, ${spec.toNumber}, ${spec.customerId}, ${spec.campaignId}, ${spec.campaignAttemptId},
-            ${JSON.stringify(spec.metadata)}::jsonb, 'QUEUED', ${JSON.stringify(spec)}::jsonb, ${spec.currency},
-            ${reservedSeconds})
+            ${JSON.stringify(spec.metadata)}::jsonb, ${directionOf(spec)}, 'QUEUED', ${JSON.stringify(spec)}::jsonb,
+            ${spec.currency}, ${reservedSeconds})
           ON CONFLICT (id) DO NOTHING
           RETURNING id
         ), event AS (

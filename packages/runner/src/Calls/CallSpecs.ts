@@ -1,11 +1,13 @@
 /**
  * Builds the `CallSpec` a `LiveCall` starts with: the references already checked by the caller, the
  * tenant's prices and concurrent-call limit, the platform's timeouts. Used by the calls API and by
- * the campaign dialer, so a campaign call is billed and limited exactly like an API call.
+ * the campaign dialer, so a campaign call is billed and limited exactly like an API call; web calls
+ * too (`makeWeb`), at the rate card's web price.
  */
 import type { CallSpec } from "@voiceagent/domain/Calls"
 import type { AgentId, ContactId, TenantId, VoiceNumberId } from "@voiceagent/domain/Ids"
 import type { JsonObject } from "@voiceagent/domain/Json"
+import { WEB_CALL_JOIN_GRACE_SECONDS, WEB_CALL_TOKEN_SECONDS } from "@voiceagent/domain/WebCalls"
 import type { PhoneProvider } from "@voiceagent/domain/Phone"
 import * as Effect from "effect/Effect"
 import { v7 as uuidv7 } from "uuid"
@@ -23,6 +25,16 @@ export interface CallRequest {
   readonly metadata: JsonObject
   /** Seconds; the platform's default when absent. */
   readonly dialTimeoutSeconds?: number | undefined
+  /** The call's own recording request; absent: the agent's setting. */
+  readonly record?: boolean | undefined
+}
+
+export interface WebCallRequest {
+  readonly tenantId: TenantId
+  readonly agentId: AgentId
+  readonly metadata: JsonObject
+  /** The call's own recording request; absent: the agent's setting. */
+  readonly record?: boolean | undefined
 }
 
 export class CallSpecs extends Effect.Service<CallSpecs>()("Calls/CallSpecs", {
@@ -35,6 +47,7 @@ export class CallSpecs extends Effect.Service<CallSpecs>()("Calls/CallSpecs", {
         tenantId: request.tenantId,
         jobId: `job_${uuidv7()}`,
         agentId: request.agentId,
+        direction: "OUTGOING",
         voiceNumberId: request.voiceNumber.id,
         provider: request.voiceNumber.provider,
         fromNumber: request.voiceNumber.phoneNumber,
@@ -43,6 +56,7 @@ export class CallSpecs extends Effect.Service<CallSpecs>()("Calls/CallSpecs", {
         campaignId: request.campaignId,
         campaignAttemptId: request.campaignAttemptId,
         metadata: request.metadata,
+        ...(request.record === undefined ? {} : { record: request.record }),
         dialTimeoutSeconds: request.dialTimeoutSeconds ?? settings.calls.defaultDialTimeoutSeconds,
         maxDurationSeconds: settings.calls.maxCallDurationSeconds,
         concurrencyLimit,
@@ -52,7 +66,44 @@ export class CallSpecs extends Effect.Service<CallSpecs>()("Calls/CallSpecs", {
         reservationChunkSeconds: card.reservationChunkSeconds
       }))
 
-    return { make } as const
+    /**
+     * A web call: it "rings" until its client opens the stream, for as long as the stream's token is
+     * good and a few seconds more (so a late client hears that its token expired).
+     */
+    const makeWeb = (request: WebCallRequest): Effect.Effect<CallSpec> =>
+      Effect.map(rates.forTenant(request.tenantId), ({ concurrencyLimit, rates: card }) => ({
+        tenantId: request.tenantId,
+        jobId: `job_${uuidv7()}`,
+        agentId: request.agentId,
+        direction: "WEB",
+        voiceNumberId: null,
+        provider: "WEB",
+        fromNumber: null,
+        toNumber: null,
+        customerId: null,
+        campaignId: null,
+        campaignAttemptId: null,
+        metadata: request.metadata,
+        ...(request.record === undefined ? {} : { record: request.record }),
+        dialTimeoutSeconds: (settings.calls.webCallTokenSeconds ?? WEB_CALL_TOKEN_SECONDS) + WEB_CALL_JOIN_GRACE_SECONDS,
+        maxDurationSeconds: settings.calls.maxCallDurationSeconds,
+        concurrencyLimit,
+        currency: card.currency,
+        voicePerMinute: card.webPerMinute,
+        billingIncrementSeconds: card.billingIncrementSeconds,
+        reservationChunkSeconds: card.reservationChunkSeconds
+      }))
+
+    /** An incoming call to the tenant's number from `fromNumber`, billed and limited as an outgoing call. */
+    const makeInbound = (request: Omit<CallRequest, "toNumber" | "campaignId" | "campaignAttemptId"> & {
+      readonly fromNumber: string
+    }): Effect.Effect<CallSpec> =>
+      Effect.map(
+        make({ ...request, toNumber: request.voiceNumber.phoneNumber, campaignId: null, campaignAttemptId: null }),
+        (spec) => ({ ...spec, direction: "INCOMING" as const, fromNumber: request.fromNumber })
+      )
+
+    return { make, makeWeb, makeInbound } as const
   }),
   dependencies: [RateCards.Default]
 }) {}

@@ -27,7 +27,15 @@ import {
   transition
 } from "@voiceagent/domain/CallMachine"
 import type { Agent } from "@voiceagent/domain/Agents"
-import { LiveCallEntity, type MediaRoute, type ProviderEvent, type SessionId } from "@voiceagent/domain/Calls"
+import {
+  type CallSpec,
+  directionOf,
+  LiveCallEntity,
+  type MediaRoute,
+  type ProviderEvent,
+  type SessionId
+} from "@voiceagent/domain/Calls"
+import type { TransferMode, TransferSource } from "@voiceagent/domain/CallTransfer"
 import type { AgentId, TenantId } from "@voiceagent/domain/Ids"
 import { TenantEntity } from "@voiceagent/domain/TenantEntity"
 import * as Clock from "effect/Clock"
@@ -46,11 +54,18 @@ import { countDial, moveLiveCall } from "../Observability/PlatformMetrics.js"
 import { Telephony } from "../Telephony/Telephony.js"
 import { CallEnded, type CallEndedEvent } from "./CallEnded.js"
 import { type CallLine, CallSessionsRepo, type StoredCall } from "./CallSessionsRepo.js"
+import { recordingOf } from "../Recordings/Recordings.js"
 import { Conversations, type ConversationHandle } from "../Voice/Conversations.js"
 import type { EngineReport } from "../Voice/Engine.js"
 import { scriptFromMetadata } from "../Voice/SimulatedCaller.js"
 import { bargeIn, firstAudio, recordTurn } from "../Observability/VoiceMetrics.js"
+import { MediaServer } from "../Voice/MediaServer.js"
+import { WebStreams } from "../Voice/WebMedia.js"
+import { makeInbound } from "./InboundCalls.js"
 import { LocalCalls } from "./LocalCalls.js"
+import { CallTransfersRepo } from "./CallTransfersRepo.js"
+import { makeTransfer } from "./Transfer.js"
+import { makeVoicemail } from "./Voicemail.js"
 import { withEntityHandlers } from "../Cluster/EntityHandlers.js"
 
 /** Asks the report writer to say when everything queued before it is written. */
@@ -116,6 +131,8 @@ export const LiveCallLive = LiveCallEntity.toLayer(
     const callEnded = yield* CallEnded
     const localCalls = yield* LocalCalls
     const conversations = yield* Conversations
+    const webStreams = yield* WebStreams
+    const mediaServer = yield* Effect.serviceOption(MediaServer)
     const tenantClient = yield* TenantEntity.client
     const scope = yield* Effect.scope
     const lock = yield* Effect.makeSemaphore(1)
@@ -239,6 +256,9 @@ export const LiveCallLive = LiveCallEntity.toLayer(
           case "HangUp":
             yield* addEvent("agent_hangup", at, { reason: report.reason })
             return yield* apply(CallEvent.AgentHungUp({ at }))
+          case "Transfer":
+            // apart from this writer: the end of the call waits for the reports written before it
+            return yield* Effect.asVoid(Effect.forkIn(agentTransfer(report.to, report.mode), scope))
         }
       })
 
@@ -292,15 +312,19 @@ export const LiveCallLive = LiveCallEntity.toLayer(
       Effect.gen(function*() {
         yield* closeConversation
         if (Option.isNone(agent) || call === undefined || !isLive(call.state)) return
+        if (directionOf(call.spec) === "OUTGOING") voicemail.configure(agent, telephony.carrierFor(call.spec.provider))
         const conversationScope = yield* Scope.fork(scope, ExecutionStrategy.sequential)
         const handle = yield* conversations.prepare({
           sessionId,
           tenantId: call.spec.tenantId,
           agent: agent.value,
           history: () => transcript,
-          report: onReport
+          report: onReport,
+          tap: voicemail.tap,
+          recording: recordingOf(agent.value, call.spec)
         }).pipe(Scope.extend(conversationScope))
         conversation = { handle, scope: conversationScope }
+        voicemail.attach(handle)
         // the call's log says what the agent cannot do here (the simulated line knows its caller's words)
         for (const message of agent.value.effectiveVoice.notices) {
           if (!(isSimulated() && message.includes("not hear"))) yield* addEvent("notice", yield* now, { message })
@@ -308,6 +332,15 @@ export const LiveCallLive = LiveCallEntity.toLayer(
       }).pipe(Effect.catchAllCause((cause) => Effect.logError("the call's conversation could not be prepared", cause)))
 
     const isSimulated = () => call !== undefined && telephony.carrierFor(call.spec.provider).name === "simulated"
+
+    const voicemail = yield* makeVoicemail({
+      sessionId,
+      epoch: () => epoch,
+      acting: () => !fenced,
+      inProgress: () => call !== undefined && call.state.status === "IN_PROGRESS",
+      report: onReport,
+      end: (at) => apply(CallEvent.VoicemailDone({ at }))
+    })
 
     const mediaRoute: Effect.Effect<MediaRoute | null> = Effect.suspend(() =>
       conversation === undefined
@@ -353,6 +386,43 @@ export const LiveCallLive = LiveCallEntity.toLayer(
     }))
 
     // -----------------------------------------------------------------------
+    // Transfer
+    // -----------------------------------------------------------------------
+
+    const transfer = makeTransfer({
+      sessionId,
+      repo: yield* CallTransfersRepo,
+      lock,
+      call: () => (call === undefined || fenced ? undefined : call),
+      carrier: () => telephony.carrierFor(call!.spec.provider),
+      now,
+      addEvent,
+      addLine: (line) =>
+        Effect.suspend(() => {
+          transcript.push(line)
+          return fenced ? Effect.void : repo.appendLine(sessionId, epoch, line)
+        }),
+      transferred: (at) => applyUnlocked(CallEvent.Transferred({ at })),
+      replyOf: () => replyOf(call?.state)
+    })
+
+    /** The agent's transfer_call, once its hand-off line was said; a transfer the carrier refuses hangs up instead. */
+    const agentTransfer = (toNumber: string, mode: TransferMode) =>
+      transfer({ toNumber, mode, source: "agent" satisfies TransferSource }).pipe(
+        Effect.catchTags({
+          // the call ended meanwhile (the caller hung up during the hand-off line): nothing to do
+          CallNotLive: () => Effect.void,
+          TransferFailed: (error) =>
+            Effect.gen(function*() {
+              yield* Effect.logWarning(`the agent's transfer failed: ${error.message}`)
+              const at = yield* now
+              yield* addEvent("agent_hangup", at, { reason: "transfer_failed" })
+              yield* apply(CallEvent.AgentHungUp({ at }))
+            })
+        })
+      )
+
+    // -----------------------------------------------------------------------
     // Commands the machine asks for
     // -----------------------------------------------------------------------
 
@@ -362,6 +432,8 @@ export const LiveCallLive = LiveCallEntity.toLayer(
       const agent = yield* agentOf(spec.agentId, spec.tenantId)
       // the greeting is synthesised while the phone rings
       yield* openConversation(agent)
+      // an incoming call is at the carrier already: it is answered by `Answer`, not dialled
+      if (directionOf(spec) === "INCOMING") return []
       const media = yield* mediaRoute
       const scripted = scriptFromMetadata(spec.metadata)
       if (scripted !== undefined && scripted.problems.length > 0) {
@@ -370,11 +442,12 @@ export const LiveCallLive = LiveCallEntity.toLayer(
       const placed = yield* carrier.dial({
         sessionId,
         provider: spec.provider,
-        from: spec.fromNumber,
-        to: spec.toNumber,
+        from: spec.fromNumber ?? "",
+        to: spec.toNumber ?? "",
         agent: personaOf(spec.tenantId, agent),
         media: media === null ? undefined : media,
-        callerScript: scripted?.script
+        callerScript: scripted?.script,
+        machineDetection: voicemail.carrierDetection()
       }).pipe(
         Effect.either
       )
@@ -392,7 +465,9 @@ export const LiveCallLive = LiveCallEntity.toLayer(
     const hangUp = Effect.suspend(() => {
       const providerCallId = call?.providerCallId
       if (providerCallId === null || providerCallId === undefined) return Effect.void
-      return telephony.carrierFor(call!.spec.provider).hangup(providerCallId).pipe(
+      const state = call!.state
+      const reason = state.status === "ENDED" ? state.reason : undefined
+      return telephony.carrierFor(call!.spec.provider).hangup(providerCallId, reason).pipe(
         Effect.catchAllCause((cause) => Effect.logWarning("hang-up failed", cause))
       )
     })
@@ -420,7 +495,7 @@ export const LiveCallLive = LiveCallEntity.toLayer(
         campaignId: spec.campaignId,
         campaignAttemptId: spec.campaignAttemptId,
         customerId: spec.customerId,
-        direction: "OUTGOING",
+        direction: directionOf(spec),
         fromNumber: spec.fromNumber,
         toNumber: spec.toNumber,
         outcome: state.outcome,
@@ -433,7 +508,8 @@ export const LiveCallLive = LiveCallEntity.toLayer(
         cost: settled.charged,
         currency: spec.currency,
         transcript: said.map((t) => ({ ...t, at: new Date(t.at) })),
-        metadata: spec.metadata
+        metadata: spec.metadata,
+        ...voicemail.result()
       }
       yield* Effect.gen(function*() {
         const ended = yield* repo.finish(sessionId, epoch, state, {
@@ -542,6 +618,13 @@ export const LiveCallLive = LiveCallEntity.toLayer(
         )
       }
       const state = call.state
+      // a call in progress lost its stream with the instance that ran it: a carrier that does not come
+      // back by itself (Telnyx) is asked to stream here
+      const restream = telephony.carrierFor(spec.provider).restream
+      if (state.status === "IN_PROGRESS" && providerCallId !== null && restream !== undefined) {
+        const media = yield* mediaRoute
+        if (media !== null) yield* restream(providerCallId, media)
+      }
       switch (state.status) {
         case "DIALING":
         case "RINGING":
@@ -568,11 +651,9 @@ export const LiveCallLive = LiveCallEntity.toLayer(
     )
     yield* resumeInBackground
 
-    return logged({
-      Start: ({ payload }) =>
-        lock.withPermits(1)(Effect.gen(function*() {
+    const startUnlocked = (spec: CallSpec) =>
+        Effect.gen(function*() {
           if (call !== undefined) return replyOf(call.state)
-          const { spec } = payload
           yield* tenantClient(spec.tenantId).Reserve({
             reservationId: sessionId,
             amount: costOf(spec.reservationChunkSeconds, spec.voicePerMinute),
@@ -612,8 +693,34 @@ export const LiveCallLive = LiveCallEntity.toLayer(
           }))
           yield* Effect.forkIn(Effect.flatMap(now, (at) => apply(CallEvent.Dial({ at }))), scope)
           return replyOf(call.state)
-        })),
+        })
+
+    const inbound = makeInbound({
+      get: () => call,
+      set: (next) => {
+        call = next
+      },
+      start: startUnlocked,
+      applyUnlocked,
+      save,
+      mediaRoute,
+      finish,
+      insert: (spec, at) =>
+        Effect.map(repo.insert(sessionId, spec, 0, at), (inserted) => {
+          if (inserted) epoch = 1
+          return inserted
+        }),
+      addEvent: (type, at, detail) => addEvent(type, at, detail),
+      carrier: (provider) => telephony.carrierFor(provider),
+      sessionId
+    })
+
+    return logged({
+      Start: ({ payload }) => lock.withPermits(1)(startUnlocked(payload.spec)),
+      Answer: ({ payload }) => lock.withPermits(1)(inbound.answer(payload)),
       ProviderEvent: ({ payload }) => Effect.map(onProviderEvent(payload.event), () => replyOf(call?.state)),
+      MachineDetected: ({ payload }) => Effect.map(voicemail.onVerdict(payload.verdict), () => replyOf(call?.state)),
+      Transfer: ({ payload }) => transfer(payload),
       Hangup: () =>
         Effect.gen(function*() {
           const at = yield* now
@@ -634,7 +741,21 @@ export const LiveCallLive = LiveCallEntity.toLayer(
           const route = yield* mediaRoute
           yield* addEvent("media_reconnect", yield* now, { restart: streamRestarts, routed: route !== null })
           return route
-        })
+        }),
+      // a web call is dialled here if its Start has not got to it yet: the token is for a call that waits
+      WebStreamToken: () =>
+        lock.withPermits(1)(Effect.gen(function*() {
+          if (call === undefined || call.spec.provider !== "WEB" || fenced) return null
+          if (call.state.status === "QUEUED") yield* applyUnlocked(CallEvent.Dial({ at: yield* now }))
+          if (call.state.status !== "DIALING" && call.state.status !== "RINGING") return null
+          return yield* webStreams.tokenFor(sessionId)
+        })),
+      WebStreamAddress: () =>
+        Effect.sync(() =>
+          call === undefined || call.spec.provider !== "WEB" || !isLive(call.state) || Option.isNone(mediaServer)
+            ? null
+            : mediaServer.value.webStreamUrl(sessionId)
+        )
     })
   }),
   { maxIdleTime: "5 minutes", disableFatalDefects: true }

@@ -8,7 +8,9 @@
  * reads them back, finishes claims a crash left open (by their fixed session ids, so a dial
  * already placed is not placed again), and carries on.
  *
- * Dialing waits, all at once, for: the call window (sleeping until its exact next opening), the
+ * Dialing waits, all at once, for: the call window (sleeping until its exact next opening), each
+ * contact's own local hours when the campaign asks for them (a due contact outside them is held
+ * until the first instant its hours and the call window overlap, while the others keep dialing), the
  * campaign's `maxConcurrentCalls`, the tenant's concurrent-call limit (the `Tenant` entity refuses
  * a reservation above it), the voice number's pace (`DialPacer`), and the wallet (no funds pauses
  * the campaign with the reason `INSUFFICIENT_FUNDS`).
@@ -18,6 +20,7 @@ import * as EntityId from "@effect/cluster/EntityId"
 import * as Sharding from "@effect/cluster/Sharding"
 import { LiveCallEntity, type SessionId } from "@voiceagent/domain/Calls"
 import * as CallWindow from "@voiceagent/domain/CallWindow"
+import { recipientWindow } from "@voiceagent/domain/RecipientHours"
 import {
   type CampaignCommand,
   CampaignCommand as Command,
@@ -51,7 +54,7 @@ import { CallSessionsRepo } from "../Calls/CallSessionsRepo.js"
 import { CallSpecs } from "../Calls/CallSpecs.js"
 import { VoiceNumbersRepo } from "../VoiceNumbers/VoiceNumbersRepo.js"
 import { campaignsDialing, countCampaignDial } from "../Observability/PlatformMetrics.js"
-import { CampaignsRepo, stateOf } from "./CampaignsRepo.js"
+import { CampaignsRepo, type DueContact, type Hold, stateOf } from "./CampaignsRepo.js"
 import { DialPacer } from "./DialPacer.js"
 import { failpoint } from "../Failpoints.js"
 import { withEntityHandlers } from "../Cluster/EntityHandlers.js"
@@ -80,12 +83,27 @@ type Step = "continue" | "stop"
 /** Calls of one campaign being started at once (each waits on its reservation and first writes). */
 const DIAL_PARALLELISM = 8
 
+/** Due contacts looked at per pass when some may be held for their local hours (held ones are set aside in bulk). */
+const HOLD_BATCH = 200
+
 const windowOf = (c: Campaign): CallWindow.CallWindow => ({
   timezone: c.timezone,
   start: c.callWindowStart,
   end: c.callWindowEnd,
   days: c.callDays
 })
+
+/**
+ * Whether the contact may be dialed at `at` under the campaign's recipient hours: `"now"`, not before
+ * an instant (the first at which the contact's hours and the call window overlap), or `"never"`
+ * (they do not overlap in the week ahead, or no zone is known for the number). Always `"now"` when
+ * the campaign does not ask for recipient hours.
+ */
+const recipientTurn = (c: Campaign, window: CallWindow.CallWindow, phone: string, at: number): "now" | "never" | number => {
+  if (!c.recipientCallingHours.enabled) return "now"
+  const w = recipientWindow(phone, at, { hours: c.recipientCallingHours, within: [window] })
+  return w.open ? "now" : w.opensAt ?? "never"
+}
 
 export const CampaignLive = CampaignEntity.toLayer(
   Effect.gen(function*() {
@@ -282,8 +300,23 @@ export const CampaignLive = CampaignEntity.toLayer(
         }
         const capacity = c.maxConcurrentCalls - work.open
         if (capacity <= 0) return yield* Effect.as(waitFor(Infinity), "continue" as const)
-        const due = yield* repo.due(c, now, capacity)
+        const looked = yield* repo.due(c, now, c.recipientCallingHours.enabled ? Math.max(capacity, HOLD_BATCH) : capacity)
+        // contacts outside their own hours wait for their next opening (their next_attempt_at moves
+        // there), so the next pass, and the sleep until the earliest due, see only what may be dialed
+        const due: Array<DueContact> = []
+        const holds: Array<Hold> = []
+        for (const contact of looked) {
+          const turn = contact.dnc ? "now" : recipientTurn(c, window, contact.phoneNumber, now)
+          if (turn === "now") due.push(contact)
+          else if (turn === "never") {
+            yield* repo.skip(c, contact.contactId, now, "NO_CALLING_HOURS")
+            yield* countCampaignDial("skipped_no_calling_hours")
+          } else holds.push({ contactId: contact.contactId, until: turn })
+        }
+        yield* repo.hold(id, holds)
+        if (holds.length > 0) yield* countCampaignDial("held_local_hours", holds.length)
         if (due.length === 0) {
+          if (looked.length > 0) return "continue"
           const closes = CallWindow.closesAt(window, now) ?? Infinity
           const next = work.nextDue === null ? Infinity : work.nextDue.getTime()
           yield* waitFor(Math.min(next, closes) - now)
@@ -295,7 +328,7 @@ export const CampaignLive = CampaignEntity.toLayer(
         // a refused call stops the batch at once, even while it waits for the number's next slot
         const halt = yield* Deferred.make<void>()
         const placing: Array<Fiber.RuntimeFiber<unknown>> = []
-        for (const contact of due) {
+        for (const contact of due.slice(0, capacity)) {
           if (halted !== undefined) break
           if (contact.dnc) {
             yield* repo.skip(c, contact.contactId, yield* Clock.currentTimeMillis)
@@ -305,6 +338,12 @@ export const CampaignLive = CampaignEntity.toLayer(
           yield* Effect.raceFirst(pacer.slot(c.voiceNumberId), Deferred.await(halt))
           const at = yield* Clock.currentTimeMillis
           if (!CallWindow.isOpen(window, at) || halted !== undefined) break
+          // the pace may have carried the batch past the contact's local closing time
+          const turn = recipientTurn(c, window, contact.phoneNumber, at)
+          if (turn !== "now") {
+            yield* repo.hold(id, [{ contactId: contact.contactId, until: turn === "never" ? at : turn }])
+            continue
+          }
           // the batch's dials may be paced apart: when time has passed since the last look, the agent or
           // the number may have gone (with lifted limits a batch dials in one instant and looks once)
           if (at - checkedAt >= 1000) {

@@ -4,6 +4,7 @@
  * campaign's entity, which owns the state machine.
  */
 import { AgentInactive, AgentNotFound } from "@voiceagent/domain/Agents"
+import { ValidationFailed } from "@voiceagent/domain/ApiError"
 import * as CallWindow from "@voiceagent/domain/CallWindow"
 import {
   type Campaign,
@@ -86,14 +87,19 @@ export class Campaigns extends Effect.Service<Campaigns>()("Campaigns/Campaigns"
         yield* get(tenantId, id)
         yield* checkReferences(tenantId, patch)
         const updated = yield* repo.update(tenantId, id, patch, yield* Clock.currentTimeMillis)
-        if (Option.isNone(updated)) return yield* new CampaignNotFound()
-        if (Option.isNone(updated.value)) {
-          return yield* new CampaignStateConflict({
-            message: "Only a DRAFT campaign can be edited",
-            details: { allowedFrom: ["DRAFT"] }
-          })
+        switch (updated._tag) {
+          case "NotFound":
+            return yield* new CampaignNotFound()
+          case "NotDraft":
+            return yield* new CampaignStateConflict({
+              message: "Only a DRAFT campaign can be edited",
+              details: { allowedFrom: ["DRAFT"] }
+            })
+          case "Invalid":
+            return yield* ValidationFailed.fromIssues(updated.issues)
+          case "Updated":
+            return updated.campaign
         }
-        return updated.value.value
       })
 
     /** Schedules dialing at `at` (now when null or past); the references must still be usable. */

@@ -16,8 +16,13 @@ import {
   type ContactState,
   type CreateCampaignRequest,
   DncEntry,
-  type UpdateCampaignRequest
+  recipientHoursOnCreate,
+  recipientHoursOnUpdate,
+  type SkipReason,
+  type UpdateCampaignRequest,
+  updateIssues
 } from "@voiceagent/domain/Campaigns"
+import type { ValidationIssue } from "@voiceagent/domain/ApiError"
 import type { ContactId, TenantId } from "@voiceagent/domain/Ids"
 import { type JsonObject, mergePatch } from "@voiceagent/domain/Json"
 import { offsetOf, type PageRequest } from "@voiceagent/domain/Pagination"
@@ -29,8 +34,10 @@ import { fromDatabase } from "../Sql/Rows.js"
 
 const COLUMNS = `id, tenant_id, name, description, agent_id, voice_number_id, contact_list_id, status, status_reason,
   total_contacts, dialed_contacts, answered_contacts, dial_timeout, max_attempts, redial_delay_min, max_concurrent_calls,
-  scheduled_at, started_at, completed_at, timezone, call_window_start, call_window_end, call_days, metadata,
-  created_at, updated_at`
+  scheduled_at, started_at, completed_at, timezone, call_window_start, call_window_end, call_days,
+  jsonb_build_object('enabled', recipient_hours_enabled, 'start', recipient_hours_start, 'end', recipient_hours_end)
+    AS recipient_calling_hours,
+  metadata, created_at, updated_at`
 
 const ATTEMPT_COLUMNS = `a.id, a.campaign_id, a.contact_id, c.phone_number, c.name AS contact_name, a.attempt_number,
   a.status, a.outcome, a.skip_reason, a.session_id, a.claimed_at, a.dialed_at, a.ended_at`
@@ -45,6 +52,19 @@ export interface DueContact {
   readonly attempts: number
   readonly dnc: boolean
 }
+
+/** A due contact whose local hours are closed: not dialed before `until`. */
+export interface Hold {
+  readonly contactId: ContactId
+  readonly until: number
+}
+
+/** What an update did. */
+export type UpdateResult =
+  | { readonly _tag: "NotFound" }
+  | { readonly _tag: "NotDraft" }
+  | { readonly _tag: "Invalid"; readonly issues: ReadonlyArray<ValidationIssue> }
+  | { readonly _tag: "Updated"; readonly campaign: Campaign }
 
 /** An attempt claimed but not known to be dialed: after a crash it is dialed (once) by its session id. */
 export interface OpenClaim {
@@ -61,6 +81,7 @@ export interface ContactCounts {
   readonly exhausted: number
   readonly skipped: number
   readonly cancelled: number
+  readonly awaitingLocalHours: number
 }
 
 const toCampaign = (row: any) => new Campaign(row, fromDatabase)
@@ -80,11 +101,13 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
     const sql = yield* SqlClient.SqlClient
     const columns = sql.literal(COLUMNS)
 
-    const create = (tenantId: TenantId, input: CreateCampaignRequest, now: number) =>
-      sql`
+    const create = (tenantId: TenantId, input: CreateCampaignRequest, now: number) => {
+      const hours = recipientHoursOnCreate(input.recipientCallingHours)
+      return sql`
         INSERT INTO campaigns (id, tenant_id, name, description, agent_id, voice_number_id, contact_list_id,
           dial_timeout, max_attempts, redial_delay_min, max_concurrent_calls, timezone, call_window_start,
-          call_window_end, call_days, metadata, created_at, updated_at)
+          call_window_end, call_days, recipient_hours_enabled, recipient_hours_start, recipient_hours_end,
+          metadata, created_at, updated_at)
         VALUES (${uuidv7()}, ${tenantId}, ${input.name}, ${input.description ?? ""}, ${input.agentId},
           ${input.voiceNumberId}, ${input.contactListId},
           ${input.dialTimeout ?? CAMPAIGN_LIMITS.dialTimeout.default},
@@ -95,9 +118,11 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
           ${input.callWindowStart ?? CAMPAIGN_LIMITS.callWindow.defaultStart},
           ${input.callWindowEnd ?? CAMPAIGN_LIMITS.callWindow.defaultEnd},
           ${JSON.stringify(input.callDays ?? CAMPAIGN_LIMITS.callDays.default)}::jsonb,
+          ${hours.enabled}, ${hours.start}, ${hours.end},
           ${JSON.stringify(input.metadata ?? {})}::jsonb, ${new Date(now)}, ${new Date(now)})
         RETURNING ${columns}
       `.pipe(Effect.map(([row]) => toCampaign(row)), Effect.orDie)
+    }
 
     const list = (tenantId: TenantId, status: CampaignStatus | undefined, page: PageRequest) =>
       Effect.all([
@@ -123,13 +148,16 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
         ${options.lock === true ? sql`FOR UPDATE` : sql``}
       `.pipe(Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toCampaign)), Effect.orDie)
 
-    /** Changes a DRAFT; `None` when there is no such campaign, `Some(None)` when it is not a draft. */
+    /** Changes a DRAFT, once the patch merged with what is stored is still valid. */
     const update = (tenantId: TenantId, id: CampaignId, patch: UpdateCampaignRequest, now: number) =>
       Effect.gen(function*() {
         const found = yield* find(tenantId, id, { lock: true })
-        if (Option.isNone(found)) return Option.none()
+        if (Option.isNone(found)) return { _tag: "NotFound" } as UpdateResult
         const c = found.value
-        if (c.status !== "DRAFT") return Option.some(Option.none<Campaign>())
+        if (c.status !== "DRAFT") return { _tag: "NotDraft" } as UpdateResult
+        const issues = updateIssues(c, patch)
+        if (issues.length > 0) return { _tag: "Invalid", issues } as UpdateResult
+        const hours = recipientHoursOnUpdate(c.recipientCallingHours, patch.recipientCallingHours)
         const metadata = patch.metadata === undefined ? c.metadata : mergePatch(c.metadata, patch.metadata) as JsonObject
         const start = patch.callWindowStart ?? c.callWindowStart
         const end = patch.callWindowEnd ?? c.callWindowEnd
@@ -148,12 +176,15 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
             call_window_start = ${start},
             call_window_end = ${end},
             call_days = ${JSON.stringify(patch.callDays ?? c.callDays)}::jsonb,
+            recipient_hours_enabled = ${hours.enabled},
+            recipient_hours_start = ${hours.start},
+            recipient_hours_end = ${hours.end},
             metadata = ${JSON.stringify(metadata)}::jsonb,
             updated_at = ${new Date(now)}
           WHERE id = ${id}
           RETURNING ${columns}
         `
-        return Option.some(Option.some(toCampaign(row)))
+        return { _tag: "Updated", campaign: toCampaign(row) } as UpdateResult
       }).pipe(sql.withTransaction, Effect.orDie)
 
     /** Deletes the campaign and its attempts unless it is scheduled, running or paused. */
@@ -274,7 +305,7 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
     const claim = (campaign: Campaign, epoch: number, contactId: ContactId, now: number) =>
       sql<{ id: CampaignAttemptId; sessionId: string; attemptNumber: number }>`
         WITH c AS (
-          UPDATE campaign_contacts SET state = 'IN_PROGRESS', attempts = attempts + 1
+          UPDATE campaign_contacts SET state = 'IN_PROGRESS', attempts = attempts + 1, awaiting_local_hours = false
           WHERE campaign_id = ${campaign.id} AND contact_id = ${contactId} AND state = 'PENDING'
             AND EXISTS (SELECT 1 FROM campaigns g WHERE g.id = ${campaign.id} AND g.owner_epoch = ${epoch})
           RETURNING contact_id, attempts
@@ -285,8 +316,8 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
         RETURNING id, session_id, attempt_number
       `.pipe(Effect.map((rows) => Option.fromNullable(rows[0])), Effect.orDie)
 
-    /** A contact on the do-not-call list: its next attempt is recorded as skipped and it is final. */
-    const skip = (campaign: Campaign, contactId: ContactId, now: number) =>
+    /** A contact not to be dialed: its next attempt is recorded as skipped, with the reason, and it is final. */
+    const skip = (campaign: Campaign, contactId: ContactId, now: number, reason: SkipReason = "DO_NOT_CALL") =>
       sql`
         WITH c AS (
           UPDATE campaign_contacts SET state = 'SKIPPED', attempts = attempts + 1
@@ -294,8 +325,22 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
           RETURNING contact_id, attempts
         )
         INSERT INTO campaign_attempts (id, campaign_id, tenant_id, contact_id, attempt_number, status, skip_reason, claimed_at)
-        SELECT ${uuidv7()}, ${campaign.id}, ${campaign.tenantId}, c.contact_id, c.attempts, 'SKIPPED', 'DO_NOT_CALL', ${new Date(now)}
+        SELECT ${uuidv7()}, ${campaign.id}, ${campaign.tenantId}, c.contact_id, c.attempts, 'SKIPPED', ${reason}, ${new Date(now)}
         FROM c
+      `.pipe(Effect.asVoid, Effect.orDie)
+
+    /**
+     * Due contacts whose local hours are closed wait for their next opening: their next attempt moves
+     * there (never earlier than it was), and nothing else changes: no attempt, no count.
+     */
+    const hold = (id: CampaignId, holds: ReadonlyArray<Hold>) =>
+      holds.length === 0 ? Effect.void : sql`
+        UPDATE campaign_contacts cc SET
+          next_attempt_at = GREATEST(cc.next_attempt_at, x.until),
+          awaiting_local_hours = true
+        FROM jsonb_to_recordset(${JSON.stringify(holds.map((h) => ({ contact_id: h.contactId, until: new Date(h.until).toISOString() })))}::jsonb)
+          AS x(contact_id uuid, until timestamptz)
+        WHERE cc.campaign_id = ${id} AND cc.contact_id = x.contact_id AND cc.state = 'PENDING'
       `.pipe(Effect.asVoid, Effect.orDie)
 
     /**
@@ -409,8 +454,9 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
       )
 
     const contactCounts = (id: CampaignId) =>
-      sql<{ state: ContactState; n: number }>`
-        SELECT state, count(*)::int AS n FROM campaign_contacts WHERE campaign_id = ${id} GROUP BY state
+      sql<{ state: ContactState; n: number; awaiting: number }>`
+        SELECT state, count(*)::int AS n, (count(*) FILTER (WHERE awaiting_local_hours))::int AS awaiting
+        FROM campaign_contacts WHERE campaign_id = ${id} GROUP BY state
       `.pipe(
         Effect.map((rows): ContactCounts => {
           const of = (s: ContactState) => rows.find((r) => r.state === s)?.n ?? 0
@@ -420,7 +466,8 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
             answered: of("ANSWERED"),
             exhausted: of("EXHAUSTED"),
             skipped: of("SKIPPED"),
-            cancelled: of("CANCELLED")
+            cancelled: of("CANCELLED"),
+            awaitingLocalHours: rows.find((r) => r.state === "PENDING")?.awaiting ?? 0
           }
         }),
         Effect.orDie
@@ -483,6 +530,7 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
       workload,
       claim,
       skip,
+      hold,
       markDialed,
       unclaim,
       openClaims,

@@ -11,6 +11,7 @@
  */
 import * as RunnerHealth from "@effect/cluster/RunnerHealth"
 import * as Runners from "@effect/cluster/Runners"
+import * as RunnerStorage from "@effect/cluster/RunnerStorage"
 import * as Sharding from "@effect/cluster/Sharding"
 import * as ShardingConfig from "@effect/cluster/ShardingConfig"
 import * as SocketRunner from "@effect/cluster/SocketRunner"
@@ -21,9 +22,11 @@ import * as RpcSerialization from "@effect/rpc/RpcSerialization"
 import * as RunnerAddress from "@effect/cluster/RunnerAddress"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type * as Duration from "effect/Duration"
+import * as Equal from "effect/Equal"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Schedule from "effect/Schedule"
 
 export interface ClusterOptions {
   readonly shardsPerGroup: number
@@ -52,6 +55,13 @@ export const defaultClusterOptions: ClusterOptions = {
 /** The `application_name` of a runner's database connections: `pg_stat_activity` shows who holds what. */
 export const runnerApplicationName = (host: string, port: number) => `voiceagent runner ${host}:${port}`
 
+/** How many of the runner's connections this database shows (in its own database: a server may hold several platforms). */
+const connectionsOf = (sql: SqlClient.SqlClient, address: RunnerAddress.RunnerAddress) =>
+  sql<{ n: number }>`
+    SELECT count(*)::int AS n FROM pg_stat_activity
+    WHERE datname = current_database() AND application_name = ${runnerApplicationName(address.host, address.port)}
+  `.pipe(Effect.map(([row]) => row!.n), Effect.timeout("5 seconds"))
+
 /**
  * A runner is alive while its database connections are (then, as `@effect/cluster`'s own check
  * does, while it answers a ping). A runner that died (a crash, SIGKILL, a lost host) drops its
@@ -59,25 +69,71 @@ export const runnerApplicationName = (host: string, port: number) => `voiceagent
  * (`runnerHealthCheckInterval`) instead of waiting for its heartbeat to expire
  * (`shardLockExpiration`), and take its shards over. A runner that hangs keeps its connections and
  * is judged by the ping.
+ *
+ * `@effect/cluster` runs its health check as a singleton, on whichever runner holds that singleton's
+ * shard: when that runner is the one that dies, nobody checks until its heartbeat expires (35 s by
+ * default). So every runner also sweeps for the dead itself (`deadRunnerSweep`), with the same test.
  */
 const databaseRunnerHealth = Layer.scoped(
   RunnerHealth.RunnerHealth,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const ping = yield* RunnerHealth.makePing
-    return RunnerHealth.RunnerHealth.of({
-      isAlive: (address) =>
-        sql<{ n: number }>`
-          SELECT count(*)::int AS n FROM pg_stat_activity
-          WHERE application_name = ${runnerApplicationName(address.host, address.port)}
-        `.pipe(
-          Effect.map(([row]) => row!.n > 0),
-          Effect.timeout("5 seconds"),
-          Effect.flatMap((connected) => connected ? ping.isAlive(address) : Effect.succeed(false)),
-          // the database cannot tell: as before, the ping decides
-          Effect.catchAllCause(() => ping.isAlive(address))
-        )
-    })
+    const isAlive = (address: RunnerAddress.RunnerAddress) =>
+      connectionsOf(sql, address).pipe(
+        Effect.flatMap((n) => n > 0 ? ping.isAlive(address) : Effect.succeed(false)),
+        // the database cannot tell: as before, the ping decides
+        Effect.catchAllCause(() => ping.isAlive(address))
+      )
+    return RunnerHealth.RunnerHealth.of({ isAlive })
+  })
+)
+
+/**
+ * Every runner, every `runnerHealthCheckInterval`, marks unhealthy the runners that are certainly
+ * dead: no connection to the database and no answer to a ping. The survivors then drop the dead
+ * one from their hash rings at their next assignment refresh and take its shards, whichever runner
+ * held `@effect/cluster`'s health-check singleton. A runner that is only cut off from this one (it
+ * keeps its database connections) is never marked here: that call stays the singleton's, so two
+ * live runners cannot mark each other down. Marking is idempotent; a runner marked by mistake is
+ * marked healthy again by the singleton's check, and one that restarts registers itself afresh.
+ */
+const deadRunnerSweep = Layer.scopedDiscard(
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const storage = yield* RunnerStorage.RunnerStorage
+    const runners = yield* Runners.Runners
+    const config = yield* ShardingConfig.ShardingConfig
+    // a process that is gone refuses the connection at once: three tries a quarter second apart
+    const answers = (address: RunnerAddress.RunnerAddress) =>
+      runners.ping(address).pipe(
+        Effect.timeout("2 seconds"),
+        Effect.retry({ times: 2, schedule: Schedule.spaced("250 millis") }),
+        Effect.isSuccess
+      )
+    const self = config.runnerAddress
+    const sweep = Effect.gen(function*() {
+      const runners = yield* storage.getRunners
+      const others = runners.filter(([runner, healthy]) =>
+        healthy && !(Option.isSome(self) && Equal.equals(runner.address, self.value))
+      )
+      yield* Effect.forEach(others, ([runner]) =>
+        Effect.gen(function*() {
+          if ((yield* connectionsOf(sql, runner.address)) > 0) return
+          if (yield* answers(runner.address)) return
+          yield* storage.setRunnerHealth(runner.address, false)
+          yield* Effect.logWarning("A runner is gone (no database connection, no answer): marked unhealthy, its shards move").pipe(
+            Effect.annotateLogs({ runner: runner.address.toString() })
+          )
+        }), { concurrency: 10, discard: true })
+    }).pipe(
+      Effect.catchAllCause((cause) => Effect.logDebug("Dead runner sweep failed", cause))
+    )
+    yield* sweep.pipe(
+      Effect.zipRight(Effect.sleep(config.runnerHealthCheckInterval)),
+      Effect.forever,
+      Effect.forkScoped
+    )
   })
 )
 
@@ -100,10 +156,10 @@ const shardingConfig = (options: ClusterOptions, role: "runner" | "client" | "em
     refreshAssignmentsInterval: role === "embedded" ? options.shardLockRefreshInterval : "1 second"
   })
 
-const sqlStorage = <A, E, R>(layer: Layer.Layer<A, E, R>) =>
+const sqlStorage = <A, E, R>(layer: Layer.Layer<A, E, R>, runnerStorage = Layer.orDie(SqlRunnerStorage.layer)) =>
   layer.pipe(
     Layer.provideMerge(Layer.orDie(SqlMessageStorage.layer)),
-    Layer.provide(Layer.orDie(SqlRunnerStorage.layer))
+    Layer.provide(runnerStorage)
   )
 
 /** The single runner of an embedded platform: every shard here, nothing on the network. */
@@ -113,16 +169,24 @@ export const embedded = (options: ClusterOptions = defaultClusterOptions) =>
   )
 
 /** A runner among several: shards are shared out over PostgreSQL, messages travel over sockets. */
-export const runner = (options: ClusterOptions) =>
-  sqlStorage(
-    SocketRunner.layer.pipe(
-      Layer.provide(databaseRunnerHealth.pipe(Layer.provide(Runners.layerRpc), Layer.provide(layerClientProtocol))),
-      Layer.provide([layerSocketServer, layerClientProtocol])
-    )
+export const runner = (options: ClusterOptions) => {
+  // one runner storage (one lock connection), shared by Sharding and the sweep
+  const runnerStorage = Layer.orDie(SqlRunnerStorage.layer)
+  const runners = Runners.layerRpc.pipe(Layer.provide(layerClientProtocol))
+  return sqlStorage(
+    Layer.merge(
+      SocketRunner.layer.pipe(
+        Layer.provide(databaseRunnerHealth.pipe(Layer.provide(runners))),
+        Layer.provide([layerSocketServer, layerClientProtocol])
+      ),
+      deadRunnerSweep.pipe(Layer.provide(runners), Layer.provide(runnerStorage))
+    ),
+    runnerStorage
   ).pipe(
     Layer.provideMerge(shardingConfig(options, "runner")),
     Layer.provide(RpcSerialization.layerMsgPack)
   )
+}
 
 /** A node that sends to entities and owns no shards. */
 export const client = (options: ClusterOptions) =>

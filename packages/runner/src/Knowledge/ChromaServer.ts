@@ -389,11 +389,16 @@ export const startChroma = (
       for (;;) {
         const child = current!
         const status = yield* waitExit(child)
+        // A stop signal sent to the whole process group (Ctrl-C, `kill -TERM -<pgid>`) reaches Chroma
+        // with us: we are stopping too, and this fiber is interrupted within the delay, before it says
+        // "restarting". Any other exit (a crash, SIGKILL) is told at once.
+        const stopSignal = status.signal === "SIGINT" || status.signal === "SIGTERM" || status.signal === "SIGHUP"
+        if (stopSignal) yield* Effect.sleep(restartDelay)
         yield* Effect.logWarning(`Chroma exited (${describeExit(status)}): restarting`).pipe(
           Effect.annotateLogs({ pid: child.pid, port, dataDir })
         )
-        output.line(`[supervisor] exited (${describeExit(status)}), restarting in ${Duration.format(restartDelay)}`)
-        yield* Effect.sleep(restartDelay)
+        output.line(`[supervisor] exited (${describeExit(status)}), restarting${stopSignal ? "" : ` in ${Duration.format(restartDelay)}`}`)
+        if (!stopSignal) yield* Effect.sleep(restartDelay)
         yield* checkPort.pipe(
           Effect.tapError((error) => Effect.logWarning(`Chroma cannot restart yet: ${error.message}`)),
           Effect.retry(Schedule.spaced(restartDelay))

@@ -18,7 +18,7 @@
  *
  * A crash after the provider accepted and before SENT was written leaves the row SENDING; when its
  * claim expires it is sent again with the same key. A provider that de-duplicates by key (`idempotent`)
- * answers with the first message; one that does not may deliver it twice (README, "Post-call messaging").
+ * answers with the first message; one that does not may deliver it twice (docs/messaging.md, "Exactly once").
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { AgentSettings } from "@voiceagent/domain/Agents"
@@ -121,6 +121,9 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
     /** The outbox listener: runs in the transaction that ends the call. */
     const onCallEnded = (event: CallEndedEvent) =>
       Effect.gen(function*() {
+        const direction = event.direction
+        // a web call has no number to message
+        if (direction === "WEB") return
         const campaigns = yield* sql<CampaignRow>`
           SELECT 'CHATAPP' AS channel, c.id, c.templates, c.phone_number_id AS campaign_sender, NULL AS provider,
                  (SELECT n.phone_number_id FROM chatapp_agent_numbers n WHERE n.tenant_id = c.tenant_id AND n.agent_id = c.agent_id) AS attached,
@@ -134,11 +137,11 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
         // which campaigns send at all is known from the call alone; the chat-app language variant needs the contact
         const sending = campaigns.filter((c) =>
           c.channel === "CHATAPP"
-            ? chatAppTemplateFor(c.templates as ReadonlyArray<ChatAppTemplateMapping>, event.direction, event.outcome) !== undefined
+            ? chatAppTemplateFor(c.templates as ReadonlyArray<ChatAppTemplateMapping>, direction, event.outcome) !== undefined
             : smsTemplateFor(c.templates as ReadonlyArray<SmsTemplate>, event.outcome) !== undefined
         )
         if (sending.length === 0) return
-        const to = event.direction === "OUTGOING" ? event.toNumber : event.fromNumber
+        const to = (direction === "OUTGOING" ? event.toNumber : event.fromNumber) ?? ""
         const [contact] = event.customerId === null ? [] : yield* sql<{
           name: string | null
           email: string | null
@@ -154,7 +157,7 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
           const languages = { contact: context.metadata["languageCode"], agent: campaign.agentSettings?.languageCode }
           const chatApp = chatAppTemplateFor(
             campaign.templates as ReadonlyArray<ChatAppTemplateMapping>,
-            event.direction,
+            direction,
             event.outcome,
             languages
           )

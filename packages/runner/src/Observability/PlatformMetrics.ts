@@ -55,14 +55,19 @@ export const dialAttempts = Metric.counter("voiceagent_dial_attempts", {
 export const countDial = (provider: string, result: "placed" | "refused") =>
   Metric.increment(Metric.tagged(Metric.tagged(dialAttempts, "provider", provider), "result", result))
 
-/** What the dialer did with each due contact: `dialed`, `no_funds`, `tenant_busy`, `skipped_dnc`. */
+/**
+ * What the dialer did with each due contact: `dialed`, `no_funds`, `tenant_busy`, `skipped_dnc`,
+ * `held_local_hours` (outside its own calling hours: it waits for them), `skipped_no_calling_hours`.
+ */
 export const campaignDials = Metric.counter("voiceagent_campaign_dials", {
   description: "Campaign contacts taken by the dialer, by result",
   incremental: true
 })
 
-export const countCampaignDial = (result: "dialed" | "no_funds" | "tenant_busy" | "skipped_dnc") =>
-  Metric.increment(Metric.tagged(campaignDials, "result", result))
+export const countCampaignDial = (
+  result: "dialed" | "no_funds" | "tenant_busy" | "skipped_dnc" | "held_local_hours" | "skipped_no_calling_hours",
+  contacts = 1
+) => Metric.incrementBy(Metric.tagged(campaignDials, "result", result), contacts)
 
 /** Campaigns whose dial loop runs in this process. */
 export const campaignsDialing = Metric.gauge("voiceagent_campaigns_dialing", {

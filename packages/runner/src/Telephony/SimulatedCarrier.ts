@@ -29,7 +29,7 @@ import * as Option from "effect/Option"
 import { callerVoice } from "../Voice/CallerVoice.js"
 import { LocalMedia } from "../Voice/Media.js"
 import { CallerStep, engagedScript, type SimulatedCaller, startCaller } from "../Voice/SimulatedCaller.js"
-import { type Carrier, type CarrierCallStatus, CallEventSink, DialRefused } from "./Telephony.js"
+import { type Carrier, type CarrierCallStatus, CallEventSink, DialRefused, TransferRefused } from "./Telephony.js"
 
 export interface SimulatorOptions {
   readonly ringMillis: number
@@ -201,6 +201,18 @@ export const makeSimulatedCarrier = (options: SimulatorOptions) =>
         driving.set(providerCallId, yield* Effect.forkIn(run, scope))
       })
 
+    /** The line is over for the platform: its events stop, and its record says when. */
+    const release = (providerCallId: string) =>
+      Effect.gen(function*() {
+        const fiber = driving.get(providerCallId)
+        driving.delete(providerCallId)
+        if (fiber !== undefined) yield* Fiber.interrupt(fiber)
+        const at = yield* Clock.currentTimeMillis
+        yield* sql`
+          UPDATE simulated_calls SET hung_up_at = ${new Date(at)} WHERE provider_call_id = ${providerCallId} AND hung_up_at IS NULL
+        `.pipe(Effect.orDie)
+      })
+
     const carrier: Carrier = {
       name: "simulated",
       dial: (request) =>
@@ -221,16 +233,13 @@ export const makeSimulatedCarrier = (options: SimulatorOptions) =>
           yield* drive(providerCallId, request.sessionId, record, script)
           return { providerCallId }
         }),
-      hangup: (providerCallId) =>
-        Effect.gen(function*() {
-          const fiber = driving.get(providerCallId)
-          driving.delete(providerCallId)
-          if (fiber !== undefined) yield* Fiber.interrupt(fiber)
-          const at = yield* Clock.currentTimeMillis
-          yield* sql`
-            UPDATE simulated_calls SET hung_up_at = ${new Date(at)} WHERE provider_call_id = ${providerCallId} AND hung_up_at IS NULL
-          `.pipe(Effect.orDie)
-        }),
+      hangup: (providerCallId) => release(providerCallId),
+      // the callee is handed to the number (which the simulator does not ring): for the platform the line
+      // ends as on a hang-up; a number the simulator refuses to dial (…9004) is refused here too
+      transfer: (providerCallId, request) =>
+        behaviourOf(request.to)._tag === "Refused"
+          ? Effect.fail(new TransferRefused({ reason: "the carrier refused the number" }))
+          : release(providerCallId),
       status: (providerCallId) =>
         Effect.gen(function*() {
           const found = yield* recordOf(providerCallId)

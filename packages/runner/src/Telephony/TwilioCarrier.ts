@@ -19,7 +19,15 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 import * as crypto from "node:crypto"
-import { type Carrier, type CarrierCallStatus, DialRefused, type DialRequest } from "./Telephony.js"
+import {
+  type Carrier,
+  type CarrierCallStatus,
+  DialRefused,
+  type DialRequest,
+  INBOUND_REFUSED_MESSAGE,
+  type TransferRequest,
+  TransferRefused
+} from "./Telephony.js"
 
 export interface TwilioOptions {
   /** Twilio's REST origin, e.g. `https://api.twilio.com`. */
@@ -107,6 +115,45 @@ const escapeXml = (text: string) =>
 export const greetingTwiml = (greeting: string) =>
   `<Response><Say>${escapeXml(greeting)}</Say><Pause length="60"/></Response>`
 
+/** The path, under our public origin, Twilio posts a session's asynchronous answering-machine detection result to. */
+export const amdCallbackPath = (sessionId: string) => `/api/v1/telephony/twilio/amd/${sessionId}`
+
+/** Twilio's `AnsweredBy` values (with `MachineDetection=DetectMessageEnd`). */
+export const TWILIO_ANSWERED_BY = [
+  "human",
+  "machine_start",
+  "machine_end_beep",
+  "machine_end_silence",
+  "machine_end_other",
+  "fax",
+  "unknown"
+] as const
+
+/**
+ * Who answered, by Twilio's `AnsweredBy`: a `machine_end_*` comes once the greeting is over (its beep,
+ * silence, or neither heard), so a message can be left at once; a fax is a machine no message reaches.
+ * `undefined` for a value Twilio does not document.
+ */
+export const mapAnsweredBy = (
+  answeredBy: string
+): { readonly answeredBy: "human" | "machine" | "unknown"; readonly messageEnded: boolean } | undefined => {
+  switch (answeredBy) {
+    case "human":
+      return { answeredBy: "human", messageEnded: false }
+    case "unknown":
+      return { answeredBy: "unknown", messageEnded: false }
+    case "machine_start":
+    case "fax":
+      return { answeredBy: "machine", messageEnded: false }
+    case "machine_end_beep":
+    case "machine_end_silence":
+    case "machine_end_other":
+      return { answeredBy: "machine", messageEnded: true }
+    default:
+      return undefined
+  }
+}
+
 /** The path, under our public origin, Twilio asks for the next instructions when a call's media stream ends. */
 export const streamEndedPath = (sessionId: string) => `/api/v1/telephony/twilio/stream-ended/${sessionId}`
 
@@ -121,9 +168,29 @@ export const streamTwiml = (streamUrl: string, token: string, redirectUrl: strin
   `<Response><Connect><Stream url="${escapeXml(streamUrl)}"><Parameter name="token" value="${escapeXml(token)}"/></Stream>` +
   `</Connect><Redirect method="POST">${escapeXml(redirectUrl)}</Redirect></Response>`
 
+/** What a caller hears when an incoming call is turned away (an empty wallet, the tenant's calls at their limit). */
+export { INBOUND_REFUSED_MESSAGE }
+
+/** An incoming call turned away: the short message, then the line is hung up. */
+export const refusedTwiml = (message: string = INBOUND_REFUSED_MESSAGE) => `<Response><Say>${escapeXml(message)}</Say><Hangup/></Response>`
+
+/** An incoming call to a number no agent answers: rejected before it is answered (Twilio bills nothing). */
+export const REJECT_TWIML = "<Response><Reject/></Response>"
+
+/** The path, under our public origin, of a Twilio number's voice webhook (incoming calls) and its status callback. */
+export const incomingCallPath = "/api/v1/telephony/twilio/voice"
+export const incomingStatusPath = "/api/v1/telephony/twilio/voice/status"
+
 /** The answer to a stream-ended request: stream again, or hang up. */
 export const streamEndedTwiml = (route: { readonly streamUrl: string; readonly token: string } | null, redirectUrl: string) =>
   route === null ? "<Response><Hangup/></Response>" : streamTwiml(route.streamUrl, route.token, redirectUrl)
+
+/**
+ * The TwiML a transferred call runs in place of its stream: `<Dial>` the number, showing the call's
+ * own number as the caller id; when the dialled party hangs up, so does the call.
+ */
+export const transferTwiml = (to: string, from: string) =>
+  `<Response><Dial callerId="${escapeXml(from)}"><Number>${escapeXml(to)}</Number></Dial></Response>`
 
 /**
  * Twilio's `X-Twilio-Signature`: base64 HMAC-SHA1, keyed with the auth token, of the full URL
@@ -229,6 +296,15 @@ export const makeTwilioCarrier = (options: TwilioOptions): Effect.Effect<Carrier
           ...STATUS_CALLBACK_EVENTS.map((event) => ["StatusCallbackEvent", event] as const)
         ]
         if (options.ringTimeoutSeconds !== undefined) form.push(["Timeout", String(options.ringTimeoutSeconds)])
+        if (request.machineDetection === true) {
+          // asynchronous: the call connects (and the agent greets) at once; the verdict comes when the greeting ends
+          form.push(
+            ["MachineDetection", "DetectMessageEnd"],
+            ["AsyncAmd", "true"],
+            ["AsyncAmdStatusCallback", `${trimSlash(options.statusCallbackBaseUrl)}${amdCallbackPath(request.sessionId)}`],
+            ["AsyncAmdStatusCallbackMethod", "POST"]
+          )
+        }
         const result = yield* send(
           HttpClientRequest.post(`${accountPath}/Calls.json`).pipe(HttpClientRequest.bodyUrlParams(form))
         ).pipe(Effect.mapError((error) => new DialRefused({ reason: describeFailure(error) })))
@@ -285,6 +361,20 @@ export const makeTwilioCarrier = (options: TwilioOptions): Effect.Effect<Carrier
         )
       )
 
-    const carrier: Carrier = { name: "twilio", dial, hangup, status }
+    // a call in progress is given new instructions (Twilio's "modify a call in progress"): its stream ends
+    // and Twilio dials the number; Twilio refuses (21220) a call that is not in progress
+    const transfer = (providerCallId: string, request: TransferRequest) =>
+      send(
+        HttpClientRequest.post(callPath(providerCallId)).pipe(
+          HttpClientRequest.bodyUrlParams([["Twiml", transferTwiml(request.to, request.from)]])
+        )
+      ).pipe(
+        Effect.mapError((error) => new TransferRefused({ reason: describeFailure(error) })),
+        Effect.flatMap((result) =>
+          result.error === undefined ? Effect.void : Effect.fail(new TransferRefused({ reason: describeAnswer(result.status, result.error) }))
+        )
+      )
+
+    const carrier: Carrier = { name: "twilio", machineDetection: true, dial, hangup, status, transfer }
     return carrier
   })

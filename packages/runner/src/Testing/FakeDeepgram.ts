@@ -55,9 +55,9 @@ import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import * as crypto from "node:crypto"
 import * as http from "node:http"
-import type { AddressInfo } from "node:net"
 import type { Duplex } from "node:stream"
 import { WebSocketServer, type WebSocket } from "ws"
+import { listen, makeWaiters, refuseUpgrade } from "./FakeHttp.js"
 import { FRAME_MS, mulawDecode, SAMPLES_PER_FRAME } from "../Voice/Audio.js"
 import { detect, energyVad, initialDetector, Vad, type DetectorSettings, type DetectorState, type VadStream, webrtcVad } from "../Voice/Vad.js"
 
@@ -214,15 +214,8 @@ export const make = (options: FakeDeepgramOptions = {}): Effect.Effect<FakeDeepg
     const refusals: Array<number> = []
     const pendingDrops: Array<number> = []
     const live: Array<Live> = []
-    const waiters: Array<{ readonly ready: () => boolean; readonly wake: () => void }> = []
+    const waiters = makeWaiters("FakeDeepgram")
     const cursors = new Map<string, number>()
-
-    const wake = () => {
-      for (const waiter of waiters.filter((w) => w.ready())) {
-        waiters.splice(waiters.indexOf(waiter), 1)
-        waiter.wake()
-      }
-    }
 
     const nextTranscript = (scriptKey: string | undefined): string => {
       const script = scriptKey === undefined ? options.transcripts ?? [] : options.scripts![scriptKey]!
@@ -287,7 +280,7 @@ export const make = (options: FakeDeepgramOptions = {}): Effect.Effect<FakeDeepg
       conn.chain = conn.chain.then(() => {
         update(conn, { closed: { code, reason, by: "server" } })
         conn.ws.close(code, reason)
-        wake()
+        waiters.wake()
       })
     }
 
@@ -502,23 +495,6 @@ export const make = (options: FakeDeepgramOptions = {}): Effect.Effect<FakeDeepg
         }
       })
 
-    const refuseUpgrade = (socket: Duplex, status: number, message: string, requestId: string) => {
-      const body = JSON.stringify({
-        err_code: status === 401 ? "INVALID_AUTH" : status === 400 ? "Bad Request" : status === 429 ? "TOO_MANY_REQUESTS" : "INTERNAL_SERVER_ERROR",
-        err_msg: message,
-        request_id: requestId
-      })
-      socket.end(
-        `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? "Error"}\r\n` +
-          "Content-Type: application/json\r\n" +
-          `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-          `dg-error: ${message}\r\n` +
-          `dg-request-id: ${requestId}\r\n` +
-          "Connection: close\r\n\r\n" +
-          body
-      )
-    }
-
     const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false })
 
     const onUpgrade = (request: http.IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -529,8 +505,17 @@ export const make = (options: FakeDeepgramOptions = {}): Effect.Effect<FakeDeepg
       const query = Array.from(url.searchParams.entries())
       const refuseWith = (status: number, message: string) => {
         upgrades.push({ path: url.pathname + url.search, authorization, status })
-        refuseUpgrade(socket, status, message, requestId)
-        wake()
+        refuseUpgrade(
+          socket,
+          status,
+          {
+            err_code: status === 401 ? "INVALID_AUTH" : status === 400 ? "Bad Request" : status === 429 ? "TOO_MANY_REQUESTS" : "INTERNAL_SERVER_ERROR",
+            err_msg: message,
+            request_id: requestId
+          },
+          { "dg-error": message, "dg-request-id": requestId }
+        )
+        waiters.wake()
       }
       const fault = refusals.shift()
       if (fault !== undefined) return refuseWith(fault, fault === 401 || fault === 403 ? "Invalid credentials." : "The fake was told to refuse this connection.")
@@ -591,64 +576,38 @@ export const make = (options: FakeDeepgramOptions = {}): Effect.Effect<FakeDeepg
             const buffer = Buffer.isBuffer(data) ? data : Buffer.concat(data as Array<Buffer>)
             if (isBinary) onAudio(conn, buffer)
             else onControl(conn, buffer.toString("utf8"))
-            wake()
+            waiters.wake()
           })
           ws.on("close", (code, reason) => {
             if (conn.record.closed === undefined) update(conn, { closed: { code, reason: reason.toString("utf8"), by: "client" } })
             conn.ended = true
             stream.close()
-            wake()
+            waiters.wake()
           })
           ws.on("error", () => {})
           run(watchInactivity(conn))
-          wake()
+          waiters.wake()
         }))
       })
     }
 
-    const server = yield* Effect.acquireRelease(
-      Effect.async<http.Server>((resume) => {
-        const server = http.createServer((_request, response) => {
-          response.writeHead(426, { "content-type": "text/plain" })
-          response.end("Upgrade Required")
-        })
-        server.on("upgrade", onUpgrade)
-        server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
-      }),
-      (server) =>
-        Effect.async<void>((resume) => {
-          for (const conn of live) {
-            conn.ended = true
-            conn.ws.terminate()
-          }
-          wss.close()
-          server.closeAllConnections()
-          server.close(() => resume(Effect.void))
-        })
-    )
-    const { port } = server.address() as AddressInfo
+    const server = http.createServer((_request, response) => {
+      response.writeHead(426, { "content-type": "text/plain" })
+      response.end("Upgrade Required")
+    })
+    server.on("upgrade", onUpgrade)
+    const port = yield* listen(server, () => {
+      for (const conn of live) {
+        conn.ended = true
+        conn.ws.terminate()
+      }
+      wss.close()
+    })
 
-    const until = (label: string, ready: () => boolean, millis = 30_000) =>
-      Effect.async<void>((resume) => {
-        if (ready()) return resume(Effect.void)
-        const waiter = {
-          ready,
-          wake: () => {
-            clearTimeout(timer)
-            resume(Effect.void)
-          }
-        }
-        const timer = setTimeout(() => {
-          waiters.splice(waiters.indexOf(waiter), 1)
-          const seen = live.map((c) => ({ ...c.record, sent: c.record.sent.length }))
-          resume(Effect.dieMessage(`FakeDeepgram: waited ${millis} ms for ${label}; upgrades ${JSON.stringify(upgrades)}, connections ${JSON.stringify(seen)}`))
-        }, millis)
-        waiters.push(waiter)
-        return Effect.sync(() => {
-          clearTimeout(timer)
-          const index = waiters.indexOf(waiter)
-          if (index >= 0) waiters.splice(index, 1)
-        })
+    const until = (label: string, ready: () => boolean, millis?: number) =>
+      waiters.until(label, ready, millis, () => {
+        const seen = live.map((c) => ({ ...c.record, sent: c.record.sent.length }))
+        return `upgrades ${JSON.stringify(upgrades)}, connections ${JSON.stringify(seen)}`
       })
 
     const fake: FakeDeepgramServer = {
@@ -667,7 +626,7 @@ export const make = (options: FakeDeepgramOptions = {}): Effect.Effect<FakeDeepg
       },
       drop: () => {
         for (const conn of live) dropConnection(conn)
-        wake()
+        waiters.wake()
       },
       setLatency: (millis) => {
         latencyMs = millis

@@ -41,9 +41,9 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import * as http from "node:http"
-import type { AddressInfo } from "node:net"
 import type * as stream from "node:stream"
 import { type RawData, type WebSocket, WebSocketServer } from "ws"
+import { headersOf, listen, makeSleeper, makeWaiters, record, refuseUpgrade } from "./FakeHttp.js"
 import { FAKE_MS_PER_CHAR, fakeSpeech, spokenText } from "./FakeVoice.js"
 import { mulawEncode, SAMPLE_RATE } from "../Voice/Audio.js"
 
@@ -139,6 +139,8 @@ export interface FakeElevenLabsServer {
   readonly setTtfb: (millis: number) => void
   /** Waits (real time, 30 s unless given) until `count` handshakes have been accepted. */
   readonly awaitConnections: (count: number, millis?: number) => Effect.Effect<void>
+  /** Waits (real time, 30 s unless given) until exactly `count` sockets are open (each close wakes it). */
+  readonly awaitOpenConnections: (count: number, millis?: number) => Effect.Effect<void>
   /** Waits (real time, 30 s unless given) until the context has sent its isFinal, or its socket is gone. */
   readonly awaitContextDone: (id: string, millis?: number) => Effect.Effect<void>
 }
@@ -164,20 +166,6 @@ interface ConnectionState {
   gone: boolean
 }
 
-const record = (value: unknown): Readonly<Record<string, unknown>> =>
-  typeof value === "object" && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : {}
-
-const refuseUpgrade = (socket: stream.Duplex, status: number, body: unknown) => {
-  const text = JSON.stringify(body)
-  socket.end(
-    `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? "Error"}\r\n` +
-      "Content-Type: application/json\r\n" +
-      `Content-Length: ${Buffer.byteLength(text)}\r\n` +
-      "Connection: close\r\n\r\n" +
-      text
-  )
-}
-
 const detail = (status: string, message: string) => ({ detail: { status, message } })
 
 /** Starts the fake on 127.0.0.1 and a free port; it stops when the scope closes. */
@@ -197,29 +185,9 @@ export const make = (options: FakeElevenLabsOptions = {}): Effect.Effect<FakeEle
     const contexts: Array<ContextState> = []
     const violations: Array<string> = []
     const faults: Array<FakeElevenLabsFault> = []
-    const waiters: Array<{ readonly ready: () => boolean; readonly wake: () => void }> = []
-    const sleeping = new Set<{ readonly timer: NodeJS.Timeout; readonly wake: () => void }>()
+    const waiters = makeWaiters("FakeElevenLabs")
+    const { sleep, wakeAll } = makeSleeper()
     let dropAfter: number | undefined
-
-    const wakeWaiters = () => {
-      for (const waiter of waiters.filter((w) => w.ready())) {
-        waiters.splice(waiters.indexOf(waiter), 1)
-        waiter.wake()
-      }
-    }
-
-    const sleep = (millis: number) =>
-      new Promise<void>((resolve) => {
-        if (millis <= 0) return resolve()
-        const sleeper = {
-          timer: setTimeout(() => {
-            sleeping.delete(sleeper)
-            resolve()
-          }, millis),
-          wake: () => resolve()
-        }
-        sleeping.add(sleeper)
-      })
 
     const violation = (connection: ConnectionState, what: string) => {
       violations.push(`connection ${connection.id}: ${what}`)
@@ -236,7 +204,7 @@ export const make = (options: FakeElevenLabsOptions = {}): Effect.Effect<FakeEle
       if (connection.gone) return
       connection.gone = true
       connection.socket.terminate()
-      wakeWaiters()
+      waiters.wake()
     }
 
     /** Speaks `text` for the context: its audio, `charsPerChunk` characters a message. */
@@ -287,7 +255,7 @@ export const make = (options: FakeElevenLabsOptions = {}): Effect.Effect<FakeEle
       context.work = context.work.then(() => {
         if (send(context.connection, { isFinal: true, contextId: context.id })) context.finalSent = true
         context.connection.contexts.delete(context.id)
-        wakeWaiters()
+        waiters.wake()
       })
     }
 
@@ -355,7 +323,7 @@ export const make = (options: FakeElevenLabsOptions = {}): Effect.Effect<FakeEle
         }
       }
       if (fields.flush === true) flush(context)
-      wakeWaiters()
+      waiters.wake()
     }
 
     const server = http.createServer((_, response) => {
@@ -366,10 +334,7 @@ export const make = (options: FakeElevenLabsOptions = {}): Effect.Effect<FakeEle
 
     server.on("upgrade", (request: http.IncomingMessage, socket: stream.Duplex, head: Buffer) => {
       const url = new URL(request.url ?? "/", "http://localhost")
-      const headers: Record<string, string> = {}
-      for (const [name, value] of Object.entries(request.headers)) {
-        if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value
-      }
+      const headers = headersOf(request)
       const query = Object.fromEntries(url.searchParams)
       const path = PATH.exec(url.pathname)
       const fault = faults.shift()
@@ -392,10 +357,10 @@ export const make = (options: FakeElevenLabsOptions = {}): Effect.Effect<FakeEle
         ws.on("close", () => {
           connection.gone = true
           live.delete(connection)
-          wakeWaiters()
+          waiters.wake()
         })
         ws.on("error", () => drop(connection))
-        wakeWaiters()
+        waiters.wake()
         if (fault?._tag === "CloseOnConnect") {
           connection.gone = true
           ws.close(fault.code, fault.reason)
@@ -403,48 +368,11 @@ export const make = (options: FakeElevenLabsOptions = {}): Effect.Effect<FakeEle
       })
     })
 
-    yield* Effect.acquireRelease(
-      Effect.async<void>((resume) => {
-        server.listen(0, "127.0.0.1", () => resume(Effect.void))
-      }),
-      () =>
-        Effect.async<void>((resume) => {
-          for (const connection of live) drop(connection)
-          for (const sleeper of sleeping) {
-            clearTimeout(sleeper.timer)
-            sleeper.wake()
-          }
-          sleeping.clear()
-          sockets.close()
-          server.closeAllConnections()
-          server.close(() => resume(Effect.void))
-        })
-    )
-    const { port } = server.address() as AddressInfo
-
-    // Wakes on the event itself; the limit is real time (the fake does real I/O), only there so a test
-    // on the TestClock cannot hang here forever.
-    const waitFor = (what: string, ready: () => boolean, millis: number) =>
-      Effect.async<void>((resume) => {
-        if (ready()) return resume(Effect.void)
-        const waiter = {
-          ready,
-          wake: () => {
-            clearTimeout(timer)
-            resume(Effect.void)
-          }
-        }
-        const timer = setTimeout(() => {
-          waiters.splice(waiters.indexOf(waiter), 1)
-          resume(Effect.dieMessage(`FakeElevenLabs: waited ${millis} ms for ${what}`))
-        }, millis)
-        waiters.push(waiter)
-        return Effect.sync(() => {
-          clearTimeout(timer)
-          const index = waiters.indexOf(waiter)
-          if (index >= 0) waiters.splice(index, 1)
-        })
-      })
+    const port = yield* listen(server, () => {
+      for (const connection of live) drop(connection)
+      wakeAll()
+      sockets.close()
+    })
 
     const view = (context: ContextState): FakeElevenLabsContext => ({
       id: context.id,
@@ -479,10 +407,11 @@ export const make = (options: FakeElevenLabsOptions = {}): Effect.Effect<FakeEle
       setTtfb: (millis) => {
         ttfbMillis = millis
       },
-      awaitConnections: (count, millis = 30_000) =>
-        waitFor(`${count} connection(s)`, () => connections.length >= count, millis),
-      awaitContextDone: (id, millis = 30_000) =>
-        waitFor(`context ${id} to end`, () => {
+      awaitConnections: (count, millis) => waiters.until(`${count} connection(s)`, () => connections.length >= count, millis),
+      awaitOpenConnections: (count, millis) =>
+        waiters.until(`${count} open connection(s)`, () => live.size === count, millis, () => `saw ${live.size}`),
+      awaitContextDone: (id, millis) =>
+        waiters.until(`context ${id} to end`, () => {
           const context = contexts.filter((c) => c.id === id).at(-1)
           return context !== undefined && (context.finalSent || context.connection.gone)
         }, millis)

@@ -29,32 +29,27 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
-import * as http from "node:http"
-import type { AddressInfo } from "node:net"
-import { parseJson, readBody } from "./FakeHttp.js"
+import type * as http from "node:http"
+import {
+  hash,
+  type HttpFault,
+  httpServer,
+  type JsonRequest,
+  listen,
+  makeSleeper,
+  makeWaiters,
+  openAiError,
+  parseJson,
+  random,
+  readJsonRequest,
+  record
+} from "./FakeHttp.js"
 import { embedText } from "../Knowledge/OfflineEmbedder.js"
 
-export interface RecordedEmbeddingsRequest {
-  readonly method: string
-  /** The path and query string. */
-  readonly path: string
-  /** Header names in lower case. */
-  readonly headers: Readonly<Record<string, string>>
-  readonly rawBody: string
-  /** The parsed JSON body; `undefined` when it is not JSON. */
-  readonly body: unknown
-}
+export type RecordedEmbeddingsRequest = JsonRequest
 
-/** What the fake does with the next request instead of answering it normally. */
-export type FakeEmbeddingsFault =
-  /** Answer with this status and body (OpenAI's error shape for the status unless given). */
-  | { readonly _tag: "Respond"; readonly status: number; readonly body?: unknown }
-  /** Never answer; the connection stays open until the client gives up or the server closes. */
-  | { readonly _tag: "Hang" }
-  /** Drop the connection without an answer. */
-  | { readonly _tag: "Reset" }
-  /** Wait this long (real time), then answer normally. */
-  | { readonly _tag: "Delay"; readonly millis: number }
+/** What the fake does with the next request instead of answering it normally (`Respond`: OpenAI's error shape unless given). */
+export type FakeEmbeddingsFault = HttpFault
 
 export interface FakeEmbeddingModel {
   readonly name: string
@@ -111,13 +106,6 @@ const MAX_INPUTS = 2048
 const MAX_INPUT_TOKENS = 8192
 const MAX_REQUEST_TOKENS = 300_000
 
-const record = (value: unknown): Readonly<Record<string, unknown>> =>
-  typeof value === "object" && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : {}
-
-const openAiError = (message: string, type: string, code: string | null = null, param: string | null = null) => ({
-  error: { message, type, param, code }
-})
-
 const invalidRequest = (message: string, code: string | null = null, param: string | null = null) => ({
   status: 400,
   body: openAiError(message, "invalid_request_error", code, param)
@@ -142,24 +130,6 @@ const defaultFaultBody = (status: number, model: string): unknown =>
 
 /** Rough token count: about four characters a token, as OpenAI's rule of thumb has it. */
 const tokensOf = (text: string) => Math.max(1, Math.ceil(text.length / 4))
-
-/** FNV-1a, 32 bit. */
-const hash = (s: string): number => {
-  let h = 0x811c9dc5
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i)
-    h = Math.imul(h, 0x01000193)
-  }
-  return h >>> 0
-}
-
-/** mulberry32, for a scrambled order that is the same on every run. */
-const random = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-}
 
 /** A permutation of 0..n-1 that is not the identity when n ≥ 2. */
 const scrambled = (n: number, seed: number): Array<number> => {
@@ -214,33 +184,13 @@ export const makeFakeEmbeddings = (
     const apiKey = options.apiKey
     const recorded: Array<RecordedEmbeddingsRequest> = []
     const faults: Array<FakeEmbeddingsFault> = []
-    const waiters: Array<{ readonly ready: () => boolean; readonly wake: () => void }> = []
-    const sleeping = new Set<{ readonly timer: NodeJS.Timeout; readonly wake: () => void }>()
+    const waiters = makeWaiters("FakeEmbeddings")
+    // Real time; the scope's close wakes every sleeper so no timer outlives the fake.
+    const { sleep, wakeAll } = makeSleeper()
     const signs = new Map<string, Int8Array>()
     let delayMillis = options.delayMillis ?? 0
     let inputsEmbedded = 0
     let answered = 0
-
-    const wakeWaiters = () => {
-      for (const waiter of waiters.filter((w) => w.ready())) {
-        waiters.splice(waiters.indexOf(waiter), 1)
-        waiter.wake()
-      }
-    }
-
-    // Real time; the scope's close wakes every sleeper so no timer outlives the fake.
-    const sleep = (millis: number) =>
-      new Promise<void>((resolve) => {
-        if (millis <= 0) return resolve()
-        const sleeper = {
-          timer: setTimeout(() => {
-            sleeping.delete(sleeper)
-            resolve()
-          }, millis),
-          wake: () => resolve()
-        }
-        sleeping.add(sleeper)
-      })
 
     const signsOf = (model: Required<FakeEmbeddingModel>) => {
       let s = signs.get(model.name)
@@ -355,21 +305,9 @@ export const makeFakeEmbeddings = (
     }
 
     const handle = async (incoming: http.IncomingMessage, response: http.ServerResponse) => {
-      const rawBody = await readBody(incoming)
-      const headers: Record<string, string> = {}
-      for (const [name, value] of Object.entries(incoming.headers)) {
-        if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value
-      }
-      const parsed = parseJson(rawBody)
-      const request: RecordedEmbeddingsRequest = {
-        method: incoming.method ?? "GET",
-        path: incoming.url ?? "/",
-        headers,
-        rawBody,
-        body: parsed.ok ? parsed.value : undefined
-      }
+      const request: RecordedEmbeddingsRequest = await readJsonRequest(incoming)
       recorded.push(request)
-      wakeWaiters()
+      waiters.wake()
       const fault = faults.shift()
       await sleep(delayMillis)
       if (response.destroyed) return
@@ -386,54 +324,10 @@ export const makeFakeEmbeddings = (
       inputsEmbedded += answer.inputs ?? 0
     }
 
-    const server = yield* Effect.acquireRelease(
-      Effect.async<http.Server>((resume) => {
-        const server = http.createServer((incoming, response) => {
-          handle(incoming, response).catch((error: unknown) => {
-            if (!response.headersSent && !response.destroyed) {
-              respond(response, { status: 500, body: openAiError(String(error), "server_error") })
-            }
-          })
-        })
-        server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
-      }),
-      (server) =>
-        Effect.async<void>((resume) => {
-          server.closeAllConnections()
-          for (const sleeper of sleeping) {
-            clearTimeout(sleeper.timer)
-            sleeper.wake()
-          }
-          sleeping.clear()
-          server.close(() => resume(Effect.void))
-        })
+    const port = yield* listen(
+      httpServer(handle, (response, error) => respond(response, { status: 500, body: openAiError(String(error), "server_error") })),
+      wakeAll
     )
-    const { port } = server.address() as AddressInfo
-
-    // Wakes on the event itself; the limit is real time (the fake does real I/O), only there so a test
-    // on the TestClock cannot hang here forever, and generous so a loaded machine never reaches it.
-    const awaitRequests = (count: number, millis = 30_000) =>
-      Effect.async<void>((resume) => {
-        const ready = () => recorded.length >= count
-        if (ready()) return resume(Effect.void)
-        const waiter = {
-          ready,
-          wake: () => {
-            clearTimeout(timer)
-            resume(Effect.void)
-          }
-        }
-        const timer = setTimeout(() => {
-          waiters.splice(waiters.indexOf(waiter), 1)
-          resume(Effect.dieMessage(`FakeEmbeddings: waited ${millis} ms for ${count} request(s); saw ${recorded.length}`))
-        }, millis)
-        waiters.push(waiter)
-        return Effect.sync(() => {
-          clearTimeout(timer)
-          const index = waiters.indexOf(waiter)
-          if (index >= 0) waiters.splice(index, 1)
-        })
-      })
 
     const fake: FakeEmbeddingsServer = {
       url: `http://127.0.0.1:${port}/v1`,
@@ -445,7 +339,8 @@ export const makeFakeEmbeddings = (
       setDelay: (millis) => {
         delayMillis = millis
       },
-      awaitRequests,
+      awaitRequests: (count, millis) =>
+        waiters.until(`${count} request(s)`, () => recorded.length >= count, millis, () => `saw ${recorded.length}`),
       vectorOf: (text, modelName, dimensions) => {
         const model = modelName === undefined ? models[0] : models.find((m) => m.name === modelName)
         if (model === undefined) throw new RangeError(`FakeEmbeddings: unknown model ${modelName}`)

@@ -26,9 +26,19 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import * as crypto from "node:crypto"
-import * as http from "node:http"
-import type { AddressInfo } from "node:net"
-import { parseJson, readBody } from "./FakeHttp.js"
+import type * as http from "node:http"
+import {
+  type HttpFault,
+  httpServer,
+  listen,
+  makeSleeper,
+  makeWaiters,
+  parseJson,
+  post,
+  readRequest,
+  record,
+  sendJson
+} from "./FakeHttp.js"
 
 export type MessagingProvider = "whatsapp" | "twilio" | "vonage" | "acs"
 
@@ -47,16 +57,8 @@ export interface RecordedMessagingRequest {
   readonly form: ReadonlyArray<readonly [string, string]>
 }
 
-/** What the fake does with a provider's next request instead of answering it normally. */
-export type FakeMessagingFault =
-  /** Answer with this status and body (the provider's error shape unless given). */
-  | { readonly _tag: "Respond"; readonly status: number; readonly body?: unknown }
-  /** Never answer; the connection stays open until the client gives up or the server closes. */
-  | { readonly _tag: "Hang" }
-  /** Drop the connection without an answer. */
-  | { readonly _tag: "Reset" }
-  /** Wait this long (real time), then handle the request normally (a send still counts). */
-  | { readonly _tag: "Delay"; readonly millis: number }
+/** What the fake does with a provider's next request instead of answering it normally (after a `Delay`, a send still counts). */
+export type FakeMessagingFault = HttpFault
 
 /** A send the provider accepted (for ACS, a repeat of an earlier request is not a new one). */
 export interface AcceptedSend {
@@ -208,8 +210,6 @@ const providerOf = (pathname: string): MessagingProvider | null =>
     ? "acs"
     : null
 
-const record = (value: unknown): Readonly<Record<string, unknown>> =>
-  typeof value === "object" && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : {}
 
 const nonEmptyString = (value: unknown): value is string => typeof value === "string" && value !== ""
 
@@ -319,20 +319,15 @@ export const makeFakeMessaging = (
 
     const recorded: Array<RecordedMessagingRequest> = []
     const accepted: Array<AcceptedSend> = []
-    const waiters: Array<{ readonly ready: () => boolean; readonly wake: () => void }> = []
+    const waiters = makeWaiters("FakeMessaging")
+    // Real time; the scope's close wakes every sleeper so no timer outlives the fake.
+    const { sleep, wakeAll } = makeSleeper()
     const faults = new Map<MessagingProvider | null, Array<FakeMessagingFault>>()
     const repeatable = new Map<string, { readonly fingerprint: string; readonly result: Readonly<Record<string, unknown>> }>()
 
-    const wakeWaiters = () => {
-      for (const waiter of waiters.filter((w) => w.ready())) {
-        waiters.splice(waiters.indexOf(waiter), 1)
-        waiter.wake()
-      }
-    }
-
     const accept = (send: AcceptedSend) => {
       accepted.push(send)
-      wakeWaiters()
+      waiters.wake()
     }
 
     // --- WhatsApp Cloud API
@@ -692,23 +687,11 @@ export const makeFakeMessaging = (
       return { status: 404, body: { error: `no such path: ${pathname}` } }
     }
 
-    const respond = (response: http.ServerResponse, answer: Answer) => {
-      const text = JSON.stringify(answer.body)
-      response.writeHead(answer.status, {
-        "content-type": "application/json; charset=utf-8",
-        "content-length": Buffer.byteLength(text),
-        ...answer.headers
-      })
-      response.end(text)
-    }
+    const respond = (response: http.ServerResponse, answer: Answer) =>
+      sendJson(response, answer.status, answer.body, { "content-type": "application/json; charset=utf-8", ...answer.headers })
 
     const handle = async (incoming: http.IncomingMessage, response: http.ServerResponse) => {
-      const rawBody = await readBody(incoming)
-      const path = incoming.url ?? "/"
-      const headers: Record<string, string> = {}
-      for (const [name, value] of Object.entries(incoming.headers)) {
-        if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value
-      }
+      const { headers, method, path, rawBody } = await readRequest(incoming)
       const contentType = headers["content-type"] ?? ""
       const form = contentType.startsWith("application/x-www-form-urlencoded")
         ? Array.from(new URLSearchParams(rawBody).entries())
@@ -717,7 +700,7 @@ export const makeFakeMessaging = (
       const provider = providerOf(new URL(path, "http://localhost").pathname)
       const request: RecordedMessagingRequest = {
         provider,
-        method: incoming.method ?? "GET",
+        method,
         path,
         headers,
         rawBody,
@@ -725,58 +708,22 @@ export const makeFakeMessaging = (
         form
       }
       recorded.push(request)
-      wakeWaiters()
+      waiters.wake()
       const fault = faults.get(provider)?.shift()
       if (fault?._tag === "Hang") return
       if (fault?._tag === "Reset") return void incoming.socket.destroy()
       if (fault?._tag === "Respond") {
         return respond(response, { status: fault.status, body: fault.body ?? defaultFaultBody(provider, fault.status) })
       }
-      if (fault?._tag === "Delay") await new Promise((resolve) => setTimeout(resolve, fault.millis))
+      if (fault?._tag === "Delay") await sleep(fault.millis)
       const answer = route(request)
       if (!response.destroyed) respond(response, answer)
     }
 
-    const server = yield* Effect.acquireRelease(
-      Effect.async<http.Server>((resume) => {
-        const server = http.createServer((incoming, response) => {
-          handle(incoming, response).catch((error: unknown) => {
-            if (!response.headersSent) respond(response, { status: 500, body: { error: String(error) } })
-          })
-        })
-        server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
-      }),
-      (server) =>
-        Effect.async<void>((resume) => {
-          server.closeAllConnections()
-          server.close(() => resume(Effect.void))
-        })
+    const port = yield* listen(
+      httpServer(handle, (response, error) => respond(response, { status: 500, body: { error: String(error) } })),
+      wakeAll
     )
-    const { port } = server.address() as AddressInfo
-
-    // Wakes on the event itself; the limit is real time (the fake does real I/O), only there so a test
-    // on the TestClock cannot hang here forever, and generous so a loaded machine never reaches it.
-    const waitFor = (ready: () => boolean, what: string, seen: () => number, millis: number) =>
-      Effect.async<void>((resume) => {
-        if (ready()) return resume(Effect.void)
-        const waiter = {
-          ready,
-          wake: () => {
-            clearTimeout(timer)
-            resume(Effect.void)
-          }
-        }
-        const timer = setTimeout(() => {
-          waiters.splice(waiters.indexOf(waiter), 1)
-          resume(Effect.dieMessage(`FakeMessaging: waited ${millis} ms for ${what}; saw ${seen()}`))
-        }, millis)
-        waiters.push(waiter)
-        return Effect.sync(() => {
-          clearTimeout(timer)
-          const index = waiters.indexOf(waiter)
-          if (index >= 0) waiters.splice(index, 1)
-        })
-      })
 
     const requests = (provider?: MessagingProvider) =>
       provider === undefined ? recorded.slice() : recorded.filter((request) => request.provider === provider)
@@ -874,31 +821,26 @@ export const makeFakeMessaging = (
         faults.set(provider, queue)
       },
       awaitRequests: (count, provider, millis = AWAIT_MILLIS) =>
-        waitFor(
-          () => requests(provider).length >= count,
+        waiters.until(
           `${count} ${provider ?? "provider"} request(s)`,
-          () => requests(provider).length,
-          millis
+          () => requests(provider).length >= count,
+          millis,
+          () => `saw ${requests(provider).length}`
         ),
       awaitSent: (provider, count, millis = AWAIT_MILLIS) =>
-        waitFor(() => sent(provider).length >= count, `${count} accepted ${provider} send(s)`, () => sent(provider).length, millis),
+        waiters.until(
+          `${count} accepted ${provider} send(s)`,
+          () => sent(provider).length >= count,
+          millis,
+          () => `saw ${sent(provider).length}`
+        ),
       statusWebhook,
       inboundMessageWebhook,
       signWebhook,
       deliverWebhook: (url, payload) =>
-        Effect.tryPromise({
-          try: async (signal) => {
-            const { rawBody, signature } = signWebhook(payload)
-            const response = await fetch(url, {
-              method: "POST",
-              headers: { "content-type": "application/json", "x-hub-signature-256": signature },
-              body: rawBody,
-              signal
-            })
-            await response.arrayBuffer()
-            return response.status
-          },
-          catch: (error) => error instanceof Error ? error : new Error(String(error))
+        post(() => {
+          const { rawBody, signature } = signWebhook(payload)
+          return { url, headers: { "content-type": "application/json", "x-hub-signature-256": signature }, body: rawBody }
         })
     }
     return fake

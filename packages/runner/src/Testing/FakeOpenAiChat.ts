@@ -52,9 +52,17 @@ import * as FiberId from "effect/FiberId"
 import * as Layer from "effect/Layer"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
-import * as http from "node:http"
-import type { AddressInfo } from "node:net"
-import { parseJson, readBody } from "./FakeHttp.js"
+import type * as http from "node:http"
+import {
+  hash,
+  httpServer,
+  listen,
+  makeWaiters,
+  openAiError,
+  random,
+  readJsonRequest,
+  record
+} from "./FakeHttp.js"
 
 export interface RecordedChatRequest {
   readonly method: string
@@ -167,13 +175,7 @@ const MODEL_DEFAULT = "gpt-4o-mini"
 const ROLES = ["system", "developer", "user", "assistant", "tool"]
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/
 
-const record = (value: unknown): Readonly<Record<string, unknown>> =>
-  typeof value === "object" && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : {}
 const isRecord = (value: unknown) => typeof value === "object" && value !== null && !Array.isArray(value)
-
-const openAiError = (message: string, type: string, code: string | null = null, param: string | null = null) => ({
-  error: { message, type, param, code }
-})
 
 interface Answer {
   readonly status: number
@@ -214,24 +216,6 @@ const defaultFault = (status: number, model: string): Answer =>
     : status === 403
     ? { status, body: openAiError("Project does not have access to model", "invalid_request_error", "model_not_found") }
     : { status, body: openAiError("Bad request", "invalid_request_error") }
-
-/** FNV-1a, 32 bit. */
-const hash = (s: string): number => {
-  let h = 0x811c9dc5
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i)
-    h = Math.imul(h, 0x01000193)
-  }
-  return h >>> 0
-}
-
-/** mulberry32: the same pieces on every run. */
-const random = (seed: number) => () => {
-  seed = (seed + 0x6d2b79f5) | 0
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-}
 
 /** `text` in pieces of 1 to 4 characters (whole code points), at least `min` pieces when it is long enough. */
 export const pieces = (text: string, min = 1): Array<string> => {
@@ -453,20 +437,13 @@ export const makeFakeOpenAiChat = (
     const recorded: Array<RecordedChatRequest> = []
     const queued: Array<FakeChatReply> = []
     const faults: Array<FakeChatFault> = []
-    const waiters: Array<{ readonly ready: () => boolean; readonly wake: () => void }> = []
+    const waiters = makeWaiters("FakeOpenAiChat")
     const sleepers = new Set<Fiber.RuntimeFiber<void>>()
     let firstTokenDelay = options.firstTokenDelayMillis ?? 0
     let chunkDelay = options.chunkDelayMillis ?? 0
     let endDelay = options.endDelayMillis ?? 0
     let aborted = 0
     let completed = 0
-
-    const wakeWaiters = () => {
-      for (const waiter of waiters.filter((w) => w.ready())) {
-        waiters.splice(waiters.indexOf(waiter), 1)
-        waiter.wake()
-      }
-    }
 
     /** Sleeps on the fake's Clock; ends early when the stream closes or the fake stops. */
     const sleep = (millis: number, state: StreamState) =>
@@ -629,41 +606,28 @@ export const makeFakeOpenAiChat = (
         state.sleeper?.unsafeInterruptAsFork(FiberId.none)
         if (state.streaming && !response.writableFinished && !state.cutByServer) {
           aborted++
-          wakeWaiters()
+          waiters.wake()
         }
       })
-      const rawBody = await readBody(incoming)
-      const headers: Record<string, string> = {}
-      for (const [name, value] of Object.entries(incoming.headers)) {
-        if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value
-      }
-      const parsed = parseJson(rawBody)
-      const request: RecordedChatRequest = {
-        method: incoming.method ?? "GET",
-        path: incoming.url ?? "/",
-        headers,
-        rawBody,
-        body: parsed.ok ? parsed.value : undefined,
-        remotePort: incoming.socket.remotePort
-      }
+      const request: RecordedChatRequest = { ...await readJsonRequest(incoming), remotePort: incoming.socket.remotePort }
       recorded.push(request)
       // a queued fault, else (nothing queued) the fault of the script that would answer
       const fault = faults.shift() ??
         (queued.length === 0 && request.body !== undefined ? (options.scripts ?? []).find((s) => matches(s, request.body))?.fault : undefined)
       const answer = route(request)
-      if (fault?._tag === "Hang") return wakeWaiters()
+      if (fault?._tag === "Hang") return waiters.wake()
       if (fault?._tag === "Reset") {
-        wakeWaiters()
+        waiters.wake()
         return void incoming.socket.destroy()
       }
       if (fault?._tag === "Respond") {
-        wakeWaiters()
+        waiters.wake()
         const model = typeof request.body?.model === "string" ? request.body.model : models[0]
         const base = defaultFault(fault.status, model)
         return respond(response, { status: fault.status, body: fault.body ?? base.body, headers: { ...base.headers, ...fault.headers } })
       }
       if (fault?._tag === "Body") {
-        wakeWaiters()
+        waiters.wake()
         const contentType = fault.contentType ?? "text/event-stream; charset=utf-8"
         state.streaming = contentType.startsWith("text/event-stream")
         response.writeHead(fault.status ?? 200, { "content-type": contentType })
@@ -672,17 +636,17 @@ export const makeFakeOpenAiChat = (
         return
       }
       if (answer !== undefined) {
-        wakeWaiters()
+        waiters.wake()
         return respond(response, answer)
       }
       const reply = replyFor(request.body)
       if (request.body.stream !== true) {
-        wakeWaiters()
+        waiters.wake()
         return respond(response, { status: 200, body: completionFor(reply, request.body) })
       }
       const streaming = streamReply(response, state, eventsFor(reply, request.body), fault)
       // the first delay is registered (on the fake's clock) before anyone hears of the request
-      wakeWaiters()
+      waiters.wake()
       await streaming
     }
 
@@ -710,50 +674,13 @@ export const makeFakeOpenAiChat = (
       return validate(request.body, models)
     }
 
-    const server = yield* Effect.acquireRelease(
-      Effect.async<http.Server>((resume) => {
-        const server = http.createServer((incoming, response) => {
-          handle(incoming, response).catch((error: unknown) => {
-            if (!response.headersSent && !response.destroyed) {
-              respond(response, { status: 500, body: openAiError(String(error), "server_error") })
-            } else response.destroy()
-          })
-        })
-        server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
-      }),
-      (server) =>
-        Effect.async<void>((resume) => {
-          server.closeAllConnections()
-          for (const fiber of sleepers) fiber.unsafeInterruptAsFork(FiberId.none)
-          sleepers.clear()
-          server.close(() => resume(Effect.void))
-        })
+    const port = yield* listen(
+      httpServer(handle, (response, error) => respond(response, { status: 500, body: openAiError(String(error), "server_error") })),
+      () => {
+        for (const fiber of sleepers) fiber.unsafeInterruptAsFork(FiberId.none)
+        sleepers.clear()
+      }
     )
-    const { port } = server.address() as AddressInfo
-
-    // Wakes on the event itself; the limit is real time (the fake does real I/O), only there so a test
-    // on the TestClock cannot hang here forever, and generous so a loaded machine never reaches it.
-    const awaitUntil = (what: string, ready: () => boolean, seen: () => number, millis: number) =>
-      Effect.async<void>((resume) => {
-        if (ready()) return resume(Effect.void)
-        const waiter = {
-          ready,
-          wake: () => {
-            clearTimeout(timer)
-            resume(Effect.void)
-          }
-        }
-        const timer = setTimeout(() => {
-          waiters.splice(waiters.indexOf(waiter), 1)
-          resume(Effect.dieMessage(`FakeOpenAiChat: waited ${millis} ms for ${what}; saw ${seen()}`))
-        }, millis)
-        waiters.push(waiter)
-        return Effect.sync(() => {
-          clearTimeout(timer)
-          const index = waiters.indexOf(waiter)
-          if (index >= 0) waiters.splice(index, 1)
-        })
-      })
 
     const fake: FakeOpenAiChatServer = {
       url: `http://127.0.0.1:${port}/v1`,
@@ -768,8 +695,8 @@ export const makeFakeOpenAiChat = (
       },
       abortedStreams: () => aborted,
       completedStreams: () => completed,
-      awaitRequests: (n, millis = 30_000) => awaitUntil(`${n} request(s)`, () => recorded.length >= n, () => recorded.length, millis),
-      awaitAborted: (n, millis = 30_000) => awaitUntil(`${n} aborted stream(s)`, () => aborted >= n, () => aborted, millis),
+      awaitRequests: (n, millis) => waiters.until(`${n} request(s)`, () => recorded.length >= n, millis, () => `saw ${recorded.length}`),
+      awaitAborted: (n, millis) => waiters.until(`${n} aborted stream(s)`, () => aborted >= n, millis, () => `saw ${aborted}`),
       eventsFor: (reply, body = { model: models[0], messages: [], stream: true }) => eventsFor(reply, body)
     }
     return fake

@@ -28,9 +28,20 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
-import * as http from "node:http"
-import type { AddressInfo } from "node:net"
-import { parseJson, readBody } from "./FakeHttp.js"
+import type * as http from "node:http"
+import {
+  type HttpFault,
+  httpServer,
+  type JsonRequest,
+  listen,
+  makeSleeper,
+  makeWaiters,
+  openAiError,
+  parseJson,
+  readJsonRequest,
+  record,
+  sendJson
+} from "./FakeHttp.js"
 import { FAKE_MS_PER_CHAR, fakeSpeech } from "./FakeVoice.js"
 import { writeWav } from "../Voice/Audio.js"
 
@@ -54,29 +65,13 @@ export const FAKE_OPENAI_SPEECH_VOICES = [
 const RESPONSE_FORMATS = ["mp3", "opus", "aac", "flac", "wav", "pcm"]
 const MAX_INPUT = 4096
 
-export interface RecordedSpeechRequest {
-  readonly method: string
-  /** The path and query string. */
-  readonly path: string
-  /** Header names in lower case. */
-  readonly headers: Readonly<Record<string, string>>
-  readonly rawBody: string
-  /** The parsed JSON body; `undefined` when it is not JSON. */
-  readonly body: unknown
-}
+export type RecordedSpeechRequest = JsonRequest
 
-/** What the fake does with the next request instead of answering it normally. */
+/** What the fake does with the next request instead of answering it normally (`Respond`: OpenAI's error shape unless given). */
 export type FakeOpenAiSpeechFault =
-  /** Answer with this status and body (OpenAI's error shape for the status unless given). */
-  | { readonly _tag: "Respond"; readonly status: number; readonly body?: unknown }
-  /** Never answer; the connection stays open until the client gives up or the server closes. */
-  | { readonly _tag: "Hang" }
-  /** Drop the connection without an answer. */
-  | { readonly _tag: "Reset" }
+  | HttpFault
   /** Answer 200, send this many bytes of the audio, then drop the connection. */
   | { readonly _tag: "ResetMidStream"; readonly afterBytes: number }
-  /** Wait this long (real time), then answer normally. */
-  | { readonly _tag: "Delay"; readonly millis: number }
 
 export interface FakeOpenAiSpeechOptions {
   /** When set, every request must carry `Authorization: Bearer {apiKey}`. */
@@ -111,13 +106,6 @@ export interface FakeOpenAiSpeechServer {
   /** The 24 kHz audio the fake streams for `input` at `speed`. */
   readonly pcmFor: (input: string, speed?: number) => Int16Array
 }
-
-const record = (value: unknown): Readonly<Record<string, unknown>> =>
-  typeof value === "object" && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : {}
-
-const openAiError = (message: string, type: string, code: string | null = null, param: string | null = null) => ({
-  error: { message, type, param, code }
-})
 
 const invalid = (message: string, param: string | null = null, code: string | null = "invalid_value") => ({
   status: 400,
@@ -155,31 +143,11 @@ export const make = (options: FakeOpenAiSpeechOptions = {}): Effect.Effect<FakeO
     let ttfbMillis = options.ttfbMillis ?? 0
     const recorded: Array<RecordedSpeechRequest> = []
     const faults: Array<FakeOpenAiSpeechFault> = []
-    const waiters: Array<{ readonly ready: () => boolean; readonly wake: () => void }> = []
-    const sleeping = new Set<{ readonly timer: NodeJS.Timeout; readonly wake: () => void }>()
+    const waiters = makeWaiters("FakeOpenAiSpeech")
+    // Real time; the scope's close wakes every sleeper so no timer outlives the fake.
+    const { sleep, wakeAll } = makeSleeper()
     let abandoned = 0
     let completed = 0
-
-    const wakeWaiters = () => {
-      for (const waiter of waiters.filter((w) => w.ready())) {
-        waiters.splice(waiters.indexOf(waiter), 1)
-        waiter.wake()
-      }
-    }
-
-    // Real time; the scope's close wakes every sleeper so no timer outlives the fake.
-    const sleep = (millis: number) =>
-      new Promise<void>((resolve) => {
-        if (millis <= 0) return resolve()
-        const sleeper = {
-          timer: setTimeout(() => {
-            sleeping.delete(sleeper)
-            resolve()
-          }, millis),
-          wake: () => resolve()
-        }
-        sleeping.add(sleeper)
-      })
 
     const pcmFor = (input: string, speed = 1) => fakeSpeech(input, OPENAI_SPEECH_SAMPLE_RATE, FAKE_MS_PER_CHAR / speed)
 
@@ -267,12 +235,6 @@ export const make = (options: FakeOpenAiSpeechOptions = {}): Effect.Effect<FakeO
       return { _tag: "Error", status: 404, body: openAiError(`Invalid URL (${request.method} ${pathname})`, "invalid_request_error") }
     }
 
-    const respondError = (response: http.ServerResponse, status: number, body: unknown) => {
-      const text = JSON.stringify(body)
-      response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) })
-      response.end(text)
-    }
-
     const streamAudio = async (
       incoming: http.IncomingMessage,
       response: http.ServerResponse,
@@ -294,85 +256,30 @@ export const make = (options: FakeOpenAiSpeechOptions = {}): Effect.Effect<FakeO
         response.end()
         completed++
       }
-      wakeWaiters()
+      waiters.wake()
     }
 
     const handle = async (incoming: http.IncomingMessage, response: http.ServerResponse) => {
-      const rawBody = await readBody(incoming)
-      const headers: Record<string, string> = {}
-      for (const [name, value] of Object.entries(incoming.headers)) {
-        if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value
-      }
-      const parsed = parseJson(rawBody)
-      const request: RecordedSpeechRequest = {
-        method: incoming.method ?? "GET",
-        path: incoming.url ?? "/",
-        headers,
-        rawBody,
-        body: parsed.ok ? parsed.value : undefined
-      }
+      const request: RecordedSpeechRequest = await readJsonRequest(incoming)
       recorded.push(request)
-      wakeWaiters()
+      waiters.wake()
       const fault = faults.shift()
       await sleep(ttfbMillis)
       if (response.destroyed) return
       if (fault?._tag === "Hang") return
       if (fault?._tag === "Reset") return void incoming.socket.destroy()
-      if (fault?._tag === "Respond") return respondError(response, fault.status, fault.body ?? defaultFaultBody(fault.status))
+      if (fault?._tag === "Respond") return sendJson(response, fault.status, fault.body ?? defaultFaultBody(fault.status))
       if (fault?._tag === "Delay") await sleep(fault.millis)
       if (response.destroyed) return
       const answer = route(request)
-      if (answer._tag === "Error") return respondError(response, answer.status, answer.body)
+      if (answer._tag === "Error") return sendJson(response, answer.status, answer.body)
       await streamAudio(incoming, response, answer, fault?._tag === "ResetMidStream" ? fault.afterBytes : undefined)
     }
 
-    const server = yield* Effect.acquireRelease(
-      Effect.async<http.Server>((resume) => {
-        const server = http.createServer((incoming, response) => {
-          handle(incoming, response).catch((error: unknown) => {
-            if (!response.headersSent && !response.destroyed) {
-              respondError(response, 500, openAiError(String(error), "server_error"))
-            }
-          })
-        })
-        server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
-      }),
-      (server) =>
-        Effect.async<void>((resume) => {
-          server.closeAllConnections()
-          for (const sleeper of sleeping) {
-            clearTimeout(sleeper.timer)
-            sleeper.wake()
-          }
-          sleeping.clear()
-          server.close(() => resume(Effect.void))
-        })
+    const port = yield* listen(
+      httpServer(handle, (response, error) => sendJson(response, 500, openAiError(String(error), "server_error"))),
+      wakeAll
     )
-    const { port } = server.address() as AddressInfo
-
-    // Wakes on the event itself; the limit is real time (the fake does real I/O), only there so a test
-    // on the TestClock cannot hang here forever.
-    const waitFor = (what: string, ready: () => boolean, seen: () => string, millis: number) =>
-      Effect.async<void>((resume) => {
-        if (ready()) return resume(Effect.void)
-        const waiter = {
-          ready,
-          wake: () => {
-            clearTimeout(timer)
-            resume(Effect.void)
-          }
-        }
-        const timer = setTimeout(() => {
-          waiters.splice(waiters.indexOf(waiter), 1)
-          resume(Effect.dieMessage(`FakeOpenAiSpeech: waited ${millis} ms for ${what}; saw ${seen()}`))
-        }, millis)
-        waiters.push(waiter)
-        return Effect.sync(() => {
-          clearTimeout(timer)
-          const index = waiters.indexOf(waiter)
-          if (index >= 0) waiters.splice(index, 1)
-        })
-      })
 
     const fake: FakeOpenAiSpeechServer = {
       url: `http://127.0.0.1:${port}/v1`,
@@ -384,14 +291,14 @@ export const make = (options: FakeOpenAiSpeechOptions = {}): Effect.Effect<FakeO
       },
       abandoned: () => abandoned,
       completed: () => completed,
-      awaitRequests: (count, millis = 30_000) =>
-        waitFor(`${count} request(s)`, () => recorded.length >= count, () => `${recorded.length}`, millis),
-      awaitSettled: (count, millis = 30_000) =>
-        waitFor(
+      awaitRequests: (count, millis) =>
+        waiters.until(`${count} request(s)`, () => recorded.length >= count, millis, () => `saw ${recorded.length}`),
+      awaitSettled: (count, millis) =>
+        waiters.until(
           `${count} answer(s) to end`,
           () => abandoned + completed >= count,
-          () => `${completed} completed, ${abandoned} abandoned`,
-          millis
+          millis,
+          () => `saw ${completed} completed, ${abandoned} abandoned`
         ),
       pcmFor
     }

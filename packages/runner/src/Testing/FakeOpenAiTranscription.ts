@@ -25,8 +25,8 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
-import * as http from "node:http"
-import type { AddressInfo } from "node:net"
+import type * as http from "node:http"
+import { headersOf, type HttpFault, httpServer, listen, makeSleeper, makeWaiters, openAiError, readBytes } from "./FakeHttp.js"
 import { FRAME_MS, readWav } from "../Voice/Audio.js"
 import { rms } from "../Voice/Vad.js"
 
@@ -51,11 +51,7 @@ export interface RecordedTranscriptionRequest {
   readonly status: number
 }
 
-export type FakeTranscriptionFault =
-  | { readonly _tag: "Respond"; readonly status: number; readonly body?: unknown }
-  | { readonly _tag: "Hang" }
-  | { readonly _tag: "Reset" }
-  | { readonly _tag: "Delay"; readonly millis: number }
+export type FakeTranscriptionFault = HttpFault
 
 export interface FakeOpenAiTranscriptionOptions {
   /** When set, every request must carry `Authorization: Bearer {apiKey}`. */
@@ -79,10 +75,6 @@ export interface FakeOpenAiTranscriptionServer {
 
 const SUPPORTED_EXTENSIONS = ["flac", "m4a", "mp3", "mp4", "mpeg", "mpga", "oga", "ogg", "wav", "webm"]
 const RESPONSE_FORMATS = ["json", "text", "srt", "verbose_json", "vtt"]
-
-const openAiError = (message: string, type: string, code: string | null = null, param: string | null = null) => ({
-  error: { message, type, param, code }
-})
 
 const invalid = (message: string, param: string | null = null, code: string | null = null) => ({
   status: 400,
@@ -154,35 +146,9 @@ export const make = (
     const recorded: Array<RecordedTranscriptionRequest> = []
     const answered: Array<string> = []
     const faults: Array<FakeTranscriptionFault> = []
-    const waiters: Array<{ readonly ready: () => boolean; readonly wake: () => void }> = []
-    const sleeping = new Set<{ readonly timer: NodeJS.Timeout; readonly wake: () => void }>()
-
-    const wake = () => {
-      for (const waiter of waiters.filter((w) => w.ready())) {
-        waiters.splice(waiters.indexOf(waiter), 1)
-        waiter.wake()
-      }
-    }
-
-    const sleep = (millis: number) =>
-      new Promise<void>((resolve) => {
-        const sleeper = {
-          timer: setTimeout(() => {
-            sleeping.delete(sleeper)
-            resolve()
-          }, millis),
-          wake: () => resolve()
-        }
-        sleeping.add(sleeper)
-      })
-
-    const readBytes = (request: http.IncomingMessage) =>
-      new Promise<Buffer>((resolve, reject) => {
-        const chunks: Array<Buffer> = []
-        request.on("data", (chunk: Buffer) => chunks.push(chunk))
-        request.on("end", () => resolve(Buffer.concat(chunks)))
-        request.on("error", reject)
-      })
+    const waiters = makeWaiters("FakeOpenAiTranscription")
+    // Real time; the scope's close wakes every sleeper so no timer outlives the fake.
+    const { sleep, wakeAll } = makeSleeper()
 
     const transcribe = async (
       method: string,
@@ -282,16 +248,12 @@ export const make = (
       const body = await readBytes(request)
       const method = request.method ?? "GET"
       const path = request.url ?? "/"
-      const headers: Record<string, string> = {}
-      for (const [key, value] of Object.entries(request.headers)) {
-        if (typeof value === "string") headers[key] = value
-        else if (Array.isArray(value)) headers[key] = value.join(", ")
-      }
+      const headers = headersOf(request)
       const fault = faults.shift()
       const answer = await transcribe(method, new URL(path, "http://localhost").pathname, headers, body)
       const record = (status: number) => {
         recorded.push({ method, path, headers, fields: answer.fields, file: answer.file, status })
-        wake()
+        waiters.wake()
       }
       // a faulted request does not give its scripted text out: the next one gets it
       if (fault !== undefined && fault._tag !== "Delay" && answer.status === 200) answered.pop()
@@ -309,57 +271,18 @@ export const make = (
       if (!response.destroyed) respond(response, answer.status, answer.body)
     }
 
-    const server = yield* Effect.acquireRelease(
-      Effect.async<http.Server>((resume) => {
-        const server = http.createServer((request, response) => {
-          handle(request, response).catch((error: unknown) => {
-            if (!response.headersSent && !response.destroyed) respond(response, 500, openAiError(String(error), "server_error"))
-          })
-        })
-        server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
-      }),
-      (server) =>
-        Effect.async<void>((resume) => {
-          server.closeAllConnections()
-          for (const sleeper of sleeping) {
-            clearTimeout(sleeper.timer)
-            sleeper.wake()
-          }
-          sleeping.clear()
-          server.close(() => resume(Effect.void))
-        })
+    const port = yield* listen(
+      httpServer(handle, (response, error) => respond(response, 500, openAiError(String(error), "server_error"))),
+      wakeAll
     )
-    const { port } = server.address() as AddressInfo
-
-    const awaitRequests = (count: number, millis = 30_000) =>
-      Effect.async<void>((resume) => {
-        const ready = () => recorded.length >= count
-        if (ready()) return resume(Effect.void)
-        const waiter = {
-          ready,
-          wake: () => {
-            clearTimeout(timer)
-            resume(Effect.void)
-          }
-        }
-        const timer = setTimeout(() => {
-          waiters.splice(waiters.indexOf(waiter), 1)
-          resume(Effect.dieMessage(`FakeOpenAiTranscription: waited ${millis} ms for ${count} request(s); saw ${recorded.length}`))
-        }, millis)
-        waiters.push(waiter)
-        return Effect.sync(() => {
-          clearTimeout(timer)
-          const index = waiters.indexOf(waiter)
-          if (index >= 0) waiters.splice(index, 1)
-        })
-      })
 
     const fake: FakeOpenAiTranscriptionServer = {
       url: `http://127.0.0.1:${port}/v1`,
       requests: () => recorded.slice(),
       answered: () => answered.slice(),
       fault: (fault) => void faults.push(fault),
-      awaitRequests
+      awaitRequests: (count, millis) =>
+        waiters.until(`${count} request(s)`, () => recorded.length >= count, millis, () => `saw ${recorded.length}`)
     }
     return fake
   })

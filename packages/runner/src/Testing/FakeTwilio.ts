@@ -15,9 +15,8 @@ import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import * as crypto from "node:crypto"
-import * as http from "node:http"
-import type { AddressInfo } from "node:net"
-import { readBody } from "./FakeHttp.js"
+import type * as http from "node:http"
+import { type HttpFault, httpServer, listen, makeSleeper, makeWaiters, post, readBody, sendJson } from "./FakeHttp.js"
 import { computeSignature, makeTwilioCarrier } from "../Telephony/TwilioCarrier.js"
 
 export interface RecordedRequest {
@@ -30,16 +29,8 @@ export interface RecordedRequest {
   readonly form: ReadonlyArray<readonly [string, string]>
 }
 
-/** What the fake does with a request instead of answering it normally. */
-export type FakeTwilioFault =
-  /** Answer with this status and body (Twilio's error shape unless given). */
-  | { readonly _tag: "Respond"; readonly status: number; readonly body?: unknown }
-  /** Never answer; the connection stays open until the client gives up or the server closes. */
-  | { readonly _tag: "Hang" }
-  /** Drop the connection without an answer. */
-  | { readonly _tag: "Reset" }
-  /** Wait this long (real time), then answer normally. */
-  | { readonly _tag: "Delay"; readonly millis: number }
+/** What the fake does with a request instead of answering it normally (`Respond`: Twilio's error shape unless given). */
+export type FakeTwilioFault = HttpFault
 
 export type TwilioCallStatus =
   | "queued"
@@ -61,10 +52,17 @@ export interface FakeCall {
   readonly statusCallback: string | undefined
   readonly statusCallbackEvents: ReadonlyArray<string>
   readonly timeout: number
+  /** `MachineDetection` (Enable or DetectMessageEnd), and where its asynchronous result goes (`AsyncAmd=true`). */
+  readonly machineDetection: string | undefined
+  readonly asyncAmdStatusCallback: string | undefined
   readonly dateCreated: Date
+  /** `inbound` for a call `originate` brought to the platform; `outbound-api` for one it created. */
+  readonly direction?: "inbound" | "outbound-api" | undefined
   /** When the call was answered (`in-progress`) and when it ended, by the fake's clock. */
   readonly answeredAt?: Date | undefined
   readonly endedAt?: Date | undefined
+  /** New instructions given to the call in progress (`Twiml` or `Url` on an update), in order. */
+  readonly redirects?: ReadonlyArray<{ readonly twiml?: string | undefined; readonly url?: string | undefined; readonly at: Date }>
 }
 
 /** A status callback as Twilio would post it: the URL, the form parameters and their signature. */
@@ -72,6 +70,14 @@ export interface StatusCallback {
   readonly url: string
   readonly params: Readonly<Record<string, string>>
   readonly signature: string
+}
+
+/** Which requests a fault is for (any, unless given): it goes to the first such request. */
+export interface FaultFilter {
+  readonly method?: string
+  readonly path?: RegExp
+  /** A form parameter the request carries. */
+  readonly param?: string
 }
 
 export interface FakeTwilioServer {
@@ -87,7 +93,7 @@ export interface FakeTwilioServer {
    */
   readonly awaitRequests: (count: number, millis?: number) => Effect.Effect<void>
   /** Queues a fault for the next request not yet answered (one fault per request, in order). */
-  readonly failNext: (fault: FakeTwilioFault) => void
+  readonly failNext: (fault: FakeTwilioFault, only?: FaultFilter) => void
   readonly call: (sid: string) => FakeCall | undefined
   /** Every call created so far, in order, as it is now. */
   readonly createdCalls: () => ReadonlyArray<FakeCall>
@@ -95,8 +101,23 @@ export interface FakeTwilioServer {
   readonly setCallStatus: (sid: string, status: TwilioCallStatus) => void
   /** The callback Twilio would post for this call in its current status, signed with the auth token. */
   readonly statusCallback: (sid: string, sequenceNumber?: number) => StatusCallback
+  /**
+   * Records an incoming call the platform answered with `twiml`: `in-progress` when the TwiML
+   * connects it, `completed` when it hangs up or rejects (see `originate`).
+   */
+  readonly receive: (call: {
+    readonly sid: string
+    readonly from: string
+    readonly to: string
+    readonly twiml: string
+    readonly statusCallback: string | undefined
+  }) => void
   /** Posts `statusCallback(sid)` to the call's `StatusCallback` URL with `X-Twilio-Signature`; answers the HTTP status. */
   readonly deliverStatusCallback: (sid: string, sequenceNumber?: number) => Effect.Effect<number, Error>
+  /** The `AsyncAmdStatusCallback` Twilio would post with this verdict (`AnsweredBy`), signed. */
+  readonly amdCallback: (sid: string, answeredBy: string, detectionMs?: number) => StatusCallback
+  /** Posts `amdCallback` to the call's `AsyncAmdStatusCallback` URL; answers the HTTP status. */
+  readonly deliverAmdCallback: (sid: string, answeredBy: string, detectionMs?: number) => Effect.Effect<number, Error>
 }
 
 export interface FakeTwilioOptions {
@@ -129,8 +150,10 @@ export const make = (options: FakeTwilioOptions = {}): Effect.Effect<FakeTwilioS
     const authToken = options.authToken ?? DEFAULT_AUTH_TOKEN
     const expectedAuthorization = `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString("base64")}`
     const recorded: Array<RecordedRequest> = []
-    const waiters: Array<{ readonly count: number; readonly wake: () => void }> = []
-    const faults: Array<FakeTwilioFault> = []
+    const waiters = makeWaiters("FakeTwilio")
+    // Real time; the scope's close wakes every sleeper so no timer outlives the fake.
+    const { sleep, wakeAll } = makeSleeper()
+    const faults: Array<{ readonly fault: FakeTwilioFault; readonly only: FaultFilter | undefined }> = []
     const calls = new Map<string, FakeCall>()
     const clock = yield* Effect.clock
     const now = () => new Date(clock.unsafeCurrentTimeMillis())
@@ -146,7 +169,7 @@ export const make = (options: FakeTwilioOptions = {}): Effect.Effect<FakeTwilioS
         caller_name: null,
         date_created: rfc2822(call.dateCreated),
         date_updated: rfc2822(now()),
-        direction: "outbound-api",
+        direction: call.direction ?? "outbound-api",
         // Twilio's duration: the seconds talked, once the call is over
         duration: ended
           ? String(call.answeredAt === undefined ? 0 : Math.round(((call.endedAt ?? now()).getTime() - call.answeredAt.getTime()) / 1000))
@@ -222,6 +245,22 @@ export const make = (options: FakeTwilioOptions = {}): Effect.Effect<FakeTwilioS
         if (!Number.isInteger(timeout) || timeout < 1 || timeout > 600) {
           return invalid(21200, `Timeout must be an integer from 1 to 600, not ${timeoutParam}`)
         }
+        const machineDetection = param("MachineDetection")
+        if (machineDetection !== undefined && machineDetection !== "Enable" && machineDetection !== "DetectMessageEnd") {
+          return invalid(21200, `MachineDetection must be Enable or DetectMessageEnd, not ${machineDetection}`)
+        }
+        const asyncAmd = param("AsyncAmd")
+        const asyncAmdStatusCallback = param("AsyncAmdStatusCallback")
+        if (asyncAmd !== undefined && asyncAmd !== "true" && asyncAmd !== "false") {
+          return invalid(21200, `AsyncAmd must be true or false, not ${asyncAmd}`)
+        }
+        if (asyncAmdStatusCallback !== undefined && !URL.canParse(asyncAmdStatusCallback)) {
+          return invalid(21205, `AsyncAmdStatusCallback is not a valid URL: ${asyncAmdStatusCallback}`)
+        }
+        const amdMethod = param("AsyncAmdStatusCallbackMethod")
+        if (amdMethod !== undefined && amdMethod !== "GET" && amdMethod !== "POST") {
+          return invalid(21200, `AsyncAmdStatusCallbackMethod must be GET or POST, not ${amdMethod}`)
+        }
         const call: FakeCall = {
           sid: `CA${crypto.randomBytes(16).toString("hex")}`,
           to,
@@ -231,6 +270,8 @@ export const make = (options: FakeTwilioOptions = {}): Effect.Effect<FakeTwilioS
           statusCallback,
           statusCallbackEvents: events,
           timeout,
+          machineDetection,
+          asyncAmdStatusCallback: asyncAmd === "true" ? asyncAmdStatusCallback : undefined,
           dateCreated: now()
         }
         calls.set(call.sid, call)
@@ -243,6 +284,16 @@ export const make = (options: FakeTwilioOptions = {}): Effect.Effect<FakeTwilioS
       if (call === undefined) return notFound
       if (method === "GET") return { status: 200, body: callJson(call) }
       if (method !== "POST") return { status: 405, body: twilioError(405, 20004, "Method not allowed") }
+      const twiml = param("Twiml")
+      const url = param("Url")
+      if (twiml !== undefined || url !== undefined) {
+        // "modify a call in progress": only a call in progress takes new instructions
+        if (call.status !== "in-progress") return invalid(21220, "Call is not in-progress. Cannot redirect.")
+        if (twiml !== undefined && (twiml.length > 4_000 || !/^<Response>[\s\S]*<\/Response>$/.test(twiml.trim()))) {
+          return invalid(12100, "Document parse failure")
+        }
+        calls.set(call.sid, { ...call, twiml: twiml ?? call.twiml, redirects: [...(call.redirects ?? []), { twiml, url, at: now() }] })
+      }
       const status = param("Status")
       if (status !== undefined) {
         if (status !== "completed" && status !== "canceled") {
@@ -256,15 +307,11 @@ export const make = (options: FakeTwilioOptions = {}): Effect.Effect<FakeTwilioS
       return { status: 200, body: callJson(calls.get(call.sid)!) }
     }
 
-    const respond = (response: http.ServerResponse, status: number, body: unknown) => {
-      const text = JSON.stringify(body)
-      response.writeHead(status, {
+    const respond = (response: http.ServerResponse, status: number, body: unknown) =>
+      sendJson(response, status, body, {
         "content-type": "application/json; charset=utf-8",
-        "content-length": Buffer.byteLength(text),
         ...(status === 401 ? { "www-authenticate": "Basic realm=\"Twilio API\"" } : {})
       })
-      response.end(text)
-    }
 
     const handle = async (request: http.IncomingMessage, response: http.ServerResponse) => {
       const body = await readBody(request)
@@ -275,37 +322,27 @@ export const make = (options: FakeTwilioOptions = {}): Effect.Effect<FakeTwilioS
         ? Array.from(new URLSearchParams(body).entries())
         : []
       recorded.push({ method, path, authorization: request.headers.authorization, contentType, form })
-      for (const waiter of waiters.filter((w) => recorded.length >= w.count)) {
-        waiters.splice(waiters.indexOf(waiter), 1)
-        waiter.wake()
-      }
-      const fault = faults.shift()
+      waiters.wake()
+      const index = faults.findIndex(({ only }) =>
+        only === undefined ||
+        ((only.method === undefined || only.method === method) && (only.path === undefined || only.path.test(path)) &&
+          (only.param === undefined || form.some(([key]) => key === only.param)))
+      )
+      const fault = index < 0 ? undefined : faults.splice(index, 1)[0]!.fault
       if (fault?._tag === "Hang") return
       if (fault?._tag === "Reset") return void request.socket.destroy()
       if (fault?._tag === "Respond") {
         return respond(response, fault.status, fault.body ?? twilioError(fault.status, 20500, "An internal server error has occurred"))
       }
-      if (fault?._tag === "Delay") await new Promise((resolve) => setTimeout(resolve, fault.millis))
+      if (fault?._tag === "Delay") await sleep(fault.millis)
       const answer = route(method, new URL(path, "http://localhost").pathname, request.headers.authorization, form)
       if (!response.destroyed) respond(response, answer.status, answer.body)
     }
 
-    const server = yield* Effect.acquireRelease(
-      Effect.async<http.Server>((resume) => {
-        const server = http.createServer((request, response) => {
-          handle(request, response).catch((error: unknown) => {
-            if (!response.headersSent) respond(response, 500, twilioError(500, 20500, String(error)))
-          })
-        })
-        server.listen(0, "127.0.0.1", () => resume(Effect.succeed(server)))
-      }),
-      (server) =>
-        Effect.async<void>((resume) => {
-          server.closeAllConnections()
-          server.close(() => resume(Effect.void))
-        })
+    const port = yield* listen(
+      httpServer(handle, (response, error) => respond(response, 500, twilioError(500, 20500, String(error)))),
+      wakeAll
     )
-    const { port } = server.address() as AddressInfo
 
     const getCall = (sid: string) => {
       const call = calls.get(sid)
@@ -324,7 +361,7 @@ export const make = (options: FakeTwilioOptions = {}): Effect.Effect<FakeTwilioS
         Called: call.to,
         Caller: call.from,
         CallbackSource: "call-progress-events",
-        Direction: "outbound-api",
+        Direction: call.direction ?? "outbound-api",
         From: call.from,
         SequenceNumber: String(sequenceNumber),
         Timestamp: rfc2822(now()),
@@ -334,33 +371,26 @@ export const make = (options: FakeTwilioOptions = {}): Effect.Effect<FakeTwilioS
       return { url: call.statusCallback, params, signature: computeSignature(authToken, call.statusCallback, params) }
     }
 
+    const amdCallback = (sid: string, answeredBy: string, detectionMs = 3_000): StatusCallback => {
+      const call = getCall(sid)
+      if (call.asyncAmdStatusCallback === undefined) throw new Error(`call ${sid} asked for no asynchronous AMD`)
+      const params: Record<string, string> = {
+        AccountSid: accountSid,
+        AnsweredBy: answeredBy,
+        CallSid: call.sid,
+        MachineDetectionDuration: String(detectionMs)
+      }
+      return { url: call.asyncAmdStatusCallback, params, signature: computeSignature(authToken, call.asyncAmdStatusCallback, params) }
+    }
+
     const fake: FakeTwilioServer = {
       url: `http://127.0.0.1:${port}`,
       accountSid,
       authToken,
       calls: () => recorded.slice(),
-      awaitRequests: (count, millis = 30_000) =>
-        Effect.async<void>((resume) => {
-          if (recorded.length >= count) return resume(Effect.void)
-          const waiter = {
-            count,
-            wake: () => {
-              clearTimeout(timer)
-              resume(Effect.void)
-            }
-          }
-          const timer = setTimeout(() => {
-            waiters.splice(waiters.indexOf(waiter), 1)
-            resume(Effect.dieMessage(`FakeTwilio: waited ${millis} ms for ${count} request(s); saw ${recorded.length}`))
-          }, millis)
-          waiters.push(waiter)
-          return Effect.sync(() => {
-            clearTimeout(timer)
-            const index = waiters.indexOf(waiter)
-            if (index >= 0) waiters.splice(index, 1)
-          })
-        }),
-      failNext: (fault) => void faults.push(fault),
+      awaitRequests: (count, millis) =>
+        waiters.until(`${count} request(s)`, () => recorded.length >= count, millis, () => `saw ${recorded.length}`),
+      failNext: (fault, only) => void faults.push({ fault, only }),
       call: (sid) => calls.get(sid),
       createdCalls: () => [...calls.values()],
       setCallStatus: (sid, status) => {
@@ -373,24 +403,114 @@ export const make = (options: FakeTwilioOptions = {}): Effect.Effect<FakeTwilioS
           endedAt: ended ? call.endedAt ?? now() : call.endedAt
         })
       },
+      receive: ({ from, sid, statusCallback, to, twiml }) => {
+        const at = now()
+        const connected = /<Connect>/.test(twiml)
+        const existing = calls.get(sid)
+        calls.set(sid, {
+          sid,
+          to,
+          from,
+          direction: "inbound",
+          status: connected ? "in-progress" : "completed",
+          twiml,
+          statusCallback,
+          machineDetection: undefined,
+          asyncAmdStatusCallback: undefined,
+          statusCallbackEvents: ["completed"],
+          timeout: 60,
+          dateCreated: existing?.dateCreated ?? at,
+          answeredAt: connected ? existing?.answeredAt ?? at : undefined,
+          endedAt: connected ? undefined : at
+        })
+      },
       statusCallback,
       deliverStatusCallback: (sid, sequenceNumber) =>
-        Effect.tryPromise({
-          try: async (signal) => {
-            const callback = statusCallback(sid, sequenceNumber)
-            const response = await fetch(callback.url, {
-              method: "POST",
-              headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": callback.signature },
-              body: new URLSearchParams(callback.params).toString(),
-              signal
-            })
-            await response.arrayBuffer()
-            return response.status
-          },
-          catch: (error) => error instanceof Error ? error : new Error(String(error))
+        post(() => {
+          const callback = statusCallback(sid, sequenceNumber)
+          return {
+            url: callback.url,
+            headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": callback.signature },
+            body: new URLSearchParams(callback.params).toString()
+          }
+        }),
+      amdCallback,
+      deliverAmdCallback: (sid, answeredBy, detectionMs) =>
+        post(() => {
+          const callback = amdCallback(sid, answeredBy, detectionMs)
+          return {
+            url: callback.url,
+            headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": callback.signature },
+            body: new URLSearchParams(callback.params).toString()
+          }
         })
     }
     return fake
+  })
+
+/** An incoming call `originate` brings to the platform: the number's webhooks and who calls whom. */
+export interface OriginateOptions {
+  /** The number's voice webhook ("A call comes in"), e.g. `{PUBLIC_URL}/api/v1/telephony/twilio/voice`. */
+  readonly voiceUrl: string
+  /** The number's status callback ("Call status changes"), where `deliverStatusCallback` posts. */
+  readonly statusCallback?: string
+  readonly from: string
+  readonly to: string
+  /** The call's sid; a fresh one unless given (a retried webhook keeps its sid). */
+  readonly callSid?: string
+  /** Replaces the signature (a forged request). */
+  readonly signature?: string
+  /** Parameters added to (or replacing) Twilio's. */
+  readonly params?: Readonly<Record<string, string>>
+}
+
+export interface Originated {
+  readonly callSid: string
+  /** The HTTP status of the platform's answer, and its body (TwiML, or an error). */
+  readonly status: number
+  readonly body: string
+}
+
+/**
+ * Twilio bringing an incoming call to a number: posts the number's signed voice webhook with the
+ * parameters Twilio documents (CallSid, AccountSid, From, To, Direction=inbound, CallStatus=ringing,
+ * …) and, when the answer is TwiML that connects the call, records the call as answered with that
+ * TwiML, so `FakeTwilioMedia.connectCall` opens its stream and `deliverStatusCallback` reports it.
+ */
+export const originate = (fake: FakeTwilioServer, options: OriginateOptions): Effect.Effect<Originated, Error> =>
+  Effect.gen(function*() {
+    const callSid = options.callSid ?? `CA${crypto.randomBytes(16).toString("hex")}`
+    const params: Record<string, string> = {
+      AccountSid: fake.accountSid,
+      ApiVersion: API_VERSION,
+      CallSid: callSid,
+      CallStatus: "ringing",
+      Called: options.to,
+      CalledCountry: "US",
+      Caller: options.from,
+      CallerCountry: "US",
+      Direction: "inbound",
+      From: options.from,
+      FromCountry: "US",
+      To: options.to,
+      ToCountry: "US",
+      ...options.params
+    }
+    const signature = options.signature ?? computeSignature(fake.authToken, options.voiceUrl, params)
+    const answer = yield* Effect.tryPromise({
+      try: async (signal) => {
+        const response = await fetch(options.voiceUrl, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": signature },
+          body: new URLSearchParams(params).toString(),
+          signal
+        })
+        return { status: response.status, body: await response.text() }
+      },
+      catch: (error) => error instanceof Error ? error : new Error(String(error))
+    })
+    if (answer.status === 200) fake.receive({ sid: callSid, from: options.from, to: options.to, twiml: answer.body, statusCallback: options.statusCallback })
+    return { callSid, ...answer }
   })
 
 /** The fake as a service, for `it.layer` and `Layer.provide`. */

@@ -18,7 +18,7 @@
  * })
  * ```
  *
- * See the README's "Testing your workflows" for the full example.
+ * See docs/testing.md ("Testing your workflows") for the full example.
  *
  * One kit layer per `describe`: vitest builds the layers of one block together, and two runtimes
  * built at once in one process collide on the cluster's singleton registry.
@@ -99,7 +99,11 @@ export interface TestKitOptions {
 const quietCluster: Cluster.ClusterOptions = {
   ...Cluster.defaultClusterOptions,
   shardsPerGroup: 8,
-  entityMessagePollInterval: "1 hour"
+  entityMessagePollInterval: "1 hour",
+  // alone, the runner has nobody to hand its shards to: its lock refresh (and the assignment
+  // refresh that follows it) need not wake the clock every 10 virtual seconds
+  shardLockRefreshInterval: "1 hour",
+  shardLockExpiration: "3 hours"
 }
 
 export const layer = (options: TestKitOptions = {}) => {

@@ -21,16 +21,19 @@ import type { TenantId } from "@voiceagent/domain/Ids"
 import * as Chunk from "effect/Chunk"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as FiberHandle from "effect/FiberHandle"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
-import type * as Scope from "effect/Scope"
+import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import type { CallLine } from "../Calls/CallSessionsRepo.js"
 import { Retrieval } from "../Knowledge/Retrieval.js"
 import { trackedStream } from "../Observability/OffClockWork.js"
+import { type CallRecording, Recordings } from "../Recordings/Recordings.js"
 import { conversationNotices, conversations } from "../Observability/VoiceMetrics.js"
 import { concat } from "./Audio.js"
+import { makeCallTools } from "./CallTools.js"
 import { type EngineReport, type Prepared, runConversation, takeSentences, toolSpecs } from "./Engine.js"
 import type { LanguageModelProvider } from "./LanguageModel.js"
 import { LocalMedia, type MediaSession } from "./Media.js"
@@ -61,13 +64,25 @@ export interface ConversationRequest {
   readonly history: () => ReadonlyArray<CallLine>
   /** Where the engine's reports go (the call's entity). */
   readonly report: (report: EngineReport) => Effect.Effect<void>
+  /** Sees each stream before the conversation takes it (voicemail detection listens to the callee's audio). */
+  readonly tap?: ((media: MediaSession) => MediaSession) | undefined
+  /** Record the call, at this rate (`Recordings.recordingOf`); absent: not recorded. */
+  readonly recording?: { readonly sampleRate: number } | undefined
 }
+
+/** Something that takes a call's stream in place of the conversation (leaving a voicemail message). */
+export type StreamTakeover = (media: MediaSession, speech: TtsSession) => Effect.Effect<void, never, Scope.Scope>
 
 export interface ConversationHandle {
   /** Where a carrier that streams over the network connects for this call, and its one-use credential. */
   readonly streamRoute: Effect.Effect<Option.Option<MediaRoute>>
   /** Whether a media stream is attached now. */
   readonly attached: () => boolean
+  /**
+   * Stops the conversation and gives its stream (now, or when one comes) to `run`, with the agent's
+   * voice; the stream stays open for it.
+   */
+  readonly takeOver: (run: StreamTakeover) => Effect.Effect<void>
 }
 
 /** The machine's settings from an agent's resolved voice. */
@@ -156,6 +171,7 @@ export class Conversations extends Effect.Service<Conversations>()("Voice/Conver
     const local = yield* LocalMedia
     const retrieval = yield* Effect.serviceOption(Retrieval)
     const mediaServer = yield* Effect.serviceOption(MediaServer)
+    const recordings = yield* Effect.serviceOption(Recordings)
 
     /** The agent's speech session, or the built-in voice when its provider cannot open one. */
     const openSpeech = (voice: ResolvedVoice, notice: (message: string) => Effect.Effect<void>) =>
@@ -227,6 +243,30 @@ export class Conversations extends Effect.Service<Conversations>()("Voice/Conver
         const sttProvider = voice.speechToText.provider === "none" ? undefined : providers.speechToText.get(voice.speechToText.provider)
         const engine = yield* FiberHandle.make<void, never>()
         let attachedNow = false
+        let current: MediaSession | undefined
+        let takenOver: StreamTakeover | undefined
+        const runTakeover = (stream: MediaSession) =>
+          // recorded like the conversation was (a voicemail message is part of the call's recording)
+          Effect.flatMap(recorded(stream), (media) =>
+            takenOver!(media, tts).pipe(
+              // done, it leaves the stream to the call's end (the carrier's hang-up closes it); stopped, it closes it
+              Effect.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : media.close)
+            )).pipe(
+            Effect.scoped,
+            Effect.catchAllCause((cause) => Effect.logError("the stream's takeover failed", cause)),
+            Effect.annotateLogs({ sessionId, streamId: stream.streamId })
+          )
+        // one recording for the call, however many streams it has: started with the first, finished with the call
+        const callScope = yield* Effect.scope
+        let recording: CallRecording | undefined
+        const recorded = (media: MediaSession): Effect.Effect<MediaSession, never, Scope.Scope> =>
+          Effect.gen(function*() {
+            if (request.recording === undefined || Option.isNone(recordings)) return media
+            recording ??= yield* recordings.value.start({ sessionId, tenantId, sampleRate: request.recording.sampleRate }).pipe(
+              Scope.extend(callScope)
+            )
+            return yield* recording.wrap(media)
+          })
 
         const openStt = (media: MediaSession): Effect.Effect<SttStream | undefined, never, Scope.Scope> => {
           if (media.transcripts !== undefined) return Effect.succeed(media.transcripts)
@@ -242,12 +282,13 @@ export class Conversations extends Effect.Service<Conversations>()("Voice/Conver
           )
         }
 
-        const converse = (media: MediaSession) =>
+        const converse = (stream: MediaSession) =>
           Effect.gen(function*() {
+            const media = yield* recorded(stream)
             attachedNow = true
             // a conversation that ends (the call's end, a newer stream, this instance stepping down)
             // closes its stream from our side rather than leave it to the carrier
-            yield* Effect.addFinalizer(() => media.close)
+            yield* Effect.addFinalizer(() => takenOver === undefined ? media.close : Effect.void)
             yield* Effect.acquireRelease(Metric.increment(conversations), () =>
               Effect.zipRight(Metric.incrementBy(conversations, -1), Effect.sync(() => {
                 attachedNow = false
@@ -258,6 +299,10 @@ export class Conversations extends Effect.Service<Conversations>()("Voice/Conver
             const resumed = past.length > 0
             // a greeting still being synthesised is waited for; synthesised again only if it failed
             const ready = resumed ? [] : yield* Deferred.await(prepared)
+            const callTools = makeCallTools(voice, media)
+            const report = media.observe === undefined
+              ? request.report
+              : (report: EngineReport) => Effect.zipRight(media.observe!(report), request.report(report))
             yield* runConversation({
               media,
               settings: settingsOf(voice, resumed ? RESUME_LINE : agent.greetMessage),
@@ -269,33 +314,64 @@ export class Conversations extends Effect.Service<Conversations>()("Voice/Conver
               history: resumed ? messagesOf(past) : undefined,
               request: {
                 system: `${agent.agent_prompt}\n\n${PHONE_STYLE}`,
-                tools: toolSpecs({
-                  endCall: voice.tools.endCall,
-                  knowledge: voice.tools.knowledgeLookup && agent.knowledgeBaseIds.length > 0
-                }),
+                tools: [
+                  ...toolSpecs({
+                    endCall: voice.tools.endCall,
+                    knowledge: voice.tools.knowledgeLookup && agent.knowledgeBaseIds.length > 0
+                  }),
+                  ...callTools.specs
+                ],
                 model: voice.languageModel.model ?? undefined,
                 temperature: voice.languageModel.temperature ?? undefined,
                 agent: { tenantId, knowledgeBaseIds: agent.knowledgeBaseIds, metadata: agent.metadata, greeting: agent.greetMessage }
               },
-              runTool: (name, args) =>
-                name === "lookup_knowledge" ? lookup(tenantId, agent.knowledgeBaseIds, args) : Effect.succeed(`Unknown tool ${name}.`),
-              report: request.report
+              runTool: (name, args, context) =>
+                name === "lookup_knowledge"
+                  ? lookup(tenantId, agent.knowledgeBaseIds, args)
+                  : callTools.run(name, args, context) ?? Effect.succeed(`Unknown tool ${name}.`),
+              keypad: {
+                terminator: voice.keypad.terminator,
+                interDigitMs: voice.keypad.interDigitTimeoutMs,
+                maxDigits: voice.keypad.maxDigits
+              },
+              report: (engineReport) =>
+                Effect.flatMap(
+                  callTools.report(
+                    // stopped to hand its stream over (a voicemail message), not by the stream's end
+                    engineReport._tag === "MediaStopped" && takenOver !== undefined
+                      ? { ...engineReport, reason: "the conversation stopped: its stream was handed over" }
+                      : engineReport
+                  ),
+                  report
+                )
             })
           }).pipe(
             Effect.scoped,
             Effect.catchAllCause((cause) => Effect.logError("the conversation failed", cause)),
-            Effect.annotateLogs({ sessionId, streamId: media.streamId })
+            Effect.annotateLogs({ sessionId, streamId: stream.streamId })
           )
 
         // a stream that comes again replaces the one before
-        yield* local.register(sessionId, (media) => Effect.asVoid(FiberHandle.run(engine, converse(media))))
+        yield* local.register(sessionId, (stream) => {
+          const media = request.tap?.(stream) ?? stream
+          current = media
+          return Effect.asVoid(FiberHandle.run(engine, takenOver === undefined ? converse(media) : runTakeover(media)))
+        })
 
         return {
           streamRoute: Option.match(mediaServer, {
             onNone: () => Effect.succeed(Option.none()),
             onSome: (server) => Effect.map(server.tokenFor(sessionId), (token) => Option.some({ streamUrl: server.twilioStreamUrl, token }))
           }),
-          attached: () => attachedNow
+          attached: () => attachedNow,
+          takeOver: (run) =>
+            Effect.suspend(() => {
+              takenOver = run
+              const media = current
+              if (media === undefined) return Effect.void
+              // the conversation ends first (its last line kept as far as it was heard), then the stream is handed on
+              return FiberHandle.clear(engine).pipe(Effect.zipRight(FiberHandle.run(engine, runTakeover(media))), Effect.asVoid)
+            })
         }
       })
 

@@ -487,13 +487,12 @@ export const make = (options: DeepgramSttOptions): Effect.Effect<SpeechToTextPro
         )
 
         const stream: SttStream = {
-          push: (frame) =>
-            Effect.sync(() => {
-              const ws = state.socket
-              if (state.closing || state.failed || ws === undefined || ws.readyState !== WebSocket.OPEN) return
-              state.pending.push(settings.framesPerSend === 1 ? frame : Uint8Array.from(frame))
-              if (state.pending.length >= settings.framesPerSend) flush(ws)
-            }),
+          push: (frame) => {
+            const ws = state.socket
+            if (state.closing || state.failed || ws === undefined || ws.readyState !== WebSocket.OPEN) return
+            state.pending.push(frame)
+            if (state.pending.length >= settings.framesPerSend) flush(ws)
+          },
           finalize: Effect.sync(() => {
             const ws = state.socket
             if (state.closing || ws === undefined) return

@@ -20,6 +20,7 @@ import {
   type ConversationSettings,
   type ConversationState,
   END_CALL_TOOL,
+  type HangUpReason,
   type Message,
   initialState,
   transition
@@ -42,9 +43,12 @@ import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { durationMs, SAMPLE_RATE } from "./Audio.js"
 import type { LanguageModelProvider, LlmRequest, ToolSpec } from "./LanguageModel.js"
-import type { MediaSession } from "./Media.js"
+import type { AudioFrame, MediaSession } from "./Media.js"
 import type { SttStream } from "./SpeechToText.js"
 import type { TtsSession } from "./TextToSpeech.js"
+import { defaultKeypad, type KeypadSettings, keypadText, makeKeypad } from "./Keypad.js"
+import { makeStreamClock } from "./StreamClock.js"
+import { makeWakeup } from "./Wakeup.js"
 import { detect, type DetectorState, initialDetector, type VadStream } from "./Vad.js"
 
 /** Audio the carrier may hold ahead of what it has played, before the next chunk (so 300 to 400 ms). */
@@ -86,6 +90,20 @@ export type EngineReport =
   | { readonly _tag: "ToolCalled"; readonly name: string; readonly arguments: string; readonly result: string }
   | { readonly _tag: "MediaStopped"; readonly at: number; readonly reason: string }
   | { readonly _tag: "Notice"; readonly message: string }
+  /** The agent hands the call on (its transfer_call tool, after its hand-off line): in place of `HangUp`. */
+  | { readonly _tag: "Transfer"; readonly to: string; readonly mode: "cold" | "warm"; readonly at: number }
+
+/** What a tool may use of the conversation. */
+export interface ToolContext {
+  /** Until the agent's audio sent so far has played, and nothing more is waiting to be sent. */
+  readonly quiet: Effect.Effect<void>
+}
+
+/** A tool's result, and whether it finishes the agent's part of the call (see `ConversationEvent.ToolFinished`). */
+export interface ToolOutcome {
+  readonly result: string
+  readonly finish?: { readonly text: string; readonly reason: HangUpReason } | undefined
+}
 
 export interface Prepared {
   readonly text: string
@@ -106,7 +124,9 @@ export interface EngineInput {
   readonly prepared?: ReadonlyArray<Prepared> | undefined
   /** What was said before (a conversation resumed on a new stream): the model's context from the start. */
   readonly history?: ReadonlyArray<Message> | undefined
-  readonly runTool: (name: string, args: string) => Effect.Effect<string>
+  readonly runTool: (name: string, args: string, context: ToolContext) => Effect.Effect<string | ToolOutcome>
+  /** How the caller's keys are gathered into entries (the default: `#` ends one, or 3 s without a key). */
+  readonly keypad?: KeypadSettings | undefined
   readonly report: (report: EngineReport) => Effect.Effect<void>
 }
 
@@ -228,12 +248,15 @@ export const runConversation = (input: EngineInput): Effect.Effect<void, never, 
     const events = yield* Queue.unbounded<ConversationEvent>()
     const timers = yield* FiberMap.make<string>()
     const work = yield* FiberMap.make<string>()
-    const startedAt = yield* Clock.currentTimeMillis
+    const clock = yield* Effect.clock
+    const startedAt = clock.unsafeCurrentTimeMillis()
     let state: ConversationState = input.history === undefined ? initialState : { ...initialState, history: input.history }
     let detector: DetectorState = initialDetector
+    /** The caller's frames are timed by the stream's clock, placed on ours (see `StreamClock`). */
+    const streamClock = makeStreamClock()
     const responses = new Map<number, Playing>()
     let onAir: Playing | null = null
-    const wakePacer = yield* Queue.sliding<void>(1)
+    const wakePacer = yield* makeWakeup
     const turn: TurnClock = { speechEndedAt: null, lastFinalAt: null, finalLagMs: null, committedAt: null, responseId: null }
     /** When each response's model round was first asked for, and gave its first words. */
     const generateAt = new Map<number, number>()
@@ -338,26 +361,25 @@ export const runConversation = (input: EngineInput): Effect.Effect<void, never, 
 
     /** Wakes when the lead allows more audio (a mark echoed, or the time computed), else when told. */
     const pacer = Effect.gen(function*() {
-      const self = yield* Effect.fiberId
       for (;;) {
         const r = onAir
         const at = r !== null && !r.held && !r.paused && r.pendingSamples > 0 ? nextSendAt(r) : undefined
-        if (at !== undefined) {
-          const wait = at - (yield* now)
-          if (wait > 0) {
-            // a timer that wakes it as an echo does (a late one only makes it look again): a race, once a
-            // chunk, cost several times as much CPU and garbage
-            const timer = yield* Effect.fork(Effect.zipRight(Effect.sleep(wait), wake))
-            yield* Queue.take(wakePacer)
-            yield* timer.interruptAsFork(self)
-          }
-        } else {
-          yield* Queue.take(wakePacer)
-        }
+        // an echo wakes it as the time does (an early wake only makes it look again); see `Wakeup`
+        yield* at === undefined ? wakePacer.wait : wakePacer.waitUntil(at)
         yield* pace
       }
     })
-    const wake = Queue.offer(wakePacer, undefined).pipe(Effect.asVoid)
+    const wake = Effect.sync(wakePacer.raise)
+
+    /** Nothing of the agent's is playing or waiting to be sent (a tool that sends audio of its own waits for this). */
+    const isQuiet = (): boolean => {
+      const r = onAir
+      if (r === null || r.paused || r.finishedReported) return true
+      const last = r.position.marks.at(-1)
+      return r.pendingSamples === 0 && r.sentences.length === 0 && !r.synthesizing &&
+        (last === undefined || r.position.lastEchoed?.offsetMs === last.offsetMs)
+    }
+    const quiet: Effect.Effect<void> = Effect.suspend(() => isQuiet() ? Effect.void : Effect.zipRight(Effect.sleep(CHUNK_MS / 5), quiet))
 
     /** Synthesizes the response's sentences in order, appending their audio. */
     const synthesize = (r: Playing): Effect.Effect<void> =>
@@ -451,6 +473,13 @@ export const runConversation = (input: EngineInput): Effect.Effect<void, never, 
     /** What the caller has heard of a response (before a pause, and since). */
     const heardOf = (r: Playing, at: number) =>
       [r.heardBefore, heardText(r.segments, playedMs(r.position, at, r.startedAt))].filter((t) => t !== "").join(" ")
+
+    /** What the caller heard of the machine's current response, when the engine is playing it. */
+    const heardOnAir = (at: number): string | null => {
+      const current = state.response
+      const r = current === null ? undefined : responses.get(current.id)
+      return r === undefined ? null : heardOf(r, at)
+    }
 
     const generate = (responseId: number, history: LlmRequest["messages"]) =>
       Effect.gen(function*() {
@@ -577,21 +606,31 @@ export const runConversation = (input: EngineInput): Effect.Effect<void, never, 
           }
           case "Abort":
             return yield* abort(command.responseId)
-          case "RunTool":
+          case "RunTool": {
+            // what the model said before asking for the tool is said now, not after it (a tool may wait for it)
+            const r = responses.get(command.responseId)
+            if (r !== undefined && r.text.trim() !== "" && !r.finishedReported) {
+              const split = takeSentences(r.text, true)
+              r.text = split.rest
+              r.sentences.push(...split.ready)
+              if (!r.paused) yield* FiberMap.run(work, `tts:${r.id}`, synthesize(r), { onlyIfMissing: true })
+            }
             return yield* FiberMap.run(
               work,
               `tool:${command.call.id}`,
-              input.runTool(command.call.name, command.call.arguments).pipe(
-                Effect.catchAllCause((cause) => Effect.as(Effect.logWarning("a tool failed", cause), "The lookup failed.")),
-                Effect.tap((result) =>
+              input.runTool(command.call.name, command.call.arguments, { quiet }).pipe(
+                Effect.map((outcome): ToolOutcome => typeof outcome === "string" ? { result: outcome } : outcome),
+                Effect.catchAllCause((cause) => Effect.as(Effect.logWarning("a tool failed", cause), { result: `The tool ${command.call.name} failed.` } as ToolOutcome)),
+                Effect.tap(({ result }) =>
                   input.report({ _tag: "ToolCalled", name: command.call.name, arguments: command.call.arguments, result })
                 ),
-                Effect.flatMap((result) =>
+                Effect.flatMap(({ finish, result }) =>
                   Effect.flatMap(now, (done) =>
-                    emit(ConversationEvent.ToolFinished({ responseId: command.responseId, callId: command.call.id, result, at: done })))
+                    emit(ConversationEvent.ToolFinished({ responseId: command.responseId, callId: command.call.id, result, at: done, finish })))
                 )
               )
             )
+          }
           case "StartTimer":
             return yield* FiberMap.run(
               timers,
@@ -642,26 +681,37 @@ export const runConversation = (input: EngineInput): Effect.Effect<void, never, 
     // Sources
     // -----------------------------------------------------------------------
 
-    /** The caller's audio: to speech-to-text, and through the voice detector. */
+    /**
+     * A frame of the caller's audio: to speech-to-text, and through the voice detector. Synchronous,
+     * run as the frame arrives (see `MediaSession.listen`): no fiber wakes for a frame, only the loop
+     * for the detector's changes.
+     */
+    const hear = (frame: AudioFrame): void => {
+      if (mediaStopped || deaf) return
+      input.stt?.push(frame.mulaw)
+      // when the frame was said, not when it was taken: a stall while it came does not move the
+      // speech's onset or end (so neither the barge-in nor the turn's end waits for it)
+      const at = streamClock.place(frame.at, clock.unsafeCurrentTimeMillis())
+      const step = detect(detector, input.vad.isSpeech(frame.pcm), at)
+      detector = step.state
+      if (step.change?._tag === "Started") {
+        speechStartedAt = step.change.at
+        userTurnStartedAt ??= step.change.at
+        Queue.unsafeOffer(events, ConversationEvent.SpeechStarted({ at: step.change.at }))
+      } else if (step.change?._tag === "Ended") {
+        turn.speechEndedAt = step.change.at
+        Queue.unsafeOffer(events, ConversationEvent.SpeechEnded({ at: step.change.at }))
+      }
+    }
+
+    /** The rest of what the line says (and its audio, from an adapter that sends it as events). */
     const inbound = Effect.gen(function*() {
       for (;;) {
         const event = yield* Queue.take(media.events)
         switch (event._tag) {
-          case "Audio": {
-            if (input.stt !== undefined) yield* input.stt.push(event.mulaw)
-            const at = yield* now
-            const step = detect(detector, input.vad.isSpeech(event.pcm), at)
-            detector = step.state
-            if (step.change?._tag === "Started") {
-              speechStartedAt = step.change.at
-              userTurnStartedAt ??= step.change.at
-              yield* emit(ConversationEvent.SpeechStarted({ at: step.change.at }))
-            } else if (step.change?._tag === "Ended") {
-              turn.speechEndedAt = step.change.at
-              yield* emit(ConversationEvent.SpeechEnded({ at: step.change.at }))
-            }
+          case "Audio":
+            hear(event)
             break
-          }
           case "Mark": {
             const id = Number(/^r(\d+):/.exec(event.name)?.[1])
             const r = responses.get(id)
@@ -672,12 +722,14 @@ export const runConversation = (input: EngineInput): Effect.Effect<void, never, 
             break
           }
           case "Dtmf":
-            yield* Effect.logDebug(`caller pressed ${event.digit}`)
+            // the caller is busy pressing keys, not idle, until the entry is complete
+            yield* emit(ConversationEvent.KeyPressed({ at: yield* now }))
+            yield* keys.press(event.digit)
             break
           case "Stopped": {
             const at = yield* now
             mediaStopped = true
-            yield* emit(ConversationEvent.Stopped({ at }))
+            yield* emit(ConversationEvent.Stopped({ at, heard: heardOnAir(at) }))
             yield* input.report({ _tag: "MediaStopped", at, reason: event.reason })
             return
           }
@@ -720,6 +772,14 @@ export const runConversation = (input: EngineInput): Effect.Effect<void, never, 
     // The loop
     // -----------------------------------------------------------------------
 
+    // the caller's keys, gathered into entries: each a turn of theirs
+    const keys = yield* makeKeypad(input.keypad ?? defaultKeypad, (entry) =>
+      Effect.suspend(() => {
+        // the answer to the keys is timed from the entry's end, as a spoken turn's from the caller going quiet
+        turn.speechEndedAt = entry.at
+        turn.lastFinalAt = null
+        return emit(ConversationEvent.Keypad({ text: keypadText(entry), at: entry.at }))
+      }))
     yield* input.report({ _tag: "MediaConnected", at: startedAt, streamId: media.streamId })
     // a conversation stopped from outside (the call ended first) still says its media stopped
     // (the line on the air is kept as far as the caller heard it, as when the stream stops)
@@ -727,7 +787,7 @@ export const runConversation = (input: EngineInput): Effect.Effect<void, never, 
       Effect.gen(function*() {
         if (mediaStopped) return
         const at = yield* now
-        const step = transition(state, ConversationEvent.Stopped({ at }), settings)
+        const step = transition(state, ConversationEvent.Stopped({ at, heard: heardOnAir(at) }), settings)
         state = step.state
         for (const command of step.commands) if (command._tag === "Commit") yield* execute(command)
         yield* input.report({ _tag: "MediaStopped", at, reason: "the call ended" })
@@ -737,6 +797,10 @@ export const runConversation = (input: EngineInput): Effect.Effect<void, never, 
       yield* input.report({ _tag: "Notice", message: "no speech-to-text provider is configured: the agent can speak but not hear" })
     }
     yield* Effect.forkScoped(pacer)
+    // frames the adapter hands over after the conversation is done go nowhere
+    let deaf = false
+    yield* Effect.addFinalizer(() => Effect.sync(() => void (deaf = true)))
+    media.listen?.(hear)
     yield* Effect.forkScoped(inbound)
     if (input.stt !== undefined) yield* Effect.forkScoped(transcripts(input.stt))
     yield* emit(ConversationEvent.Started({ at: startedAt }))

@@ -18,10 +18,16 @@ import * as Effect from "effect/Effect"
 import type * as Queue from "effect/Queue"
 import * as Redacted from "effect/Redacted"
 import * as crypto from "node:crypto"
+import type { EngineReport } from "./Engine.js"
 import type { SttStream } from "./SpeechToText.js"
 
 export type MediaEvent = Data.TaggedEnum<{
-  /** 20 ms of the caller's audio: as it came (μ-law) and decoded. `at`: ms since the stream started. */
+  /**
+   * 20 ms of the caller's audio: as it came (μ-law) and decoded. `at`: where the frame starts on the
+   * stream's own clock, in ms since the stream started (the carrier's timestamp, or the frames
+   * counted when it gives none), not when it arrived: the engine times the caller's speech by it
+   * (see `StreamClock`).
+   */
   Audio: { readonly mulaw: Uint8Array; readonly pcm: Int16Array; readonly at: number }
   /** The audio sent before this mark has played. */
   Mark: { readonly name: string; readonly at: number }
@@ -30,6 +36,13 @@ export type MediaEvent = Data.TaggedEnum<{
   Stopped: { readonly at: number; readonly reason: string }
 }>
 export const MediaEvent = Data.taggedEnum<MediaEvent>()
+
+/** A frame of the caller's audio, as `MediaEvent.Audio` carries it. */
+export interface AudioFrame {
+  readonly mulaw: Uint8Array
+  readonly pcm: Int16Array
+  readonly at: number
+}
 
 export interface MediaSession {
   readonly sessionId: SessionId
@@ -45,10 +58,48 @@ export interface MediaSession {
   /** Ends the stream from our side. */
   readonly close: Effect.Effect<void>
   /**
+   * The caller's audio on the hot path (optional; an adapter without it sends `Audio` events): each
+   * frame handed to `listener` synchronously as it arrives, in order, from the adapter's I/O callback
+   * or the simulated line's fiber, instead of as an event a fiber wakes up to take from `events` (that
+   * wake-up, 50 times a second a call, was most of the engine's garbage). Frames that came before are
+   * given at once; from then on `events` carries no audio. Called once, by whoever takes the stream.
+   * The listener must not block: it does a frame's own work and hands anything slow to a fiber.
+   */
+  readonly listen?: ((listener: (frame: AudioFrame) => void) => void) | undefined
+  /**
    * A line that knows its caller's words (the simulated carrier's scripted caller) gives them here,
    * in place of a speech-to-text provider.
    */
   readonly transcripts?: SttStream | undefined
+  /**
+   * A line that carries keys as messages of its own (a web call's client) presses them here; any
+   * other gets them as tones in its audio (`CallTools.pressKeys`).
+   */
+  readonly sendDigits?: ((digits: string) => Effect.Effect<void>) | undefined
+  /** A line that shows its caller what happens (a web call's client) is given the conversation's reports too. */
+  readonly observe?: ((report: EngineReport) => Effect.Effect<void>) | undefined
+}
+
+/**
+ * An adapter's side of `MediaSession.listen`: frames go to the listener once there is one, and the
+ * latest `keep` of them (20 s by default) wait for it until then.
+ */
+export const makeAudioInlet = (keep = 1_000) => {
+  let listener: ((frame: AudioFrame) => void) | undefined
+  let waiting: Array<AudioFrame> = []
+  return {
+    listen: (next: (frame: AudioFrame) => void): void => {
+      listener = next
+      const early = waiting
+      waiting = []
+      for (const frame of early) next(frame)
+    },
+    push: (frame: AudioFrame): void => {
+      if (listener !== undefined) return listener(frame)
+      waiting.push(frame)
+      if (waiting.length > keep) waiting.shift()
+    }
+  } as const
 }
 
 /** Who takes a call's media stream when it arrives: the call's conversation, in this process. */

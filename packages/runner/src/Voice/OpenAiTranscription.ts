@@ -282,13 +282,12 @@ export const make = (
         yield* Effect.addFinalizer(() => Effect.zipRight(Queue.shutdown(work), Queue.shutdown(events)))
 
         const stream: SttStream = {
-          push: (frame) =>
-            Effect.sync(() => {
-              if (state.failed) return
-              state.frames.push(Uint8Array.from(frame))
-              state.bytes += frame.length
-              if (state.bytes >= maxBytes) cut(false)
-            }),
+          push: (frame) => {
+            if (state.failed) return
+            state.frames.push(frame)
+            state.bytes += frame.length
+            if (state.bytes >= maxBytes) cut(false)
+          },
           finalize: Effect.sync(() => {
             if (!state.failed) cut(true)
           }),

@@ -30,17 +30,27 @@ import * as Fiber from "effect/Fiber"
 import * as Queue from "effect/Queue"
 import type * as Scope from "effect/Scope"
 import type { SessionId } from "@voiceagent/domain/Calls"
-import { durationMs, FRAME_MS, frames, mulawEncode, SAMPLE_RATE, SAMPLES_PER_FRAME } from "./Audio.js"
-import { MediaEvent, type MediaSession } from "./Media.js"
+import * as Duration from "effect/Duration"
+import { concat, durationMs, FRAME_MS, frames, mulawEncode, SAMPLE_RATE, SAMPLES_PER_FRAME } from "./Audio.js"
+import { makeAudioInlet, MediaEvent, type MediaSession } from "./Media.js"
+import { rms } from "./Vad.js"
 import { type SpeechToTextError, SttEvent, type SttStream } from "./SpeechToText.js"
+import { makeWakeup, type Wakeup } from "./Wakeup.js"
 
 export type CallerStep = Data.TaggedEnum<{
   Say: { readonly text: string; readonly afterAgentMs: number }
   Interrupt: { readonly text: string; readonly afterAgentStartsMs: number; readonly backchannel: boolean }
   Noise: { readonly ms: number; readonly afterAgentStartsMs: number | null }
   Pause: { readonly ms: number }
+  /**
+   * Presses keys (DTMF, as the carrier reports them), `gapMs` apart: when it would say its next line,
+   * or `afterAgentStartsMs` into the agent's answer (over it).
+   */
+  Press: { readonly keys: string; readonly afterAgentMs: number; readonly gapMs: number; readonly afterAgentStartsMs: number | null }
   Silent: { readonly ms: number }
   HangUp: {}
+  /** An answering machine picks up: its greeting at once (read without a pause), then its beep (ms; 0: none). */
+  Machine: { readonly beepMs: number }
 }>
 export const CallerStep = Data.taggedEnum<CallerStep>()
 
@@ -53,8 +63,45 @@ export const backchannel = (text: string, options: { readonly afterAgentStartsMs
 export const noise = (ms: number, options: { readonly afterAgentStartsMs?: number } = {}) =>
   CallerStep.Noise({ ms, afterAgentStartsMs: options.afterAgentStartsMs ?? null })
 export const pause = (ms: number) => CallerStep.Pause({ ms })
+export const press = (
+  keys: string,
+  options: { readonly afterAgentMs?: number; readonly gapMs?: number; readonly afterAgentStartsMs?: number } = {}
+) => CallerStep.Press({ keys, afterAgentMs: options.afterAgentMs ?? 400, gapMs: options.gapMs ?? 250, afterAgentStartsMs: options.afterAgentStartsMs ?? null })
 export const silent = (ms: number) => CallerStep.Silent({ ms })
 export const hangUp = () => CallerStep.HangUp()
+export const machine = (options: { readonly beepMs?: number } = {}) => CallerStep.Machine({ beepMs: options.beepMs ?? 500 })
+
+/** What a simulated answering machine's greeting reads: recorded caller lines run together. */
+export const MACHINE_GREETING_LINES: ReadonlyArray<string> = [
+  "Hello, who is this?",
+  "Sorry, can you repeat that?",
+  "Is there anything else I should know?",
+  "When are you open on Saturdays?"
+]
+
+export const silencePcm = (ms: number): Int16Array => new Int16Array((SAMPLE_RATE * ms) / 1_000)
+
+/** A steady tone: an answering machine's beep (about 1 kHz). */
+export const beepTone = (ms: number, hz = 1_000, amplitude = 8_000): Int16Array => {
+  const pcm = new Int16Array((SAMPLE_RATE * ms) / 1_000)
+  for (let i = 0; i < pcm.length; i++) pcm[i] = Math.round(amplitude * Math.sin((2 * Math.PI * hz * i) / SAMPLE_RATE))
+  return pcm
+}
+
+/** An answering machine's greeting (`gapMs` between its lines, shorter than a person's pause), then its beep. */
+export const machineAudio = (voice: CallerVoice, options: { readonly beepMs?: number; readonly gapMs?: number; readonly hz?: number } = {}) =>
+  Effect.map(Effect.forEach(MACHINE_GREETING_LINES, voice), (lines) => {
+    const beepMs = options.beepMs ?? 500
+    // each line without the quiet around it: a recording reads on
+    const spoken = lines.map((pcm) => {
+      const loud = frames(pcm).flatMap((frame, i) => rms(frame) >= 500 ? [i] : [])
+      return loud.length === 0 ? pcm : pcm.subarray(loud[0]! * SAMPLES_PER_FRAME, (loud.at(-1)! + 1) * SAMPLES_PER_FRAME)
+    })
+    return concat([
+      ...spoken.flatMap((line) => [line, silencePcm(options.gapMs ?? 150)]),
+      ...(beepMs > 0 ? [silencePcm(300), beepTone(beepMs, options.hz)] : [])
+    ])
+  })
 
 /** Speech for a line of the script: 8 kHz PCM. */
 export type CallerVoice = (text: string) => Effect.Effect<Int16Array>
@@ -94,6 +141,18 @@ export interface CallerOptions {
   readonly suppressSilence?: boolean
 }
 
+/** A frame of the caller's audio, with its μ-law encoding. */
+interface Frame {
+  readonly pcm: Int16Array
+  readonly mulaw: Uint8Array
+}
+
+/** A frame of digital silence (the same one every time: nobody writes to a frame). */
+const SILENCE: Frame = (() => {
+  const pcm = new Int16Array(SAMPLES_PER_FRAME)
+  return { pcm, mulaw: mulawEncode(pcm) }
+})()
+
 /** How long a caller whose words got no answer waits before saying the next line (ms). */
 const PATIENCE_MS = 5_000
 
@@ -120,7 +179,10 @@ export const startCaller = (options: CallerOptions): Effect.Effect<SimulatedCall
   Effect.gen(function*() {
     const events = yield* Queue.sliding<MediaEvent>(2_000)
     const stt = yield* Queue.unbounded<SttEvent | SpeechToTextError>()
-    const start = yield* Clock.currentTimeMillis
+    const clock = yield* Effect.clock
+    const start = clock.unsafeCurrentTimeMillis()
+    // the caller's audio goes to the engine as each frame is said (`MediaSession.listen`)
+    const audio = makeAudioInlet()
     const lag = options.sttLagMs ?? 150
     // the agent's audio queued at the caller, with the marks that follow it
     const queue: Array<{ readonly samples: number; readonly arrived: number } | { readonly mark: string }> = []
@@ -133,10 +195,11 @@ export const startCaller = (options: CallerOptions): Effect.Effect<SimulatedCall
     const heard: Array<HeardAudio> = []
     const log: Array<{ event: "clear" | "mark"; at: number; name?: string }> = []
     let open = true
-    /** The caller's audio to send, frame by frame, and the words it carries. */
-    const outgoing: Array<Int16Array> = []
+    /** The caller's audio to send, frame by frame (encoded when it is queued), and the words it carries. */
+    const outgoing: Array<Frame> = []
     let speakingText: {
       readonly text: string
+      readonly words: ReadonlyArray<string>
       readonly frames: number
       sent: number
       readonly final: boolean
@@ -146,21 +209,24 @@ export const startCaller = (options: CallerOptions): Effect.Effect<SimulatedCall
 
     const now = Clock.currentTimeMillis
     /** Something happened on the line (agent audio, a mark, a clear, words to say): wakes what waits. */
-    const changed = yield* Queue.sliding<void>(1)
-    const lineWake = yield* Queue.sliding<void>(1)
-    const poke = Effect.zipRight(Queue.offer(changed, undefined), Queue.offer(lineWake, undefined))
+    const changed = yield* makeWakeup
+    const lineWake = yield* makeWakeup
+    const pokeNow = () => {
+      changed.raise()
+      lineWake.raise()
+    }
+    const poke = Effect.sync(pokeNow)
     let lastSoundAt = start
 
     /** Plays the agent's queued audio up to `t`: echoes marks whose audio has played. */
-    const drain = (t: number) =>
-      Effect.gen(function*() {
+    const drainNow = (t: number): void => {
         while (queue.length > 0) {
           const head = queue[0]!
           if ("mark" in head) {
             if (playingUntil > t) break
             queue.shift()
             log.push({ event: "mark", at: t, name: head.mark })
-            yield* Queue.offer(events, MediaEvent.Mark({ name: head.mark, at: t - start }))
+            Queue.unsafeOffer(events, MediaEvent.Mark({ name: head.mark, at: t - start }))
             continue
           }
           // it plays right after what was playing, or when it arrived if the line was quiet
@@ -176,7 +242,8 @@ export const startCaller = (options: CallerOptions): Effect.Effect<SimulatedCall
           }
           break
         }
-      })
+    }
+    const drain = (t: number) => Effect.sync(() => drainNow(t))
 
     const speaking = (t: number) => playingUntil > t || queue.some((q) => "samples" in q)
 
@@ -184,20 +251,21 @@ export const startCaller = (options: CallerOptions): Effect.Effect<SimulatedCall
       sessionId: options.sessionId,
       streamId: `SIM-${options.sessionId}`,
       events,
+      listen: audio.listen,
       play: (pcm) =>
-        Effect.gen(function*() {
+        Effect.sync(() => {
           if (!open) return
-          const t = yield* now
+          const t = clock.unsafeCurrentTimeMillis()
           queue.push({ samples: pcm.length, arrived: t })
-          yield* drain(t)
-          yield* poke
+          drainNow(t)
+          pokeNow()
         }),
       mark: (name) =>
-        Effect.gen(function*() {
+        Effect.sync(() => {
           if (!open) return
           queue.push({ mark: name })
-          yield* drain(yield* now)
-          yield* poke
+          drainNow(clock.unsafeCurrentTimeMillis())
+          pokeNow()
         }),
       clear: Effect.gen(function*() {
         const t = yield* now
@@ -221,14 +289,12 @@ export const startCaller = (options: CallerOptions): Effect.Effect<SimulatedCall
 
     /** Queues `pcm` to be sent as the caller's voice, with `text` as its words. */
     const speak = (pcm: Int16Array, text: string, expectsReply = true) =>
-      Effect.zipRight(
-        Effect.sync(() => {
-          const split = frames(pcm)
-          outgoing.push(...split)
-          speakingText = { text, frames: split.length, sent: 0, final: true, expectsReply }
-        }),
-        poke
-      )
+      Effect.sync(() => {
+        const split = frames(pcm)
+        for (const frame of split) outgoing.push({ pcm: frame, mulaw: mulawEncode(frame) })
+        speakingText = { text, words: text.split(/\s+/), frames: split.length, sent: 0, final: true, expectsReply }
+        pokeNow()
+      })
 
     /** A suppressing line sends nothing now: no words to say and no sound of the caller's for a while. */
     const quiet = (t: number) => options.suppressSilence === true && outgoing.length === 0 && t - lastSoundAt >= HANGOVER_MS
@@ -244,43 +310,37 @@ export const startCaller = (options: CallerOptions): Effect.Effect<SimulatedCall
      * Sleeps until `at` (epoch ms), or until the line changes: a timer wakes it as a change does (a late
      * one only makes the waiter look again), far cheaper than a race on every chunk of the agent's audio.
      */
-    const sleepUntil = (at: number | undefined, wake: Queue.Queue<void>) =>
-      Effect.flatMap(now, (t) =>
-        at === undefined
-          ? Queue.take(wake)
-          : at <= t
-          ? Effect.void
-          : Effect.flatMap(Effect.fork(Effect.zipRight(Effect.sleep(at - t), Queue.offer(wake, undefined))), (timer) =>
-            Effect.zipRight(Queue.take(wake), Effect.fiberIdWith((self) => timer.interruptAsFork(self)))))
+    const sleepUntil = (at: number | undefined, wake: Wakeup) => at === undefined ? wake.wait : wake.waitUntil(at)
 
     /** Every 20 ms: a frame of the caller (speech or silence), and the agent's audio played so far. */
     const line = Effect.gen(function*() {
       let frame = 0
-      const silence = new Int16Array(SAMPLES_PER_FRAME)
       while (open) {
-        const t0 = yield* now
+        const t0 = clock.unsafeCurrentTimeMillis()
         if (quiet(t0)) {
           // nothing to send: play the agent's audio as it comes due, and resume frames on the 20 ms grid
-          yield* drain(t0)
+          drainNow(t0)
           yield* sleepUntil(nextDrainAt(), lineWake)
-          frame = Math.max(frame, Math.ceil(((yield* now) - start) / FRAME_MS))
+          frame = Math.max(frame, Math.ceil((clock.unsafeCurrentTimeMillis() - start) / FRAME_MS))
           continue
         }
         const due = start + frame * FRAME_MS
-        if (due > t0) yield* Effect.sleep(due - t0)
-        const at = yield* now
-        yield* drain(at)
-        const pcm = outgoing.shift() ?? silence
-        if (pcm !== silence) lastSoundAt = at
-        if (outgoing.length === 0 && pcm !== silence) yield* Queue.offer(changed, undefined)
-        yield* Queue.offer(events, MediaEvent.Audio({ mulaw: mulawEncode(pcm), pcm, at: at - start }))
+        if (due > t0) yield* clock.sleep(Duration.millis(due - t0))
+        const at = clock.unsafeCurrentTimeMillis()
+        drainNow(at)
+        const sent = outgoing.shift() ?? SILENCE
+        if (sent !== SILENCE) lastSoundAt = at
+        if (outgoing.length === 0 && sent !== SILENCE) changed.raise()
+        // timed by its place on the line's 20 ms grid, as a carrier stamps its frames: a frame sent late
+        // (the process was busy) keeps the time it was due
+        audio.push({ mulaw: sent.mulaw, pcm: sent.pcm, at: frame * FRAME_MS })
         const words = speakingText
-        if (words !== null && pcm !== silence) {
+        if (words !== null && sent !== SILENCE) {
           words.sent++
-          const all = words.text.split(/\s+/)
+          const all = words.words
           const shown = Math.floor((all.length * words.sent) / Math.max(1, words.frames))
           if (words.sent % 5 === 0 && shown > 0 && words.sent < words.frames) {
-            yield* Queue.offer(stt, SttEvent.Interim({ text: all.slice(0, shown).join(" "), at }))
+            Queue.unsafeOffer(stt, SttEvent.Interim({ text: all.slice(0, shown).join(" "), at }))
           }
           if (words.sent >= words.frames) {
             speakingText = null
@@ -317,6 +377,22 @@ export const startCaller = (options: CallerOptions): Effect.Effect<SimulatedCall
     const intoResponse = (after: number) => (t: number) =>
       speaking(t) && agentStartedAt !== null ? agentStartedAt + after : undefined
 
+    /**
+     * Until it is the caller's turn: once the agent has answered what the caller said last (at first:
+     * greeted) and then been quiet `afterAgentMs`; a caller left unanswered goes on after a while anyway.
+     */
+    const takeTurn = (afterAgentMs: number) => {
+      const answered = () => lastWordsAt === null ? agentSpoke : agentStartedAt !== null && agentStartedAt >= lastWordsAt
+      const patienceAt = () => Math.max(lastWordsAt ?? start, lastAgentAudioAt ?? start) + PATIENCE_MS
+      const readyAt = () =>
+        lastAgentAudioAt === null
+          ? patienceAt()
+          : answered()
+          ? lastAgentAudioAt + afterAgentMs
+          : Math.max(lastAgentAudioAt + afterAgentMs, patienceAt())
+      return waitFor((t) => !speaking(t) && t >= readyAt(), (t) => speaking(t) ? undefined : readyAt())
+    }
+
     const idle = Effect.gen(function*() {
       // until its words are out
       yield* waitFor(() => outgoing.length === 0)
@@ -337,26 +413,28 @@ export const startCaller = (options: CallerOptions): Effect.Effect<SimulatedCall
         const before = previous
         previous = step
         switch (step._tag) {
+          case "Press": {
+            yield* idle
+            const over = step.afterAgentStartsMs
+            if (over === null) yield* takeTurn(step.afterAgentMs)
+            else yield* waitFor((t) => speaking(t) && agentStartedAt !== null && t - agentStartedAt >= over, intoResponse(over))
+            for (const key of step.keys) {
+              if (!open) return
+              yield* Queue.offer(events, MediaEvent.Dtmf({ digit: key, at: (yield* now) - start }))
+              yield* Effect.sleep(step.gapMs)
+            }
+            lastWordsAt = yield* now
+            break
+          }
           case "Say": {
             yield* idle
             // after a pause, the same turn goes on at once (the rest of a number)
-            if (before?._tag !== "Pause") {
-              // once the agent has answered what the caller said last (at first: greeted) and then been
-              // quiet `afterAgentMs`; a caller left unanswered speaks after a while anyway
-              const answered = () => lastWordsAt === null ? agentSpoke : agentStartedAt !== null && agentStartedAt >= lastWordsAt
-              const patienceAt = () => Math.max(lastWordsAt ?? start, lastAgentAudioAt ?? start) + PATIENCE_MS
-              const readyAt = () =>
-                lastAgentAudioAt === null
-                  ? patienceAt()
-                  : answered()
-                  ? lastAgentAudioAt + step.afterAgentMs
-                  : Math.max(lastAgentAudioAt + step.afterAgentMs, patienceAt())
-              yield* waitFor((t) => !speaking(t) && t >= readyAt(), (t) => speaking(t) ? undefined : readyAt())
-            }
+            if (before?._tag !== "Pause") yield* takeTurn(step.afterAgentMs)
             yield* speak(yield* options.voice(step.text), step.text)
             break
           }
           case "Interrupt": {
+
             yield* idle
             yield* waitFor(
               (t) => speaking(t) && agentStartedAt !== null && t - agentStartedAt >= step.afterAgentStartsMs,
@@ -389,6 +467,11 @@ export const startCaller = (options: CallerOptions): Effect.Effect<SimulatedCall
             yield* hangUpNow()
             return
           }
+          case "Machine": {
+            // a machine does not wait for the agent: it plays as it picks up
+            yield* speak(yield* machineAudio(options.voice, { beepMs: step.beepMs }), "", false)
+            break
+          }
         }
       }
       yield* idle
@@ -398,7 +481,7 @@ export const startCaller = (options: CallerOptions): Effect.Effect<SimulatedCall
     const scripted = yield* Effect.forkScoped(script)
 
     const transcripts: SttStream = {
-      push: () => Effect.void,
+      push: () => {},
       finalize: Effect.void,
       events: stt
     }
@@ -439,8 +522,8 @@ const text = (value: unknown): string | undefined =>
 /**
  * A caller script from a call's metadata: `simulatedCaller`, a list of steps (`{"say": "…",
  * "afterAgentMs"?}`, `{"interrupt": "…", "afterAgentStartsMs"}`, `{"backchannel": "…",
- * "afterAgentStartsMs"}`, `{"noise": ms, "afterAgentStartsMs"?}`, `{"pause": ms}`, `{"silent": ms}`,
- * `{"hangUp": true}`), or `simulatedCallerLines`, lines said in turn. `undefined` when there is
+ * "afterAgentStartsMs"}`, `{"noise": ms, "afterAgentStartsMs"?}`, `{"press": "12#", "afterAgentMs"?, "gapMs"?}`, `{"pause": ms}`, `{"silent": ms}`,
+ * `{"hangUp": true}`, `{"machine": true, "beepMs"?}`: an answering machine's greeting and beep), or `simulatedCallerLines`, lines said in turn. `undefined` when there is
  * neither; `problems` names the steps left out.
  */
 export const scriptFromMetadata = (
@@ -461,12 +544,20 @@ export const scriptFromMetadata = (
         ? backchannel(text(step["backchannel"])!, { afterAgentStartsMs: after })
         : int(step["noise"], 20, 10_000) !== undefined
         ? noise(int(step["noise"], 20, 10_000)!, after === undefined ? {} : { afterAgentStartsMs: after })
+        : typeof step["press"] === "string" && /^[0-9*#A-D]{1,32}$/.test(step["press"])
+        ? press(step["press"], {
+          ...(int(step["afterAgentMs"], 0, 600_000) === undefined ? {} : { afterAgentMs: int(step["afterAgentMs"], 0, 600_000)! }),
+          ...(int(step["gapMs"], 0, 10_000) === undefined ? {} : { gapMs: int(step["gapMs"], 0, 10_000)! }),
+          ...(after === undefined ? {} : { afterAgentStartsMs: after })
+        })
         : int(step["pause"], 0, 60_000) !== undefined
         ? pause(int(step["pause"], 0, 60_000)!)
         : int(step["silent"], 0, 3_600_000) !== undefined
         ? silent(int(step["silent"], 0, 3_600_000)!)
         : step["hangUp"] === true
         ? hangUp()
+        : step["machine"] === true
+        ? machine(int(step["beepMs"], 0, 1_500) === undefined ? {} : { beepMs: int(step["beepMs"], 0, 1_500)! })
         : undefined
       if (parsed === undefined) problems.push(`simulatedCaller[${i}] is not a step`)
       else script.push(parsed)
@@ -498,9 +589,15 @@ export const scriptToMetadata = (script: ReadonlyArray<CallerStep>): ReadonlyArr
         return step.afterAgentStartsMs === null ? { noise: step.ms } : { noise: step.ms, afterAgentStartsMs: step.afterAgentStartsMs }
       case "Pause":
         return { pause: step.ms }
+      case "Press":
+        return step.afterAgentStartsMs === null
+          ? { press: step.keys, afterAgentMs: step.afterAgentMs, gapMs: step.gapMs }
+          : { press: step.keys, afterAgentStartsMs: step.afterAgentStartsMs, gapMs: step.gapMs }
       case "Silent":
         return { silent: step.ms }
       case "HangUp":
         return { hangUp: true }
+      case "Machine":
+        return { machine: true, beepMs: step.beepMs }
     }
   })

@@ -39,8 +39,12 @@ export class SpeechToTextError extends Data.TaggedError("SpeechToTextError")<{
 }> {}
 
 export interface SttStream {
-  /** 20 ms of the caller's audio, G.711 μ-law at 8 kHz (as carriers send it). */
-  readonly push: (frame: Uint8Array) => Effect.Effect<void>
+  /**
+   * 20 ms of the caller's audio, G.711 μ-law at 8 kHz (as carriers send it). Called synchronously as
+   * each frame arrives (the engine's hot path, no fiber per frame): it must not block, and may keep
+   * `frame` (it is not written to afterwards).
+   */
+  readonly push: (frame: Uint8Array) => void
   /** The caller went quiet: give the final words now. */
   readonly finalize: Effect.Effect<void>
   /** What was recognised. Fails when the provider cannot be reached any more. */

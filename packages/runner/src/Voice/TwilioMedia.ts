@@ -14,34 +14,24 @@
 import type { SessionId } from "@voiceagent/domain/Calls"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import * as Fiber from "effect/Fiber"
 import * as Queue from "effect/Queue"
 import type * as Redacted from "effect/Redacted"
 import type * as Runtime from "effect/Runtime"
 import * as EffectRuntime from "effect/Runtime"
 import type { RawData, WebSocket } from "ws"
-import { mulawDecode, mulawEncode } from "./Audio.js"
-import { MediaEvent, type MediaSession, verifyMediaToken } from "./Media.js"
+import { durationMs, mulawDecode, mulawEncode } from "./Audio.js"
+import { makeAudioInlet, MediaEvent, type MediaSession } from "./Media.js"
+import { attachOrRefuse, checkToken, closeReason, sendJson, startTimeout, useToken, wireSocket } from "./StreamSession.js"
+
+export { closeReason, START_TIMEOUT_MS } from "./StreamSession.js"
 
 /** Where Twilio connects, under the runner's media address. */
 export const TWILIO_MEDIA_PATH = "/media/twilio"
-
-/** A stream that sends nothing useful this long after connecting is closed. */
-export const START_TIMEOUT_MS = 10_000
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
 
 /** The largest media payload taken (1 s of audio); Twilio sends 20 ms. */
 const MAX_PAYLOAD_BYTES = 8_000
-
-/** A close frame's reason is at most 123 bytes of UTF-8 (RFC 6455), or `ws` throws: cut at a character's start. */
-export const closeReason = (reason: string): string => {
-  const bytes = Buffer.from(reason, "utf8")
-  if (bytes.length <= 123) return reason
-  let end = 123
-  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--
-  return bytes.subarray(0, end).toString("utf8")
-}
 
 const isMulaw8kMono = (format: unknown): boolean => {
   if (typeof format !== "object" || format === null) return false
@@ -76,9 +66,18 @@ interface Parsed {
 export const serveTwilioStream = (socket: WebSocket, options: TwilioMediaOptions): void => {
   const run = EffectRuntime.runFork(options.runtime)
   const now = () => EffectRuntime.runSync(options.runtime)(Clock.currentTimeMillis)
-  let session: { readonly streamSid: string; readonly sessionId: string; readonly events: Queue.Queue<MediaEvent> } | undefined
+  let session:
+    | {
+      readonly streamSid: string
+      readonly sessionId: string
+      readonly events: Queue.Queue<MediaEvent>
+      readonly audio: ReturnType<typeof makeAudioInlet>
+    }
+    | undefined
   let ended = false
   let lastAt = 0
+  /** Where the next frame starts on the stream, by the audio received (for frames without a timestamp). */
+  let nextAt = 0
 
   const refuse = (reason: string, annotations: Record<string, unknown> = {}) => {
     options.log(`media stream refused: ${reason}`, annotations)
@@ -103,42 +102,36 @@ export const serveTwilioStream = (socket: WebSocket, options: TwilioMediaOptions
     socket.close(1008, closeReason(reason))
   }
 
-  const send = (message: unknown) =>
-    Effect.sync(() => {
-      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message))
-    })
+  const send = sendJson(socket)
 
-  // on the runtime's Clock, like every timer of the platform
-  const startTimer = run(
-    Effect.sleep(START_TIMEOUT_MS).pipe(
-      Effect.zipRight(Effect.sync(() => {
-        if (session === undefined && !ended) refuse("no start within 10 s")
-      }))
-    )
-  )
-  const stopStartTimer = () => run(Fiber.interrupt(startTimer))
+  const stopStartTimer = startTimeout(run, () => {
+    if (session === undefined && !ended) refuse("no start within 10 s")
+  })
 
   const onStart = (message: Parsed) => {
     const streamSid = message.start?.streamSid ?? message.streamSid
     const token = message.start?.customParameters?.["token"]
     if (typeof streamSid !== "string" || streamSid === "") return refuse("start without a streamSid")
     if (typeof token !== "string") return refuse("start without a token", { streamSid })
-    const checked = verifyMediaToken(options.secret, token, now())
-    if ("_tag" in checked) return refuse(`token ${checked.reason}`, { streamSid })
-    if (options.used.has(token)) return refuse("token already used", { streamSid, sessionId: checked.sessionId })
+    const checked = checkToken(options, token, now())
+    if ("refused" in checked) return refuse(checked.refused, checked.sessionId === undefined ? { streamSid } : { streamSid, sessionId: checked.sessionId })
     const format = message.start?.mediaFormat
     if (format !== undefined && !isMulaw8kMono(format)) return refuse("media format is not μ-law 8 kHz mono", { streamSid })
-    const at = now()
-    for (const [seen, expiresAt] of options.used) if (expiresAt < at) options.used.delete(seen)
-    options.used.set(token, checked.expiresAt)
+    useToken(options.used, token, checked.expiresAt, now())
     stopStartTimer()
     const events = EffectRuntime.runSync(options.runtime)(Queue.sliding<MediaEvent>(1_000))
-    session = { streamSid, sessionId: checked.sessionId, events }
+    // the caller's audio goes to the engine from this socket's callback, frame by frame
+    const audio = makeAudioInlet()
+    session = { streamSid, sessionId: checked.sessionId, events, audio }
     const media: MediaSession = {
       sessionId: checked.sessionId as SessionId,
       streamId: streamSid,
       events,
-      play: (pcm) => send({ event: "media", streamSid, media: { payload: Buffer.from(mulawEncode(pcm)).toString("base64") } }),
+      listen: audio.listen,
+      play: (pcm) => {
+        const bytes = mulawEncode(pcm)
+        return send({ event: "media", streamSid, media: { payload: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64") } })
+      },
       mark: (name) => send({ event: "mark", streamSid, mark: { name } }),
       clear: send({ event: "clear", streamSid }),
       close: Effect.sync(() => {
@@ -146,18 +139,10 @@ export const serveTwilioStream = (socket: WebSocket, options: TwilioMediaOptions
         socket.close(1000)
       })
     }
-    run(
-      options.attach(media).pipe(
-        Effect.flatMap((taken) =>
-          Effect.sync(() => {
-            if (!taken) {
-              session = undefined
-              refuse("the call is not in this process", { sessionId: checked.sessionId, streamSid })
-            }
-          })
-        )
-      )
-    )
+    attachOrRefuse(run, options.attach(media), () => {
+      session = undefined
+      refuse("the call is not in this process", { sessionId: checked.sessionId, streamSid })
+    })
   }
 
   const onMessage = (data: RawData, isBinary: boolean) => {
@@ -184,23 +169,27 @@ export const serveTwilioStream = (socket: WebSocket, options: TwilioMediaOptions
         }
         const mulaw = new Uint8Array(Buffer.from(payload, "base64"))
         if (mulaw.length > MAX_PAYLOAD_BYTES) return violate("a media payload over 1 s")
-        const timestamp = Number(message.media?.timestamp)
-        lastAt = Number.isFinite(timestamp) && timestamp >= 0 ? timestamp : lastAt + 20
-        run(Queue.offer(session.events, MediaEvent.Audio({ mulaw, pcm: mulawDecode(mulaw), at: lastAt })))
+        // the frame's place on the stream's clock (the engine times speech by it); without a timestamp,
+        // the audio before it counted
+        const stamp = message.media?.timestamp
+        const timestamp = (typeof stamp === "string" && stamp.trim() !== "") || typeof stamp === "number" ? Number(stamp) : Number.NaN
+        lastAt = Number.isFinite(timestamp) && timestamp >= 0 ? timestamp : nextAt
+        nextAt = lastAt + durationMs(mulaw.length)
+        session.audio.push({ mulaw, pcm: mulawDecode(mulaw), at: lastAt })
         return
       }
       case "mark": {
         if (session === undefined) return refuse("mark before start")
         const name = message.mark?.name
         if (typeof name !== "string") return violate("a mark without a name")
-        run(Queue.offer(session.events, MediaEvent.Mark({ name, at: lastAt })))
+        Queue.unsafeOffer(session.events, MediaEvent.Mark({ name, at: lastAt }))
         return
       }
       case "dtmf": {
         if (session === undefined) return refuse("dtmf before start")
         const digit = message.dtmf?.digit
         if (typeof digit !== "string" || !/^[0-9*#A-D]$/.test(digit)) return violate("a dtmf event without a digit")
-        run(Queue.offer(session.events, MediaEvent.Dtmf({ digit, at: lastAt })))
+        Queue.unsafeOffer(session.events, MediaEvent.Dtmf({ digit, at: lastAt }))
         return
       }
       case "stop":
@@ -211,22 +200,5 @@ export const serveTwilioStream = (socket: WebSocket, options: TwilioMediaOptions
         return session === undefined ? refuse(`an unknown event before start`) : violate(`an unknown event ${String(message.event).slice(0, 40)}`)
     }
   }
-  // a message this handler did not foresee ends its stream, never the process (and every call in it)
-  socket.on("message", (data, isBinary) => {
-    try {
-      onMessage(data, isBinary)
-    } catch (error) {
-      options.log("media stream failed", { sessionId: session?.sessionId, error: String(error) })
-      end("the media stream failed")
-      socket.close(1011)
-    }
-  })
-  socket.on("close", () => {
-    stopStartTimer()
-    end("the media socket closed")
-  })
-  socket.on("error", (error) => {
-    options.log("media socket error", { error: error.message })
-    end(`the media socket failed: ${error.message}`)
-  })
+  wireSocket(socket, { onMessage, end, stopStartTimer, sessionId: () => session?.sessionId, log: options.log, annotations: {} })
 }

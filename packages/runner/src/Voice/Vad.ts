@@ -114,7 +114,7 @@ export type SpeechChange = { readonly _tag: "Started"; readonly at: number } | {
 
 export interface DetectorState {
   readonly speaking: boolean
-  /** Recent frames' verdicts and times (the start window). */
+  /** The speech frames' times within the start window. */
   readonly recent: ReadonlyArray<{ readonly at: number; readonly speech: boolean }>
   /** Start of the silence while speaking. */
   readonly silentSince: number | null
@@ -127,7 +127,8 @@ export const initialDetector: DetectorState = { speaking: false, recent: [], sil
 /**
  * The next state after a frame that began at `at` (ms), and the change it makes: speech starts at
  * its first speech frame once `startMs` of speech fall within `windowMs`, and ends where the speech
- * stopped once `stopMs` of silence followed.
+ * stopped once `stopMs` of silence followed. Called for every frame of every call: a frame that
+ * changes nothing (silence while quiet, silence after silence) gives back the same state.
  */
 export const detect = (
   state: DetectorState,
@@ -136,12 +137,14 @@ export const detect = (
   settings: DetectorSettings = defaultDetector
 ): { readonly state: DetectorState; readonly change: SpeechChange | null } => {
   if (!state.speaking) {
-    const recent = [...state.recent.filter((f) => f.at > at - settings.windowMs), { at, speech }]
-    const voiced = recent.filter((f) => f.speech)
-    if (voiced.length * FRAME_MS >= settings.startMs) {
+    const from = at - settings.windowMs
+    const kept = state.recent.length > 0 && state.recent[0]!.at <= from ? state.recent.filter((f) => f.at > from) : state.recent
+    if (!speech) return { state: kept === state.recent ? state : { ...state, recent: kept }, change: null }
+    const recent = [...kept, { at, speech }]
+    if (recent.length * FRAME_MS >= settings.startMs) {
       return {
         state: { speaking: true, recent: [], silentSince: null, lastSpeechAt: at + FRAME_MS },
-        change: { _tag: "Started", at: voiced[0]!.at }
+        change: { _tag: "Started", at: recent[0]!.at }
       }
     }
     return { state: { ...state, recent }, change: null }
@@ -151,5 +154,5 @@ export const detect = (
   if (at + FRAME_MS - silentSince >= settings.stopMs) {
     return { state: initialDetector, change: { _tag: "Ended", at: state.lastSpeechAt ?? silentSince } }
   }
-  return { state: { ...state, silentSince }, change: null }
+  return { state: silentSince === state.silentSince ? state : { ...state, silentSince }, change: null }
 }

@@ -55,6 +55,8 @@ export const callEndedPayload = (eventId: string, createdAt: Date, event: CallEn
     direction: event.direction,
     outcome: event.outcome,
     endReason: event.endReason,
+    answeredBy: event.answeredBy ?? null,
+    voicemail: event.voicemail ?? null,
     startedAt: event.startedAt.toISOString(),
     answeredAt: event.answeredAt?.toISOString() ?? null,
     endedAt: event.endedAt.toISOString(),

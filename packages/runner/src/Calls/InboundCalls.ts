@@ -1,0 +1,207 @@
+/**
+ * Incoming calls (docs/calls.md, "Inbound calls"). A carrier's signed incoming-call webhook names the
+ * number called; `InboundCallsRepo.route` finds the tenant's voice number and the active agent whose
+ * voice settings name it, and `sessionFor` gives the carrier's call one session however often the
+ * carrier sends the webhook again. The call's `LiveCall` then answers it (`makeInbound`, the entity's
+ * `Answer`): it holds the funds and counts against the concurrent-call limit as an outgoing call does,
+ * and is answered and streamed to the agent; or, with no funds or no room, it is recorded as an ended
+ * `FAILED` call (`insufficient_funds`, `concurrent_call_limit`) and turned away. A caller whose number
+ * is one of the tenant's contacts is that contact (`customerId`).
+ */
+import * as SqlClient from "@effect/sql/SqlClient"
+import type { ConcurrentCallLimit } from "@voiceagent/domain/TenantEntity"
+import type { InsufficientFunds } from "@voiceagent/domain/Billing"
+import { CallEvent, type CallState } from "@voiceagent/domain/CallMachine"
+import type { CallProvider, CallSpec, InboundAnswer, MediaRoute, SessionId } from "@voiceagent/domain/Calls"
+import type { AgentId, ContactId, TenantId, VoiceNumberId } from "@voiceagent/domain/Ids"
+import type { PhoneProvider } from "@voiceagent/domain/Phone"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import { v7 as uuidv7 } from "uuid"
+import type { Carrier } from "../Telephony/Telephony.js"
+import type { StoredCall } from "./CallSessionsRepo.js"
+
+/** Who takes a call to a number: the tenant, its agent, and the voice number. */
+export interface InboundRoute {
+  readonly tenantId: TenantId
+  readonly agentId: AgentId
+  readonly voiceNumber: { readonly id: VoiceNumberId; readonly provider: PhoneProvider; readonly phoneNumber: string }
+}
+
+/** The carriers whose incoming calls are taken, as `inbound_calls.carrier`. */
+export type InboundCarrier = "twilio" | "telnyx"
+
+export class InboundCallsRepo extends Effect.Service<InboundCallsRepo>()("Calls/InboundCallsRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    /**
+     * The voice number `phoneNumber` and the active agent of the same tenant whose voice settings name
+     * it (with the number's provider; the oldest agent when several do). None when no tenant has such
+     * an agent, or when more than one tenant does (a number registered twice is answered by nobody).
+     */
+    const route = (phoneNumber: string) =>
+      sql<{ tenantId: string; agentId: string; voiceNumberId: string; provider: PhoneProvider; phoneNumber: string }>`
+        SELECT DISTINCT ON (v.tenant_id) v.tenant_id, a.id AS agent_id, v.id AS voice_number_id, v.provider, v.phone_number
+        FROM voice_numbers v
+        JOIN agents a ON a.tenant_id = v.tenant_id
+          AND a.settings ->> 'phone_number' = v.phone_number AND a.settings ->> 'phone_provider' = v.provider
+        WHERE v.phone_number = ${phoneNumber} AND a.is_active AND a.channel = 'VOICE'
+        ORDER BY v.tenant_id, a.id
+        LIMIT 2
+      `.pipe(
+        Effect.flatMap((rows) => {
+          if (rows.length > 1) {
+            return Effect.as(
+              Effect.logWarning("an incoming call's number is assigned in more than one tenant: not answered").pipe(
+                Effect.annotateLogs({ phoneNumber })
+              ),
+              Option.none<InboundRoute>()
+            )
+          }
+          return Effect.succeed(Option.map(Option.fromNullable(rows[0]), (row): InboundRoute => ({
+            tenantId: row.tenantId as TenantId,
+            agentId: row.agentId as AgentId,
+            voiceNumber: { id: row.voiceNumberId as VoiceNumberId, provider: row.provider, phoneNumber: row.phoneNumber }
+          })))
+        }),
+        Effect.orDie
+      )
+
+    /**
+     * The session of the carrier's call: a new one the first time, the same one every time after. Two
+     * webhooks racing: the second's insert waits for the first's and does nothing, and a read in the
+     * same statement cannot see the first's row (its snapshot is older), so the row is read again in a
+     * statement of its own.
+     */
+    const sessionFor = (carrier: InboundCarrier, carrierCallId: string, tenantId: TenantId) =>
+      Effect.gen(function*() {
+        // a row found neither way was forgotten in between (a call not taken after all): insert again
+        for (let attempt = 1;; attempt++) {
+          const [inserted] = yield* sql<{ sessionId: string }>`
+            INSERT INTO inbound_calls (carrier, carrier_call_id, session_id, tenant_id)
+            VALUES (${carrier}, ${carrierCallId}, ${uuidv7()}, ${tenantId})
+            ON CONFLICT (carrier, carrier_call_id) DO NOTHING
+            RETURNING session_id
+          `
+          if (inserted !== undefined) return inserted.sessionId as SessionId
+          const [existing] = yield* sql<{ sessionId: string }>`
+            SELECT session_id FROM inbound_calls WHERE carrier = ${carrier} AND carrier_call_id = ${carrierCallId}
+          `
+          if (existing !== undefined) return existing.sessionId as SessionId
+          if (attempt === 3) return yield* Effect.dieMessage(`inbound call ${carrier}:${carrierCallId}: neither inserted nor found`)
+        }
+      }).pipe(Effect.orDie)
+
+    /** The session of a carrier's call taken here before, if any. */
+    const sessionOf = (carrier: InboundCarrier, carrierCallId: string) =>
+      sql<{ sessionId: string }>`
+        SELECT session_id FROM inbound_calls WHERE carrier = ${carrier} AND carrier_call_id = ${carrierCallId}
+      `.pipe(Effect.map(([row]) => Option.map(Option.fromNullable(row), (r) => r.sessionId as SessionId)), Effect.orDie)
+
+    /** The tenant's contact with the caller's number (the newest, when several lists have it). */
+    const contactOf = (tenantId: TenantId, phoneNumber: string) =>
+      sql<{ id: string }>`
+        SELECT id FROM contacts WHERE tenant_id = ${tenantId} AND phone_number = ${phoneNumber} ORDER BY id DESC LIMIT 1
+      `.pipe(Effect.map(([row]) => row === undefined ? null : row.id as ContactId), Effect.orDie)
+
+    /** Forgets a call that was not taken after all (its number's provider is another carrier's). */
+    const forget = (carrier: InboundCarrier, carrierCallId: string) =>
+      sql`DELETE FROM inbound_calls WHERE carrier = ${carrier} AND carrier_call_id = ${carrierCallId}`.pipe(Effect.asVoid, Effect.orDie)
+
+    return { route, sessionFor, sessionOf, contactOf, forget } as const
+  })
+}) {}
+
+/** What the `LiveCall` entity lends its `Answer` handler (which runs under the entity's lock). */
+export interface InboundEntity {
+  readonly sessionId: SessionId
+  readonly get: () => StoredCall | undefined
+  readonly set: (call: StoredCall) => void
+  /** The entity's `Start`: holds the funds, writes the session. */
+  readonly start: (spec: CallSpec) => Effect.Effect<unknown, InsufficientFunds | ConcurrentCallLimit>
+  readonly applyUnlocked: (event: CallEvent) => Effect.Effect<void>
+  readonly save: (state: CallState, extra: { providerCallId?: string }) => Effect.Effect<void>
+  readonly mediaRoute: Effect.Effect<MediaRoute | null>
+  /** Settles and writes the end (with the call-ended outbox). */
+  readonly finish: Effect.Effect<void>
+  /** Writes the session, holding nothing; false when it exists. */
+  readonly insert: (spec: CallSpec, at: number) => Effect.Effect<boolean>
+  readonly addEvent: (type: string, at: number, detail: unknown) => Effect.Effect<void>
+  readonly carrier: (provider: CallProvider) => Carrier
+}
+
+type RefusalReason = Extract<InboundAnswer, { _tag: "Refused" }>["reason"]
+
+const isRefusal = (reason: string): reason is RefusalReason => reason === "insufficient_funds" || reason === "concurrent_call_limit"
+
+const answerOfEnded = (state: CallState): InboundAnswer =>
+  state.status === "ENDED" && isRefusal(state.reason) ? { _tag: "Refused", reason: state.reason } : { _tag: "Connected", route: null }
+
+export const makeInbound = (entity: InboundEntity) => {
+  const refuse = (spec: CallSpec, providerCallId: string, reason: RefusalReason) =>
+    Effect.gen(function*() {
+      const at = yield* Clock.currentTimeMillis
+      if (!(yield* entity.insert(spec, at))) return { _tag: "Refused", reason } as const
+      entity.set({
+        spec,
+        state: { status: "ENDED", outcome: "FAILED", reason, dialedAt: null, ringingAt: null, answeredAt: null, endedAt: at },
+        providerCallId,
+        reservedSeconds: 0,
+        createdAt: new Date(at),
+        transcript: []
+      })
+      yield* entity.addEvent("refused", at, { reason })
+      yield* entity.finish
+      const refuseAtCarrier = entity.carrier(spec.provider).refuse
+      if (refuseAtCarrier !== undefined) yield* refuseAtCarrier(providerCallId, reason)
+      yield* Effect.logInfo("incoming call refused").pipe(Effect.annotateLogs({ tenantId: spec.tenantId, reason }))
+      return { _tag: "Refused", reason } as const
+    })
+
+  const answer = (
+    payload: { readonly spec: CallSpec; readonly providerCallId: string; readonly carrier: string }
+  ): Effect.Effect<InboundAnswer> =>
+    Effect.gen(function*() {
+      const { providerCallId, spec } = payload
+      if (entity.get() === undefined) {
+        // a number whose provider another carrier serves: its hang-ups and status would go astray
+        const serving = entity.carrier(spec.provider).name
+        if (serving !== payload.carrier) {
+          yield* Effect.logWarning("an incoming call came from a carrier that does not serve the number's provider").pipe(
+            Effect.annotateLogs({ tenantId: spec.tenantId, provider: spec.provider, serving, from: payload.carrier })
+          )
+          return { _tag: "NotServed" } as const
+        }
+        const started = yield* Effect.either(entity.start(spec))
+        if (started._tag === "Left") {
+          return yield* refuse(spec, providerCallId, started.left._tag === "InsufficientFunds" ? "insufficient_funds" : "concurrent_call_limit")
+        }
+      }
+      const now = Clock.currentTimeMillis
+      if (entity.get()!.state.status === "QUEUED") yield* entity.applyUnlocked(CallEvent.Dial({ at: yield* now }))
+      const call = entity.get()!
+      const carrier = entity.carrier(call.spec.provider)
+      if (call.state.status === "DIALING" || call.state.status === "RINGING") {
+        entity.set({ ...call, providerCallId })
+        yield* entity.save(call.state, { providerCallId })
+        const route = yield* entity.mediaRoute
+        if (carrier.answer !== undefined) {
+          const answered = yield* Effect.either(carrier.answer({ sessionId: entity.sessionId, providerCallId, media: route ?? undefined }))
+          if (answered._tag === "Left") {
+            const at = yield* now
+            yield* entity.addEvent("answer_refused", at, { reason: answered.left.reason })
+            yield* entity.applyUnlocked(CallEvent.DialFailed({ at }))
+            return { _tag: "Connected", route: null } as const
+          }
+        }
+        yield* entity.applyUnlocked(CallEvent.Answered({ at: yield* now }))
+        return { _tag: "Connected", route } as const
+      }
+      if (call.state.status === "IN_PROGRESS") return { _tag: "Connected", route: yield* entity.mediaRoute } as const
+      return answerOfEnded(call.state)
+    })
+
+  return { answer } as const
+}

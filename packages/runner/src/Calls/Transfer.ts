@@ -1,0 +1,80 @@
+/**
+ * A live call handed to another number, as the call's entity does it (under its lock): only a call
+ * in progress, on a carrier that can; claimed in `call_transfers` first, so the carrier is asked once
+ * however often the transfer is asked for; then the call's log (a `transferred` event, a transcript
+ * line `[transfer] cold to +1…`) and its end, `transferred`, which is not a hang-up: the carrier
+ * carries the call on. The session is billed up to that moment (the agent's part).
+ */
+import type { CallState } from "@voiceagent/domain/CallMachine"
+import type { SessionId } from "@voiceagent/domain/Calls"
+import { CallNotLive, TransferFailed, type TransferMode, type TransferReply, type TransferSource } from "@voiceagent/domain/CallTransfer"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import type { Carrier } from "../Telephony/Telephony.js"
+import type { CallLine, StoredCall } from "./CallSessionsRepo.js"
+import type { CallTransfersRepo, StoredTransfer } from "./CallTransfersRepo.js"
+
+export interface TransferRequest {
+  readonly toNumber: string
+  readonly mode: TransferMode
+  readonly source: TransferSource
+}
+
+export interface TransferDeps {
+  readonly sessionId: SessionId
+  readonly repo: CallTransfersRepo
+  readonly lock: Effect.Semaphore
+  /** The call, while this instance owns it. */
+  readonly call: () => StoredCall | undefined
+  readonly carrier: () => Carrier
+  readonly now: Effect.Effect<number>
+  readonly addEvent: (type: string, at: number, detail: unknown) => Effect.Effect<void>
+  readonly addLine: (line: CallLine) => Effect.Effect<void>
+  /** Runs `Transferred` through the call's machine (the lock held). */
+  readonly transferred: (at: number) => Effect.Effect<void>
+  readonly replyOf: () => { readonly status: CallState["status"]; readonly outcome: Extract<CallState, { status: "ENDED" }>["outcome"] | null }
+}
+
+/** What a transfer's line in the transcript says. */
+export const transferLine = (request: Pick<TransferRequest, "toNumber" | "mode">) => `[transfer] ${request.mode} to ${request.toNumber}`
+
+export const makeTransfer = (deps: TransferDeps) => {
+  const answer = (made: StoredTransfer): TransferReply => ({
+    ...deps.replyOf(),
+    toNumber: made.toNumber,
+    mode: made.mode,
+    source: made.source,
+    at: (made.doneAt ?? made.requestedAt).getTime()
+  })
+
+  return (request: TransferRequest): Effect.Effect<TransferReply, CallNotLive | TransferFailed> =>
+    deps.lock.withPermits(1)(Effect.gen(function*() {
+      const call = deps.call()
+      if (call === undefined) return yield* new CallNotLive()
+      if (call.state.status !== "IN_PROGRESS") {
+        // asked again after it was made (a retried request): the transfer it made
+        const made = yield* deps.repo.find(deps.sessionId)
+        if (Option.isSome(made) && made.value.status === "done" && made.value.toNumber === request.toNumber) return answer(made.value)
+        return yield* new CallNotLive({ message: `The call is ${call.state.status}, not in progress` })
+      }
+      const carrier = deps.carrier()
+      if (carrier.transfer === undefined || call.providerCallId === null) {
+        return yield* new TransferFailed({ message: `A call on the ${carrier.name} carrier cannot be transferred` })
+      }
+      const at = yield* deps.now
+      const claimed = yield* deps.repo.claim({ sessionId: deps.sessionId, tenantId: call.spec.tenantId, ...request, at })
+      if (!claimed) return yield* new TransferFailed({ message: "A transfer of this call is already under way" })
+      const asked = yield* Effect.either(carrier.transfer(call.providerCallId, { to: request.toNumber, from: call.spec.fromNumber ?? "" }))
+      if (asked._tag === "Left") {
+        yield* deps.repo.failed(deps.sessionId, asked.left.reason)
+        yield* deps.addEvent("transfer_failed", yield* deps.now, { ...request, reason: asked.left.reason })
+        return yield* new TransferFailed({ message: `The carrier did not transfer the call: ${asked.left.reason}` })
+      }
+      const done = yield* deps.now
+      yield* deps.repo.done(deps.sessionId, done)
+      yield* deps.addEvent("transferred", done, request)
+      yield* deps.addLine({ speaker: "agent", text: transferLine(request), at: done, interrupted: false, latency: null })
+      yield* deps.transferred(done)
+      return { ...deps.replyOf(), ...request, at: done }
+    }))
+}
