@@ -48,16 +48,37 @@ export class ShutdownGrace extends Context.Reference<ShutdownGrace>()("@voiceage
 
 /**
  * How long a client may take to send a request (`HTTP_HEADERS_TIMEOUT`, `HTTP_BODY_TIMEOUT`,
- * `HTTP_REQUEST_TIMEOUT`): its headers, each pause while its body arrives, and the whole of it. A
- * reference with defaults, like `ShutdownGrace`.
+ * `HTTP_REQUEST_TIMEOUT`): its headers, each pause while its body arrives, and the whole of it; and
+ * how long an idle keep-alive connection is kept open (`HTTP_KEEP_ALIVE_TIMEOUT`). A reference with
+ * defaults, like `ShutdownGrace`.
  */
 export class HttpTimeouts extends Context.Reference<HttpTimeouts>()("@voiceagent/http/Serve/HttpTimeouts", {
-  defaultValue: (): { readonly headers: Duration.Duration; readonly body: Duration.Duration; readonly request: Duration.Duration } => ({
+  defaultValue: (): {
+    readonly headers: Duration.Duration
+    readonly body: Duration.Duration
+    readonly request: Duration.Duration
+    readonly keepAlive: Duration.Duration
+  } => ({
     headers: Duration.seconds(20),
     body: Duration.seconds(15),
-    request: Duration.minutes(5)
+    request: Duration.minutes(5),
+    keepAlive: Duration.seconds(5)
   })
 }) {}
+
+/**
+ * How long a client of our own services (the gateway's proxy) keeps an idle connection to one:
+ * closed by the client a second before the service's keep-alive timeout would close it (half of it
+ * when that is under two seconds). A connection the server closes while the client sends a
+ * request on it fails that request (ECONNRESET): the gateway answered 502 to a sign-up sent 5 s
+ * after its last request, once in CI. Node's agent keeps an idle socket forever unless given this
+ * `timeout`; given one, it also lowers it to a second under the server's own `Keep-Alive:
+ * timeout=` hint, so a service configured shorter is still met in time.
+ */
+export const clientIdleTimeout = (serverKeepAlive: Duration.Duration): number => {
+  const millis = Duration.toMillis(serverKeepAlive)
+  return Math.max(1, millis >= 2_000 ? millis - 1_000 : Math.floor(millis / 2))
+}
 
 /**
  * A request whose body stops arriving for `timeout` is answered `408 REQUEST_TIMEOUT` (when nothing
@@ -156,6 +177,7 @@ const gracefulServer = <R = never>(service: string, options: Listen, upgrade?: E
     const server = createServer({
       headersTimeout: Duration.toMillis(timeouts.headers),
       requestTimeout: Duration.toMillis(timeouts.request),
+      keepAliveTimeout: Duration.toMillis(timeouts.keepAlive),
       // how often node looks for connections past those two (30 s by default, longer than the limits)
       connectionsCheckingInterval: Math.max(100, Math.min(1000, Duration.toMillis(timeouts.headers) / 4))
     })

@@ -154,6 +154,11 @@ export const Variables = [
     default: "5 minutes",
     description: "How long a client may take to send a whole request, uploads included (then 408)"
   },
+  {
+    name: "HTTP_KEEP_ALIVE_TIMEOUT",
+    default: "5 seconds",
+    description: "How long an idle keep-alive connection stays open; the gateway closes its own to the services a second sooner"
+  },
   { name: "TELEPHONY_PROVIDER_A", default: "simulated", description: "Carrier for PROVIDER_A numbers: simulated, twilio or telnyx" },
   { name: "TELEPHONY_PROVIDER_B", default: "simulated", description: "Carrier for PROVIDER_B numbers: simulated, twilio or telnyx" },
   { name: "TELEPHONY_PROVIDER_C", default: "simulated", description: "Carrier for PROVIDER_C numbers: simulated, twilio or telnyx" },
@@ -563,7 +568,8 @@ export const AppConfig = Config.all({
   httpTimeouts: Config.all({
     headers: duration("HTTP_HEADERS_TIMEOUT", 1000),
     body: duration("HTTP_BODY_TIMEOUT", 1000),
-    request: duration("HTTP_REQUEST_TIMEOUT", 1000)
+    request: duration("HTTP_REQUEST_TIMEOUT", 1000),
+    keepAlive: duration("HTTP_KEEP_ALIVE_TIMEOUT", 1000)
   }),
   telephony: Config.all({
     PROVIDER_A: carrier("TELEPHONY_PROVIDER_A"),

@@ -2,10 +2,10 @@ import { assert, describe, layer } from "@effect/vitest"
 import { serveGateway } from "@voiceagent/http/Gateway/Gateway"
 import { ServiceDirectory } from "@voiceagent/http/ServiceDirectory"
 import * as TestPlatform from "@voiceagent/server/TestPlatform"
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Deferred, Effect, Layer, Option } from "effect"
 import * as crypto from "node:crypto"
 import * as http from "node:http"
-import type { AddressInfo } from "node:net"
+import type { AddressInfo, Socket } from "node:net"
 import { get, post, request, signup } from "./Http.js"
 
 /** An upstream that reports exactly what reached it, and answers with what it is asked to. */
@@ -92,6 +92,107 @@ const multipartBody = (boundary: string, file: Buffer) =>
     file,
     Buffer.from(`\r\n--${boundary}--\r\n`)
   ])
+
+/**
+ * A service with a 2 s keep-alive timeout (shorter than the services' 5 s, which the gateway's
+ * agent is set for: it learns this one from the `Keep-Alive: timeout=2` hint) that reports each connection's end: whether the client
+ * closed it (`end`) or the service's own keep-alive timer did. `?drop=reused` destroys, unanswered,
+ * a request that arrives on a connection which already served one (what a client sees when it
+ * sends on a connection the server is closing).
+ */
+interface Connection {
+  readonly served: number
+  readonly endedByClient: boolean
+  readonly timedOut: boolean
+  readonly closed: Deferred.Deferred<void>
+}
+class KeepAlive extends Context.Tag("test/KeepAlive")<KeepAlive, {
+  readonly url: string
+  readonly connections: Array<Connection>
+}>() {
+  static readonly layer = Layer.scoped(
+    KeepAlive,
+    Effect.acquireRelease(
+      Effect.async<{ server: http.Server; url: string; connections: Array<Connection> }>((resume) => {
+        const connections: Array<Connection> = []
+        const bySocket = new Map<Socket, { -readonly [K in keyof Connection]: Connection[K] }>()
+        const server = http.createServer({ keepAliveTimeout: 2_000 }, (req, res) => {
+          const connection = bySocket.get(req.socket)!
+          connection.served++
+          req.resume()
+          req.on("end", () => {
+            if (req.url?.includes("drop=reused") && connection.served > 1) return req.socket.destroy()
+            res.writeHead(200, { "content-type": "application/json" })
+            res.end(JSON.stringify({ connection: connections.indexOf(connection), served: connection.served }))
+          })
+        })
+        server.on("connection", (socket: Socket) => {
+          const connection = { served: 0, endedByClient: false, timedOut: false, closed: Deferred.unsafeMake<void>(undefined as any) }
+          bySocket.set(socket, connection)
+          connections.push(connection)
+          socket.on("end", () => (connection.endedByClient = true))
+          socket.on("timeout", () => (connection.timedOut = true))
+          socket.on("close", () => Deferred.unsafeDone(connection.closed, Effect.void))
+        })
+        server.listen(0, "127.0.0.1", () => {
+          resume(Effect.succeed({ server, connections, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }))
+        })
+      }),
+      ({ server }) => Effect.async<void>((resume) => void server.close(() => resume(Effect.void)))
+    )
+  )
+}
+
+const GatewayInFrontOfKeepAlive = Layer.effect(
+  GatewayUrl,
+  Effect.flatMap(ServiceDirectory, (d) => Effect.map(d.lookup("gateway"), Option.getOrThrow))
+).pipe(
+  Layer.provideMerge(serveGateway({ host: "127.0.0.1", port: 0 })),
+  Layer.provideMerge(
+    Layer.unwrapEffect(Effect.map(KeepAlive, (service) =>
+      ServiceDirectory.make({ comms: service.url, campaign: service.url, "platform-core": service.url })))
+  ),
+  Layer.provideMerge(KeepAlive.layer)
+)
+
+describe("gateway keep-alive connections to the services", () => {
+  layer(GatewayInFrontOfKeepAlive, { timeout: 30_000, excludeTestServices: true })((it) => {
+    it.effect("are closed by the gateway when idle, before the service's keep-alive timeout would close one under a request", () =>
+      Effect.gen(function*() {
+        const gateway = yield* GatewayUrl
+        const service = yield* KeepAlive
+        const first = yield* get(`${gateway}/api/v1/profile`)
+        assert.strictEqual(first.status, 200, first.text)
+        const connection = service.connections[first.body.connection]!
+        yield* Deferred.await(connection.closed)
+        assert.deepInclude(connection, { endedByClient: true, timedOut: false })
+        const next = yield* get(`${gateway}/api/v1/profile`)
+        assert.strictEqual(next.status, 200, next.text)
+        assert.notStrictEqual(next.body.connection, first.body.connection)
+      }))
+
+    it.effect("a bodiless idempotent request that meets a closing connection is sent again on a new one; a POST is not", () =>
+      Effect.gen(function*() {
+        const gateway = yield* GatewayUrl
+        const service = yield* KeepAlive
+        const warm = yield* get(`${gateway}/api/v1/profile`)
+        assert.strictEqual(warm.status, 200, warm.text)
+        const replayed = yield* get(`${gateway}/api/v1/profile?drop=reused`)
+        assert.strictEqual(replayed.status, 200, replayed.text)
+        assert.deepStrictEqual(replayed.body, { connection: service.connections.length - 1, served: 1 })
+        assert.strictEqual(service.connections[warm.body.connection]!.served, warm.body.served + 1, "the GET met the kept connection first")
+
+        const again = yield* get(`${gateway}/api/v1/profile`)
+        assert.strictEqual(again.status, 200, again.text)
+        const before = service.connections.length
+        const posted = yield* post(`${gateway}/api/v1/agents?drop=reused`, { json: { name: "a" } })
+        assert.strictEqual(posted.status, 502, posted.text)
+        assert.strictEqual(posted.body.error.code, "UPSTREAM_UNAVAILABLE")
+        assert.strictEqual(service.connections[again.body.connection]!.served, again.body.served + 1, "the POST met the kept connection")
+        assert.strictEqual(service.connections.length, before, "the POST was not sent again")
+      }))
+  })
+})
 
 describe("gateway", () => {
   layer(GatewayInFrontOfEcho, { timeout: 60_000, excludeTestServices: true })((it) => {

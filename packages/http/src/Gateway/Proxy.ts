@@ -17,6 +17,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as http from "node:http"
 import { declaredLength, errorResponse, hasBody, pathOf, payloadTooLarge, REQUEST_ID_HEADER } from "../RequestContext.js"
+import { clientIdleTimeout, HttpTimeouts } from "../Serve.js"
 import { ServiceDirectory } from "../ServiceDirectory.js"
 
 const HOP_BY_HOP = new Set([
@@ -49,19 +50,40 @@ export class RequestBodyLimit extends Context.Reference<RequestBodyLimit>()("@vo
   defaultValue: () => Number.POSITIVE_INFINITY
 }) {}
 
-/** The keep-alive connections from the gateway to the services. */
+/**
+ * The keep-alive connections from the gateway to the services, each closed by the gateway once it
+ * has been idle for a little less than the services' keep-alive timeout (`clientIdleTimeout`), so a
+ * request is never sent on a connection the service is closing. (The agent's `timeout` is the
+ * sockets' idle timeout: node destroys a free socket when it fires, and only emits `timeout` on a
+ * request in flight, which nothing here listens to.)
+ */
 export class UpstreamAgent extends Context.Tag("@voiceagent/http/Gateway/UpstreamAgent")<UpstreamAgent, http.Agent>() {
   static readonly layer = Layer.scoped(
     UpstreamAgent,
-    Effect.acquireRelease(Effect.sync(() => new http.Agent({ keepAlive: true, scheduling: "lifo" })), (agent) =>
-      Effect.sync(() => agent.destroy()))
+    Effect.flatMap(HttpTimeouts, (timeouts) =>
+      Effect.acquireRelease(
+        Effect.sync(() => new http.Agent({ keepAlive: true, scheduling: "lifo", timeout: clientIdleTimeout(timeouts.keepAlive) })),
+        (agent) => Effect.sync(() => agent.destroy())
+      ))
   )
 }
+
+/**
+ * Whether a failed exchange may be sent again: it failed on a kept-alive connection the service
+ * had closed (the race the idle timeout above narrows: a service in another process, a late
+ * timer), the request has no body, and its method is idempotent (RFC 9110 §9.2.2), so sending it
+ * twice is harmless even had the service seen it.
+ */
+const replayable = (outcome: Exchange, method: string, withBody: boolean): boolean =>
+  outcome._tag === "Unreachable" && outcome.reusedSocket && !withBody && IDEMPOTENT.has(method) &&
+  ["ECONNRESET", "EPIPE"].includes((outcome.cause as NodeJS.ErrnoException | undefined)?.code ?? "")
+
+const IDEMPOTENT = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"])
 
 type Exchange =
   | { readonly _tag: "Answered"; readonly response: http.IncomingMessage }
   | { readonly _tag: "TooLarge" }
-  | { readonly _tag: "Unreachable"; readonly cause: unknown }
+  | { readonly _tag: "Unreachable"; readonly cause: unknown; readonly reusedSocket: boolean }
 
 /**
  * One request to a service, its body streamed from the client's. The exchange ends when the
@@ -97,7 +119,7 @@ const exchange = (
       if (!bodySent) response.once("end", () => upstream.destroy())
       settle({ _tag: "Answered", response })
     })
-    upstream.on("error", (cause) => settle({ _tag: "Unreachable", cause }))
+    upstream.on("error", (cause) => settle({ _tag: "Unreachable", cause, reusedSocket: upstream.reusedSocket }))
     upstream.on("finish", () => (bodySent = true))
     if (incoming === undefined) {
       upstream.end()
@@ -173,16 +195,22 @@ export const proxy = Effect.gen(function*() {
   }
   // a declared length is checked against the limit before the proxy, and node's parser holds the body to it
   const limit = yield* RequestBodyLimit
-  const outcome = yield* tracedExchange(
-    yield* UpstreamAgent,
+  const agent = yield* UpstreamAgent
+  const send = tracedExchange(
+    agent,
     `${base.value}${request.url}`,
     request.method,
     headers,
     withBody ? NodeHttpServerRequest.toIncomingMessage(request) : undefined,
     length === undefined ? limit : Number.POSITIVE_INFINITY
   )
+  const first = yield* send
+  const outcome = replayable(first, request.method, withBody) ? yield* send : first
   if (outcome._tag === "TooLarge") return yield* payloadTooLarge(limit)
   if (outcome._tag === "Unreachable") {
+    yield* Effect.logWarning(`gateway: the ${route.service} service is not reachable`).pipe(
+      Effect.annotateLogs({ upstream: base.value, cause: String(outcome.cause), replayed: outcome !== first })
+    )
     return yield* errorResponse(502, "UPSTREAM_UNAVAILABLE", `The ${route.service} service is not reachable`)
   }
   const response = outcome.response
