@@ -229,12 +229,17 @@ export const InboundAnswer = Schema.Union(
 export type InboundAnswer = typeof InboundAnswer.Type
 
 export const LiveCallEntity = Entity.make("LiveCall", [
+  /**
+   * Volatile: the session's id is the command's key (the entity inserts its row once; a second
+   * Start answers the stored state), and what a lost Start is driven again from is a row (the
+   * campaign attempt's claim, by its fixed session id) or the caller waiting for it (the calls API:
+   * `Deliver.deliver` sends again until answered). See ARCHITECTURE.md, "The dial's write path".
+   */
   Rpc.make("Start", {
     payload: { spec: CallSpec },
     success: CallStatusReply,
-    error: Schema.Union(InsufficientFunds, ConcurrentCallLimit),
-    primaryKey: () => "start"
-  }),
+    error: Schema.Union(InsufficientFunds, ConcurrentCallLimit)
+  }).annotate(ClusterSchema.Persisted, false),
   Rpc.make("ProviderEvent", {
     payload: { event: ProviderEvent },
     success: CallStatusReply,

@@ -157,15 +157,31 @@ const MessageSendersLive = (options: RuntimeOptions) =>
     })
   )
 
-/** Wakes the entity of every call that is not over, so its timers run after a runner restarts. */
+/**
+ * How old an open call reservation without a session must be before the supervisor drops it: far
+ * longer than a `Start` takes between its reservation and its session row (milliseconds), and than
+ * `Deliver.deliver` keeps sending one (about two minutes).
+ */
+export const ABANDONED_RESERVATION_SECONDS = 600
+
+/**
+ * Wakes the entity of every call that is not over, so its timers run after a runner restarts; and
+ * gives back the funds of reservations whose call was never written (`Ledger.dropAbandoned`).
+ */
 const supervisor = (interval: Duration.DurationInput) =>
   Effect.gen(function*() {
     const sessions = yield* CallSessionsRepo
+    const ledger = yield* Ledger
     const client = yield* LiveCallEntity.client
     yield* sessions.live(1000).pipe(
       Effect.flatMap((ids) =>
         Effect.forEach(ids, (id) => client(id).Status().pipe(Effect.ignore), { concurrency: 16, discard: true })
       ),
+      Effect.zipRight(ledger.dropAbandoned(ABANDONED_RESERVATION_SECONDS).pipe(
+        Effect.tap((dropped) =>
+          dropped > 0 ? Effect.logWarning(`released the funds of ${dropped} reservation(s) whose call was never written`) : Effect.void
+        )
+      )),
       Effect.catchAllCause((cause) => Effect.logWarning("live-call supervision failed", cause)),
       Effect.repeat(Schedule.spaced(interval))
     )

@@ -6,6 +6,7 @@ import { Ledger } from "@voiceagent/runner/Billing/Ledger"
 import * as TestRuntime from "@voiceagent/runner/Testing/TestRuntime"
 import { UsersRepo } from "@voiceagent/runner/Users/UsersRepo"
 import { Effect, Either, Fiber, Layer } from "effect"
+import * as crypto from "node:crypto"
 import { holdWalletLock, newTenant, waitingOnLock } from "./WalletLock.js"
 
 const Runtime = UsersRepo.Default.pipe(Layer.provideMerge(TestRuntime.layer()))
@@ -106,7 +107,38 @@ describe(`ledger (${TestRuntime.backendName()})`, () => {
         ])
       }))
 
-    it.effect("available never goes negative: reservations and charges beyond it are refused", () =>
+    it.effect("a call reservation whose session was never written is dropped once old and its funds given back; a young one, one with a session and a message's hold stay", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const ledger = yield* Ledger
+        const tenantId = yield* newTenant
+        yield* ledger.topUp(tenantId, "funds", 1_000)
+        const [abandoned, young, written] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()]
+        yield* ledger.reserve(tenantId, abandoned, 100, null)
+        yield* ledger.reserve(tenantId, young, 100, null)
+        yield* ledger.reserve(tenantId, written, 100, null)
+        yield* ledger.reserve(tenantId, `message:${crypto.randomUUID()}`, 50, null, "message")
+        yield* sql`
+          INSERT INTO call_sessions (id, tenant_id, job_id, agent_id, voice_number_id, provider, from_number, to_number, status, spec, currency)
+          VALUES (${written}, ${tenantId}, 'job', ${crypto.randomUUID()}, ${crypto.randomUUID()}, 'PROVIDER_A', '+14155550100', '+14155550101', 'RINGING', '{}', 'USD')
+        `
+        // an hour old, but for the young one
+        yield* sql`UPDATE reservations SET created_at = now() - interval '1 hour' WHERE tenant_id = ${tenantId} AND id <> ${young}`
+        assert.strictEqual((yield* invariants(tenantId)).reserved, 350)
+
+        assert.strictEqual(yield* ledger.dropAbandoned(600), 1)
+        const after = yield* invariants(tenantId)
+        assert.deepInclude(after, { balance: 1_000, reserved: 250, openReservations: 250, unbalancedTransactions: 0 })
+        const left = yield* sql<{ id: string }>`SELECT id FROM reservations WHERE tenant_id = ${tenantId} ORDER BY id`
+        assert.notInclude(left.map((r) => r.id), abandoned)
+        assert.strictEqual(yield* ledger.dropAbandoned(600), 0, "nothing else is abandoned")
+
+        // a Start that does come later reserves afresh, its funds checked again
+        yield* ledger.reserve(tenantId, abandoned, 100, null)
+        assert.strictEqual((yield* invariants(tenantId)).reserved, 350)
+      }))
+
+        it.effect("available never goes negative: reservations and charges beyond it are refused", () =>
       Effect.gen(function*() {
         const tenantId = yield* newTenant
         const ledger = yield* Ledger

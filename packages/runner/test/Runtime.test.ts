@@ -75,9 +75,13 @@ describe("runtime on the embedded cluster", () => {
         const [session] = yield* sql<any>`SELECT * FROM call_sessions WHERE id = ${sessionId}`
         assert.deepStrictEqual([session.durationSeconds, session.billedSeconds, session.cost], [42, 42, 4])
         assert.isAbove(session.transcript.length, 1)
-        // the simulated carrier's events went to the entity in-process: no cluster message for them
+        // the simulated carrier's events went to the entity in-process, and Start is volatile: the
+        // call's only stored cluster message is the entity's keep-alive; the tenant's reservation and
+        // settlement (volatile too) stored none
         const messages = yield* sql<{ tag: string }>`SELECT tag FROM cluster_messages WHERE entity_id = ${sessionId} ORDER BY id`
-        assert.deepStrictEqual(messages.map((m) => m.tag).sort(), ["Cluster/Entity/keepAlive", "Start"])
+        assert.deepStrictEqual(messages.map((m) => m.tag).sort(), ["Cluster/Entity/keepAlive"])
+        const tenantMessages = yield* sql<{ tag: string }>`SELECT tag FROM cluster_messages WHERE entity_id = ${tenantId} ORDER BY id`
+        assert.deepStrictEqual(tenantMessages.map((m) => m.tag), ["TopUp"])
         const [events] = yield* sql<{ types: Array<string> }>`
           SELECT array_agg(type ORDER BY at, id) AS types FROM call_events WHERE session_id = ${sessionId}
         `

@@ -21,6 +21,7 @@ import { makePage } from "@voiceagent/domain/Pagination"
 import { RecordingNotFound } from "@voiceagent/domain/Recordings"
 import { VoiceNumberNotFound } from "@voiceagent/domain/VoiceNumbers"
 import { WebhookDelivery } from "@voiceagent/domain/WebhookDeliveries"
+import { deliver } from "@voiceagent/runner/Cluster/Deliver"
 import { AgentsRepo } from "@voiceagent/runner/Agents/AgentsRepo"
 import { CallSessionsRepo } from "@voiceagent/runner/Calls/CallSessionsRepo"
 import { CallSpecs } from "@voiceagent/runner/Calls/CallSpecs"
@@ -98,9 +99,7 @@ export const CallsHttpLive = HttpApiBuilder.group(CommsApi, "calls", (handlers) 
           metadata: payload.metadata ?? {},
           record: payload.record
         })
-        yield* calls(sessionId).Start({ spec }).pipe(
-          Effect.catchTags({ AlreadyProcessingMessage: Effect.die, MailboxFull: Effect.die, PersistenceError: Effect.die })
-        )
+        yield* deliver(calls(sessionId).Start({ spec }))
         return new PlaceCallResponse({ sessionId, jobId: spec.jobId, status: "QUEUED" })
       })
 

@@ -16,6 +16,7 @@ import {
   WebCallsUnavailable,
   WebCallTicket
 } from "@voiceagent/domain/WebCalls"
+import { deliver } from "@voiceagent/runner/Cluster/Deliver"
 import { AgentsRepo } from "@voiceagent/runner/Agents/AgentsRepo"
 import { CallSpecs } from "@voiceagent/runner/Calls/CallSpecs"
 import { LocalMedia } from "@voiceagent/runner/Voice/Media"
@@ -45,9 +46,7 @@ export const WebCallsHttpLive = HttpApiBuilder.group(CommsApi, "webCalls", (hand
         const sessionId = uuidv7() as SessionId
         const spec = yield* specs.makeWeb({ tenantId, agentId: payload.agentId, metadata: payload.metadata ?? {}, record: payload.record })
         // the call holds its funds and its place under the concurrent-call limit from here
-        yield* calls(sessionId).Start({ spec }).pipe(
-          Effect.catchTags({ AlreadyProcessingMessage: Effect.die, MailboxFull: Effect.die, PersistenceError: Effect.die })
-        )
+        yield* deliver(calls(sessionId).Start({ spec }))
         const token = yield* calls(sessionId).WebStreamToken().pipe(Effect.orDie)
         if (token === null) return yield* new WebCallsUnavailable()
         return new WebCallTicket({

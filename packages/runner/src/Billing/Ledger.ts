@@ -199,6 +199,40 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
         `
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
 
+    /**
+     * Open call reservations older than `olderThanSeconds` whose call session was never written:
+     * a `Start` cut off by a crash after its reservation and before its session, and never sent
+     * again. Each is deleted (it never backed a call; a `Start` that does come later reserves afresh,
+     * its funds checked again) and its funds given back, in a transaction of its own that locks the
+     * wallet first, as every other one does. Answers how many were dropped.
+     */
+    const dropAbandoned = (olderThanSeconds: number) =>
+      Effect.gen(function*() {
+        const candidates = yield* sql<{ tenantId: TenantId; id: string }>`
+          SELECT r.tenant_id, r.id FROM reservations r
+          WHERE r.status = 'open' AND r.purpose = 'call' AND r.created_at < now() - ${olderThanSeconds} * interval '1 second'
+            AND NOT EXISTS (SELECT 1 FROM call_sessions s WHERE s.id::text = r.id)
+          LIMIT 500
+        `
+        let dropped = 0
+        for (const { id, tenantId } of candidates) {
+          const gone = yield* Effect.gen(function*() {
+            yield* lockWallet(tenantId)
+            const rows = yield* sql<{ amount: number }>`
+              DELETE FROM reservations r
+              WHERE r.tenant_id = ${tenantId} AND r.id = ${id} AND r.status = 'open'
+                AND NOT EXISTS (SELECT 1 FROM call_sessions s WHERE s.id::text = r.id)
+              RETURNING r.amount
+            `
+            if (rows.length === 0) return 0
+            yield* sql`UPDATE wallets SET reserved = reserved - ${rows[0]!.amount}, updated_at = now() WHERE tenant_id = ${tenantId}`
+            return 1
+          }).pipe(sql.withTransaction)
+          dropped += gone
+        }
+        return dropped
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+
     /** A charge without a reservation (messages): refused when the available balance does not cover it. */
     const charge = (tenantId: TenantId, key: string, amount: number, kind: LedgerKind, reference: string | null) =>
       Effect.gen(function*() {
@@ -229,6 +263,6 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
         Effect.orDie
       )
 
-    return { topUp, reserve, extend, settle, release, charge, balance, transactions } as const
+    return { topUp, reserve, extend, settle, release, dropAbandoned, charge, balance, transactions } as const
   })
 }) {}

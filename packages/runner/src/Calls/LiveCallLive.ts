@@ -66,6 +66,7 @@ import { LocalCalls } from "./LocalCalls.js"
 import { CallTransfersRepo } from "./CallTransfersRepo.js"
 import { makeTransfer } from "./Transfer.js"
 import { makeVoicemail } from "./Voicemail.js"
+import { deliver } from "../Cluster/Deliver.js"
 import { withEntityHandlers } from "../Cluster/EntityHandlers.js"
 
 /** Asks the report writer to say when everything queued before it is written. */
@@ -363,7 +364,7 @@ export const LiveCallLive = LiveCallEntity.toLayer(
       const { spec } = call
       const step = Math.round(call.reservedSeconds / spec.reservationChunkSeconds)
       const amount = costOf(spec.reservationChunkSeconds, spec.voicePerMinute)
-      const extended = yield* tenant().Extend({ reservationId: sessionId, step, amount }).pipe(
+      const extended = yield* deliver(tenant().Extend({ reservationId: sessionId, step, amount })).pipe(
         Effect.as(true),
         Effect.catchTags({ InsufficientFunds: () => Effect.succeed(false), ReservationNotOpen: () => Effect.succeed(false) }),
         Effect.orDie
@@ -483,7 +484,7 @@ export const LiveCallLive = LiveCallEntity.toLayer(
       const duration = talkSeconds(state)
       const billed = billableSeconds(duration, spec.billingIncrementSeconds)
       const cost = costOf(billed, spec.voicePerMinute)
-      const settled = yield* tenant().Settle({ reservationId: sessionId, amount: cost, kind: "call_charge", reference: sessionId }).pipe(
+      const settled = yield* deliver(tenant().Settle({ reservationId: sessionId, amount: cost, kind: "call_charge", reference: sessionId })).pipe(
         Effect.catchTag("ReservationNotOpen", () => Effect.succeed({ charged: 0, released: 0 })),
         Effect.orDie
       )
@@ -654,14 +655,10 @@ export const LiveCallLive = LiveCallEntity.toLayer(
     const startUnlocked = (spec: CallSpec) =>
         Effect.gen(function*() {
           if (call !== undefined) return replyOf(call.state)
-          yield* tenantClient(spec.tenantId).Reserve({
+          yield* deliver(tenantClient(spec.tenantId).Reserve({
             reservationId: sessionId,
             amount: costOf(spec.reservationChunkSeconds, spec.voicePerMinute),
             concurrencyLimit: spec.concurrencyLimit
-          }).pipe(Effect.catchTags({
-            AlreadyProcessingMessage: Effect.die,
-            MailboxFull: Effect.die,
-            PersistenceError: Effect.die
           }))
           const createdAt = new Date(yield* now)
           if (!(yield* repo.insert(sessionId, spec, spec.reservationChunkSeconds, createdAt.getTime()))) {

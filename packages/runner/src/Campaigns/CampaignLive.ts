@@ -57,6 +57,7 @@ import { campaignsDialing, countCampaignDial } from "../Observability/PlatformMe
 import { CampaignsRepo, type DueContact, type Hold, stateOf } from "./CampaignsRepo.js"
 import { DialPacer } from "./DialPacer.js"
 import { failpoint } from "../Failpoints.js"
+import { deliver } from "../Cluster/Deliver.js"
 import { withEntityHandlers } from "../Cluster/EntityHandlers.js"
 
 export interface DialerOptions {
@@ -196,7 +197,8 @@ export const CampaignLive = CampaignEntity.toLayer(
 
     /**
      * Places a claimed attempt's call. The session id was fixed at the claim, and the `LiveCall`
-     * entity's `Start` is persisted under that id: sending it again (after a crash) never dials twice.
+     * entity's `Start` is idempotent on it (the session row is inserted once): sending it again (after
+     * a crash, `recoverClaims`) never dials twice.
      */
     const place = (c: Campaign, attempt: { readonly id: CampaignAttemptId; readonly sessionId: string }, contact: {
       readonly contactId: ContactId
@@ -214,14 +216,12 @@ export const CampaignLive = CampaignEntity.toLayer(
           metadata: { ...c.metadata, campaignId: id, campaignName: c.name },
           dialTimeoutSeconds: c.dialTimeout
         })
-        const started = yield* calls(attempt.sessionId as SessionId).Start({ spec }).pipe(
+        const started = yield* deliver(calls(attempt.sessionId as SessionId).Start({ spec })).pipe(
           Effect.as("dialed" as const),
           Effect.catchTags({
             InsufficientFunds: () => Effect.succeed("no_funds" as const),
             ConcurrentCallLimit: () => Effect.succeed("tenant_busy" as const)
-          }),
-          Effect.retry({ times: 3, while: (e) => e._tag === "AlreadyProcessingMessage" || e._tag === "MailboxFull" }),
-          Effect.orDie
+          })
         )
         yield* countCampaignDial(started)
         // a crash here leaves the attempt CLAIMED while its call goes on (see CampaignsRepo.onCallEnded);

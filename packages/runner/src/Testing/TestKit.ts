@@ -45,6 +45,7 @@ import { AgentsRepo } from "../Agents/AgentsRepo.js"
 import { Campaigns } from "../Campaigns/Campaigns.js"
 import { CampaignsRepo } from "../Campaigns/CampaignsRepo.js"
 import * as Cluster from "../Cluster/Cluster.js"
+import { deliver } from "../Cluster/Deliver.js"
 import * as SqlActivity from "../Sql/SqlActivity.js"
 import * as OffClockWork from "../Observability/OffClockWork.js"
 import { ContactListsRepo } from "../Contacts/ContactListsRepo.js"
@@ -371,7 +372,7 @@ export const call = (
         ...(options.caller === undefined ? {} : { simulatedCaller: scriptToMetadata(options.caller) })
       }
     })
-    yield* calls(sessionId).Start({ spec }).pipe(Effect.orDie)
+    yield* deliver(calls(sessionId).Start({ spec })).pipe(Effect.orDie)
     return sessionId
   })
 
