@@ -63,7 +63,11 @@ describe("graceful stop of the start role", () => {
       yield* finished.finish
       const answer = yield* finished.answer
       assert.deepInclude(answer, { status: 201, connection: "close" })
-      assert.deepStrictEqual(yield* unfinished.answer, { error: "ECONNRESET" }, "cut when the grace is over")
+      // cut when the grace is over: by the gateway (a reset), or, when platform-core's own grace ran out
+      // first (the two servers stop at the same instant in this process), answered 502 by the gateway
+      const cut = yield* unfinished.answer
+      if ("error" in cut) assert.deepStrictEqual(cut, { error: "ECONNRESET" }, "cut when the grace is over")
+      else assert.deepInclude(cut, { status: 502, connection: "close", body: { error: { code: "UPSTREAM_UNAVAILABLE", message: "The platform-core service is not reachable", requestId: (cut.body as any)?.error?.requestId } } })
       const code = yield* cli.exited
       const stoppedMs = Date.now() - signalled
       assert.strictEqual(code, 0)
