@@ -42,8 +42,9 @@ export class CallSpecs extends Effect.Service<CallSpecs>()("Calls/CallSpecs", {
     const rates = yield* RateCards
     const settings = yield* PlatformSettings
 
-    const make = (request: CallRequest): Effect.Effect<CallSpec> =>
-      Effect.map(rates.forTenant(request.tenantId), ({ concurrencyLimit, rates: card }) => ({
+    type Card = Effect.Effect.Success<ReturnType<typeof rates.forTenant>>
+
+    const outgoing = ({ concurrencyLimit, rates: card }: Card, request: CallRequest): CallSpec => ({
         tenantId: request.tenantId,
         jobId: `job_${uuidv7()}`,
         agentId: request.agentId,
@@ -64,7 +65,17 @@ export class CallSpecs extends Effect.Service<CallSpecs>()("Calls/CallSpecs", {
         voicePerMinute: card.voicePerMinute,
         billingIncrementSeconds: card.billingIncrementSeconds,
         reservationChunkSeconds: card.reservationChunkSeconds
-      }))
+      })
+
+    const make = (request: CallRequest): Effect.Effect<CallSpec> =>
+      Effect.map(rates.forTenant(request.tenantId), (card) => outgoing(card, request))
+
+    /**
+     * The tenant's prices read once, for a batch of calls placed at one time (a campaign's pass): the
+     * specs it makes are what `make` would make then, without a read of the rate card each.
+     */
+    const forTenant = (tenantId: TenantId): Effect.Effect<(request: Omit<CallRequest, "tenantId">) => CallSpec> =>
+      Effect.map(rates.forTenant(tenantId), (card) => (request) => outgoing(card, { ...request, tenantId }))
 
     /**
      * A web call: it "rings" until its client opens the stream, for as long as the stream's token is
@@ -103,7 +114,7 @@ export class CallSpecs extends Effect.Service<CallSpecs>()("Calls/CallSpecs", {
         (spec) => ({ ...spec, direction: "INCOMING" as const, fromNumber: request.fromNumber })
       )
 
-    return { make, makeWeb, makeInbound } as const
+    return { make, forTenant, makeWeb, makeInbound } as const
   }),
   dependencies: [RateCards.Default]
 }) {}

@@ -81,6 +81,9 @@ export class DialerSettings extends Context.Tag("Campaigns/DialerSettings")<Dial
 
 type Step = "continue" | "stop"
 
+type VoiceNumber = Parameters<CallSpecs["make"]>[0]["voiceNumber"]
+type SpecBuilder = Effect.Effect.Success<ReturnType<CallSpecs["forTenant"]>>
+
 /** Calls of one campaign being started at once (each waits on its reservation and first writes). */
 const DIAL_PARALLELISM = 8
 
@@ -203,10 +206,9 @@ export const CampaignLive = CampaignEntity.toLayer(
     const place = (c: Campaign, attempt: { readonly id: CampaignAttemptId; readonly sessionId: string }, contact: {
       readonly contactId: ContactId
       readonly phoneNumber: string
-    }, voiceNumber: Parameters<typeof specs.make>[0]["voiceNumber"]) =>
+    }, voiceNumber: VoiceNumber, specFor: SpecBuilder) =>
       Effect.gen(function*() {
-        const spec = yield* specs.make({
-          tenantId: c.tenantId,
+        const spec = specFor({
           agentId: c.agentId,
           voiceNumber,
           toNumber: contact.phoneNumber,
@@ -248,7 +250,7 @@ export const CampaignLive = CampaignEntity.toLayer(
     )
 
     /** Claims left open by a crash: placed now under their session id, or found already placed. */
-    const recoverClaims = (c: Campaign, voiceNumber: Parameters<typeof specs.make>[0]["voiceNumber"]) =>
+    const recoverClaims = (c: Campaign, voiceNumber: VoiceNumber, specFor: SpecBuilder) =>
       Effect.gen(function*() {
         const open = yield* repo.openClaims(id)
         for (const claim of open) {
@@ -257,7 +259,7 @@ export const CampaignLive = CampaignEntity.toLayer(
             yield* repo.markDialed(id, claim.id, now)
             continue
           }
-          const result = yield* place(c, claim, claim, voiceNumber)
+          const result = yield* place(c, claim, claim, voiceNumber, specFor)
           if (result === "no_funds") yield* pauseForFunds
           if (result !== "dialed") return result
         }
@@ -280,9 +282,11 @@ export const CampaignLive = CampaignEntity.toLayer(
         const references = yield* usable(c)
         if (Either.isLeft(references)) return yield* Effect.as(fail(references.left), "continue" as const)
         const voiceNumber = references.right
+        // the tenant's prices, read once a pass (again below when the pass's dials are paced apart)
+        let specFor = yield* specs.forTenant(c.tenantId)
         let checkedAt = yield* Clock.currentTimeMillis
 
-        const recovered = yield* recoverClaims(c, voiceNumber)
+        const recovered = yield* recoverClaims(c, voiceNumber, specFor)
         if (recovered === "tenant_busy") return yield* Effect.as(waitFor(Duration.toMillis(options.tenantBusyBackoff)), "continue" as const)
         if (recovered === "no_funds") return "continue"
 
@@ -352,6 +356,7 @@ export const CampaignLive = CampaignEntity.toLayer(
               yield* Fiber.awaitAll(placing)
               return yield* Effect.as(fail(still.left), "continue" as const)
             }
+            specFor = yield* specs.forTenant(c.tenantId)
             checkedAt = at
           }
           const claimed = yield* lock.withPermits(1)(
@@ -370,7 +375,7 @@ export const CampaignLive = CampaignEntity.toLayer(
           }
           const attempt = claimed.value.value
           placing.push(
-            yield* dialSlots.withPermits(1)(place(c, attempt, contact, voiceNumber)).pipe(
+            yield* dialSlots.withPermits(1)(place(c, attempt, contact, voiceNumber, specFor)).pipe(
               Effect.tap((result) =>
                 result !== "dialed" && halted === undefined
                   ? Effect.zipRight(Effect.sync(() => (halted = result)), Deferred.succeed(halt, undefined))
