@@ -1,7 +1,7 @@
 /**
  * Wallet holds and charges for post-call messages, a dispatcher pass's batch at a time: one
- * statement holds the funds of every claimed message (all tenants of the batch), one records the
- * sends and settles them.
+ * transaction holds the funds of every claimed message (all tenants of the batch), one records the
+ * sends and settles them; each is one statement after locking the batch's wallet rows.
  *
  * Each statement also moves the messages' rows, so a hold and the row's SENDING, or a charge and the
  * row's SENT, commit together or not at all. The keys are the ledger's own: a message's hold is the
@@ -40,30 +40,40 @@ export interface Holding {
   readonly firstAttemptAt: Date
 }
 
-/** What became of one send. */
-export type SendOutcome =
-  | { readonly _tag: "Sent"; readonly id: string; readonly providerMessageId: string; readonly at: Date }
-  | {
-    readonly _tag: "Retry"
-    readonly id: string
-    readonly next: Date
-    readonly status: number | null
-    readonly code: string
-    readonly message: string
-    readonly at: Date
-  }
-  | {
-    readonly _tag: "Failed"
-    readonly id: string
-    readonly status: number | null
-    readonly code: string
-    readonly message: string
-    readonly at: Date
-  }
+interface Sent {
+  readonly _tag: "Sent"
+  readonly providerMessageId: string
+}
+
+interface Retry {
+  readonly _tag: "Retry"
+  readonly next: Date
+  readonly status: number | null
+  readonly code: string
+  readonly message: string
+}
+
+interface Failed {
+  readonly _tag: "Failed"
+  readonly status: number | null
+  readonly code: string
+  readonly message: string
+}
+
+/** What became of one message's send, and when. */
+export type SendOutcome = (Sent | Retry | Failed) & { readonly id: string; readonly tenantId: TenantId; readonly at: Date }
 
 export class MessageCharges extends Effect.Service<MessageCharges>()("Billing/MessageCharges", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+
+    /**
+     * The batch's wallets, locked in tenant order before the statement that reads them: its snapshot
+     * then sees every hold and settlement committed before, even another dispatcher's on the same rows
+     * (a single statement's snapshot would be taken before it waited for their locks).
+     */
+    const lockWallets = (tenantIds: ReadonlyArray<TenantId>) =>
+      sql`SELECT 1 FROM wallets WHERE tenant_id IN ${sql.in([...new Set(tenantIds)].sort())} ORDER BY tenant_id FOR UPDATE`
 
     /**
      * Holds each message's price, marks the held ones SENDING (attempt counted) and fails the rest with
@@ -72,10 +82,13 @@ export class MessageCharges extends Effect.Service<MessageCharges>()("Billing/Me
      * already held (a pass that died after this statement) is sent under its hold.
      */
     const hold = (requests: ReadonlyArray<HoldRequest>, at: Date) =>
-      requests.length === 0 ? Effect.succeed<ReadonlyArray<Holding>>([]) : sql<Holding>`
+      requests.length === 0 ? Effect.succeed<ReadonlyArray<Holding>>([]) : Effect.zipRight(
+        lockWallets(requests.map((q) => q.tenantId)),
+        sql<Holding>`
         WITH r AS (
-          SELECT * FROM jsonb_to_recordset(${JSON.stringify(requests.map((q, ord) => ({ ...q, ord })))}::jsonb)
+          SELECT r.* FROM jsonb_to_recordset(${JSON.stringify(requests.map((q, ord) => ({ ...q, ord })))}::jsonb)
             AS r(id uuid, "tenantId" uuid, amount bigint, adapter text, ord int)
+          JOIN messages m ON m.id = r.id AND m.tenant_id = r."tenantId" AND m.status IN ('QUEUED', 'SENDING')
         ), existing AS (
           SELECT r.id FROM r JOIN reservations v ON v.tenant_id = r."tenantId" AND v.id = 'message:' || r.id
         ), w AS (
@@ -113,7 +126,8 @@ export class MessageCharges extends Effect.Service<MessageCharges>()("Billing/Me
           RETURNING m.id, m.attempts, m.first_attempt_at
         )
         SELECT id, attempts, first_attempt_at FROM sending
-      `.pipe(Effect.orDie)
+      `
+      ).pipe(sql.withTransaction, Effect.orDie)
 
     /**
      * Records every outcome and settles the batch: one statement. Sent: SENT, the hold charged
@@ -122,7 +136,9 @@ export class MessageCharges extends Effect.Service<MessageCharges>()("Billing/Me
      * left as it is, and so are its hold and charge.
      */
     const record = (outcomes: ReadonlyArray<SendOutcome>) =>
-      outcomes.length === 0 ? Effect.void : sql`
+      outcomes.length === 0 ? Effect.void : Effect.zipRight(
+        lockWallets(outcomes.map((o) => o.tenantId)),
+        sql`
         WITH r AS (
           SELECT * FROM jsonb_to_recordset(${
         JSON.stringify(outcomes.map((o) => ({
@@ -191,7 +207,8 @@ export class MessageCharges extends Effect.Service<MessageCharges>()("Billing/Me
           FROM closed c GROUP BY c.tenant_id
         ) d
         WHERE wallets.tenant_id = d.tenant_id
-      `.pipe(Effect.asVoid, Effect.orDie)
+      `
+      ).pipe(sql.withTransaction, Effect.asVoid, Effect.orDie)
 
     return { hold, record } as const
   })

@@ -399,17 +399,17 @@ const sendOne = (message: DueMessage, holding: Holding) =>
     )
     const at = new Date(yield* Clock.currentTimeMillis)
     if (outcome._tag === "Right") {
-      return { _tag: "Sent", id: message.id, providerMessageId: outcome.right.providerMessageId, at } satisfies SendOutcome
+      return { _tag: "Sent", id: message.id, tenantId: message.tenantId, providerMessageId: outcome.right.providerMessageId, at } satisfies SendOutcome
     }
     const failure = outcome.left
     const code = failure.code ?? (failure.status === null ? "UNREACHABLE" : `HTTP_${failure.status}`)
     const next = settings.retrySchedule[holding.attempts]
     if (failure.retryable && next !== undefined) {
       const nextAt = new Date(at.getTime() + Duration.toMillis(Duration.decode(next)))
-      return { _tag: "Retry", id: message.id, next: nextAt, status: failure.status, code, message: failure.message, at } satisfies SendOutcome
+      return { _tag: "Retry", id: message.id, tenantId: message.tenantId, next: nextAt, status: failure.status, code, message: failure.message, at } satisfies SendOutcome
     }
     const text = failure.retryable ? `${failure.message} (gave up after ${holding.attempts} attempts)` : failure.message
-    return { _tag: "Failed", id: message.id, status: failure.status, code, message: text, at } satisfies SendOutcome
+    return { _tag: "Failed", id: message.id, tenantId: message.tenantId, status: failure.status, code, message: text, at } satisfies SendOutcome
   })
 
 /**
