@@ -7,14 +7,15 @@
  * `messages` row per channel is written in the transaction that ends the call; `(session_id, channel)`
  * is unique, so a call gets at most one message per channel however often its end is retried.
  *
- * Sending (a cluster singleton, so one runner sends at a time): a due row is claimed, its price is
- * held on the wallet through the Tenant entity (`HoldForMessage`, reservation `message:<id>`, not
- * counted against the call limit; like `SettleMessage` and `ReleaseMessage` a volatile command, since
- * the row is the durable record and a lost command is repeated by the next pass), the row is marked SENDING with its attempt counted, and the provider is
- * called with our message id as the idempotency key. Accepted: the hold is settled (`sms_charge` or
- * `chatapp_charge`) and the row marked SENT. A timeout, a connection error, 429 or 5xx: tried again
- * on `retrySchedule`, the hold kept. Any other 4xx, or retries exhausted: the hold is released and the
- * row marked FAILED. Insufficient funds: FAILED with `INSUFFICIENT_FUNDS`, nothing sent.
+ * Sending (a cluster singleton, so one runner sends at a time), a batch per pass: one statement
+ * claims the due rows; one transaction holds the funds of the whole batch (`Billing/MessageCharges`:
+ * reservations `message:<id>`, not counted against the call limit, checked against the locked wallet
+ * rows) and marks the held rows SENDING with their attempt counted, failing those the wallet cannot
+ * cover with INSUFFICIENT_FUNDS; the held ones are sent, `concurrency` at once, with our message id
+ * as the idempotency key; then one transaction records every outcome and settles the batch. Accepted:
+ * SENT, the hold charged (`sms_charge` or `chatapp_charge`, key `settle:message:<id>`). A timeout, a
+ * connection error, 429 or 5xx: QUEUED again on `retrySchedule`, the hold kept. Any other 4xx, or
+ * retries exhausted: FAILED, the hold released.
  *
  * A crash after the provider accepted and before SENT was written leaves the row SENDING; when its
  * claim expires it is sent again with the same key. A provider that de-duplicates by key (`idempotent`)
