@@ -35,10 +35,10 @@ import * as Layer from "effect/Layer"
 import * as Queue from "effect/Queue"
 import { v7 as uuidv7 } from "uuid"
 import { type Holding, MessageCharges, type SendOutcome } from "../Billing/MessageCharges.js"
-import { RateCards } from "../Billing/RateCards.js"
 import type { CallEndedEvent } from "../Calls/CallEnded.js"
 import * as ListenerCache from "../Calls/ListenerCache.js"
 import { failpoint } from "../Failpoints.js"
+import { PlatformSettings } from "../Settings.js"
 import { type DeliveryStatus, type InboundReply, type InboundStatus, MessageSenders, SendFailure } from "./Senders.js"
 
 export interface MessagingOptions {
@@ -112,7 +112,7 @@ interface DueMessage extends MessageContent {
 export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Outbox", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const rateCards = yield* RateCards
+    const platformRates = (yield* PlatformSettings).rates
     const settings = yield* MessagingSettings
     const wakeUps = yield* Queue.sliding<void>(1)
     const nudge = Queue.offer(wakeUps, undefined).pipe(Effect.asVoid)
@@ -152,7 +152,6 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
           metadata: { readonly [key: string]: unknown }
         }>`SELECT name, email, metadata FROM contacts WHERE id = ${event.customerId} AND tenant_id = ${event.tenantId}`
         const context = { name: contact?.name ?? null, email: contact?.email ?? null, phone: to, metadata: contact?.metadata ?? {} }
-        const { rates } = yield* rateCards.forTenant(event.tenantId)
         const at = yield* now
         const chosen = sending.map((campaign): Chosen => {
           if (campaign.channel === "SMS") {
@@ -187,8 +186,7 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
               dltTemplateId: null,
               encoding: null,
               segments: null,
-              price: rates.chatAppPerMessage,
-              currency: rates.currency,
+              units: 1,
               at
             })) || queued
           } else if (sms !== undefined) {
@@ -209,8 +207,7 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
               dltTemplateId: sms.dltTemplateId,
               encoding: counted.encoding,
               segments: counted.segments,
-              price: counted.segments * rates.smsPerSegment,
-              currency: rates.currency,
+              units: counted.segments,
               at
             })) || queued
           }
@@ -218,27 +215,35 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
         return queued
       }).pipe(Effect.orDie)
 
-    const insert = (m: MessageContent & {
+    /**
+     * Writes one message. Its price is fixed here, in the same statement, from the tenant's rate card
+     * as `RateCards.forTenant` reads it (its own card when it has one, else the platform's prices):
+     * `units` segments, or one chat-app message.
+     */
+    const insert = (m: Omit<MessageContent, "price"> & {
       readonly event: CallEndedEvent
       readonly campaignId: string
       readonly to: string
       readonly sender: string | null
       readonly segments: number | null
-      readonly currency: string
+      readonly units: number
       readonly at: Date
     }) => {
       // without a sender there is nothing to send from: recorded as failed, so the log says why
       const failed = m.sender === null
+      const rate = m.channel === "SMS"
+        ? sql`CASE WHEN r.voice_per_minute IS NOT NULL THEN r.sms_per_segment ELSE ${platformRates.smsPerSegment} END`
+        : sql`CASE WHEN r.voice_per_minute IS NOT NULL THEN r.chatapp_per_message ELSE ${platformRates.chatAppPerMessage} END`
       return sql`
         INSERT INTO messages (
           id, tenant_id, channel, session_id, campaign_id, agent_id, contact_id, call_direction, call_outcome,
           to_number, sender, provider, template_name, language_code, body, body_parameters, dlt_sender_id, dlt_template_id,
           encoding, segments, price, currency, status, error_code, error_message, next_attempt_at, created_at, failed_at
-        ) VALUES (
+        ) SELECT
           ${uuidv7()}, ${m.event.tenantId}, ${m.channel}, ${m.event.sessionId}, ${m.campaignId}, ${m.event.agentId},
           ${m.event.customerId}, ${m.event.direction}, ${m.event.outcome}, ${m.to}, ${m.sender}, ${m.provider},
           ${m.templateName}, ${m.languageCode}, ${m.body}, ${JSON.stringify(m.bodyParameters)}::jsonb, ${m.dltSenderId},
-          ${m.dltTemplateId}, ${m.encoding}, ${m.segments}, ${m.price}, ${m.currency},
+          ${m.dltTemplateId}, ${m.encoding}, ${m.segments}, ${m.units} * ${rate}, t.currency,
           ${failed ? "FAILED" : "QUEUED"}, ${failed ? "NO_SENDER" : null},
           ${
         failed
@@ -248,7 +253,8 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
           : null
       },
           ${failed ? null : m.at}, ${m.at}, ${failed ? m.at : null}
-        )
+        FROM tenants t LEFT JOIN rate_cards r ON r.tenant_id = t.id
+        WHERE t.id = ${m.event.tenantId}
         ON CONFLICT (session_id, channel) DO NOTHING
         RETURNING status
       `.pipe(Effect.map((rows) => rows.some((r) => r.status === "QUEUED")))
