@@ -10,8 +10,9 @@
  * - Platform: `messages` call-ended events (distinct sessions, ANSWERED) published to the outbox as
  *   calls ending do it, 100 per transaction, each transaction followed by the dispatcher's wake-up,
  *   as fast as the database takes them; timed from the first publish until every row is SENT
- *   (polled every 100 ms; the end is the last row's `sent_at`). Each message is claimed, held on
- *   the wallet through the Tenant entity, marked SENDING, sent, settled and marked SENT. Measured
+ *   (polled every 100 ms; the end is the last row's `sent_at`). The dispatcher claims a batch, holds
+ *   its funds and marks it SENDING in one transaction, sends it, then records it SENT and settles it
+ *   in one transaction (`Billing/MessageCharges`). Measured
  *   twice: kept awake (a wake-up every 10 ms, as calls that keep ending give the dispatcher), then
  *   as a burst (only the publishing wakes it; the dispatcher runs its passes back to back while
  *   they find work, so the two should agree).

@@ -18,6 +18,7 @@ import * as Layer from "effect/Layer"
 import * as Schedule from "effect/Schedule"
 import { AgentsRepo } from "./Agents/AgentsRepo.js"
 import { Ledger } from "./Billing/Ledger.js"
+import { MessageCharges } from "./Billing/MessageCharges.js"
 import { RateCards } from "./Billing/RateCards.js"
 import { AgentBrain } from "./Brain/AgentBrain.js"
 import { CallEnded } from "./Calls/CallEnded.js"
@@ -265,6 +266,7 @@ export const Repositories = Layer.mergeAll(
   CallSpecs.Default,
   Webhooks.Default,
   DeadLetters.Default,
+  MessageCharges.Default,
   MessageOutbox.Default.pipe(Layer.provide(RateCards.Default))
 )
 
@@ -299,8 +301,9 @@ export const RuntimeLive = (options: RuntimeOptions = defaultRuntimeOptions) =>
     Layer.provideMerge(LocalCalls.Default),
     Layer.provide(CallEnded.layer<CampaignsRepo | Sharding.Sharding | Webhooks | MessageOutbox>([
       campaignListener,
-      Effect.map(Webhooks, (w) => ({ onCallEnded: w.onCallEnded, afterCommit: () => w.nudge })),
-      Effect.map(MessageOutbox, (m) => ({ onCallEnded: m.onCallEnded, afterCommit: () => m.nudge }))
+      // the dispatchers are woken only when the end transaction queued rows for them
+      Effect.map(Webhooks, (w) => ({ onCallEnded: w.onCallEnded, afterCommit: (_, queued) => queued ? w.nudge : Effect.void })),
+      Effect.map(MessageOutbox, (m) => ({ onCallEnded: m.onCallEnded, afterCommit: (_, queued) => queued ? m.nudge : Effect.void }))
     ])),
     Layer.provide(VoiceProvidersLive(options.voice)),
     Layer.provideMerge(AgentBrain.responder),

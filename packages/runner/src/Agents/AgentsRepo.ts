@@ -6,6 +6,7 @@ import { offsetOf, type PageRequest } from "@voiceagent/domain/Pagination"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { v7 as uuidv7 } from "uuid"
+import * as ListenerCache from "../Calls/ListenerCache.js"
 import { fromDatabase } from "../Sql/Rows.js"
 import { effectiveVoice, VoiceCatalog, type VoiceCatalogShape } from "../Voice/VoiceCatalog.js"
 
@@ -149,7 +150,12 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("Agents/Repo", {
           updated_at = now()
         WHERE id = ${id} AND tenant_id = ${tenantId}
         RETURNING ${columns}
-      `.pipe(Effect.flatMap(([row]) => toAgent(row!)), Effect.orDie)
+      `.pipe(
+        Effect.flatMap(([row]) => toAgent(row!)),
+        Effect.orDie,
+        // the messaging listener reads the agent's settings (its senders, its language)
+        Effect.ensuring(ListenerCache.invalidate(tenantId))
+      )
 
     /** Sets the webhook token once; later calls get the first one back. */
     const ensureWebhookToken = (tenantId: TenantId, id: AgentId, candidate: string) =>

@@ -4,6 +4,7 @@ import type { AgentId, ApiKeyId, TenantId, UserId } from "@voiceagent/domain/Ids
 import { offsetOf, type PageRequest } from "@voiceagent/domain/Pagination"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as ListenerCache from "../Calls/ListenerCache.js"
 import { fromDatabase } from "../Sql/Rows.js"
 
 export interface NewApiKey {
@@ -67,12 +68,17 @@ export class ApiKeysRepo extends Effect.Service<ApiKeysRepo>()("ApiKeys/Repo", {
         : sql`k.user_id IN (SELECT id FROM users WHERE tenant_id = ${scope.tenantId})`
 
     const insert = (key: NewApiKey) =>
-      sql<{ createdAt: Date }>`
+      sql<{ createdAt: Date; tenantId: string | null }>`
         INSERT INTO api_keys (id, user_id, name, prefix, key_hash, signing_secret, webhook_url, agent_id, expires_at)
         VALUES (${key.id}, ${key.userId}, ${key.name}, ${key.prefix}, ${Buffer.from(key.keyHash)},
                 ${key.signingSecret}, ${key.webhookUrl}, ${key.agentId}, ${key.expiresAt})
-        RETURNING created_at
-      `.pipe(Effect.map(([row]) => row!.createdAt), Effect.orDie)
+        RETURNING created_at, (SELECT tenant_id FROM users WHERE id = ${key.userId}) AS tenant_id
+      `.pipe(
+        Effect.orDie,
+        // the webhook listener reads the tenant's keys
+        Effect.tap(([row]) => row!.tenantId === null ? Effect.void : ListenerCache.invalidate(row!.tenantId)),
+        Effect.map(([row]) => row!.createdAt)
+      )
 
     const list = (scope: KeyScope, page: PageRequest) =>
       Effect.all([
@@ -93,11 +99,15 @@ export class ApiKeysRepo extends Effect.Service<ApiKeysRepo>()("ApiKeys/Repo", {
 
     /** Marks the key revoked; false when no live key with that id is in scope. */
     const revoke = (scope: KeyScope, id: ApiKeyId) =>
-      sql<{ id: string }>`
+      sql<{ id: string; tenantId: string | null }>`
         UPDATE api_keys k SET revoked_at = now()
         WHERE k.id = ${id} AND k.revoked_at IS NULL AND ${scopeFilter(scope)}
-        RETURNING k.id
-      `.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+        RETURNING k.id, (SELECT tenant_id FROM users WHERE id = k.user_id) AS tenant_id
+      `.pipe(
+        Effect.orDie,
+        Effect.tap((rows) => Effect.forEach(rows, (r) => r.tenantId === null ? Effect.void : ListenerCache.invalidate(r.tenantId))),
+        Effect.map((rows) => rows.length > 0)
+      )
 
     const findCredential = (keyHash: Uint8Array) =>
       sql<KeyCredential>`

@@ -39,24 +39,45 @@ export interface CallEndedEvent {
 }
 
 export interface CallEndedListener {
-  /** Runs in the transaction that ends the call: write an outbox row here. */
-  readonly onCallEnded: (event: CallEndedEvent) => Effect.Effect<void>
-  /** Runs after that transaction committed (e.g. to wake a dispatcher or a campaign's dial loop). */
-  readonly afterCommit?: ((event: CallEndedEvent) => Effect.Effect<void>) | undefined
+  /** Runs in the transaction that ends the call: write an outbox row here; answer `true` when it queued work. */
+  readonly onCallEnded: (event: CallEndedEvent) => Effect.Effect<boolean | void>
+  /**
+   * Runs after that transaction committed (e.g. to wake a dispatcher or a campaign's dial loop);
+   * `queued` says whether this listener's `onCallEnded` answered `true` in it.
+   */
+  readonly afterCommit?: ((event: CallEndedEvent, queued: boolean) => Effect.Effect<void>) | undefined
 }
 
 export class CallEnded extends Context.Tag("Calls/CallEnded")<CallEnded, {
   readonly publish: (event: CallEndedEvent) => Effect.Effect<void>
   readonly committed: (event: CallEndedEvent) => Effect.Effect<void>
 }>() {
-  /** Publishes to the listeners given, in order. */
+  /**
+   * Publishes to the listeners given, in order. What each answered is kept with the event (the same
+   * object is passed to `publish` and `committed`) until `committed`, so a dispatcher is woken only
+   * when its rows were written.
+   */
   static readonly layer = <R>(listeners: ReadonlyArray<Effect.Effect<CallEndedListener, never, R>>) =>
     Layer.effect(
       CallEnded,
-      Effect.map(Effect.all(listeners), (resolved) => ({
-        publish: (event: CallEndedEvent) => Effect.forEach(resolved, (l) => l.onCallEnded(event), { discard: true }),
-        committed: (event: CallEndedEvent) =>
-          Effect.forEach(resolved, (l) => l.afterCommit === undefined ? Effect.void : l.afterCommit(event), { discard: true })
-      }))
+      Effect.map(Effect.all(listeners), (resolved) => {
+        const queued = new WeakMap<CallEndedEvent, ReadonlyArray<boolean>>()
+        return {
+          publish: (event: CallEndedEvent) =>
+            Effect.forEach(resolved, (l) => l.onCallEnded(event)).pipe(
+              Effect.map((answers) => void queued.set(event, answers.map((a) => a === true)))
+            ),
+          committed: (event: CallEndedEvent) =>
+            Effect.suspend(() => {
+              const answers = queued.get(event)
+              queued.delete(event)
+              return Effect.forEach(
+                resolved,
+                (l, i) => l.afterCommit === undefined ? Effect.void : l.afterCommit(event, answers?.[i] ?? false),
+                { discard: true }
+              )
+            })
+        }
+      })
     )
 }

@@ -7,14 +7,15 @@
  * `messages` row per channel is written in the transaction that ends the call; `(session_id, channel)`
  * is unique, so a call gets at most one message per channel however often its end is retried.
  *
- * Sending (a cluster singleton, so one runner sends at a time): a due row is claimed, its price is
- * held on the wallet through the Tenant entity (`HoldForMessage`, reservation `message:<id>`, not
- * counted against the call limit; like `SettleMessage` and `ReleaseMessage` a volatile command, since
- * the row is the durable record and a lost command is repeated by the next pass), the row is marked SENDING with its attempt counted, and the provider is
- * called with our message id as the idempotency key. Accepted: the hold is settled (`sms_charge` or
- * `chatapp_charge`) and the row marked SENT. A timeout, a connection error, 429 or 5xx: tried again
- * on `retrySchedule`, the hold kept. Any other 4xx, or retries exhausted: the hold is released and the
- * row marked FAILED. Insufficient funds: FAILED with `INSUFFICIENT_FUNDS`, nothing sent.
+ * Sending (a cluster singleton, so one runner sends at a time), a batch per pass: one statement
+ * claims the due rows; one transaction holds the funds of the whole batch (`Billing/MessageCharges`:
+ * reservations `message:<id>`, not counted against the call limit, checked against the locked wallet
+ * rows) and marks the held rows SENDING with their attempt counted, failing those the wallet cannot
+ * cover with INSUFFICIENT_FUNDS; the held ones are sent, `concurrency` at once, with our message id
+ * as the idempotency key; then one transaction records every outcome and settles the batch. Accepted:
+ * SENT, the hold charged (`sms_charge` or `chatapp_charge`, key `settle:message:<id>`). A timeout, a
+ * connection error, 429 or 5xx: QUEUED again on `retrySchedule`, the hold kept. Any other 4xx, or
+ * retries exhausted: FAILED, the hold released.
  *
  * A crash after the provider accepted and before SENT was written leaves the row SENDING; when its
  * claim expires it is sent again with the same key. A provider that de-duplicates by key (`idempotent`)
@@ -26,7 +27,6 @@ import type { TenantId } from "@voiceagent/domain/Ids"
 import { chatAppTemplateFor, renderTemplate, smsSegments, smsTemplateFor } from "@voiceagent/domain/MessageRules"
 import type { ChatAppTemplateMapping, MessageChannel, SmsTemplate } from "@voiceagent/domain/Messaging"
 import type { PhoneProvider } from "@voiceagent/domain/Phone"
-import { TenantEntity } from "@voiceagent/domain/TenantEntity"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
@@ -34,8 +34,11 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Queue from "effect/Queue"
 import { v7 as uuidv7 } from "uuid"
-import { RateCards } from "../Billing/RateCards.js"
+import { type Holding, MessageCharges, type SendOutcome } from "../Billing/MessageCharges.js"
 import type { CallEndedEvent } from "../Calls/CallEnded.js"
+import * as ListenerCache from "../Calls/ListenerCache.js"
+import { failpoint } from "../Failpoints.js"
+import { PlatformSettings } from "../Settings.js"
 import { type DeliveryStatus, type InboundReply, type InboundStatus, MessageSenders, SendFailure } from "./Senders.js"
 
 export interface MessagingOptions {
@@ -104,43 +107,44 @@ interface DueMessage extends MessageContent {
   readonly tenantId: TenantId
   readonly toNumber: string
   readonly sender: string
-  readonly attempts: number
-  readonly reserved: boolean
-  readonly firstAttemptAt: Date | null
 }
 
 export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Outbox", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const rateCards = yield* RateCards
+    const platformRates = (yield* PlatformSettings).rates
     const settings = yield* MessagingSettings
     const wakeUps = yield* Queue.sliding<void>(1)
     const nudge = Queue.offer(wakeUps, undefined).pipe(Effect.asVoid)
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
-    /** The outbox listener: runs in the transaction that ends the call. */
+    /** The agent's active campaigns with their sender candidates, cached (`ListenerCache`): most agents have none. */
+    const campaignsOf = (tenantId: TenantId, agentId: string) =>
+      ListenerCache.cached(tenantId, `messaging-campaigns:${agentId}`, sql<CampaignRow>`
+          SELECT 'CHATAPP' AS channel, c.id, c.templates, c.phone_number_id AS campaign_sender, NULL AS provider,
+                 (SELECT n.phone_number_id FROM chatapp_agent_numbers n WHERE n.tenant_id = c.tenant_id AND n.agent_id = c.agent_id) AS attached,
+                 (SELECT a.settings FROM agents a WHERE a.id = c.agent_id) AS agent_settings
+          FROM chatapp_campaigns c WHERE c.tenant_id = ${tenantId} AND c.agent_id = ${agentId} AND c.is_active
+          UNION ALL
+          SELECT 'SMS', s.id, s.templates, s.sender_number, s.sender_provider, NULL,
+                 (SELECT a.settings FROM agents a WHERE a.id = s.agent_id)
+          FROM sms_campaigns s WHERE s.tenant_id = ${tenantId} AND s.agent_id = ${agentId} AND s.is_active
+        `)
+
+    /** The outbox listener: runs in the transaction that ends the call. Answers whether a message was queued. */
     const onCallEnded = (event: CallEndedEvent) =>
       Effect.gen(function*() {
         const direction = event.direction
         // a web call has no number to message
-        if (direction === "WEB") return
-        const campaigns = yield* sql<CampaignRow>`
-          SELECT 'CHATAPP' AS channel, c.id, c.templates, c.phone_number_id AS campaign_sender, NULL AS provider,
-                 (SELECT n.phone_number_id FROM chatapp_agent_numbers n WHERE n.tenant_id = c.tenant_id AND n.agent_id = c.agent_id) AS attached,
-                 (SELECT a.settings FROM agents a WHERE a.id = c.agent_id) AS agent_settings
-          FROM chatapp_campaigns c WHERE c.tenant_id = ${event.tenantId} AND c.agent_id = ${event.agentId} AND c.is_active
-          UNION ALL
-          SELECT 'SMS', s.id, s.templates, s.sender_number, s.sender_provider, NULL,
-                 (SELECT a.settings FROM agents a WHERE a.id = s.agent_id)
-          FROM sms_campaigns s WHERE s.tenant_id = ${event.tenantId} AND s.agent_id = ${event.agentId} AND s.is_active
-        `
+        if (direction === "WEB") return false
+        const campaigns = yield* campaignsOf(event.tenantId, event.agentId)
         // which campaigns send at all is known from the call alone; the chat-app language variant needs the contact
         const sending = campaigns.filter((c) =>
           c.channel === "CHATAPP"
             ? chatAppTemplateFor(c.templates as ReadonlyArray<ChatAppTemplateMapping>, direction, event.outcome) !== undefined
             : smsTemplateFor(c.templates as ReadonlyArray<SmsTemplate>, event.outcome) !== undefined
         )
-        if (sending.length === 0) return
+        if (sending.length === 0) return false
         const to = (direction === "OUTGOING" ? event.toNumber : event.fromNumber) ?? ""
         const [contact] = event.customerId === null ? [] : yield* sql<{
           name: string | null
@@ -148,7 +152,6 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
           metadata: { readonly [key: string]: unknown }
         }>`SELECT name, email, metadata FROM contacts WHERE id = ${event.customerId} AND tenant_id = ${event.tenantId}`
         const context = { name: contact?.name ?? null, email: contact?.email ?? null, phone: to, metadata: contact?.metadata ?? {} }
-        const { rates } = yield* rateCards.forTenant(event.tenantId)
         const at = yield* now
         const chosen = sending.map((campaign): Chosen => {
           if (campaign.channel === "SMS") {
@@ -163,11 +166,12 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
           )
           return { campaign, chatApp, sms: undefined }
         })
+        let queued = false
         for (const { campaign, chatApp, sms } of chosen) {
           const settingsOf = campaign.agentSettings ?? {}
           if (chatApp !== undefined) {
             const sender = campaign.attached ?? campaign.campaignSender ?? settingsOf.phoneNumberId ?? null
-            yield* insert({
+            queued = (yield* insert({
               event,
               campaignId: campaign.id,
               channel: "CHATAPP",
@@ -182,14 +186,13 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
               dltTemplateId: null,
               encoding: null,
               segments: null,
-              price: rates.chatAppPerMessage,
-              currency: rates.currency,
+              units: 1,
               at
-            })
+            })) || queued
           } else if (sms !== undefined) {
             const body = renderTemplate(sms.messageBody, context)
             const counted = smsSegments(body)
-            yield* insert({
+            queued = (yield* insert({
               event,
               campaignId: campaign.id,
               channel: "SMS",
@@ -204,35 +207,43 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
               dltTemplateId: sms.dltTemplateId,
               encoding: counted.encoding,
               segments: counted.segments,
-              price: counted.segments * rates.smsPerSegment,
-              currency: rates.currency,
+              units: counted.segments,
               at
-            })
+            })) || queued
           }
         }
+        return queued
       }).pipe(Effect.orDie)
 
-    const insert = (m: MessageContent & {
+    /**
+     * Writes one message. Its price is fixed here, in the same statement, from the tenant's rate card
+     * as `RateCards.forTenant` reads it (its own card when it has one, else the platform's prices):
+     * `units` segments, or one chat-app message.
+     */
+    const insert = (m: Omit<MessageContent, "price"> & {
       readonly event: CallEndedEvent
       readonly campaignId: string
       readonly to: string
       readonly sender: string | null
       readonly segments: number | null
-      readonly currency: string
+      readonly units: number
       readonly at: Date
     }) => {
       // without a sender there is nothing to send from: recorded as failed, so the log says why
       const failed = m.sender === null
+      const rate = m.channel === "SMS"
+        ? sql`CASE WHEN r.voice_per_minute IS NOT NULL THEN r.sms_per_segment ELSE ${platformRates.smsPerSegment} END`
+        : sql`CASE WHEN r.voice_per_minute IS NOT NULL THEN r.chatapp_per_message ELSE ${platformRates.chatAppPerMessage} END`
       return sql`
         INSERT INTO messages (
           id, tenant_id, channel, session_id, campaign_id, agent_id, contact_id, call_direction, call_outcome,
           to_number, sender, provider, template_name, language_code, body, body_parameters, dlt_sender_id, dlt_template_id,
           encoding, segments, price, currency, status, error_code, error_message, next_attempt_at, created_at, failed_at
-        ) VALUES (
+        ) SELECT
           ${uuidv7()}, ${m.event.tenantId}, ${m.channel}, ${m.event.sessionId}, ${m.campaignId}, ${m.event.agentId},
           ${m.event.customerId}, ${m.event.direction}, ${m.event.outcome}, ${m.to}, ${m.sender}, ${m.provider},
           ${m.templateName}, ${m.languageCode}, ${m.body}, ${JSON.stringify(m.bodyParameters)}::jsonb, ${m.dltSenderId},
-          ${m.dltTemplateId}, ${m.encoding}, ${m.segments}, ${m.price}, ${m.currency},
+          ${m.dltTemplateId}, ${m.encoding}, ${m.segments}, ${m.units} * ${rate}, t.currency,
           ${failed ? "FAILED" : "QUEUED"}, ${failed ? "NO_SENDER" : null},
           ${
         failed
@@ -242,9 +253,11 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
           : null
       },
           ${failed ? null : m.at}, ${m.at}, ${failed ? m.at : null}
-        )
+        FROM tenants t LEFT JOIN rate_cards r ON r.tenant_id = t.id
+        WHERE t.id = ${m.event.tenantId}
         ON CONFLICT (session_id, channel) DO NOTHING
-      `
+        RETURNING status
+      `.pipe(Effect.map((rows) => rows.some((r) => r.status === "QUEUED")))
     }
 
     /** Claims due messages so that no other dispatcher sends them meanwhile. */
@@ -259,38 +272,8 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
           FOR UPDATE SKIP LOCKED
         )
         RETURNING id, tenant_id, channel, to_number, sender, provider, template_name, language_code, body, body_parameters,
-                  dlt_sender_id, dlt_template_id, encoding, price, attempts, reserved, first_attempt_at
+                  dlt_sender_id, dlt_template_id, encoding, price
       `.pipe(Effect.orDie)
-
-    const markSending = (id: string, adapter: string, at: Date) =>
-      sql<{ attempts: number; firstAttemptAt: Date }>`
-        UPDATE messages SET status = 'SENDING', attempts = attempts + 1, adapter = ${adapter}, reserved = true,
-          first_attempt_at = COALESCE(first_attempt_at, ${at})
-        WHERE id = ${id}
-        RETURNING attempts, first_attempt_at
-      `.pipe(Effect.map(([row]) => row!), Effect.orDie)
-
-    const markSent = (id: string, providerMessageId: string, cost: number, at: Date) =>
-      sql`
-        UPDATE messages SET status = 'SENT', provider_message_id = ${providerMessageId}, cost = ${cost}, sent_at = ${at},
-          next_attempt_at = NULL, claimed_until = NULL, error_code = NULL, error_message = NULL
-        WHERE id = ${id} AND status IN ('QUEUED', 'SENDING')
-      `.pipe(Effect.asVoid, Effect.orDie)
-
-    const markRetry = (id: string, failure: SendFailure, next: Date) =>
-      sql`
-        UPDATE messages SET status = 'QUEUED', next_attempt_at = ${next}, claimed_until = NULL,
-          last_http_status = ${failure.status}, error_code = ${failure.code ?? (failure.status === null ? "UNREACHABLE" : `HTTP_${failure.status}`)},
-          error_message = ${failure.message.slice(0, 500)}
-        WHERE id = ${id}
-      `.pipe(Effect.asVoid, Effect.orDie)
-
-    const markFailed = (id: string, error: { readonly status: number | null; readonly code: string; readonly message: string }, at: Date) =>
-      sql`
-        UPDATE messages SET status = 'FAILED', failed_at = ${at}, next_attempt_at = NULL, claimed_until = NULL,
-          last_http_status = ${error.status}, error_code = ${error.code}, error_message = ${error.message.slice(0, 500)}
-        WHERE id = ${id}
-      `.pipe(Effect.asVoid, Effect.orDie)
 
     /**
      * Applies a status the messaging platform reported. Statuses only move forward (SENT → DELIVERED →
@@ -343,17 +326,20 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
         return { statuses: newStatuses, replies: newReplies }
       }).pipe(sql.withTransaction, Effect.orDie)
 
-    /** Statuses that arrived before the send was recorded (the platform can be that quick). */
-    const applyEarlyStatuses = (tenantId: TenantId, providerMessageId: string) =>
+    /** Statuses that arrived before the sends were recorded (the platform can be that quick): one read for the batch. */
+    const applyEarlyStatuses = (sent: ReadonlyArray<{ readonly tenantId: TenantId; readonly providerMessageId: string }>) =>
       Effect.gen(function*() {
-        const early = yield* sql<{ status: DeliveryStatus; at: Date; errorCode: string | null; errorTitle: string | null }>`
-          SELECT status, at, error_code, error_title FROM message_status_events
-          WHERE tenant_id = ${tenantId} AND provider_message_id = ${providerMessageId}
-          ORDER BY at
+        if (sent.length === 0) return
+        const early = yield* sql<{ tenantId: TenantId; providerMessageId: string; status: DeliveryStatus; at: Date; errorCode: string | null; errorTitle: string | null }>`
+          SELECT e.tenant_id, e.provider_message_id, e.status, e.at, e.error_code, e.error_title
+          FROM message_status_events e
+          JOIN jsonb_to_recordset(${JSON.stringify(sent)}::jsonb) AS s("tenantId" uuid, "providerMessageId" text)
+            ON e.tenant_id = s."tenantId" AND e.provider_message_id = s."providerMessageId"
+          ORDER BY e.at
         `
         for (const e of early) {
-          yield* applyStatus(tenantId, {
-            providerMessageId,
+          yield* applyStatus(e.tenantId, {
+            providerMessageId: e.providerMessageId,
             status: e.status,
             at: e.at,
             error: e.errorCode === null ? null : { code: e.errorCode, title: e.errorTitle ?? "" }
@@ -370,10 +356,6 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
     return {
       onCallEnded,
       claimDue,
-      markSending,
-      markSent,
-      markRetry,
-      markFailed,
       recordInbound,
       applyEarlyStatuses,
       nextDueAt,
@@ -384,33 +366,11 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
   })
 }) {}
 
-const KIND = { CHATAPP: "chatapp_charge", SMS: "sms_charge" } as const
-
-/** Sends one claimed message (see the module comment for the steps). */
-const sendOne = (message: DueMessage) =>
+/** Sends one message under its hold; answers what became of it (a defect: the pass died with it unknown). */
+const sendOne = (message: DueMessage, holding: Holding) =>
   Effect.gen(function*() {
-    const outbox = yield* MessageOutbox
     const senders = yield* MessageSenders
-    const tenant = (yield* TenantEntity.client)(message.tenantId)
-    const settings = outbox.settings
-    const reservationId = `message:${message.id}`
-
-    if (!message.reserved) {
-      const held = yield* tenant.HoldForMessage({ reservationId, amount: message.price }).pipe(
-        Effect.as(true),
-        Effect.catchTag("InsufficientFunds", () => Effect.succeed(false))
-      )
-      if (!held) {
-        return yield* outbox.markFailed(message.id, {
-          status: null,
-          code: "INSUFFICIENT_FUNDS",
-          message: `The wallet's available balance does not cover the message (${message.price} minor units)`
-        }, new Date(yield* Clock.currentTimeMillis))
-      }
-    }
-
-    const sender = message.channel === "CHATAPP" ? senders.chatApp : senders.sms(message.provider as PhoneProvider)
-    const { attempts, firstAttemptAt } = yield* outbox.markSending(message.id, sender.name, new Date(yield* Clock.currentTimeMillis))
+    const { settings } = yield* MessageOutbox
     const send = message.channel === "CHATAPP"
       ? senders.chatApp.send({
         messageId: message.id,
@@ -419,7 +379,7 @@ const sendOne = (message: DueMessage) =>
         templateName: message.templateName ?? "",
         languageCode: message.languageCode ?? "en_US",
         bodyParameters: message.bodyParameters,
-        firstAttemptAt
+        firstAttemptAt: holding.firstAttemptAt
       })
       : senders.sms(message.provider as PhoneProvider).send({
         messageId: message.id,
@@ -429,7 +389,7 @@ const sendOne = (message: DueMessage) =>
         encoding: message.encoding ?? "GSM7",
         dltSenderId: message.dltSenderId,
         dltTemplateId: message.dltTemplateId,
-        firstAttemptAt
+        firstAttemptAt: holding.firstAttemptAt
       })
     const outcome = yield* send.pipe(
       Effect.timeoutFail({
@@ -446,36 +406,54 @@ const sendOne = (message: DueMessage) =>
     )
     const at = new Date(yield* Clock.currentTimeMillis)
     if (outcome._tag === "Right") {
-      const settled = yield* tenant.SettleMessage({ reservationId, amount: message.price, kind: KIND[message.channel], reference: message.id })
-      yield* outbox.markSent(message.id, outcome.right.providerMessageId, settled.charged, at)
-      if (message.channel === "CHATAPP") yield* outbox.applyEarlyStatuses(message.tenantId, outcome.right.providerMessageId)
-      return
+      return { _tag: "Sent", id: message.id, tenantId: message.tenantId, providerMessageId: outcome.right.providerMessageId, at } satisfies SendOutcome
     }
     const failure = outcome.left
-    const next = settings.retrySchedule[attempts]
+    const code = failure.code ?? (failure.status === null ? "UNREACHABLE" : `HTTP_${failure.status}`)
+    const next = settings.retrySchedule[holding.attempts]
     if (failure.retryable && next !== undefined) {
-      return yield* outbox.markRetry(message.id, failure, new Date(at.getTime() + Duration.toMillis(Duration.decode(next))))
+      const nextAt = new Date(at.getTime() + Duration.toMillis(Duration.decode(next)))
+      return { _tag: "Retry", id: message.id, tenantId: message.tenantId, next: nextAt, status: failure.status, code, message: failure.message, at } satisfies SendOutcome
     }
-    yield* tenant.ReleaseMessage({ reservationId })
-    yield* outbox.markFailed(message.id, {
-      status: failure.status,
-      code: failure.code ?? (failure.status === null ? "UNREACHABLE" : `HTTP_${failure.status}`),
-      message: failure.retryable ? `${failure.message} (gave up after ${attempts} attempts)` : failure.message
-    }, at)
+    const text = failure.retryable ? `${failure.message} (gave up after ${holding.attempts} attempts)` : failure.message
+    return { _tag: "Failed", id: message.id, tenantId: message.tenantId, status: failure.status, code, message: text, at } satisfies SendOutcome
   })
 
-/** One pass: every due message, sent once. Answers how many were claimed. */
+/**
+ * One pass (see the module comment): claim a batch, hold its funds, send it, record and settle it.
+ * Answers how many were claimed.
+ */
 export const dispatchDueMessages = Effect.gen(function*() {
   const outbox = yield* MessageOutbox
-  const due = yield* outbox.claimDue(new Date(yield* Clock.currentTimeMillis), outbox.settings.batchSize)
-  yield* Effect.forEach(
-    due,
-    (message) =>
-      sendOne(message).pipe(
-        // a cluster or database hiccup: the claim expires and the message is taken up again
-        Effect.catchAllCause((cause) => Effect.logWarning(`message ${message.id}: not sent this pass`, cause))
+  const charges = yield* MessageCharges
+  const senders = yield* MessageSenders
+  const at = new Date(yield* Clock.currentTimeMillis)
+  const due = yield* outbox.claimDue(at, outbox.settings.batchSize)
+  if (due.length === 0) return 0
+  const adapterOf = (m: DueMessage) => m.channel === "CHATAPP" ? senders.chatApp.name : senders.sms(m.provider as PhoneProvider).name
+  const holding = yield* charges.hold(
+    due.map((m) => ({ id: m.id, tenantId: m.tenantId, amount: m.price, adapter: adapterOf(m) })),
+    at
+  )
+  const byId = new Map(due.map((m) => [m.id, m]))
+  const outcomes = yield* Effect.forEach(
+    holding,
+    (h) =>
+      sendOne(byId.get(h.id)!, h).pipe(
+        Effect.map((o): SendOutcome | undefined => o),
+        // unknown whether the provider took it: left SENDING, its claim runs out and it is sent again with the same key
+        Effect.catchAllCause((cause) => Effect.as(Effect.logWarning(`message ${h.id}: not sent this pass`, cause), undefined))
       ),
-    { concurrency: outbox.settings.concurrency, discard: true }
+    { concurrency: outbox.settings.concurrency }
+  )
+  const known = outcomes.filter((o): o is SendOutcome => o !== undefined)
+  yield* failpoint<never>("message-dispatcher.record")
+  yield* charges.record(known)
+  yield* outbox.applyEarlyStatuses(
+    known.flatMap((o) => {
+      const m = byId.get(o.id)!
+      return o._tag === "Sent" && m.channel === "CHATAPP" ? [{ tenantId: m.tenantId, providerMessageId: o.providerMessageId }] : []
+    })
   )
   return due.length
 })

@@ -34,6 +34,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as crypto from "node:crypto"
+import * as ListenerCache from "../Calls/ListenerCache.js"
 import { v7 as uuidv7 } from "uuid"
 import { AgentsRepo } from "../Agents/AgentsRepo.js"
 import { fromDatabase } from "../Sql/Rows.js"
@@ -278,20 +279,24 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
         sql`SELECT count(*) AS n FROM chatapp_replies WHERE tenant_id = ${tenantId}`
       )
 
+    /** A write that changes what the call-ended listener reads: the tenant's cached lookups go once it is done. */
+    const invalidating = <Args extends [TenantId, ...Array<unknown>], A, E>(f: (...args: Args) => Effect.Effect<A, E>) =>
+    (...args: Args): Effect.Effect<A, E> => Effect.ensuring(f(...args), ListenerCache.invalidate(args[0]))
+
     return {
-      createChatApp,
+      createChatApp: invalidating(createChatApp),
       listChatApp,
       findChatApp: (tenantId: TenantId, id: ChatAppCampaignId) => findChatApp(tenantId, id),
-      updateChatApp,
-      removeChatApp,
-      attachNumber,
+      updateChatApp: invalidating(updateChatApp),
+      removeChatApp: invalidating(removeChatApp),
+      attachNumber: invalidating(attachNumber),
       ensureWebhookToken,
       webhookToken,
-      createSms,
+      createSms: invalidating(createSms),
       listSms,
       findSms: (tenantId: TenantId, id: SmsCampaignId) => findSms(tenantId, id),
-      updateSms,
-      removeSms,
+      updateSms: invalidating(updateSms),
+      removeSms: invalidating(removeSms),
       messages,
       replies
     } as const

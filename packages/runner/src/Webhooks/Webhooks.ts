@@ -20,6 +20,7 @@ import * as Queue from "effect/Queue"
 import * as crypto from "node:crypto"
 import { v7 as uuidv7 } from "uuid"
 import type { CallEndedEvent } from "../Calls/CallEnded.js"
+import * as ListenerCache from "../Calls/ListenerCache.js"
 
 /** Delays before each attempt: the first at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
 export const RETRY_SCHEDULE: ReadonlyArray<Duration.DurationInput> = [
@@ -99,16 +100,25 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks/Outbox", {
     const wakeUps = yield* Queue.sliding<void>(1)
     const nudge = Queue.offer(wakeUps, undefined).pipe(Effect.asVoid)
 
-    /** The outbox listener: one delivery per subscribed key, in the call's end transaction. */
+    /** The tenant's keys with a webhook URL, cached (`ListenerCache`): most call ends find none. */
+    const webhookKeys = (tenantId: TenantId) =>
+      ListenerCache.cached(
+        tenantId,
+        "webhook-keys",
+        sql<{ id: string; webhookUrl: string; agentId: string | null; expiresAt: Date | null }>`
+          SELECT k.id, k.webhook_url, k.agent_id, k.expires_at FROM api_keys k JOIN users u ON u.id = k.user_id
+          WHERE u.tenant_id = ${tenantId} AND k.webhook_url IS NOT NULL AND k.revoked_at IS NULL
+        `
+      )
+
+    /** The outbox listener: one delivery per subscribed key, in the call's end transaction. Answers whether any was written. */
     const onCallEnded = (event: CallEndedEvent) =>
       Effect.gen(function*() {
-        const keys = yield* sql<{ id: string; webhookUrl: string }>`
-          SELECT k.id, k.webhook_url FROM api_keys k JOIN users u ON u.id = k.user_id
-          WHERE u.tenant_id = ${event.tenantId} AND k.webhook_url IS NOT NULL AND k.revoked_at IS NULL
-            AND (k.agent_id IS NULL OR k.agent_id = ${event.agentId})
-            AND (k.expires_at IS NULL OR k.expires_at > ${event.endedAt})
-        `
-        if (keys.length === 0) return
+        const keys = (yield* webhookKeys(event.tenantId)).filter((k) =>
+          (k.agentId === null || k.agentId === event.agentId) &&
+          (k.expiresAt === null || new Date(k.expiresAt).getTime() > event.endedAt.getTime())
+        )
+        if (keys.length === 0) return false
         const eventId = uuidv7()
         const createdAt = new Date(yield* Clock.currentTimeMillis)
         const body = JSON.stringify(callEndedPayload(eventId, createdAt, event))
@@ -118,6 +128,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks/Outbox", {
             VALUES (${uuidv7()}, ${event.tenantId}, ${key.id}, ${eventId}, 'call.ended', ${key.webhookUrl}, ${body}, ${createdAt})
           `
         }
+        return true
       }).pipe(Effect.orDie)
 
     /** Claims due deliveries for a while, so a second dispatcher (or a restart) does not send them twice at once. */
