@@ -26,6 +26,7 @@ import * as TestContext from "effect/TestContext"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import pg from "pg"
 import { answeredNumbers, request, sleep } from "../lib/Api.js"
 import { fixedRequests } from "../lib/Load.js"
 import { memoryProbeFlags, probeStatements, type Running, startPlatform } from "../lib/Processes.js"
@@ -83,6 +84,29 @@ const openZone = () => new Date().getUTCHours() >= 23 ? "Etc/GMT+12" : "UTC"
 // End to end
 // ---------------------------------------------------------------------------
 
+const CLEANUP_RETENTION_S = 60
+const CLEANUP_INTERVAL_S = 10
+
+interface ClusterTables {
+  readonly rows: number
+  readonly bytes: number
+}
+
+/** The cluster's message tables: rows, and bytes on disk (a delete frees space for reuse, not to the disk). */
+const clusterTables = async (url: string): Promise<ClusterTables> => {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    const { rows } = await client.query(`
+      SELECT (SELECT count(*) FROM cluster_messages) + (SELECT count(*) FROM cluster_replies) AS rows,
+             pg_total_relation_size('cluster_messages') + pg_total_relation_size('cluster_replies') AS bytes
+    `)
+    return { rows: Number(rows[0].rows), bytes: Number(rows[0].bytes) }
+  } finally {
+    await client.end()
+  }
+}
+
 const endToEnd = async (backend: Backend, settings: Settings): Promise<Array<Row>> => {
   const contacts = settings.campaignContacts
   const apiCalls = Math.min(settings.campaignApiCalls, contacts)
@@ -92,7 +116,10 @@ const endToEnd = async (backend: Backend, settings: Settings): Promise<Array<Row
     DATA_DIR: dataDir,
     SIMULATOR_RING_MS: "0",
     VOICE_NUMBER_CPS: "1000",
-    MAX_CONCURRENT_CALLS: "100000"
+    MAX_CONCURRENT_CALLS: "100000",
+    // one cleanup period after the run is waited for and measured (PostgreSQL): the shortest retention
+    CLUSTER_STORAGE_RETENTION: `${CLEANUP_RETENTION_S} seconds`,
+    CLUSTER_STORAGE_CLEANUP_INTERVAL: `${CLEANUP_INTERVAL_S} seconds`
   }
   const running = await startPlatform(env, memoryProbeFlags)
   const platform = running.platform
@@ -212,17 +239,27 @@ const endToEnd = async (backend: Backend, settings: Settings): Promise<Array<Row
     const idlePerSecond = ((await probeStatements(platform)) - idleBefore) / ((performance.now() - idleStarted) / 1000)
 
     // --- the measured campaign
+    const tablesBefore = backend.name === "postgres" ? await clusterTables(backend.url) : undefined
     const measured = await createCampaign(`${contacts} contacts`, list)
     console.log(`  campaign of ${contacts} contacts`)
     const campaign = await runCampaign(measured.id, contacts)
     const perProgressPoll = await statementsPer(platform, 10, () => progressOf(measured.id))
     const campaignStatements = campaign.statements - campaign.polls * perProgressPoll
+    const tablesAfter = backend.name === "postgres" ? await clusterTables(backend.url) : undefined
 
     // --- the baseline: the calls API, same process
     console.log(`  ${apiCalls} calls through the calls API`)
     const calls = await placeCalls(apiCalls)
     const perEndedPoll = await statementsPer(platform, 10, endedCalls)
     const callStatements = calls.statements - calls.polls * perEndedPoll
+
+    // --- one cleanup period: everything processed is past the retention once it has passed
+    let tablesCleaned: ClusterTables | undefined
+    if (backend.name === "postgres") {
+      console.log(`  waiting one cleanup period (retention ${CLEANUP_RETENTION_S} s, every ${CLEANUP_INTERVAL_S} s)`)
+      await sleep((CLEANUP_RETENTION_S + CLEANUP_INTERVAL_S + 2) * 1000)
+      tablesCleaned = await clusterTables(backend.url)
+    }
 
     const attemptsPerSecond = contacts / campaign.seconds
     const callsPerSecond = apiCalls / calls.seconds
@@ -259,7 +296,22 @@ const endToEnd = async (backend: Backend, settings: Settings): Promise<Array<Row
           "schedule → 1st dial s": campaign.toFirstDialSeconds,
           "last end → COMPLETED ms": campaign.endToCompletedMs
         }
-      }
+      },
+      ...(tablesBefore === undefined || tablesAfter === undefined || tablesCleaned === undefined ? [] : [{
+        suite: "cluster storage (cluster_messages + cluster_replies) around the measured campaign",
+        case: `before, after ${contacts} dials (and ${apiCalls} API calls), after one cleanup period`,
+        backend: backend.name,
+        metrics: {
+          "rows before": tablesBefore.rows,
+          "rows after run": tablesAfter.rows,
+          "rows after cleanup": tablesCleaned.rows,
+          "MB before": (tablesBefore.bytes / 1e6).toFixed(1),
+          "MB after run": (tablesAfter.bytes / 1e6).toFixed(1),
+          "MB after cleanup": (tablesCleaned.bytes / 1e6).toFixed(1),
+          "rows per dial": ((tablesAfter.rows - tablesBefore.rows) / contacts).toFixed(2),
+          "KB per dial": ((tablesAfter.bytes - tablesBefore.bytes) / 1e3 / contacts).toFixed(2)
+        }
+      }])
     ]
   } finally {
     await platform.stop()

@@ -1,4 +1,5 @@
 import { assert, describe, layer } from "@effect/vitest"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { DialPacer } from "@voiceagent/runner/Campaigns/DialPacer"
 import * as TestDatabase from "@voiceagent/runner/Testing/TestDatabase"
 import { Clock, Effect, Fiber, TestClock } from "effect"
@@ -39,6 +40,45 @@ describe("dial pacing per number, shared by the runners", () => {
         const before = yield* Clock.currentTimeMillis
         yield* dial("late", a, number)
         assert.deepStrictEqual(when.at(-1), ["late", before - start])
+      }))
+
+    it.effect("a campaign's run takes its slots a second's worth per statement: another runner's dial gets the slot after that second", () =>
+      Effect.gen(function*() {
+        yield* TestClock.setTime(Date.parse("2026-06-02T12:00:00Z"))
+        const a = yield* pacer
+        const b = yield* pacer
+        const sql = yield* SqlClient.SqlClient
+        const number = crypto.randomUUID()
+        const start = yield* Clock.currentTimeMillis
+        const when: Array<readonly [string, number]> = []
+        const at = (name: string) => Effect.flatMap(Clock.currentTimeMillis, (t) => Effect.sync(() => when.push([name, t - start])))
+        const nextAt = Effect.map(sql<{ nextAt: string }>`SELECT next_at FROM voice_number_pace WHERE voice_number_id = ${number}`, ([row]) => Number(row!.nextAt) - start)
+        const run = yield* a.run(number, 4)
+        yield* run.next
+        yield* at("a1")
+        // the run's first statement took two slots (a second at 2 a second): the number is taken until 1 s
+        assert.strictEqual(yield* nextAt, 1_000)
+        // another runner's dial now: the slot after the run's second
+        const other = yield* Effect.fork(Effect.zipRight(b.slot(number), at("b1")))
+        while ((yield* nextAt) === 1_000) yield* Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
+        const settle = Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
+        // a2: the run's own second slot, no statement
+        const a2 = yield* Effect.fork(Effect.zipRight(run.next, at("a2")))
+        yield* TestClock.adjust("500 millis")
+        yield* Fiber.join(a2)
+        // a3: the run takes its next two slots in one statement, after b1's
+        const a3 = yield* Effect.fork(Effect.zipRight(run.next, at("a3")))
+        while ((yield* nextAt) !== 2_500) yield* settle
+        yield* TestClock.adjust("1 second")
+        yield* Fiber.join(a3)
+        yield* Fiber.join(other)
+        // a4: its slot was taken with a3's
+        const a4 = yield* Effect.fork(Effect.zipRight(run.next, at("a4")))
+        yield* TestClock.adjust("500 millis")
+        yield* Fiber.join(a4)
+        assert.deepStrictEqual([...when].sort((x, y) => x[1] - y[1]), [["a1", 0], ["a2", 500], ["b1", 1_000], ["a3", 1_500], ["a4", 2_000]])
+        // no slot taken beyond the run's four
+        assert.strictEqual(yield* nextAt, 2_500)
       }))
   })
 })

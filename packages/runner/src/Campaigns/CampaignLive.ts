@@ -332,14 +332,16 @@ export const CampaignLive = CampaignEntity.toLayer(
         // a refused call stops the batch at once, even while it waits for the number's next slot
         const halt = yield* Deferred.make<void>()
         const placing: Array<Fiber.RuntimeFiber<unknown>> = []
-        for (const contact of due.slice(0, capacity)) {
+        const batch = due.slice(0, capacity)
+        const paced = yield* pacer.run(c.voiceNumberId, batch.filter((contact) => !contact.dnc).length)
+        for (const contact of batch) {
           if (halted !== undefined) break
           if (contact.dnc) {
             yield* repo.skip(c, contact.contactId, yield* Clock.currentTimeMillis)
             yield* countCampaignDial("skipped_dnc")
             continue
           }
-          yield* Effect.raceFirst(pacer.slot(c.voiceNumberId), Deferred.await(halt))
+          yield* Effect.raceFirst(paced.next, Deferred.await(halt))
           const at = yield* Clock.currentTimeMillis
           if (!CallWindow.isOpen(window, at) || halted !== undefined) break
           // the pace may have carried the batch past the contact's local closing time
