@@ -220,6 +220,28 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
         Effect.orDie
       )
 
+    /**
+     * `claim`, or when there is nothing to own (the call is over, or unknown) what is stored: one
+     * statement for an entity's start. A row ended by another instance while this one waited on its
+     * lock may read as it was before; the epoch fences such an instance off at its first write.
+     */
+    const claimOrLoad = (id: SessionId) =>
+      sql<SessionRow & { readonly claimed: boolean }>`
+        WITH claimed AS (
+          UPDATE call_sessions SET owner_epoch = owner_epoch + 1 WHERE id = ${id} AND status <> 'ENDED' RETURNING *
+        )
+        SELECT true AS claimed, * FROM claimed
+        UNION ALL
+        SELECT false AS claimed, * FROM call_sessions WHERE id = ${id} AND NOT EXISTS (SELECT 1 FROM claimed)
+      `.pipe(
+        Effect.map(([row]) =>
+          row === undefined
+            ? { call: undefined, epoch: undefined }
+            : { call: storedCall(row), epoch: row.claimed ? row.ownerEpoch : undefined }
+        ),
+        Effect.orDie
+      )
+
     /** Whether the instance holding `epoch` still owns the call. */
     const owns = (id: SessionId, epoch: number) =>
       sql<{ ownerEpoch: number }>`SELECT owner_epoch FROM call_sessions WHERE id = ${id}`.pipe(
@@ -363,6 +385,6 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
         Effect.orDie
       )
 
-    return { insert, load, claim, owns, saveState, appendLine, addEvent, finish, findLog, list, live } as const
+    return { insert, load, claim, claimOrLoad, owns, saveState, appendLine, addEvent, finish, findLog, list, live } as const
   })
 }) {}

@@ -143,11 +143,9 @@ export const LiveCallLive = LiveCallEntity.toLayer(
 
     // A call not over is claimed (the next owner epoch): an instance of this call left running on a
     // runner that lost the shard can write nothing from now on, and stops at its next write.
-    const claimed = yield* repo.claim(sessionId)
-    let call: StoredCall | undefined = Option.isSome(claimed)
-      ? claimed.value.call
-      : Option.getOrUndefined(yield* repo.load(sessionId))
-    let epoch = Option.isSome(claimed) ? claimed.value.epoch : 1
+    const stored = yield* repo.claimOrLoad(sessionId)
+    let call: StoredCall | undefined = stored.call
+    let epoch = stored.epoch ?? 1
     /** Set once another instance owns the call: this one does nothing more. */
     let fenced = false
     // the state this entity counts in the live-calls gauge; given back when the entity stops
