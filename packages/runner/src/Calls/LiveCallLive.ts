@@ -43,7 +43,7 @@ import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as ExecutionStrategy from "effect/ExecutionStrategy"
 import * as Exit from "effect/Exit"
-import * as Fiber from "effect/Fiber"
+import * as FiberMap from "effect/FiberMap"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
@@ -74,6 +74,8 @@ interface Flush {
   readonly _tag: "Flush"
   readonly done: Deferred.Deferred<void>
 }
+
+type TimerName = "ring" | "max" | "extend" | "funds"
 
 /** Extend the reservation this long before the talk time it covers runs out. */
 const EXTENSION_MARGIN_MS = 15_000
@@ -161,31 +163,24 @@ export const LiveCallLive = LiveCallEntity.toLayer(
     let transcript: Array<CallLine> = call === undefined ? [] : [...call.transcript]
     let conversation: { readonly handle: ConversationHandle; readonly scope: Scope.CloseableScope } | undefined
     let streamRestarts = 0
-    const timers = new Map<"ring" | "max" | "extend" | "funds", Fiber.RuntimeFiber<void>>()
+    /** The call's timers by name: arming one replaces (interrupts) the one armed before under its name. */
+    const timers = yield* FiberMap.make<TimerName>()
 
     const tenant = () => tenantClient(call!.spec.tenantId)
 
-    const cancelTimer = (name: "ring" | "max" | "extend" | "funds") =>
-      Effect.suspend(() => {
-        const fiber = timers.get(name)
-        timers.delete(name)
-        return fiber === undefined ? Effect.void : Fiber.interrupt(fiber).pipe(Effect.asVoid)
-      })
+    const cancelTimer = (name: TimerName) => FiberMap.remove(timers, name)
 
-    /** Runs `event` through the machine at `deadline` (epoch ms), or now when it has passed. */
-    const armTimer = (name: "ring" | "max" | "extend" | "funds", deadline: number, effect: Effect.Effect<void>) =>
-      Effect.gen(function*() {
-        yield* cancelTimer(name)
-        const now = yield* Clock.currentTimeMillis
-        const fiber = yield* Effect.sleep(Math.max(0, deadline - now)).pipe(
-          Effect.zipRight(Effect.suspend(() => {
-            timers.delete(name)
-            return effect
-          })),
-          Effect.forkIn(scope)
-        )
-        timers.set(name, fiber)
-      })
+    /**
+     * Runs `effect` at `deadline` (epoch ms), or now when it has passed. Only the wait is the timer:
+     * what it then runs is forked apart, so that it may cancel or arm timers (the end of the call
+     * cancels them all, an extension arms the next) without interrupting itself.
+     */
+    const armTimer = (name: TimerName, deadline: number, effect: Effect.Effect<void>) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) =>
+        FiberMap.run(timers, name, Effect.sleep(Math.max(0, deadline - now)).pipe(Effect.zipRight(Effect.forkIn(effect, scope)), Effect.asVoid))
+      ).pipe(Effect.asVoid)
+
+    const cancelTimers = FiberMap.clear(timers)
 
     const now = Clock.currentTimeMillis
 
@@ -193,7 +188,7 @@ export const LiveCallLive = LiveCallEntity.toLayer(
     const stepDown = Effect.gen(function*() {
       if (fenced) return
       fenced = true
-      yield* Effect.forEach(["ring", "max", "extend", "funds"] as const, cancelTimer, { discard: true })
+      yield* cancelTimers
       yield* Effect.logWarning("another instance of this call owns it now: this one stops")
       yield* keepAlive(false)
     })
@@ -473,7 +468,7 @@ export const LiveCallLive = LiveCallEntity.toLayer(
 
     /** Settles once, then ends the session and writes the call-ended outbox in one transaction. */
     const finish = Effect.gen(function*() {
-      yield* Effect.forEach(["ring", "max", "extend", "funds"] as const, cancelTimer, { discard: true })
+      yield* cancelTimers
       yield* closeConversation
       const { spec, state } = call!
       if (state.status !== "ENDED") return
