@@ -55,10 +55,12 @@ export class Authenticator extends Effect.Service<Authenticator>()("Auth/Authent
           yield* keys.touchLastUsed(credential.id, new Date(now))
         }
         return {
-          userId: credential.userId,
-          tenantId: credential.tenantId,
+          userId: credential.user.id,
+          tenantId: credential.user.tenantId,
           via: "api_key",
-          apiKeyId: credential.id
+          apiKeyId: credential.id,
+          user: credential.user,
+          tenant: credential.tenant
         } satisfies Principal
       })
 
@@ -74,7 +76,9 @@ export class Authenticator extends Effect.Service<Authenticator>()("Auth/Authent
           userId: found.value.user.id,
           tenantId: found.value.user.tenantId,
           via: "session",
-          apiKeyId: null
+          apiKeyId: null,
+          user: found.value.user,
+          tenant: found.value.tenant
         } satisfies Principal
       })
 

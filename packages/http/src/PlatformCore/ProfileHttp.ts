@@ -2,6 +2,7 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { CurrentTenant, CurrentUser } from "@voiceagent/domain/Auth"
 import { PlatformCoreApi } from "@voiceagent/domain/PlatformCoreApi"
 import { Profile, TenantAlreadyExists } from "@voiceagent/domain/Users"
+import { fromDatabase } from "@voiceagent/runner/Sql/Rows"
 import { UsersRepo } from "@voiceagent/runner/Users/UsersRepo"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -14,12 +15,12 @@ export const ProfileHttpLive = HttpApiBuilder.group(PlatformCoreApi, "profile", 
       .handle("getProfile", () =>
         Effect.gen(function*() {
           const principal = yield* CurrentUser
-          const record = yield* users.findById(principal.userId).pipe(Effect.flatten, Effect.orDie)
+          // read with the credential, from our own tables: no second statement, no re-validation
           return new Profile({
-            user: record.user,
-            tenant: record.tenant,
+            user: principal.user,
+            tenant: principal.tenant,
             credential: { type: principal.via, apiKeyId: principal.apiKeyId }
-          })
+          }, fromDatabase)
         }))
       .handle("createTenant", ({ payload }) =>
         Effect.gen(function*() {
@@ -32,7 +33,9 @@ export const ProfileHttpLive = HttpApiBuilder.group(PlatformCoreApi, "profile", 
         }))
       .handle("getTenant", () =>
         Effect.flatMap(CurrentTenant, (principal) =>
-          users.findTenant(principal.tenantId).pipe(Effect.flatten, Effect.orDie)))
+          principal.tenant !== null
+            ? Effect.succeed(principal.tenant)
+            : users.findTenant(principal.tenantId).pipe(Effect.flatten, Effect.orDie)))
       .handle("updateTenant", ({ payload }) =>
         Effect.flatMap(CurrentTenant, (principal) =>
           users.renameTenant(principal.tenantId, payload.name).pipe(Effect.flatten, Effect.orDie)))
