@@ -20,6 +20,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as crypto from "node:crypto"
+import { hasBody } from "../RequestContext.js"
 import { hashApiKey, isWellFormedApiKey } from "./ApiKeyFormat.js"
 import { parseAuthorization } from "./Credentials.js"
 import { SessionTokens } from "./SessionTokens.js"
@@ -119,13 +120,20 @@ const tenantIdIn = (value: unknown): unknown =>
  * query string) must name the same tenant, or the request is refused before any handler runs.
  */
 export const refuseForeignTenantId = (principal: TenantPrincipal) =>
-  Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const query = new URL(request.url, "http://local").searchParams.getAll("tenantId")
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    // most requests have neither a query string nor a body: nothing to parse
+    const query = request.url.includes("?")
+      ? new URL(request.url, "http://local").searchParams.getAll("tenantId")
+      : []
     const contentType = request.headers["content-type"] ?? ""
-    const body = contentType.includes("application/json")
-      ? yield* request.json.pipe(Effect.orElseSucceed(() => undefined))
-      : undefined
-    const claimed = [...query, tenantIdIn(body)].filter((v) => v !== undefined && v !== null)
-    if (claimed.some((v) => v !== principal.tenantId)) return yield* new TenantMismatch()
+    if (!hasBody(request.headers) || !contentType.includes("application/json")) return refuseClaims(principal, query)
+    return Effect.flatMap(
+      request.json.pipe(Effect.orElseSucceed(() => undefined)),
+      (body) => refuseClaims(principal, [...query, tenantIdIn(body)])
+    )
   })
+
+const refuseClaims = (principal: TenantPrincipal, claimed: ReadonlyArray<unknown>) =>
+  claimed.some((v) => v !== undefined && v !== null && v !== principal.tenantId)
+    ? Effect.fail(new TenantMismatch())
+    : Effect.void
