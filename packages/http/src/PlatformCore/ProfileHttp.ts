@@ -2,6 +2,7 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { CurrentTenant, CurrentUser } from "@voiceagent/domain/Auth"
 import { PlatformCoreApi } from "@voiceagent/domain/PlatformCoreApi"
 import { Profile, TenantAlreadyExists } from "@voiceagent/domain/Users"
+import { Authenticator } from "../Auth/Authenticator.js"
 import { fromDatabase } from "@voiceagent/runner/Sql/Rows"
 import { UsersRepo } from "@voiceagent/runner/Users/UsersRepo"
 import * as Effect from "effect/Effect"
@@ -10,6 +11,7 @@ import * as Option from "effect/Option"
 export const ProfileHttpLive = HttpApiBuilder.group(PlatformCoreApi, "profile", (handlers) =>
   Effect.gen(function*() {
     const users = yield* UsersRepo
+    const authenticator = yield* Authenticator
 
     return handlers
       .handle("getProfile", () =>
@@ -26,6 +28,7 @@ export const ProfileHttpLive = HttpApiBuilder.group(PlatformCoreApi, "profile", 
         Effect.gen(function*() {
           const principal = yield* CurrentUser
           const created = yield* users.createTenantFor(principal.userId, payload.companyName)
+          if (Option.isSome(created)) yield* authenticator.forgetUser(principal.userId)
           return yield* Option.match(created, {
             onNone: () => Effect.fail(new TenantAlreadyExists()),
             onSome: Effect.succeed
@@ -38,5 +41,9 @@ export const ProfileHttpLive = HttpApiBuilder.group(PlatformCoreApi, "profile", 
             : users.findTenant(principal.tenantId).pipe(Effect.flatten, Effect.orDie)))
       .handle("updateTenant", ({ payload }) =>
         Effect.flatMap(CurrentTenant, (principal) =>
-          users.renameTenant(principal.tenantId, payload.name).pipe(Effect.flatten, Effect.orDie)))
+          users.renameTenant(principal.tenantId, payload.name).pipe(
+            Effect.flatten,
+            Effect.orDie,
+            Effect.tap(() => authenticator.forgetTenant(principal.tenantId))
+          )))
   }))
