@@ -12,6 +12,7 @@ import * as Context from "effect/Context"
 import * as Schema from "effect/Schema"
 import { errorFields, httpError, type HttpError, TenantMismatch } from "./ApiError.js"
 import type { ApiKeyId, TenantId, UserId } from "./Ids.js"
+import type { Tenant, User } from "./Users.js"
 
 // ---------------------------------------------------------------------------
 // Errors (messages are part of the contract)
@@ -120,6 +121,9 @@ export interface Principal {
   readonly via: CredentialKind
   /** Set when the credential is an API key. */
   readonly apiKeyId: ApiKeyId | null
+  /** The caller's user and tenant, read with the credential (one statement): handlers answering with them reuse these. */
+  readonly user: User
+  readonly tenant: Tenant | null
 }
 
 export interface TenantPrincipal extends Principal {

@@ -13,6 +13,7 @@ import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
+import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import * as Predicate from "effect/Predicate"
 import * as crypto from "node:crypto"
@@ -158,6 +159,8 @@ const limitBody = (request: HttpServerRequest.HttpServerRequest) =>
 <E, R>(
   app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R> => {
+  // nothing to read: the limit would only cost a FiberRef and a cause handler per request
+  if (!hasBody(request.headers)) return app
   if ((request.headers["content-type"] ?? "").toLowerCase().includes("multipart/")) return app
   if ((declaredLength(request.headers) ?? 0) > MAX_READ_BODY_BYTES) return bodyTooLarge
   return app.pipe(
@@ -182,20 +185,23 @@ export const withRequestContext =
             Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : answerFor(cause, request)
           )
         )
-        yield* Effect.logInfo("request").pipe(
-          Effect.annotateLogs({
-            method: request.method,
-            path: pathOf(request),
-            status: response.status,
-            durationMs: (yield* Clock.currentTimeMillis) - started
-          })
-        )
+        // the access line is at info: when the level filters it, its annotations are not built either
+        if (LogLevel.lessThanEqual(yield* FiberRef.get(FiberRef.currentMinimumLogLevel), LogLevel.Info)) {
+          yield* Effect.logInfo("request").pipe(
+            Effect.annotateLogs({
+              method: request.method,
+              path,
+              status: response.status,
+              durationMs: (yield* Clock.currentTimeMillis) - started
+            })
+          )
+        }
         yield* recordRequest(service, request.method, path, response.status, (performance.now() - startedPrecise) / 1000)
         return HttpServerResponse.setHeaders(response, {
           [REQUEST_ID_HEADER]: requestId,
           ...securityHeaders,
           // answers carry credentials and account data: no shared cache may keep them
-          ...(response.headers["cache-control"] === undefined && pathOf(request).startsWith("/api/")
+          ...(response.headers["cache-control"] === undefined && path.startsWith("/api/")
             ? { "cache-control": "no-store" }
             : {})
         })

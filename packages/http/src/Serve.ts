@@ -266,7 +266,8 @@ export const listen = <R = never>(service: string, options: Listen, upgrade?: Ef
   ).pipe(Layer.provideMerge(gracefulHttpServer(service, options, upgrade)))
 
 /**
- * Serves one HttpApi on its own port, with `/api/v1/openapi.json` and `/docs`.
+ * Serves one HttpApi on its own port, with `/api/v1/openapi.json` and `/docs`, and registers it as
+ * a service of this process (for a gateway in the same process: see `Gateway/Proxy`).
  * Fresh, so the three services in one process never share a router.
  */
 export const serveApi = <E, R, RU = never>(
@@ -275,11 +276,13 @@ export const serveApi = <E, R, RU = never>(
   options: Listen,
   upgrade?: Effect.Effect<UpgradeHandler, never, RU>
 ) =>
-  Layer.unwrapEffect(
+  Layer.unwrapScoped(
     Effect.gen(function*() {
       const { api: served } = yield* HttpApi.Api
-      const app = yield* HttpApiBuilder.httpApp
-      return HttpServer.serve(withRequestContext(service)(withRequestRules(routesOf(served))(app)))
+      const app = withRequestContext(service)(withRequestRules(routesOf(served))(yield* HttpApiBuilder.httpApp))
+      const context = yield* Effect.context<never>()
+      yield* (yield* ServiceDirectory).registerLocal(service, { app, context })
+      return HttpServer.serve(app)
     })
   ).pipe(
     Layer.provide([docsLayer, HttpApiBuilder.middlewareOpenApi({ path: OPENAPI_PATH })]),

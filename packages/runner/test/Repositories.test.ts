@@ -64,7 +64,10 @@ describe(`repositories (${TestDatabase.backend()})`, () => {
         yield* keys.insert(key)
         const found = Option.getOrThrow(yield* keys.findCredential(key.keyHash))
         assert.strictEqual(found.id, key.id)
-        assert.strictEqual(found.tenantId, tenant!.id)
+        assert.strictEqual(found.user.id, user.id)
+        assert.strictEqual(found.user.email, user.email)
+        assert.strictEqual(found.user.tenantId, tenant!.id)
+        assert.deepStrictEqual(found.tenant, tenant)
         assert.strictEqual(found.expiresAt?.toISOString(), "2099-01-01T00:00:00.000Z")
         assert.isTrue(Buffer.from(found.keyHash).equals(key.keyHash))
 

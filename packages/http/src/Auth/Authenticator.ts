@@ -13,6 +13,7 @@ import {
   TenantContextRequired,
   type TenantPrincipal
 } from "@voiceagent/domain/Auth"
+import type { ApiKeyId, TenantId, UserId } from "@voiceagent/domain/Ids"
 import { ApiKeysRepo } from "@voiceagent/runner/ApiKeys/ApiKeysRepo"
 import { UsersRepo } from "@voiceagent/runner/Users/UsersRepo"
 import * as Clock from "effect/Clock"
@@ -20,7 +21,9 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as crypto from "node:crypto"
+import { hasBody } from "../RequestContext.js"
 import { hashApiKey, isWellFormedApiKey } from "./ApiKeyFormat.js"
+import { CredentialCache } from "./CredentialCache.js"
 import { parseAuthorization } from "./Credentials.js"
 import { SessionTokens } from "./SessionTokens.js"
 
@@ -38,27 +41,47 @@ export class Authenticator extends Effect.Service<Authenticator>()("Auth/Authent
     const users = yield* UsersRepo
     const tokens = yield* SessionTokens
 
+    const cache = new CredentialCache()
+
+    /** The key's row, from the cache or the database (then kept, unless a change raced the read). */
+    const credentialOf = (hash: Buffer, cacheKey: string, now: number) => {
+      const cached = cache.find(cacheKey, now)
+      if (cached !== undefined) return Effect.succeed(Option.some(cached))
+      const generation = cache.generation
+      return keys.findCredential(hash).pipe(
+        Effect.map((found) => {
+          if (Option.isNone(found) || !crypto.timingSafeEqual(Buffer.from(found.value.keyHash), hash)) {
+            return Option.none()
+          }
+          cache.keep(cacheKey, found.value, now, generation)
+          return found
+        })
+      )
+    }
+
     const withApiKey = (key: string) =>
       Effect.gen(function*() {
         if (!isWellFormedApiKey(key)) return yield* new InvalidApiKey()
         const hash = hashApiKey(key)
-        const found = yield* keys.findCredential(hash)
-        if (Option.isNone(found) || !crypto.timingSafeEqual(Buffer.from(found.value.keyHash), hash)) {
-          return yield* new InvalidApiKey()
-        }
-        const credential = found.value
+        const cacheKey = hash.toString("base64")
         const now = yield* Clock.currentTimeMillis
+        const found = yield* credentialOf(hash, cacheKey, now)
+        if (Option.isNone(found)) return yield* new InvalidApiKey()
+        const credential = found.value
         if (credential.expiresAt !== null && credential.expiresAt.getTime() <= now) {
           return yield* new ApiKeyExpired()
         }
         if (credential.lastUsedAt === null || now - credential.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
           yield* keys.touchLastUsed(credential.id, new Date(now))
+          cache.touched(cacheKey, { ...credential, lastUsedAt: new Date(now) })
         }
         return {
-          userId: credential.userId,
-          tenantId: credential.tenantId,
+          userId: credential.user.id,
+          tenantId: credential.user.tenantId,
           via: "api_key",
-          apiKeyId: credential.id
+          apiKeyId: credential.id,
+          user: credential.user,
+          tenant: credential.tenant
         } satisfies Principal
       })
 
@@ -74,7 +97,9 @@ export class Authenticator extends Effect.Service<Authenticator>()("Auth/Authent
           userId: found.value.user.id,
           tenantId: found.value.user.tenantId,
           via: "session",
-          apiKeyId: null
+          apiKeyId: null,
+          user: found.value.user,
+          tenant: found.value.tenant
         } satisfies Principal
       })
 
@@ -98,7 +123,15 @@ export class Authenticator extends Effect.Service<Authenticator>()("Auth/Authent
       }
     }
 
-    return { authenticate } as const
+    return {
+      authenticate,
+      /** After a key is revoked: refused at once by this process (see `CredentialCache`). */
+      forgetKey: (id: ApiKeyId) => Effect.sync(() => cache.forgetKey(id)),
+      /** After a user is given a tenant. */
+      forgetUser: (id: UserId) => Effect.sync(() => cache.forgetUser(id)),
+      /** After a tenant is renamed. */
+      forgetTenant: (id: TenantId) => Effect.sync(() => cache.forgetTenant(id))
+    } as const
   })
 }) {}
 
@@ -115,13 +148,20 @@ const tenantIdIn = (value: unknown): unknown =>
  * query string) must name the same tenant, or the request is refused before any handler runs.
  */
 export const refuseForeignTenantId = (principal: TenantPrincipal) =>
-  Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const query = new URL(request.url, "http://local").searchParams.getAll("tenantId")
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    // most requests have neither a query string nor a body: nothing to parse
+    const query = request.url.includes("?")
+      ? new URL(request.url, "http://local").searchParams.getAll("tenantId")
+      : []
     const contentType = request.headers["content-type"] ?? ""
-    const body = contentType.includes("application/json")
-      ? yield* request.json.pipe(Effect.orElseSucceed(() => undefined))
-      : undefined
-    const claimed = [...query, tenantIdIn(body)].filter((v) => v !== undefined && v !== null)
-    if (claimed.some((v) => v !== principal.tenantId)) return yield* new TenantMismatch()
+    if (!hasBody(request.headers) || !contentType.includes("application/json")) return refuseClaims(principal, query)
+    return Effect.flatMap(
+      request.json.pipe(Effect.orElseSucceed(() => undefined)),
+      (body) => refuseClaims(principal, [...query, tenantIdIn(body)])
+    )
   })
+
+const refuseClaims = (principal: TenantPrincipal, claimed: ReadonlyArray<unknown>) =>
+  claimed.some((v) => v !== undefined && v !== null && v !== principal.tenantId)
+    ? Effect.fail(new TenantMismatch())
+    : Effect.void

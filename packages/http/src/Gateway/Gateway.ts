@@ -15,7 +15,7 @@ import { errorResponse, withRequestContext } from "../RequestContext.js"
 import { docsLayer, type Listen, listen, OPENAPI_PATH } from "../Serve.js"
 import { ServiceDirectory } from "../ServiceDirectory.js"
 import { makeProtection, type ProtectionOptions } from "./Protection.js"
-import { proxy, UpstreamAgent } from "./Proxy.js"
+import { makeProxy, UpstreamAgent } from "./Proxy.js"
 import { answerRaw, isWebSocketUpgrade, pathOfUrl, refuseUpgrade, requestIdOf, tunnel, type UpgradeHandler } from "../WebSockets.js"
 
 /**
@@ -62,7 +62,7 @@ const GatewayRoutes = HttpApiBuilder.Router.use((router) =>
     const context = yield* Effect.context<ServiceDirectory | HttpClient.HttpClient | UpstreamAgent>()
     yield* router.get("/healthz", HttpServerResponse.json({ status: "ok", service: "gateway", pid: process.pid }))
     yield* router.get("/readyz", Effect.provide(readiness, context))
-    yield* router.all("*", Effect.provide(proxy, context))
+    yield* router.all("*", yield* makeProxy)
   })
 )
 

@@ -7,7 +7,6 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as HttpTraceContext from "@effect/platform/HttpTraceContext"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
-import * as NodeStream from "@effect/platform-node/NodeStream"
 import { CurrentRequestId } from "@voiceagent/domain/ApiError"
 import { gatewayRouteNotFoundMessage, routeFor } from "@voiceagent/domain/Gateway"
 import * as Context from "effect/Context"
@@ -15,10 +14,11 @@ import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Scope from "effect/Scope"
 import * as http from "node:http"
 import { declaredLength, errorResponse, hasBody, pathOf, payloadTooLarge, REQUEST_ID_HEADER } from "../RequestContext.js"
 import { clientIdleTimeout, HttpTimeouts } from "../Serve.js"
-import { ServiceDirectory } from "../ServiceDirectory.js"
+import { type LocalService, ServiceDirectory } from "../ServiceDirectory.js"
 
 const HOP_BY_HOP = new Set([
   "connection",
@@ -165,70 +165,138 @@ const tracedExchange = (...args: Parameters<typeof exchange>) =>
     })
   })
 
-export const proxy = Effect.gen(function*() {
-  const request = yield* HttpServerRequest.HttpServerRequest
-  const path = pathOf(request)
-  const route = routeFor(path)
-  if (route === undefined) {
-    return yield* errorResponse(404, "GATEWAY_ROUTE_NOT_FOUND", gatewayRouteNotFoundMessage(path))
-  }
-  const directory = yield* ServiceDirectory
-  const base = yield* directory.lookup(route.service)
-  if (Option.isNone(base)) {
-    return yield* errorResponse(502, "UPSTREAM_UNAVAILABLE", `The ${route.service} service is not available`)
-  }
+/** What a service's answer becomes at the client: end-to-end headers only; the gateway's request id. */
+const answerHeaders = (headers: Headers.Headers) => {
+  const kept = endToEnd(headers)
+  delete kept[REQUEST_ID_HEADER]
+  const contentType = kept["content-type"]
+  delete kept["content-type"]
+  return { headers: kept, contentType }
+}
 
-  const requestId = yield* FiberRef.get(CurrentRequestId)
-  const remote = Option.getOrElse(request.remoteAddress, () => "")
-  const forwardedFor = request.headers["x-forwarded-for"]
-  const length = declaredLength(request.headers)
-  const withBody = hasBody(request.headers)
-  const headers: Record<string, string> = {
-    ...endToEnd(request.headers),
-    [REQUEST_ID_HEADER]: requestId,
-    "x-forwarded-for": forwardedFor === undefined ? remote : `${forwardedFor}, ${remote}`,
-    "x-forwarded-host": request.headers["host"] ?? "",
-    "x-forwarded-proto": request.headers["x-forwarded-proto"] ?? "http",
-    ...(withBody
-      ? length === undefined ? { "transfer-encoding": "chunked" } : { "content-length": String(length) }
-      : {})
-  }
-  // a declared length is checked against the limit before the proxy, and node's parser holds the body to it
-  const limit = yield* RequestBodyLimit
-  const agent = yield* UpstreamAgent
-  const send = tracedExchange(
-    agent,
-    `${base.value}${request.url}`,
-    request.method,
-    headers,
-    withBody ? NodeHttpServerRequest.toIncomingMessage(request) : undefined,
-    length === undefined ? limit : Number.POSITIVE_INFINITY
-  )
-  const first = yield* send
-  const outcome = replayable(first, request.method, withBody) ? yield* send : first
-  if (outcome._tag === "TooLarge") return yield* payloadTooLarge(limit)
-  if (outcome._tag === "Unreachable") {
-    yield* Effect.logWarning(`gateway: the ${route.service} service is not reachable`).pipe(
-      Effect.annotateLogs({ upstream: base.value, cause: String(outcome.cause), replayed: outcome !== first })
+const JSON_TYPE = /^\s*application\/(?:[^\s;/]+\+)?json\s*(?:;|$)/i
+
+const bodiless = (status: number, method: string) => status === 204 || status === 304 || method === "HEAD"
+
+/**
+ * A service in this process (the `start` role) is handed a request directly: its app runs in this
+ * fiber, with its own server's context, the request as the proxy would have sent it, and this
+ * request's scope (a streamed answer is written before it closes). Its answer is then treated as one
+ * that came over a socket. Only requests without a body, or with a JSON body of a declared length
+ * (already held to the route's limit, and read whole by the service's request rules or not at
+ * all), go this way; uploads and chunked bodies keep the socket, which counts them against the
+ * limit as they stream and stops forwarding them on an early answer. All requests keep it when
+ * tracing is on, so a trace keeps its client and server spans.
+ */
+const dispatchLocal = (
+  local: LocalService,
+  request: HttpServerRequest.HttpServerRequest,
+  headers: Record<string, string>
+) =>
+  Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse>((fiber) => {
+    const scope = Context.unsafeGet(fiber.currentContext, Scope.Scope)
+    const context = Context.merge(
+      local.context,
+      Context.make(HttpServerRequest.HttpServerRequest, request.modify({ headers: Headers.fromInput(headers) })).pipe(
+        Context.add(Scope.Scope, scope)
+      )
     )
-    return yield* errorResponse(502, "UPSTREAM_UNAVAILABLE", `The ${route.service} service is not reachable`)
-  }
-  const response = outcome.response
-  const upstreamHeaders = Headers.fromInput(response.headers as Record<string, string | ReadonlyArray<string>>)
-  const responseLength = declaredLength(upstreamHeaders)
-  const responseHeaders = endToEnd(upstreamHeaders)
-  delete responseHeaders[REQUEST_ID_HEADER]
-  const contentType = responseHeaders["content-type"]
-  delete responseHeaders["content-type"]
-  const status = response.statusCode ?? 502
-  if (status === 204 || status === 304 || request.method === "HEAD") {
-    response.resume()
-    return HttpServerResponse.empty({ status, headers: Headers.fromInput(responseHeaders) })
-  }
-  return HttpServerResponse.stream(NodeStream.fromReadable<unknown, Uint8Array>(() => response, (e) => e), {
-    status,
-    headers: Headers.fromInput(responseHeaders),
-    ...(contentType === undefined ? {} : { contentType }),
-    ...(responseLength === undefined ? {} : { contentLength: responseLength })
+    return Effect.locally(local.app as Effect.Effect<HttpServerResponse.HttpServerResponse>, FiberRef.currentContext, context)
+  }).pipe(Effect.map((response) => {
+    const { contentType, headers: kept } = answerHeaders(response.headers)
+    if (bodiless(response.status, request.method)) {
+      return HttpServerResponse.empty({ status: response.status, headers: Headers.fromInput(kept) })
+    }
+    const answer = HttpServerResponse.setBody(
+      HttpServerResponse.empty({ status: response.status, headers: Headers.fromInput(kept) }),
+      response.body
+    )
+    return contentType === undefined ? answer : HttpServerResponse.setHeader(answer, "content-type", contentType)
+  }))
+
+/** The proxy, with the directory and the connections to the services it uses for every request. */
+export const makeProxy = Effect.gen(function*() {
+  const directory = yield* ServiceDirectory
+  const agent = yield* UpstreamAgent
+  return Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const path = pathOf(request)
+    const route = routeFor(path)
+    if (route === undefined) {
+      return yield* errorResponse(404, "GATEWAY_ROUTE_NOT_FOUND", gatewayRouteNotFoundMessage(path))
+    }
+    const base = yield* directory.lookup(route.service)
+    if (Option.isNone(base)) {
+      return yield* errorResponse(502, "UPSTREAM_UNAVAILABLE", `The ${route.service} service is not available`)
+    }
+
+    const requestId = yield* FiberRef.get(CurrentRequestId)
+    const remote = Option.getOrElse(request.remoteAddress, () => "")
+    const forwardedFor = request.headers["x-forwarded-for"]
+    const length = declaredLength(request.headers)
+    const withBody = hasBody(request.headers)
+    const headers: Record<string, string> = {
+      ...endToEnd(request.headers),
+      [REQUEST_ID_HEADER]: requestId,
+      "x-forwarded-for": forwardedFor === undefined ? remote : `${forwardedFor}, ${remote}`,
+      "x-forwarded-host": request.headers["host"] ?? "",
+      "x-forwarded-proto": request.headers["x-forwarded-proto"] ?? "http",
+      ...(withBody
+        ? length === undefined ? { "transfer-encoding": "chunked" } : { "content-length": String(length) }
+        : {})
+    }
+    const local = withBody && !(length !== undefined && JSON_TYPE.test(request.headers["content-type"] ?? ""))
+      ? undefined
+      : directory.local(route.service)
+    if (local !== undefined && !(yield* FiberRef.get(FiberRef.currentTracerEnabled))) {
+      return yield* dispatchLocal(local, request, { ...headers, host: hostOf(base.value) })
+    }
+    // a declared length is checked against the limit before the proxy, and node's parser holds the body to it
+    const limit = yield* RequestBodyLimit
+    const send = tracedExchange(
+      agent,
+      `${base.value}${request.url}`,
+      request.method,
+      headers,
+      withBody ? NodeHttpServerRequest.toIncomingMessage(request) : undefined,
+      length === undefined ? limit : Number.POSITIVE_INFINITY
+    )
+    const first = yield* send
+    const outcome = replayable(first, request.method, withBody) ? yield* send : first
+    if (outcome._tag === "TooLarge") return yield* payloadTooLarge(limit)
+    if (outcome._tag === "Unreachable") {
+      yield* Effect.logWarning(`gateway: the ${route.service} service is not reachable`).pipe(
+        Effect.annotateLogs({ upstream: base.value, cause: String(outcome.cause), replayed: outcome !== first })
+      )
+      return yield* errorResponse(502, "UPSTREAM_UNAVAILABLE", `The ${route.service} service is not reachable`)
+    }
+    const response = outcome.response
+    const upstreamHeaders = Headers.fromInput(response.headers as Record<string, string | ReadonlyArray<string>>)
+    const responseLength = declaredLength(upstreamHeaders)
+    const { contentType, headers: responseHeaders } = answerHeaders(upstreamHeaders)
+    const status = response.statusCode ?? 502
+    if (bodiless(status, request.method)) {
+      response.resume()
+      return HttpServerResponse.empty({ status, headers: Headers.fromInput(responseHeaders) })
+    }
+    // node pipes the service's answer to the client's (the platform's raw body); no stream of chunks in between
+    return HttpServerResponse.raw(response, {
+      status,
+      headers: Headers.fromInput(responseHeaders),
+      ...(contentType === undefined ? {} : { contentType }),
+      ...(responseLength === undefined ? {} : { contentLength: responseLength })
+    })
   })
 })
+
+const hosts = new Map<string, string>()
+
+/** The `Host` a request to `base` carries (what node's client sends). */
+const hostOf = (base: string): string => {
+  let host = hosts.get(base)
+  if (host === undefined) {
+    host = new URL(base).host
+    hosts.set(base, host)
+  }
+  return host
+}

@@ -11,6 +11,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { v7 as uuidv7 } from "uuid"
+import { Authenticator } from "../Auth/Authenticator.js"
 import { displayPrefix, generateApiKey, generateSigningSecret, hashApiKey } from "../Auth/ApiKeyFormat.js"
 
 const scopeOf = (principal: Principal): KeyScope => ({ userId: principal.userId, tenantId: principal.tenantId })
@@ -19,6 +20,7 @@ export const ApiKeysHttpLive = HttpApiBuilder.group(PlatformCoreApi, "apiKeys", 
   Effect.gen(function*() {
     const keys = yield* ApiKeysRepo
     const agents = yield* AgentsRepo
+    const authenticator = yield* Authenticator
 
     return handlers
       .handle("createApiKey", ({ payload }) =>
@@ -70,5 +72,6 @@ export const ApiKeysHttpLive = HttpApiBuilder.group(PlatformCoreApi, "apiKeys", 
           const principal = yield* CurrentUser
           const revoked = yield* keys.revoke(scopeOf(principal), path.id)
           if (!revoked) return yield* new ApiKeyNotFound()
+          yield* authenticator.forgetKey(path.id)
         }))
   }))

@@ -1,6 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { ApiKey } from "@voiceagent/domain/ApiKeys"
 import type { AgentId, ApiKeyId, TenantId, UserId } from "@voiceagent/domain/Ids"
+import { Tenant, User } from "@voiceagent/domain/Users"
 import { offsetOf, type PageRequest } from "@voiceagent/domain/Pagination"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -19,15 +20,51 @@ export interface NewApiKey {
   readonly expiresAt: Date | null
 }
 
-/** What authentication needs to know about a presented key: one indexed lookup by hash. */
+/**
+ * What authentication needs to know about a presented key, with its user and tenant: one indexed
+ * lookup by hash, so a handler answering with the caller's account reads nothing more.
+ */
 export interface KeyCredential {
   readonly id: ApiKeyId
-  readonly userId: UserId
-  readonly tenantId: TenantId | null
   readonly keyHash: Uint8Array
   readonly expiresAt: Date | null
   readonly lastUsedAt: Date | null
+  readonly user: User
+  readonly tenant: Tenant | null
 }
+
+interface KeyCredentialRow {
+  readonly id: string
+  readonly keyHash: Uint8Array
+  readonly expiresAt: Date | null
+  readonly lastUsedAt: Date | null
+  readonly userId: string
+  readonly email: string
+  readonly tenantId: string | null
+  readonly userCreatedAt: Date
+  readonly tenantName: string | null
+  readonly tenantCurrency: string | null
+  readonly tenantCreatedAt: Date | null
+}
+
+const toKeyCredential = (row: KeyCredentialRow): KeyCredential => ({
+  id: row.id as ApiKeyId,
+  keyHash: row.keyHash,
+  expiresAt: row.expiresAt,
+  lastUsedAt: row.lastUsedAt,
+  user: new User({
+    id: row.userId as UserId,
+    email: row.email,
+    tenantId: row.tenantId as TenantId | null,
+    createdAt: row.userCreatedAt
+  }, fromDatabase),
+  tenant: row.tenantId === null ? null : new Tenant({
+    id: row.tenantId as TenantId,
+    name: row.tenantName!,
+    currency: row.tenantCurrency!.trim(),
+    createdAt: row.tenantCreatedAt!
+  }, fromDatabase)
+})
 
 /** Keys are visible to every user of the owner's tenant, or to the owner alone when it has none. */
 export interface KeyScope {
@@ -110,11 +147,13 @@ export class ApiKeysRepo extends Effect.Service<ApiKeysRepo>()("ApiKeys/Repo", {
       )
 
     const findCredential = (keyHash: Uint8Array) =>
-      sql<KeyCredential>`
-        SELECT k.id, k.user_id, u.tenant_id, k.key_hash, k.expires_at, k.last_used_at
-        FROM api_keys k JOIN users u ON u.id = k.user_id
+      sql<KeyCredentialRow>`
+        SELECT k.id, k.key_hash, k.expires_at, k.last_used_at,
+               u.id AS user_id, u.email, u.tenant_id, u.created_at AS user_created_at,
+               t.name AS tenant_name, t.currency AS tenant_currency, t.created_at AS tenant_created_at
+        FROM api_keys k JOIN users u ON u.id = k.user_id LEFT JOIN tenants t ON t.id = u.tenant_id
         WHERE k.key_hash = ${Buffer.from(keyHash)} AND k.revoked_at IS NULL
-      `.pipe(Effect.map((rows) => Option.fromNullable(rows[0])), Effect.orDie)
+      `.pipe(Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toKeyCredential)), Effect.orDie)
 
     const touchLastUsed = (id: ApiKeyId, at: Date) =>
       sql`UPDATE api_keys SET last_used_at = ${at} WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)
