@@ -8,6 +8,13 @@
  *
  * The sharding configuration is passed in whole rather than read from the environment, whose
  * `HOST`/`PORT` names would collide with the platform's own variables.
+ *
+ * Two clocks: the cluster's own housekeeping (shard locks and assignments, storage polls, idle
+ * entities' reaping, its metrics loops) runs on real time, and the platform's entities and
+ * singletons on the `Clock` of the fiber that builds the layers (see `platformTimed`). In
+ * production both are the same clock. Under a test clock, the housekeeping no longer wakes the
+ * test's clock every virtual second, and shard locks (which the database times by its own `now()`)
+ * are refreshed in the time that expires them.
  */
 import * as RunnerHealth from "@effect/cluster/RunnerHealth"
 import * as Runners from "@effect/cluster/Runners"
@@ -18,9 +25,11 @@ import * as SocketRunner from "@effect/cluster/SocketRunner"
 import * as SqlMessageStorage from "@effect/cluster/SqlMessageStorage"
 import * as SqlRunnerStorage from "@effect/cluster/SqlRunnerStorage"
 import { layerClientProtocol, layerSocketServer } from "@effect/platform-node/NodeClusterSocket"
+import * as Rpc from "@effect/rpc/Rpc"
 import * as RpcSerialization from "@effect/rpc/RpcSerialization"
 import * as RunnerAddress from "@effect/cluster/RunnerAddress"
 import * as SqlClient from "@effect/sql/SqlClient"
+import * as Clock from "effect/Clock"
 import type * as Duration from "effect/Duration"
 import * as Equal from "effect/Equal"
 import * as Effect from "effect/Effect"
@@ -156,6 +165,64 @@ const shardingConfig = (options: ClusterOptions, role: "runner" | "client" | "em
     refreshAssignmentsInterval: role === "embedded" ? options.shardLockRefreshInterval : "1 second"
   })
 
+/** A handler's answer, run on `clock`: an effect (or an RPC wrapper of one); a stream is left as it is. */
+const onClock = (clock: Clock.Clock, result: unknown): unknown => {
+  if (Effect.isEffect(result)) return Effect.withClock(result, clock)
+  if (typeof result === "object" && result !== null && Rpc.isWrapper(result) && Effect.isEffect(result.value)) {
+    return { ...result, value: Effect.withClock(result.value, clock) }
+  }
+  return result
+}
+
+/**
+ * The `Sharding` the platform registers its entities and singletons with. `@effect/cluster` builds
+ * an entity and runs its handlers in whichever fiber delivers a message (a storage poll, a sender)
+ * and forks one metrics loop per entity type (a 1 s sleep, forever) from the registering fiber, so
+ * the clock is set explicitly on each side: registration on `housekeeping`, the entity's build (and
+ * what it forks), every handler, and every singleton on `platform`.
+ */
+const platformTimed = (
+  sharding: Sharding.Sharding["Type"],
+  housekeeping: Clock.Clock,
+  platform: Clock.Clock
+): Sharding.Sharding["Type"] => ({
+  ...sharding,
+  registerEntity: (entity, build, options) =>
+    Effect.withClock(
+      sharding.registerEntity(
+        entity,
+        Effect.withClock(
+          Effect.map(build, (handlers) =>
+            Object.fromEntries(
+              Object.entries(handlers).map(([name, handler]) => [
+                name,
+                typeof handler === "function"
+                  ? (...args: Array<unknown>) => onClock(platform, (handler as (...a: Array<unknown>) => unknown)(...args))
+                  : handler
+              ])
+            ) as typeof handlers),
+          platform
+        ),
+        options
+      ),
+      housekeeping
+    ),
+  registerSingleton: (name, run, options) =>
+    Effect.withClock(sharding.registerSingleton(name, Effect.withClock(run, platform), options), housekeeping)
+})
+
+/** Builds `cluster` (which outputs the `Sharding`) on a real-time clock; see the module's note on clocks. */
+const withHousekeepingClock = <ROut, E, RIn>(
+  cluster: Layer.Layer<ROut | Sharding.Sharding, E, RIn>
+): Layer.Layer<ROut | Sharding.Sharding, E, RIn> => {
+  const housekeeping = Clock.make()
+  return Layer.effect(
+    Sharding.Sharding,
+    Effect.flatMap(Sharding.Sharding, (sharding) =>
+      Effect.map(Effect.clock, (platform) => platformTimed(sharding, housekeeping, platform)))
+  ).pipe(Layer.provideMerge(Layer.locallyEffect(cluster, Effect.withClock(housekeeping))))
+}
+
 const sqlStorage = <A, E, R>(layer: Layer.Layer<A, E, R>, runnerStorage = Layer.orDie(SqlRunnerStorage.layer)) =>
   layer.pipe(
     Layer.provideMerge(Layer.orDie(SqlMessageStorage.layer)),
@@ -164,7 +231,11 @@ const sqlStorage = <A, E, R>(layer: Layer.Layer<A, E, R>, runnerStorage = Layer.
 
 /** The single runner of an embedded platform: every shard here, nothing on the network. */
 export const embedded = (options: ClusterOptions = defaultClusterOptions) =>
-  sqlStorage(Sharding.layer.pipe(Layer.provideMerge(Runners.layerNoop), Layer.provide(RunnerHealth.layerNoop))).pipe(
+  sqlStorage(
+    withHousekeepingClock(
+      Sharding.layer.pipe(Layer.provideMerge(Runners.layerNoop), Layer.provide(RunnerHealth.layerNoop))
+    )
+  ).pipe(
     Layer.provideMerge(shardingConfig(options, "embedded"))
   )
 
@@ -174,13 +245,13 @@ export const runner = (options: ClusterOptions) => {
   const runnerStorage = Layer.orDie(SqlRunnerStorage.layer)
   const runners = Runners.layerRpc.pipe(Layer.provide(layerClientProtocol))
   return sqlStorage(
-    Layer.merge(
+    withHousekeepingClock(Layer.merge(
       SocketRunner.layer.pipe(
         Layer.provide(databaseRunnerHealth.pipe(Layer.provide(runners))),
         Layer.provide([layerSocketServer, layerClientProtocol])
       ),
       deadRunnerSweep.pipe(Layer.provide(runners), Layer.provide(runnerStorage))
-    ),
+    )),
     runnerStorage
   ).pipe(
     Layer.provideMerge(shardingConfig(options, "runner")),
@@ -190,8 +261,7 @@ export const runner = (options: ClusterOptions) => {
 
 /** A node that sends to entities and owns no shards. */
 export const client = (options: ClusterOptions) =>
-  sqlStorage(SocketRunner.layerClientOnly.pipe(Layer.provide(layerClientProtocol))).pipe(
+  sqlStorage(withHousekeepingClock(SocketRunner.layerClientOnly.pipe(Layer.provide(layerClientProtocol)))).pipe(
     Layer.provideMerge(shardingConfig(options, "client")),
     Layer.provide(RpcSerialization.layerMsgPack)
   )
-
