@@ -9,12 +9,10 @@
  * The sharding configuration is passed in whole rather than read from the environment, whose
  * `HOST`/`PORT` names would collide with the platform's own variables.
  *
- * Two clocks: the cluster's own housekeeping (shard locks and assignments, storage polls, idle
- * entities' reaping, its metrics loops) runs on real time, and the platform's entities and
- * singletons on the `Clock` of the fiber that builds the layers (see `platformTimed`). In
- * production both are the same clock. Under a test clock, the housekeeping no longer wakes the
- * test's clock every virtual second, and shard locks (which the database times by its own `now()`)
- * are refreshed in the time that expires them.
+ * Clocks: everything runs on the `Clock` of the fiber that builds the layers (under the testing
+ * kit, its virtual clock), with one exception: `@effect/cluster`'s per-entity-type metrics loop, a
+ * 1 s sleep forever, sleeps in real time (see `platformTimed`). In production both are the same clock;
+ * under a test clock that loop no longer wakes it every virtual second.
  */
 import * as RunnerHealth from "@effect/cluster/RunnerHealth"
 import * as Runners from "@effect/cluster/Runners"
@@ -174,54 +172,66 @@ const onClock = (clock: Clock.Clock, result: unknown): unknown => {
   return result
 }
 
-/**
- * The `Sharding` the platform registers its entities and singletons with. `@effect/cluster` builds
- * an entity and runs its handlers in whichever fiber delivers a message (a storage poll, a sender)
- * and forks one metrics loop per entity type (a 1 s sleep, forever) from the registering fiber, so
- * the clock is set explicitly on each side: registration on `housekeeping`, the entity's build (and
- * what it forks), every handler, and every singleton on `platform`.
- */
-const platformTimed = (
-  sharding: Sharding.Sharding["Type"],
-  housekeeping: Clock.Clock,
-  platform: Clock.Clock
-): Sharding.Sharding["Type"] => ({
-  ...sharding,
-  registerEntity: (entity, build, options) =>
-    Effect.withClock(
-      sharding.registerEntity(
-        entity,
-        Effect.withClock(
-          Effect.map(build, (handlers) =>
-            Object.fromEntries(
-              Object.entries(handlers).map(([name, handler]) => [
-                name,
-                typeof handler === "function"
-                  ? (...args: Array<unknown>) => onClock(platform, (handler as (...a: Array<unknown>) => unknown)(...args))
-                  : handler
-              ])
-            ) as typeof handlers),
-          platform
-        ),
-        options
-      ),
-      housekeeping
-    ),
-  registerSingleton: (name, run, options) =>
-    Effect.withClock(sharding.registerSingleton(name, Effect.withClock(run, platform), options), housekeeping)
+/** A clock that reads `reading`'s time but sleeps on `sleeping`. */
+const sleepingOn = (reading: Clock.Clock, sleeping: Clock.Clock): Clock.Clock => ({
+  [Clock.ClockTypeId]: Clock.ClockTypeId,
+  unsafeCurrentTimeMillis: () => reading.unsafeCurrentTimeMillis(),
+  get currentTimeMillis() {
+    return reading.currentTimeMillis
+  },
+  unsafeCurrentTimeNanos: () => reading.unsafeCurrentTimeNanos(),
+  get currentTimeNanos() {
+    return reading.currentTimeNanos
+  },
+  sleep: (duration) => sleeping.sleep(duration)
 })
 
-/** Builds `cluster` (which outputs the `Sharding`) on a real-time clock; see the module's note on clocks. */
-const withHousekeepingClock = <ROut, E, RIn>(
-  cluster: Layer.Layer<ROut | Sharding.Sharding, E, RIn>
-): Layer.Layer<ROut | Sharding.Sharding, E, RIn> => {
-  const housekeeping = Clock.make()
-  return Layer.effect(
-    Sharding.Sharding,
-    Effect.flatMap(Sharding.Sharding, (sharding) =>
-      Effect.map(Effect.clock, (platform) => platformTimed(sharding, housekeeping, platform)))
-  ).pipe(Layer.provideMerge(Layer.locallyEffect(cluster, Effect.withClock(housekeeping))))
+/**
+ * The `Sharding` the platform registers its entities and singletons with.
+ *
+ * `@effect/cluster` forks one metrics loop per entity type (a gauge update, then a 1 s sleep,
+ * forever) from the registering fiber, and takes that fiber's clock for the entity's idle
+ * timestamps; so an entity type is registered on a clock that reads the platform's time (the idle
+ * reaper compares with it) but sleeps in real time. The entity's build (and what it forks) and every
+ * handler run on the platform's clock explicitly, as does every singleton: the cluster builds an
+ * entity in whichever fiber delivers its first message.
+ */
+const platformTimed = (sharding: Sharding.Sharding["Type"], platform: Clock.Clock): Sharding.Sharding["Type"] => {
+  const registration = sleepingOn(platform, Clock.make())
+  return {
+    ...sharding,
+    registerEntity: (entity, build, options) =>
+      Effect.withClock(
+        sharding.registerEntity(
+          entity,
+          Effect.withClock(
+            Effect.map(build, (handlers) =>
+              Object.fromEntries(
+                Object.entries(handlers).map(([name, handler]) => [
+                  name,
+                  typeof handler === "function"
+                    ? (...args: Array<unknown>) => onClock(platform, (handler as (...a: Array<unknown>) => unknown)(...args))
+                    : handler
+                ])
+              ) as typeof handlers),
+            platform
+          ),
+          options
+        ),
+        registration
+      ),
+    registerSingleton: (name, run, options) => sharding.registerSingleton(name, Effect.withClock(run, platform), options)
+  }
 }
+
+/** `cluster` with the `Sharding` it outputs replaced by {@link platformTimed}'s, on the clock of the fiber that builds it. */
+const withPlatformClock = <ROut, E, RIn>(
+  cluster: Layer.Layer<ROut | Sharding.Sharding, E, RIn>
+): Layer.Layer<ROut | Sharding.Sharding, E, RIn> =>
+  Layer.effect(
+    Sharding.Sharding,
+    Effect.flatMap(Sharding.Sharding, (sharding) => Effect.map(Effect.clock, (platform) => platformTimed(sharding, platform)))
+  ).pipe(Layer.provideMerge(cluster))
 
 const sqlStorage = <A, E, R>(layer: Layer.Layer<A, E, R>, runnerStorage = Layer.orDie(SqlRunnerStorage.layer)) =>
   layer.pipe(
@@ -232,7 +242,7 @@ const sqlStorage = <A, E, R>(layer: Layer.Layer<A, E, R>, runnerStorage = Layer.
 /** The single runner of an embedded platform: every shard here, nothing on the network. */
 export const embedded = (options: ClusterOptions = defaultClusterOptions) =>
   sqlStorage(
-    withHousekeepingClock(
+    withPlatformClock(
       Sharding.layer.pipe(Layer.provideMerge(Runners.layerNoop), Layer.provide(RunnerHealth.layerNoop))
     )
   ).pipe(
@@ -245,7 +255,7 @@ export const runner = (options: ClusterOptions) => {
   const runnerStorage = Layer.orDie(SqlRunnerStorage.layer)
   const runners = Runners.layerRpc.pipe(Layer.provide(layerClientProtocol))
   return sqlStorage(
-    withHousekeepingClock(Layer.merge(
+    withPlatformClock(Layer.merge(
       SocketRunner.layer.pipe(
         Layer.provide(databaseRunnerHealth.pipe(Layer.provide(runners))),
         Layer.provide([layerSocketServer, layerClientProtocol])
@@ -261,7 +271,7 @@ export const runner = (options: ClusterOptions) => {
 
 /** A node that sends to entities and owns no shards. */
 export const client = (options: ClusterOptions) =>
-  sqlStorage(withHousekeepingClock(SocketRunner.layerClientOnly.pipe(Layer.provide(layerClientProtocol)))).pipe(
+  sqlStorage(withPlatformClock(SocketRunner.layerClientOnly.pipe(Layer.provide(layerClientProtocol)))).pipe(
     Layer.provideMerge(shardingConfig(options, "client")),
     Layer.provide(RpcSerialization.layerMsgPack)
   )

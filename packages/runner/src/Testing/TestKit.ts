@@ -91,18 +91,21 @@ export interface TestKitOptions {
 }
 
 /**
- * The runtime's periodic work (supervisors, the webhook dispatcher's idle poll) is spaced out here:
- * every timer costs a wake-up when {@link advance} walks virtual days, and in one process nothing
- * needs polling to be found. The cluster's own housekeeping runs on real time (see `Cluster`):
- * its storage poll is rare for the same reason, and alone, the runner has nobody to hand its shards
- * to, so its lock refresh (and the assignment refresh that follows it) can be rare too.
+ * The runtime's periodic work (cluster storage polls, supervisors, the webhook dispatcher's idle
+ * poll) is spaced out here: every timer costs a wake-up when {@link advance} walks virtual days,
+ * and in one process nothing needs polling to be found. (The cluster's per-entity-type metrics
+ * loops sleep in real time whatever the options: see `Cluster`.)
  */
 const quietCluster: Cluster.ClusterOptions = {
   ...Cluster.defaultClusterOptions,
   shardsPerGroup: 8,
   entityMessagePollInterval: "1 hour",
+  // alone, the runner has nobody to hand its shards to nor to check on: its lock refresh (and the
+  // assignment refresh that follows it) and its runners' health check need not wake the clock
+  // every few virtual seconds
   shardLockRefreshInterval: "1 hour",
-  shardLockExpiration: "3 hours"
+  shardLockExpiration: "3 hours",
+  runnerHealthCheckInterval: "1 hour"
 }
 
 export const layer = (options: TestKitOptions = {}) => {
@@ -174,6 +177,14 @@ export const advance = (duration: Duration.DurationInput): Effect.Effect<void> =
     }
     yield* settle
   })
+
+/**
+ * Runs `effect` on a fresh {@link VirtualClock.VirtualClock} starting at the current instant, for a
+ * test without the kit's layer (a plain `it.effect`) whose timers are dense: {@link advance} then walks
+ * them at the kit's speed instead of stepping Effect's `TestClock`. Whatever `effect` forks runs on it.
+ */
+export const onVirtualClock = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.withClock(effect, new VirtualClock.VirtualClock(now, settle)))
 
 /**
  * Runs `check` (assertions included) until it passes, waiting in real time between tries and never

@@ -2,7 +2,7 @@
  * The runtime on a fresh test database, with the embedded cluster: entities, singletons and the
  * simulated carrier, all timed by Effect's Clock. The layer installs the testing kit's virtual clock
  * (`VirtualClock`, a `TestClock` too), so a test moves calls, timers and retries along with
- * `TestClock.adjust` or `TestKit.advance`; the cluster's own housekeeping runs on real time.
+ * `TestClock.adjust` or `TestKit.advance`.
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { TenantEntity } from "@voiceagent/domain/TenantEntity"
@@ -42,10 +42,9 @@ export const layer = (options: TestRuntimeOptions = {}) =>
 const WARM_UP_MILLIS = 60_000
 
 /**
- * Waits until an entity answers: the cluster acquires its shards in real time, but a message sent
- * before that is retried on the test's clock, so this also moves the clock a second at a time (each
- * step waits a little real time for the SQL the move started). Dies, saying so, when none has
- * answered after a minute of real time.
+ * Under a test clock the cluster acquires its shards only once time moves: this moves it a second
+ * at a time until an entity answers (each step waits a little real time for the SQL the move started).
+ * Dies, saying so, when none has answered after a minute of real time.
  */
 export const warmUp = Effect.gen(function*() {
   const tenants = yield* TenantEntity.client
