@@ -226,11 +226,20 @@ export const current: Effect.Effect<VirtualClock | undefined> = Effect.map(
   (clock) => clock instanceof VirtualClock ? clock : undefined
 )
 
+/** Whether `clock` is a test clock (Effect's `TestClock` or one of these): one a test moves itself. */
+const isTestClock = (clock: Clock.Clock): boolean =>
+  clock instanceof VirtualClock || ("adjust" in clock && "setTime" in clock && "sleeps" in clock)
+
 /**
  * Installs a virtual clock as Effect's `Clock` for what is built after it (and for the tests of an
- * `it.layer`), starting at the instant of the clock it replaces.
+ * `it.layer`), in place of a test clock and starting at its instant. On the real clock (a layer
+ * built with `excludeTestServices`, or outside a test) it installs nothing: time stays real.
  */
 export const layer = (quiet?: Effect.Effect<void>): Layer.Layer<never> =>
   Layer.unwrapEffect(
-    Effect.map(Clock.currentTimeMillis, (start) => Layer.setClock(new VirtualClock(start, quiet)))
+    Effect.map(
+      Effect.clock,
+      (clock) =>
+        isTestClock(clock) ? Layer.setClock(new VirtualClock(clock.unsafeCurrentTimeMillis(), quiet)) : Layer.empty
+    )
   )
