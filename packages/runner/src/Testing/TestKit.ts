@@ -136,7 +136,7 @@ export const layer = (options: TestKitOptions = {}) => {
     Layer.provideMerge(TestDatabase.layer),
     Layer.provideMerge(Layer.scopedDiscard(SqlActivity.trackNodePostgres)),
     // first, so everything above (and the tests of an `it.layer`) runs on it
-    Layer.provideMerge(VirtualClock.layer(settle))
+    Layer.provideMerge(virtualClock)
   )
 }
 
@@ -177,6 +177,13 @@ export const advance = (duration: Duration.DurationInput): Effect.Effect<void> =
     }
     yield* settle
   })
+
+/**
+ * The kit's virtual clock as a layer, for a runtime assembled without {@link layer} (the server's
+ * `TestPlatform`): provide it under the runtime's layer, `Layer.provideMerge(TestKit.virtualClock)`,
+ * so the runtime and the tests run on it. It replaces a test clock only.
+ */
+export const virtualClock: Layer.Layer<never> = VirtualClock.layer(Settle.settle)
 
 /**
  * Runs `effect` on a fresh {@link VirtualClock.VirtualClock} starting at the current instant, for a
