@@ -10,7 +10,7 @@
  *   process: the same kind of call placed through the calls API (as the calls suite does), calls
  *   per second until every one has ENDED, and statements per call.
  * - TestClock: the same number of contacts in this process, through the testing kit (the whole
- *   runtime on PGlite, timed by the TestClock), one voice number at the carriers' usual 1 dial/s and
+ *   runtime on PGlite, timed by the kit's virtual clock, a `TestClock`), one voice number at the carriers' usual 1 dial/s and
  *   a window of 09:00–10:00 New York time: 3,600 dials a day, so 10,000 contacts take three virtual
  *   days. The figure is the real time it takes to walk them.
  */

@@ -120,7 +120,7 @@ const converse = (
     })))
     yield* TestKit.advance(`${seconds} seconds`)
     return { reports, caller, engine, onsets: line.onsets }
-  }).pipe(Effect.scoped)
+  }).pipe(Effect.scoped, TestKit.onVirtualClock)
 
 describe("the conversation engine, on a simulated line under the TestClock", () => {
   it.effect("greets at once, hears the caller, answers, and records lines with their latencies", () =>

@@ -81,7 +81,7 @@ const converse = (
     yield* TestKit.advance(`${seconds} seconds`)
     const lines = reports.flatMap((r) => r._tag === "Line" ? [`${r.speaker}: ${r.text}`] : [])
     return { reports, lines, played: () => concat(played), chunks: played }
-  }).pipe(Effect.scoped)
+  }).pipe(Effect.scoped, TestKit.onVirtualClock)
 
 describe("keys on a call, through the conversation engine (TestClock)", () => {
   it.effect("the caller's entry, ended by #, then one ended by the 3 s timeout: each a turn the model answers, in the transcript", () =>

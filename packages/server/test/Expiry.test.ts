@@ -1,14 +1,14 @@
 import { assert, describe, layer } from "@effect/vitest"
 import * as TestKit from "@voiceagent/runner/Testing/TestKit"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { createKey, get, signup } from "./Http.js"
 
 // The platform runs on the TestClock here: expiry is decided by Effect's Clock, so time is moved
-// forward instead of waited for (with the testing kit's walk, which is quick over the runtime's
-// housekeeping timers). The clock starts at the Unix epoch.
+// forward instead of waited for (with the testing kit's walk on its virtual clock, which is quick
+// over the runtime's housekeeping timers). The clock starts at the Unix epoch.
 describe("expiry, driven by TestClock", () => {
-  layer(TestPlatform.layer({ jwtTtl: "1 hour" }), { timeout: 120_000 })((it) => {
+  layer(TestPlatform.layer({ jwtTtl: "1 hour" }).pipe(Layer.provideMerge(TestKit.virtualClock)), { timeout: 120_000 })((it) => {
     it.effect("an API key stops working at its expiry with 401 'API key has expired'", () =>
       Effect.gen(function*() {
         const { "platform-core": core } = yield* TestPlatform.TestPlatformUrls

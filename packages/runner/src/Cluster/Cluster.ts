@@ -8,6 +8,11 @@
  *
  * The sharding configuration is passed in whole rather than read from the environment, whose
  * `HOST`/`PORT` names would collide with the platform's own variables.
+ *
+ * Clocks: everything runs on the `Clock` of the fiber that builds the layers (under the testing
+ * kit, its virtual clock), with one exception: `@effect/cluster`'s per-entity-type metrics loop, a
+ * 1 s sleep forever, sleeps in real time (see `platformTimed`). In production both are the same clock;
+ * under a test clock that loop no longer wakes it every virtual second.
  */
 import * as RunnerHealth from "@effect/cluster/RunnerHealth"
 import * as Runners from "@effect/cluster/Runners"
@@ -18,9 +23,11 @@ import * as SocketRunner from "@effect/cluster/SocketRunner"
 import * as SqlMessageStorage from "@effect/cluster/SqlMessageStorage"
 import * as SqlRunnerStorage from "@effect/cluster/SqlRunnerStorage"
 import { layerClientProtocol, layerSocketServer } from "@effect/platform-node/NodeClusterSocket"
+import * as Rpc from "@effect/rpc/Rpc"
 import * as RpcSerialization from "@effect/rpc/RpcSerialization"
 import * as RunnerAddress from "@effect/cluster/RunnerAddress"
 import * as SqlClient from "@effect/sql/SqlClient"
+import * as Clock from "effect/Clock"
 import type * as Duration from "effect/Duration"
 import * as Equal from "effect/Equal"
 import * as Effect from "effect/Effect"
@@ -156,6 +163,76 @@ const shardingConfig = (options: ClusterOptions, role: "runner" | "client" | "em
     refreshAssignmentsInterval: role === "embedded" ? options.shardLockRefreshInterval : "1 second"
   })
 
+/** A handler's answer, run on `clock`: an effect (or an RPC wrapper of one); a stream is left as it is. */
+const onClock = (clock: Clock.Clock, result: unknown): unknown => {
+  if (Effect.isEffect(result)) return Effect.withClock(result, clock)
+  if (typeof result === "object" && result !== null && Rpc.isWrapper(result) && Effect.isEffect(result.value)) {
+    return { ...result, value: Effect.withClock(result.value, clock) }
+  }
+  return result
+}
+
+/** A clock that reads `reading`'s time but sleeps on `sleeping`. */
+const sleepingOn = (reading: Clock.Clock, sleeping: Clock.Clock): Clock.Clock => ({
+  [Clock.ClockTypeId]: Clock.ClockTypeId,
+  unsafeCurrentTimeMillis: () => reading.unsafeCurrentTimeMillis(),
+  get currentTimeMillis() {
+    return reading.currentTimeMillis
+  },
+  unsafeCurrentTimeNanos: () => reading.unsafeCurrentTimeNanos(),
+  get currentTimeNanos() {
+    return reading.currentTimeNanos
+  },
+  sleep: (duration) => sleeping.sleep(duration)
+})
+
+/**
+ * The `Sharding` the platform registers its entities and singletons with.
+ *
+ * `@effect/cluster` forks one metrics loop per entity type (a gauge update, then a 1 s sleep,
+ * forever) from the registering fiber, and takes that fiber's clock for the entity's idle
+ * timestamps; so an entity type is registered on a clock that reads the platform's time (the idle
+ * reaper compares with it) but sleeps in real time. The entity's build (and what it forks) and every
+ * handler run on the platform's clock explicitly, as does every singleton: the cluster builds an
+ * entity in whichever fiber delivers its first message.
+ */
+const platformTimed = (sharding: Sharding.Sharding["Type"], platform: Clock.Clock): Sharding.Sharding["Type"] => {
+  const registration = sleepingOn(platform, Clock.make())
+  return {
+    ...sharding,
+    registerEntity: (entity, build, options) =>
+      Effect.withClock(
+        sharding.registerEntity(
+          entity,
+          Effect.withClock(
+            Effect.map(build, (handlers) =>
+              Object.fromEntries(
+                Object.entries(handlers).map(([name, handler]) => [
+                  name,
+                  typeof handler === "function"
+                    ? (...args: Array<unknown>) => onClock(platform, (handler as (...a: Array<unknown>) => unknown)(...args))
+                    : handler
+                ])
+              ) as typeof handlers),
+            platform
+          ),
+          options
+        ),
+        registration
+      ),
+    registerSingleton: (name, run, options) => sharding.registerSingleton(name, Effect.withClock(run, platform), options)
+  }
+}
+
+/** `cluster` with the `Sharding` it outputs replaced by {@link platformTimed}'s, on the clock of the fiber that builds it. */
+const withPlatformClock = <ROut, E, RIn>(
+  cluster: Layer.Layer<ROut | Sharding.Sharding, E, RIn>
+): Layer.Layer<ROut | Sharding.Sharding, E, RIn> =>
+  Layer.effect(
+    Sharding.Sharding,
+    Effect.flatMap(Sharding.Sharding, (sharding) => Effect.map(Effect.clock, (platform) => platformTimed(sharding, platform)))
+  ).pipe(Layer.provideMerge(cluster))
+
 const sqlStorage = <A, E, R>(layer: Layer.Layer<A, E, R>, runnerStorage = Layer.orDie(SqlRunnerStorage.layer)) =>
   layer.pipe(
     Layer.provideMerge(Layer.orDie(SqlMessageStorage.layer)),
@@ -164,7 +241,11 @@ const sqlStorage = <A, E, R>(layer: Layer.Layer<A, E, R>, runnerStorage = Layer.
 
 /** The single runner of an embedded platform: every shard here, nothing on the network. */
 export const embedded = (options: ClusterOptions = defaultClusterOptions) =>
-  sqlStorage(Sharding.layer.pipe(Layer.provideMerge(Runners.layerNoop), Layer.provide(RunnerHealth.layerNoop))).pipe(
+  sqlStorage(
+    withPlatformClock(
+      Sharding.layer.pipe(Layer.provideMerge(Runners.layerNoop), Layer.provide(RunnerHealth.layerNoop))
+    )
+  ).pipe(
     Layer.provideMerge(shardingConfig(options, "embedded"))
   )
 
@@ -174,13 +255,13 @@ export const runner = (options: ClusterOptions) => {
   const runnerStorage = Layer.orDie(SqlRunnerStorage.layer)
   const runners = Runners.layerRpc.pipe(Layer.provide(layerClientProtocol))
   return sqlStorage(
-    Layer.merge(
+    withPlatformClock(Layer.merge(
       SocketRunner.layer.pipe(
         Layer.provide(databaseRunnerHealth.pipe(Layer.provide(runners))),
         Layer.provide([layerSocketServer, layerClientProtocol])
       ),
       deadRunnerSweep.pipe(Layer.provide(runners), Layer.provide(runnerStorage))
-    ),
+    )),
     runnerStorage
   ).pipe(
     Layer.provideMerge(shardingConfig(options, "runner")),
@@ -190,8 +271,7 @@ export const runner = (options: ClusterOptions) => {
 
 /** A node that sends to entities and owns no shards. */
 export const client = (options: ClusterOptions) =>
-  sqlStorage(SocketRunner.layerClientOnly.pipe(Layer.provide(layerClientProtocol))).pipe(
+  sqlStorage(withPlatformClock(SocketRunner.layerClientOnly.pipe(Layer.provide(layerClientProtocol)))).pipe(
     Layer.provideMerge(shardingConfig(options, "client")),
     Layer.provide(RpcSerialization.layerMsgPack)
   )
-

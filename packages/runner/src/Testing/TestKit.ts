@@ -33,12 +33,10 @@ import * as Cause from "effect/Cause"
 import * as Chunk from "effect/Chunk"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
-import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Ref from "effect/Ref"
 import * as TestClock from "effect/TestClock"
 import * as crypto from "node:crypto"
 import { AgentsRepo } from "../Agents/AgentsRepo.js"
@@ -47,7 +45,6 @@ import { CampaignsRepo } from "../Campaigns/CampaignsRepo.js"
 import * as Cluster from "../Cluster/Cluster.js"
 import { deliver } from "../Cluster/Deliver.js"
 import * as SqlActivity from "../Sql/SqlActivity.js"
-import * as OffClockWork from "../Observability/OffClockWork.js"
 import { ContactListsRepo } from "../Contacts/ContactListsRepo.js"
 import { ContactsRepo } from "../Contacts/ContactsRepo.js"
 import { defaultRuntimeOptions, RuntimeLive, type RuntimeOptions } from "../Runtime.js"
@@ -67,7 +64,9 @@ import { MessagingCampaigns } from "../Messaging/MessagingCampaigns.js"
 import { CreateChatAppCampaignRequest, CreateSmsCampaignRequest, type MessageChannel } from "@voiceagent/domain/Messaging"
 import * as Schema from "effect/Schema"
 import * as TestDatabase from "./TestDatabase.js"
+import * as Settle from "./Settle.js"
 import * as TestRuntime from "./TestRuntime.js"
+import * as VirtualClock from "./VirtualClock.js"
 
 /** A dial the simulated carrier accepted. */
 export interface Dial {
@@ -95,16 +94,19 @@ export interface TestKitOptions {
 /**
  * The runtime's periodic work (cluster storage polls, supervisors, the webhook dispatcher's idle
  * poll) is spaced out here: every timer costs a wake-up when {@link advance} walks virtual days,
- * and in one process nothing needs polling to be found.
+ * and in one process nothing needs polling to be found. (The cluster's per-entity-type metrics
+ * loops sleep in real time whatever the options: see `Cluster`.)
  */
 const quietCluster: Cluster.ClusterOptions = {
   ...Cluster.defaultClusterOptions,
   shardsPerGroup: 8,
   entityMessagePollInterval: "1 hour",
-  // alone, the runner has nobody to hand its shards to: its lock refresh (and the assignment
-  // refresh that follows it) need not wake the clock every 10 virtual seconds
+  // alone, the runner has nobody to hand its shards to nor to check on: its lock refresh (and the
+  // assignment refresh that follows it) and its runners' health check need not wake the clock
+  // every few virtual seconds
   shardLockRefreshInterval: "1 hour",
-  shardLockExpiration: "3 hours"
+  shardLockExpiration: "3 hours",
+  runnerHealthCheckInterval: "1 hour"
 }
 
 export const layer = (options: TestKitOptions = {}) => {
@@ -133,7 +135,9 @@ export const layer = (options: TestKitOptions = {}) => {
     Layer.provideMerge(PlatformSettings.layer(options.settings)),
     Layer.provide(NodeHttpClient.layerUndici),
     Layer.provideMerge(TestDatabase.layer),
-    Layer.provideMerge(Layer.scopedDiscard(SqlActivity.trackNodePostgres))
+    Layer.provideMerge(Layer.scopedDiscard(SqlActivity.trackNodePostgres)),
+    // first, so everything above (and the tests of an `it.layer`) runs on it
+    Layer.provideMerge(virtualClock)
   )
 }
 
@@ -141,76 +145,54 @@ export const layer = (options: TestKitOptions = {}) => {
 // Moving time
 // ---------------------------------------------------------------------------
 
-const nextTurn = Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
-
 /**
- * Waits (in real time) until the runtime is quiet: no SQL statement executing, no work on other
- * threads the clock does not see (a speech synthesis, see `OffClockWork`), and the pending timers
- * unchanged over a few turns of the event loop. Work a timer starts ends by setting a new
- * timer or none, so the next clock move is measured from the right instant.
+ * Waits (in real time) until the runtime is quiet: no SQL running, no off-clock work, the clock
+ * untouched over a few turns of the event loop (see `Testing/Settle`).
  */
-export const settle: Effect.Effect<void> = Effect.gen(function*() {
-  let last = ""
-  let stable = 0
-  for (let i = 0; i < 1_000_000 && stable < 3; i++) {
-    yield* nextTurn
-    if (OffClockWork.current() > 0) {
-      // work on other threads (speech synthesis): wait without spinning, so it has the cores
-      stable = 0
-      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 2)))
-      continue
-    }
-    if (SqlActivity.current() > 0) {
-      stable = 0
-      continue
-    }
-    const now = yield* Clock.currentTimeMillis
-    const seen = `${now}|${Chunk.toReadonlyArray(yield* TestClock.sleeps()).join(",")}`
-    stable = seen === last ? stable + 1 : 0
-    last = seen
-  }
-})
-
-type SleepEntry = readonly [number, Deferred.Deferred<void>]
-interface ClockData {
-  readonly instant: number
-  readonly sleeps: Chunk.Chunk<SleepEntry>
-}
-
-/** The TestClock's state: its instant and its pending sleeps (the `TestClockImpl`'s own `clockState`). */
-const clockStateOf = Effect.map(TestClock.testClock(), (clock) => (clock as unknown as { readonly clockState: Ref.Ref<ClockData> }).clockState)
+export const settle: Effect.Effect<void> = Settle.settle
 
 /**
- * Moves the TestClock forward by `duration`, instant by instant: the sleeps due at the next pending
+ * Moves the clock forward by `duration`, instant by instant: the sleeps due at the next pending
  * instant wake together, and what they start (SQL included) finishes before time moves again. A
  * timer that fires at 09:00 runs at 09:00, and what it schedules next is measured from there.
  *
- * `TestClock.adjust` does the same walk but pauses on a macrotask (and twice more to check the test
- * fiber's children) for every sleep; the runtime's own housekeeping wakes several times a virtual
- * second, which made a virtual day cost minutes. Waking the sleeps directly makes it seconds.
+ * On the kit's {@link VirtualClock.VirtualClock} (what {@link layer} installs) each step costs
+ * O(log n) in the pending sleeps plus the {@link settle} that follows it. On Effect's own
+ * `TestClock` it steps with `TestClock.adjust` from one pending deadline to the next, which is
+ * correct but waits on the test's fibers after every sleep: slower over long spans.
  */
 export const advance = (duration: Duration.DurationInput): Effect.Effect<void> =>
   Effect.gen(function*() {
-    const state = yield* clockStateOf
     const target = (yield* Clock.currentTimeMillis) + Duration.toMillis(duration)
+    const virtual = yield* VirtualClock.current
+    if (virtual !== undefined) return yield* virtual.walkTo(target)
     for (;;) {
       yield* settle
-      const due = yield* Ref.modify(state, (data): readonly [ReadonlyArray<SleepEntry>, ClockData] => {
-        const pending = Chunk.toReadonlyArray(data.sleeps)
-        let next = Infinity
-        for (const [at] of pending) if (at < next) next = at
-        if (next > target) return [[], TestClock.makeData(target, data.sleeps)]
-        const instant = Math.max(data.instant, next)
-        return [
-          pending.filter(([at]) => at <= next),
-          TestClock.makeData(instant, Chunk.fromIterable(pending.filter(([at]) => at > next)))
-        ]
-      })
-      if (due.length === 0) break
-      for (const [, deferred] of due) yield* Deferred.succeed(deferred, undefined)
+      const now = yield* Clock.currentTimeMillis
+      const next = Chunk.reduce(yield* TestClock.sleeps(), Infinity, Math.min)
+      if (next > target) {
+        if (target > now) yield* TestClock.adjust(target - now)
+        break
+      }
+      yield* TestClock.adjust(Math.max(0, next - now))
     }
     yield* settle
   })
+
+/**
+ * The kit's virtual clock as a layer, for a runtime assembled without {@link layer} (the server's
+ * `TestPlatform`): provide it under the runtime's layer, `Layer.provideMerge(TestKit.virtualClock)`,
+ * so the runtime and the tests run on it. It replaces a test clock only.
+ */
+export const virtualClock: Layer.Layer<never> = VirtualClock.layer(Settle.settle)
+
+/**
+ * Runs `effect` on a fresh {@link VirtualClock.VirtualClock} starting at the current instant, for a
+ * test without the kit's layer (a plain `it.effect`) whose timers are dense: {@link advance} then walks
+ * them at the kit's speed instead of stepping Effect's `TestClock`. Whatever `effect` forks runs on it.
+ */
+export const onVirtualClock = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.withClock(effect, new VirtualClock.VirtualClock(now, settle)))
 
 /**
  * Runs `check` (assertions included) until it passes, waiting in real time between tries and never
@@ -242,20 +224,22 @@ export const advanceTo = (until: string | number) =>
     advance(Duration.millis(Math.max(0, (typeof until === "string" ? Date.parse(until) : until) - now))))
 
 /**
- * Starts the test at `instant`, with the cluster's shards acquired (the embedded runner takes them
- * once time moves). Call it first.
+ * Starts the test at `instant`, with the cluster's shards acquired. Call it first. A jump, not a
+ * walk: the timers set so far wake once, at the start instant.
  */
 export const startAt = (instant: string | number) =>
   Effect.gen(function*() {
     yield* TestRuntime.warmUp
-    const state = yield* clockStateOf
     const at = typeof instant === "string" ? Date.parse(instant) : instant
-    // a jump, not a walk: the housekeeping timers set so far wake once, at the start instant
-    const due = yield* Ref.modify(state, (data): readonly [ReadonlyArray<SleepEntry>, ClockData] => [
-      Chunk.toReadonlyArray(data.sleeps),
-      TestClock.makeData(Math.max(at, data.instant), Chunk.empty())
-    ])
-    for (const [, deferred] of due) yield* Deferred.succeed(deferred, undefined)
+    const virtual = yield* VirtualClock.current
+    if (virtual === undefined) {
+      yield* TestClock.setTime(Math.max(at, yield* Clock.currentTimeMillis))
+    } else if (at > virtual.unsafeCurrentTimeMillis()) {
+      virtual.unsafeSetInstant(at)
+      while (virtual.unsafeWakeNext(at) > 0) {
+        // every timer due by now wakes in this one instant
+      }
+    }
     yield* settle
   })
 

@@ -1,7 +1,8 @@
 /**
  * The runtime on a fresh test database, with the embedded cluster: entities, singletons and the
- * simulated carrier, all timed by Effect's Clock. Under `it.effect` that clock is the TestClock, so
- * a test moves calls, timers and retries along with `TestClock.adjust`.
+ * simulated carrier, all timed by Effect's Clock. The layer installs the testing kit's virtual clock
+ * (`VirtualClock`, a `TestClock` too), so a test moves calls, timers and retries along with
+ * `TestClock.adjust` or `TestKit.advance`.
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { TenantEntity } from "@voiceagent/domain/TenantEntity"
@@ -14,7 +15,9 @@ import * as Cluster from "../Cluster/Cluster.js"
 import * as SqlActivity from "../Sql/SqlActivity.js"
 import { defaultRuntimeOptions, RuntimeLive, type RuntimeOptions } from "../Runtime.js"
 import { PlatformSettings, type PlatformSettingsShape } from "../Settings.js"
+import * as Settle from "./Settle.js"
 import * as TestDatabase from "./TestDatabase.js"
+import * as VirtualClock from "./VirtualClock.js"
 
 export interface TestRuntimeOptions {
   readonly runtime?: Partial<RuntimeOptions>
@@ -31,14 +34,15 @@ export const layer = (options: TestRuntimeOptions = {}) =>
     Layer.provideMerge(PlatformSettings.layer(options.settings)),
     Layer.provide(NodeHttpClient.layerUndici),
     Layer.provideMerge(TestDatabase.layer),
-    Layer.provideMerge(Layer.scopedDiscard(SqlActivity.trackNodePostgres))
+    Layer.provideMerge(Layer.scopedDiscard(SqlActivity.trackNodePostgres)),
+    Layer.provideMerge(VirtualClock.layer(Settle.settle))
   )
 
 /** Real time `warmUp` gives the cluster; generous, it ends as soon as an entity answers. */
 const WARM_UP_MILLIS = 60_000
 
 /**
- * Under the TestClock the cluster acquires its shards only once time moves: this moves it a second
+ * Under a test clock the cluster acquires its shards only once time moves: this moves it a second
  * at a time until an entity answers (each step waits a little real time for the SQL the move started).
  * Dies, saying so, when none has answered after a minute of real time.
  */
