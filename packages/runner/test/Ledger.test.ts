@@ -16,12 +16,15 @@ const Runtime = UsersRepo.Default.pipe(Layer.provideMerge(TestRuntime.layer()))
 const invariants = (tenantId: TenantId) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const [wallet] = yield* sql<{ balance: number; reserved: number }>`SELECT balance, reserved FROM wallets WHERE tenant_id = ${tenantId}`
+    const [wallet] = yield* sql<{ balance: number; reserved: number; openCalls: number }>`
+      SELECT balance, reserved, open_calls FROM wallets WHERE tenant_id = ${tenantId}
+    `
     const [entries] = yield* sql<{ wallet: number | null; all: number | null }>`
       SELECT sum(amount) FILTER (WHERE account = 'wallet') AS wallet, sum(amount) AS all FROM ledger_entries WHERE tenant_id = ${tenantId}
     `
-    const [open] = yield* sql<{ held: number | null }>`
-      SELECT sum(amount) AS held FROM reservations WHERE tenant_id = ${tenantId} AND status = 'open'
+    const [open] = yield* sql<{ held: number | null; calls: number }>`
+      SELECT sum(amount) AS held, count(*) FILTER (WHERE purpose = 'call') AS calls
+      FROM reservations WHERE tenant_id = ${tenantId} AND status = 'open'
     `
     const unbalanced = yield* sql<{ id: string }>`
       SELECT transaction_id AS id FROM ledger_entries WHERE tenant_id = ${tenantId} GROUP BY transaction_id HAVING sum(amount) <> 0
@@ -32,7 +35,9 @@ const invariants = (tenantId: TenantId) =>
       walletEntries: Number(entries!.wallet ?? 0),
       allEntries: Number(entries!.all ?? 0),
       openReservations: Number(open!.held ?? 0),
-      unbalancedTransactions: unbalanced.length
+      unbalancedTransactions: unbalanced.length,
+      // the wallet's count of open calls agrees with the open call reservations
+      openCallsMiscounted: wallet!.openCalls - Number(open!.calls)
     }
   }).pipe(Effect.orDie)
 
@@ -68,7 +73,8 @@ describe(`ledger (${TestRuntime.backendName()})`, () => {
           walletEntries: 100_000 - expected,
           allEntries: 0,
           openReservations: 0,
-          unbalancedTransactions: 0
+          unbalancedTransactions: 0,
+          openCallsMiscounted: 0
         })
         const sql = yield* SqlClient.SqlClient
         const [charges] = yield* sql<{ n: number }>`
@@ -99,12 +105,34 @@ describe(`ledger (${TestRuntime.backendName()})`, () => {
         )
         assert.strictEqual(new Set(charges.map((c) => c.id)).size, 1)
         const books = yield* invariants(tenantId)
-        assert.deepStrictEqual([books.balance, books.reserved, books.walletEntries, books.unbalancedTransactions], [
+        assert.deepStrictEqual([books.balance, books.reserved, books.walletEntries, books.unbalancedTransactions, books.openCallsMiscounted], [
           500 - 170 - 3,
           0,
           500 - 170 - 3,
+          0,
           0
         ])
+      }))
+
+    it.effect("the concurrent-call limit holds under concurrent reservations: exactly the limit taken, the rest refused; settled, the places come back", () =>
+      Effect.gen(function*() {
+        const ledger = yield* Ledger
+        const tenantId = yield* newTenant
+        yield* ledger.topUp(tenantId, "funds", 100_000)
+        const ids = Array.from({ length: 40 }, () => crypto.randomUUID())
+        const results = yield* Effect.forEach(ids, (id) => Effect.either(ledger.reserve(tenantId, id, 10, 5)), { concurrency: "unbounded" })
+        const taken = ids.filter((_, i) => Either.isRight(results[i]!))
+        assert.strictEqual(taken.length, 5)
+        assert.isTrue(results.every((r) => Either.isRight(r) || r.left._tag === "ConcurrentCallLimit"))
+        // a message's hold is not a call: not counted, not refused by the limit
+        yield* ledger.reserve(tenantId, `message:${crypto.randomUUID()}`, 10, 5, "message")
+        assert.deepInclude(yield* invariants(tenantId), { reserved: 60, openCallsMiscounted: 0 })
+        // a repeat of a taken reservation is not taken again, and not refused
+        yield* ledger.reserve(tenantId, taken[0]!, 10, 5)
+        yield* Effect.forEach(taken, (id) => ledger.settle(tenantId, id, 3, "call_charge", id), { concurrency: "unbounded", discard: true })
+        assert.deepInclude(yield* invariants(tenantId), { balance: 100_000 - 15, reserved: 10, openCallsMiscounted: 0, unbalancedTransactions: 0 })
+        yield* ledger.reserve(tenantId, crypto.randomUUID(), 10, 5)
+        assert.deepInclude(yield* invariants(tenantId), { reserved: 20, openCallsMiscounted: 0 })
       }))
 
     it.effect("a call reservation whose session was never written is dropped once old and its funds given back; a young one, one with a session and a message's hold stay", () =>
@@ -128,7 +156,7 @@ describe(`ledger (${TestRuntime.backendName()})`, () => {
 
         assert.strictEqual(yield* ledger.dropAbandoned(600), 1)
         const after = yield* invariants(tenantId)
-        assert.deepInclude(after, { balance: 1_000, reserved: 250, openReservations: 250, unbalancedTransactions: 0 })
+        assert.deepInclude(after, { balance: 1_000, reserved: 250, openReservations: 250, unbalancedTransactions: 0, openCallsMiscounted: 0 })
         const left = yield* sql<{ id: string }>`SELECT id FROM reservations WHERE tenant_id = ${tenantId} ORDER BY id`
         assert.notInclude(left.map((r) => r.id), abandoned)
         assert.strictEqual(yield* ledger.dropAbandoned(600), 0, "nothing else is abandoned")

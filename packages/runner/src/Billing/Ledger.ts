@@ -108,31 +108,57 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
         return yield* post(tenantId, wallet, { kind: "top_up", key, amount, reference: null })
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
 
-    /** Holds `amount` for a reservation; refused when the available balance or the concurrency limit forbids it. */
+    /**
+     * Holds `amount` for a reservation; refused when the available balance or the concurrency limit
+     * forbids it. One statement: the wallet row is locked (`FOR UPDATE` reads its latest version, after
+     * any transaction holding it has committed), and the balance and the count of open calls
+     * (`open_calls`, kept on the row) are checked against that version. A reservation that exists
+     * already (a repeat) is not taken again; the statement cannot tell it from a refusal, so a second
+     * read, outside the lock, tells them apart.
+     */
     const reserve = (
       tenantId: TenantId,
       id: string,
       amount: number,
       concurrencyLimit: number | null,
       purpose: "call" | "message" = "call"
-    ) =>
+    ): Effect.Effect<void, InsufficientFunds | ConcurrentCallLimit> =>
       Effect.gen(function*() {
-        const wallet = yield* lockWallet(tenantId)
-        // read after the wallet row is locked, so every reservation committed before is counted
-        const [{ existing, open }] = (yield* sql<{ existing: string | null; open: number }>`
-          SELECT (SELECT status FROM reservations WHERE tenant_id = ${tenantId} AND id = ${id}) AS existing,
-                 (SELECT count(*) FROM reservations WHERE tenant_id = ${tenantId} AND status = 'open' AND purpose = 'call') AS open
-        `) as [{ existing: string | null; open: number }]
-        if (existing !== null) return
-        if (concurrencyLimit !== null && open >= concurrencyLimit) return yield* new ConcurrentCallLimit()
-        if (wallet.balance - wallet.reserved < amount) return yield* new InsufficientFunds()
-        yield* sql`
-          WITH reservation AS (
-            INSERT INTO reservations (id, tenant_id, amount, status, purpose) VALUES (${id}, ${tenantId}, ${amount}, 'open', ${purpose})
+        const limit = purpose === "call" ? concurrencyLimit : null
+        const take = sql<{ inserted: number; available: number | null; openCalls: number | null }>`
+          WITH w AS (
+            SELECT balance - reserved AS available, open_calls FROM wallets WHERE tenant_id = ${tenantId} FOR UPDATE
+          ), ins AS (
+            INSERT INTO reservations (id, tenant_id, amount, status, purpose)
+            SELECT ${id}::text, ${tenantId}::uuid, ${amount}::bigint, 'open', ${purpose}::text FROM w
+            WHERE w.available >= ${amount} AND (${limit}::int IS NULL OR w.open_calls < ${limit}::int)
+            ON CONFLICT (tenant_id, id) DO NOTHING
+            RETURNING amount
+          ), upd AS (
+            UPDATE wallets SET reserved = reserved + ${amount}, open_calls = open_calls + ${purpose === "call" ? 1 : 0}, updated_at = now()
+            WHERE tenant_id = ${tenantId} AND EXISTS (SELECT 1 FROM ins)
           )
-          UPDATE wallets SET reserved = reserved + ${amount}, updated_at = now() WHERE tenant_id = ${tenantId}
+          SELECT (SELECT count(*) FROM ins)::int AS inserted, (SELECT available FROM w) AS available,
+                 (SELECT open_calls FROM w) AS open_calls
         `
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+        const decide = (row: { inserted: number; openCalls: number | null }) =>
+          Effect.gen(function*() {
+            if (row.inserted === 1) return
+            const [existing] = yield* sql<{ status: string }>`SELECT status FROM reservations WHERE tenant_id = ${tenantId} AND id = ${id}`
+            if (existing !== undefined) return
+            if (limit !== null && (row.openCalls ?? 0) >= limit) return yield* new ConcurrentCallLimit()
+            return yield* new InsufficientFunds()
+          })
+        const [row] = yield* take
+        if (row !== undefined && row.available !== null) return yield* decide(row)
+        // the wallet's first use: created and the reservation taken in one transaction, so a refusal
+        // leaves no wallet behind (nothing written)
+        return yield* Effect.gen(function*() {
+          yield* lockWallet(tenantId)
+          const [created] = yield* take
+          return yield* decide(created!)
+        }).pipe(sql.withTransaction)
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
 
     const extend = (tenantId: TenantId, id: string, step: number, amount: number) =>
       Effect.gen(function*() {
@@ -153,49 +179,63 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
 
     /**
      * Charges `amount` (at most what is held) and releases the rest, once. Settling again answers
-     * what the first settlement did.
+     * what the first settlement did. One statement: the wallet row locked first (as every writer
+     * does), the reservation closed only while it is open (a concurrent settlement that committed
+     * first is seen: the update re-checks the row it waited for), the ledger transaction with its two
+     * balancing entries, and the wallet's balance, reserved funds and open calls.
      */
     const settle = (tenantId: TenantId, id: string, amount: number, kind: LedgerKind, reference: string | null) =>
       Effect.gen(function*() {
-        const wallet = yield* lockWallet(tenantId)
+        const txn = uuidv7()
+        const [closed] = yield* sql<{ amount: number; charged: number }>`
+          WITH w AS (
+            SELECT balance FROM wallets WHERE tenant_id = ${tenantId} FOR UPDATE
+          ), r AS (
+            UPDATE reservations v SET status = 'settled', charged = LEAST(GREATEST(${amount}::bigint, 0), v.amount), closed_at = now()
+            WHERE v.tenant_id = ${tenantId} AND v.id = ${id} AND v.status = 'open' AND EXISTS (SELECT 1 FROM w)
+            RETURNING v.amount, v.charged, v.purpose
+          ), txn AS (
+            INSERT INTO ledger_transactions (id, tenant_id, kind, idempotency_key, amount, balance_after, reference)
+            SELECT ${txn}::uuid, ${tenantId}::uuid, ${kind}::text, ${`settle:${id}`}::text, -r.charged, w.balance - r.charged, ${reference}::text
+            FROM r, w WHERE r.charged > 0
+            RETURNING amount
+          ), entries AS (
+            INSERT INTO ledger_entries (id, transaction_id, tenant_id, account, amount)
+            SELECT ${uuidv7()}::uuid, ${txn}::uuid, ${tenantId}::uuid, 'wallet', t.amount FROM txn t
+            UNION ALL
+            SELECT ${uuidv7()}::uuid, ${txn}::uuid, ${tenantId}::uuid, ${COUNTER_ACCOUNT[kind]}::text, -t.amount FROM txn t
+          ), wallet AS (
+            UPDATE wallets SET reserved = wallets.reserved - r.amount,
+              open_calls = wallets.open_calls - CASE WHEN r.purpose = 'call' THEN 1 ELSE 0 END,
+              balance = wallets.balance + COALESCE((SELECT amount FROM txn), 0), updated_at = now()
+            FROM r WHERE wallets.tenant_id = ${tenantId}
+          )
+          SELECT amount, charged FROM r
+        `
+        if (closed !== undefined) return { charged: closed.charged, released: closed.amount - closed.charged }
         const [reservation] = yield* sql<{ status: string; amount: number; charged: number }>`
           SELECT status, amount, charged FROM reservations WHERE tenant_id = ${tenantId} AND id = ${id}
         `
-        if (reservation === undefined || reservation.status === "released") return yield* new ReservationNotOpen()
-        if (reservation.status === "settled") {
+        if (reservation?.status === "settled") {
           return { charged: reservation.charged, released: reservation.amount - reservation.charged }
         }
-        const charged = Math.max(0, Math.min(amount, reservation.amount))
-        yield* sql`
-          WITH reservation AS (
-            UPDATE reservations SET status = 'settled', charged = ${charged}, closed_at = now()
-            WHERE tenant_id = ${tenantId} AND id = ${id}
-          )
-          UPDATE wallets SET reserved = reserved - ${reservation.amount}, updated_at = now() WHERE tenant_id = ${tenantId}
-        `
-        if (charged > 0) {
-          yield* post(tenantId, { ...wallet, reserved: wallet.reserved - reservation.amount }, {
-            kind,
-            key: `settle:${id}`,
-            amount: -charged,
-            reference
-          })
-        }
-        return { charged, released: reservation.amount - charged }
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+        return yield* new ReservationNotOpen()
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
 
     const release = (tenantId: TenantId, id: string) =>
       Effect.gen(function*() {
         yield* lockWallet(tenantId)
-        const [reservation] = yield* sql<{ status: string; amount: number }>`
-          SELECT status, amount FROM reservations WHERE tenant_id = ${tenantId} AND id = ${id}
+        const [reservation] = yield* sql<{ status: string; amount: number; purpose: string }>`
+          SELECT status, amount, purpose FROM reservations WHERE tenant_id = ${tenantId} AND id = ${id}
         `
         if (reservation?.status !== "open") return
         yield* sql`
           WITH reservation AS (
             UPDATE reservations SET status = 'released', closed_at = now() WHERE tenant_id = ${tenantId} AND id = ${id}
           )
-          UPDATE wallets SET reserved = reserved - ${reservation.amount}, updated_at = now() WHERE tenant_id = ${tenantId}
+          UPDATE wallets SET reserved = reserved - ${reservation.amount},
+            open_calls = open_calls - ${reservation.purpose === "call" ? 1 : 0}, updated_at = now()
+          WHERE tenant_id = ${tenantId}
         `
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
 
@@ -225,7 +265,10 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
               RETURNING r.amount
             `
             if (rows.length === 0) return 0
-            yield* sql`UPDATE wallets SET reserved = reserved - ${rows[0]!.amount}, updated_at = now() WHERE tenant_id = ${tenantId}`
+            yield* sql`
+              UPDATE wallets SET reserved = reserved - ${rows[0]!.amount}, open_calls = open_calls - 1, updated_at = now()
+              WHERE tenant_id = ${tenantId}
+            `
             return 1
           }).pipe(sql.withTransaction)
           dropped += gone
