@@ -1,11 +1,12 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { ApiKey } from "@voiceagent/domain/ApiKeys"
 import type { AgentId, ApiKeyId, TenantId, UserId } from "@voiceagent/domain/Ids"
-import { Tenant, User } from "@voiceagent/domain/Users"
+import { type Tenant, type User } from "@voiceagent/domain/Users"
 import { offsetOf, type PageRequest } from "@voiceagent/domain/Pagination"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as ListenerCache from "../Calls/ListenerCache.js"
+import { userAndTenant } from "../Users/UsersRepo.js"
 import { fromDatabase } from "../Sql/Rows.js"
 
 export interface NewApiKey {
@@ -52,18 +53,7 @@ const toKeyCredential = (row: KeyCredentialRow): KeyCredential => ({
   keyHash: row.keyHash,
   expiresAt: row.expiresAt,
   lastUsedAt: row.lastUsedAt,
-  user: new User({
-    id: row.userId as UserId,
-    email: row.email,
-    tenantId: row.tenantId as TenantId | null,
-    createdAt: row.userCreatedAt
-  }, fromDatabase),
-  tenant: row.tenantId === null ? null : new Tenant({
-    id: row.tenantId as TenantId,
-    name: row.tenantName!,
-    currency: row.tenantCurrency!.trim(),
-    createdAt: row.tenantCreatedAt!
-  }, fromDatabase)
+  ...userAndTenant(row)
 })
 
 /** Keys are visible to every user of the owner's tenant, or to the owner alone when it has none. */

@@ -26,14 +26,22 @@ interface UserRow {
   readonly tenantCreatedAt: Date | null
 }
 
-const toRecord = (row: UserRow): UserRecord => ({
+/** A user and its tenant from a row of `users` joined to `tenants` (the tenant's columns prefixed `tenant`). */
+export const userAndTenant = (row: {
+  readonly userId: string
+  readonly email: string
+  readonly tenantId: string | null
+  readonly userCreatedAt: Date
+  readonly tenantName: string | null
+  readonly tenantCurrency: string | null
+  readonly tenantCreatedAt: Date | null
+}): { readonly user: User; readonly tenant: Tenant | null } => ({
   user: new User({
-    id: row.id as UserId,
+    id: row.userId as UserId,
     email: row.email,
     tenantId: row.tenantId as TenantId | null,
-    createdAt: row.createdAt
+    createdAt: row.userCreatedAt
   }, fromDatabase),
-  passwordHash: row.passwordHash,
   tenant: row.tenantId === null
     ? null
     : new Tenant({
@@ -42,6 +50,11 @@ const toRecord = (row: UserRow): UserRecord => ({
       currency: row.tenantCurrency!.trim(),
       createdAt: row.tenantCreatedAt!
     }, fromDatabase)
+})
+
+const toRecord = (row: UserRow): UserRecord => ({
+  ...userAndTenant({ ...row, userId: row.id, userCreatedAt: row.createdAt }),
+  passwordHash: row.passwordHash
 })
 
 export class EmailAlreadyUsed extends Data.TaggedError("EmailAlreadyUsed")<{}> {}
