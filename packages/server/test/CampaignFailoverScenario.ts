@@ -33,7 +33,7 @@ import * as Redacted from "effect/Redacted"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as ClusterLocal from "../src/ClusterLocal.js"
-import { scratchDirectory } from "./ClusterLocalTesting.js"
+import { scratchDirectory, startedOrDie } from "./ClusterLocalTesting.js"
 import { openAllDay } from "./Http.js"
 
 export interface CampaignFailoverReport {
@@ -146,7 +146,7 @@ export const runCampaignFailover = (adminUrl: string, victimRunsHealthCheck = tr
       Effect.orDie
     )
 
-    const { runners } = yield* ClusterLocal.start({
+    const { runners } = yield* startedOrDie(ClusterLocal.start({
       databaseUrl: db.url,
       logsDir: path.join(directory, "logs"),
       runners: 3,
@@ -155,7 +155,7 @@ export const runCampaignFailover = (adminUrl: string, victimRunsHealthCheck = tr
       migrate: false,
       chroma: "none",
       env: runnerEnv(dialLog, tokens)
-    }).pipe(Effect.orDie)
+    }))
     const ports = runners.map((r) => r.port!)
 
     return yield* Effect.gen(function*() {
@@ -251,7 +251,7 @@ export const runCampaignFailover = (adminUrl: string, victimRunsHealthCheck = tr
         if (!joined && resumedAfterMs >= 0) {
           // a runner joins while calls are in progress: shards move to it mid-campaign
           joined = true
-          yield* ClusterLocal.start({
+          yield* startedOrDie(ClusterLocal.start({
             databaseUrl: db.url,
             logsDir: path.join(directory, "logs-joined"),
             runners: 1,
@@ -260,7 +260,7 @@ export const runCampaignFailover = (adminUrl: string, victimRunsHealthCheck = tr
             migrate: false,
             chroma: "none",
             env: runnerEnv(dialLog, tokens)
-          }).pipe(Effect.orDie)
+          }))
         }
         final = yield* campaigns.get(seeded.tenantId, id)
         if (final.status === "COMPLETED") break

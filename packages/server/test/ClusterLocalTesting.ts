@@ -3,6 +3,7 @@
  * another process on the ports.
  */
 import { bindError } from "@voiceagent/runner/Knowledge/ChromaServer"
+import type { ClusterLocalError } from "@voiceagent/server/ClusterLocal"
 import * as Effect from "effect/Effect"
 import * as ChildProcess from "node:child_process"
 import * as fs from "node:fs"
@@ -189,3 +190,13 @@ export const impostor = (ports: { readonly httpPorts: ReadonlyArray<number>; rea
       requests: () => [...output.matchAll(/^request (.*)$/gm)].map((match) => match[1]!)
     } satisfies Impostor
   })
+
+/**
+ * `ClusterLocal.start` whose failure prints the end of the failed process's log (the log's directory
+ * is gone with the test's scope, and the error's message only names it), then dies.
+ */
+export const startedOrDie = <A, R>(start: Effect.Effect<A, ClusterLocalError, R>): Effect.Effect<A, never, R> =>
+  start.pipe(
+    Effect.tapError((error) => Effect.sync(() => console.error(`${error.message}\n--- the end of its log ---\n${error.log}`))),
+    Effect.orDie
+  )

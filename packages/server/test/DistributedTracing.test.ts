@@ -9,7 +9,7 @@ import * as FakeTwilio from "@voiceagent/runner/Testing/FakeTwilio"
 import * as TestDatabase from "@voiceagent/runner/Testing/TestDatabase"
 import * as ClusterLocal from "@voiceagent/server/ClusterLocal"
 import { Effect } from "effect"
-import { scratchDirectory } from "./ClusterLocalTesting.js"
+import { scratchDirectory, startedOrDie } from "./ClusterLocalTesting.js"
 import * as FakeOtlpCollector from "./FakeOtlpCollector.js"
 import { callReady, post, waitUntil } from "./Http.js"
 
@@ -25,7 +25,7 @@ describe.skipIf(postgres === undefined)("traces across processes (PostgreSQL)", 
       const twilio = yield* FakeTwilio.make()
       const logsDir = yield* scratchDirectory("vap-tracing-")
       const database = yield* TestDatabase.scratchPostgresDatabase(postgres!)
-      const cluster = yield* ClusterLocal.start({
+      const cluster = yield* startedOrDie(ClusterLocal.start({
         databaseUrl: database.url,
         logsDir,
         runners: 1,
@@ -38,7 +38,7 @@ describe.skipIf(postgres === undefined)("traces across processes (PostgreSQL)", 
           TWILIO_ACCOUNT_SID: twilio.accountSid,
           TWILIO_AUTH_TOKEN: twilio.authToken
         }
-      })
+      }))
       const gateway = `${cluster.gatewayUrl!}/api/v1`
       const { agentId, key, voiceNumberId } = yield* callReady(gateway, "PROVIDER_B")
       const placed = yield* post(`${gateway}/channels/voice/call`, {

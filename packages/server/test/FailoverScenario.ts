@@ -18,7 +18,7 @@ import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import * as ClusterLocal from "../src/ClusterLocal.js"
-import { scratchDirectory } from "./ClusterLocalTesting.js"
+import { scratchDirectory, startedOrDie } from "./ClusterLocalTesting.js"
 
 export interface FailoverReport {
   readonly tenants: number
@@ -75,7 +75,7 @@ export const runFailover = (adminUrl: string, tenantCount = 24) =>
     }).pipe(Effect.provide(UsersRepo.Default.pipe(Layer.provideMerge(database))), Effect.orDie)
 
     // three runners and nothing else: the schema is migrated above, the client node is this process
-    const { runners } = yield* ClusterLocal.start({
+    const { runners } = yield* startedOrDie(ClusterLocal.start({
       databaseUrl: db.url,
       logsDir: yield* scratchDirectory("failover-"),
       runners: 3,
@@ -84,7 +84,7 @@ export const runFailover = (adminUrl: string, tenantCount = 24) =>
       migrate: false,
       chroma: "none",
       env: runnerEnv
-    }).pipe(Effect.orDie)
+    }))
     const ports = runners.map((r) => r.port!)
 
     return yield* Effect.gen(function*() {

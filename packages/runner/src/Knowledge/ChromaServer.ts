@@ -94,8 +94,41 @@ class OutputBuffer {
   }
 }
 
-/** A port free right now: bind port 0, read it, close. */
+/**
+ * The ports the system hands out for outgoing connections and `listen(0)` (Linux's
+ * `ip_local_port_range`), or undefined where it cannot be read.
+ */
+const ephemeralRange = (): readonly [number, number] | undefined => {
+  try {
+    const [low, high] = Fs.readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/).map(Number)
+    return low !== undefined && high !== undefined && Number.isFinite(low) && Number.isFinite(high) ? [low, high] : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * A port free right now, for a process started next to name it: chosen at random below the system's
+ * ephemeral range and checked by binding it. A port from `listen(0)` is an ephemeral one, and between
+ * its check and the child's bind it could go to any process's outgoing connection (a runner of
+ * `cluster:local` exited with EADDRINUSE so, once, in CI, beside another test's cluster). Where no such
+ * range can be had, `listen(0)`'s.
+ */
 export const freePort = (host = "127.0.0.1"): Effect.Effect<number, ChromaStartFailed> =>
+  Effect.suspend(() => {
+    const range = ephemeralRange()
+    const low = range === undefined ? 0 : Math.max(1024, range[0] - 12_000)
+    if (range === undefined || range[0] - low < 1_000) return ephemeralPort(host)
+    const tryOne = (left: number): Effect.Effect<number, ChromaStartFailed> => {
+      if (left === 0) return ephemeralPort(host)
+      const port = low + Math.floor(Math.random() * (range[0] - low))
+      return Effect.flatMap(bindError(host, port), (error) => error === undefined ? Effect.succeed(port) : tryOne(left - 1))
+    }
+    return tryOne(50)
+  })
+
+/** A port free right now from the ephemeral range: bind port 0, read it, close. */
+const ephemeralPort = (host: string): Effect.Effect<number, ChromaStartFailed> =>
   Effect.async<number, ChromaStartFailed>((resume) => {
     const server = Net.createServer()
     server.unref()
