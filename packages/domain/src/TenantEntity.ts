@@ -3,12 +3,17 @@
  * call (`TopUp`, `Charge`) is persisted with a primary key, so a retried message is applied once; the
  * ledger's unique keys make the same promise a second time, in PostgreSQL.
  *
- * A call's reservation (`Reserve`, `Extend`, `Settle`, `Release`) and a message's hold are volatile:
+ * A call's reservation is taken in the statement that inserts its session (a campaign's claim, a
+ * call's start), checked in SQL against the locked wallet row, so it needs no command here. The
+ * single-call commands (`Reserve`, `Extend`, `Settle`, `Release`) and a message's hold are volatile:
  * each is one idempotent ledger transaction keyed by the reservation's id (and step), and the rows
  * drive a lost one again (a call's Start is sent again, a session not ENDED is resumed and settles,
  * an open reservation without a session is released by the supervisor). Persisting them cost five
  * statements and ~1 ms of CPU each, three times per dial. Their callers send them through
  * `Deliver.deliver` (one policy for the cluster's transport errors).
+ *
+ * A call's settlement is batched: its end writes the session ENDED with its cost, and `SettleEnded`
+ * settles every such call of the tenant in one statement (concurrent requests share it).
  *
  * Every command is also uninterruptible (`ClusterSchema.Uninterruptible`): once sent, it runs to its
  * end whoever stops waiting for it. A persisted command's reply is kept under its primary key and
@@ -65,6 +70,13 @@ export const TenantEntity = Entity.make("Tenant", [
     payload: { reservationId: ReservationId, amount: Schema.Int, kind: LedgerKind, reference: Schema.NullOr(StorableString) },
     success: Schema.Struct({ charged: Schema.Int, released: Schema.Int }),
     error: ReservationNotOpen
+  }).annotate(ClusterSchema.Persisted, false),
+  // The settlement flush: every call of the tenant ENDED and not settled (its reservation still open)
+  // is settled in one statement (`Ledger.settleEnded`); concurrent requests share a flush. The ENDED
+  // session rows are the durable intent: a lost request is made again by the next call's end, the
+  // Tenant entity's start, or the supervisor.
+  Rpc.make("SettleEnded", {
+    success: Schema.Struct({ settled: Schema.Int })
   }).annotate(ClusterSchema.Persisted, false),
   Rpc.make("Release", {
     payload: { reservationId: ReservationId },

@@ -39,10 +39,12 @@ import { CampaignsRepo } from "./Campaigns/CampaignsRepo.js"
 import { DialPacer } from "./Campaigns/DialPacer.js"
 import { LiveCallLive } from "./Calls/LiveCallLive.js"
 import { LocalCalls } from "./Calls/LocalCalls.js"
+import { TimerWheel } from "./Calls/TimerWheel.js"
 import { makeSimulatedCarrier, type SimulatorOptions } from "./Telephony/SimulatedCarrier.js"
 import { type Carrier, CallEventSink, Telephony } from "./Telephony/Telephony.js"
 import { makeWebCarrier } from "./Telephony/WebCarrier.js"
 import { TenantEntityLive } from "./Tenants/TenantEntityLive.js"
+import { TenantEntity } from "@voiceagent/domain/TenantEntity"
 import { VoiceNumbersRepo } from "./VoiceNumbers/VoiceNumbersRepo.js"
 import { dispatcher, type DispatcherOptions, Webhooks } from "./Webhooks/Webhooks.js"
 import { defaultMessagingOptions, MessageOutbox, messageDispatcher, type MessagingOptions, MessagingSettings } from "./Messaging/MessageOutbox.js"
@@ -165,15 +167,20 @@ const MessageSendersLive = (options: RuntimeOptions) =>
  */
 export const ABANDONED_RESERVATION_SECONDS = 600
 
+/** How long a call may stay ENDED and unsettled before the supervisor asks its tenant to settle it. */
+export const UNSETTLED_CALL_SECONDS = 10
+
 /**
- * Wakes the entity of every call that is not over, so its timers run after a runner restarts; and
- * gives back the funds of reservations whose call was never written (`Ledger.dropAbandoned`).
+ * Wakes the entity of every call that is not over, so its timers run after a runner restarts; gives
+ * back the funds of reservations whose call was never written (`Ledger.dropAbandoned`); and has the
+ * tenant settle calls that ended and were not settled (a flush lost with its runner).
  */
 const supervisor = (interval: Duration.DurationInput) =>
   Effect.gen(function*() {
     const sessions = yield* CallSessionsRepo
     const ledger = yield* Ledger
     const client = yield* LiveCallEntity.client
+    const tenants = yield* TenantEntity.client
     yield* sessions.live(1000).pipe(
       Effect.flatMap((ids) =>
         Effect.forEach(ids, (id) => client(id).Status().pipe(Effect.ignore), { concurrency: 16, discard: true })
@@ -181,6 +188,12 @@ const supervisor = (interval: Duration.DurationInput) =>
       Effect.zipRight(ledger.dropAbandoned(ABANDONED_RESERVATION_SECONDS).pipe(
         Effect.tap((dropped) =>
           dropped > 0 ? Effect.logWarning(`released the funds of ${dropped} reservation(s) whose call was never written`) : Effect.void
+        )
+      )),
+      // calls ENDED whose settlement flush was lost with its runner: their tenant settles them
+      Effect.zipRight(ledger.unsettledTenants(UNSETTLED_CALL_SECONDS).pipe(
+        Effect.flatMap((ids) =>
+          Effect.forEach(ids, (id) => tenants(id).SettleEnded().pipe(Effect.ignore), { concurrency: 16, discard: true })
         )
       )),
       Effect.catchAllCause((cause) => Effect.logWarning("live-call supervision failed", cause)),
@@ -298,7 +311,8 @@ export const RuntimeLive = (options: RuntimeOptions = defaultRuntimeOptions) =>
     Layer.provideMerge(WebStreams.Default),
     Layer.provideMerge(LocalMedia.Default),
     Layer.provide(CallEventSinkLive),
-    Layer.provideMerge(LocalCalls.Default),
+    // TimerWheel: the live calls' deadlines and the simulated carrier's line events, one timer fiber per runner
+    Layer.provideMerge(Layer.merge(LocalCalls.Default, TimerWheel.Default)),
     Layer.provide(CallEnded.layer<CampaignsRepo | Sharding.Sharding | Webhooks | MessageOutbox>([
       campaignListener,
       // the dispatchers are woken only when the end transaction queued rows for them

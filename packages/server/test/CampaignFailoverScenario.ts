@@ -71,17 +71,32 @@ export interface CampaignFailoverReport {
   readonly ledgerBalance: number
   readonly reserved: number
   readonly charged: number
+  /** Calls with more than one ledger charge (must be 0). */
+  readonly callsChargedTwice: number
+  /** Sessions QUEUED (claimed, not started) and ENDED but not settled when the victim died. */
+  readonly queuedAtKill: number
+  readonly unsettledAtKill: number
   readonly toppedUp: number
 }
 
 const clusterOptions: Cluster.ClusterOptions = { ...Cluster.defaultClusterOptions, shardsPerGroup: 30, runnerHost: "127.0.0.1", runnerPort: 0 }
 
+/** Where the runner is stopped (and killed): by default between a call's start and the campaign's record of its dial. */
+export interface FailoverPoint {
+  /** A failpoint's name (`runner/src/Failpoints.ts`) */
+  readonly name: string
+  /** The how-many-th time a process reaches it */
+  readonly at: number
+}
+
 /** The default cluster timings (lock refresh and expiry, message poll, supervisor), so takeover is measured as deployed. */
-const runnerEnv = (dialLog: string, tokens: { readonly remote: string; readonly local: string }) => ({
+const runnerEnv = (dialLog: string, tokens: { readonly remote: string; readonly local: string }, point?: FailoverPoint & { readonly token: string }) => ({
   SHARDS_PER_GROUP: "30",
   SIMULATOR_RING_MS: "300",
   SIMULATOR_DIAL_LOG: dialLog,
-  VOICE_NUMBER_CPS: "4",
+  // a pass claims a second's worth of the number's pace and waits for all its starts: the first pass
+  // must hold the calls both failpoints wait for (see maxConcurrentCalls below)
+  VOICE_NUMBER_CPS: "16",
   MAX_CONCURRENT_CALLS: "20",
   // a second of talk costs one unit: a call's cost is its billed talk time
   RATE_VOICE_PER_MINUTE: "60",
@@ -90,8 +105,10 @@ const runnerEnv = (dialLog: string, tokens: { readonly remote: string; readonly 
   // runs on another runner (that call goes on, and ends, while the campaign waits to be taken over),
   // and after the start of its first call whose entity runs on the owner itself (that call is in
   // progress on the line when its runner dies, and must be billed for what it talked)
-  FAILPOINTS: `campaign.after-call-start.remote-call=pause@2:${tokens.remote},` +
-    `campaign.after-call-start.local-call=pause@1:${tokens.local}`,
+  FAILPOINTS: point !== undefined
+    ? `${point.name}=pause@${point.at}:${point.token}`
+    : `campaign.after-call-start.remote-call=pause@2:${tokens.remote},` +
+      `campaign.after-call-start.local-call=pause@1:${tokens.local}`,
   LOG_LEVEL: "error"
 })
 
@@ -105,13 +122,19 @@ const readDials = (file: string) =>
     })
     : []
 
-export const runCampaignFailover = (adminUrl: string, victimRunsHealthCheck = true, answered = 30, busy = 10) =>
+/**
+ * `point`: stop the runner that reaches that failpoint instead (whichever runs it: the campaign's owner
+ * for a claim, the tenant's for a settlement flush) and kill that one.
+ */
+export const runCampaignFailover = (adminUrl: string, victimRunsHealthCheck = true, answered = 30, busy = 10, point?: FailoverPoint) =>
   Effect.gen(function*() {
     const db = yield* TestDatabase.scratchPostgresDatabase(adminUrl)
     const database = PostgresClient.layer({ url: Redacted.make(db.url), maxConnections: 8 })
     const directory = yield* scratchDirectory("campaign-failover-")
     const dialLog = path.join(directory, "dials.log")
     const tokens = { remote: path.join(directory, "remote-call.token"), local: path.join(directory, "local-call.token") }
+    const pointToken = path.join(directory, "point.token")
+    const stopAt = point === undefined ? undefined : { ...point, token: pointToken }
     const toppedUp = 100_000
     // answered numbers talk 1 s (…001); busy ones (…9001) are redialed once, a minute later
     const phones = [
@@ -154,7 +177,7 @@ export const runCampaignFailover = (adminUrl: string, victimRunsHealthCheck = tr
       gateway: false,
       migrate: false,
       chroma: "none",
-      env: runnerEnv(dialLog, tokens)
+      env: runnerEnv(dialLog, tokens, stopAt)
     }))
     const ports = runners.map((r) => r.port!)
 
@@ -194,8 +217,9 @@ export const runCampaignFailover = (adminUrl: string, victimRunsHealthCheck = tr
           maxAttempts: 2,
           redialDelayMin: 1,
           // the failpoints wait for a call whose entity is on the owner and two on other runners, all in
-          // the first batch (the paused calls hold it): with 8 calls, none on the owner (a third of the
-          // shards) has a chance of (2/3)^8 ≈ 4% (seen); with 16, 0.15%
+          // the first pass (its paused starts hold it; a pass claims up to a second of the number's pace,
+          // VOICE_NUMBER_CPS): with 4 calls, none on the owner (a third of the shards) has a chance of
+          // (2/3)^4 ≈ 20% (seen in CI at 4 cps); with 8, 4% (seen); with 16, 0.15%
           maxConcurrentCalls: 16,
           // open for the whole run, whatever the hour (a window ends at 23:59 at the latest)
           ...openAllDay()
@@ -215,10 +239,8 @@ export const runCampaignFailover = (adminUrl: string, victimRunsHealthCheck = tr
       const id = campaign.id as CampaignId
       yield* campaigns.schedule(seeded.tenantId, id, null)
 
-      const victim = runners[ports.findIndex((p) => owner.endsWith(`:${p}`))]!
-
       // the owner stops at both failpoints (calls started, their dials not yet recorded): kill it there
-      const reached = () => fs.existsSync(tokens.remote) && fs.existsSync(tokens.local)
+      const reached = () => point !== undefined ? fs.existsSync(pointToken) : fs.existsSync(tokens.remote) && fs.existsSync(tokens.local)
       for (let i = 0; i < 1200 && !reached(); i++) yield* Effect.sleep("50 millis")
       if (!reached()) {
         return yield* Effect.dieMessage(
@@ -227,19 +249,31 @@ export const runCampaignFailover = (adminUrl: string, victimRunsHealthCheck = tr
             `logs ${fs.readdirSync(path.join(directory, "logs")).map((f) => fs.readFileSync(path.join(directory, "logs", f), "utf8").slice(-800)).join("\n---\n")})`
         )
       }
-      for (const token of [tokens.remote, tokens.local]) {
+      const victim = point !== undefined
+        ? runners.find((r) => r.pid === Number(fs.readFileSync(pointToken, "utf8")))!
+        : runners[ports.findIndex((p) => owner.endsWith(`:${p}`))]!
+      if (victim === undefined) return yield* Effect.dieMessage("the failpoint stopped no runner of the cluster")
+      for (const token of point !== undefined ? [] : [tokens.remote, tokens.local]) {
         const paused = Number(fs.readFileSync(token, "utf8"))
         if (paused !== victim.pid) return yield* Effect.dieMessage(`a failpoint stopped pid ${paused}, not the owner ${victim.pid}`)
       }
+      const victimPort = ports[runners.indexOf(victim)]!
       // the dead runner's database session can outlive it by a moment, its locks with it
       const heldBySurvivors = sql<{ n: number }>`
         SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-        WHERE l.locktype = 'advisory' AND l.granted AND a.datname = current_database() AND a.application_name <> ${owner}
+        WHERE l.locktype = 'advisory' AND l.granted AND a.datname = current_database() AND a.application_name NOT LIKE ${`%:${victimPort}`}
       `.pipe(Effect.map(([row]) => row!.n))
       yield* victim.kill("SIGKILL")
       const killedAt = Date.now()
       const dialsBeforeKill = readDials(dialLog).length
       yield* victim.exited
+      // what the dead runner left: calls claimed and not started, calls ended and not settled
+      const [left] = yield* sql<{ queued: number; unsettled: number }>`
+        SELECT count(*) FILTER (WHERE s.status = 'QUEUED')::int AS queued,
+               count(*) FILTER (WHERE s.status = 'ENDED' AND r.status = 'open')::int AS unsettled
+        FROM call_sessions s LEFT JOIN reservations r ON r.tenant_id = s.tenant_id AND r.id = s.id::text
+        WHERE s.tenant_id = ${seeded.tenantId}
+      `
 
       let resumedAfterMs = -1
       let shardsHeldAgainAfterMs = -1
@@ -259,7 +293,7 @@ export const runCampaignFailover = (adminUrl: string, victimRunsHealthCheck = tr
             gateway: false,
             migrate: false,
             chroma: "none",
-            env: runnerEnv(dialLog, tokens)
+            env: runnerEnv(dialLog, tokens, stopAt)
           }))
         }
         final = yield* campaigns.get(seeded.tenantId, id)
@@ -310,6 +344,12 @@ export const runCampaignFailover = (adminUrl: string, victimRunsHealthCheck = tr
       const [charged] = yield* sql<{ sum: number }>`
         SELECT COALESCE(sum(cost), 0)::int AS sum FROM call_sessions WHERE tenant_id = ${seeded.tenantId}
       `
+      const [chargedTwice] = yield* sql<{ n: number }>`
+        SELECT count(*)::int AS n FROM (
+          SELECT reference FROM ledger_transactions WHERE tenant_id = ${seeded.tenantId} AND kind = 'call_charge'
+          GROUP BY reference HAVING count(*) > 1
+        ) twice
+      `
       const [undialed] = yield* sql<{ n: number }>`
         SELECT count(*)::int AS n FROM campaign_attempts WHERE campaign_id = ${id} AND status <> 'SKIPPED' AND dialed_at IS NULL
       `
@@ -351,6 +391,9 @@ export const runCampaignFailover = (adminUrl: string, victimRunsHealthCheck = tr
         ledgerBalance: ledger!.sum,
         reserved: wallet!.reserved,
         charged: charged!.sum,
+        callsChargedTwice: chargedTwice!.n,
+        queuedAtKill: left!.queued,
+        unsettledAtKill: left!.unsettled,
         toppedUp
       } satisfies CampaignFailoverReport
     }).pipe(

@@ -40,6 +40,17 @@ const walletOf = (row: WalletRow) =>
     available: row.balance - row.reserved
   }, fromDatabase)
 
+/** Calls settled per flush statement at most (a flush that fills it runs again). */
+export const SETTLE_BATCH = 500
+
+const UUID_PATTERN = "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
+
+/**
+ * The `i`-th id of a batch, in SQL: a UUIDv7 made for the statement with its last 32 bits replaced
+ * by `i`, so a batch's ids are unique, and ordered as the batch is and in time as every other id.
+ */
+const idAt = (base: string, i: string) => `overlay('${base}' placing lpad(to_hex(${i}), 8, '0') from 29 for 8)::uuid`
+
 const TRANSACTION_COLUMNS = "id, kind, amount, balance_after, idempotency_key, reference, created_at"
 
 export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
@@ -276,6 +287,85 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
         return dropped
       }).pipe(Effect.catchTag("SqlError", Effect.die))
 
+    /**
+     * The settlement flush: every call of the tenant whose session is ENDED and whose reservation is
+     * still open (the durable settle intent) is charged and released, up to `limit` calls, in one
+     * statement. The wallet row is locked first (its latest version, as every writer does); each
+     * reservation is closed only while open (a concurrent flush that committed first is seen: the
+     * update re-checks the row it waited for), so a call is settled once; its ledger transaction
+     * carries the same unique key a single settlement would (`settle:<session>`, `ON CONFLICT DO
+     * NOTHING`), with its two balancing entries; and the wallet's balance, reserved funds and open
+     * calls move once for the batch. A call is charged what its session says it cost, never more than
+     * was held for it. Answers how many calls were settled and how many were seen.
+     */
+    const settleEnded = (tenantId: TenantId, limit = SETTLE_BATCH) =>
+      Effect.gen(function*() {
+        const txnBase = uuidv7()
+        const entryBase = uuidv7()
+        const [row] = yield* sql<{ settled: number; seen: number }>`
+          WITH w AS (
+            SELECT balance FROM wallets WHERE tenant_id = ${tenantId} FOR UPDATE
+          ), due AS (
+            SELECT r.id, LEAST(GREATEST(s.cost, 0), r.amount) AS charged
+            FROM reservations r
+            JOIN call_sessions s ON s.id = (CASE WHEN r.id ~ ${UUID_PATTERN} THEN r.id::uuid END)
+            WHERE r.tenant_id = ${tenantId} AND r.status = 'open' AND r.purpose = 'call'
+              AND s.tenant_id = ${tenantId} AND s.status = 'ENDED' AND EXISTS (SELECT 1 FROM w)
+            ORDER BY r.id
+            LIMIT ${limit}
+          ), r AS (
+            UPDATE reservations v SET status = 'settled', charged = due.charged, closed_at = now()
+            FROM due WHERE v.tenant_id = ${tenantId} AND v.id = due.id AND v.status = 'open'
+            RETURNING v.id, v.amount, v.charged
+          ), n AS (
+            SELECT r.id, r.charged, row_number() OVER (ORDER BY r.id) AS i,
+              (SELECT balance FROM w) - sum(r.charged) OVER (ORDER BY r.id) AS balance_after
+            FROM r WHERE r.charged > 0
+          ), ids AS (
+            SELECT n.*, ${sql.literal(idAt(txnBase, "n.i"))} AS txn_id, ${sql.literal(idAt(entryBase, "2 * n.i"))} AS wallet_entry,
+              ${sql.literal(idAt(entryBase, "2 * n.i + 1"))} AS counter_entry
+            FROM n
+          ), txn AS (
+            INSERT INTO ledger_transactions (id, tenant_id, kind, idempotency_key, amount, balance_after, reference)
+            SELECT ids.txn_id, ${tenantId}::uuid, 'call_charge', 'settle:' || ids.id, -ids.charged, ids.balance_after, ids.id
+            FROM ids
+            ON CONFLICT (tenant_id, idempotency_key) DO NOTHING
+            RETURNING id, amount
+          ), entries AS (
+            INSERT INTO ledger_entries (id, transaction_id, tenant_id, account, amount)
+            SELECT ids.wallet_entry, t.id, ${tenantId}::uuid, 'wallet', t.amount FROM txn t JOIN ids ON ids.txn_id = t.id
+            UNION ALL
+            SELECT ids.counter_entry, t.id, ${tenantId}::uuid, ${COUNTER_ACCOUNT.call_charge}::text, -t.amount
+            FROM txn t JOIN ids ON ids.txn_id = t.id
+          ), wallet AS (
+            UPDATE wallets SET reserved = wallets.reserved - (SELECT COALESCE(sum(amount), 0) FROM r),
+              open_calls = wallets.open_calls - (SELECT count(*) FROM r),
+              balance = wallets.balance + (SELECT COALESCE(sum(amount), 0) FROM txn), updated_at = now()
+            WHERE wallets.tenant_id = ${tenantId} AND EXISTS (SELECT 1 FROM r)
+          )
+          SELECT (SELECT count(*) FROM r)::int AS settled, (SELECT count(*) FROM due)::int AS seen
+        `
+        return row!
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
+
+    /** Tenants with calls ENDED over `olderThanSeconds` ago whose settlement has not been flushed (a flush lost with its runner). */
+    const unsettledTenants = (olderThanSeconds: number) =>
+      sql<{ tenantId: TenantId }>`
+        SELECT DISTINCT r.tenant_id FROM reservations r
+        JOIN call_sessions s ON s.id = (CASE WHEN r.id ~ ${UUID_PATTERN} THEN r.id::uuid END)
+        WHERE r.status = 'open' AND r.purpose = 'call' AND s.status = 'ENDED'
+          AND s.ended_at < now() - ${olderThanSeconds} * interval '1 second'
+        LIMIT 1000
+      `.pipe(Effect.map((rows) => rows.map((r) => r.tenantId)), Effect.orDie)
+
+    /** The tenant's wallet, created when it has none (a claim's statement needs the row to lock). */
+    const ensureWallet = (tenantId: TenantId) =>
+      sql`
+        INSERT INTO wallets (tenant_id, currency)
+        SELECT id, currency FROM tenants WHERE id = ${tenantId}
+        ON CONFLICT (tenant_id) DO NOTHING
+      `.pipe(Effect.asVoid, Effect.orDie)
+
     /** A charge without a reservation (messages): refused when the available balance does not cover it. */
     const charge = (tenantId: TenantId, key: string, amount: number, kind: LedgerKind, reference: string | null) =>
       Effect.gen(function*() {
@@ -306,6 +396,19 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
         Effect.orDie
       )
 
-    return { topUp, reserve, extend, settle, release, dropAbandoned, charge, balance, transactions } as const
+    return {
+      topUp,
+      reserve,
+      extend,
+      settle,
+      settleEnded,
+      unsettledTenants,
+      ensureWallet,
+      release,
+      dropAbandoned,
+      charge,
+      balance,
+      transactions
+    } as const
   })
 }) {}

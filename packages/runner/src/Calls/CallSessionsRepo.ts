@@ -10,7 +10,9 @@ import {
   type TranscriptLine,
   type TurnLatency
 } from "@voiceagent/domain/Calls"
+import { InsufficientFunds } from "@voiceagent/domain/Billing"
 import type { TenantId } from "@voiceagent/domain/Ids"
+import { ConcurrentCallLimit } from "@voiceagent/domain/TenantEntity"
 import { offsetOf, type PageRequest } from "@voiceagent/domain/Pagination"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -166,6 +168,40 @@ export interface FinalFigures {
   readonly transcript: ReadonlyArray<CallLine>
 }
 
+/**
+ * A new session's row as JSON for `jsonb_populate_record(set)(NULL::call_sessions, …)`: the columns
+ * `SESSION_INSERT_COLUMNS` names, typed by the table itself. Shared by a call's own start and a
+ * campaign's claim, so both write the same row.
+ */
+export const sessionRowOf = (id: string, spec: CallSpec, reservedSeconds: number) => ({
+  id,
+  tenant_id: spec.tenantId,
+  job_id: spec.jobId,
+  agent_id: spec.agentId,
+  voice_number_id: spec.voiceNumberId,
+  provider: spec.provider,
+  from_number: spec.fromNumber,
+  to_number: spec.toNumber,
+  customer_id: spec.customerId,
+  campaign_id: spec.campaignId,
+  campaign_attempt_id: spec.campaignAttemptId,
+  metadata: spec.metadata,
+  direction: directionOf(spec),
+  status: "QUEUED",
+  spec,
+  currency: spec.currency,
+  reserved_seconds: reservedSeconds
+})
+
+export const SESSION_INSERT_COLUMNS = "id, tenant_id, job_id, agent_id, voice_number_id, provider, from_number, to_number, " +
+  "customer_id, campaign_id, campaign_attempt_id, metadata, direction, status, spec, currency, reserved_seconds"
+
+/** What a call's reservation asks of the wallet: the first chunk's price, and the concurrent-call limit. */
+export interface CallReservation {
+  readonly amount: number
+  readonly concurrencyLimit: number | null
+}
+
 export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/SessionsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -191,6 +227,71 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
         )
         SELECT id FROM session
       `.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
+
+    /**
+     * The new session, `QUEUED`, and its reservation, in one statement (the same wallet check a
+     * campaign's claim makes for k calls, here for one): the wallet row locked first, its available
+     * funds and open calls checked, the session with its `queued` event, the reservation under the
+     * session's id, and the wallet's reserved funds and open calls. `"exists"` when the session was
+     * inserted already (a repeat, or another instance): nothing is reserved again. Refused, nothing is
+     * written (not even a first wallet).
+     */
+    const insertReserved = (
+      id: SessionId,
+      spec: CallSpec,
+      reservedSeconds: number,
+      at: number,
+      reservation: CallReservation
+    ): Effect.Effect<"inserted" | "exists", InsufficientFunds | ConcurrentCallLimit> =>
+      Effect.gen(function*() {
+        const { amount, concurrencyLimit: limit } = reservation
+        const take = sql<{ inserted: number; available: number | null; openCalls: number | null }>`
+          WITH w AS (
+            SELECT balance - reserved AS available, open_calls FROM wallets WHERE tenant_id = ${spec.tenantId} FOR UPDATE
+          ), ok AS (
+            SELECT 1 FROM w WHERE w.available >= ${amount} AND (${limit}::int IS NULL OR w.open_calls < ${limit}::int)
+          ), session AS (
+            INSERT INTO call_sessions (${sql.literal(SESSION_INSERT_COLUMNS)})
+            SELECT ${sql.literal(SESSION_INSERT_COLUMNS)}
+            FROM jsonb_populate_record(NULL::call_sessions, ${JSON.stringify(sessionRowOf(id, spec, reservedSeconds))}::jsonb), ok
+            ON CONFLICT (id) DO NOTHING
+            RETURNING id
+          ), res AS (
+            INSERT INTO reservations (id, tenant_id, amount, status, purpose)
+            SELECT id::text, ${spec.tenantId}::uuid, ${amount}::bigint, 'open', 'call' FROM session
+            ON CONFLICT (tenant_id, id) DO NOTHING
+            RETURNING amount
+          ), upd AS (
+            UPDATE wallets SET reserved = reserved + ${amount}, open_calls = open_calls + 1, updated_at = now()
+            WHERE tenant_id = ${spec.tenantId} AND EXISTS (SELECT 1 FROM res)
+          ), event AS (
+            INSERT INTO call_events (id, session_id, type, detail, at)
+            SELECT ${uuidv7()}, id, 'queued', NULL, ${new Date(at)} FROM session
+          )
+          SELECT (SELECT count(*) FROM session)::int AS inserted, (SELECT available FROM w) AS available,
+                 (SELECT open_calls FROM w) AS open_calls
+        `
+        const decide = (row: { inserted: number; openCalls: number | null }) =>
+          Effect.gen(function*() {
+            if (row.inserted === 1) return "inserted" as const
+            const [existing] = yield* sql`SELECT 1 FROM call_sessions WHERE id = ${id}`
+            if (existing !== undefined) return "exists" as const
+            if (limit !== null && (row.openCalls ?? 0) >= limit) return yield* new ConcurrentCallLimit()
+            return yield* new InsufficientFunds()
+          })
+        const [row] = yield* take
+        if (row !== undefined && row.available !== null) return yield* decide(row)
+        // the wallet's first use: created and the call taken in one transaction, so a refusal leaves
+        // no wallet behind
+        return yield* Effect.gen(function*() {
+          yield* sql`
+            INSERT INTO wallets (tenant_id, currency) SELECT id, currency FROM tenants WHERE id = ${spec.tenantId}
+            ON CONFLICT (tenant_id) DO NOTHING
+          `
+          const [created] = yield* take
+          return yield* decide(created!)
+        }).pipe(sql.withTransaction)
+      }).pipe(Effect.catchTag("SqlError", Effect.die))
 
     const storedCall = (row: SessionRow): StoredCall => ({
       spec: row.spec,
@@ -385,6 +486,6 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
         Effect.orDie
       )
 
-    return { insert, load, claim, claimOrLoad, owns, saveState, appendLine, addEvent, finish, findLog, list, live } as const
+    return { insert, insertReserved, load, claim, claimOrLoad, owns, saveState, appendLine, addEvent, finish, findLog, list, live } as const
   })
 }) {}

@@ -8,17 +8,20 @@
  * reads them back, finishes claims a crash left open (by their fixed session ids, so a dial
  * already placed is not placed again), and carries on.
  *
- * Dialing waits, all at once, for: the call window (sleeping until its exact next opening), each
+ * A pass claims its contacts in one statement (`CampaignsRepo.claimBatch`): the sessions are
+ * inserted QUEUED with their reservations, the wallet's funds and the tenant's call limit checked in
+ * it. Dialing waits, all at once, for: the call window (sleeping until its exact next opening), each
  * contact's own local hours when the campaign asks for them (a due contact outside them is held
  * until the first instant its hours and the call window overlap, while the others keep dialing), the
- * campaign's `maxConcurrentCalls`, the tenant's concurrent-call limit (the `Tenant` entity refuses
- * a reservation above it), the voice number's pace (`DialPacer`), and the wallet (no funds pauses
- * the campaign with the reason `INSUFFICIENT_FUNDS`).
+ * campaign's `maxConcurrentCalls`, the tenant's concurrent-call limit (the claim takes no more; the
+ * loop backs off), the voice number's pace (`DialPacer`), and the wallet (short of funds pauses the
+ * campaign with the reason `INSUFFICIENT_FUNDS`).
  */
 import * as Entity from "@effect/cluster/Entity"
 import * as EntityId from "@effect/cluster/EntityId"
 import * as Sharding from "@effect/cluster/Sharding"
-import { LiveCallEntity, type SessionId } from "@voiceagent/domain/Calls"
+import { costOf } from "@voiceagent/domain/CallMachine"
+import { type CallSpec, LiveCallEntity, type SessionId } from "@voiceagent/domain/Calls"
 import * as CallWindow from "@voiceagent/domain/CallWindow"
 import { recipientWindow } from "@voiceagent/domain/RecipientHours"
 import {
@@ -50,11 +53,14 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import { AgentsRepo } from "../Agents/AgentsRepo.js"
-import { CallSessionsRepo } from "../Calls/CallSessionsRepo.js"
+import { TenantEntity } from "@voiceagent/domain/TenantEntity"
+import { v7 as uuidv7 } from "uuid"
+import { Ledger } from "../Billing/Ledger.js"
+import type { CallReservation } from "../Calls/CallSessionsRepo.js"
 import { CallSpecs } from "../Calls/CallSpecs.js"
 import { VoiceNumbersRepo } from "../VoiceNumbers/VoiceNumbersRepo.js"
-import { campaignsDialing, countCampaignDial } from "../Observability/PlatformMetrics.js"
-import { CampaignsRepo, type DueContact, type Hold, stateOf } from "./CampaignsRepo.js"
+import { campaignsDialing, countCampaignDial, countWalletOperation } from "../Observability/PlatformMetrics.js"
+import { type ClaimRequest, CampaignsRepo, type DueContact, type Hold, shortfall, stateOf } from "./CampaignsRepo.js"
 import { DialPacer } from "./DialPacer.js"
 import { failpoint } from "../Failpoints.js"
 import { deliver } from "../Cluster/Deliver.js"
@@ -117,7 +123,8 @@ export const CampaignLive = CampaignEntity.toLayer(
     const repo = yield* CampaignsRepo
     const agents = yield* AgentsRepo
     const numbers = yield* VoiceNumbersRepo
-    const sessions = yield* CallSessionsRepo
+    const ledger = yield* Ledger
+    const tenants = yield* TenantEntity.client
     const specs = yield* CallSpecs
     const pacer = yield* DialPacer
     const options = yield* DialerSettings
@@ -198,26 +205,31 @@ export const CampaignLive = CampaignEntity.toLayer(
       apply(null, (_, now) => Command.Start({ now }), (c, now) => repo.snapshot(c, now))
     ).pipe(Effect.ignore)
 
-    /**
-     * Places a claimed attempt's call. The session id was fixed at the claim, and the `LiveCall`
-     * entity's `Start` is idempotent on it (the session row is inserted once): sending it again (after
-     * a crash, `recoverClaims`) never dials twice.
-     */
-    const place = (c: Campaign, attempt: { readonly id: CampaignAttemptId; readonly sessionId: string }, contact: {
+    /** The call's spec for a contact of the campaign (the tenant's prices read once a pass: `specFor`). */
+    const specOf = (c: Campaign, specFor: SpecBuilder, voiceNumber: VoiceNumber, attemptId: CampaignAttemptId, contact: {
       readonly contactId: ContactId
       readonly phoneNumber: string
-    }, voiceNumber: VoiceNumber, specFor: SpecBuilder) =>
+    }) =>
+      specFor({
+        agentId: c.agentId,
+        voiceNumber,
+        toNumber: contact.phoneNumber,
+        customerId: contact.contactId,
+        campaignId: id,
+        campaignAttemptId: attemptId,
+        metadata: { ...c.metadata, campaignId: id, campaignName: c.name },
+        dialTimeoutSeconds: c.dialTimeout
+      })
+
+    /**
+     * Starts a claimed attempt's call. The session id was fixed at the claim, and the `LiveCall`
+     * entity's `Start` is idempotent on it: a session the claim inserted (QUEUED, reserved) is loaded
+     * and dialled, one already past QUEUED is not dialled again, and one missing (a claim made before
+     * claims inserted sessions) is inserted with its reservation. Sending it again (after a crash,
+     * `recoverClaims`) never dials twice.
+     */
+    const place = (attempt: { readonly id: CampaignAttemptId; readonly sessionId: string }, spec: CallSpec) =>
       Effect.gen(function*() {
-        const spec = specFor({
-          agentId: c.agentId,
-          voiceNumber,
-          toNumber: contact.phoneNumber,
-          customerId: contact.contactId,
-          campaignId: id,
-          campaignAttemptId: attempt.id,
-          metadata: { ...c.metadata, campaignId: id, campaignName: c.name },
-          dialTimeoutSeconds: c.dialTimeout
-        })
         const started = yield* deliver(calls(attempt.sessionId as SessionId).Start({ spec })).pipe(
           Effect.as("dialed" as const),
           Effect.catchTags({
@@ -249,21 +261,46 @@ export const CampaignLive = CampaignEntity.toLayer(
       Effect.ignore
     )
 
-    /** Claims left open by a crash: placed now under their session id, or found already placed. */
+    /**
+     * Claims left open by a crash (or a lost `Start`): each is started again under its session id. A
+     * session still QUEUED is dialled now (QUEUED was never handed to the carrier); one past it is
+     * not dialled again, only recorded as dialed.
+     */
     const recoverClaims = (c: Campaign, voiceNumber: VoiceNumber, specFor: SpecBuilder) =>
       Effect.gen(function*() {
         const open = yield* repo.openClaims(id)
         for (const claim of open) {
-          const now = yield* Clock.currentTimeMillis
-          if (Option.isSome(yield* sessions.load(claim.sessionId as SessionId))) {
-            yield* repo.markDialed(id, claim.id, now)
-            continue
-          }
-          const result = yield* place(c, claim, claim, voiceNumber, specFor)
+          const result = yield* place(claim, specOf(c, specFor, voiceNumber, claim.id, claim))
           if (result === "no_funds") yield* pauseForFunds
           if (result !== "dialed") return result
         }
         return "ok" as const
+      })
+
+    /**
+     * The pass's claim, one statement (`CampaignsRepo.claimBatch`) for the contacts it may dial now:
+     * the wallet's funds and the tenant's call limit checked in it, the sessions inserted QUEUED with
+     * their reservations. A shortfall of funds or of the limit may be calls ended and not yet settled
+     * (a flush lost with its runner): the tenant settles them and the claim is tried once more.
+     */
+    const claimNow = (c: Campaign, requests: ReadonlyArray<ClaimRequest>, reservation: CallReservation) =>
+      Effect.gen(function*() {
+        const once = lock.withPermits(1)(Effect.suspend(() =>
+          status === "RUNNING" && !superseded
+            ? Effect.flatMap(Clock.currentTimeMillis, (at) => countWalletOperation("reserve")(repo.claimBatch(c, epoch, requests, at, reservation)))
+            : Effect.succeed(undefined)
+        ))
+        let batch = yield* once
+        if (batch !== undefined && batch.available === null) {
+          // the tenant's wallet's first use: the claim needs its row to lock
+          yield* ledger.ensureWallet(c.tenantId)
+          batch = yield* once
+        }
+        if (batch !== undefined && batch.claimed.length === 0 && shortfall(batch, requests.length, reservation) !== undefined) {
+          const flushed = yield* deliver(tenants(c.tenantId).SettleEnded()).pipe(Effect.orElseSucceed(() => ({ settled: 0 })))
+          if (flushed.settled > 0) batch = yield* once
+        }
+        return batch
       })
 
     /** The campaign's voice number, or why the campaign can no longer dial (agent or number gone). */
@@ -282,9 +319,9 @@ export const CampaignLive = CampaignEntity.toLayer(
         const references = yield* usable(c)
         if (Either.isLeft(references)) return yield* Effect.as(fail(references.left), "continue" as const)
         const voiceNumber = references.right
-        // the tenant's prices, read once a pass (again below when the pass's dials are paced apart)
-        let specFor = yield* specs.forTenant(c.tenantId)
-        let checkedAt = yield* Clock.currentTimeMillis
+        // the tenant's prices, read once a pass
+        const specFor = yield* specs.forTenant(c.tenantId)
+        const lookedAt = yield* Clock.currentTimeMillis
 
         const recovered = yield* recoverClaims(c, voiceNumber, specFor)
         if (recovered === "tenant_busy") return yield* Effect.as(waitFor(Duration.toMillis(options.tenantBusyBackoff)), "continue" as const)
@@ -326,58 +363,81 @@ export const CampaignLive = CampaignEntity.toLayer(
           yield* waitFor(Math.min(next, closes) - now)
           return "continue"
         }
-        // Claims are taken one at a time, in order and paced; the calls they start are placed up to
-        // DIAL_PARALLELISM at once (a `Start` waits for the wallet and the call's first writes).
-        let halted: "no_funds" | "tenant_busy" | undefined
-        // a refused call stops the batch at once, even while it waits for the number's next slot
-        const halt = yield* Deferred.make<void>()
-        const placing: Array<Fiber.RuntimeFiber<unknown>> = []
-        const batch = due.slice(0, capacity)
-        const paced = yield* pacer.run(c.voiceNumberId, batch.filter((contact) => !contact.dnc).length)
-        for (const contact of batch) {
-          if (halted !== undefined) break
-          if (contact.dnc) {
-            yield* repo.skip(c, contact.contactId, yield* Clock.currentTimeMillis)
-            yield* countCampaignDial("skipped_dnc")
+        // do-not-call numbers are skipped; the others are claimed at once, up to a second's worth of the
+        // number's pace (so a claim runs ahead of its dial by at most that)
+        const dialable: Array<DueContact> = []
+        for (const contact of due.slice(0, capacity)) {
+          if (!contact.dnc) {
+            dialable.push(contact)
             continue
           }
-          yield* Effect.raceFirst(paced.next, Deferred.await(halt))
+          yield* repo.skip(c, contact.contactId, yield* Clock.currentTimeMillis)
+          yield* countCampaignDial("skipped_dnc")
+        }
+        const wanted = dialable.slice(0, pacer.perSecond)
+        if (wanted.length === 0) return "continue"
+        const requests: Array<ClaimRequest> = wanted.map((contact) => {
+          const attemptId = uuidv7() as CampaignAttemptId
+          return { contactId: contact.contactId, attemptId, sessionId: uuidv7(), spec: specOf(c, specFor, voiceNumber, attemptId, contact) }
+        })
+        const first = requests[0]!.spec
+        const reservation: CallReservation = {
+          amount: costOf(first.reservationChunkSeconds, first.voicePerMinute),
+          concurrencyLimit: first.concurrencyLimit
+        }
+        // the first dial's slot of the number's pace comes before the claim: a pass claims when it may
+        // dial, so a claim is ahead of its dial by at most the rest of that second
+        const paced = yield* pacer.run(c.voiceNumberId, requests.length)
+        yield* paced.next
+        let checkedAt = yield* Clock.currentTimeMillis
+        if (checkedAt - lookedAt >= 1000) {
+          // the wait for the slot was long: the agent or the number may have gone meanwhile
+          const still = yield* usable(c)
+          if (Either.isLeft(still)) return yield* Effect.as(fail(still.left), "continue" as const)
+        }
+        const batch = yield* claimNow(c, requests, reservation)
+        if (batch === undefined) return "continue"
+        if (!batch.owned) {
+          // not running any more, or not ours: a newer instance owns the campaign
+          if (yield* repo.ownedElsewhere(id, epoch)) superseded = true
+          return "continue"
+        }
+        yield* failpoint<never>("campaign.after-claim")
+        const short = shortfall(batch, requests.length, reservation)
+        const byContact = new Map(wanted.map((contact) => [contact.contactId as string, contact]))
+        const specBySession = new Map(requests.map((r) => [r.sessionId, r.spec]))
+
+        // Each claimed call starts at its slot of the number's pace, up to DIAL_PARALLELISM at once. One
+        // that may not start after all (paused, window closed, the contact's hours closed meanwhile)
+        // is unclaimed with the rest in one statement.
+        let halted: "no_funds" | "tenant_busy" | undefined
+        const halt = yield* Deferred.make<void>()
+        const placing: Array<Fiber.RuntimeFiber<unknown>> = []
+        const leftovers: Array<{ sessionId: string; contactId: ContactId; until?: number }> = []
+        let gone: FailureReason | undefined
+        for (const [i, claim] of batch.claimed.entries()) {
+          const contact = byContact.get(claim.contactId)!
+          if (i > 0 && halted === undefined) yield* Effect.raceFirst(paced.next, Deferred.await(halt))
           const at = yield* Clock.currentTimeMillis
-          if (!CallWindow.isOpen(window, at) || halted !== undefined) break
+          // the batch's dials may be paced apart: when time has passed since the last look, the agent
+          // or the number may have gone (with lifted limits a batch dials in one instant and looks once)
+          if (at - checkedAt >= 1000 && halted === undefined) {
+            const still = yield* usable(c)
+            if (Either.isLeft(still)) gone = still.left
+            checkedAt = at
+          }
+          if (!CallWindow.isOpen(window, at) || halted !== undefined || gone !== undefined || status !== "RUNNING" || superseded) {
+            leftovers.push(...batch.claimed.slice(i).map((left) => ({ sessionId: left.sessionId, contactId: left.contactId })))
+            break
+          }
           // the pace may have carried the batch past the contact's local closing time
           const turn = recipientTurn(c, window, contact.phoneNumber, at)
           if (turn !== "now") {
-            yield* repo.hold(id, [{ contactId: contact.contactId, until: turn === "never" ? at : turn }])
+            leftovers.push({ sessionId: claim.sessionId, contactId: claim.contactId, until: turn === "never" ? at : turn })
             continue
           }
-          // the batch's dials may be paced apart: when time has passed since the last look, the agent or
-          // the number may have gone (with lifted limits a batch dials in one instant and looks once)
-          if (at - checkedAt >= 1000) {
-            const still = yield* usable(c)
-            if (Either.isLeft(still)) {
-              yield* Fiber.awaitAll(placing)
-              return yield* Effect.as(fail(still.left), "continue" as const)
-            }
-            specFor = yield* specs.forTenant(c.tenantId)
-            checkedAt = at
-          }
-          const claimed = yield* lock.withPermits(1)(
-            status === "RUNNING" && !superseded
-              ? Effect.map(repo.claim(c, epoch, contact.contactId, at), Option.some)
-              : Effect.succeed(Option.none())
-          )
-          if (Option.isNone(claimed)) break
-          if (Option.isNone(claimed.value)) {
-            // not pending any more, or not ours: a newer instance owns the campaign
-            if (yield* repo.ownedElsewhere(id, epoch)) {
-              superseded = true
-              break
-            }
-            continue
-          }
-          const attempt = claimed.value.value
           placing.push(
-            yield* dialSlots.withPermits(1)(place(c, attempt, contact, voiceNumber, specFor)).pipe(
+            yield* dialSlots.withPermits(1)(place(claim, specBySession.get(claim.sessionId)!)).pipe(
               Effect.tap((result) =>
                 result !== "dialed" && halted === undefined
                   ? Effect.zipRight(Effect.sync(() => (halted = result)), Deferred.succeed(halt, undefined))
@@ -388,8 +448,11 @@ export const CampaignLive = CampaignEntity.toLayer(
           )
         }
         yield* Fiber.awaitAll(placing)
-        if (halted === "no_funds") yield* pauseForFunds
-        if (halted === "tenant_busy") yield* waitFor(Duration.toMillis(options.tenantBusyBackoff))
+        yield* lock.withPermits(1)(repo.unclaimBatch(c, leftovers))
+        if (gone !== undefined) return yield* Effect.as(fail(gone), "continue" as const)
+        const stopped = halted ?? short
+        if (stopped === "no_funds") yield* pauseForFunds
+        if (stopped === "tenant_busy") yield* waitFor(Duration.toMillis(options.tenantBusyBackoff))
         return "continue"
       })
 

@@ -29,7 +29,9 @@ import { offsetOf, type PageRequest } from "@voiceagent/domain/Pagination"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { v7 as uuidv7 } from "uuid"
+import type { CallSpec } from "@voiceagent/domain/Calls"
 import type { CallEndedEvent } from "../Calls/CallEnded.js"
+import { type CallReservation, SESSION_INSERT_COLUMNS, sessionRowOf } from "../Calls/CallSessionsRepo.js"
 import { fromDatabase } from "../Sql/Rows.js"
 
 const COLUMNS = `id, tenant_id, name, description, agent_id, voice_number_id, contact_list_id, status, status_reason,
@@ -72,6 +74,38 @@ export interface OpenClaim {
   readonly contactId: ContactId
   readonly phoneNumber: string
   readonly sessionId: string
+}
+
+/** A contact to claim in a batch, with the ids its attempt and call will have and the call's spec. */
+export interface ClaimRequest {
+  readonly contactId: ContactId
+  readonly attemptId: CampaignAttemptId
+  readonly sessionId: string
+  readonly spec: CallSpec
+}
+
+/** What a batched claim took, and what the wallet and the campaign row said. */
+export interface ClaimBatch {
+  readonly claimed: ReadonlyArray<{ readonly id: CampaignAttemptId; readonly contactId: ContactId; readonly sessionId: string }>
+  /** The wallet's available funds and open calls as the claim saw them (null: no wallet yet). */
+  readonly available: number | null
+  readonly openCalls: number | null
+  /** False when the campaign is not RUNNING under this owner's epoch (nothing was claimed). */
+  readonly owned: boolean
+}
+
+/** Why a batch took fewer calls than asked: the wallet's funds, or the tenant's concurrent-call limit. */
+export const shortfall = (
+  batch: ClaimBatch,
+  asked: number,
+  reservation: CallReservation
+): "no_funds" | "tenant_busy" | undefined => {
+  if (!batch.owned || batch.available === null || batch.claimed.length >= asked) return undefined
+  const byFunds = reservation.amount > 0 ? Math.floor(batch.available / reservation.amount) : Infinity
+  const byLimit = reservation.concurrencyLimit === null ? Infinity : Math.max(0, reservation.concurrencyLimit - (batch.openCalls ?? 0))
+  if (byFunds < asked && byFunds <= byLimit) return "no_funds"
+  if (byLimit < asked) return "tenant_busy"
+  return undefined
 }
 
 export interface ContactCounts {
@@ -316,6 +350,149 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
         RETURNING id, session_id, attempt_number
       `.pipe(Effect.map((rows) => Option.fromNullable(rows[0])), Effect.orDie)
 
+    /**
+     * A pass's claim, one statement for k contacts: the tenant's wallet locked first and its funds and
+     * concurrent-call limit checked (k shrinks to what they allow); the campaign checked RUNNING
+     * under this owner's epoch; the contacts still PENDING taken in order (`FOR UPDATE SKIP LOCKED`:
+     * a split-brain twin's claim skips them) and marked IN_PROGRESS; their attempts inserted CLAIMED
+     * with their session ids; their sessions inserted QUEUED (the start intent: safe to dial after a
+     * crash, never dialled again once DIALING); and each call's reservation, with the wallet's
+     * reserved funds and open calls moved once. A `LiveCall` started for one of these sessions finds
+     * it, reserved, and dials it.
+     */
+    const claimBatch = (
+      campaign: Campaign,
+      epoch: number,
+      requests: ReadonlyArray<ClaimRequest>,
+      now: number,
+      reservation: CallReservation
+    ) =>
+      Effect.gen(function*() {
+        if (requests.length === 0) return { claimed: [], available: null, openCalls: null, owned: true } as ClaimBatch
+        const at = new Date(now)
+        const { amount, concurrencyLimit: limit } = reservation
+        const k = requests.length
+        const rows = requests.map((r, i) => ({ ord: i, contact_id: r.contactId, attempt_id: r.attemptId, session_id: r.sessionId }))
+        const sessions = requests.map((r) => sessionRowOf(r.sessionId, r.spec, r.spec.reservationChunkSeconds))
+        const eventBase = uuidv7()
+        const columns = sql.literal(SESSION_INSERT_COLUMNS)
+        const [row] = yield* sql<{
+          claimed: ClaimBatch["claimed"] | null
+          available: number | null
+          openCalls: number | null
+          owned: number
+        }>`
+          WITH w AS (
+            SELECT balance - reserved AS available, open_calls FROM wallets WHERE tenant_id = ${campaign.tenantId} FOR UPDATE
+          ), g AS (
+            SELECT 1 FROM campaigns WHERE id = ${campaign.id} AND owner_epoch = ${epoch} AND status = 'RUNNING'
+          ), allowed AS (
+            SELECT LEAST(${k}::int,
+              CASE WHEN ${amount}::bigint > 0 THEN LEAST(w.available / ${amount}::bigint, ${k}::bigint)::int ELSE ${k}::int END,
+              CASE WHEN ${limit}::int IS NULL THEN ${k}::int ELSE GREATEST(${limit}::int - w.open_calls, 0) END) AS n
+            FROM w, g
+          ), x AS (
+            SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+              AS x(ord int, contact_id uuid, attempt_id uuid, session_id uuid)
+          ), picked AS (
+            SELECT cc.contact_id, x.ord FROM campaign_contacts cc JOIN x ON x.contact_id = cc.contact_id
+            WHERE cc.campaign_id = ${campaign.id} AND cc.state = 'PENDING'
+            ORDER BY x.ord
+            LIMIT COALESCE((SELECT n FROM allowed), 0)
+            FOR UPDATE OF cc SKIP LOCKED
+          ), c AS (
+            UPDATE campaign_contacts cc SET state = 'IN_PROGRESS', attempts = cc.attempts + 1, awaiting_local_hours = false
+            FROM picked WHERE cc.campaign_id = ${campaign.id} AND cc.contact_id = picked.contact_id AND cc.state = 'PENDING'
+            RETURNING cc.contact_id, cc.attempts
+          ), a AS (
+            INSERT INTO campaign_attempts (id, campaign_id, tenant_id, contact_id, attempt_number, status, session_id, claimed_at)
+            SELECT x.attempt_id, ${campaign.id}, ${campaign.tenantId}, c.contact_id, c.attempts, 'CLAIMED', x.session_id, ${at}
+            FROM c JOIN x ON x.contact_id = c.contact_id
+            RETURNING id, contact_id, session_id
+          ), s AS (
+            INSERT INTO call_sessions (${columns})
+            SELECT ${columns} FROM jsonb_populate_recordset(NULL::call_sessions, ${JSON.stringify(sessions)}::jsonb) p
+            WHERE p.id IN (SELECT session_id FROM a)
+            RETURNING id
+          ), ev AS (
+            INSERT INTO call_events (id, session_id, type, detail, at)
+            SELECT ${sql.literal(`overlay('${eventBase}' placing lpad(to_hex(row_number() OVER ()), 8, '0') from 29 for 8)::uuid`)},
+              s.id, 'queued', NULL, ${at}
+            FROM s
+          ), r AS (
+            INSERT INTO reservations (id, tenant_id, amount, status, purpose)
+            SELECT s.id::text, ${campaign.tenantId}::uuid, ${amount}::bigint, 'open', 'call' FROM s
+            RETURNING amount
+          ), upd AS (
+            UPDATE wallets SET reserved = reserved + (SELECT COALESCE(sum(amount), 0) FROM r),
+              open_calls = open_calls + (SELECT count(*) FROM r), updated_at = now()
+            WHERE tenant_id = ${campaign.tenantId} AND EXISTS (SELECT 1 FROM r)
+          )
+          SELECT
+            (SELECT json_agg(json_build_object('id', a.id, 'contactId', a.contact_id, 'sessionId', a.session_id)) FROM a) AS claimed,
+            (SELECT available FROM w) AS available, (SELECT open_calls FROM w) AS open_calls,
+            (SELECT count(*) FROM g)::int AS owned
+        `
+        const claimed = typeof row!.claimed === "string" ? JSON.parse(row!.claimed) : row!.claimed ?? []
+        const byContact = new Map(requests.map((r, i) => [r.contactId as string, i]))
+        claimed.sort((a: { contactId: string }, b: { contactId: string }) => byContact.get(a.contactId)! - byContact.get(b.contactId)!)
+        return {
+          claimed,
+          available: row!.available === null ? null : Number(row!.available),
+          openCalls: row!.openCalls,
+          owned: row!.owned > 0
+        } as ClaimBatch
+      }).pipe(Effect.orDie)
+
+    /**
+     * Claims of a batch that were not started (the campaign paused, the window closed, the contact's
+     * hours closed while the batch waited for the number's pace): each session still QUEUED is
+     * deleted (an instance of its call that loaded it is fenced off: its first write finds no row),
+     * its reservation released, its attempt deleted and its contact PENDING again (due at `until`
+     * when given; CANCELLED when the campaign was aborted or ended meanwhile), in one statement. A
+     * session already DIALING is left to run its course. Run under the entity's command lock, so an
+     * Abort's cancellation comes wholly before or after it.
+     */
+    const unclaimBatch = (
+      campaign: Campaign,
+      claims: ReadonlyArray<{ readonly sessionId: string; readonly contactId: ContactId; readonly until?: number | undefined }>
+    ) =>
+      claims.length === 0 ? Effect.void : sql`
+        WITH x AS (
+          SELECT * FROM jsonb_to_recordset(${JSON.stringify(claims.map((c) => ({
+            session_id: c.sessionId,
+            contact_id: c.contactId,
+            until: c.until === undefined ? null : new Date(c.until).toISOString()
+          })))}::jsonb) AS x(session_id uuid, contact_id uuid, until timestamptz)
+        ), w AS (
+          SELECT 1 FROM wallets WHERE tenant_id = ${campaign.tenantId} FOR UPDATE
+        ), s AS (
+          DELETE FROM call_sessions s USING x
+          WHERE s.id = x.session_id AND s.status = 'QUEUED' AND EXISTS (SELECT 1 FROM w)
+          RETURNING s.id
+        ), r AS (
+          DELETE FROM reservations r USING s
+          WHERE r.tenant_id = ${campaign.tenantId} AND r.id = s.id::text AND r.status = 'open'
+          RETURNING r.amount
+        ), upd AS (
+          UPDATE wallets SET reserved = reserved - (SELECT COALESCE(sum(amount), 0) FROM r),
+            open_calls = open_calls - (SELECT count(*) FROM r), updated_at = now()
+          WHERE tenant_id = ${campaign.tenantId} AND EXISTS (SELECT 1 FROM r)
+        ), a AS (
+          DELETE FROM campaign_attempts a USING s
+          WHERE a.session_id = s.id AND a.status = 'CLAIMED' AND a.dialed_at IS NULL
+          RETURNING a.contact_id
+        )
+        UPDATE campaign_contacts cc SET attempts = cc.attempts - 1,
+          state = CASE WHEN (SELECT status FROM campaigns WHERE id = ${campaign.id}) IN ('RUNNING', 'PAUSED', 'SCHEDULED')
+            THEN 'PENDING' ELSE 'CANCELLED' END,
+          next_attempt_at = GREATEST(cc.next_attempt_at, COALESCE(x.until, cc.next_attempt_at)),
+          awaiting_local_hours = x.until IS NOT NULL
+        FROM x
+        WHERE cc.campaign_id = ${campaign.id} AND cc.contact_id = x.contact_id AND cc.state = 'IN_PROGRESS'
+          AND cc.contact_id IN (SELECT contact_id FROM a)
+      `.pipe(Effect.asVoid, Effect.orDie)
+
     /** A contact not to be dialed: its next attempt is recorded as skipped, with the reason, and it is final. */
     const skip = (campaign: Campaign, contactId: ContactId, now: number, reason: SkipReason = "DO_NOT_CALL") =>
       sql`
@@ -529,6 +706,8 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
       due,
       workload,
       claim,
+      claimBatch,
+      unclaimBatch,
       skip,
       hold,
       markDialed,

@@ -25,6 +25,8 @@ export class DialPacer extends Context.Tag("Campaigns/DialPacer")<DialPacer, {
   readonly slot: (voiceNumberId: string) => Effect.Effect<void>
   /** A run of up to `planned` dials on the number, its slots taken a second's worth per statement. */
   readonly run: (voiceNumberId: string, planned: number) => Effect.Effect<PacedRun>
+  /** Dials a number may start in a second: a campaign's pass claims at most this many at once. */
+  readonly perSecond: number
 }>() {
   static readonly layer = (callsPerSecondPerNumber: number) =>
     Layer.effect(
@@ -70,7 +72,8 @@ export class DialPacer extends Context.Tag("Campaigns/DialPacer")<DialPacer, {
 
         return {
           slot: (voiceNumberId) => Effect.flatMap(take(voiceNumberId, 1), ([at]) => waitUntil(at!)),
-          run
+          run,
+          perSecond: perStatement
         }
       })
     )

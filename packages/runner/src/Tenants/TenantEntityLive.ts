@@ -1,8 +1,11 @@
 import type { TenantId } from "@voiceagent/domain/Ids"
 import { TenantEntity } from "@voiceagent/domain/TenantEntity"
 import * as Entity from "@effect/cluster/Entity"
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
-import { Ledger } from "../Billing/Ledger.js"
+import * as Queue from "effect/Queue"
+import { failpoint } from "../Failpoints.js"
+import { Ledger, SETTLE_BATCH } from "../Billing/Ledger.js"
 import { countWalletOperation } from "../Observability/PlatformMetrics.js"
 import { withEntityHandlers } from "../Cluster/EntityHandlers.js"
 
@@ -23,6 +26,25 @@ export const TenantEntityLive = TenantEntity.toLayer(Effect.gen(function*() {
   const ledger = yield* Ledger
   const logged = yield* withEntityHandlers
   const counted = countWalletOperation
+
+  // The settlement flush, group-committed: requests that arrive while a flush runs wait for the next
+  // one, which settles every call ENDED before it started (theirs among them), in one statement per
+  // SETTLE_BATCH calls.
+  const flush: Effect.Effect<number> = failpoint<never>("tenant.before-settle-flush").pipe(
+    Effect.zipRight(ledger.settleEnded(tenantId)),
+    Effect.flatMap((r) => r.seen < SETTLE_BATCH ? Effect.succeed(r.settled) : Effect.map(flush, (n) => n + r.settled))
+  )
+  const requests = yield* Queue.unbounded<Deferred.Deferred<number>>()
+  yield* Effect.gen(function*() {
+    const first = yield* Queue.take(requests)
+    const rest = yield* Queue.takeAll(requests)
+    const waiting = [first, ...rest]
+    const settled = yield* Effect.exit(counted("settle")(flush))
+    yield* Effect.forEach(waiting, (d) => Deferred.done(d, settled), { discard: true })
+  }).pipe(Effect.forever, Effect.forkScoped)
+  // calls a lost flush left ENDED and unsettled are settled as the entity starts
+  yield* Effect.forkScoped(flush.pipe(Effect.catchAllCause((cause) => Effect.logWarning("settling ended calls failed", cause))))
+
   return logged({
     TopUp: ({ payload }) => counted("top_up")(ledger.topUp(tenantId, payload.idempotencyKey, payload.amount)),
     Reserve: ({ payload }) =>
@@ -30,6 +52,9 @@ export const TenantEntityLive = TenantEntity.toLayer(Effect.gen(function*() {
     Extend: ({ payload }) => counted("extend")(ledger.extend(tenantId, payload.reservationId, payload.step, payload.amount)),
     Settle: ({ payload }) =>
       counted("settle")(ledger.settle(tenantId, payload.reservationId, payload.amount, payload.kind, payload.reference)),
+    SettleEnded: () =>
+      Effect.flatMap(Deferred.make<number>(), (done) =>
+        Queue.offer(requests, done).pipe(Effect.zipRight(Deferred.await(done)), Effect.map((settled) => ({ settled })))),
     Release: ({ payload }) => counted("release")(ledger.release(tenantId, payload.reservationId)),
     Charge: ({ payload }) =>
       counted("charge")(ledger.charge(tenantId, payload.key, payload.amount, payload.kind, payload.reference)),
