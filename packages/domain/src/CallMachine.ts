@@ -78,13 +78,20 @@ export type CallEvent = Data.TaggedEnum<{
 }>
 export const CallEvent = Data.taggedEnum<CallEvent>()
 
-/** What the entity must do after a transition. */
-export type CallCommand =
-  | { readonly _tag: "PlaceCall" }
-  | { readonly _tag: "HangUp" }
-  | { readonly _tag: "ArmRingTimer" }
-  | { readonly _tag: "ArmMaxDurationTimer" }
-  | { readonly _tag: "Finish" }
+/** What the entity must do after a transition (matched exhaustively by the entity: `CallCommand.$match`). */
+export type CallCommand = Data.TaggedEnum<{
+  /** Ask the carrier to dial (an incoming call is at the carrier already: it only prepares its conversation). */
+  PlaceCall: {}
+  /** Hang the line up at the carrier. */
+  HangUp: {}
+  /** Arm the ring deadline (the dial time plus the dial timeout). */
+  ArmRingTimer: {}
+  /** Disarm the ring deadline; arm the maximum duration and the reservation's extension from the answer. */
+  ArmMaxDurationTimer: {}
+  /** Settle, and write the call's end with its call-ended outbox. */
+  Finish: {}
+}>
+export const CallCommand = Data.taggedEnum<CallCommand>()
 
 export interface Transition {
   readonly state: CallState
@@ -111,7 +118,7 @@ const end = (
     answeredAt: "answeredAt" in state ? state.answeredAt : null,
     endedAt: at
   },
-  commands: hangUp ? [{ _tag: "HangUp" }, { _tag: "Finish" }] : [{ _tag: "Finish" }],
+  commands: hangUp ? [CallCommand.HangUp(), CallCommand.Finish()] : [CallCommand.Finish()],
   changed: true
 })
 
@@ -140,7 +147,7 @@ const step = (state: CallState, event: CallEvent): Transition => {
       return CallEvent.$match(event, {
         Dial: ({ at }): Transition => ({
           state: { status: "DIALING", dialedAt: at },
-          commands: [{ _tag: "PlaceCall" }, { _tag: "ArmRingTimer" }],
+          commands: [CallCommand.PlaceCall(), CallCommand.ArmRingTimer()],
           changed: true
         }),
         HangupRequested: ({ at }) => end(state, at, "CANCELED", "hangup_requested", false),
@@ -173,7 +180,7 @@ const step = (state: CallState, event: CallEvent): Transition => {
             ringingAt: state.status === "RINGING" ? state.ringingAt : null,
             answeredAt: at
           },
-          commands: [{ _tag: "ArmMaxDurationTimer" }],
+          commands: [CallCommand.ArmMaxDurationTimer()],
           changed: true
         }),
         Busy: ({ at }) => end(state, at, "BUSY", "busy", false),

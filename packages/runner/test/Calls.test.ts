@@ -6,6 +6,7 @@ import { TenantEntity } from "@voiceagent/domain/TenantEntity"
 import { AgentsRepo } from "@voiceagent/runner/Agents/AgentsRepo"
 import { ApiKeysRepo } from "@voiceagent/runner/ApiKeys/ApiKeysRepo"
 import { Ledger } from "@voiceagent/runner/Billing/Ledger"
+import { TimerWheel } from "@voiceagent/runner/Calls/TimerWheel"
 import * as TestKit from "@voiceagent/runner/Testing/TestKit"
 import * as TestRuntime from "@voiceagent/runner/Testing/TestRuntime"
 import { UsersRepo } from "@voiceagent/runner/Users/UsersRepo"
@@ -132,6 +133,30 @@ describe("live calls, driven by TestClock", () => {
         assert.deepStrictEqual([row.endReason, row.cost], ["ring_timeout", 0])
         assert.strictEqual(row.endedAt.getTime() - row.dialedAt.getTime(), 20_000)
         assert.strictEqual((yield* wallet(t.tenantId)).reserved, 0)
+      }))
+
+    it.effect("a held call waits on the runner's timer wheel, stays resident by its own touches, and leaves no timer when it ends", () =>
+      Effect.gen(function*() {
+        const wheel = yield* TimerWheel
+        const t = yield* newTenant(1000)
+        const { call, sessionId } = yield* start(spec(t, "+14155559002", { dialTimeoutSeconds: 1200 }))
+        yield* advance(3)
+        assert.strictEqual((yield* call.Status()).status, "RINGING")
+        const row = yield* session(sessionId)
+        // the ring deadline is an entry of the wheel, at the dial time plus the dial timeout
+        assert.strictEqual(wheel.deadlineOf(sessionId, "ring"), row.dialedAt.getTime() + 1_200_000)
+        const touch = wheel.deadlineOf(sessionId, "resident")
+        assert.isDefined(touch)
+        // past the touch: the entity was sent a request (so never idle for the reaper) and armed the next
+        yield* TestKit.advance("3 minutes")
+        assert.strictEqual((yield* call.Status()).status, "RINGING")
+        assert.isAbove(wheel.deadlineOf(sessionId, "resident") ?? 0, touch!)
+        yield* call.Hangup({ requestId: "stop" })
+        yield* eventually(Effect.sync(() => {
+          assert.isUndefined(wheel.deadlineOf(sessionId, "ring"))
+          assert.isUndefined(wheel.deadlineOf(sessionId, "resident"))
+        }))
+        assert.deepStrictEqual(yield* call.Status(), { status: "ENDED", outcome: "CANCELED" })
       }))
 
     it.effect("a long call is hung up at its maximum duration and billed for it", () =>

@@ -13,10 +13,10 @@
  * they are said; audio never leaves the process.
  */
 import * as Entity from "@effect/cluster/Entity"
-import type { Sharding } from "@effect/cluster/Sharding"
 import * as SqlClient from "@effect/sql/SqlClient"
 import {
   billableSeconds,
+  CallCommand,
   CallEvent,
   type CallState,
   type CallStatus,
@@ -43,14 +43,14 @@ import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as ExecutionStrategy from "effect/ExecutionStrategy"
 import * as Exit from "effect/Exit"
-import * as FiberMap from "effect/FiberMap"
+import * as FiberRef from "effect/FiberRef"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Scope from "effect/Scope"
 import { AgentsRepo } from "../Agents/AgentsRepo.js"
 import type { AgentPersona } from "../Brain/AgentBrain.js"
-import { countDial, moveLiveCall } from "../Observability/PlatformMetrics.js"
+import { countDial, countWalletOperation, moveLiveCall } from "../Observability/PlatformMetrics.js"
 import { Telephony } from "../Telephony/Telephony.js"
 import { CallEnded, type CallEndedEvent } from "./CallEnded.js"
 import { type CallLine, CallSessionsRepo, type StoredCall } from "./CallSessionsRepo.js"
@@ -63,6 +63,7 @@ import { MediaServer } from "../Voice/MediaServer.js"
 import { WebStreams } from "../Voice/WebMedia.js"
 import { makeInbound } from "./InboundCalls.js"
 import { LocalCalls } from "./LocalCalls.js"
+import { TimerWheel } from "./TimerWheel.js"
 import { CallTransfersRepo } from "./CallTransfersRepo.js"
 import { makeTransfer } from "./Transfer.js"
 import { makeVoicemail } from "./Voicemail.js"
@@ -75,10 +76,20 @@ interface Flush {
   readonly done: Deferred.Deferred<void>
 }
 
-type TimerName = "ring" | "max" | "extend" | "funds"
+type TimerName = "ring" | "max" | "extend" | "funds" | "resident"
 
 /** Extend the reservation this long before the talk time it covers runs out. */
 const EXTENSION_MARGIN_MS = 15_000
+
+/** An idle entity is stopped after this long without a request (the cluster's entity reaper). */
+const MAX_IDLE_MS = 5 * 60_000
+
+/**
+ * A live call is sent a request (`Status`, volatile: no storage) this often, so the reaper never
+ * finds it idle: nothing may arrive for the length of a conversation, and the call's conversation,
+ * media and timers live in its entity. (Was `Entity.keepAlive`: a persisted message per call.)
+ */
+const RESIDENCY_TOUCH_MS = MAX_IDLE_MS / 2
 
 const eventFor = (kind: ProviderEvent["kind"], at: number): CallEvent => {
   switch (kind) {
@@ -127,6 +138,8 @@ export const LiveCallLive = LiveCallEntity.toLayer(
     const address = yield* Entity.CurrentAddress
     const sessionId = address.entityId as string as SessionId
     const logged = yield* withEntityHandlers
+    // the entity's log annotations, for what its timers run (in fibers the runner's wheel forks)
+    const entityAnnotations = yield* FiberRef.get(FiberRef.currentLogAnnotations)
     const sql = yield* SqlClient.SqlClient
     const repo = yield* CallSessionsRepo
     const agents = yield* AgentsRepo
@@ -139,9 +152,8 @@ export const LiveCallLive = LiveCallEntity.toLayer(
     const tenantClient = yield* TenantEntity.client
     const scope = yield* Effect.scope
     const lock = yield* Effect.makeSemaphore(1)
-    const entityContext = yield* Effect.context<Sharding | Entity.CurrentAddress>()
-    // a live call must not be stopped for idleness: nothing may arrive for the length of a conversation
-    const keepAlive = (enabled: boolean) => Entity.keepAlive(enabled).pipe(Effect.provide(entityContext))
+    const wheel = yield* TimerWheel
+    const self = (yield* LiveCallEntity.client)(sessionId)
 
     // A call not over is claimed (the next owner epoch): an instance of this call left running on a
     // runner that lost the shard can write nothing from now on, and stops at its next write.
@@ -163,24 +175,38 @@ export const LiveCallLive = LiveCallEntity.toLayer(
     let transcript: Array<CallLine> = call === undefined ? [] : [...call.transcript]
     let conversation: { readonly handle: ConversationHandle; readonly scope: Scope.CloseableScope } | undefined
     let streamRestarts = 0
-    /** The call's timers by name: arming one replaces (interrupts) the one armed before under its name. */
-    const timers = yield* FiberMap.make<TimerName>()
-
     const tenant = () => tenantClient(call!.spec.tenantId)
 
-    const cancelTimer = (name: TimerName) => FiberMap.remove(timers, name)
-
     /**
-     * Runs `effect` at `deadline` (epoch ms), or now when it has passed. Only the wait is the timer:
-     * what it then runs is forked apart, so that it may cancel or arm timers (the end of the call
-     * cancels them all, an extension arms the next) without interrupting itself.
+     * The call's timers are entries of the runner's `TimerWheel` under the session's id, by name:
+     * arming one replaces the one armed before under its name. At `deadline` (epoch ms; at once
+     * when it has passed) `effect` is forked in the entity's scope, so that it may cancel or arm
+     * timers (the end of the call cancels them all, an extension arms the next); the entity's end
+     * cancels them all.
      */
     const armTimer = (name: TimerName, deadline: number, effect: Effect.Effect<void>) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) =>
-        FiberMap.run(timers, name, Effect.sleep(Math.max(0, deadline - now)).pipe(Effect.zipRight(Effect.forkIn(effect, scope)), Effect.asVoid))
-      ).pipe(Effect.asVoid)
+      wheel.arm(sessionId, name, deadline, Effect.locally(effect, FiberRef.currentLogAnnotations, entityAnnotations), scope)
 
-    const cancelTimers = FiberMap.clear(timers)
+    const cancelTimer = (name: TimerName) => wheel.cancel(sessionId, name)
+
+    const cancelTimers = wheel.cancelAll(sessionId)
+    yield* Scope.addFinalizer(scope, cancelTimers)
+
+    /**
+     * Keeps a live call's entity from being stopped as idle (see `RESIDENCY_TOUCH_MS`): a timer
+     * that sends the entity a `Status` and arms itself again while the call is live and this
+     * instance owns it. The end of the call, or a newer instance, cancels it with the other timers.
+     */
+    const stayResident: Effect.Effect<void> = Effect.flatMap(Clock.currentTimeMillis, (at) =>
+      armTimer(
+        "resident",
+        at + RESIDENCY_TOUCH_MS,
+        Effect.suspend(() =>
+          call === undefined || !isLive(call.state) || fenced
+            ? Effect.void
+            : self.Status().pipe(Effect.ignore, Effect.zipRight(stayResident))
+        )
+      ))
 
     const now = Clock.currentTimeMillis
 
@@ -190,7 +216,6 @@ export const LiveCallLive = LiveCallEntity.toLayer(
       fenced = true
       yield* cancelTimers
       yield* Effect.logWarning("another instance of this call owns it now: this one stops")
-      yield* keepAlive(false)
     })
 
     /** `saveState` under this instance's epoch; a write refused means the call is no longer ours. */
@@ -476,11 +501,12 @@ export const LiveCallLive = LiveCallEntity.toLayer(
       if (!(yield* repo.owns(sessionId, epoch))) return yield* stepDown
       const duration = talkSeconds(state)
       const billed = billableSeconds(duration, spec.billingIncrementSeconds)
-      const cost = costOf(billed, spec.voicePerMinute)
-      const settled = yield* deliver(tenant().Settle({ reservationId: sessionId, amount: cost, kind: "call_charge", reference: sessionId })).pipe(
-        Effect.catchTag("ReservationNotOpen", () => Effect.succeed({ charged: 0, released: 0 })),
-        Effect.orDie
-      )
+      // charged: the cost, never more than was held for the call (its first chunk and each extension);
+      // the settlement flush charges exactly this from the ENDED row
+      const held = spec.reservationChunkSeconds > 0
+        ? Math.round(call!.reservedSeconds / spec.reservationChunkSeconds) * costOf(spec.reservationChunkSeconds, spec.voicePerMinute)
+        : 0
+      const settled = { charged: Math.min(costOf(billed, spec.voicePerMinute), held) }
       const said = transcript.filter((line) => line.at <= state.endedAt)
       const event: CallEndedEvent = {
         sessionId,
@@ -514,6 +540,9 @@ export const LiveCallLive = LiveCallEntity.toLayer(
         })
         if (ended) yield* callEnded.publish(event)
       }).pipe(sql.withTransaction, Effect.orDie)
+      // the settlement: the Tenant entity settles every ENDED call of the tenant in one statement
+      // (concurrent ends share it); lost with this runner, the next flush or the supervisor does it
+      yield* deliver(tenant().SettleEnded()).pipe(Effect.orDie)
       yield* callEnded.committed(event)
       yield* Effect.logInfo("call ended").pipe(Effect.annotateLogs({
         tenantId: spec.tenantId,
@@ -522,35 +551,32 @@ export const LiveCallLive = LiveCallEntity.toLayer(
         durationSeconds: duration,
         cost: settled.charged
       }))
-      yield* keepAlive(false)
     })
 
-    const run = (command: { readonly _tag: string }): Effect.Effect<ReadonlyArray<CallEvent>> => {
+    const none: ReadonlyArray<CallEvent> = []
+
+    /** Carries out one of the machine's commands; answers the events it produces (a refused dial). */
+    const run = (command: CallCommand): Effect.Effect<ReadonlyArray<CallEvent>> => {
       const spec = call!.spec
       const state = call!.state
-      switch (command._tag) {
-        case "PlaceCall":
-          return placeCall
-        case "ArmRingTimer":
-          return state.status === "DIALING" || state.status === "RINGING"
+      return CallCommand.$match(command, {
+        PlaceCall: () => placeCall,
+        ArmRingTimer: () =>
+          state.status === "DIALING" || state.status === "RINGING"
             ? armTimer("ring", state.dialedAt + spec.dialTimeoutSeconds * 1000, Effect.flatMap(now, (at) => apply(CallEvent.RingTimeout({ at }))))
-              .pipe(Effect.as([]))
-            : Effect.succeed([])
-        case "ArmMaxDurationTimer":
-          return state.status === "IN_PROGRESS"
+              .pipe(Effect.as(none))
+            : Effect.succeed(none),
+        ArmMaxDurationTimer: () =>
+          state.status === "IN_PROGRESS"
             ? cancelTimer("ring").pipe(
               Effect.zipRight(armTimer("max", state.answeredAt + spec.maxDurationSeconds * 1000, Effect.flatMap(now, (at) => apply(CallEvent.MaxDuration({ at }))))),
               Effect.zipRight(armExtension),
-              Effect.as([])
+              Effect.as(none)
             )
-            : Effect.succeed([])
-        case "HangUp":
-          return Effect.as(hangUp, [])
-        case "Finish":
-          return Effect.as(finish, [])
-        default:
-          return Effect.succeed([])
-      }
+            : Effect.succeed(none),
+        HangUp: () => Effect.as(hangUp, none),
+        Finish: () => Effect.as(finish, none)
+      })
     }
 
     const EVENT_NAMES: Record<CallState["status"], string> = {
@@ -587,7 +613,7 @@ export const LiveCallLive = LiveCallEntity.toLayer(
      */
     const resume = Effect.gen(function*() {
       if (call === undefined || !isLive(call.state)) return
-      yield* keepAlive(true)
+      yield* stayResident
       const spec = call.spec
       if (call.state.status === "QUEUED") return yield* apply(CallEvent.Dial({ at: yield* now }))
       // a call already dialled takes its media stream here from now on (a carrier reconnecting finds it)
@@ -622,9 +648,9 @@ export const LiveCallLive = LiveCallEntity.toLayer(
       switch (state.status) {
         case "DIALING":
         case "RINGING":
-          return yield* run({ _tag: "ArmRingTimer" })
+          return yield* run(CallCommand.ArmRingTimer())
         case "IN_PROGRESS":
-          return yield* run({ _tag: "ArmMaxDurationTimer" })
+          return yield* run(CallCommand.ArmMaxDurationTimer())
       }
     })
 
@@ -648,13 +674,16 @@ export const LiveCallLive = LiveCallEntity.toLayer(
     const startUnlocked = (spec: CallSpec) =>
         Effect.gen(function*() {
           if (call !== undefined) return replyOf(call.state)
-          yield* deliver(tenantClient(spec.tenantId).Reserve({
-            reservationId: sessionId,
-            amount: costOf(spec.reservationChunkSeconds, spec.voicePerMinute),
-            concurrencyLimit: spec.concurrencyLimit
-          }))
+          // the session and its reservation in one statement (funds and the call limit checked in SQL);
+          // a campaign's call was inserted, reserved, by its claim, and was loaded above
           const createdAt = new Date(yield* now)
-          if (!(yield* repo.insert(sessionId, spec, spec.reservationChunkSeconds, createdAt.getTime()))) {
+          const inserted = yield* countWalletOperation("reserve")(
+            repo.insertReserved(sessionId, spec, spec.reservationChunkSeconds, createdAt.getTime(), {
+              amount: costOf(spec.reservationChunkSeconds, spec.voicePerMinute),
+              concurrencyLimit: spec.concurrencyLimit
+            })
+          )
+          if (inserted === "exists") {
             // another instance started the call meanwhile: this one takes it over from the stored state
             const taken = yield* repo.claim(sessionId)
             if (Option.isNone(taken)) return replyOf(Option.getOrUndefined(yield* repo.load(sessionId))?.state)
@@ -674,7 +703,7 @@ export const LiveCallLive = LiveCallEntity.toLayer(
             transcript: []
           }
           yield* recount
-          yield* keepAlive(true)
+          yield* stayResident
           yield* Effect.logInfo("call queued").pipe(Effect.annotateLogs({
             tenantId: spec.tenantId,
             agentId: spec.agentId,
@@ -748,5 +777,5 @@ export const LiveCallLive = LiveCallEntity.toLayer(
         )
     })
   }),
-  { maxIdleTime: "5 minutes", disableFatalDefects: true }
+  { maxIdleTime: MAX_IDLE_MS, disableFatalDefects: true }
 )

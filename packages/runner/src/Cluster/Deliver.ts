@@ -16,15 +16,22 @@
  * - `PersistenceError`: not for volatile commands, but part of every client's error type.
  *
  * All of these are sent again, after a pause that grows to `maxDelay`, for up to `attempts` sends;
- * then the last one is a defect. The send runs in a child fiber, so an interruption of the reply is
- * told apart from an interruption of the caller: a caller that is interrupted stops waiting (and
- * its child with it), and is never sent again.
+ * then the last one is a defect. The send runs in a fiber of its own (see `runDetached`), so an
+ * interruption of the reply is told apart from an interruption of the caller: a caller that is
+ * interrupted stops waiting (and interrupts the send), and is never sent again.
  */
 import * as Cause from "effect/Cause"
+import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
+import type * as FiberId from "effect/FiberId"
+import * as FiberRef from "effect/FiberRef"
+import * as FiberRefs from "effect/FiberRefs"
+import * as Option from "effect/Option"
+import * as Runtime from "effect/Runtime"
+import * as Tracer from "effect/Tracer"
 
 const TRANSPORT = new Set(["MailboxFull", "AlreadyProcessingMessage", "PersistenceError", "RunnerUnavailable", "EntityNotAssignedToRunner"])
 
@@ -51,18 +58,46 @@ const transientOf = <A, E>(exit: Exit.Exit<A, E>): string | undefined => {
 }
 
 /**
- * Sends a volatile, idempotent command until it is answered: see the module's comment. The
- * transport errors leave the error type; what the handler fails with stays.
+ * Runs `send` in a fiber of its own that holds nothing of the caller's but the current value of
+ * each `FiberRef` (its services, log annotations) and its span: not the caller's context, nor the
+ * earlier values of its `FiberRef`s. An entity that the send starts is built in that fiber, or in
+ * one it forks (the cluster builds an entity on its first message), and every fiber the entity
+ * forks then keeps the history of the fiber that forked it for its own lifetime (its `FiberRef`
+ * stacks, and the closure `Effect.forkIn` leaves in the scope). A send forked as a plain child of
+ * the API's handler kept its context (the HTTP request, response and socket: ~23 KB) for as long
+ * as the call it started lived. The caller's interruption interrupts the send, as for a child.
  */
-export const deliver = <A, E, R>(
-  send: Effect.Effect<A, E, R>,
+const runDetached = <A, E>(send: Effect.Effect<A, E>): Effect.Effect<Exit.Exit<A, E>> =>
+  Effect.uninterruptibleMask((restore) =>
+    Effect.withFiberRuntime((caller, status) => {
+      const refs = caller.getFiberRefs()
+      const current = new Map<FiberRef.FiberRef<any>, readonly [readonly [FiberId.Single, any]]>()
+      for (const ref of FiberRefs.fiberRefs(refs)) {
+        current.set(ref, [[caller.id(), ref === FiberRef.currentContext ? Context.empty() : FiberRefs.getOrDefault(refs, ref)]])
+      }
+      const span = Context.getOption(caller.getFiberRef(FiberRef.currentContext), Tracer.ParentSpan)
+      const context = Option.match(span, { onNone: () => Context.empty(), onSome: (s) => Context.make(Tracer.ParentSpan, s) })
+      const runtime = Runtime.make({ context, runtimeFlags: status.runtimeFlags, fiberRefs: FiberRefs.unsafeMake(current) })
+      // (interruptible again: the flags are read under the mask)
+      const fiber = Runtime.runFork(runtime)(Effect.interruptible(send))
+      return Effect.onInterrupt(restore(Fiber.await(fiber)), () => Fiber.interrupt(fiber))
+    })
+  )
+
+/**
+ * Sends a volatile, idempotent command until it is answered: see the module's comment. The
+ * transport errors leave the error type; what the handler fails with stays. The command needs no
+ * service from the context (an entity client's does not): it runs apart from the caller's.
+ */
+export const deliver = <A, E>(
+  send: Effect.Effect<A, E>,
   options: DeliverOptions = {}
-): Effect.Effect<A, Exclude<E, Transport>, R> => {
+): Effect.Effect<A, Exclude<E, Transport>> => {
   const attempts = options.attempts ?? 60
   const first = Duration.toMillis(Duration.decode(options.delay ?? "50 millis"))
   const cap = Duration.toMillis(Duration.decode(options.maxDelay ?? "2 seconds"))
-  const loop = (n: number): Effect.Effect<A, Exclude<E, Transport>, R> =>
-    Effect.flatMap(Effect.flatMap(Effect.fork(send), Fiber.await), (exit) => {
+  const loop = (n: number): Effect.Effect<A, Exclude<E, Transport>> =>
+    Effect.flatMap(runDetached(send), (exit) => {
       const transient = transientOf(exit)
       if (transient === undefined) return exit as Exit.Exit<A, Exclude<E, Transport>>
       if (n >= attempts) {

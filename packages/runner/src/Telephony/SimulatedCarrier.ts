@@ -24,8 +24,11 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { ProviderEventKind, SessionId } from "@voiceagent/domain/Calls"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import * as Fiber from "effect/Fiber"
+import * as ExecutionStrategy from "effect/ExecutionStrategy"
+import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
+import * as Scope from "effect/Scope"
+import { TimerWheel } from "../Calls/TimerWheel.js"
 import { callerVoice } from "../Voice/CallerVoice.js"
 import { LocalMedia } from "../Voice/Media.js"
 import { CallerStep, engagedScript, type SimulatedCaller, startCaller } from "../Voice/SimulatedCaller.js"
@@ -82,6 +85,14 @@ const reviveScript = (stored: unknown): ReadonlyArray<CallerStep> | undefined =>
       }
     })
     : undefined
+
+/** A call whose line events this process reports. */
+interface Driven {
+  /** The index in its timeline of the event to report next. */
+  next: number
+  /** The scripted callee on the line, from the answer until the end. */
+  callee: { readonly caller: SimulatedCaller; readonly scope: Scope.CloseableScope } | undefined
+}
 
 /** The simulator's record of a call: with the ring time, everything that happens on the line follows from it. */
 export interface SimulatedCallRecord {
@@ -142,8 +153,9 @@ export const makeSimulatedCarrier = (options: SimulatorOptions) =>
     const voice = yield* callerVoice
     const sql = yield* SqlClient.SqlClient
     const scope = yield* Effect.scope
-    /** The calls whose events this process reports. */
-    const driving = new Map<string, Fiber.RuntimeFiber<void>>()
+    const wheel = yield* TimerWheel
+    /** The calls whose events this process reports: the next event's index, and the callee once answered. */
+    const driving = new Map<string, Driven>()
     let counter = 0
 
     const recordOf = (providerCallId: string) =>
@@ -176,37 +188,68 @@ export const makeSimulatedCarrier = (options: SimulatorOptions) =>
         return caller
       })
 
+    /** Stops reporting a call's events: its next one is disarmed, its callee (if on the line) leaves. */
+    const stopDriving = (providerCallId: string) =>
+      Effect.suspend(() => {
+        const driven = driving.get(providerCallId)
+        if (driven === undefined) return Effect.void
+        driving.delete(providerCallId)
+        return wheel.cancel(`simulated:${providerCallId}`, "line").pipe(
+          Effect.zipRight(driven.callee === undefined ? Effect.void : Scope.close(driven.callee.scope, Exit.void))
+        )
+      })
+
     /**
      * Reports the events of `record`, each at its time: those past at once (a process taking a call
      * over reports them again; the call applies each once), those to come when they are due. The
      * callee's line opens with the answer (on a call taken over, now) and closes before the end.
+     *
+     * A call waits for its next event as an entry of the runner's `TimerWheel`, not as a sleeping
+     * fiber: each event, reported, arms the next.
      */
     const drive = (providerCallId: string, sessionId: SessionId, record: SimulatedCallRecord, script: ReadonlyArray<CallerStep>) =>
-      Effect.gen(function*() {
-        if (driving.has(providerCallId)) return
+      Effect.suspend(() => {
+        if (driving.has(providerCallId)) return Effect.void
         const timeline = timelineOf(record)
         const answeredAt = timeline.find((e) => e.kind === "answered")?.at
         const endedAt = timeline.find((e) => e.kind === "completed")?.at
-        const run = Effect.gen(function*() {
-          let caller: SimulatedCaller | undefined
-          for (const event of timeline) {
-            const wait = event.at - (yield* Clock.currentTimeMillis)
-            if (wait > 0) yield* Effect.sleep(wait)
-            if (event.kind === "completed" && caller !== undefined) yield* caller.hangUp("the callee hung up")
-            yield* sink.report(sessionId, { eventId: `${providerCallId}:${event.kind}`, kind: event.kind, providerCallId, at: event.at })
-            // a call with no talk time ends as it is answered: nobody speaks
-            if (event.kind === "answered" && answeredAt !== endedAt) caller = yield* pickUp(sessionId, script)
+        const driven: Driven = { next: 0, callee: undefined }
+        driving.set(providerCallId, driven)
+        const current = () => driving.get(providerCallId) === driven
+        const armNext: Effect.Effect<void> = Effect.suspend(() => {
+          const event = timeline[driven.next]
+          if (event === undefined) {
+            driving.delete(providerCallId)
+            return Effect.void
           }
-        }).pipe(Effect.scoped, Effect.ensuring(Effect.sync(() => driving.delete(providerCallId))))
-        driving.set(providerCallId, yield* Effect.forkIn(run, scope))
+          return wheel.arm(`simulated:${providerCallId}`, "line", event.at, report(event), scope)
+        })
+        const report = (event: (typeof timeline)[number]): Effect.Effect<void> =>
+          Effect.gen(function*() {
+            if (!current()) return
+            const callee = driven.callee
+            if (event.kind === "completed" && callee !== undefined) {
+              driven.callee = undefined
+              yield* callee.caller.hangUp("the callee hung up")
+              yield* Scope.close(callee.scope, Exit.void)
+            }
+            yield* sink.report(sessionId, { eventId: `${providerCallId}:${event.kind}`, kind: event.kind, providerCallId, at: event.at })
+            if (!current()) return
+            // a call with no talk time ends as it is answered: nobody speaks
+            if (event.kind === "answered" && answeredAt !== endedAt) {
+              const calleeScope = yield* Scope.fork(scope, ExecutionStrategy.sequential)
+              driven.callee = { caller: yield* pickUp(sessionId, script).pipe(Scope.extend(calleeScope)), scope: calleeScope }
+            }
+            driven.next++
+            yield* armNext
+          }).pipe(Effect.onInterrupt(() => stopDriving(providerCallId)))
+        return armNext
       })
 
     /** The line is over for the platform: its events stop, and its record says when. */
     const release = (providerCallId: string) =>
       Effect.gen(function*() {
-        const fiber = driving.get(providerCallId)
-        driving.delete(providerCallId)
-        if (fiber !== undefined) yield* Fiber.interrupt(fiber)
+        yield* stopDriving(providerCallId)
         const at = yield* Clock.currentTimeMillis
         yield* sql`
           UPDATE simulated_calls SET hung_up_at = ${new Date(at)} WHERE provider_call_id = ${providerCallId} AND hung_up_at IS NULL
