@@ -174,7 +174,9 @@ export const withRequestContext =
     Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
       const requestId = requestIdFor(request.headers[REQUEST_ID_HEADER])
       return Effect.gen(function*() {
-        const started = yield* Clock.currentTimeMillis
+        // the access line is at info: when the level filters it, neither its clock nor its annotations are read
+        const logging = LogLevel.lessThanEqual(yield* FiberRef.get(FiberRef.currentMinimumLogLevel), LogLevel.Info)
+        const started = logging ? yield* Clock.currentTimeMillis : 0
         // the histogram wants sub-millisecond resolution; the log line keeps the Clock (TestClock in tests)
         const startedPrecise = performance.now()
         const path = pathOf(request)
@@ -185,8 +187,7 @@ export const withRequestContext =
             Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : answerFor(cause, request)
           )
         )
-        // the access line is at info: when the level filters it, its annotations are not built either
-        if (LogLevel.lessThanEqual(yield* FiberRef.get(FiberRef.currentMinimumLogLevel), LogLevel.Info)) {
+        if (logging) {
           yield* Effect.logInfo("request").pipe(
             Effect.annotateLogs({
               method: request.method,

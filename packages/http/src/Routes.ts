@@ -54,6 +54,31 @@ export const routesOf = (api: HttpApi.HttpApi.Any): ReadonlyArray<RouteTemplate>
 }
 
 /**
+ * A table's templates by `method segment-count` (a `HEAD` entry also holds the `GET` routes), in the
+ * table's order: a request is matched against the few of its method and length, not all of them.
+ */
+const indexes = new WeakMap<ReadonlyArray<RouteTemplate>, ReadonlyMap<string, ReadonlyArray<RouteTemplate>>>()
+
+const indexOf = (routes: ReadonlyArray<RouteTemplate>): ReadonlyMap<string, ReadonlyArray<RouteTemplate>> => {
+  let index = indexes.get(routes)
+  if (index === undefined) {
+    const built = new Map<string, Array<RouteTemplate>>()
+    const add = (key: string, template: RouteTemplate) => {
+      const list = built.get(key)
+      if (list === undefined) built.set(key, [template])
+      else list.push(template)
+    }
+    for (const template of routes) {
+      add(`${template.method} ${template.segments.length}`, template)
+      if (template.method === "GET") add(`HEAD ${template.segments.length}`, template)
+    }
+    index = built
+    indexes.set(routes, index)
+  }
+  return index
+}
+
+/**
  * The template `method path` matches, literal segments winning over parameters (as in the router);
  * `HEAD` matches `GET` routes.
  */
@@ -63,11 +88,11 @@ export const matchRoute = (
   path: string
 ): RouteTemplate | undefined => {
   const segments = path.split("/").slice(1)
+  const candidates = indexOf(routes).get(`${method} ${segments.length}`)
+  if (candidates === undefined) return undefined
   let best: RouteTemplate | undefined
   let bestLiterals = -1
-  for (const template of routes) {
-    if (template.segments.length !== segments.length) continue
-    if (template.method !== method && !(method === "HEAD" && template.method === "GET")) continue
+  for (const template of candidates) {
     let literals = 0
     let matches = true
     for (let i = 0; i < segments.length; i++) {

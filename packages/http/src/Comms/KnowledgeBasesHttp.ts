@@ -31,6 +31,7 @@ import { Ingestion } from "@voiceagent/runner/Knowledge/Ingestion"
 import { KnowledgeBasesRepo, type NewDocument, toKnowledgeBase } from "@voiceagent/runner/Knowledge/KnowledgeBasesRepo"
 import { KnowledgeSettings } from "@voiceagent/runner/Knowledge/KnowledgeSettings"
 import { Retrieval } from "@voiceagent/runner/Knowledge/Retrieval"
+import { fromDatabase } from "@voiceagent/runner/Sql/Rows"
 import { checkUrl } from "@voiceagent/runner/Knowledge/UrlFetcher"
 import { collectionName, VectorStore } from "@voiceagent/runner/Knowledge/VectorStore"
 import * as Effect from "effect/Effect"
@@ -270,12 +271,13 @@ export const KnowledgeBasesHttpLive = HttpApiBuilder.group(CommsApi, "knowledgeB
                 )
             })
           )
+          // every field already typed: the payload decoded, the target read from our tables, the chunks built from our store
           return new QueryResult({
             kbId: target.id,
             query: payload.query,
             threshold: target.threshold,
             embedder: target.embedder,
             items
-          })
+          }, fromDatabase)
         }))
   }))

@@ -3,17 +3,19 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServer from "@effect/platform/HttpServer"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import { GatewayWebSocketRoutes, PlatformApi, ServiceNames, webSocketRouteFor } from "@voiceagent/domain/Gateway"
+import { GatewayWebSocketRoutes, PlatformApi, routeFor, ServiceNames, webSocketRouteFor } from "@voiceagent/domain/Gateway"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
-import { errorResponse, withRequestContext } from "../RequestContext.js"
+import { errorResponse, pathOf, withRequestContext } from "../RequestContext.js"
 import { docsLayer, type Listen, listen, OPENAPI_PATH } from "../Serve.js"
 import { ServiceDirectory } from "../ServiceDirectory.js"
+import { DASHBOARD_PATHS, makeDashboard } from "./Dashboard.js"
 import { makeProtection, type ProtectionOptions } from "./Protection.js"
 import { makeProxy, UpstreamAgent } from "./Proxy.js"
 import { answerRaw, isWebSocketUpgrade, pathOfUrl, refuseUpgrade, requestIdOf, tunnel, type UpgradeHandler } from "../WebSockets.js"
@@ -62,9 +64,25 @@ const GatewayRoutes = HttpApiBuilder.Router.use((router) =>
     const context = yield* Effect.context<ServiceDirectory | HttpClient.HttpClient | UpstreamAgent>()
     yield* router.get("/healthz", HttpServerResponse.json({ status: "ok", service: "gateway", pid: process.pid }))
     yield* router.get("/readyz", Effect.provide(readiness, context))
+    const dashboard = makeDashboard() // the web dashboard at / (Dashboard.ts)
+    for (const route of DASHBOARD_PATHS) yield* router.get(route, dashboard)
     yield* router.all("*", yield* makeProxy)
   })
 )
+
+/**
+ * Which app answers a request: a path under a service's prefix (`GatewayRoutes` in the domain) goes
+ * to the proxy at once, without the router (its context copy, route match and query parsing cost
+ * more than the proxy's own work); everything else, to the gateway's router (its own routes, the
+ * docs, the OpenAPI document, and the proxy's `404` for a path no service owns). A route the gateway
+ * serves itself outside the services' prefixes is added to the router (`GatewayRoutes` above).
+ */
+const dispatch = <E, R>(
+  routed: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
+  proxy: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+) =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+    routeFor(pathOf(request)) === undefined ? routed : proxy)
 
 const MergedApi = Layer.succeed(HttpApi.Api, { api: PlatformApi as any, context: Context.empty() })
 
@@ -78,7 +96,7 @@ export const serveGateway = (options: GatewayOptions) =>
   Layer.unwrapEffect(
     Effect.gen(function*() {
       const router = yield* HttpApiBuilder.Router.router
-      const app = yield* HttpRouter.toHttpApp(router)
+      const app = dispatch(yield* HttpRouter.toHttpApp(router), yield* makeProxy)
       const protection = options.protection === undefined ? undefined : makeProtection(options.protection)
       return HttpServer.serve(withRequestContext("gateway")(protection === undefined ? app : protection.middleware(app)))
     })

@@ -187,7 +187,9 @@ export const clientAddress = (request: HttpServerRequest.HttpServerRequest, hops
 // ---------------------------------------------------------------------------
 
 export interface RateLimiter {
-  /** Charges the request; `undefined` when its kind is not limited. */
+  /** Charges the request at `now` (ms); `undefined` when its kind is not limited. */
+  readonly decide: (identity: Identity, now: number) => Verdict | undefined
+  /** `decide` at the clock's time. */
   readonly admit: (identity: Identity) => Effect.Effect<Verdict | undefined>
   /** The service refused the key (401): forget it, so its next request is charged to its address again. */
   readonly refused: (identity: Identity) => void
@@ -219,6 +221,7 @@ export const makeRateLimiter = (options: {
   }
 
   return {
+    decide,
     admit: (identity) => Effect.map(Clock.currentTimeMillis, (now) => decide(identity, now)),
     refused: (identity) => {
       if (identity._tag === "ApiKey") keys?.delete(identity.hash)
@@ -337,33 +340,55 @@ export const makeProtection = (options: ProtectionOptions): Protection => {
   const limiter = makeRateLimiter(options)
   const cors = options.corsOrigins === undefined ? undefined : makeCors(options.corsOrigins)
 
-  const middleware = <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R> =>
-    Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
+  /**
+   * The checks, synchronous: what a request is refused for (a preflight is answered), with the
+   * verdict of its bucket; `undefined` when it goes on to the app.
+   */
+  const check = (request: HttpServerRequest.HttpServerRequest, path: string, now: number):
+    | { readonly _tag: "Answer"; readonly response: Effect.Effect<HttpServerResponse.HttpServerResponse> }
+    | { readonly _tag: "Pass"; readonly identity: Identity | undefined; readonly verdict: Verdict | undefined; readonly limit: number } =>
+  {
+    let identity: Identity | undefined = undefined
+    let verdict: Verdict | undefined = undefined
+    if (!unlimited(path)) {
+      identity = identify(request.headers["authorization"], clientAddress(request, options.trustedProxyHops))
+      verdict = limiter.decide(identity, now)
+      if (verdict !== undefined && !verdict.allowed) {
+        return { _tag: "Answer", response: Effect.map(tooManyRequests(verdict), closing(request)) }
+      }
+      if (identity._tag === "BadApiKey") return { _tag: "Answer", response: Effect.map(invalidApiKey, closing(request)) }
+    }
+    const limit = bodyLimitFor(options, request.method, path)
+    const declared = declaredLength(request.headers)
+    if (declared !== undefined && declared > limit) return { _tag: "Answer", response: payloadTooLarge(limit) }
+    return { _tag: "Pass", identity, verdict, limit }
+  }
+
+  const middleware = <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R> => {
+    const checked = (request: HttpServerRequest.HttpServerRequest, now: number): HttpApp.Default<E, R> => {
+      const outcome = check(request, pathOf(request), now)
+      if (outcome._tag === "Answer") return outcome.response
+      const { identity, limit, verdict } = outcome
+      // only the proxy's count of a body without a declared length reads the limit: nothing to provide otherwise
+      const served = hasBody(request.headers) && declaredLength(request.headers) === undefined
+        ? Effect.provideService(app, RequestBodyLimit, limit)
+        : app
+      return identity === undefined ? served : Effect.map(served, (response) => {
+        if (response.status === 401) limiter.refused(identity)
+        return verdict === undefined ? response : HttpServerResponse.setHeaders(response, rateLimitHeaders(verdict))
+      })
+    }
+    return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
       if (cors !== undefined) {
-        if (cors.isPreflight(request)) return cors.preflight(request)
-        yield* HttpApp.appendPreResponseHandler(cors.onResponse)
+        if (cors.isPreflight(request)) return Effect.succeed(cors.preflight(request))
+        return Effect.zipRight(
+          HttpApp.appendPreResponseHandler(cors.onResponse),
+          Effect.flatMap(Clock.currentTimeMillis, (now) => checked(request, now))
+        )
       }
-      const path = pathOf(request)
-
-      let identity: Identity | undefined = undefined
-      let verdict: Verdict | undefined = undefined
-      if (!unlimited(path)) {
-        identity = identify(request.headers["authorization"], clientAddress(request, options.trustedProxyHops))
-        verdict = yield* limiter.admit(identity)
-        if (verdict !== undefined && !verdict.allowed) return closing(request)(yield* tooManyRequests(verdict))
-        if (identity._tag === "BadApiKey") return closing(request)(yield* invalidApiKey)
-      }
-
-      const limit = bodyLimitFor(options, request.method, path)
-      const declared = declaredLength(request.headers)
-      const response = declared !== undefined && declared > limit
-        ? yield* payloadTooLarge(limit)
-        : yield* Effect.provideService(app, RequestBodyLimit, limit)
-
-      if (identity !== undefined && response.status === 401) limiter.refused(identity)
-      return verdict === undefined ? response : HttpServerResponse.setHeaders(response, rateLimitHeaders(verdict))
+      return Effect.flatMap(Clock.currentTimeMillis, (now) => checked(request, now))
     })
+  }
 
   return { limiter, middleware }
 }
