@@ -116,6 +116,43 @@ describe("PgliteClient", () => {
         const rows = yield* sql`SELECT * FROM abandoned`
         assert.strictEqual(rows.length, 0)
       }).pipe(Effect.timeout("10 seconds")))
+
+    it.effect("a statement prepared once keeps working when its table changes or the session drops it", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`CREATE TABLE shapes (id int, label text)`
+        yield* sql`INSERT INTO shapes VALUES (${1}, ${"one"})`
+        const read = (id: number) => sql<Record<string, unknown>>`SELECT * FROM shapes WHERE id = ${id}`
+        assert.deepStrictEqual(yield* read(1), [{ id: 1, label: "one" }])
+        // the prepared `SELECT *` no longer fits the table: prepared again, same answer as a fresh statement
+        yield* sql`ALTER TABLE shapes ADD COLUMN weight int NOT NULL DEFAULT 7`
+        assert.deepStrictEqual(yield* read(1), [{ id: 1, label: "one", weight: 7 }])
+        // dropped under the client: prepared again
+        yield* sql.unsafe("DEALLOCATE ALL")
+        assert.deepStrictEqual(yield* read(1), [{ id: 1, label: "one", weight: 7 }])
+        // a bad value is the statement's error, and the session goes on
+        const bad = yield* Effect.exit(sql`SELECT * FROM shapes WHERE id = ${"not a number"}`)
+        assert.isTrue(Exit.isFailure(bad))
+        assert.deepStrictEqual(yield* read(1), [{ id: 1, label: "one", weight: 7 }])
+        // planned for its values every run, as an unnamed statement is (never PostgreSQL's generic plan)
+        const [mode] = yield* sql<{ planCacheMode: string }>`SHOW plan_cache_mode`
+        assert.strictEqual(mode!.planCacheMode, "force_custom_plan")
+      }))
+
+    it.effect("keeps at most 1,000 statements prepared, the least recently used closed first", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        for (let i = 0; i < 1_100; i++) {
+          const [row] = yield* sql<{ n: number }>`SELECT ${i}::int + ${sql.literal(String(i))} AS n`
+          assert.strictEqual(row!.n, 2 * i)
+        }
+        const [row] = yield* sql<{ count: number }>`SELECT count(*)::int AS count FROM pg_prepared_statements WHERE name LIKE ${"pglite_%"}`
+        assert.isAtMost(row!.count, 1_001)
+        assert.isAtLeast(row!.count, 990)
+        // the oldest texts were closed; asked again, they are prepared again and answer
+        const [again] = yield* sql<{ n: number }>`SELECT ${0}::int + ${sql.literal("0")} AS n`
+        assert.strictEqual(again!.n, 0)
+      }), { timeout: 60_000 })
   })
 
   it.live("keeps data in a directory across restarts", () =>

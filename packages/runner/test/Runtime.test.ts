@@ -75,11 +75,11 @@ describe("runtime on the embedded cluster", () => {
         const [session] = yield* sql<any>`SELECT * FROM call_sessions WHERE id = ${sessionId}`
         assert.deepStrictEqual([session.durationSeconds, session.billedSeconds, session.cost], [42, 42, 4])
         assert.isAbove(session.transcript.length, 1)
-        // the simulated carrier's events went to the entity in-process, and Start is volatile: the
-        // call's only stored cluster message is the entity's keep-alive; the tenant's reservation and
-        // settlement (volatile too) stored none
+        // the simulated carrier's events went to the entity in-process, Start is volatile, and the
+        // entity stays resident by its own volatile touches (no persisted keep-alive): the call stored
+        // no cluster message; the tenant's reservation and settlement (volatile too) stored none
         const messages = yield* sql<{ tag: string }>`SELECT tag FROM cluster_messages WHERE entity_id = ${sessionId} ORDER BY id`
-        assert.deepStrictEqual(messages.map((m) => m.tag).sort(), ["Cluster/Entity/keepAlive"])
+        assert.deepStrictEqual(messages.map((m) => m.tag), [])
         const tenantMessages = yield* sql<{ tag: string }>`SELECT tag FROM cluster_messages WHERE entity_id = ${tenantId} ORDER BY id`
         assert.deepStrictEqual(tenantMessages.map((m) => m.tag), ["TopUp"])
         const [events] = yield* sql<{ types: Array<string> }>`

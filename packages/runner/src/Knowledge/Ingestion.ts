@@ -432,21 +432,29 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
       )
 
     /**
-     * The worker: takes jobs while there are any, up to `concurrency` at once, then sleeps until
-     * the poll interval passes or a job is queued in this process.
+     * The worker: takes jobs while there are any, up to `concurrency` at once, then sleeps until a
+     * job is queued in this process or the pause passes: `pollInterval` after a look that found a
+     * job, doubling (up to `maxIdleInterval`) while looks find none. Idle, it asks the database
+     * every `maxIdleInterval` (was every `pollInterval`, 2 s: a quarter of an idle platform's
+     * statements).
      */
     const worker = Effect.gen(function*() {
       yield* releaseOwnLeases
       const permits = yield* Effect.makeSemaphore(options.concurrency)
+      const min = Duration.toMillis(Duration.decode(options.pollInterval))
+      const max = Math.max(min, Duration.toMillis(Duration.decode(options.maxIdleInterval)))
+      let pause = min
       const loop: Effect.Effect<never, never, never> = Effect.gen(function*() {
         yield* permits.take(1)
         const job = yield* claim.pipe(Effect.catchAllCause((cause) => Effect.as(Effect.logWarning("could not claim an ingestion job", cause), Option.none())))
         if (Option.isSome(job)) {
+          pause = min
           yield* runLeased(job.value).pipe(Effect.ensuring(permits.release(1)), Effect.forkScoped)
           return
         }
         yield* permits.release(1)
-        yield* Effect.raceFirst(Queue.take(nudges), Effect.sleep(options.pollInterval))
+        const nudged = yield* Effect.raceFirst(Effect.as(Queue.take(nudges), true), Effect.as(Effect.sleep(pause), false))
+        pause = nudged ? min : Math.min(max, pause * 2)
       }).pipe(Effect.forever) as never
       return yield* loop
     })

@@ -9,8 +9,13 @@ export interface IngestionOptions {
   readonly batchSize: number
   /** Jobs one runner works on at once. */
   readonly concurrency: number
-  /** How often an idle worker looks for queued jobs (a job queued in this process wakes it at once). */
+  /**
+   * The pause after a look for jobs that found one; looks that find none double it up to
+   * `maxIdleInterval`. A job queued in this process wakes the worker at once; one queued by another
+   * process (cluster:local's comms service) is found within the current pause.
+   */
   readonly pollInterval: Duration.DurationInput
+  readonly maxIdleInterval: Duration.DurationInput
   /** A job whose worker stops renewing this lease is taken up by another worker. */
   readonly leaseDuration: Duration.DurationInput
   /** Who this worker is, in `lease_owner`; leases it held before a restart are released at start. */
@@ -38,6 +43,7 @@ export const defaultIngestionOptions: IngestionOptions = {
   batchSize: 64,
   concurrency: 2,
   pollInterval: "2 seconds",
+  maxIdleInterval: "10 seconds",
   leaseDuration: "60 seconds",
   owner: "embedded",
   retries: 5,

@@ -10,6 +10,7 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { EmbeddingFailed } from "./Embedder.js"
+import { fromDatabase } from "../Sql/Rows.js"
 import { Embedders } from "./Embedders.js"
 import { KnowledgeBasesRepo, type SearchTarget } from "./KnowledgeBasesRepo.js"
 import { type ChunkMatch, VectorStore, type VectorStoreError } from "./VectorStore.js"
@@ -29,6 +30,7 @@ export const scoreOf = (distance: number): number => Math.round((1 - distance) *
 export const toRetrievedChunk = (match: ChunkMatch): RetrievedChunk => {
   const m = match.metadata
   const type = SOURCE_TYPES.find((t) => t === m["sourceType"]) ?? "TEXT"
+  // the metadata is what ingestion wrote: built without re-validation (the answer is still encoded through the schema)
   return new RetrievedChunk({
     chunkId: match.id,
     score: scoreOf(match.distance),
@@ -36,7 +38,7 @@ export const toRetrievedChunk = (match: ChunkMatch): RetrievedChunk => {
     documentId: String(m["documentId"]) as RetrievedChunk["documentId"],
     chunkIndex: typeof m["chunkIndex"] === "number" ? m["chunkIndex"] : 0,
     source: { type, title: text(m["title"]), url: text(m["url"]), fileName: text(m["fileName"]) }
-  })
+  }, fromDatabase)
 }
 
 export class Retrieval extends Effect.Service<Retrieval>()("Knowledge/Retrieval", {

@@ -11,6 +11,13 @@ import * as VirtualClock from "./VirtualClock.js"
 
 const nextTurn = Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
 
+/**
+ * What `settle` has spent, since the process began (read by `bench/perf/TestKitWalk.ts` for its
+ * breakdown): its calls, its turns of the event loop, and the real time it waited for work off the
+ * clock (speech synthesis on worker threads, see `OffClockWork`).
+ */
+export const stats = { settles: 0, turns: 0, offClockMillis: 0 }
+
 /** Turns of the event loop the runtime must stay unchanged for before it counts as quiet. */
 const QUIET_TURNS = 3
 
@@ -29,12 +36,16 @@ export const settle: Effect.Effect<void> = Effect.gen(function*() {
     : Effect.map(TestClock.sleeps(), (sleeps) => `${sleeps.length}|${Chunk.reduce(sleeps, Infinity, Math.min)}`)
   let last = ""
   let stable = 0
+  stats.settles++
   for (let i = 0; i < 1_000_000 && stable < QUIET_TURNS; i++) {
     yield* nextTurn
+    stats.turns++
     if (OffClockWork.current() > 0) {
       // work on other threads (speech synthesis): wait without spinning, so it has the cores
       stable = 0
+      const waited = performance.now()
       yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 2)))
+      stats.offClockMillis += performance.now() - waited
       continue
     }
     if (SqlActivity.current() > 0) {

@@ -134,7 +134,9 @@ const synthesizeWhole = (tts: TtsSession, text: string) =>
       if (part._tag === "Audio") audio.push(part.pcm)
       else wordEndsMs = part.wordEndsMs
     }
-    return { text, pcm: concat(audio), wordEndsMs }
+    // one part (a sentence from the cache) is kept as it is: every call preparing the same greeting
+    // then holds the cache's samples instead of a copy of them (~66 KB a held call)
+    return { text, pcm: audio.length === 1 ? audio[0]! : concat(audio), wordEndsMs }
   })
 
 /** `session` with the process's speech cache in front, under `voiceKey`. */
@@ -152,6 +154,7 @@ export const cachedSpeech = (session: TtsSession, voiceKey: string): TtsSession 
     if (text.length > CACHE_MAX_CHARS) return trackedStream(session.synthesize(text))
     const audio: Array<Int16Array> = []
     let wordEndsMs: ReadonlyArray<number> | undefined
+    let whole = false
     return trackedStream(session.synthesize(text)).pipe(
       Stream.tap((part) =>
         Effect.sync(() => {
@@ -159,10 +162,39 @@ export const cachedSpeech = (session: TtsSession, voiceKey: string): TtsSession 
           else wordEndsMs = part.wordEndsMs
         })
       ),
-      Stream.onDone(() => Effect.sync(() => remember(key, { text, pcm: concat(audio), wordEndsMs })))
+      // after the last part (`Stream.onDone` would also run for a consumer that stopped early, and
+      // cache part of the sentence)
+      Stream.concat(Stream.execute(Effect.sync(() => {
+        whole = true
+        remember(key, { text, pcm: concat(audio), wordEndsMs })
+      }))),
+      // a synthesis cut short (the call ended while its greeting was being prepared, as a campaign's
+      // unanswered and zero-second calls do) would leave the cache empty for every later call
+      Stream.ensuring(Effect.suspend(() => whole ? Effect.void : fillInBackground(session, key, text)))
     )
   }
 })
+
+/** Keys being synthesised in the background to fill the cache: one synthesis per key at a time. */
+const filling = new Set<string>()
+
+/**
+ * Synthesises `text` whole, apart from any call, and caches it: once per key at a time, given up
+ * after a minute or on any failure (the session may have closed with its call), counted as
+ * off-clock work (a test's clock waits for it).
+ */
+const fillInBackground = (session: TtsSession, key: string, text: string): Effect.Effect<void> => {
+  if (speechCache.has(key) || filling.has(key)) return Effect.void
+  filling.add(key)
+  return synthesizeWhole({ synthesize: (t) => trackedStream(session.synthesize(t)) }, text).pipe(
+    Effect.timeout("1 minute"),
+    Effect.tap((prepared) => Effect.sync(() => remember(key, prepared))),
+    Effect.catchAllCause(() => Effect.void),
+    Effect.ensuring(Effect.sync(() => filling.delete(key))),
+    Effect.forkDaemon,
+    Effect.asVoid
+  )
+}
 
 export class Conversations extends Effect.Service<Conversations>()("Voice/Conversations", {
   effect: Effect.gen(function*() {
