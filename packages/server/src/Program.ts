@@ -42,7 +42,10 @@ export const banner = (urls: ReadonlyMap<string, string>, database: string): str
     "",
     `Voice Agent Platform is running (database: ${database})`,
     "",
-    ...(gateway === undefined ? [] : [`  Gateway        ${gateway}   API under /api/v1, reference at ${gateway}/docs`]),
+    ...(gateway === undefined ? [] : [
+      `  Dashboard      ${gateway}/   sign up and run everything from the browser`,
+      `  Gateway        ${gateway}   API under /api/v1, reference at ${gateway}/docs`
+    ]),
     ...services.map((s) => `  ${s.padEnd(14)} ${urls.get(s)}`),
     ""
   ]

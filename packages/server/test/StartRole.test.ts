@@ -37,6 +37,7 @@ describe("the start role (npm start)", () => {
       const [, gatewayOrigin] = yield* cli.waitFor(/Gateway\s+(http:\/\/127\.0\.0\.1:\d+)/)
       const gateway = `${gatewayOrigin}/api/v1`
       assert.include(cli.output(), "Get credentials:")
+      assert.match(cli.output(), /Dashboard\s+http:\/\/127\.0\.0\.1:\d+\//)
 
       const account = yield* signup(gateway)
       const key = yield* post(`${gateway}/api-keys`, { token: account.token, json: { name: "from the start test" } })

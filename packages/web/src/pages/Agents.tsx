@@ -1,0 +1,148 @@
+import { useState } from "preact/hooks"
+import { api, call, when } from "../api"
+import { Link, navigate } from "../router"
+import { TalkPanel } from "./Talk"
+import { Card, Empty, ErrorBox, Field, Form, formValues, Page, Pager, Select, Status, TextArea, useAction, useLoad } from "../ui"
+
+const PAGE_SIZE = 20
+const E164 = "\\+[1-9][0-9]{1,14}"
+
+/** Agents, listed and created from a persona; the voice numbers they call from. */
+export const AgentsPage = () => {
+  const [page, setPage] = useState(1)
+  const agents = useLoad(() => call(api().GET("/api/v1/agents", { params: { query: { page, pageSize: PAGE_SIZE } } })), [page])
+  const personas = useLoad(() => call(api().GET("/api/v1/prompts/personas", { params: { query: { pageSize: 100 } } })), [])
+  const create = useAction(async (form: HTMLFormElement) => {
+    const values = formValues(form)
+    const agent = await call(api().POST("/api/v1/agents", { body: { name: values.text("name"), agent_persona_id: values.text("persona") } }))
+    navigate(`/agents/${agent.id}`)
+  })
+  return (
+    <Page title="Agents">
+      <Card title="Create an agent">
+        <Form
+          class="grid"
+          onSend={create.run}
+        >
+          <Field label="Name" name="name" required maxLength={120} />
+          <Select label="Persona" name="persona" required>
+            {(personas.data?.items ?? []).map((p) => <option key={p.id} value={p.id} title={p.description}>{p.name}</option>)}
+          </Select>
+          <div class="actions"><button type="submit" disabled={create.busy || personas.data === undefined}>Create agent</button></div>
+        </Form>
+        <ErrorBox error={create.error ?? personas.error} />
+      </Card>
+      <Card title="Your agents">
+        <ErrorBox error={agents.error} />
+        {agents.data !== undefined && agents.data.items.length === 0 && <Empty>No agents yet.</Empty>}
+        {agents.data !== undefined && agents.data.items.length > 0 && (
+          <ul class="rows">
+            {agents.data.items.map((agent) => (
+              <li key={agent.id}>
+                <Link href={`/agents/${agent.id}`}>{agent.name}</Link>
+                <Status value={agent.is_active ? "ACTIVE" : "INACTIVE"} />
+                <small>{agent.effectiveVoice.language}</small>
+              </li>
+            ))}
+          </ul>
+        )}
+        {agents.data !== undefined && <Pager label="Agents" page={page} totalPages={agents.data.totalPages} onPage={setPage} />}
+      </Card>
+      <VoiceNumbers />
+    </Page>
+  )
+}
+
+const VoiceNumbers = () => {
+  const numbers = useLoad(() => call(api().GET("/api/v1/voice-numbers", { params: { query: { pageSize: 100 } } })), [])
+  const create = useAction(async (form: HTMLFormElement) => {
+    const values = formValues(form)
+    const label = values.text("label")
+    await call(api().POST("/api/v1/voice-numbers", {
+      body: {
+        phoneNumber: values.text("phoneNumber"),
+        provider: values.text("provider") as "PROVIDER_A" | "PROVIDER_B" | "PROVIDER_C",
+        ...(label === "" ? {} : { label })
+      }
+    }))
+    form.reset()
+    numbers.reload()
+  })
+  return (
+    <Card title="Voice numbers">
+      <Form
+        class="grid"
+        onSend={create.run}
+      >
+        <Field label="Phone number (E.164)" name="phoneNumber" required pattern={E164} placeholder="+14155550100" inputMode="tel" />
+        <Select label="Carrier" name="provider">
+          <option value="PROVIDER_A">Provider A (Twilio-style)</option>
+          <option value="PROVIDER_B">Provider B</option>
+          <option value="PROVIDER_C">Provider C (Telnyx-style)</option>
+        </Select>
+        <Field label="Label (optional)" name="label" maxLength={120} />
+        <div class="actions"><button type="submit" disabled={create.busy}>Add number</button></div>
+      </Form>
+      <ErrorBox error={create.error ?? numbers.error} />
+      {numbers.data !== undefined && numbers.data.items.length === 0 && <Empty>No numbers yet.</Empty>}
+      {numbers.data !== undefined && numbers.data.items.length > 0 && (
+        <ul class="rows">
+          {numbers.data.items.map((n) => <li key={n.id}><code>{n.phoneNumber}</code> <small>{n.provider}</small> {n.label}</li>)}
+        </ul>
+      )}
+    </Card>
+  )
+}
+
+/** One agent: its prompt, greeting and name edited, activated or deactivated. */
+export const AgentPage = ({ id }: { readonly id: string }) => {
+  const agent = useLoad(() => call(api().GET("/api/v1/agents/{id}", { params: { path: { id } } })), [id])
+  const [saved, setSaved] = useState(false)
+  const save = useAction(async (form: HTMLFormElement) => {
+    const values = formValues(form)
+    await call(api().PATCH("/api/v1/agents/{id}", {
+      params: { path: { id } },
+      body: { name: values.text("name"), greetMessage: values.text("greetMessage"), agent_prompt: values.text("agent_prompt") }
+    }))
+    setSaved(true)
+    agent.reload()
+  })
+  const toggle = useAction(async (active: boolean) => {
+    await call(api().PATCH("/api/v1/agents/{id}", { params: { path: { id } }, body: { is_active: active } }))
+    agent.reload()
+  })
+  const a = agent.data
+  return (
+    <Page title={a?.name ?? "Agent"} actions={a !== undefined && <Status value={a.is_active ? "ACTIVE" : "INACTIVE"} />}>
+      <ErrorBox error={agent.error ?? toggle.error} />
+      {a !== undefined && (
+        <>
+          <Card title="Prompt and greeting">
+            <Form
+              key={a.id + a.updatedAt}
+              class="stack"
+              onInput={() => setSaved(false)}
+              onSend={save.run}
+            >
+              <Field label="Name" name="name" required maxLength={120} defaultValue={a.name} />
+              <TextArea label="Greeting" name="greetMessage" required maxLength={2000} rows={2} defaultValue={a.greetMessage} />
+              <TextArea label="Prompt" name="agent_prompt" required maxLength={32000} rows={10} defaultValue={a.agent_prompt} />
+              <ErrorBox error={save.error} />
+              <div class="actions">
+                <button type="submit" disabled={save.busy}>Save</button>
+                {saved && <span role="status">Saved.</span>}
+              </div>
+            </Form>
+          </Card>
+          <TalkPanel agentId={a.id} active={a.is_active} />
+          <Card title="Status">
+            <p>Voice: {a.effectiveVoice.language}; updated {when(a.updatedAt)}.</p>
+            <button type="button" class={a.is_active ? "danger" : ""} disabled={toggle.busy} onClick={() => void toggle.run(!a.is_active)}>
+              {a.is_active ? "Deactivate" : "Activate"}
+            </button>
+          </Card>
+        </>
+      )}
+    </Page>
+  )
+}

@@ -1,0 +1,156 @@
+import { useState } from "preact/hooks"
+import { api, call, multipart, type Schema, when } from "../api"
+import { Link } from "../router"
+import { Card, Empty, ErrorBox, Field, Form, formValues, Page, Pager, useAction, useLoad } from "../ui"
+
+const PAGE_SIZE = 20
+const E164 = "\\+[1-9][0-9]{1,14}"
+/** The gateway's limit on a CSV upload (2 MiB, Gateway/Protection.ts): a larger file is refused with 413. */
+const MAX_CSV_BYTES = 2 * 1024 * 1024
+
+/** Contact lists: created, listed with their sizes. */
+export const ContactListsPage = () => {
+  const [page, setPage] = useState(1)
+  const lists = useLoad(() => call(api().GET("/api/v1/contact-lists", { params: { query: { page, pageSize: PAGE_SIZE } } })), [page])
+  const create = useAction(async (form: HTMLFormElement) => {
+    await call(api().POST("/api/v1/contact-lists", { body: { name: formValues(form).text("name") } }))
+    form.reset()
+    lists.reload()
+  })
+  return (
+    <Page title="Contact lists">
+      <Card title="Create a list">
+        <Form
+          class="grid"
+          onSend={create.run}
+        >
+          <Field label="Name" name="name" required maxLength={120} />
+          <div class="actions"><button type="submit" disabled={create.busy}>Create list</button></div>
+        </Form>
+        <ErrorBox error={create.error} />
+      </Card>
+      <Card title="Your lists">
+        <ErrorBox error={lists.error} />
+        {lists.data !== undefined && lists.data.items.length === 0 && <Empty>No lists yet.</Empty>}
+        {lists.data !== undefined && lists.data.items.length > 0 && (
+          <ul class="rows">
+            {lists.data.items.map((list) => (
+              <li key={list.id}>
+                <Link href={`/contacts/${list.id}`}>{list.name}</Link> <small>{list.contactCount} contacts</small>
+              </li>
+            ))}
+          </ul>
+        )}
+        {lists.data !== undefined && <Pager label="Lists" page={page} totalPages={lists.data.totalPages} onPage={setPage} />}
+      </Card>
+    </Page>
+  )
+}
+
+/** One list: CSV upload (imported, skipped, each invalid row and its reason), one contact added, contacts paginated. */
+export const ContactListPage = ({ id }: { readonly id: string }) => {
+  const [page, setPage] = useState(1)
+  const [result, setResult] = useState<Schema<"ImportResult"> | null>(null)
+  const list = useLoad(() => call(api().GET("/api/v1/contact-lists/{id}", { params: { path: { id } } })), [id])
+  const contacts = useLoad(
+    () => call(api().GET("/api/v1/contact-lists/{listId}/contacts", { params: { path: { listId: id }, query: { page, limit: PAGE_SIZE } } })),
+    [id, page]
+  )
+  const refresh = () => {
+    list.reload()
+    contacts.reload()
+  }
+  const upload = useAction(async (form: HTMLFormElement) => {
+    const file = formValues(form).file("file")
+    if (file === null || file.size === 0) throw new Error("Choose a CSV file with a phone column.")
+    if (file.size > MAX_CSV_BYTES) throw new Error(`The file is over ${MAX_CSV_BYTES / 1024 / 1024} MB.`)
+    setResult(null)
+    const imported = await call(api().POST("/api/v1/contact-lists/{id}/upload", {
+      params: { path: { id } },
+      body: { file: [file] },
+      bodySerializer: multipart
+    }))
+    setResult(imported)
+    form.reset()
+    refresh()
+  })
+  const add = useAction(async (form: HTMLFormElement) => {
+    const values = formValues(form)
+    const name = values.text("name")
+    const email = values.text("email")
+    await call(api().POST("/api/v1/contact-lists/{listId}/contacts", {
+      params: { path: { listId: id } },
+      body: { phoneNumber: values.text("phoneNumber"), ...(name === "" ? {} : { name }), ...(email === "" ? {} : { email }) }
+    }))
+    form.reset()
+    refresh()
+  })
+  return (
+    <Page title={list.data?.name ?? "Contact list"}>
+      <ErrorBox error={list.error} />
+      <Card title="Upload a CSV">
+        <p class="hint">A header row with a <code>phone</code> column (also <code>name</code>, <code>email</code>; other columns become metadata).</p>
+        <Form
+          class="grid"
+          onSend={upload.run}
+        >
+          <label class="field">
+            <span>CSV file</span>
+            <input type="file" name="file" accept=".csv,text/csv" required />
+          </label>
+          <div class="actions"><button type="submit" disabled={upload.busy}>{upload.busy ? "Uploading…" : "Upload"}</button></div>
+        </Form>
+        <ErrorBox error={upload.error} />
+        {result !== null && (
+          <div class="import" role="status" data-testid="import-result">
+            <p><strong>{result.imported}</strong> imported, <strong>{result.skipped}</strong> skipped, <strong>{result.invalidRows.length}</strong> invalid.</p>
+            {result.invalidRows.length > 0 && (
+              <div class="table-wrap">
+                <table>
+                  <caption>Rows not imported</caption>
+                  <thead><tr><th scope="col">Row</th><th scope="col">Phone</th><th scope="col">Reason</th></tr></thead>
+                  <tbody>
+                    {result.invalidRows.map((row) => (
+                      <tr key={row.row}><td>{row.row}</td><td><code>{row.phone}</code></td><td>{row.reason}</td></tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+          </div>
+        )}
+      </Card>
+      <Card title="Add a contact">
+        <Form
+          class="grid"
+          onSend={add.run}
+        >
+          <Field label="Phone (E.164)" name="phoneNumber" required pattern={E164} inputMode="tel" placeholder="+14155550100" />
+          <Field label="Name" name="name" maxLength={200} />
+          <Field label="Email" name="email" type="email" />
+          <div class="actions"><button type="submit" disabled={add.busy}>Add contact</button></div>
+        </Form>
+        <ErrorBox error={add.error} />
+      </Card>
+      <Card title={`Contacts${contacts.data === undefined ? "" : ` (${contacts.data.total})`}`}>
+        <ErrorBox error={contacts.error} />
+        {contacts.data !== undefined && contacts.data.data.length === 0 && <Empty>No contacts yet.</Empty>}
+        {contacts.data !== undefined && contacts.data.data.length > 0 && (
+          <div class="table-wrap">
+            <table>
+              <thead><tr><th scope="col">Phone</th><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Added</th></tr></thead>
+              <tbody>
+                {contacts.data.data.map((c) => (
+                  <tr key={c.id}><td><code>{c.phoneNumber}</code></td><td>{c.name ?? "—"}</td><td>{c.email ?? "—"}</td><td>{when(c.createdAt)}</td></tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {contacts.data !== undefined && (
+          <Pager label="Contacts" page={page} totalPages={Math.ceil(contacts.data.total / contacts.data.limit)} onPage={setPage} />
+        )}
+      </Card>
+    </Page>
+  )
+}
