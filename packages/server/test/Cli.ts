@@ -7,6 +7,9 @@ import { fileURLToPath } from "node:url"
 const main = fileURLToPath(new URL("../src/main.ts", import.meta.url))
 const repoRoot = path.resolve(path.dirname(main), "../../..")
 
+/** How production starts the CLI: compiled JavaScript (`npm run build`), plain node, no loader. */
+export const COMPILED: ReadonlyArray<string> = ["--conditions=voiceagent-compiled", path.join(repoRoot, "packages/server/dist/main.js")]
+
 export interface CliProcess {
   readonly child: ChildProcess
   readonly output: () => string
@@ -61,12 +64,17 @@ export const waitForOutput = (child: ChildProcess, output: () => string, pattern
     return Effect.sync(cleanup)
   })
 
-export const spawnCli = (args: ReadonlyArray<string>, env: Record<string, string | undefined>) =>
+/** `command`: the node arguments before the CLI's own, by default the TypeScript sources through tsx (`npm start`). */
+export const spawnCli = (
+  args: ReadonlyArray<string>,
+  env: Record<string, string | undefined>,
+  command: ReadonlyArray<string> = ["--import", "tsx", main]
+) =>
   Effect.acquireRelease(
     Effect.sync((): CliProcess => {
       const baseEnv: Record<string, string | undefined> = { ...process.env }
       delete baseEnv["DATABASE_URL"]
-      const child = spawn(process.execPath, ["--import", "tsx", main, ...args], {
+      const child = spawn(process.execPath, [...command, ...args], {
         cwd: repoRoot,
         env: { ...baseEnv, ...env } as NodeJS.ProcessEnv,
         stdio: ["ignore", "pipe", "pipe"]

@@ -137,12 +137,27 @@ describe("docker-compose.yml stopping", () => {
 })
 
 describe("Dockerfile", () => {
-  it("builds a slim Node 20 image that runs the CLI as a non-root user", () => {
-    assert.match(dockerfile, /^FROM node:20-[a-z]+-slim\b/m)
+  it("builds slim images of a supported Node LTS that run the compiled CLI with plain node as a non-root user", () => {
+    const bases = [...dockerfile.matchAll(/^FROM node:(\d+)-[a-z]+-slim\b/gm)].map((m) => Number(m[1]))
+    assert.isAtLeast(bases.length, 2)
+    // every stage on one even (LTS) line, one still supported: 20 ended in April 2026
+    assert.strictEqual(new Set(bases).size, 1)
+    assert.isTrue(bases[0]! >= 22 && bases[0]! % 2 === 0, `node:${bases[0]}`)
     assert.match(dockerfile, /npm ci --omit=dev/)
+    assert.match(dockerfile, /npm run build/)
     assert.match(dockerfile, /^USER node$/m)
-    assert.match(dockerfile, /^ENTRYPOINT \["node", (?:"--[a-z-]+=\d+", )*"--import", "tsx", "packages\/server\/src\/main\.ts"\]$/m)
+    assert.match(
+      dockerfile,
+      /^ENTRYPOINT \["node", (?:"--[a-z-]+=\d+", )*"--conditions=voiceagent-compiled", "packages\/server\/dist\/main\.js"\]$/m
+    )
+    // the compiled packages are what the image copies, and each package resolves to them under that condition
+    for (const name of ["domain", "runner", "http", "server"]) {
+      assert.include(dockerfile, `COPY --from=build /app/packages/${name}/dist ./packages/${name}/dist\n`)
+      const manifest = JSON.parse(fs.readFileSync(`${root}packages/${name}/package.json`, "utf8"))
+      assert.strictEqual(manifest.exports["./*"]["voiceagent-compiled"], "./dist/*.js", name)
+    }
     assert.isTrue(fs.existsSync(`${root}packages/server/src/main.ts`))
+    assert.isTrue(fs.existsSync(`${root}scripts/build.mjs`))
   })
 
   it("runs every role with the V8 flags of the processes that hold live calls, as npm start does", () => {
