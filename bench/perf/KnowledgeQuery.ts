@@ -4,8 +4,8 @@
  * of `N` queries (default 300) on each path in turn, in a rotating order: in process (embed +
  * `VectorStore.query`, as the knowledge suite's baseline), through the gateway, straight to comms, and
  * `GET /knowledge-bases/{id}` through the gateway. Prints p50 and mean latency per path and round, the
- * ratio to the in-process baseline of the same round, and the platform process's CPU per request
- * (from /proc). PROFILE=1 writes a CPU profile of the platform to OUT_DIR (default /tmp/perf-kb).
+ * ratio to the in-process baseline of the same round, and the CPU per request of the platform
+ * process (from /proc) and of this one (the baseline's search, or the HTTP client). PROFILE=1 writes a CPU profile of the platform to OUT_DIR (default /tmp/perf-kb).
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/perf/KnowledgeQuery.ts
  */
@@ -104,12 +104,14 @@ try {
     for (let k = 0; k < paths.length; k++) {
       const [name, f] = paths[(k + round) % paths.length]!
       const t0 = ticks(pid)
+      const own0 = process.cpuUsage()
       const latencies = await f()
       const cpu = ((ticks(pid) - t0) * 10_000) / n
+      const own = process.cpuUsage(own0)
       p50s.set(name, quantile(latencies, 0.5))
       console.log(
         `round ${round + 1} ${name.padEnd(20)} p50 ${quantile(latencies, 0.5).toFixed(2)} ms, mean ${mean(latencies).toFixed(2)} ms, ` +
-          `platform CPU ${cpu.toFixed(0)} µs/req`
+          `platform CPU ${cpu.toFixed(0)} µs/req, this process ${((own.user + own.system) / n).toFixed(0)} µs/req`
       )
     }
     const base = p50s.get("in process")!
