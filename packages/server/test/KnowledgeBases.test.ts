@@ -469,6 +469,55 @@ describe("knowledge bases over HTTP, on a real Chroma", () => {
         assert.strictEqual(tickets[0].documentId, notes.id, "a text/plain page is ingested too")
       }))
 
+    it.effect("a query's knowledge base read once is kept, yet edits, deletes and another process's switch are seen", () =>
+      Effect.gen(function*() {
+        const { comms } = yield* TestPlatform.TestPlatformUrls
+        const sql = yield* SqlClient.SqlClient
+        const store = yield* VectorStore
+        const a = yield* tenant
+        const b = yield* tenant
+        const kb = (yield* createKb(a.key, { kbKey: uniqueKey(), kbName: "Cached" })).body
+        const faq = (yield* post(`${comms}/knowledge-bases/${kb.id}/sources`, { token: a.key, json: { type: "FAQ", title: "Support", faqs: FAQS } })).body
+        assert.strictEqual((yield* ingest(a.key, kb.id)).status, "SUCCEEDED")
+        const ask = { query: "When are you open on Saturday?" }
+        const first = yield* query(a.key, kb.id, ask)
+        assert.strictEqual(first.status, 200, first.text)
+        assert.strictEqual(first.body.items[0].documentId, faq.id)
+        assert.strictEqual(first.body.threshold, 0.2)
+
+        // another tenant never gets it, cached or not
+        refused(yield* query(b.key, kb.id, ask), 404, "KNOWLEDGE_BASE_NOT_FOUND", "another tenant's knowledge base")
+
+        // an edit is seen at once
+        yield* patch(`${comms}/knowledge-bases/${kb.id}`, { token: a.key, json: { retrievalScoreThreshold: 0.99 } })
+        const edited = yield* query(a.key, kb.id, ask)
+        assert.strictEqual(edited.body.threshold, 0.99)
+        assert.deepStrictEqual(edited.body.items, [])
+        yield* patch(`${comms}/knowledge-bases/${kb.id}`, { token: a.key, json: { retrievalScoreThreshold: 0.2 } })
+        assert.strictEqual((yield* query(a.key, kb.id, ask)).body.items[0].documentId, faq.id)
+
+        // another process switches the knowledge base to a new collection and drops the old one (no word to this
+        // process): the cached target's collection is gone, so the query reads the target again
+        const next = `t${a.tenantId.replaceAll("-", "")}_kb${kb.id.replaceAll("-", "")}_g2`
+        const [vector] = yield* makeOfflineEmbedder().embed(["Saturday opening: ten to two."])
+        yield* store.ensureCollection(next)
+        yield* store.upsert(next, [{
+          id: chunkId(faq.id, 9),
+          embedding: vector!,
+          text: "Saturday opening: ten to two.",
+          metadata: { documentId: faq.id, chunkIndex: 9, sourceType: "TEXT" }
+        }])
+        yield* sql`UPDATE knowledge_bases SET collection = ${next}, generation = 2 WHERE id = ${kb.id}`
+        yield* store.dropCollection(`t${a.tenantId.replaceAll("-", "")}_kb${kb.id.replaceAll("-", "")}_g1`)
+        const switched = yield* query(a.key, kb.id, { query: "Saturday opening", topK: 10 })
+        assert.strictEqual(switched.status, 200, switched.text)
+        assert.deepStrictEqual(switched.body.items.map((i: any) => i.chunkId), [chunkId(faq.id, 9)])
+
+        // a delete is seen at once
+        assert.strictEqual((yield* del(`${comms}/knowledge-bases/${kb.id}`, { token: a.key })).status, 204)
+        refused(yield* query(a.key, kb.id, ask), 404, "KNOWLEDGE_BASE_NOT_FOUND", "deleted")
+      }))
+
     it.effect("random JSON bodies never answer 5xx, and refused ones write nothing", () =>
       Effect.gen(function*() {
         const { comms } = yield* TestPlatform.TestPlatformUrls

@@ -256,9 +256,20 @@ export const KnowledgeBasesHttpLive = HttpApiBuilder.group(CommsApi, "knowledgeB
       .handle("queryKnowledgeBase", ({ path, payload }) =>
         Effect.gen(function*() {
           const { tenantId } = yield* CurrentTenant
-          const [target] = yield* repo.searchTargets(tenantId, [path.kbId])
-          if (target === undefined) return yield* new KnowledgeBaseNotFound()
-          const items = yield* retrieval.search(target, payload.query, payload.topK ?? DEFAULT_TOP_K).pipe(
+          const found = yield* repo.searchTarget(tenantId, path.kbId)
+          if (Option.isNone(found)) return yield* new KnowledgeBaseNotFound()
+          let target = found.value
+          const topK = payload.topK ?? DEFAULT_TOP_K
+          const items = yield* retrieval.search(target, payload.query, topK).pipe(
+            // a cached target's collection replaced by another process's ingestion job: read it again, once
+            Effect.catchTag("VectorStoreRefused", (e) =>
+              Effect.gen(function*() {
+                const fresh = yield* repo.searchTarget(tenantId, path.kbId, true)
+                if (Option.isNone(fresh)) return yield* new KnowledgeBaseNotFound()
+                if (fresh.value.collection === target.collection) return yield* e
+                target = fresh.value
+                return yield* retrieval.search(target, payload.query, topK)
+              })),
             Effect.catchTags({
               VectorStoreUnavailable: storeUnavailable,
               VectorStoreRefused: storeUnavailable,

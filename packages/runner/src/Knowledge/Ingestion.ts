@@ -328,6 +328,7 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
             WHERE id = ${job.id}
           `
         }).pipe(sql.withTransaction)
+        yield* repo.forgetSearchTarget(job.kbId)
       })
 
     const finish = (job: JobRow, switching: boolean) =>
@@ -361,6 +362,7 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
             WHERE id = ${job.id}
           `
         }).pipe(sql.withTransaction)
+        if (switching && status === "SUCCEEDED") yield* repo.forgetSearchTarget(job.kbId)
         if (switching && status === "SUCCEEDED" && kb !== undefined && kb.collection !== job.targetCollection) {
           yield* store.dropCollection(kb.collection).pipe(
             Effect.catchAll((e) => Effect.logWarning(`could not drop the replaced collection ${kb.collection}`, e))

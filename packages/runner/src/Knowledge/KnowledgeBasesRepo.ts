@@ -27,6 +27,7 @@ import * as Option from "effect/Option"
 import { v7 as uuidv7 } from "uuid"
 import { fromDatabase } from "../Sql/Rows.js"
 import { isUniqueViolation } from "../Sql/SqlErrors.js"
+import { SearchTargetCache } from "./SearchTargetCache.js"
 
 export interface KnowledgeBaseRow {
   readonly id: KnowledgeBaseId
@@ -240,6 +241,9 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
     const kbColumns = sql.literal(KB_COLUMNS)
     const documentColumns = sql.literal(DOCUMENT_COLUMNS)
     const jobColumns = sql.literal(JOB_COLUMNS)
+    const targetCache = new SearchTargetCache()
+    /** After a write that changes a knowledge base's search target has committed. */
+    const forgetSearchTarget = (kbId: string) => Effect.sync(() => targetCache.forget(kbId))
 
     /** A knowledge base's documents or jobs, newest first, with their total. */
     const pageOf = <Row extends object, A>(
@@ -322,12 +326,14 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
           RETURNING id
         `.pipe(Effect.catchTag("SqlError", keyTaken))
         if (updated.length === 0) return Option.none<KnowledgeBaseRow>()
+        yield* forgetSearchTarget(id)
         return yield* find(tenantId, id)
       })
 
     const remove = (tenantId: TenantId, id: KnowledgeBaseId) =>
       sql<{ id: string }>`DELETE FROM knowledge_bases WHERE id = ${id} AND tenant_id = ${tenantId} RETURNING id`.pipe(
         Effect.map((rows) => rows.length > 0),
+        Effect.tap(forgetSearchTarget(id)),
         Effect.orDie
       )
 
@@ -374,6 +380,7 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
           WHERE id = ${id} AND kb_id = ${kbId}
           RETURNING id
         `
+        yield* forgetSearchTarget(kbId)
         return rows.length > 0
       }).pipe(Effect.orDie)
 
@@ -429,6 +436,22 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
           Effect.orDie
         )
 
+    /**
+     * One knowledge base's target, from the cache when this process read it within the last 2 s
+     * (`SearchTargetCache`); `fresh` when it must be read (e.g. a cached collection was not found).
+     */
+    const searchTarget = (tenantId: TenantId, kbId: string, fresh = false) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        const cached = fresh ? undefined : targetCache.find(tenantId, kbId, now)
+        if (cached !== undefined) return Effect.succeed(Option.some(cached))
+        const readIn = targetCache.generation
+        return Effect.map(searchTargets(tenantId, [kbId]), ([target]) => {
+          if (target === undefined) return Option.none<SearchTarget>()
+          targetCache.keep(tenantId, target, now, readIn)
+          return Option.some(target)
+        })
+      })
+
     return {
       find,
       findById,
@@ -445,7 +468,9 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
       enqueueJob,
       findJob,
       listJobs,
-      searchTargets
+      searchTargets,
+      searchTarget,
+      forgetSearchTarget
     } as const
   })
 }) {}
