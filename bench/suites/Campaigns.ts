@@ -38,8 +38,11 @@ export interface Settings {
   readonly campaignContacts: number
   /** Calls placed through the calls API for the baseline (at most `campaignContacts`). */
   readonly campaignApiCalls: number
-  /** Which parts to run: "e2e", "testclock". */
+  /** Which parts to run: "e2e", "tenant", "testclock". */
   readonly campaignParts: ReadonlyArray<string>
+  /** "tenant": campaigns one tenant runs at once, and contacts in each. */
+  readonly tenantCampaigns: number
+  readonly tenantCampaignContacts: number
 }
 
 type Backend = { readonly name: "pglite" } | { readonly name: "postgres"; readonly url: string }
@@ -320,6 +323,148 @@ const endToEnd = async (backend: Backend, settings: Settings): Promise<Array<Row
 }
 
 // ---------------------------------------------------------------------------
+// One tenant, many campaigns
+// ---------------------------------------------------------------------------
+
+/** Voice numbers of the bench tenant: +1415555 0100, 0101, … (one per campaign). */
+const voiceNumberAt = (i: number) => `+1415555${String(100 + i).padStart(4, "0")}`
+
+/**
+ * One tenant runs `campaigns` campaigns of `perCampaign` contacts at once, each on its own voice number,
+ * against one campaign of the same total on one number in the same process (the baseline).
+ */
+const oneTenant = async (backend: Backend, settings: Settings): Promise<Array<Row>> => {
+  const n = settings.tenantCampaigns
+  const perCampaign = settings.tenantCampaignContacts
+  const total = n * perCampaign
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vap-bench-tenant-"))
+  const running = await startPlatform({
+    DATABASE_URL: backend.name === "postgres" ? backend.url : undefined,
+    DATA_DIR: dataDir,
+    SIMULATOR_RING_MS: "0",
+    VOICE_NUMBER_CPS: "1000",
+    MAX_CONCURRENT_CALLS: "100000"
+  }, memoryProbeFlags)
+  const platform = running.platform
+  try {
+    const api = `${running.gateway}/api/v1`
+    const campaignApi = `${running.campaign}/api/v1`
+    const account = await request("POST", `${api}/auth/signup`, "", {
+      email: `tenant-bench-${Date.now()}@example.com`,
+      password: "benchmark-password",
+      companyName: "Bench"
+    })
+    const key = (await request("POST", `${api}/api-keys`, account.token, { name: "bench" })).key as string
+    await request("POST", `${api}/wallet/top-ups`, account.token, { amount: 100_000_000, idempotencyKey: "bench-funds" })
+    const persona = (await request("GET", `${api}/prompts/personas`, key)).items[0].id as string
+    const agent = await request("POST", `${api}/agents`, key, { name: "Bench agent", agent_persona_id: persona })
+    const numbers: Array<string> = []
+    for (let i = 0; i <= n; i++) {
+      numbers.push((await request("POST", `${api}/voice-numbers`, key, { phoneNumber: voiceNumberAt(i), provider: "PROVIDER_A" })).id)
+    }
+
+    const phones = zeroLengthNumbers(2 * total + WARMUP_CONTACTS)
+    const makeList = async (name: string, list: ReadonlyArray<string>) => {
+      const created = await request("POST", `${campaignApi}/contact-lists`, key, { name })
+      for (let i = 0; i < list.length; i += 500) {
+        const batch = list.slice(i, i + 500)
+        const result = await request("POST", `${campaignApi}/contact-lists/${created.id}/contacts/bulk`, key, {
+          contacts: batch.map((phoneNumber) => ({ phoneNumber }))
+        })
+        if (result.imported !== batch.length) throw new Error(`bulk import: ${JSON.stringify(result).slice(0, 500)}`)
+      }
+      return created.id as string
+    }
+    const createCampaign = async (name: string, voiceNumberId: string, contacts: ReadonlyArray<string>) =>
+      (await request("POST", `${campaignApi}/campaigns`, key, {
+        name,
+        agentId: agent.id,
+        voiceNumberId,
+        contactListId: await makeList(name, contacts),
+        maxConcurrentCalls: 100,
+        maxAttempts: 1,
+        timezone: openZone(),
+        callWindowStart: "00:00",
+        callWindowEnd: "23:59",
+        callDays: EVERY_DAY
+      })).id as string
+    const progressOf = (id: string) => request("GET", `${campaignApi}/campaigns/${id}/progress`, key)
+
+    /** Schedules the campaigns at once and waits for all to complete; times from the first request to the last completedAt. */
+    const runAll = async (ids: ReadonlyArray<string>, each: number) => {
+      const before = await probeStatements(platform)
+      const scheduledAt = Date.now()
+      await Promise.all(ids.map((id) => request("POST", `${campaignApi}/campaigns/${id}/schedule`, key, {})))
+      const pending = new Set(ids)
+      let progressPolls = 0
+      let lastPrint = Date.now()
+      await pollUntil("the campaigns to complete", 1000, async () => {
+        let attempts = 0
+        for (const id of ids) {
+          if (!pending.has(id)) {
+            attempts += each
+            continue
+          }
+          progressPolls++
+          const p = await progressOf(id)
+          if (p.status === "FAILED" || p.status === "PAUSED") throw new Error(`campaign ${p.status}: ${JSON.stringify(p)}`)
+          attempts += p.attempts.total
+          if (p.status !== "COMPLETED") continue
+          if (p.attempts.total !== each || p.attempts.answered !== each) throw new Error(`expected ${each} answered attempts: ${JSON.stringify(p)}`)
+          pending.delete(id)
+        }
+        if (Date.now() - lastPrint > 10_000) {
+          lastPrint = Date.now()
+          console.log(`  ${ids.length} campaign(s): ${attempts}/${ids.length * each} attempts, ${((Date.now() - scheduledAt) / 1000).toFixed(0)} s`)
+        }
+        return pending.size === 0
+      })
+      const after = await probeStatements(platform)
+      let completedAt = 0
+      for (const id of ids) completedAt = Math.max(completedAt, Date.parse((await request("GET", `${campaignApi}/campaigns/${id}`, key)).completedAt))
+      const perPoll = await statementsPer(platform, 10, () => progressOf(ids[0]!))
+      const dials = ids.length * each
+      return { dials, seconds: (completedAt - scheduledAt) / 1000, sqlPerDial: (after - before - progressPolls * perPoll) / dials }
+    }
+
+    // warm-up, then the baseline (one campaign of the whole total on one number), then the N campaigns
+    console.log(`  warm-up: a ${WARMUP_CONTACTS}-contact campaign`)
+    await runAll([await createCampaign("warm-up", numbers[0]!, phones.slice(2 * total))], WARMUP_CONTACTS)
+    const single = await createCampaign(`${total} contacts`, numbers[0]!, phones.slice(0, total))
+    const many: Array<string> = []
+    for (let i = 0; i < n; i++) {
+      many.push(await createCampaign(`${perCampaign} contacts #${i + 1}`, numbers[i + 1]!, phones.slice(total + i * perCampaign, total + (i + 1) * perCampaign)))
+    }
+    console.log(`  one campaign of ${total} contacts`)
+    const one = await runAll([single], total)
+    console.log(`  ${n} campaigns of ${perCampaign} contacts at once`)
+    const all = await runAll(many, perCampaign)
+
+    const suite = "one tenant, many campaigns (simulated carrier, instant outcomes, limits lifted)"
+    const row = (label: string, r: typeof one): Row => ({
+      suite,
+      case: label,
+      backend: backend.name,
+      metrics: {
+        dials: r.dials,
+        "dials/s": Math.round(r.dials / r.seconds),
+        seconds: r.seconds,
+        "SQL/dial": r.sqlPerDial.toFixed(1),
+        "dials/s vs 1 campaign": ((r.dials / r.seconds) / (one.dials / one.seconds)).toFixed(2),
+        "SQL/dial vs 1 campaign": (r.sqlPerDial / one.sqlPerDial).toFixed(2)
+      }
+    })
+    return [
+      row(`1 campaign of ${total}, 1 number (same process)`, one),
+      row(`${n} campaigns × ${perCampaign}, a number each, at once`, all)
+    ]
+  } finally {
+    await platform.stop()
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+// ---------------------------------------------------------------------------
 // Under the TestClock
 // ---------------------------------------------------------------------------
 
@@ -427,6 +572,7 @@ const underTestClock = async (contacts: number): Promise<Row> => {
 export const run = async (backend: Backend, settings: Settings): Promise<Array<Row>> => {
   const rows: Array<Row> = []
   if (settings.campaignParts.includes("e2e")) rows.push(...await endToEnd(backend, settings))
+  if (settings.campaignParts.includes("tenant")) rows.push(...await oneTenant(backend, settings))
   if (backend.name === "pglite" && settings.campaignParts.includes("testclock")) {
     console.log(`- campaigns under TestClock (in this process, PGlite)`)
     rows.push(await underTestClock(settings.campaignContacts))

@@ -17,7 +17,8 @@ import { Campaigns } from "@voiceagent/runner/Campaigns/Campaigns"
 import { ContactsRepo } from "@voiceagent/runner/Contacts/ContactsRepo"
 import * as TestKit from "@voiceagent/runner/Testing/TestKit"
 import { VoiceNumbersRepo } from "@voiceagent/runner/VoiceNumbers/VoiceNumbersRepo"
-import { Clock, Effect } from "effect"
+import { campaignsDialing } from "@voiceagent/runner/Observability/PlatformMetrics"
+import { Clock, Effect, Metric } from "effect"
 
 const SECOND = 1000
 const MINUTE = 60 * SECOND
@@ -826,5 +827,52 @@ describe("campaigns under the TestClock", () => {
         assert.deepStrictEqual([a.status, a.completedAt && iso(a.completedAt)], ["COMPLETED", "2026-03-09T13:00:02.000Z"])
         assert.deepStrictEqual([b.status, b.completedAt && iso(b.completedAt)], ["COMPLETED", "2026-03-09T13:00:12.000Z"])
       }), 180_000)
+  })
+  // -------------------------------------------------------------------------------------------
+  // The dial loop's life, on a runtime of its own (the gauge counts every loop of the process).
+  // -------------------------------------------------------------------------------------------
+  it.layer(TestKit.layer(), { timeout: 300_000 })("the dial loop", (it) => {
+    it.effect("one loop while SCHEDULED or RUNNING, none while PAUSED or after COMPLETED; a pause and resume in one instant keep the one loop", () =>
+      Effect.gen(function*() {
+        yield* TestKit.startAt("2026-11-02T12:00:00Z")
+        const campaigns = yield* Campaigns
+        const loops = Effect.map(Metric.value(campaignsDialing), (state) => state.value)
+        const base = yield* loops
+        const numbers = [0, 1, 2, 3, 4].map((i) => phone(30, i, "0010"))
+        const fx = yield* setup(numbers)
+        const c = yield* create(fx)
+        assert.strictEqual((yield* loops) - base, 0, "DRAFT")
+        yield* campaigns.schedule(fx.tenantId, c.id, new Date("2026-11-02T13:00:00Z"))
+        yield* TestKit.advance(0)
+        assert.strictEqual((yield* loops) - base, 1, "SCHEDULED")
+
+        yield* TestKit.advanceTo("2026-11-02T13:00:01.500Z")
+        assert.strictEqual((yield* loops) - base, 1, "RUNNING")
+        yield* campaigns.pause(fx.tenantId, c.id)
+        yield* TestKit.advance(5 * SECOND)
+        assert.strictEqual((yield* loops) - base, 0, "PAUSED")
+
+        const t1 = yield* now
+        yield* campaigns.resume(fx.tenantId, c.id)
+        yield* campaigns.pause(fx.tenantId, c.id)
+        yield* campaigns.resume(fx.tenantId, c.id)
+        yield* TestKit.advance(0)
+        assert.strictEqual((yield* loops) - base, 1, "RUNNING again, one loop")
+        yield* campaigns.pause(fx.tenantId, c.id)
+        yield* campaigns.resume(fx.tenantId, c.id)
+        yield* TestKit.advance(MINUTE)
+        assert.strictEqual((yield* loops) - base, 0, "COMPLETED")
+        // every contact dialed once, at the number's pace; the three after the resume from its instant on
+        // (a pass that took its slot of the pace as a pause came may leave that slot unused)
+        const dials = yield* dialsAmong(numbers)
+        assert.deepStrictEqual(dials.map(([to]) => to), numbers)
+        const at = dials.map(([, instant]) => Date.parse(instant))
+        assert.deepStrictEqual(at.slice(0, 2).map(iso), ["2026-11-02T13:00:00.000Z", "2026-11-02T13:00:01.000Z"])
+        assert.isAtLeast(at[2]!, t1)
+        assert.isAtMost(at[2]!, t1 + 2 * SECOND)
+        for (let i = 3; i < at.length; i++) assert.strictEqual(at[i]! - at[i - 1]!, SECOND)
+        const done = yield* get(fx.tenantId, c.id)
+        assert.deepStrictEqual([done.status, done.dialedContacts], ["COMPLETED", 5])
+      }))
   })
 })

@@ -48,10 +48,12 @@ import * as Metric from "effect/Metric"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Fiber from "effect/Fiber"
+import * as FiberHandle from "effect/FiberHandle"
+import * as FiberMap from "effect/FiberMap"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
+import * as SynchronizedRef from "effect/SynchronizedRef"
 import { AgentsRepo } from "../Agents/AgentsRepo.js"
 import { TenantEntity } from "@voiceagent/domain/TenantEntity"
 import { v7 as uuidv7 } from "uuid"
@@ -86,6 +88,19 @@ export class DialerSettings extends Context.Tag("Campaigns/DialerSettings")<Dial
 }
 
 type Step = "continue" | "stop"
+
+/** A command's outcome, and what is known after it. */
+type Applied = readonly [Either.Either<Campaign, CampaignStateConflict>, Known]
+
+/** What the entity knows of its campaign. Commands and the loop's claims change or read it under the ref's lock. */
+interface Known {
+  /** The stored status, as this entity (its only writer while active) last wrote or read it. */
+  readonly status: CampaignStatus | undefined
+  /** Another instance owns the campaign: this one's loop stops. */
+  readonly superseded: boolean
+  /** A dial loop runs: set when one starts, cleared by the loop as it hands back (see `handBack`). */
+  readonly looping: boolean
+}
 
 type VoiceNumber = Parameters<CallSpecs["make"]>[0]["voiceNumber"]
 type SpecBuilder = Effect.Effect.Success<ReturnType<CallSpecs["forTenant"]>>
@@ -129,22 +144,24 @@ export const CampaignLive = CampaignEntity.toLayer(
     const pacer = yield* DialPacer
     const options = yield* DialerSettings
     const calls = yield* LiveCallEntity.client
-    const scope = yield* Effect.scope
     const entityContext = yield* Effect.context<Sharding.Sharding | Entity.CurrentAddress>()
     const keepAlive = (enabled: boolean) => Entity.keepAlive(enabled).pipe(Effect.provide(entityContext))
 
-    /** Commands and the loop's own transitions and dials take turns. */
-    const lock = yield* Effect.makeSemaphore(1)
     const dialSlots = yield* Effect.makeSemaphore(DIAL_PARALLELISM)
     const wakeUps = yield* Queue.sliding<void>(1)
-    let loop: Fiber.RuntimeFiber<void> | undefined
-    /** The stored status, as this entity (its only writer while active) last wrote or read it. */
-    let status: CampaignStatus | undefined
+    const loop = yield* FiberHandle.make<void, never>()
     // This instance owns the campaign from here on: one left running on a runner that lost the shard
     // can no longer change its state or claim its contacts, and its loop stops at its next try.
     const epoch = Option.getOrElse(yield* repo.claimOwnership(id), () => 0)
-    /** Set once another instance owns the campaign: this one's loop stops. */
-    let superseded = false
+    const statusOf = (found: Option.Option<Campaign>) => Option.getOrUndefined(Option.map(found, (c) => c.status))
+    const known = yield* SynchronizedRef.make<Known>({
+      status: statusOf(yield* repo.find(null, id)),
+      superseded: false,
+      looping: false
+    })
+    /** Runs `effect` while no command or other claim does (the ref's lock), leaving what is known as it is. */
+    const locked = <A, E>(effect: Effect.Effect<A, E>) =>
+      SynchronizedRef.modifyEffect(known, (k) => Effect.map(effect, (a) => [a, k] as const))
 
     const wake = Queue.offer(wakeUps, undefined).pipe(Effect.asVoid)
 
@@ -155,38 +172,39 @@ export const CampaignLive = CampaignEntity.toLayer(
         Effect.sleep(Math.max(0, Math.min(millis, Duration.toMillis(Duration.decode(options.idlePoll)))))
       ).pipe(Effect.asVoid)
 
-    /** Applies a command in one transaction: lock the row, run the machine, write the new state. */
+    /**
+     * Applies a command in one transaction, under the ref's lock: lock the row, run the machine, write
+     * the new state.
+     */
     const apply = (
       tenantId: TenantId | null,
       command: (campaign: Campaign, now: number) => CampaignCommand,
       also: (campaign: Campaign, now: number) => Effect.Effect<unknown> = () => Effect.void
     ) =>
-      Effect.gen(function*() {
-        const now = yield* Clock.currentTimeMillis
-        const found = yield* repo.find(tenantId, id, { lock: true })
-        if (Option.isNone(found)) return yield* new CampaignNotFound()
-        const next = transition(stateOf(found.value), command(found.value, now))
-        if (Either.isLeft(next)) {
-          return yield* new CampaignStateConflict({
-            message: next.left.message,
-            details: { status: next.left.from, allowedFrom: next.left.allowedFrom }
-          })
-        }
-        const written = yield* repo.writeState(id, epoch, next.right, now)
-        if (Option.isNone(written)) {
-          superseded = true
-          return yield* new CampaignStateConflict({
-            message: "The campaign is moving to another runner; try again",
-            details: { status: found.value.status }
-          })
-        }
-        yield* also(written.value, now)
-        return written.value
-      }).pipe(
-        repo.withTransaction,
-        Effect.catchTag("SqlError", Effect.die),
-        Effect.tap((written) => Effect.sync(() => (status = written.status)))
-      )
+      SynchronizedRef.modifyEffect(known, (k) =>
+        Effect.gen(function*() {
+          const now = yield* Clock.currentTimeMillis
+          const found = yield* repo.find(tenantId, id, { lock: true })
+          if (Option.isNone(found)) return yield* new CampaignNotFound()
+          const next = transition(stateOf(found.value), command(found.value, now))
+          if (Either.isLeft(next)) {
+            return yield* new CampaignStateConflict({
+              message: next.left.message,
+              details: { status: next.left.from, allowedFrom: next.left.allowedFrom }
+            })
+          }
+          const written = yield* repo.writeState(id, epoch, next.right, now)
+          if (Option.isNone(written)) {
+            const moved = new CampaignStateConflict({
+              message: "The campaign is moving to another runner; try again",
+              details: { status: found.value.status }
+            })
+            return [Either.left(moved), { ...k, superseded: true }] as Applied
+          }
+          yield* also(written.value, now)
+          return [Either.right(written.value), { ...k, status: written.value.status }] as Applied
+        }).pipe(repo.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      ).pipe(Effect.flatMap((applied) => applied))
 
     const reply = (c: Campaign) => ({ status: c.status, statusReason: c.statusReason })
 
@@ -195,15 +213,13 @@ export const CampaignLive = CampaignEntity.toLayer(
     // -----------------------------------------------------------------------
 
     const fail = (reason: FailureReason) =>
-      lock.withPermits(1)(apply(null, () => Command.Fail({ reason }), () => repo.cancelPending(id))).pipe(
+      apply(null, () => Command.Fail({ reason }), () => repo.cancelPending(id)).pipe(
         Effect.tap(() => Effect.logWarning(`campaign ${id} failed: ${reason}`)),
         Effect.ignore
       )
 
     /** The SCHEDULED time has come: snapshot the list and start dialing. */
-    const startDialing = lock.withPermits(1)(
-      apply(null, (_, now) => Command.Start({ now }), (c, now) => repo.snapshot(c, now))
-    ).pipe(Effect.ignore)
+    const startDialing = apply(null, (_, now) => Command.Start({ now }), (c, now) => repo.snapshot(c, now)).pipe(Effect.ignore)
 
     /** The call's spec for a contact of the campaign (the tenant's prices read once a pass: `specFor`). */
     const specOf = (c: Campaign, specFor: SpecBuilder, voiceNumber: VoiceNumber, attemptId: CampaignAttemptId, contact: {
@@ -256,7 +272,7 @@ export const CampaignLive = CampaignEntity.toLayer(
       })
 
     /** No funds for the next call: the campaign pauses itself, visibly, until it is resumed. */
-    const pauseForFunds = lock.withPermits(1)(apply(null, () => Command.Pause({ reason: "INSUFFICIENT_FUNDS" }))).pipe(
+    const pauseForFunds = apply(null, () => Command.Pause({ reason: "INSUFFICIENT_FUNDS" })).pipe(
       Effect.tap(() => Effect.logWarning(`campaign ${id} paused: the wallet cannot cover another call`)),
       Effect.ignore
     )
@@ -285,11 +301,13 @@ export const CampaignLive = CampaignEntity.toLayer(
      */
     const claimNow = (c: Campaign, requests: ReadonlyArray<ClaimRequest>, reservation: CallReservation) =>
       Effect.gen(function*() {
-        const once = lock.withPermits(1)(Effect.suspend(() =>
-          status === "RUNNING" && !superseded
-            ? Effect.flatMap(Clock.currentTimeMillis, (at) => countWalletOperation("reserve")(repo.claimBatch(c, epoch, requests, at, reservation)))
-            : Effect.succeed(undefined)
-        ))
+        const once = SynchronizedRef.modifyEffect(known, (k) =>
+          k.status === "RUNNING" && !k.superseded
+            ? Clock.currentTimeMillis.pipe(
+              Effect.flatMap((at) => countWalletOperation("reserve")(repo.claimBatch(c, epoch, requests, at, reservation))),
+              Effect.map((batch) => [batch, k] as const)
+            )
+            : Effect.succeed([undefined, k] as const))
         let batch = yield* once
         if (batch !== undefined && batch.available === null) {
           // the tenant's wallet's first use: the claim needs its row to lock
@@ -331,7 +349,7 @@ export const CampaignLive = CampaignEntity.toLayer(
         const now = yield* Clock.currentTimeMillis
         const work = yield* repo.workload(id)
         if (work.pending === 0 && work.open === 0) {
-          yield* lock.withPermits(1)(apply(null, (_, at) => Command.Complete({ now: at }))).pipe(Effect.ignore)
+          yield* apply(null, (_, at) => Command.Complete({ now: at })).pipe(Effect.ignore)
           return "continue"
         }
         if (!CallWindow.isOpen(window, now)) {
@@ -399,7 +417,7 @@ export const CampaignLive = CampaignEntity.toLayer(
         if (batch === undefined) return "continue"
         if (!batch.owned) {
           // not running any more, or not ours: a newer instance owns the campaign
-          if (yield* repo.ownedElsewhere(id, epoch)) superseded = true
+          if (yield* repo.ownedElsewhere(id, epoch)) yield* SynchronizedRef.update(known, (k) => ({ ...k, superseded: true }))
           return "continue"
         }
         yield* failpoint<never>("campaign.after-claim")
@@ -409,24 +427,26 @@ export const CampaignLive = CampaignEntity.toLayer(
 
         // Each claimed call starts at its slot of the number's pace, up to DIAL_PARALLELISM at once. One
         // that may not start after all (paused, window closed, the contact's hours closed meanwhile)
-        // is unclaimed with the rest in one statement.
-        let halted: "no_funds" | "tenant_busy" | undefined
-        const halt = yield* Deferred.make<void>()
-        const placing: Array<Fiber.RuntimeFiber<unknown>> = []
+        // is unclaimed with the rest in one statement. The first start refused (funds, the tenant's
+        // limit) completes `halt`, and no further one begins.
+        const halt = yield* Deferred.make<"no_funds" | "tenant_busy">()
+        const placing = yield* FiberMap.make<string, unknown, never>()
         const leftovers: Array<{ sessionId: string; contactId: ContactId; until?: number }> = []
         let gone: FailureReason | undefined
         for (const [i, claim] of batch.claimed.entries()) {
           const contact = byContact.get(claim.contactId)!
-          if (i > 0 && halted === undefined) yield* Effect.raceFirst(paced.next, Deferred.await(halt))
+          if (i > 0 && !(yield* Deferred.isDone(halt))) yield* Effect.raceFirst(paced.next, Deferred.await(halt))
           const at = yield* Clock.currentTimeMillis
+          const halted = yield* Deferred.isDone(halt)
           // the batch's dials may be paced apart: when time has passed since the last look, the agent
           // or the number may have gone (with lifted limits a batch dials in one instant and looks once)
-          if (at - checkedAt >= 1000 && halted === undefined) {
+          if (at - checkedAt >= 1000 && !halted) {
             const still = yield* usable(c)
             if (Either.isLeft(still)) gone = still.left
             checkedAt = at
           }
-          if (!CallWindow.isOpen(window, at) || halted !== undefined || gone !== undefined || status !== "RUNNING" || superseded) {
+          const k = yield* SynchronizedRef.get(known)
+          if (!CallWindow.isOpen(window, at) || halted || gone !== undefined || k.status !== "RUNNING" || k.superseded) {
             leftovers.push(...batch.claimed.slice(i).map((left) => ({ sessionId: left.sessionId, contactId: left.contactId })))
             break
           }
@@ -436,30 +456,27 @@ export const CampaignLive = CampaignEntity.toLayer(
             leftovers.push({ sessionId: claim.sessionId, contactId: claim.contactId, until: turn === "never" ? at : turn })
             continue
           }
-          placing.push(
-            yield* dialSlots.withPermits(1)(place(claim, specBySession.get(claim.sessionId)!)).pipe(
-              Effect.tap((result) =>
-                result !== "dialed" && halted === undefined
-                  ? Effect.zipRight(Effect.sync(() => (halted = result)), Deferred.succeed(halt, undefined))
-                  : Effect.void
-              ),
-              Effect.fork
+          yield* FiberMap.run(
+            placing,
+            claim.sessionId,
+            dialSlots.withPermits(1)(place(claim, specBySession.get(claim.sessionId)!)).pipe(
+              Effect.tap((result) => result === "dialed" ? Effect.void : Deferred.succeed(halt, result))
             )
           )
         }
-        yield* Fiber.awaitAll(placing)
-        yield* lock.withPermits(1)(repo.unclaimBatch(c, leftovers))
+        yield* FiberMap.awaitEmpty(placing)
+        yield* locked(repo.unclaimBatch(c, leftovers))
         if (gone !== undefined) return yield* Effect.as(fail(gone), "continue" as const)
-        const stopped = halted ?? short
+        const stopped = (yield* Deferred.isDone(halt)) ? yield* Deferred.await(halt) : short
         if (stopped === "no_funds") yield* pauseForFunds
         if (stopped === "tenant_busy") yield* waitFor(Duration.toMillis(options.tenantBusyBackoff))
         return "continue"
-      })
+      }).pipe(Effect.scoped)
 
     const step: Effect.Effect<Step> = Effect.gen(function*() {
-      // read under the lock: a command's transaction has committed, and `status` agrees with the row
-      const found = yield* lock.withPermits(1)(Effect.tap(repo.find(null, id), (found) =>
-        Effect.sync(() => (status = Option.getOrUndefined(Option.map(found, (c) => c.status))))))
+      // read under the lock: a command's transaction has committed, and the known status agrees with the row
+      const [found, superseded] = yield* SynchronizedRef.modifyEffect(known, (k) =>
+        Effect.map(repo.find(null, id), (found) => [[found, k.superseded] as const, { ...k, status: statusOf(found) }] as const))
       if (Option.isNone(found) || superseded) return "stop"
       const c = found.value
       switch (c.status) {
@@ -487,42 +504,39 @@ export const CampaignLive = CampaignEntity.toLayer(
       )
     )
 
+    /**
+     * Ends the loop when the campaign has no work left for it. The check and the hand-back are one step
+     * under the ref's lock: a command that made the campaign active again either sees `looping` cleared
+     * (and starts a new loop) or is seen here.
+     */
+    const handBack = SynchronizedRef.modify(known, (k): readonly [boolean, Known] =>
+      !k.superseded && k.status !== undefined && isActive(k.status) ? [false, k] : [true, { ...k, looping: false }])
+
     const runLoop: Effect.Effect<void> = Effect.gen(function*() {
-      yield* keepAlive(true)
       while (true) {
-        if ((yield* step) === "continue") continue
-        // the check and the hand-back are one synchronous step: a command that made the campaign
-        // active again either sees `loop` cleared (and starts a new one) or is seen here
-        const done = yield* Effect.sync(() => {
-          if (!superseded && status !== undefined && isActive(status)) return false
-          loop = undefined
-          return true
-        })
-        if (done) break
+        yield* keepAlive(true)
+        while ((yield* step) === "continue") {
+          // next step
+        }
+        yield* keepAlive(false)
+        if (yield* handBack) return
       }
-      yield* keepAlive(false)
-    }).pipe(
-      Effect.onInterrupt(() => Effect.sync(() => (loop = undefined))),
-      (body) =>
-        Effect.acquireUseRelease(
-          Metric.increment(campaignsDialing),
-          () => body,
-          () => Metric.incrementBy(campaignsDialing, -1)
-        )
+    }).pipe((body) =>
+      Effect.acquireUseRelease(
+        Metric.increment(campaignsDialing),
+        () => body,
+        () => Metric.incrementBy(campaignsDialing, -1)
+      )
     )
 
     /** Starts the loop when the campaign has work and no loop runs; otherwise wakes it. */
-    const ensureLoop = Effect.suspend(() => {
-      if (loop !== undefined) return wake
-      if (superseded || status === undefined || !isActive(status)) return Effect.void
-      return Effect.forkIn(runLoop, scope).pipe(
-        Effect.tap((fiber) => Effect.sync(() => (loop = fiber))),
-        Effect.asVoid
-      )
+    const ensureLoop = SynchronizedRef.modifyEffect(known, (k): Effect.Effect<readonly [void, Known]> => {
+      if (k.looping) return Effect.as(wake, [undefined, k])
+      if (k.superseded || k.status === undefined || !isActive(k.status)) return Effect.succeed([undefined, k])
+      // a loop that has just handed back may still be releasing: the handle interrupts it
+      return Effect.as(FiberHandle.run(loop, runLoop), [undefined, { ...k, looping: true }])
     })
 
-    const initial = yield* repo.find(null, id)
-    status = Option.getOrUndefined(Option.map(initial, (c) => c.status))
     yield* ensureLoop
 
     const command = (
@@ -530,7 +544,7 @@ export const CampaignLive = CampaignEntity.toLayer(
       make: (campaign: Campaign, now: number) => CampaignCommand,
       also?: (campaign: Campaign, now: number) => Effect.Effect<unknown>
     ) =>
-      lock.withPermits(1)(apply(tenantId, make, also)).pipe(
+      apply(tenantId, make, also).pipe(
         Effect.tap(() => ensureLoop),
         Effect.map(reply)
       )
@@ -541,13 +555,10 @@ export const CampaignLive = CampaignEntity.toLayer(
       Resume: ({ payload }) => command(payload.tenantId, () => Command.Resume()),
       Abort: ({ payload }) => command(payload.tenantId, () => Command.Abort(), () => repo.cancelPending(id)),
       Wake: () =>
-        Effect.gen(function*() {
-          if (loop === undefined) {
-            const found = yield* repo.find(null, id)
-            status = Option.getOrUndefined(Option.map(found, (c) => c.status))
-          }
-          yield* ensureLoop
-        })
+        SynchronizedRef.updateEffect(known, (k) =>
+          k.looping ? Effect.succeed(k) : Effect.map(repo.find(null, id), (found) => ({ ...k, status: statusOf(found) }))).pipe(
+            Effect.zipRight(ensureLoop)
+          )
     })
   }),
   { disableFatalDefects: true }
