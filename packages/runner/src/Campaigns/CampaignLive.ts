@@ -48,6 +48,7 @@ import * as Metric from "effect/Metric"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
 import * as FiberHandle from "effect/FiberHandle"
 import * as FiberMap from "effect/FiberMap"
 import * as Layer from "effect/Layer"
@@ -521,11 +522,23 @@ export const CampaignLive = CampaignEntity.toLayer(
         yield* keepAlive(false)
         if (yield* handBack) return
       }
-    }).pipe((body) =>
-      Effect.acquireUseRelease(
-        Metric.increment(campaignsDialing),
-        () => body,
-        () => Metric.incrementBy(campaignsDialing, -1)
+    }).pipe(
+      (body) =>
+        Effect.acquireUseRelease(
+          Metric.increment(campaignsDialing),
+          () => body,
+          () => Metric.incrementBy(campaignsDialing, -1)
+        ),
+      // a loop that died (a defect outside a step's own recovery) hands back too, so the next command,
+      // Wake or supervisor pass starts a new one instead of waking a dead one; an interrupted loop does
+      // not: it was replaced, or its entity is stopping
+      Effect.onExit((exit) =>
+        Exit.isFailure(exit) && !Exit.isInterrupted(exit)
+          ? Effect.zipRight(
+            Effect.logError(`campaign ${id}: dial loop died`, exit.cause),
+            SynchronizedRef.update(known, (k) => ({ ...k, looping: false }))
+          )
+          : Effect.void
       )
     )
 
