@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks"
-import { api, call, when } from "../api"
+import { api, call, type Schema, when } from "../api"
 import { Link, navigate } from "../router"
 import { TalkPanel } from "./Talk"
 import { Card, Empty, ErrorBox, Field, Form, formValues, Page, Pager, Select, Status, TextArea, useAction, useLoad } from "../ui"
@@ -134,6 +134,8 @@ export const AgentPage = ({ id }: { readonly id: string }) => {
               </div>
             </Form>
           </Card>
+          <VoiceSettings agent={a} onSaved={agent.reload} />
+          <KnowledgeLinks agent={a} onSaved={agent.reload} />
           <TalkPanel agentId={a.id} active={a.is_active} />
           <Card title="Status">
             <p>Voice: {a.effectiveVoice.language}; updated {when(a.updatedAt)}.</p>
@@ -144,5 +146,128 @@ export const AgentPage = ({ id }: { readonly id: string }) => {
         </>
       )}
     </Page>
+  )
+}
+
+type Agent = Schema<"Agent">
+/** An empty field: the agent's own choice removed (null in the merge patch), the platform's default in force. */
+const orNull = (value: string) => (value === "" ? null : value)
+
+/** The agent's own voice and speech choices; a field left empty takes the platform's default (shown as a hint). */
+const VoiceSettings = ({ agent, onSaved }: { readonly agent: Agent; readonly onSaved: () => void }) => {
+  const [saved, setSaved] = useState(false)
+  const own = agent.voice
+  const effective = agent.effectiveVoice
+  const save = useAction(async (form: HTMLFormElement) => {
+    const v = formValues(form)
+    const temperature = v.text("temperature")
+    const recording = orNull(v.text("recording")) as "off" | "on" | "never" | null
+    await call(api().PATCH("/api/v1/agents/{id}", {
+      params: { path: { id: agent.id } },
+      body: {
+        // settings only when changed: the API checks the whole settings object on any change to it
+        ...(recording === (agent.settings.recording ?? null) ? {} : { settings: { recording } }),
+        voice: {
+          language: orNull(v.text("language")),
+          speechToText: { provider: orNull(v.text("sttProvider")) as "deepgram" | "openai" | "none" | null, model: orNull(v.text("sttModel")) },
+          languageModel: {
+            provider: orNull(v.text("llmProvider")) as "openai" | "offline" | null,
+            model: orNull(v.text("llmModel")),
+            temperature: temperature === "" ? null : Number(temperature)
+          },
+          textToSpeech: {
+            provider: orNull(v.text("ttsProvider")) as "elevenlabs" | "openai" | "flite" | null,
+            voice: orNull(v.text("ttsVoice")),
+            model: orNull(v.text("ttsModel"))
+          }
+        }
+      }
+    }))
+    setSaved(true)
+    onSaved()
+  })
+  const platform = (value: string | number | null | undefined) => `Platform default${value === null || value === undefined ? "" : `: ${value}`}`
+  return (
+    <Card title="Voice and speech">
+      <Form key={agent.updatedAt} class="grid" onInput={() => setSaved(false)} onSend={save.run}>
+        <Field label="Language" name="language" maxLength={35} defaultValue={own.language ?? ""} placeholder={effective.language} />
+        <Select label="Speech to text" name="sttProvider" defaultValue={own.speechToText?.provider ?? ""}>
+          <option value="">{platform(effective.speechToText.provider)}</option>
+          <option value="deepgram">Deepgram (streaming)</option>
+          <option value="openai">OpenAI-compatible</option>
+          <option value="none">None (the agent cannot hear)</option>
+        </Select>
+        <Field label="Speech-to-text model" name="sttModel" maxLength={200} defaultValue={own.speechToText?.model ?? ""} placeholder={effective.speechToText.model ?? ""} />
+        <Select label="Language model" name="llmProvider" defaultValue={own.languageModel?.provider ?? ""}>
+          <option value="">{platform(effective.languageModel.provider)}</option>
+          <option value="openai">OpenAI-compatible</option>
+          <option value="offline">Offline (answers from knowledge bases)</option>
+        </Select>
+        <Field label="Model" name="llmModel" maxLength={200} defaultValue={own.languageModel?.model ?? ""} placeholder={effective.languageModel.model ?? ""} />
+        <Field
+          label="Temperature"
+          name="temperature"
+          type="number"
+          min={0}
+          max={2}
+          step={0.1}
+          defaultValue={own.languageModel?.temperature === undefined ? "" : String(own.languageModel.temperature)}
+          placeholder={String(effective.languageModel.temperature ?? "")}
+        />
+        <Select label="Text to speech" name="ttsProvider" defaultValue={own.textToSpeech?.provider ?? ""}>
+          <option value="">{platform(effective.textToSpeech.provider)}</option>
+          <option value="elevenlabs">ElevenLabs</option>
+          <option value="openai">OpenAI</option>
+          <option value="flite">Flite (built in)</option>
+        </Select>
+        <Field label="Voice" name="ttsVoice" maxLength={200} defaultValue={own.textToSpeech?.voice ?? ""} placeholder={effective.textToSpeech.voice ?? ""} />
+        <Field label="Speech model" name="ttsModel" maxLength={200} defaultValue={own.textToSpeech?.model ?? ""} placeholder={effective.textToSpeech.model ?? ""} />
+        <Select label="Recording" name="recording" defaultValue={agent.settings.recording ?? ""}>
+          <option value="">Platform default (off: when a call asks)</option>
+          <option value="off">Off: only calls that ask</option>
+          <option value="on">On: every call unless it asks not to</option>
+          <option value="never">Never</option>
+        </Select>
+        <ErrorBox error={save.error} />
+        <div class="actions">
+          <button type="submit" disabled={save.busy}>Save voice</button>
+          {saved && <span role="status">Voice saved.</span>}
+        </div>
+      </Form>
+      {effective.notices.length > 0 && <ul class="notice" data-testid="voice-notices">{effective.notices.map((n) => <li key={n}>{n}</li>)}</ul>}
+    </Card>
+  )
+}
+
+/** The knowledge bases the agent answers from (the API replaces the whole set). */
+const KnowledgeLinks = ({ agent, onSaved }: { readonly agent: Agent; readonly onSaved: () => void }) => {
+  const [saved, setSaved] = useState(false)
+  const kbs = useLoad(() => call(api().GET("/api/v1/knowledge-bases", { params: { query: { pageSize: 100 } } })), [])
+  const save = useAction(async (form: HTMLFormElement) => {
+    await call(api().PATCH("/api/v1/agents/{id}", { params: { path: { id: agent.id } }, body: { knowledgeBaseIds: formValues(form).all("kb") } }))
+    setSaved(true)
+    onSaved()
+  })
+  const linked = new Set(agent.knowledgeBaseIds)
+  return (
+    <Card title="Knowledge bases">
+      <ErrorBox error={kbs.error} />
+      {kbs.data !== undefined && kbs.data.items.length === 0 && <Empty>No knowledge bases yet: <Link href="/knowledge">create one</Link>.</Empty>}
+      {kbs.data !== undefined && kbs.data.items.length > 0 && (
+        <Form key={agent.updatedAt} class="stack" onInput={() => setSaved(false)} onSend={save.run}>
+          <fieldset class="days">
+            <legend>Answers from</legend>
+            {kbs.data.items.map((kb) => (
+              <label key={kb.id}><input type="checkbox" name="kb" value={kb.id} defaultChecked={linked.has(kb.id)} /> {kb.kbName}</label>
+            ))}
+          </fieldset>
+          <ErrorBox error={save.error} />
+          <div class="actions">
+            <button type="submit" disabled={save.busy}>Save knowledge bases</button>
+            {saved && <span role="status">Knowledge bases saved.</span>}
+          </div>
+        </Form>
+      )}
+    </Card>
   )
 }
