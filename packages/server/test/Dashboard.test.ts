@@ -378,6 +378,23 @@ const flow = async (origin: string) => {
     await page.getByText("Webhook URL", { exact: true }).waitFor()
     assert.isNotEmpty(issued)
     await page.locator("dd").filter({ hasText: issued }).waitFor() // the details show the token just issued
+    // a chat-app campaign, then edited: renamed, a second mapping added (the set replaced), one refused first
+    const chatApp = page.locator("section.card").filter({ has: page.getByRole("heading", { name: "Chat-app messages after calls" }) })
+    await chatApp.getByLabel("Template name").fill("call_follow_up")
+    await chatApp.getByRole("button", { name: "Create chat-app campaign" }).click()
+    await chatApp.getByText("call_follow_up (OUTGOING ANSWERED)").waitFor()
+    await chatApp.getByRole("button", { name: "Edit", exact: true }).click()
+    const chatEdit = page.getByRole("form", { name: /^Edit / })
+    await chatEdit.getByLabel("Name", { exact: true }).fill("Follow-ups")
+    const added = chatEdit.getByRole("group", { name: "Add a mapping" })
+    await added.getByLabel("Template name").fill("call_follow_up") // the same (process, status, language) twice
+    assert.strictEqual(await refusedAsWorded(page, "Save chat-app campaign", /\/chatapp\/campaigns\/[^/]+$/), "VALIDATION_FAILED")
+    assert.strictEqual(await chatApp.locator("li > strong").filter({ hasText: "Follow-ups" }).count(), 0, "nothing of the refused edit is saved")
+    await added.getByLabel("Template name").fill("missed_call")
+    await added.getByLabel("When the call was").selectOption("UNANSWERED")
+    await page.getByRole("button", { name: "Save chat-app campaign" }).click()
+    await chatApp.getByText("call_follow_up (OUTGOING ANSWERED), missed_call (OUTGOING UNANSWERED)").waitFor()
+    await chatApp.getByText("Follow-ups", { exact: true }).waitFor()
     await shoot(page, "messaging")
 
     // a campaign on the simulated carrier, open all day: scheduled now, watched until it completes
@@ -441,6 +458,9 @@ const flow = async (origin: string) => {
     await nav(page, "Calls")
     await page.getByRole("cell", { name: "+14155550004" }).waitFor()
     await shoot(page, "calls")
+    // the SMS sent after Grace's answered call, in the message log
+    await nav(page, "Messaging")
+    await page.getByTestId("message-log").getByRole("row").filter({ hasText: "+14155550004" }).filter({ hasText: "Thanks for your call today." }).first().waitFor()
 
     // at phone width
     await page.setViewportSize({ width: 390, height: 844 })
