@@ -342,21 +342,30 @@ const flow = async (origin: string) => {
     const readAgent = async () =>
       (await (await fetch(`${origin}/api/v1/agents/${agentId}`, { headers: { authorization: `Bearer ${key}` } })).json()) as {
         knowledgeBaseIds: Array<string>
-        voice: { languageModel?: { temperature?: number } }
+        voice: { languageModel?: { temperature?: number }; maxCallSeconds?: number }
       }
     await page.goto(`${origin}/agents/${agentId}`)
     await page.getByLabel("Temperature").fill("0.4")
+    await page.getByLabel("Language", { exact: true }).fill("English!")
+    assert.strictEqual(await refusedAsWorded(page, "Save voice", /\/agents\/[^/]+$/), "VALIDATION_FAILED")
+    assert.isUndefined((await readAgent()).voice.languageModel?.temperature, "nothing of the refused change is saved")
+    await page.getByLabel("Language", { exact: true }).fill("")
     await page.getByRole("button", { name: "Save voice" }).click()
     await expectText(page, "Voice saved.")
+    await page.getByLabel("Longest call (seconds)").fill("900")
+    await page.getByRole("button", { name: "Save call handling" }).click()
+    await expectText(page, "Call handling saved.")
     await page.getByRole("checkbox", { name: "Store FAQ" }).check()
     await page.getByRole("button", { name: "Save knowledge bases" }).click()
     await expectText(page, "Knowledge bases saved.")
     const configured = await readAgent()
     assert.deepStrictEqual(configured.knowledgeBaseIds, [kbId])
     assert.strictEqual(configured.voice.languageModel?.temperature, 0.4)
+    assert.strictEqual(configured.voice.maxCallSeconds, 900)
     await page.reload()
     assert.isTrue(await page.getByRole("checkbox", { name: "Store FAQ" }).isChecked(), "the link is shown after a reload")
     assert.strictEqual(await page.getByLabel("Temperature").inputValue(), "0.4")
+    assert.strictEqual(await page.getByLabel("Longest call (seconds)").inputValue(), "900")
     await shoot(page, "agent-voice")
 
     // the knowledge base deleted after a confirmation (its settings kept until then)

@@ -135,6 +135,7 @@ export const AgentPage = ({ id }: { readonly id: string }) => {
             </Form>
           </Card>
           <VoiceSettings agent={a} onSaved={agent.reload} />
+          <CallHandling agent={a} onSaved={agent.reload} />
           <KnowledgeLinks agent={a} onSaved={agent.reload} />
           <TalkPanel agentId={a.id} active={a.is_active} />
           <Card title="Status">
@@ -197,13 +198,13 @@ const VoiceSettings = ({ agent, onSaved }: { readonly agent: Agent; readonly onS
           <option value="openai">OpenAI-compatible</option>
           <option value="none">None (the agent cannot hear)</option>
         </Select>
-        <Field label="Speech-to-text model" name="sttModel" maxLength={200} defaultValue={own.speechToText?.model ?? ""} placeholder={effective.speechToText.model ?? ""} />
+        <Field label="Speech-to-text model" name="sttModel" maxLength={100} defaultValue={own.speechToText?.model ?? ""} placeholder={effective.speechToText.model ?? ""} />
         <Select label="Language model" name="llmProvider" defaultValue={own.languageModel?.provider ?? ""}>
           <option value="">{platform(effective.languageModel.provider)}</option>
           <option value="openai">OpenAI-compatible</option>
           <option value="offline">Offline (answers from knowledge bases)</option>
         </Select>
-        <Field label="Model" name="llmModel" maxLength={200} defaultValue={own.languageModel?.model ?? ""} placeholder={effective.languageModel.model ?? ""} />
+        <Field label="Model" name="llmModel" maxLength={100} defaultValue={own.languageModel?.model ?? ""} placeholder={effective.languageModel.model ?? ""} />
         <Field
           label="Temperature"
           name="temperature"
@@ -220,8 +221,8 @@ const VoiceSettings = ({ agent, onSaved }: { readonly agent: Agent; readonly onS
           <option value="openai">OpenAI</option>
           <option value="flite">Flite (built in)</option>
         </Select>
-        <Field label="Voice" name="ttsVoice" maxLength={200} defaultValue={own.textToSpeech?.voice ?? ""} placeholder={effective.textToSpeech.voice ?? ""} />
-        <Field label="Speech model" name="ttsModel" maxLength={200} defaultValue={own.textToSpeech?.model ?? ""} placeholder={effective.textToSpeech.model ?? ""} />
+        <Field label="Voice" name="ttsVoice" maxLength={100} defaultValue={own.textToSpeech?.voice ?? ""} placeholder={effective.textToSpeech.voice ?? ""} />
+        <Field label="Speech model" name="ttsModel" maxLength={100} defaultValue={own.textToSpeech?.model ?? ""} placeholder={effective.textToSpeech.model ?? ""} />
         <Select label="Recording" name="recording" defaultValue={agent.settings.recording ?? ""}>
           <option value="">Platform default (off: when a call asks)</option>
           <option value="off">Off: only calls that ask</option>
@@ -235,6 +236,100 @@ const VoiceSettings = ({ agent, onSaved }: { readonly agent: Agent; readonly onS
         </div>
       </Form>
       {effective.notices.length > 0 && <ul class="notice" data-testid="voice-notices">{effective.notices.map((n) => <li key={n}>{n}</li>)}</ul>}
+    </Card>
+  )
+}
+
+/** A bounded whole number, or null (the platform's default) when left empty. */
+const intOrNull = (value: string) => (value === "" ? null : Number(value))
+/** A yes / no / default select's value as the patch wants it. */
+const boolOrNull = (value: string) => (value === "" ? null : value === "true")
+/** The API's bounds (packages/domain/src/AgentVoice.ts), checked before sending. */
+const VOICE_BOUNDS = {
+  maxCallSeconds: [30, 14_400],
+  minDelayMs: [100, 5_000],
+  maxDelayMs: [300, 10_000],
+  minWords: [0, 10],
+  reminderAfterSeconds: [3, 120],
+  reminders: [0, 5]
+} as const
+
+/** Turn-taking, idle reminders, call length, the model's tools and voicemail; empty fields take the platform's defaults. */
+const CallHandling = ({ agent, onSaved }: { readonly agent: Agent; readonly onSaved: () => void }) => {
+  const [saved, setSaved] = useState(false)
+  const own = agent.voice
+  const effective = agent.effectiveVoice
+  const save = useAction(async (form: HTMLFormElement) => {
+    const v = formValues(form)
+    await call(api().PATCH("/api/v1/agents/{id}", {
+      params: { path: { id: agent.id } },
+      body: {
+        voice: {
+          maxCallSeconds: intOrNull(v.text("maxCallSeconds")),
+          endpointing: { minDelayMs: intOrNull(v.text("minDelayMs")), maxDelayMs: intOrNull(v.text("maxDelayMs")) },
+          interruption: { enabled: boolOrNull(v.text("interruptible")), minWords: intOrNull(v.text("minWords")) },
+          idle: { reminderAfterSeconds: intOrNull(v.text("reminderAfterSeconds")), reminders: intOrNull(v.text("reminders")) },
+          tools: { endCall: boolOrNull(v.text("endCall")), knowledgeLookup: boolOrNull(v.text("knowledgeLookup")) },
+          voicemail: {
+            detection: orNull(v.text("voicemailDetection")) as "off" | "carrier" | "audio" | null,
+            policy: orNull(v.text("voicemailPolicy")) as "hangup" | "leave_message" | null,
+            message: orNull(v.text("voicemailMessage"))
+          }
+        }
+      }
+    }))
+    setSaved(true)
+    onSaved()
+  })
+  const bounded = (name: keyof typeof VOICE_BOUNDS, label: string, value: number | undefined, fallback: number) => (
+    <Field
+      label={label}
+      name={name}
+      type="number"
+      min={VOICE_BOUNDS[name][0]}
+      max={VOICE_BOUNDS[name][1]}
+      step={1}
+      defaultValue={value === undefined ? "" : String(value)}
+      placeholder={String(fallback)}
+    />
+  )
+  const yesNo = (label: string, name: string, value: boolean | undefined, fallback: boolean) => (
+    <Select label={label} name={name} defaultValue={value === undefined ? "" : String(value)}>
+      <option value="">Platform default: {fallback ? "yes" : "no"}</option>
+      <option value="true">Yes</option>
+      <option value="false">No</option>
+    </Select>
+  )
+  return (
+    <Card title="Call handling">
+      <Form key={agent.updatedAt} class="grid" onInput={() => setSaved(false)} onSend={save.run}>
+        {bounded("maxCallSeconds", "Longest call (seconds)", own.maxCallSeconds, effective.maxCallSeconds)}
+        {bounded("minDelayMs", "Reply after silence of at least (ms)", own.endpointing?.minDelayMs, effective.endpointing.minDelayMs)}
+        {bounded("maxDelayMs", "and at most (ms)", own.endpointing?.maxDelayMs, effective.endpointing.maxDelayMs)}
+        {yesNo("Caller may interrupt", "interruptible", own.interruption?.enabled, effective.interruption.enabled)}
+        {bounded("minWords", "Words to interrupt", own.interruption?.minWords, effective.interruption.minWords)}
+        {bounded("reminderAfterSeconds", "Remind after silence (seconds)", own.idle?.reminderAfterSeconds, effective.idle.reminderAfterSeconds)}
+        {bounded("reminders", "Reminders before hanging up", own.idle?.reminders, effective.idle.reminders)}
+        {yesNo("Model may end the call", "endCall", own.tools?.endCall, effective.tools.endCall)}
+        {yesNo("Model may search knowledge", "knowledgeLookup", own.tools?.knowledgeLookup, effective.tools.knowledgeLookup)}
+        <Select label="Voicemail detection" name="voicemailDetection" defaultValue={own.voicemail?.detection ?? ""}>
+          <option value="">Platform default: {effective.voicemail.detection}</option>
+          <option value="off">Off</option>
+          <option value="carrier">The carrier's (ours from the audio where it has none)</option>
+          <option value="audio">Ours, from the audio</option>
+        </Select>
+        <Select label="On a machine" name="voicemailPolicy" defaultValue={own.voicemail?.policy ?? ""}>
+          <option value="">Platform default: {effective.voicemail.policy}</option>
+          <option value="hangup">Hang up</option>
+          <option value="leave_message">Leave a message</option>
+        </Select>
+        <Field label="Voicemail message" name="voicemailMessage" maxLength={500} defaultValue={own.voicemail?.message ?? ""} />
+        <ErrorBox error={save.error} />
+        <div class="actions">
+          <button type="submit" disabled={save.busy}>Save call handling</button>
+          {saved && <span role="status">Call handling saved.</span>}
+        </div>
+      </Form>
     </Card>
   )
 }
