@@ -296,6 +296,19 @@ const flow = async (origin: string) => {
     await page.getByRole("button", { name: "Delete +14155550003", exact: true }).click()
     await page.getByRole("heading", { name: "Contacts (1)" }).waitFor()
     assert.strictEqual(await page.getByRole("cell", { name: "Ada Lovelace" }).count(), 0, "the deleted contact is gone")
+    // a list renamed; another created and deleted with its contacts after a confirmation
+    await page.getByLabel("List name").fill("Spring leads")
+    await page.getByRole("button", { name: "Rename" }).click()
+    await page.getByRole("heading", { level: 1, name: "Spring leads" }).waitFor()
+    await nav(page, "Contacts", "Contact lists")
+    await page.getByLabel("Name").fill("Scratch")
+    await page.getByRole("button", { name: "Create list" }).click()
+    await page.getByRole("link", { name: "Scratch" }).click()
+    await page.getByRole("button", { name: "Delete list…" }).click()
+    await page.getByRole("button", { name: "Delete Scratch and its contacts" }).click()
+    await page.getByRole("heading", { level: 1, name: "Contact lists" }).waitFor()
+    await page.getByRole("link", { name: "Spring leads" }).waitFor()
+    assert.strictEqual(await page.getByRole("link", { name: "Scratch" }).count(), 0, "the deleted list is gone")
 
     // a knowledge base: a text source, ingested with its progress shown, then a query with scores
     await nav(page, "Knowledge", "Knowledge bases")
@@ -307,13 +320,13 @@ const flow = async (origin: string) => {
     await page.getByLabel("Title", { exact: true }).fill("Opening hours")
     await page.getByLabel("Text", { exact: true }).fill("The shop is open Monday to Friday from 9 am to 6 pm. Deliveries go anywhere in the European Union.")
     await page.getByRole("button", { name: "Add text" }).click()
-    await page.getByRole("cell", { name: "Opening hours" }).waitFor()
+    await page.getByRole("cell", { name: "Opening hours", exact: true }).waitFor()
     // a FAQ source; a URL source the API refuses (credentials in it), nothing added
     await page.getByLabel("FAQ title (optional)").fill("Shipping")
     await page.getByLabel("Question 1").fill("Do you ship abroad?")
     await page.getByLabel("Answer 1").fill("Yes, anywhere in the European Union.")
     await page.getByRole("button", { name: "Add FAQ" }).click()
-    await page.getByRole("cell", { name: "Shipping" }).waitFor()
+    await page.getByRole("cell", { name: "Shipping", exact: true }).waitFor()
     await page.getByLabel("Page address").fill("https://user:secret@example.com/help")
     assert.strictEqual(await refusedAsWorded(page, "Add page", /\/sources$/), "URL_NOT_ALLOWED")
     assert.strictEqual(await page.getByRole("cell", { name: "URL", exact: true }).count(), 0, "the refused page is not listed")
@@ -332,6 +345,10 @@ const flow = async (origin: string) => {
     assert.include((await results.textContent()) ?? "", "Monday to Friday")
     await shoot(page, "knowledge")
     const kbUrl = page.url()
+    // a document removed after a confirmation: REMOVED at once (the next ingestion drops its chunks)
+    await page.getByRole("button", { name: "Remove Shipping…" }).click()
+    await page.getByRole("button", { name: "Remove Shipping", exact: true }).click()
+    await page.getByRole("row").filter({ hasText: "Shipping" }).getByRole("cell", { name: "REMOVED" }).waitFor()
     const kbId = kbUrl.split("/").at(-1)!
     await page.getByLabel("Description").fill("What customers ask the shop")
     await page.getByLabel("Score threshold").fill("0.2")
@@ -500,7 +517,7 @@ const flow = async (origin: string) => {
       await nav(other, name, heading ?? name)
       await other.waitForLoadState("networkidle")
       const text = (await other.locator("main").textContent()) ?? ""
-      for (const foreign of ["Support bot", "Leads", "Renewals", "+14155550199", "+14155550004", "ci key", "$50.00", "Store FAQ", "Thanks for your call today."]) {
+      for (const foreign of ["Support bot", "Spring leads", "Renewals", "+14155550199", "+14155550004", "ci key", "$50.00", "Store FAQ", "Thanks for your call today."]) {
         assert.notInclude(text, foreign, `${name} shows the first tenant's ${foreign}`)
       }
     }

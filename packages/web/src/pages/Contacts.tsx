@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks"
 import { api, call, multipart, type Schema, when } from "../api"
-import { Link } from "../router"
+import { Link, navigate } from "../router"
 import { Card, Empty, ErrorBox, Field, Form, formValues, Page, Pager, useAction, useLoad } from "../ui"
 
 const PAGE_SIZE = 20
@@ -101,9 +101,40 @@ export const ContactListPage = ({ id }: { readonly id: string }) => {
     setConfirming(null)
     refresh()
   })
+  const [listSaved, setListSaved] = useState(false)
+  const rename = useAction(async (form: HTMLFormElement) => {
+    await call(api().PATCH("/api/v1/contact-lists/{id}", { params: { path: { id } }, body: { name: formValues(form).text("listName") } }))
+    setListSaved(true)
+    list.reload()
+  })
+  const [confirmDelete, setConfirmDelete] = useState(false)
+  const removeList = useAction(async () => {
+    await call(api().DELETE("/api/v1/contact-lists/{id}", { params: { path: { id } } }))
+    navigate("/contacts")
+  })
   return (
     <Page title={list.data?.name ?? "Contact list"}>
       <ErrorBox error={list.error} />
+      {list.data !== undefined && (
+        <Card title="List">
+          <Form key={list.data.updatedAt} class="grid" onInput={() => setListSaved(false)} onSend={rename.run}>
+            <Field label="List name" name="listName" required maxLength={120} defaultValue={list.data.name} />
+            <div class="actions">
+              <button type="submit" disabled={rename.busy}>Rename</button>
+              {listSaved && <span role="status">List renamed.</span>}
+              {confirmDelete
+                ? (
+                  <span class="confirm">
+                    <button type="button" class="danger" disabled={removeList.busy} onClick={() => void removeList.run()}>Delete {list.data.name} and its contacts</button>
+                    <button type="button" class="secondary" onClick={() => setConfirmDelete(false)}>Cancel</button>
+                  </span>
+                )
+                : <button type="button" class="secondary" onClick={() => setConfirmDelete(true)}>Delete list…</button>}
+            </div>
+          </Form>
+          <ErrorBox error={rename.error ?? removeList.error} />
+        </Card>
+      )}
       <Card title="Upload a CSV">
         <p class="hint">A header row with a <code>phone</code> column (also <code>name</code>, <code>email</code>; other columns become metadata).</p>
         <Form

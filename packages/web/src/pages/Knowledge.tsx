@@ -165,6 +165,11 @@ export const KnowledgeBasePage = ({ id }: { readonly id: string }) => {
     setKbSaved(true)
     kb.reload()
   })
+  const [confirmingDoc, setConfirmingDoc] = useState<string | null>(null)
+  const removeDoc = useAction(async (documentId: string) => {
+    await call(api().DELETE("/api/v1/knowledge-bases/{kbId}/documents/{documentId}", { params: { path: { kbId: id, documentId } } }))
+    refresh()
+  })
   const [confirmDelete, setConfirmDelete] = useState(false)
   const remove = useAction(async () => {
     await call(api().DELETE("/api/v1/knowledge-bases/{kbId}", { params: { path: { kbId: id } } }))
@@ -244,12 +249,12 @@ export const KnowledgeBasePage = ({ id }: { readonly id: string }) => {
         )}
       </Card>
       <Card title="Documents">
-        <ErrorBox error={docs.error} />
+        <ErrorBox error={docs.error ?? removeDoc.error} />
         {docs.data !== undefined && docs.data.items.length === 0 && <Empty>No documents yet.</Empty>}
         {docs.data !== undefined && docs.data.items.length > 0 && (
           <div class="table-wrap">
             <table>
-              <thead><tr><th scope="col">Title or file</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col" class="num">Chunks</th><th scope="col">Error</th></tr></thead>
+              <thead><tr><th scope="col">Title or file</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col" class="num">Chunks</th><th scope="col">Error</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
               <tbody>
                 {docs.data.items.map((d) => (
                   <tr key={d.id}>
@@ -258,6 +263,22 @@ export const KnowledgeBasePage = ({ id }: { readonly id: string }) => {
                     <td><Status value={d.status} /></td>
                     <td class="num">{d.chunkCount}</td>
                     <td>{d.lastError === null ? "—" : <code>{d.lastError.code}</code>}</td>
+                    <td>
+                      {d.status !== "REMOVED" && (confirmingDoc === d.id
+                        ? (
+                          <span class="confirm">
+                            <button type="button" class="danger" disabled={removeDoc.busy} onClick={() => void removeDoc.run(d.id)}>
+                              Remove {d.title ?? d.fileName ?? d.url}
+                            </button>
+                            <button type="button" class="secondary" onClick={() => setConfirmingDoc(null)}>Cancel</button>
+                          </span>
+                        )
+                        : (
+                          <button type="button" class="secondary" aria-label={`Remove ${d.title ?? d.fileName ?? d.url ?? "document"}…`} onClick={() => setConfirmingDoc(d.id)}>
+                            Remove…
+                          </button>
+                        ))}
+                    </td>
                   </tr>
                 ))}
               </tbody>
