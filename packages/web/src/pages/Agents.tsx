@@ -119,7 +119,7 @@ export const AgentPage = ({ id }: { readonly id: string }) => {
         <>
           <Card title="Prompt and greeting">
             <Form
-              key={a.id + a.updatedAt}
+              key={a.id}
               class="stack"
               onInput={() => setSaved(false)}
               onSend={save.run}
@@ -137,6 +137,7 @@ export const AgentPage = ({ id }: { readonly id: string }) => {
           <VoiceSettings agent={a} onSaved={agent.reload} />
           <CallHandling agent={a} onSaved={agent.reload} />
           <KnowledgeLinks agent={a} onSaved={agent.reload} />
+          <ChatAppSender agentId={a.id} />
           <TalkPanel agentId={a.id} active={a.is_active} />
           <Card title="Status">
             <p>Voice: {a.effectiveVoice.language}; updated {when(a.updatedAt)}.</p>
@@ -190,7 +191,7 @@ const VoiceSettings = ({ agent, onSaved }: { readonly agent: Agent; readonly onS
   const platform = (value: string | number | null | undefined) => `Platform default${value === null || value === undefined ? "" : `: ${value}`}`
   return (
     <Card title="Voice and speech">
-      <Form key={agent.updatedAt} class="grid" onInput={() => setSaved(false)} onSend={save.run}>
+      <Form key={agent.id} class="grid" onInput={() => setSaved(false)} onSend={save.run}>
         <Field label="Language" name="language" maxLength={35} defaultValue={own.language ?? ""} placeholder={effective.language} />
         <Select label="Speech to text" name="sttProvider" defaultValue={own.speechToText?.provider ?? ""}>
           <option value="">{platform(effective.speechToText.provider)}</option>
@@ -302,7 +303,7 @@ const CallHandling = ({ agent, onSaved }: { readonly agent: Agent; readonly onSa
   )
   return (
     <Card title="Call handling">
-      <Form key={agent.updatedAt} class="grid" onInput={() => setSaved(false)} onSend={save.run}>
+      <Form key={agent.id} class="grid" onInput={() => setSaved(false)} onSend={save.run}>
         {bounded("maxCallSeconds", "Longest call (seconds)", own.maxCallSeconds, effective.maxCallSeconds)}
         {bounded("minDelayMs", "Reply after silence of at least (ms)", own.endpointing?.minDelayMs, effective.endpointing.minDelayMs)}
         {bounded("maxDelayMs", "and at most (ms)", own.endpointing?.maxDelayMs, effective.endpointing.maxDelayMs)}
@@ -349,7 +350,7 @@ const KnowledgeLinks = ({ agent, onSaved }: { readonly agent: Agent; readonly on
       <ErrorBox error={kbs.error} />
       {kbs.data !== undefined && kbs.data.items.length === 0 && <Empty>No knowledge bases yet: <Link href="/knowledge">create one</Link>.</Empty>}
       {kbs.data !== undefined && kbs.data.items.length > 0 && (
-        <Form key={agent.updatedAt} class="stack" onInput={() => setSaved(false)} onSend={save.run}>
+        <Form key={agent.id} class="stack" onInput={() => setSaved(false)} onSend={save.run}>
           <fieldset class="days">
             <legend>Answers from</legend>
             {kbs.data.items.map((kb) => (
@@ -363,6 +364,28 @@ const KnowledgeLinks = ({ agent, onSaved }: { readonly agent: Agent; readonly on
           </div>
         </Form>
       )}
+    </Card>
+  )
+}
+
+/** The agent's own chat-app sender number (over its campaign's); the API answers it when set but has no read of it. */
+const ChatAppSender = ({ agentId }: { readonly agentId: string }) => {
+  const [attached, setAttached] = useState<Schema<"AgentNumberAttachment"> | null>(null)
+  const attach = useAction(async (form: HTMLFormElement) => {
+    setAttached(await call(api().POST("/api/v1/chatapp/agents/{agentId}/attach-number", {
+      params: { path: { agentId } },
+      body: { phoneNumberId: formValues(form).text("senderId") }
+    })))
+  })
+  return (
+    <Card title="Chat-app sender">
+      <p class="hint">The chat-app phone number id this agent's post-call messages are sent from, over its campaign's.</p>
+      <Form class="grid" onSend={attach.run}>
+        <Field label="Sender phone number id" name="senderId" required maxLength={64} />
+        <div class="actions"><button type="submit" disabled={attach.busy}>Attach number</button></div>
+      </Form>
+      <ErrorBox error={attach.error} />
+      {attached !== null && <p role="status">Sends from <code>{attached.phoneNumberId}</code> since {when(attached.updatedAt)}.</p>}
     </Card>
   )
 }

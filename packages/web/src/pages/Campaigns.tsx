@@ -281,7 +281,7 @@ const EditDraft = ({ campaign, onSaved }: { readonly campaign: Schema<"Campaign"
   )
   return (
     <Card title="Edit the draft">
-      <Form key={campaign.updatedAt} class="grid" aria-label="Edit the draft" onInput={() => setSaved(false)} onSend={save.run}>
+      <Form key={campaign.id} class="grid" aria-label="Edit the draft" onInput={() => setSaved(false)} onSend={save.run}>
         <Field label="Name" name="name" required maxLength={120} defaultValue={campaign.name} />
         <Field label="Description" name="description" maxLength={2000} defaultValue={campaign.description} />
         <Field label="Window opens" name="callWindowStart" required pattern={HHMM} defaultValue={campaign.callWindowStart.slice(0, 5)} />

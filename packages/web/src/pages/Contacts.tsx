@@ -117,7 +117,7 @@ export const ContactListPage = ({ id }: { readonly id: string }) => {
       <ErrorBox error={list.error} />
       {list.data !== undefined && (
         <Card title="List">
-          <Form key={list.data.updatedAt} class="grid" onInput={() => setListSaved(false)} onSend={rename.run}>
+          <Form key={list.data.id} class="grid" onInput={() => setListSaved(false)} onSend={rename.run}>
             <Field label="List name" name="listName" required maxLength={120} defaultValue={list.data.name} />
             <div class="actions">
               <button type="submit" disabled={rename.busy}>Rename</button>

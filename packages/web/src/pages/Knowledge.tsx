@@ -315,7 +315,7 @@ export const KnowledgeBasePage = ({ id }: { readonly id: string }) => {
       </Card>
       {k !== undefined && (
         <Card title="Settings">
-          <Form key={k.updatedAt} class="grid" onInput={() => setKbSaved(false)} onSend={edit.run}>
+          <Form key={k.id} class="grid" onInput={() => setKbSaved(false)} onSend={edit.run}>
             <Field label="Knowledge base name" name="kbName" required maxLength={120} defaultValue={k.kbName} />
             <Field label="Description" name="description" maxLength={2000} defaultValue={k.description} />
             <Field label="Score threshold" name="threshold" type="number" required min={0} max={1} step={0.01} defaultValue={String(k.retrievalScoreThreshold)} />
