@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks"
-import { api, call, when } from "../api"
+import { api, call, type Schema, when } from "../api"
 import { Link, navigate } from "../router"
 import { TalkPanel } from "./Talk"
 import { Card, Empty, ErrorBox, Field, Form, formValues, Page, Pager, Select, Status, TextArea, useAction, useLoad } from "../ui"
@@ -119,7 +119,7 @@ export const AgentPage = ({ id }: { readonly id: string }) => {
         <>
           <Card title="Prompt and greeting">
             <Form
-              key={a.id + a.updatedAt}
+              key={a.id}
               class="stack"
               onInput={() => setSaved(false)}
               onSend={save.run}
@@ -134,6 +134,10 @@ export const AgentPage = ({ id }: { readonly id: string }) => {
               </div>
             </Form>
           </Card>
+          <VoiceSettings agent={a} onSaved={agent.reload} />
+          <CallHandling agent={a} onSaved={agent.reload} />
+          <KnowledgeLinks agent={a} onSaved={agent.reload} />
+          <ChatAppSender agentId={a.id} />
           <TalkPanel agentId={a.id} active={a.is_active} />
           <Card title="Status">
             <p>Voice: {a.effectiveVoice.language}; updated {when(a.updatedAt)}.</p>
@@ -144,5 +148,244 @@ export const AgentPage = ({ id }: { readonly id: string }) => {
         </>
       )}
     </Page>
+  )
+}
+
+type Agent = Schema<"Agent">
+/** An empty field: the agent's own choice removed (null in the merge patch), the platform's default in force. */
+const orNull = (value: string) => (value === "" ? null : value)
+
+/** The agent's own voice and speech choices; a field left empty takes the platform's default (shown as a hint). */
+const VoiceSettings = ({ agent, onSaved }: { readonly agent: Agent; readonly onSaved: () => void }) => {
+  const [saved, setSaved] = useState(false)
+  const own = agent.voice
+  const effective = agent.effectiveVoice
+  const save = useAction(async (form: HTMLFormElement) => {
+    const v = formValues(form)
+    const temperature = v.text("temperature")
+    const recording = orNull(v.text("recording")) as "off" | "on" | "never" | null
+    await call(api().PATCH("/api/v1/agents/{id}", {
+      params: { path: { id: agent.id } },
+      body: {
+        // settings only when changed: the API checks the whole settings object on any change to it
+        ...(recording === (agent.settings.recording ?? null) ? {} : { settings: { recording } }),
+        voice: {
+          language: orNull(v.text("language")),
+          speechToText: { provider: orNull(v.text("sttProvider")) as "deepgram" | "openai" | "none" | null, model: orNull(v.text("sttModel")) },
+          languageModel: {
+            provider: orNull(v.text("llmProvider")) as "openai" | "offline" | null,
+            model: orNull(v.text("llmModel")),
+            temperature: temperature === "" ? null : Number(temperature)
+          },
+          textToSpeech: {
+            provider: orNull(v.text("ttsProvider")) as "elevenlabs" | "openai" | "flite" | null,
+            voice: orNull(v.text("ttsVoice")),
+            model: orNull(v.text("ttsModel"))
+          }
+        }
+      }
+    }))
+    setSaved(true)
+    onSaved()
+  })
+  const platform = (value: string | number | null | undefined) => `Platform default${value === null || value === undefined ? "" : `: ${value}`}`
+  return (
+    <Card title="Voice and speech">
+      <Form key={agent.id} class="grid" onInput={() => setSaved(false)} onSend={save.run}>
+        <Field label="Language" name="language" maxLength={35} defaultValue={own.language ?? ""} placeholder={effective.language} />
+        <Select label="Speech to text" name="sttProvider" defaultValue={own.speechToText?.provider ?? ""}>
+          <option value="">{platform(effective.speechToText.provider)}</option>
+          <option value="deepgram">Deepgram (streaming)</option>
+          <option value="openai">OpenAI-compatible</option>
+          <option value="none">None (the agent cannot hear)</option>
+        </Select>
+        <Field label="Speech-to-text model" name="sttModel" maxLength={100} defaultValue={own.speechToText?.model ?? ""} placeholder={effective.speechToText.model ?? ""} />
+        <Select label="Language model" name="llmProvider" defaultValue={own.languageModel?.provider ?? ""}>
+          <option value="">{platform(effective.languageModel.provider)}</option>
+          <option value="openai">OpenAI-compatible</option>
+          <option value="offline">Offline (answers from knowledge bases)</option>
+        </Select>
+        <Field label="Model" name="llmModel" maxLength={100} defaultValue={own.languageModel?.model ?? ""} placeholder={effective.languageModel.model ?? ""} />
+        <Field
+          label="Temperature"
+          name="temperature"
+          type="number"
+          min={0}
+          max={2}
+          step={0.1}
+          defaultValue={own.languageModel?.temperature === undefined ? "" : String(own.languageModel.temperature)}
+          placeholder={String(effective.languageModel.temperature ?? "")}
+        />
+        <Select label="Text to speech" name="ttsProvider" defaultValue={own.textToSpeech?.provider ?? ""}>
+          <option value="">{platform(effective.textToSpeech.provider)}</option>
+          <option value="elevenlabs">ElevenLabs</option>
+          <option value="openai">OpenAI</option>
+          <option value="flite">Flite (built in)</option>
+        </Select>
+        <Field label="Voice" name="ttsVoice" maxLength={100} defaultValue={own.textToSpeech?.voice ?? ""} placeholder={effective.textToSpeech.voice ?? ""} />
+        <Field label="Speech model" name="ttsModel" maxLength={100} defaultValue={own.textToSpeech?.model ?? ""} placeholder={effective.textToSpeech.model ?? ""} />
+        <Select label="Recording" name="recording" defaultValue={agent.settings.recording ?? ""}>
+          <option value="">Platform default (off: when a call asks)</option>
+          <option value="off">Off: only calls that ask</option>
+          <option value="on">On: every call unless it asks not to</option>
+          <option value="never">Never</option>
+        </Select>
+        <ErrorBox error={save.error} />
+        <div class="actions">
+          <button type="submit" disabled={save.busy}>Save voice</button>
+          {saved && <span role="status">Voice saved.</span>}
+        </div>
+      </Form>
+      {effective.notices.length > 0 && <ul class="notice" data-testid="voice-notices">{effective.notices.map((n) => <li key={n}>{n}</li>)}</ul>}
+    </Card>
+  )
+}
+
+/** A bounded whole number, or null (the platform's default) when left empty. */
+const intOrNull = (value: string) => (value === "" ? null : Number(value))
+/** A yes / no / default select's value as the patch wants it. */
+const boolOrNull = (value: string) => (value === "" ? null : value === "true")
+/** The API's bounds (packages/domain/src/AgentVoice.ts), checked before sending. */
+const VOICE_BOUNDS = {
+  maxCallSeconds: [30, 14_400],
+  minDelayMs: [100, 5_000],
+  maxDelayMs: [300, 10_000],
+  minWords: [0, 10],
+  reminderAfterSeconds: [3, 120],
+  reminders: [0, 5]
+} as const
+
+/** Turn-taking, idle reminders, call length, the model's tools and voicemail; empty fields take the platform's defaults. */
+const CallHandling = ({ agent, onSaved }: { readonly agent: Agent; readonly onSaved: () => void }) => {
+  const [saved, setSaved] = useState(false)
+  const own = agent.voice
+  const effective = agent.effectiveVoice
+  const save = useAction(async (form: HTMLFormElement) => {
+    const v = formValues(form)
+    await call(api().PATCH("/api/v1/agents/{id}", {
+      params: { path: { id: agent.id } },
+      body: {
+        voice: {
+          maxCallSeconds: intOrNull(v.text("maxCallSeconds")),
+          endpointing: { minDelayMs: intOrNull(v.text("minDelayMs")), maxDelayMs: intOrNull(v.text("maxDelayMs")) },
+          interruption: { enabled: boolOrNull(v.text("interruptible")), minWords: intOrNull(v.text("minWords")) },
+          idle: { reminderAfterSeconds: intOrNull(v.text("reminderAfterSeconds")), reminders: intOrNull(v.text("reminders")) },
+          tools: { endCall: boolOrNull(v.text("endCall")), knowledgeLookup: boolOrNull(v.text("knowledgeLookup")) },
+          voicemail: {
+            detection: orNull(v.text("voicemailDetection")) as "off" | "carrier" | "audio" | null,
+            policy: orNull(v.text("voicemailPolicy")) as "hangup" | "leave_message" | null,
+            message: orNull(v.text("voicemailMessage"))
+          }
+        }
+      }
+    }))
+    setSaved(true)
+    onSaved()
+  })
+  const bounded = (name: keyof typeof VOICE_BOUNDS, label: string, value: number | undefined, fallback: number) => (
+    <Field
+      label={label}
+      name={name}
+      type="number"
+      min={VOICE_BOUNDS[name][0]}
+      max={VOICE_BOUNDS[name][1]}
+      step={1}
+      defaultValue={value === undefined ? "" : String(value)}
+      placeholder={String(fallback)}
+    />
+  )
+  const yesNo = (label: string, name: string, value: boolean | undefined, fallback: boolean) => (
+    <Select label={label} name={name} defaultValue={value === undefined ? "" : String(value)}>
+      <option value="">Platform default: {fallback ? "yes" : "no"}</option>
+      <option value="true">Yes</option>
+      <option value="false">No</option>
+    </Select>
+  )
+  return (
+    <Card title="Call handling">
+      <Form key={agent.id} class="grid" onInput={() => setSaved(false)} onSend={save.run}>
+        {bounded("maxCallSeconds", "Longest call (seconds)", own.maxCallSeconds, effective.maxCallSeconds)}
+        {bounded("minDelayMs", "Reply after silence of at least (ms)", own.endpointing?.minDelayMs, effective.endpointing.minDelayMs)}
+        {bounded("maxDelayMs", "and at most (ms)", own.endpointing?.maxDelayMs, effective.endpointing.maxDelayMs)}
+        {yesNo("Caller may interrupt", "interruptible", own.interruption?.enabled, effective.interruption.enabled)}
+        {bounded("minWords", "Words to interrupt", own.interruption?.minWords, effective.interruption.minWords)}
+        {bounded("reminderAfterSeconds", "Remind after silence (seconds)", own.idle?.reminderAfterSeconds, effective.idle.reminderAfterSeconds)}
+        {bounded("reminders", "Reminders before hanging up", own.idle?.reminders, effective.idle.reminders)}
+        {yesNo("Model may end the call", "endCall", own.tools?.endCall, effective.tools.endCall)}
+        {yesNo("Model may search knowledge", "knowledgeLookup", own.tools?.knowledgeLookup, effective.tools.knowledgeLookup)}
+        <Select label="Voicemail detection" name="voicemailDetection" defaultValue={own.voicemail?.detection ?? ""}>
+          <option value="">Platform default: {effective.voicemail.detection}</option>
+          <option value="off">Off</option>
+          <option value="carrier">The carrier's (ours from the audio where it has none)</option>
+          <option value="audio">Ours, from the audio</option>
+        </Select>
+        <Select label="On a machine" name="voicemailPolicy" defaultValue={own.voicemail?.policy ?? ""}>
+          <option value="">Platform default: {effective.voicemail.policy}</option>
+          <option value="hangup">Hang up</option>
+          <option value="leave_message">Leave a message</option>
+        </Select>
+        <Field label="Voicemail message" name="voicemailMessage" maxLength={500} defaultValue={own.voicemail?.message ?? ""} />
+        <ErrorBox error={save.error} />
+        <div class="actions">
+          <button type="submit" disabled={save.busy}>Save call handling</button>
+          {saved && <span role="status">Call handling saved.</span>}
+        </div>
+      </Form>
+    </Card>
+  )
+}
+
+/** The knowledge bases the agent answers from (the API replaces the whole set). */
+const KnowledgeLinks = ({ agent, onSaved }: { readonly agent: Agent; readonly onSaved: () => void }) => {
+  const [saved, setSaved] = useState(false)
+  const kbs = useLoad(() => call(api().GET("/api/v1/knowledge-bases", { params: { query: { pageSize: 100 } } })), [])
+  const save = useAction(async (form: HTMLFormElement) => {
+    await call(api().PATCH("/api/v1/agents/{id}", { params: { path: { id: agent.id } }, body: { knowledgeBaseIds: formValues(form).all("kb") } }))
+    setSaved(true)
+    onSaved()
+  })
+  const linked = new Set(agent.knowledgeBaseIds)
+  return (
+    <Card title="Knowledge bases">
+      <ErrorBox error={kbs.error} />
+      {kbs.data !== undefined && kbs.data.items.length === 0 && <Empty>No knowledge bases yet: <Link href="/knowledge">create one</Link>.</Empty>}
+      {kbs.data !== undefined && kbs.data.items.length > 0 && (
+        <Form key={agent.id} class="stack" onInput={() => setSaved(false)} onSend={save.run}>
+          <fieldset class="days">
+            <legend>Answers from</legend>
+            {kbs.data.items.map((kb) => (
+              <label key={kb.id}><input type="checkbox" name="kb" value={kb.id} defaultChecked={linked.has(kb.id)} /> {kb.kbName}</label>
+            ))}
+          </fieldset>
+          <ErrorBox error={save.error} />
+          <div class="actions">
+            <button type="submit" disabled={save.busy}>Save knowledge bases</button>
+            {saved && <span role="status">Knowledge bases saved.</span>}
+          </div>
+        </Form>
+      )}
+    </Card>
+  )
+}
+
+/** The agent's own chat-app sender number (over its campaign's); the API answers it when set but has no read of it. */
+const ChatAppSender = ({ agentId }: { readonly agentId: string }) => {
+  const [attached, setAttached] = useState<Schema<"AgentNumberAttachment"> | null>(null)
+  const attach = useAction(async (form: HTMLFormElement) => {
+    setAttached(await call(api().POST("/api/v1/chatapp/agents/{agentId}/attach-number", {
+      params: { path: { agentId } },
+      body: { phoneNumberId: formValues(form).text("senderId") }
+    })))
+  })
+  return (
+    <Card title="Chat-app sender">
+      <p class="hint">The chat-app phone number id this agent's post-call messages are sent from, over its campaign's.</p>
+      <Form class="grid" onSend={attach.run}>
+        <Field label="Sender phone number id" name="senderId" required maxLength={64} />
+        <div class="actions"><button type="submit" disabled={attach.busy}>Attach number</button></div>
+      </Form>
+      <ErrorBox error={attach.error} />
+      {attached !== null && <p role="status">Sends from <code>{attached.phoneNumberId}</code> since {when(attached.updatedAt)}.</p>}
+    </Card>
   )
 }

@@ -189,6 +189,7 @@ export const CampaignPage = ({ id }: { readonly id: string }) => {
               {c.redialDelayMin} min apart{c.statusReason !== null && <>; reason: <code>{c.statusReason}</code></>}.
             </p>
           </Card>
+          {c.status === "DRAFT" && <EditDraft campaign={c} onSaved={campaign.reload} />}
           <Progress progress={progress.data} error={progress.error} />
           <Card title="Attempts">
             <ErrorBox error={attempts.error} />
@@ -247,3 +248,60 @@ const Progress = ({ progress, error }: { readonly progress: Schema<"CampaignProg
     )}
   </Card>
 )
+
+/** A draft's name, window, days and dialing bounds (the API refuses edits once it is scheduled). */
+const EditDraft = ({ campaign, onSaved }: { readonly campaign: Schema<"Campaign">; readonly onSaved: () => void }) => {
+  const [saved, setSaved] = useState(false)
+  const save = useAction(async (form: HTMLFormElement) => {
+    const v = formValues(form)
+    const start = v.text("callWindowStart")
+    const end = v.text("callWindowEnd")
+    if (end <= start) throw new Error("The call window must end after it starts.")
+    const callDays = v.all("callDays").map(Number)
+    if (callDays.length === 0) throw new Error("Choose at least one calling day.")
+    await call(api().PATCH("/api/v1/campaigns/{id}", {
+      params: { path: { id: campaign.id } },
+      body: {
+        name: v.text("name"),
+        description: v.text("description"),
+        callWindowStart: start,
+        callWindowEnd: end,
+        callDays,
+        maxAttempts: Number(v.text("maxAttempts")),
+        redialDelayMin: Number(v.text("redialDelayMin")),
+        dialTimeout: Number(v.text("dialTimeout")),
+        maxConcurrentCalls: Number(v.text("maxConcurrentCalls"))
+      }
+    }))
+    setSaved(true)
+    onSaved()
+  })
+  const bounded = (name: keyof typeof LIMITS, label: string) => (
+    <Field label={label} name={name} type="number" required min={LIMITS[name][0]} max={LIMITS[name][1]} step={1} defaultValue={String(campaign[name])} />
+  )
+  return (
+    <Card title="Edit the draft">
+      <Form key={campaign.id} class="grid" aria-label="Edit the draft" onInput={() => setSaved(false)} onSend={save.run}>
+        <Field label="Name" name="name" required maxLength={120} defaultValue={campaign.name} />
+        <Field label="Description" name="description" maxLength={2000} defaultValue={campaign.description} />
+        <Field label="Window opens" name="callWindowStart" required pattern={HHMM} defaultValue={campaign.callWindowStart.slice(0, 5)} />
+        <Field label="Window closes" name="callWindowEnd" required pattern={HHMM} defaultValue={campaign.callWindowEnd.slice(0, 5)} />
+        <fieldset class="days">
+          <legend>Calling days</legend>
+          {DAYS.map((day, i) => (
+            <label key={day}><input type="checkbox" name="callDays" value={String(i + 1)} defaultChecked={campaign.callDays.includes(i + 1)} /> {day}</label>
+          ))}
+        </fieldset>
+        {bounded("maxAttempts", "Attempts per contact")}
+        {bounded("redialDelayMin", "Redial delay (minutes)")}
+        {bounded("dialTimeout", "Ring timeout (seconds)")}
+        {bounded("maxConcurrentCalls", "Concurrent calls")}
+        <ErrorBox error={save.error} />
+        <div class="actions">
+          <button type="submit" disabled={save.busy}>Save draft</button>
+          {saved && <span role="status">Draft saved.</span>}
+        </div>
+      </Form>
+    </Card>
+  )
+}

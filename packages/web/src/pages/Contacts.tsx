@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks"
 import { api, call, multipart, type Schema, when } from "../api"
-import { Link } from "../router"
+import { Link, navigate } from "../router"
 import { Card, Empty, ErrorBox, Field, Form, formValues, Page, Pager, useAction, useLoad } from "../ui"
 
 const PAGE_SIZE = 20
@@ -85,9 +85,56 @@ export const ContactListPage = ({ id }: { readonly id: string }) => {
     form.reset()
     refresh()
   })
+  const [editing, setEditing] = useState<string | null>(null)
+  const [confirming, setConfirming] = useState<string | null>(null)
+  const edit = useAction(async (form: HTMLFormElement, contactId: string) => {
+    const values = formValues(form)
+    await call(api().PATCH("/api/v1/contact-lists/{listId}/contacts/{contactId}", {
+      params: { path: { listId: id, contactId } },
+      body: { phoneNumber: values.text("phoneNumber"), name: values.text("name") || null, email: values.text("email") || null }
+    }))
+    setEditing(null)
+    refresh()
+  })
+  const remove = useAction(async (contactId: string) => {
+    await call(api().DELETE("/api/v1/contact-lists/{listId}/contacts/{contactId}", { params: { path: { listId: id, contactId } } }))
+    setConfirming(null)
+    refresh()
+  })
+  const [listSaved, setListSaved] = useState(false)
+  const rename = useAction(async (form: HTMLFormElement) => {
+    await call(api().PATCH("/api/v1/contact-lists/{id}", { params: { path: { id } }, body: { name: formValues(form).text("listName") } }))
+    setListSaved(true)
+    list.reload()
+  })
+  const [confirmDelete, setConfirmDelete] = useState(false)
+  const removeList = useAction(async () => {
+    await call(api().DELETE("/api/v1/contact-lists/{id}", { params: { path: { id } } }))
+    navigate("/contacts")
+  })
   return (
     <Page title={list.data?.name ?? "Contact list"}>
       <ErrorBox error={list.error} />
+      {list.data !== undefined && (
+        <Card title="List">
+          <Form key={list.data.id} class="grid" onInput={() => setListSaved(false)} onSend={rename.run}>
+            <Field label="List name" name="listName" required maxLength={120} defaultValue={list.data.name} />
+            <div class="actions">
+              <button type="submit" disabled={rename.busy}>Rename</button>
+              {listSaved && <span role="status">List renamed.</span>}
+              {confirmDelete
+                ? (
+                  <span class="confirm">
+                    <button type="button" class="danger" disabled={removeList.busy} onClick={() => void removeList.run()}>Delete {list.data.name} and its contacts</button>
+                    <button type="button" class="secondary" onClick={() => setConfirmDelete(false)}>Cancel</button>
+                  </span>
+                )
+                : <button type="button" class="secondary" onClick={() => setConfirmDelete(true)}>Delete list…</button>}
+            </div>
+          </Form>
+          <ErrorBox error={rename.error ?? removeList.error} />
+        </Card>
+      )}
       <Card title="Upload a CSV">
         <p class="hint">A header row with a <code>phone</code> column (also <code>name</code>, <code>email</code>; other columns become metadata).</p>
         <Form
@@ -133,16 +180,52 @@ export const ContactListPage = ({ id }: { readonly id: string }) => {
         <ErrorBox error={add.error} />
       </Card>
       <Card title={`Contacts${contacts.data === undefined ? "" : ` (${contacts.data.total})`}`}>
-        <ErrorBox error={contacts.error} />
+        <ErrorBox error={contacts.error ?? remove.error} />
         {contacts.data !== undefined && contacts.data.data.length === 0 && <Empty>No contacts yet.</Empty>}
         {contacts.data !== undefined && contacts.data.data.length > 0 && (
           <div class="table-wrap">
             <table>
-              <thead><tr><th scope="col">Phone</th><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Added</th></tr></thead>
+              <thead><tr><th scope="col">Phone</th><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Added</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
               <tbody>
-                {contacts.data.data.map((c) => (
-                  <tr key={c.id}><td><code>{c.phoneNumber}</code></td><td>{c.name ?? "—"}</td><td>{c.email ?? "—"}</td><td>{when(c.createdAt)}</td></tr>
-                ))}
+                {contacts.data.data.map((c) =>
+                  editing === c.id
+                    ? (
+                      <tr key={c.id}>
+                        <td colSpan={5}>
+                          <Form class="grid" aria-label={`Edit ${c.phoneNumber}`} onSend={(form) => edit.run(form, c.id)}>
+                            <Field label="Phone (E.164)" name="phoneNumber" required pattern={E164} inputMode="tel" defaultValue={c.phoneNumber} />
+                            <Field label="Name" name="name" maxLength={200} defaultValue={c.name ?? ""} />
+                            <Field label="Email" name="email" type="email" defaultValue={c.email ?? ""} />
+                            <ErrorBox error={edit.error} />
+                            <div class="actions">
+                              <button type="submit" disabled={edit.busy}>Save contact</button>
+                              <button type="button" class="secondary" onClick={() => setEditing(null)}>Cancel</button>
+                            </div>
+                          </Form>
+                        </td>
+                      </tr>
+                    )
+                    : (
+                      <tr key={c.id}>
+                        <td><code>{c.phoneNumber}</code></td><td>{c.name ?? "—"}</td><td>{c.email ?? "—"}</td><td>{when(c.createdAt)}</td>
+                        <td>
+                          {confirming === c.id
+                            ? (
+                              <span class="confirm">
+                                <button type="button" class="danger" disabled={remove.busy} onClick={() => void remove.run(c.id)}>Delete {c.phoneNumber}</button>
+                                <button type="button" class="secondary" onClick={() => setConfirming(null)}>Cancel</button>
+                              </span>
+                            )
+                            : (
+                              <span class="confirm">
+                                <button type="button" class="secondary" aria-label={`Edit ${c.phoneNumber}`} onClick={() => { edit.clear(); setEditing(c.id) }}>Edit</button>
+                                <button type="button" class="secondary" aria-label={`Delete ${c.phoneNumber}…`} onClick={() => setConfirming(c.id)}>Delete…</button>
+                              </span>
+                            )}
+                        </td>
+                      </tr>
+                    )
+                )}
               </tbody>
             </table>
           </div>

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks"
 import { api, call, multipart, type Schema, when } from "../api"
-import { Link } from "../router"
+import { Link, navigate } from "../router"
 import { Card, Empty, ErrorBox, Field, Form, formValues, Page, Pager, Status, TextArea, useAction, useLoad } from "../ui"
 
 const PAGE_SIZE = 20
@@ -122,6 +122,59 @@ export const KnowledgeBasePage = ({ id }: { readonly id: string }) => {
       body: { query: v.text("query"), topK: Number(v.text("topK")) }
     })))
   })
+  const addUrl = useAction(async (form: HTMLFormElement) => {
+    const v = formValues(form)
+    const title = v.text("title")
+    await call(api().POST("/api/v1/knowledge-bases/{kbId}/sources", {
+      params: { path: { kbId: id } },
+      body: { type: "URL", url: v.text("url"), ...(title === "" ? {} : { title }) }
+    }))
+    form.reset()
+    refresh()
+  })
+  const addFaq = useAction(async (form: HTMLFormElement) => {
+    const v = formValues(form)
+    const questions = v.all("question").map((q) => q.trim())
+    const answers = v.all("answer").map((a) => a.trim())
+    const faqs = questions.flatMap((question, i) => {
+      const answer = answers[i] ?? ""
+      if (question === "" && answer === "") return []
+      if (question === "" || answer === "") throw new Error(`Pair ${i + 1}: a question needs its answer, and an answer its question.`)
+      return [{ question, answer }]
+    })
+    if (faqs.length === 0) throw new Error("Write at least one question and its answer.")
+    const title = v.text("title")
+    await call(api().POST("/api/v1/knowledge-bases/{kbId}/sources", {
+      params: { path: { kbId: id } },
+      body: { type: "FAQ", faqs, ...(title === "" ? {} : { title }) }
+    }))
+    form.reset()
+    refresh()
+  })
+  const [kbSaved, setKbSaved] = useState(false)
+  const edit = useAction(async (form: HTMLFormElement) => {
+    const v = formValues(form)
+    await call(api().PATCH("/api/v1/knowledge-bases/{kbId}", {
+      params: { path: { kbId: id } },
+      body: {
+        kbName: v.text("kbName"),
+        description: v.text("description"),
+        retrievalScoreThreshold: Number(v.text("threshold"))
+      }
+    }))
+    setKbSaved(true)
+    kb.reload()
+  })
+  const [confirmingDoc, setConfirmingDoc] = useState<string | null>(null)
+  const removeDoc = useAction(async (documentId: string) => {
+    await call(api().DELETE("/api/v1/knowledge-bases/{kbId}/documents/{documentId}", { params: { path: { kbId: id, documentId } } }))
+    refresh()
+  })
+  const [confirmDelete, setConfirmDelete] = useState(false)
+  const remove = useAction(async () => {
+    await call(api().DELETE("/api/v1/knowledge-bases/{kbId}", { params: { path: { kbId: id } } }))
+    navigate("/knowledge")
+  })
   const k = kb.data
   return (
     <Page title={k?.kbName ?? "Knowledge base"} actions={k !== undefined && <Status value={k.status} />}>
@@ -141,6 +194,27 @@ export const KnowledgeBasePage = ({ id }: { readonly id: string }) => {
           <div class="actions"><button type="submit" disabled={addText.busy}>Add text</button></div>
         </Form>
         <ErrorBox error={addText.error} />
+      </Card>
+      <Card title="Add a web page">
+        <Form class="grid" onSend={addUrl.run}>
+          <Field label="Page address" name="url" type="url" required maxLength={2048} placeholder="https://example.com/help" />
+          <Field label="Title (optional)" name="title" maxLength={200} />
+          <div class="actions"><button type="submit" disabled={addUrl.busy}>Add page</button></div>
+        </Form>
+        <ErrorBox error={addUrl.error} />
+      </Card>
+      <Card title="Add questions and answers">
+        <Form class="stack" onSend={addFaq.run}>
+          <Field label="FAQ title (optional)" name="title" maxLength={200} />
+          {[1, 2, 3].map((n) => (
+            <div class="grid" key={n}>
+              <Field label={`Question ${n}`} name="question" maxLength={1000} required={n === 1} />
+              <Field label={`Answer ${n}`} name="answer" maxLength={10_000} required={n === 1} />
+            </div>
+          ))}
+          <div class="actions"><button type="submit" disabled={addFaq.busy}>Add FAQ</button></div>
+        </Form>
+        <ErrorBox error={addFaq.error} />
       </Card>
       <Card title="Upload documents">
         <Form
@@ -175,12 +249,12 @@ export const KnowledgeBasePage = ({ id }: { readonly id: string }) => {
         )}
       </Card>
       <Card title="Documents">
-        <ErrorBox error={docs.error} />
+        <ErrorBox error={docs.error ?? removeDoc.error} />
         {docs.data !== undefined && docs.data.items.length === 0 && <Empty>No documents yet.</Empty>}
         {docs.data !== undefined && docs.data.items.length > 0 && (
           <div class="table-wrap">
             <table>
-              <thead><tr><th scope="col">Title or file</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col" class="num">Chunks</th><th scope="col">Error</th></tr></thead>
+              <thead><tr><th scope="col">Title or file</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col" class="num">Chunks</th><th scope="col">Error</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
               <tbody>
                 {docs.data.items.map((d) => (
                   <tr key={d.id}>
@@ -189,6 +263,22 @@ export const KnowledgeBasePage = ({ id }: { readonly id: string }) => {
                     <td><Status value={d.status} /></td>
                     <td class="num">{d.chunkCount}</td>
                     <td>{d.lastError === null ? "—" : <code>{d.lastError.code}</code>}</td>
+                    <td>
+                      {d.status !== "REMOVED" && (confirmingDoc === d.id
+                        ? (
+                          <span class="confirm">
+                            <button type="button" class="danger" disabled={removeDoc.busy} onClick={() => void removeDoc.run(d.id)}>
+                              Remove {d.title ?? d.fileName ?? d.url}
+                            </button>
+                            <button type="button" class="secondary" onClick={() => setConfirmingDoc(null)}>Cancel</button>
+                          </span>
+                        )
+                        : (
+                          <button type="button" class="secondary" aria-label={`Remove ${d.title ?? d.fileName ?? d.url ?? "document"}…`} onClick={() => setConfirmingDoc(d.id)}>
+                            Remove…
+                          </button>
+                        ))}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -223,6 +313,31 @@ export const KnowledgeBasePage = ({ id }: { readonly id: string }) => {
           </div>
         )}
       </Card>
+      {k !== undefined && (
+        <Card title="Settings">
+          <Form key={k.id} class="grid" onInput={() => setKbSaved(false)} onSend={edit.run}>
+            <Field label="Knowledge base name" name="kbName" required maxLength={120} defaultValue={k.kbName} />
+            <Field label="Description" name="description" maxLength={2000} defaultValue={k.description} />
+            <Field label="Score threshold" name="threshold" type="number" required min={0} max={1} step={0.01} defaultValue={String(k.retrievalScoreThreshold)} />
+            <ErrorBox error={edit.error} />
+            <div class="actions">
+              <button type="submit" disabled={edit.busy}>Save settings</button>
+              {kbSaved && <span role="status">Settings saved.</span>}
+            </div>
+          </Form>
+          <div class="actions">
+            {confirmDelete
+              ? (
+                <span class="confirm">
+                  <button type="button" class="danger" disabled={remove.busy} onClick={() => void remove.run()}>Delete {k.kbName}</button>
+                  <button type="button" class="secondary" onClick={() => setConfirmDelete(false)}>Cancel</button>
+                </span>
+              )
+              : <button type="button" class="secondary" onClick={() => setConfirmDelete(true)}>Delete knowledge base…</button>}
+          </div>
+          <ErrorBox error={remove.error} />
+        </Card>
+      )}
     </Page>
   )
 }

@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks"
-import { api, call, type Schema } from "../api"
-import { Card, CopyButton, Empty, ErrorBox, Field, Form, formValues, Page, Select, Status, TextArea, useAction, useLoad } from "../ui"
+import { api, call, money, type Schema, when } from "../api"
+import { Link } from "../router"
+import { Card, CopyButton, Empty, ErrorBox, Field, Form, formValues, Page, Pager, Select, Status, TextArea, useAction, useLoad } from "../ui"
 
 /** The API's bounds (MESSAGING_LIMITS in packages/domain/src/Messaging.ts), checked before sending. */
 const SMS_BODY_MAX = 1600
@@ -20,6 +21,8 @@ export const MessagingPage = () => {
       <SmsCampaigns agentOptions={agentOptions} agentName={agentName} />
       <ChatAppCampaigns agentOptions={agentOptions} agentName={agentName} />
       <ChatAppWebhook />
+      <MessageLogs />
+      <ChatAppReplies />
     </Page>
   )
 }
@@ -160,6 +163,33 @@ const ChatAppCampaigns = ({ agentOptions, agentName }: Agents) => {
     await call(api().DELETE("/api/v1/chatapp/campaigns/{id}", { params: { path: { id } } }))
     campaigns.reload()
   })
+  const [editing, setEditing] = useState<string | null>(null)
+  const edit = useAction(async (form: HTMLFormElement, id: string) => {
+    const v = formValues(form)
+    const names = v.all("templateName").map((n) => n.trim())
+    const processes = v.all("process")
+    const statuses = v.all("callStatus")
+    const languages = v.all("languageCode").map((l) => l.trim())
+    const parameters = v.all("bodyParameters")
+    // a row whose template name is emptied is dropped: the API replaces the whole set
+    const templates = names.flatMap((templateName, i) =>
+      templateName === "" ? [] : [{
+        templateName,
+        process: processes[i] as "INCOMING" | "OUTGOING",
+        callStatus: statuses[i] as typeof CALL_STATUSES[number],
+        ...(languages[i] === "" ? {} : { languageCode: languages[i]! }),
+        bodyParameters: (parameters[i] ?? "").split(",").map((p) => p.trim()).filter((p) => p !== "")
+      }]
+    )
+    if (templates.length === 0) throw new Error("Keep at least one template mapping.")
+    const phoneNumberId = v.text("phoneNumberId")
+    await call(api().PUT("/api/v1/chatapp/campaigns/{id}", {
+      params: { path: { id } },
+      body: { name: v.text("name"), phoneNumberId: phoneNumberId === "" ? null : phoneNumberId, templates }
+    }))
+    setEditing(null)
+    campaigns.reload()
+  })
   return (
     <Card title="Chat-app messages after calls">
       <Form
@@ -188,11 +218,111 @@ const ChatAppCampaigns = ({ agentOptions, agentName }: Agents) => {
               <strong>{c.name}</strong> <Status value={c.isActive ? "ACTIVE" : "INACTIVE"} />
               <small>{agentName(c.agentId)} · {c.templates.map((t) => `${t.templateName} (${t.process} ${t.callStatus})`).join(", ")}</small>
               <button type="button" class="secondary" disabled={toggle.busy} onClick={() => void toggle.run(c)}>{c.isActive ? "Deactivate" : "Activate"}</button>
+              <button type="button" class="secondary" onClick={() => { edit.clear(); setEditing(editing === c.id ? null : c.id) }}>Edit</button>
               <button type="button" class="danger" disabled={remove.busy} onClick={() => void remove.run(c.id)}>Delete</button>
+              {editing === c.id && (
+                <Form class="stack" aria-label={`Edit ${c.name}`} onSend={(form) => edit.run(form, c.id)}>
+                  <div class="grid">
+                    <Field label="Name" name="name" required maxLength={NAME_MAX} defaultValue={c.name} />
+                    <Field label="Sending number id (empty: the agent's)" name="phoneNumberId" maxLength={64} defaultValue={c.phoneNumberId ?? ""} />
+                  </div>
+                  {[...c.templates, undefined].map((t, i) => (
+                    <fieldset class="grid" key={t?.id ?? "new"}>
+                      <legend>{t === undefined ? "Add a mapping" : `Mapping ${i + 1} (empty the name to remove it)`}</legend>
+                      <Field label="Template name" name="templateName" pattern={TEMPLATE_NAME} defaultValue={t?.templateName ?? ""} />
+                      <Select label="Calls" name="process" defaultValue={t?.process ?? "OUTGOING"}>
+                        <option value="OUTGOING">Outgoing</option>
+                        <option value="INCOMING">Incoming</option>
+                      </Select>
+                      <Select label="When the call was" name="callStatus" defaultValue={t?.callStatus ?? "ANSWERED"}>
+                        {CALL_STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
+                      </Select>
+                      <Field label="Language" name="languageCode" pattern="[a-z]{2,3}(_[A-Z]{2})?" defaultValue={t?.languageCode ?? ""} placeholder="en_US" />
+                      <Field label="Body parameters (comma-separated)" name="bodyParameters" defaultValue={t?.bodyParameters.join(", ") ?? ""} />
+                    </fieldset>
+                  ))}
+                  <ErrorBox error={edit.error} />
+                  <div class="actions">
+                    <button type="submit" disabled={edit.busy}>Save chat-app campaign</button>
+                    <button type="button" class="secondary" onClick={() => setEditing(null)}>Cancel</button>
+                  </div>
+                </Form>
+              )}
             </li>
           ))}
         </ul>
       )}
+    </Card>
+  )
+}
+
+const MESSAGE_STATUSES = ["QUEUED", "SENDING", "SENT", "DELIVERED", "READ", "FAILED"] as const
+
+/** The messages sent after calls, by channel and status, each with its call, cost and error. */
+const MessageLogs = () => {
+  const [channel, setChannel] = useState<"SMS" | "CHATAPP">("SMS")
+  const [status, setStatus] = useState<typeof MESSAGE_STATUSES[number] | "">("")
+  const [page, setPage] = useState(1)
+  const messages = useLoad(() => {
+    const query = { page, pageSize: 20, ...(status === "" ? {} : { status }) }
+    return channel === "SMS"
+      ? call(api().GET("/api/v1/sms-agent/messages", { params: { query } }))
+      : call(api().GET("/api/v1/chatapp/messages", { params: { query } }))
+  }, [channel, status, page])
+  return (
+    <Card title="Messages sent">
+      <div class="grid">
+        <Select label="Channel" value={channel} onChange={(e) => { setChannel(e.currentTarget.value as "SMS" | "CHATAPP"); setPage(1) }}>
+          <option value="SMS">SMS</option>
+          <option value="CHATAPP">Chat-app</option>
+        </Select>
+        <Select label="Message status" value={status} onChange={(e) => { setStatus(e.currentTarget.value as typeof status); setPage(1) }}>
+          <option value="">Any</option>
+          {MESSAGE_STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
+        </Select>
+      </div>
+      <ErrorBox error={messages.error} />
+      {messages.data !== undefined && messages.data.items.length === 0 && <Empty>No messages yet.</Empty>}
+      {messages.data !== undefined && messages.data.items.length > 0 && (
+        <div class="table-wrap">
+          <table data-testid="message-log">
+            <thead><tr><th scope="col">To</th><th scope="col">Message</th><th scope="col">Status</th><th scope="col" class="num">Cost</th><th scope="col">Sent</th><th scope="col">Call</th></tr></thead>
+            <tbody>
+              {messages.data.items.map((m) => (
+                <tr key={m.id}>
+                  <td><code>{m.to}</code></td>
+                  <td>{m.body ?? `${m.templateName ?? ""} ${m.bodyParameters.join(", ")}`}</td>
+                  <td><Status value={m.status} />{m.errorCode !== null && <> <code title={m.errorMessage ?? ""}>{m.errorCode}</code></>}</td>
+                  <td class="num">{money(m.cost, m.currency)}</td>
+                  <td>{when(m.sentAt ?? m.createdAt)}</td>
+                  <td><Link href={`/calls/${m.sessionId}`}>Open call</Link></td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {messages.data !== undefined && <Pager label="Messages" page={page} totalPages={messages.data.totalPages} onPage={setPage} />}
+    </Card>
+  )
+}
+
+/** What contacts wrote back on the chat-app. */
+const ChatAppReplies = () => {
+  const [page, setPage] = useState(1)
+  const replies = useLoad(() => call(api().GET("/api/v1/chatapp/replies", { params: { query: { page, pageSize: 20 } } })), [page])
+  return (
+    <Card title="Chat-app replies">
+      <ErrorBox error={replies.error} />
+      {replies.data !== undefined && replies.data.items.length === 0 && <Empty>No replies yet.</Empty>}
+      {replies.data !== undefined && replies.data.items.length > 0 && (
+        <ul class="rows">
+          {replies.data.items.map((r) => (
+            <li key={r.id}><code>{r.from}</code> {r.contactName} <small>{when(r.receivedAt)}</small> {r.text ?? `(${r.type})`}</li>
+          ))}
+        </ul>
+      )}
+      {replies.data !== undefined && <Pager label="Replies" page={page} totalPages={replies.data.totalPages} onPage={setPage} />}
     </Card>
   )
 }
