@@ -208,10 +208,14 @@ describe("webhook dispatcher, driven by TestClock", () => {
         yield* (yield* Webhooks).onCallEnded(ended(tenantId))
         const loop = yield* Effect.fork(dispatcher({ pollInterval: "1 second", maxIdleInterval: "10 seconds", batchSize: 10 }))
         yield* until(hook, 1, 5)
-        yield* TestClock.adjust("9 seconds")
+        // the request left at the second its signature names (the clock may have moved on since, on a
+        // slow machine, before the request reached the receiver): its 10 s run from there
+        const [, sentSecond] = /^t=(\d+),/.exec(String(hook.received[0]!.headers[SIGNATURE_HEADER]))!
+        const sentAt = Number(sentSecond) * 1000
+        yield* TestClock.adjust(Duration.millis(Math.max(0, sentAt + 9_000 - (yield* Clock.currentTimeMillis))))
         yield* settle
         assert.strictEqual((yield* rowOf(tenantId)).attempts, 0, "still waiting for the answer")
-        yield* TestClock.adjust("1 second")
+        yield* TestClock.adjust(Duration.millis(sentAt + 11_000 - (yield* Clock.currentTimeMillis)))
         yield* until(hook, 2, 30)
         const row = yield* rowAfter(tenantId, 2)
         assert.deepStrictEqual([row.attempts, row.lastStatus, row.lastError], [2, 200, null])
