@@ -134,6 +134,13 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("Agents/Repo", {
         Effect.orDie
       )
 
+    /**
+     * `find`, kept per process (`ListenerCache`: forgotten at once by this process's writes to the
+     * tenant's agents, seen from other processes' within its time to live): what a call needs of its
+     * agent as it dials, without a statement per call.
+     */
+    const findCached = (tenantId: TenantId, id: AgentId) => ListenerCache.cached(tenantId, `agent:${id}`, find(tenantId, id))
+
     /** Writes the agent's patchable state; the caller holds the row (see `find` with forUpdate). */
     const save = (tenantId: TenantId, id: AgentId, state: AgentState) =>
       sql<AgentRow>`
@@ -191,8 +198,8 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("Agents/Repo", {
           yield* sql`INSERT INTO agent_knowledge_bases ${sql.insert(kbIds.map((kbId, position) => ({ agentId: id, kbId, position })))}`
         }
         return []
-      }).pipe(Effect.orDie)
+      }).pipe(Effect.orDie, Effect.ensuring(ListenerCache.invalidate(tenantId)))
 
-    return { listPersonas, findPersona, create, list, find, save, ensureWebhookToken, webhookTokenOf, setKnowledgeBases } as const
+    return { listPersonas, findPersona, create, list, find, findCached, save, ensureWebhookToken, webhookTokenOf, setKnowledgeBases } as const
   })
 }) {}

@@ -39,8 +39,14 @@ export interface CallEndedEvent {
 }
 
 export interface CallEndedListener {
+  /**
+   * Whether `onCallEnded` would write anything for this event (a cached lookup, before the end's
+   * statement): when no listener wants an end, it is written in one statement, without a transaction.
+   * Absent: the listener always takes part.
+   */
+  readonly wants?: ((event: CallEndedEvent) => Effect.Effect<boolean>) | undefined
   /** Runs in the transaction that ends the call: write an outbox row here; answer `true` when it queued work. */
-  readonly onCallEnded: (event: CallEndedEvent) => Effect.Effect<boolean | void>
+  readonly onCallEnded?: ((event: CallEndedEvent) => Effect.Effect<boolean | void>) | undefined
   /**
    * Runs after that transaction committed (e.g. to wake a dispatcher or a campaign's dial loop);
    * `queued` says whether this listener's `onCallEnded` answered `true` in it.
@@ -49,6 +55,8 @@ export interface CallEndedListener {
 }
 
 export class CallEnded extends Context.Tag("Calls/CallEnded")<CallEnded, {
+  /** Whether any listener writes for this event in the end's transaction. */
+  readonly wants: (event: CallEndedEvent) => Effect.Effect<boolean>
   readonly publish: (event: CallEndedEvent) => Effect.Effect<void>
   readonly committed: (event: CallEndedEvent) => Effect.Effect<void>
 }>() {
@@ -62,9 +70,12 @@ export class CallEnded extends Context.Tag("Calls/CallEnded")<CallEnded, {
       CallEnded,
       Effect.map(Effect.all(listeners), (resolved) => {
         const queued = new WeakMap<CallEndedEvent, ReadonlyArray<boolean>>()
+        const writers = resolved.filter((l) => l.onCallEnded !== undefined)
         return {
+          wants: (event: CallEndedEvent) =>
+            Effect.exists(writers, (l) => l.wants === undefined ? Effect.succeed(true) : l.wants(event)),
           publish: (event: CallEndedEvent) =>
-            Effect.forEach(resolved, (l) => l.onCallEnded(event)).pipe(
+            Effect.forEach(resolved, (l) => l.onCallEnded === undefined ? Effect.succeed(false) : l.onCallEnded(event)).pipe(
               Effect.map((answers) => void queued.set(event, answers.map((a) => a === true)))
             ),
           committed: (event: CallEndedEvent) =>

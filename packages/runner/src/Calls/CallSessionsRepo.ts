@@ -72,7 +72,7 @@ export interface CallLine {
   readonly latency: TurnLatency | null
 }
 
-const storedLine = (line: CallLine): StoredLine => ({ ...line, at: new Date(line.at).toISOString() })
+export const storedLine = (line: CallLine): StoredLine => ({ ...line, at: new Date(line.at).toISOString() })
 
 const callLine = (line: StoredLine): CallLine => ({
   speaker: line.speaker,
@@ -93,6 +93,9 @@ export interface StoredCall {
   readonly createdAt: Date
   /** What was said so far (lines are stored as they are said). */
   readonly transcript: ReadonlyArray<CallLine>
+  /** Voicemail detection's verdicts so far, as stored (absent on a call not read from its row). */
+  readonly answeredBy?: "human" | "machine" | "unknown" | null
+  readonly voicemail?: "hung_up" | "message_left" | null
 }
 
 const ms = (d: Date | null) => d === null ? null : d.getTime()
@@ -299,7 +302,9 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
       providerCallId: row.providerCallId,
       reservedSeconds: row.reservedSeconds,
       createdAt: row.createdAt,
-      transcript: row.transcript.map(callLine)
+      transcript: row.transcript.map(callLine),
+      answeredBy: row.answeredBy ?? null,
+      voicemail: row.voicemail ?? null
     })
 
     const load = (id: SessionId) =>

@@ -13,7 +13,6 @@
  * they are said; audio never leaves the process.
  */
 import * as Entity from "@effect/cluster/Entity"
-import * as SqlClient from "@effect/sql/SqlClient"
 import {
   billableSeconds,
   CallCommand,
@@ -54,6 +53,7 @@ import { countDial, countWalletOperation, moveLiveCall } from "../Observability/
 import { Telephony } from "../Telephony/Telephony.js"
 import { CallEnded, type CallEndedEvent } from "./CallEnded.js"
 import { type CallLine, CallSessionsRepo, type StoredCall } from "./CallSessionsRepo.js"
+import { CallJournal, type JournalEvent } from "./CallJournal.js"
 import { recordingOf } from "../Recordings/Recordings.js"
 import { Conversations, type ConversationHandle } from "../Voice/Conversations.js"
 import type { EngineReport } from "../Voice/Engine.js"
@@ -77,6 +77,8 @@ interface Flush {
 }
 
 type TimerName = "ring" | "max" | "extend" | "funds" | "resident"
+
+type LiveWrite = { readonly providerCallId?: string; readonly reservedSeconds?: number }
 
 /** Extend the reservation this long before the talk time it covers runs out. */
 const EXTENSION_MARGIN_MS = 15_000
@@ -140,8 +142,8 @@ export const LiveCallLive = LiveCallEntity.toLayer(
     const logged = yield* withEntityHandlers
     // the entity's log annotations, for what its timers run (in fibers the runner's wheel forks)
     const entityAnnotations = yield* FiberRef.get(FiberRef.currentLogAnnotations)
-    const sql = yield* SqlClient.SqlClient
     const repo = yield* CallSessionsRepo
+    const journal = yield* CallJournal
     const agents = yield* AgentsRepo
     const telephony = yield* Telephony
     const callEnded = yield* CallEnded
@@ -155,11 +157,17 @@ export const LiveCallLive = LiveCallEntity.toLayer(
     const wheel = yield* TimerWheel
     const self = (yield* LiveCallEntity.client)(sessionId)
 
-    // A call not over is claimed (the next owner epoch): an instance of this call left running on a
-    // runner that lost the shard can write nothing from now on, and stops at its next write.
-    const stored = yield* repo.claimOrLoad(sessionId)
-    let call: StoredCall | undefined = stored.call
-    let epoch = stored.epoch ?? 1
+    /**
+     * Where the entity's knowledge of its call comes from: nothing yet (`fresh`); the `Start` that
+     * created it (`started`: a campaign's claimed session, claimed by its `DIALING` write, or a call's
+     * own start, which inserts the session); or the stored row (`stored`, read by the first request
+     * that needs it).
+     */
+    let source: "fresh" | "started" | "stored" = "fresh"
+    let call: StoredCall | undefined
+    let epoch = 1
+    /** A claimed session's owner epoch is taken by its `DIALING` write. */
+    let claimOnDial = false
     /** Set once another instance owns the call: this one does nothing more. */
     let fenced = false
     // the state this entity counts in the live-calls gauge; given back when the entity stops
@@ -169,10 +177,9 @@ export const LiveCallLive = LiveCallEntity.toLayer(
       counted = call === undefined || !isLive(call.state) ? undefined : call.state.status
       return moveLiveCall(from, counted)
     })
-    yield* recount
     yield* Scope.addFinalizer(scope, Effect.suspend(() => moveLiveCall(counted, undefined)))
     /** What was said, as the conversation reports it (and as stored, when the entity restarts). */
-    let transcript: Array<CallLine> = call === undefined ? [] : [...call.transcript]
+    let transcript: Array<CallLine> = []
     let conversation: { readonly handle: ConversationHandle; readonly scope: Scope.CloseableScope } | undefined
     let streamRestarts = 0
     const tenant = () => tenantClient(call!.spec.tenantId)
@@ -218,12 +225,50 @@ export const LiveCallLive = LiveCallEntity.toLayer(
       yield* Effect.logWarning("another instance of this call owns it now: this one stops")
     })
 
-    /** `saveState` under this instance's epoch; a write refused means the call is no longer ours. */
-    const save = (...args: Parameters<typeof repo.saveState> extends [any, any, ...infer Rest] ? Rest : never) =>
-      Effect.flatMap(repo.saveState(sessionId, epoch, ...args), (written) => written ? Effect.void : stepDown)
+    const noteOf = (state: CallState, extra: LiveWrite, event: JournalEvent | undefined) => ({
+      sessionId,
+      epoch,
+      state: state.status === "QUEUED" || state.status === "ENDED" ? undefined : state,
+      ...extra,
+      event
+    })
+
+    /**
+     * Where the live call stands, under this instance's epoch, written by the runner's journal
+     * (coalesced with other calls', not awaited); refused, the call is no longer ours.
+     */
+    const note = (state: CallState, extra: LiveWrite = {}, event?: JournalEvent) =>
+      journal.note({ ...noteOf(state, extra, event), onRefused: stepDown })
+
+    /** The same, awaited: what a bill rests on (the talk time held) or the carrier is told. */
+    const save = (state: CallState, extra: LiveWrite = {}, event?: JournalEvent) =>
+      Effect.flatMap(journal.write(noteOf(state, extra, event)), (written) => written ? Effect.void : stepDown)
+
+    /**
+     * Reads the stored call (claiming it when it is not over: the next owner epoch, so an instance of
+     * this call left running on a runner that lost the shard can write nothing from now on), and
+     * catches up with it in the background (`resume`).
+     */
+    const readStored = Effect.gen(function*() {
+      const stored = yield* repo.claimOrLoad(sessionId)
+      call = stored.call
+      epoch = stored.epoch ?? 1
+      transcript = call === undefined ? [] : [...call.transcript]
+      if (call !== undefined) voicemail.restore(call.answeredBy ?? null, call.voicemail ?? null)
+      yield* recount
+      yield* resumeInBackground
+    })
+
+    /** The stored call is read once, by the first request that needs it (none for a claimed session's `Start`). */
+    const readOnce = yield* Effect.cached(readStored)
+    const ensureRead = Effect.suspend(() => {
+      if (source === "started") return Effect.void
+      source = "stored"
+      return readOnce
+    })
 
     const agentOf = (agentId: AgentId, tenantId: TenantId): Effect.Effect<Option.Option<Agent>> =>
-      Effect.map(agents.find(tenantId, agentId), Option.map((record) => record.agent))
+      Effect.map(agents.findCached(tenantId, agentId), Option.map((record) => record.agent))
 
     const personaOf = (tenantId: TenantId, agent: Option.Option<Agent>): AgentPersona =>
       Option.match(agent, {
@@ -477,7 +522,7 @@ export const LiveCallLive = LiveCallEntity.toLayer(
         return [CallEvent.DialFailed({ at })]
       }
       call = { ...call!, providerCallId: placed.right.providerCallId }
-      yield* save(call.state, { providerCallId: placed.right.providerCallId })
+      yield* note(call.state, { providerCallId: placed.right.providerCallId })
       return []
     })
 
@@ -491,14 +536,15 @@ export const LiveCallLive = LiveCallEntity.toLayer(
       )
     })
 
-    /** Settles once, then ends the session and writes the call-ended outbox in one transaction. */
+    /**
+     * Writes the end (the session `ENDED` with its figures, the campaign's side, the call-ended
+     * outbox) through the runner's journal, awaited, then has the tenant settle it.
+     */
     const finish = Effect.gen(function*() {
       yield* cancelTimers
       yield* closeConversation
       const { spec, state } = call!
-      if (state.status !== "ENDED") return
-      // a newer instance finishes the call; settling from here could race it
-      if (!(yield* repo.owns(sessionId, epoch))) return yield* stepDown
+      if (state.status !== "ENDED" || fenced) return
       const duration = talkSeconds(state)
       const billed = billableSeconds(duration, spec.billingIncrementSeconds)
       // charged: the cost, never more than was held for the call (its first chunk and each extension);
@@ -531,15 +577,20 @@ export const LiveCallLive = LiveCallEntity.toLayer(
         metadata: spec.metadata,
         ...voicemail.result()
       }
-      yield* Effect.gen(function*() {
-        const ended = yield* repo.finish(sessionId, epoch, state, {
-          durationSeconds: duration,
-          billedSeconds: billed,
-          cost: settled.charged,
-          transcript: said
-        })
-        if (ended) yield* callEnded.publish(event)
-      }).pipe(sql.withTransaction, Effect.orDie)
+      const ended = yield* journal.end({
+        sessionId,
+        epoch,
+        state,
+        startedAt: event.startedAt.getTime(),
+        durationSeconds: duration,
+        billedSeconds: billed,
+        cost: settled.charged,
+        transcript: said,
+        providerCallId: call!.providerCallId,
+        event
+      })
+      // ended already, or by a newer instance: that one settles it
+      if (!ended) return yield* stepDown
       // the settlement: the Tenant entity settles every ENDED call of the tenant in one statement
       // (concurrent ends share it); lost with this runner, the next flush or the supervisor does it
       yield* deliver(tenant().SettleEnded()).pipe(Effect.orDie)
@@ -587,22 +638,61 @@ export const LiveCallLive = LiveCallEntity.toLayer(
       ENDED: "ended"
     }
 
-    /** Feeds one event through the machine and carries out what it asks, then any events that produces. */
-    const applyUnlocked = (event: CallEvent): Effect.Effect<void> =>
+    /**
+     * Writes `DIALING`, from `QUEUED` only, awaited: the carrier is asked only once it is durable. A
+     * claimed session takes its owner epoch here. One that is not `QUEUED` any more (another instance
+     * dialled it) is read back and resumed from what is stored; one owned by a newer instance is left
+     * to it. Answers whether this instance dials.
+     */
+    const writeDialing = (at: number) =>
       Effect.gen(function*() {
-        if (call === undefined || fenced) return
-        const step = transition(call.state, event)
-        if (!step.changed) return
-        call = { ...call, state: step.state }
-        yield* recount
-        if (step.state.status !== "ENDED") {
-          yield* save(step.state, {}, { type: EVENT_NAMES[step.state.status], at: Math.max(event.at, knownUntil(call.state)) })
-          if (fenced) return
+        const owned = yield* journal.dial(sessionId, claimOnDial ? null : epoch, at)
+        if (owned !== null) {
+          epoch = owned
+          claimOnDial = false
+          return true
         }
+        if (!claimOnDial) {
+          yield* stepDown
+          return false
+        }
+        claimOnDial = false
+        yield* Effect.logInfo("a claimed call was not waiting to be dialled: resuming it from its row")
+        source = "stored"
+        yield* readOnce
+        return false
+      })
+
+    /**
+     * Moves the machine by one event and writes where the call now stands (`DIALING` awaited, the rest
+     * as notes); answers the commands to carry out: none when nothing changed, or the call is no
+     * longer this instance's to act on.
+     */
+    const step = (event: CallEvent): Effect.Effect<ReadonlyArray<CallCommand>> =>
+      Effect.gen(function*() {
+        if (call === undefined || fenced) return []
+        const next = transition(call.state, event)
+        if (!next.changed) return []
+        call = { ...call, state: next.state }
+        yield* recount
+        if (next.state.status === "DIALING") {
+          if (!(yield* writeDialing(next.state.dialedAt))) return []
+        } else if (next.state.status !== "ENDED") {
+          yield* note(next.state, {}, { type: EVENT_NAMES[next.state.status], at: Math.max(event.at, knownUntil(call.state)) })
+        }
+        return fenced ? [] : next.commands
+      })
+
+    /** Carries out the machine's commands, then feeds back the events they produce. */
+    const runCommands = (commands: ReadonlyArray<CallCommand>): Effect.Effect<void> =>
+      Effect.gen(function*() {
         const followUps: Array<CallEvent> = []
-        for (const command of step.commands) followUps.push(...(yield* run(command)))
+        for (const command of commands) followUps.push(...(yield* run(command)))
         for (const next of followUps) yield* applyUnlocked(next)
       })
+
+    /** Feeds one event through the machine and carries out what it asks, then any events that produces. */
+    const applyUnlocked = (event: CallEvent): Effect.Effect<void> => Effect.flatMap(step(event), runCommands)
 
     const apply = (event: CallEvent) => lock.withPermits(1)(applyUnlocked(event))
 
@@ -656,6 +746,7 @@ export const LiveCallLive = LiveCallEntity.toLayer(
 
     const onProviderEvent = (event: ProviderEvent) =>
       Effect.gen(function*() {
+        yield* ensureRead
         if (call !== undefined && call.providerCallId === null && event.providerCallId !== null) {
           call = { ...call, providerCallId: event.providerCallId }
         }
@@ -669,13 +760,12 @@ export const LiveCallLive = LiveCallEntity.toLayer(
       resume.pipe(Effect.catchAllCause((cause) => Effect.logError("resuming call failed", cause))),
       scope
     )
-    yield* resumeInBackground
 
     const startUnlocked = (spec: CallSpec) =>
         Effect.gen(function*() {
           if (call !== undefined) return replyOf(call.state)
           // the session and its reservation in one statement (funds and the call limit checked in SQL);
-          // a campaign's call was inserted, reserved, by its claim, and was loaded above
+          // a campaign's call was inserted, reserved, by its claim (see `startClaimed`)
           const createdAt = new Date(yield* now)
           const inserted = yield* countWalletOperation("reserve")(
             repo.insertReserved(sessionId, spec, spec.reservationChunkSeconds, createdAt.getTime(), {
@@ -686,10 +776,15 @@ export const LiveCallLive = LiveCallEntity.toLayer(
           if (inserted === "exists") {
             // another instance started the call meanwhile: this one takes it over from the stored state
             const taken = yield* repo.claim(sessionId)
-            if (Option.isNone(taken)) return replyOf(Option.getOrUndefined(yield* repo.load(sessionId))?.state)
+            if (Option.isNone(taken)) {
+              // over already: what is stored answers from now on
+              call = Option.getOrUndefined(yield* repo.load(sessionId))
+              return replyOf(call?.state)
+            }
             call = taken.value.call
             epoch = taken.value.epoch
             transcript = [...call.transcript]
+            voicemail.restore(call.answeredBy ?? null, call.voicemail ?? null)
             yield* resumeInBackground
             return replyOf(call.state)
           }
@@ -714,6 +809,33 @@ export const LiveCallLive = LiveCallEntity.toLayer(
           return replyOf(call.state)
         })
 
+    /**
+     * A campaign's call: the claim inserted its session `QUEUED` with its reservation, so the entity
+     * starts from the `Start` that names it without reading it, and its `DIALING` write claims it. It
+     * answers once that write is durable: when the campaign's `Start` returns, its attempt is `DIALED`.
+     */
+    const startClaimed = (spec: CallSpec) =>
+      Effect.gen(function*() {
+        claimOnDial = true
+        call = {
+          spec,
+          state: { status: "QUEUED" },
+          providerCallId: null,
+          reservedSeconds: spec.reservationChunkSeconds,
+          createdAt: new Date(yield* now),
+          transcript: []
+        }
+        const commands = yield* step(CallEvent.Dial({ at: yield* now }))
+        // no session at all: a claim made before claims inserted sessions, started as a call of its own
+        if (call === undefined) return yield* startUnlocked(spec)
+        if (commands.length > 0) {
+          yield* stayResident
+          // after this `Start` has answered (the lock)
+          yield* Effect.forkIn(lock.withPermits(1)(runCommands(commands)), scope)
+        }
+        return replyOf(call.state)
+      })
+
     const inbound = makeInbound({
       get: () => call,
       set: (next) => {
@@ -735,22 +857,32 @@ export const LiveCallLive = LiveCallEntity.toLayer(
     })
 
     return logged({
-      Start: ({ payload }) => lock.withPermits(1)(startUnlocked(payload.spec)),
-      Answer: ({ payload }) => lock.withPermits(1)(inbound.answer(payload)),
+      // a new entity's `Start` needs no read: a claimed session is claimed by its `DIALING` write, and
+      // a call's own start inserts its session (or finds it there, and takes it over)
+      Start: ({ payload }) =>
+        lock.withPermits(1)(Effect.suspend(() => {
+          if (source !== "fresh") return Effect.zipRight(ensureRead, startUnlocked(payload.spec))
+          source = "started"
+          return payload.spec.campaignAttemptId !== null ? startClaimed(payload.spec) : startUnlocked(payload.spec)
+        })),
+      Answer: ({ payload }) => Effect.zipRight(ensureRead, lock.withPermits(1)(inbound.answer(payload))),
       ProviderEvent: ({ payload }) => Effect.map(onProviderEvent(payload.event), () => replyOf(call?.state)),
-      MachineDetected: ({ payload }) => Effect.map(voicemail.onVerdict(payload.verdict), () => replyOf(call?.state)),
-      Transfer: ({ payload }) => transfer(payload),
+      MachineDetected: ({ payload }) =>
+        Effect.zipRight(ensureRead, Effect.map(voicemail.onVerdict(payload.verdict), () => replyOf(call?.state))),
+      Transfer: ({ payload }) => Effect.zipRight(ensureRead, transfer(payload)),
       Hangup: () =>
         Effect.gen(function*() {
+          yield* ensureRead
           const at = yield* now
           if (call !== undefined && isLive(call.state)) yield* repo.addEvent(sessionId, epoch, "hangup_requested", at)
           yield* apply(CallEvent.HangupRequested({ at }))
           return replyOf(call?.state)
         }),
       // under the lock: a call whose end is being written answers once it is written (settled, stored)
-      Status: () => lock.withPermits(1)(Effect.sync(() => replyOf(call?.state))),
+      Status: () => Effect.zipRight(ensureRead, lock.withPermits(1)(Effect.sync(() => replyOf(call?.state)))),
       StreamEnded: () =>
         Effect.gen(function*() {
+          yield* ensureRead
           if (call === undefined || call.state.status !== "IN_PROGRESS" || fenced) return null
           if (++streamRestarts > MAX_STREAM_RESTARTS) {
             yield* addEvent("notice", yield* now, { message: `the media stream ended ${MAX_STREAM_RESTARTS + 1} times: the call is hung up` })
@@ -763,17 +895,20 @@ export const LiveCallLive = LiveCallEntity.toLayer(
         }),
       // a web call is dialled here if its Start has not got to it yet: the token is for a call that waits
       WebStreamToken: () =>
-        lock.withPermits(1)(Effect.gen(function*() {
+        Effect.zipRight(ensureRead, lock.withPermits(1)(Effect.gen(function*() {
           if (call === undefined || call.spec.provider !== "WEB" || fenced) return null
           if (call.state.status === "QUEUED") yield* applyUnlocked(CallEvent.Dial({ at: yield* now }))
           if (call.state.status !== "DIALING" && call.state.status !== "RINGING") return null
           return yield* webStreams.tokenFor(sessionId)
-        })),
+        }))),
       WebStreamAddress: () =>
-        Effect.sync(() =>
-          call === undefined || call.spec.provider !== "WEB" || !isLive(call.state) || Option.isNone(mediaServer)
-            ? null
-            : mediaServer.value.webStreamUrl(sessionId)
+        Effect.zipRight(
+          ensureRead,
+          Effect.sync(() =>
+            call === undefined || call.spec.provider !== "WEB" || !isLive(call.state) || Option.isNone(mediaServer)
+              ? null
+              : mediaServer.value.webStreamUrl(sessionId)
+          )
         )
     })
   }),

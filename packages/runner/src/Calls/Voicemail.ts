@@ -55,14 +55,14 @@ export const makeVoicemail = (call: VoicemailCall) =>
     const repo = yield* VoicemailRepo
     const scope = yield* Effect.scope
     const clock = yield* Effect.clock
-    const stored = yield* repo.load(call.sessionId)
     let settings: ResolvedVoicemail | undefined
     /** Our detector's verdict counts (no carrier verdict is coming); otherwise it only listens for the beep. */
     let ownVerdict = false
     let carrierDetection = false
-    let answeredBy: AnsweredBy | null = stored.answeredBy
-    let result: VoicemailResult | null = stored.voicemail
-    let phase: Phase = stored.answeredBy === null ? "listening" : "done"
+    // a new call's; a call read from its row gives what was stored (`restore`)
+    let answeredBy: AnsweredBy | null = null
+    let result: VoicemailResult | null = null
+    let phase: Phase = "listening"
     let handle: ConversationHandle | undefined
     const greetingEnded = yield* Deferred.make<number>()
     const heard = yield* Queue.unbounded<DetectorEvent>()
@@ -211,6 +211,12 @@ export const makeVoicemail = (call: VoicemailCall) =>
         handle = conversation
       },
       onVerdict,
+      /** What the call's row says was decided already (a call read back after a restart). */
+      restore: (storedAnsweredBy: AnsweredBy | null, storedResult: VoicemailResult | null) => {
+        answeredBy = storedAnsweredBy
+        result = storedResult
+        phase = storedAnsweredBy === null ? "listening" : "done"
+      },
       result: () => ({ answeredBy, voicemail: result })
     } as const
   })

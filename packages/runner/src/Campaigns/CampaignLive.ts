@@ -255,19 +255,16 @@ export const CampaignLive = CampaignEntity.toLayer(
           })
         )
         yield* countCampaignDial(started)
-        // a crash here leaves the attempt CLAIMED while its call goes on (see CampaignsRepo.onCallEnded);
-        // the point's name says whether the call's entity runs on this runner or another
+        // the call's `DIALING` write recorded the attempt's dial (a claimed call's `Start` answers after
+        // it); a crash here loses nothing. The point's name says whether the call's entity runs on this
+        // runner or another
         if (started === "dialed") {
           yield* failpoint(Effect.map(Sharding.Sharding, (sharding) =>
             sharding.hasShardId(sharding.getShardId(EntityId.make(attempt.sessionId), "default"))
               ? "campaign.after-call-start.local-call"
               : "campaign.after-call-start.remote-call").pipe(Effect.provide(entityContext)))
         }
-        const now = yield* Clock.currentTimeMillis
-        if (started === "dialed") {
-          yield* repo.markDialed(id, attempt.id, now)
-          return "dialed" as const
-        }
+        if (started === "dialed") return "dialed" as const
         yield* repo.unclaim(id, attempt.id)
         return started
       })

@@ -30,7 +30,6 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { v7 as uuidv7 } from "uuid"
 import type { CallSpec } from "@voiceagent/domain/Calls"
-import type { CallEndedEvent } from "../Calls/CallEnded.js"
 import { type CallReservation, SESSION_INSERT_COLUMNS, sessionRowOf } from "../Calls/CallSessionsRepo.js"
 import { fromDatabase } from "../Sql/Rows.js"
 
@@ -129,6 +128,74 @@ export const stateOf = (campaign: Campaign): CampaignState => ({
 })
 
 const date = (ms: number | null) => (ms === null ? null : new Date(ms))
+
+/**
+ * The campaign side of calls placed, as CTEs appended to the statement that writes calls `DIALING`
+ * (`Calls/CallJournal`), over its CTE `dialed (campaign_attempt_id text, dialed_at timestamptz)`:
+ * each attempt gets its dial time and `DIALED` once (a call resumed after a crash finds `dialed_at`
+ * set), and the contacts dialed for the first time are counted, once per campaign in the batch.
+ */
+export const ATTEMPTS_DIALED_CTES = `
+  attempts_dialed AS (
+    UPDATE campaign_attempts t SET dialed_at = d.dialed_at,
+      status = CASE WHEN t.status = 'CLAIMED' THEN 'DIALED' ELSE t.status END
+    FROM dialed d WHERE t.id = d.campaign_attempt_id::uuid AND t.dialed_at IS NULL
+    RETURNING t.campaign_id, t.attempt_number
+  ), campaigns_dialed AS (
+    UPDATE campaigns g SET dialed_contacts = g.dialed_contacts + n.first
+    FROM (SELECT campaign_id, count(*)::int AS first FROM attempts_dialed WHERE attempt_number = 1 GROUP BY campaign_id) n
+    WHERE g.id = n.campaign_id
+  )`
+
+/**
+ * The campaign side of calls' ends, as CTEs appended to the statement that writes calls `ENDED`
+ * (`Calls/CallJournal`), over its CTE `ended (campaign_attempt_id text, outcome text, ended_at
+ * timestamptz, started_at timestamptz)`, so it commits with the end or not at all. Each attempt gets
+ * its outcome once (one already `ENDED` is left alone); its contact is answered, due again after the
+ * redial delay, exhausted or cancelled; the campaign's counters move once per campaign in the batch.
+ *
+ * An attempt whose call ends was dialed, whoever noticed: a call started and never written `DIALING`
+ * by the runner that started it (it died) may have been dialed by the call's next owner without the
+ * attempt's dial time. So the dial is recorded here too when it was not (at the call's start), and
+ * counted as a first dial is.
+ */
+export const ATTEMPTS_ENDED_CTES = `
+  attempts_before AS (
+    SELECT t.id, t.dialed_at IS NULL AS undialed, e.outcome, e.ended_at, e.started_at
+    FROM campaign_attempts t JOIN ended e ON t.id = e.campaign_attempt_id::uuid
+    WHERE t.status IN ('CLAIMED', 'DIALED')
+    FOR UPDATE OF t
+  ), attempts_ended AS (
+    UPDATE campaign_attempts t SET status = 'ENDED', outcome = b.outcome, ended_at = b.ended_at,
+      dialed_at = COALESCE(t.dialed_at, b.started_at)
+    FROM attempts_before b WHERE t.id = b.id
+    RETURNING t.campaign_id, t.contact_id, (b.undialed AND t.attempt_number = 1) AS first_dial, b.outcome, b.ended_at
+  ), attempts_rules AS (
+    SELECT a.*, g.max_attempts, g.redial_delay_min, g.status AS campaign_status
+    FROM attempts_ended a JOIN campaigns g ON g.id = a.campaign_id
+  ), contacts_ended AS (
+    UPDATE campaign_contacts cc SET
+      last_outcome = k.outcome,
+      state = CASE
+        WHEN k.outcome = 'ANSWERED' THEN 'ANSWERED'
+        WHEN k.outcome = 'CANCELED' OR k.campaign_status IN ('FAILED', 'COMPLETED') THEN 'CANCELLED'
+        WHEN cc.attempts >= k.max_attempts THEN 'EXHAUSTED'
+        ELSE 'PENDING' END,
+      next_attempt_at = k.ended_at + make_interval(mins => k.redial_delay_min)
+    FROM attempts_rules k
+    WHERE cc.campaign_id = k.campaign_id AND cc.contact_id = k.contact_id AND cc.state = 'IN_PROGRESS'
+    RETURNING cc.campaign_id, k.outcome
+  ), campaigns_ended AS (
+    UPDATE campaigns g SET answered_contacts = g.answered_contacts + n.answered, dialed_contacts = g.dialed_contacts + n.first
+    FROM (
+      SELECT campaign_id, sum(answered)::int AS answered, sum(first)::int AS first FROM (
+        SELECT campaign_id, CASE WHEN outcome = 'ANSWERED' THEN 1 ELSE 0 END AS answered, 0 AS first FROM contacts_ended
+        UNION ALL
+        SELECT campaign_id, 0, CASE WHEN first_dial THEN 1 ELSE 0 END FROM attempts_ended
+      ) u GROUP BY campaign_id
+    ) n
+    WHERE g.id = n.campaign_id AND (n.answered > 0 OR n.first > 0)
+  )`
 
 export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/CampaignsRepo", {
   effect: Effect.gen(function*() {
@@ -520,22 +587,6 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
         WHERE cc.campaign_id = ${id} AND cc.contact_id = x.contact_id AND cc.state = 'PENDING'
       `.pipe(Effect.asVoid, Effect.orDie)
 
-    /**
-     * The call was placed. Counts the contact as dialed on its first attempt; applied once (a
-     * re-sent start after a crash finds `dialed_at` set), and harmless when the call already ended.
-     */
-    const markDialed = (campaignId: CampaignId, attemptId: CampaignAttemptId, now: number) =>
-      sql`
-        WITH a AS (
-          UPDATE campaign_attempts SET dialed_at = ${new Date(now)},
-            status = CASE WHEN status = 'CLAIMED' THEN 'DIALED' ELSE status END
-          WHERE id = ${attemptId} AND dialed_at IS NULL
-          RETURNING attempt_number
-        )
-        UPDATE campaigns SET dialed_contacts = dialed_contacts + 1
-        WHERE id = ${campaignId} AND EXISTS (SELECT 1 FROM a WHERE attempt_number = 1)
-      `.pipe(Effect.asVoid, Effect.orDie)
-
     /** The call could not be placed (no funds, tenant at its limit): the claim is undone, nothing was dialed. */
     const unclaim = (campaignId: CampaignId, attemptId: CampaignAttemptId) =>
       sql`
@@ -554,54 +605,6 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
         JOIN campaign_contacts c ON c.campaign_id = a.campaign_id AND c.contact_id = a.contact_id
         WHERE a.campaign_id = ${id} AND a.status = 'CLAIMED'
       `.pipe(Effect.orDie)
-
-    /**
-     * A campaign call ended: record the outcome on its attempt and decide the contact (answered,
-     * retry after the redial delay, or exhausted), in the transaction that ends the call. Applied
-     * once: an attempt already ENDED is left alone.
-     *
-     * An attempt whose call ends was dialed, whoever noticed: a runner that died between the call's
-     * start and its own bookkeeping (`markDialed`) left it CLAIMED, and the call went on elsewhere. So
-     * the dial is recorded here too when it was not (at the call's start), and counted as
-     * `markDialed` counts it.
-     */
-    const onCallEnded = (event: CallEndedEvent) =>
-      event.campaignAttemptId === null ? Effect.void : sql`
-        WITH before AS (
-          SELECT id, dialed_at IS NULL AS undialed FROM campaign_attempts
-          WHERE id = ${event.campaignAttemptId} AND status IN ('CLAIMED', 'DIALED')
-          FOR UPDATE
-        ),
-        a AS (
-          UPDATE campaign_attempts t SET status = 'ENDED', outcome = ${event.outcome}, ended_at = ${event.endedAt},
-            dialed_at = COALESCE(t.dialed_at, ${event.startedAt})
-          FROM before WHERE t.id = before.id
-          RETURNING t.campaign_id, t.contact_id, (before.undialed AND t.attempt_number = 1) AS first_dial
-        ),
-        k AS (
-          SELECT a.campaign_id, a.contact_id, g.max_attempts, g.redial_delay_min, g.status AS campaign_status
-          FROM a JOIN campaigns g ON g.id = a.campaign_id
-        ),
-        c AS (
-          UPDATE campaign_contacts cc SET
-            last_outcome = ${event.outcome},
-            state = CASE
-              WHEN ${event.outcome} = 'ANSWERED' THEN 'ANSWERED'
-              WHEN ${event.outcome} = 'CANCELED' OR k.campaign_status IN ('FAILED', 'COMPLETED') THEN 'CANCELLED'
-              WHEN cc.attempts >= k.max_attempts THEN 'EXHAUSTED'
-              ELSE 'PENDING' END,
-            next_attempt_at = ${event.endedAt}::timestamptz + make_interval(mins => k.redial_delay_min)
-          FROM k
-          WHERE cc.campaign_id = k.campaign_id AND cc.contact_id = k.contact_id AND cc.state = 'IN_PROGRESS'
-          RETURNING cc.campaign_id
-        )
-        UPDATE campaigns SET
-          answered_contacts = answered_contacts +
-            CASE WHEN ${event.outcome} = 'ANSWERED' AND id IN (SELECT campaign_id FROM c) THEN 1 ELSE 0 END,
-          dialed_contacts = dialed_contacts + CASE WHEN EXISTS (SELECT 1 FROM a WHERE first_dial) THEN 1 ELSE 0 END
-        WHERE id IN (SELECT campaign_id FROM a)
-          AND ((${event.outcome} = 'ANSWERED' AND id IN (SELECT campaign_id FROM c)) OR EXISTS (SELECT 1 FROM a WHERE first_dial))
-      `.pipe(Effect.asVoid, Effect.orDie)
 
     /** Abort: contacts not yet dialed will not be. */
     const cancelPending = (id: CampaignId) =>
@@ -710,10 +713,8 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
       unclaimBatch,
       skip,
       hold,
-      markDialed,
       unclaim,
       openClaims,
-      onCallEnded,
       cancelPending,
       attempts,
       contactCounts,

@@ -131,19 +131,29 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
           FROM sms_campaigns s WHERE s.tenant_id = ${tenantId} AND s.agent_id = ${agentId} AND s.is_active
         `)
 
+    /** The agent's campaigns that send a message for this call (none for a web call: it has no number to message). */
+    const sendingFor = (event: CallEndedEvent) =>
+      Effect.suspend(() => {
+        const direction = event.direction
+        if (direction === "WEB") return Effect.succeed<ReadonlyArray<CampaignRow>>([])
+        return Effect.map(campaignsOf(event.tenantId, event.agentId), (campaigns) =>
+          // which campaigns send at all is known from the call alone; the chat-app language variant needs the contact
+          campaigns.filter((c) =>
+            c.channel === "CHATAPP"
+              ? chatAppTemplateFor(c.templates as ReadonlyArray<ChatAppTemplateMapping>, direction, event.outcome) !== undefined
+              : smsTemplateFor(c.templates as ReadonlyArray<SmsTemplate>, event.outcome) !== undefined
+          ))
+      })
+
+    /** Whether a call's end queues a message (the cached lookup `onCallEnded` makes). */
+    const wants = (event: CallEndedEvent) => Effect.map(sendingFor(event), (sending) => sending.length > 0).pipe(Effect.orDie)
+
     /** The outbox listener: runs in the transaction that ends the call. Answers whether a message was queued. */
     const onCallEnded = (event: CallEndedEvent) =>
       Effect.gen(function*() {
         const direction = event.direction
-        // a web call has no number to message
         if (direction === "WEB") return false
-        const campaigns = yield* campaignsOf(event.tenantId, event.agentId)
-        // which campaigns send at all is known from the call alone; the chat-app language variant needs the contact
-        const sending = campaigns.filter((c) =>
-          c.channel === "CHATAPP"
-            ? chatAppTemplateFor(c.templates as ReadonlyArray<ChatAppTemplateMapping>, direction, event.outcome) !== undefined
-            : smsTemplateFor(c.templates as ReadonlyArray<SmsTemplate>, event.outcome) !== undefined
-        )
+        const sending = yield* sendingFor(event)
         if (sending.length === 0) return false
         const to = (direction === "OUTGOING" ? event.toNumber : event.fromNumber) ?? ""
         const [contact] = event.customerId === null ? [] : yield* sql<{
@@ -354,6 +364,7 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
     `.pipe(Effect.map(([row]) => row?.at ?? undefined), Effect.orDie)
 
     return {
+      wants,
       onCallEnded,
       claimDue,
       recordInbound,

@@ -111,13 +111,21 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks/Outbox", {
         `
       )
 
+    /** The keys a call's end is delivered to: the tenant's, for every agent or the call's, not expired at the end. */
+    const subscribed = (event: CallEndedEvent) =>
+      Effect.map(webhookKeys(event.tenantId), (keys) =>
+        keys.filter((k) =>
+          (k.agentId === null || k.agentId === event.agentId) &&
+          (k.expiresAt === null || new Date(k.expiresAt).getTime() > event.endedAt.getTime())
+        ))
+
+    /** Whether a call's end has a subscriber (the cached lookup `onCallEnded` makes). */
+    const wants = (event: CallEndedEvent) => Effect.map(subscribed(event), (keys) => keys.length > 0).pipe(Effect.orDie)
+
     /** The outbox listener: one delivery per subscribed key, in the call's end transaction. Answers whether any was written. */
     const onCallEnded = (event: CallEndedEvent) =>
       Effect.gen(function*() {
-        const keys = (yield* webhookKeys(event.tenantId)).filter((k) =>
-          (k.agentId === null || k.agentId === event.agentId) &&
-          (k.expiresAt === null || new Date(k.expiresAt).getTime() > event.endedAt.getTime())
-        )
+        const keys = yield* subscribed(event)
         if (keys.length === 0) return false
         const eventId = uuidv7()
         const createdAt = new Date(yield* Clock.currentTimeMillis)
@@ -189,7 +197,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks/Outbox", {
         sql<{ n: number }>`SELECT count(*) AS n FROM webhook_deliveries WHERE tenant_id = ${tenantId}`
       ]).pipe(Effect.map(([items, [count]]) => ({ items, total: count!.n })), Effect.orDie)
 
-    return { onCallEnded, claimDue, recordSuccess, recordFailure, list, nudge, wakeUps } as const
+    return { wants, onCallEnded, claimDue, recordSuccess, recordFailure, list, nudge, wakeUps } as const
   })
 }) {}
 
