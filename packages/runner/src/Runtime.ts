@@ -1,6 +1,6 @@
 /**
  * What a runner runs: the entities (Tenant, LiveCall, Campaign), the cluster singletons (the webhook
- * and message dispatchers, the supervisors) and the knowledge-base ingestion worker, with the
+ * and message dispatchers, the ledger's sweep) and the knowledge-base ingestion worker, with the
  * adapters they need. Requires a `Sharding` (from one of the `Cluster` layers), a `SqlClient` and an
  * `HttpClient`.
  */
@@ -13,6 +13,7 @@ import { LiveCallEntity } from "@voiceagent/domain/Calls"
 import { CampaignEntity } from "@voiceagent/domain/Campaigns"
 import type { PhoneProvider } from "@voiceagent/domain/Phone"
 import type * as Duration from "effect/Duration"
+import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schedule from "effect/Schedule"
@@ -22,6 +23,7 @@ import { MessageCharges } from "./Billing/MessageCharges.js"
 import { RateCards } from "./Billing/RateCards.js"
 import { AgentBrain } from "./Brain/AgentBrain.js"
 import { CallEnded } from "./Calls/CallEnded.js"
+import { CallJournal } from "./Calls/CallJournal.js"
 import { CallTransfersRepo } from "./Calls/CallTransfersRepo.js"
 import { VoicemailRepo } from "./Calls/VoicemailRepo.js"
 import { CallSessionsRepo } from "./Calls/CallSessionsRepo.js"
@@ -68,7 +70,7 @@ export interface RuntimeOptions {
   /** Carriers by name; every provider without one uses the simulator. */
   readonly carriers?: Partial<Record<PhoneProvider, Effect.Effect<Carrier, never, any>>>
   readonly webhooks: DispatcherOptions
-  /** How often the supervisor makes sure every live call and active campaign has a running entity. */
+  /** How often the ledger's sweep settles calls whose settlement was lost and drops abandoned reservations. */
   readonly supervisorInterval: Duration.DurationInput
   readonly dialer: DialerOptions
   /** Dials a voice number may start per second (carriers commonly allow 1). */
@@ -81,12 +83,6 @@ export interface RuntimeOptions {
   } | undefined
   /** Vector store, embedders and settings of knowledge bases (default: no vector store, offline embedder). */
   readonly knowledge?: KnowledgeOptions | undefined
-  /**
-   * Wake the live calls and active campaigns of every shard this runner acquires, as soon as it
-   * does (a runner among others: after one dies, its calls and campaigns resume in seconds rather
-   * than at the supervisor's next round). The embedded runner holds every shard from the start.
-   */
-  readonly wakeOnShardAcquired?: boolean | undefined
   /** Where tests stop this process (`FAILPOINTS`; see `Failpoints`). */
   readonly failpoints?: ReadonlyArray<FailpointSpec> | undefined
   /** Speech and language providers (default: the built-in ones: the offline responder, the Flite voice). */
@@ -161,50 +157,46 @@ const MessageSendersLive = (options: RuntimeOptions) =>
   )
 
 /**
- * How old an open call reservation without a session must be before the supervisor drops it: far
+ * How old an open call reservation without a session must be before the ledger's sweep drops it: far
  * longer than a `Start` takes between its reservation and its session row (milliseconds), and than
  * `Deliver.deliver` keeps sending one (about two minutes).
  */
 export const ABANDONED_RESERVATION_SECONDS = 600
 
-/** How long a call may stay ENDED and unsettled before the supervisor asks its tenant to settle it. */
+/** How long a call may stay ENDED and unsettled before the ledger's sweep asks its tenant to settle it. */
 export const UNSETTLED_CALL_SECONDS = 10
 
 /**
- * Wakes the entity of every call that is not over, so its timers run after a runner restarts; gives
- * back the funds of reservations whose call was never written (`Ledger.dropAbandoned`); and has the
- * tenant settle calls that ended and were not settled (a flush lost with its runner).
+ * The ledger's sweep: gives back the funds of reservations whose call was never written
+ * (`Ledger.dropAbandoned`), and has the tenant settle calls that ended and were not settled (a flush
+ * lost with its runner). Two statements a round, whatever the number of calls.
  */
-const supervisor = (interval: Duration.DurationInput) =>
+const ledgerSweep = (interval: Duration.DurationInput) =>
   Effect.gen(function*() {
-    const sessions = yield* CallSessionsRepo
     const ledger = yield* Ledger
-    const client = yield* LiveCallEntity.client
     const tenants = yield* TenantEntity.client
-    yield* sessions.live(1000).pipe(
-      Effect.flatMap((ids) =>
-        Effect.forEach(ids, (id) => client(id).Status().pipe(Effect.ignore), { concurrency: 16, discard: true })
+    yield* ledger.dropAbandoned(ABANDONED_RESERVATION_SECONDS).pipe(
+      Effect.tap((dropped) =>
+        dropped > 0 ? Effect.logWarning(`released the funds of ${dropped} reservation(s) whose call was never written`) : Effect.void
       ),
-      Effect.zipRight(ledger.dropAbandoned(ABANDONED_RESERVATION_SECONDS).pipe(
-        Effect.tap((dropped) =>
-          dropped > 0 ? Effect.logWarning(`released the funds of ${dropped} reservation(s) whose call was never written`) : Effect.void
-        )
-      )),
       // calls ENDED whose settlement flush was lost with its runner: their tenant settles them
       Effect.zipRight(ledger.unsettledTenants(UNSETTLED_CALL_SECONDS).pipe(
         Effect.flatMap((ids) =>
           Effect.forEach(ids, (id) => tenants(id).SettleEnded().pipe(Effect.ignore), { concurrency: 16, discard: true })
         )
       )),
-      Effect.catchAllCause((cause) => Effect.logWarning("live-call supervision failed", cause)),
+      Effect.catchAllCause((cause) => Effect.logWarning("the ledger's sweep failed", cause)),
       Effect.repeat(Schedule.spaced(interval))
     )
   })
 
 /**
- * Looks every second at which shards this runner holds; for each shard newly acquired (a runner
- * died, or left, and this one took over), wakes the live calls and the scheduled or running
- * campaigns that live there. The supervisors still make their rounds; this makes a takeover quick.
+ * What drives live calls and campaigns again after a runner stops: looks every second (in this
+ * process's memory) at which shards this runner holds, and for each shard newly acquired (the runner
+ * started, or another died or left and this one took over) wakes the live calls and the scheduled or
+ * running campaigns that live there, from their rows. Nothing polls the calls or campaigns
+ * themselves: a running one drives itself (its timers, its dial loop), and its rows are where the
+ * next owner picks it up. The look runs on the real clock, so a test's clock is not woken by it.
  */
 const shardTakeover = Effect.gen(function*() {
   const sharding = yield* Sharding.Sharding
@@ -234,30 +226,21 @@ const shardTakeover = Effect.gen(function*() {
     yield* Effect.all(woken, { concurrency: 16, discard: true })
     if (woken.length > 0) yield* Effect.logInfo(`acquired ${gained.length} shard(s): woke ${woken.length} call(s) and campaign(s)`)
   })
+  const realClock = Clock.make()
   yield* tick.pipe(
     Effect.catchAllCause((cause) => Effect.logWarning("waking the entities of acquired shards failed", cause)),
-    Effect.repeat(Schedule.spaced("1 second"))
+    Effect.zipRight(Effect.withClock(Effect.sleep("1 second"), realClock)),
+    Effect.forever
   )
 })
 
-/** Wakes the entity of every scheduled or running campaign: after a runner dies, its campaigns resume elsewhere. */
-const campaignSupervisor = (interval: Duration.DurationInput) =>
-  Effect.gen(function*() {
-    const campaigns = yield* CampaignsRepo
-    const client = yield* CampaignEntity.client
-    yield* campaigns.active(10_000).pipe(
-      Effect.flatMap((ids) => Effect.forEach(ids, (id) => client(id).Wake().pipe(Effect.ignore), { concurrency: 16, discard: true })),
-      Effect.catchAllCause((cause) => Effect.logWarning("campaign supervision failed", cause)),
-      Effect.repeat(Schedule.spaced(interval))
-    )
-  })
-
-/** A campaign call ended: its attempt and contact are updated with the call, then its dial loop is woken. */
+/**
+ * A campaign call ended: its dial loop is woken. (Its attempt and contact are written by the end's own
+ * statement: `CampaignsRepo.ATTEMPTS_ENDED_CTES`.)
+ */
 const campaignListener = Effect.gen(function*() {
-  const campaigns = yield* CampaignsRepo
   const client = yield* CampaignEntity.client
   return {
-    onCallEnded: campaigns.onCallEnded,
     afterCommit: (event: { readonly campaignId: string | null; readonly campaignAttemptId: string | null }) =>
       event.campaignId === null || event.campaignAttemptId === null
         ? Effect.void
@@ -289,8 +272,7 @@ export const RuntimeLive = (options: RuntimeOptions = defaultRuntimeOptions) =>
     LiveCallLive,
     CampaignLive,
     Singleton.make("webhook-dispatcher", dispatcher(options.webhooks)),
-    Singleton.make("live-call-supervisor", supervisor(options.supervisorInterval)),
-    Singleton.make("campaign-supervisor", campaignSupervisor(options.supervisorInterval)),
+    Singleton.make("ledger-sweep", ledgerSweep(options.supervisorInterval)),
     Singleton.make("message-dispatcher", messageDispatcher),
     Singleton.make("recording-retention", Effect.flatMap(Recordings, (recordings) => recordings.retention)),
     Singleton.make("cluster-storage-cleanup", clusterStorageCleanup).pipe(
@@ -298,7 +280,7 @@ export const RuntimeLive = (options: RuntimeOptions = defaultRuntimeOptions) =>
     ),
     // without a vector store no knowledge base can exist, so there is nothing to ingest
     options.knowledge?.vectorStore === undefined ? Layer.empty : IngestionWorker,
-    options.wakeOnShardAcquired === true ? Layer.scopedDiscard(Effect.forkScoped(shardTakeover)) : Layer.empty
+    Layer.scopedDiscard(Effect.forkScoped(shardTakeover))
   ).pipe(
     Layer.provide(Conversations.Default),
     Layer.provide(options.media === undefined ? Layer.empty : MediaServer.layer(options.media)),
@@ -313,12 +295,21 @@ export const RuntimeLive = (options: RuntimeOptions = defaultRuntimeOptions) =>
     Layer.provide(CallEventSinkLive),
     // TimerWheel: the live calls' deadlines and the simulated carrier's line events, one timer fiber per runner
     Layer.provideMerge(Layer.merge(LocalCalls.Default, TimerWheel.Default)),
-    Layer.provide(CallEnded.layer<CampaignsRepo | Sharding.Sharding | Webhooks | MessageOutbox>([
+    // the live calls' writes, group-committed; the call-ended listeners write in the end's transaction
+    Layer.provideMerge(CallJournal.Default.pipe(Layer.provideMerge(CallEnded.layer<Sharding.Sharding | Webhooks | MessageOutbox>([
       campaignListener,
       // the dispatchers are woken only when the end transaction queued rows for them
-      Effect.map(Webhooks, (w) => ({ onCallEnded: w.onCallEnded, afterCommit: (_, queued) => queued ? w.nudge : Effect.void })),
-      Effect.map(MessageOutbox, (m) => ({ onCallEnded: m.onCallEnded, afterCommit: (_, queued) => queued ? m.nudge : Effect.void }))
-    ])),
+      Effect.map(Webhooks, (w) => ({
+        wants: w.wants,
+        onCallEnded: w.onCallEnded,
+        afterCommit: (_, queued) => queued ? w.nudge : Effect.void
+      })),
+      Effect.map(MessageOutbox, (m) => ({
+        wants: m.wants,
+        onCallEnded: m.onCallEnded,
+        afterCommit: (_, queued) => queued ? m.nudge : Effect.void
+      }))
+    ])))),
     Layer.provide(VoiceProvidersLive(options.voice)),
     Layer.provideMerge(AgentBrain.responder),
     Layer.provideMerge(Repositories),

@@ -127,7 +127,7 @@ export const Variables = [
     description: "Tests only: <name>=pause@<n>:<token file> stops this process the n-th time it reaches a named point (failover tests)"
   },
   { name: "VOICE_NUMBER_CPS", default: "1", description: "Campaign dials a voice number may start per second (shared by every runner)" },
-  { name: "SUPERVISOR_INTERVAL", default: "15 seconds", description: "How often live calls and active campaigns are woken on their runners" },
+  { name: "SUPERVISOR_INTERVAL", default: "15 seconds", description: "How often the ledger's sweep settles ended calls whose settlement was lost and releases reservations whose call was never written" },
   {
     name: "CLUSTER_STORAGE_RETENTION",
     default: "7 days",

@@ -305,7 +305,6 @@ export const nodeOptions = (config: AppConfig, role: NodeRole = "embedded"): Nod
       messaging: { ...defaultMessagingOptions, defaultSmsProvider: config.messaging.defaultSmsProvider },
       senders: messageSenders(config),
       knowledge: knowledgeOptions(config, role),
-      wakeOnShardAcquired: role === "runner",
       failpoints: config.failpoints,
       voice: voiceOptions(config),
       clusterStorage: { ...defaultClusterStorageRetention, ...config.clusterStorage },
