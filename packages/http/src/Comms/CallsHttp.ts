@@ -79,10 +79,11 @@ export const CallsHttpLive = HttpApiBuilder.group(CommsApi, "calls", (handlers) 
     /** Checks every reference against the tenant, then starts the call's entity (which holds the funds). */
     const place = (tenantId: TenantId, payload: PlaceCallRequest) =>
       Effect.gen(function*() {
-        const agent = yield* agents.find(tenantId, payload.agentId)
+        // kept per process a few seconds (`ListenerCache`), as the call's entity reads its agent too
+        const agent = yield* agents.findCached(tenantId, payload.agentId)
         if (Option.isNone(agent)) return yield* new AgentNotFound()
         if (!agent.value.agent.is_active) return yield* new AgentInactive()
-        const number = yield* numbers.find(tenantId, payload.voiceNumberId)
+        const number = yield* numbers.findCached(tenantId, payload.voiceNumberId)
         if (Option.isNone(number)) return yield* new VoiceNumberNotFound()
         if (payload.customerId !== undefined && Option.isNone(yield* contacts.findForTenant(tenantId, payload.customerId))) {
           return yield* new ContactNotFound()

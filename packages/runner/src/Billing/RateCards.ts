@@ -3,6 +3,7 @@ import { RateCard } from "@voiceagent/domain/Billing"
 import { costOf } from "@voiceagent/domain/CallMachine"
 import type { TenantId } from "@voiceagent/domain/Ids"
 import * as Effect from "effect/Effect"
+import * as ListenerCache from "../Calls/ListenerCache.js"
 import { PlatformSettings } from "../Settings.js"
 import { fromDatabase } from "../Sql/Rows.js"
 
@@ -22,8 +23,14 @@ export class RateCards extends Effect.Service<RateCards>()("Billing/RateCards", 
     const sql = yield* SqlClient.SqlClient
     const settings = yield* PlatformSettings
 
-    /** The tenant's prices (its own rate card, else the platform's) and its concurrent-call limit. */
-    const forTenant = (tenantId: TenantId) =>
+    /**
+     * The tenant's prices (its own rate card, else the platform's) and its concurrent-call limit, kept
+     * per process (`ListenerCache`: a place or a dial reads them without a statement; rate cards and
+     * limits are set by operators, seen within the cache's time to live).
+     */
+    const forTenant = (tenantId: TenantId) => ListenerCache.cached(tenantId, "rate-card", read(tenantId))
+
+    const read = (tenantId: TenantId) =>
       sql<RateRow>`
         SELECT t.currency, t.max_concurrent_calls, r.voice_per_minute, r.web_per_minute, r.billing_increment_seconds,
                r.sms_per_segment, r.chatapp_per_message, r.reservation_chunk_seconds

@@ -7,6 +7,7 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { v7 as uuidv7 } from "uuid"
+import * as ListenerCache from "../Calls/ListenerCache.js"
 import { isUniqueViolation } from "../Sql/SqlErrors.js"
 import { fromDatabase } from "../Sql/Rows.js"
 
@@ -27,7 +28,8 @@ export class VoiceNumbersRepo extends Effect.Service<VoiceNumbersRepo>()("VoiceN
       `.pipe(
         Effect.map(([row]) => new VoiceNumber(row!, fromDatabase)),
         Effect.catchTag("SqlError", (e) =>
-          isUniqueViolation(e, "voice_numbers_tenant_number_key") ? Effect.fail(new NumberAlreadyRegistered()) : Effect.die(e))
+          isUniqueViolation(e, "voice_numbers_tenant_number_key") ? Effect.fail(new NumberAlreadyRegistered()) : Effect.die(e)),
+        Effect.ensuring(ListenerCache.invalidate(tenantId))
       )
 
     const list = (tenantId: TenantId, page: PageRequest) =>
@@ -48,12 +50,19 @@ export class VoiceNumbersRepo extends Effect.Service<VoiceNumbersRepo>()("VoiceN
         Effect.orDie
       )
 
+    /**
+     * `find`, kept per process (`ListenerCache`: forgotten at once by this process's creates and
+     * removes, other processes' seen within its time to live): what placing a call reads.
+     */
+    const findCached = (tenantId: TenantId, id: VoiceNumberId) => ListenerCache.cached(tenantId, `voice-number:${id}`, find(tenantId, id))
+
     const remove = (tenantId: TenantId, id: VoiceNumberId) =>
       sql<{ id: string }>`DELETE FROM voice_numbers WHERE id = ${id} AND tenant_id = ${tenantId} RETURNING id`.pipe(
         Effect.map((rows) => rows.length > 0),
-        Effect.orDie
+        Effect.orDie,
+        Effect.ensuring(ListenerCache.invalidate(tenantId))
       )
 
-    return { create, list, find, remove } as const
+    return { create, list, find, findCached, remove } as const
   })
 }) {}
