@@ -29,6 +29,7 @@ import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import * as Scope from "effect/Scope"
 import { TimerWheel } from "../Calls/TimerWheel.js"
+import * as GroupCommit from "../Sql/GroupCommit.js"
 import { callerVoice } from "../Voice/CallerVoice.js"
 import { LocalMedia } from "../Voice/Media.js"
 import { CallerStep, engagedScript, type SimulatedCaller, startCaller } from "../Voice/SimulatedCaller.js"
@@ -85,6 +86,16 @@ const reviveScript = (stored: unknown): ReadonlyArray<CallerStep> | undefined =>
       }
     })
     : undefined
+
+/** A row of `simulated_calls` as the dial writes it. */
+interface RecordRow {
+  readonly provider_call_id: string
+  readonly session_id: string
+  readonly to_number: string
+  readonly dialed_at: string
+  readonly ring_ms: number
+  readonly caller_script: ReadonlyArray<CallerStep> | null
+}
 
 /** A call whose line events this process reports. */
 interface Driven {
@@ -154,6 +165,14 @@ export const makeSimulatedCarrier = (options: SimulatorOptions) =>
     const sql = yield* SqlClient.SqlClient
     const scope = yield* Effect.scope
     const wheel = yield* TimerWheel
+    /** The carrier's records of the calls dialled at the same time, written in one statement. */
+    const records = yield* GroupCommit.make("simulated carrier", (rows: ReadonlyArray<RecordRow>) =>
+      sql`
+        INSERT INTO simulated_calls (provider_call_id, session_id, to_number, dialed_at, ring_ms, caller_script)
+        SELECT provider_call_id, session_id, to_number, dialed_at, ring_ms, caller_script
+        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+          AS x(provider_call_id text, session_id uuid, to_number text, dialed_at timestamptz, ring_ms int, caller_script jsonb)
+      `)
     /** The calls whose events this process reports: the next event's index, and the callee once answered. */
     const driving = new Map<string, Driven>()
     let counter = 0
@@ -267,11 +286,14 @@ export const makeSimulatedCarrier = (options: SimulatorOptions) =>
           const record: SimulatedCallRecord = { toNumber: request.to, dialedAt, ringMs: options.ringMillis, hungUpAt: null }
           // the callee's script is part of the carrier's record: a runner taking the call over follows it too
           const script = request.callerScript ?? (behaviour._tag === "Answered" ? engagedScript(behaviour.talkSeconds) : [])
-          yield* sql`
-            INSERT INTO simulated_calls (provider_call_id, session_id, to_number, dialed_at, ring_ms, caller_script)
-            VALUES (${providerCallId}, ${request.sessionId}, ${request.to}, ${new Date(dialedAt)}, ${options.ringMillis},
-              ${request.callerScript === undefined ? null : JSON.stringify(script)}::jsonb)
-          `.pipe(Effect.orDie)
+          yield* records.submit({
+            provider_call_id: providerCallId,
+            session_id: request.sessionId,
+            to_number: request.to,
+            dialed_at: new Date(dialedAt).toISOString(),
+            ring_ms: options.ringMillis,
+            caller_script: request.callerScript === undefined ? null : script
+          })
           options.onDial?.({ sessionId: request.sessionId, to: request.to, at: dialedAt })
           yield* drive(providerCallId, request.sessionId, record, script)
           return { providerCallId }
