@@ -1,7 +1,7 @@
 /**
  * Preloaded into a benchmarked process (`--expose-gc --import ./bench/lib/MemoryProbe.ts`): on
  * SIGUSR2 it collects garbage and prints one line
- * `memory-probe <n> rss=<bytes> heapUsed=<bytes> external=<bytes> arrayBuffers=<bytes> statements=<n>`
+ * `memory-probe <n> rss=<bytes> heapUsed=<bytes> external=<bytes> arrayBuffers=<bytes> statements=<n> cpuMicros=<µs>`
  * on stdout, so the benchmark can read the process's live memory and the SQL statements it has
  * started (`SqlActivity.started()`) from outside at chosen moments.
  *
@@ -57,8 +57,10 @@ process.on("SIGUSR2", () => {
   gc?.()
   gc?.()
   const { heapUsed, rss, external, arrayBuffers } = process.memoryUsage()
+  const cpu = process.cpuUsage()
   probes++
   process.stdout.write(
-    `memory-probe ${probes} rss=${rss} heapUsed=${heapUsed} external=${external} arrayBuffers=${arrayBuffers} statements=${SqlActivity.started()}\n`
+    `memory-probe ${probes} rss=${rss} heapUsed=${heapUsed} external=${external} arrayBuffers=${arrayBuffers} ` +
+      `statements=${SqlActivity.started()} cpuMicros=${cpu.user + cpu.system}\n`
   )
 })

@@ -1,5 +1,6 @@
 /** Child processes for benchmarks: the real CLI, or a baseline server, on free ports. */
 import { type ChildProcess, spawn } from "node:child_process"
+import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -77,6 +78,35 @@ export const probeStatements = async (running: Running): Promise<number> => {
   const { statements } = await probe(running)
   if (statements === undefined) throw new Error("the memory probe did not report statements")
   return statements
+}
+
+/**
+ * What a process (started with `memoryProbeFlags`) has used so far: its SQL statements and its CPU
+ * time (user + system, all its threads), and the CPU time of every PostgreSQL server process on this
+ * machine (its backends do the statements' work; zero where none runs here).
+ */
+export const probeWork = async (running: Running): Promise<{ statements: number; cpuMicros: number; postgresCpuMicros: number }> => {
+  const { cpuMicros, statements } = await probe(running)
+  if (statements === undefined || cpuMicros === undefined) throw new Error("the memory probe did not report statements and CPU")
+  return { statements, cpuMicros, postgresCpuMicros: postgresCpuMicros() }
+}
+
+/** utime + stime of every process named `postgres` (/proc; clock ticks of 10 ms), in µs. */
+const postgresCpuMicros = (): number => {
+  let ticks = 0
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8")
+      const close = stat.lastIndexOf(")")
+      if (!stat.slice(stat.indexOf("(") + 1, close).startsWith("postgres")) continue
+      const fields = stat.slice(close + 2).split(" ")
+      ticks += Number(fields[11]) + Number(fields[12])
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ticks * 10_000
 }
 
 /** `npm start`'s role, on free ports, with the given data directory or database. */

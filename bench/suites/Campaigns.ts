@@ -29,7 +29,7 @@ import * as path from "node:path"
 import pg from "pg"
 import { answeredNumbers, request, sleep } from "../lib/Api.js"
 import { fixedRequests } from "../lib/Load.js"
-import { memoryProbeFlags, probeStatements, type Running, startPlatform } from "../lib/Processes.js"
+import { memoryProbeFlags, probeStatements, probeWork, type Running, startPlatform } from "../lib/Processes.js"
 import type { Row } from "../lib/Report.js"
 
 export interface Settings {
@@ -173,7 +173,7 @@ const endToEnd = async (backend: Backend, settings: Settings): Promise<Array<Row
 
     /** Schedules the campaign now and waits for COMPLETED; times from the request to its completedAt. */
     const runCampaign = async (id: string, total: number) => {
-      const before = await probeStatements(platform)
+      const before = await probeWork(platform)
       const scheduledAt = Date.now()
       await request("POST", `${campaignApi}/campaigns/${id}/schedule`, key, {})
       let last: any
@@ -187,7 +187,7 @@ const endToEnd = async (backend: Backend, settings: Settings): Promise<Array<Row
         }
         return last.status === "COMPLETED"
       })
-      const after = await probeStatements(platform)
+      const after = await probeWork(platform)
       const campaign = await request("GET", `${campaignApi}/campaigns/${id}`, key)
       const completedAt = Date.parse(campaign.completedAt)
       const seconds = (completedAt - scheduledAt) / 1000
@@ -201,7 +201,9 @@ const endToEnd = async (backend: Backend, settings: Settings): Promise<Array<Row
       const lastAttempt = await attemptAt(total)
       return {
         seconds,
-        statements: after - before,
+        statements: after.statements - before.statements,
+        cpuMicros: after.cpuMicros - before.cpuMicros,
+        postgresCpuMicros: after.postgresCpuMicros - before.postgresCpuMicros,
         polls,
         toFirstDialSeconds: (Date.parse(first.claimedAt) - scheduledAt) / 1000,
         endToCompletedMs: completedAt - Date.parse(lastAttempt.endedAt)
@@ -214,7 +216,7 @@ const endToEnd = async (backend: Backend, settings: Settings): Promise<Array<Row
     /** Places `amount` calls with `connections` keep-alive connections; done when every one has ENDED. */
     const placeCalls = async (amount: number) => {
       const endedBefore = await endedCalls()
-      const before = await probeStatements(platform)
+      const before = await probeWork(platform)
       const started = performance.now()
       const placed = await fixedRequests({
         url: placeUrl,
@@ -226,8 +228,16 @@ const endToEnd = async (backend: Backend, settings: Settings): Promise<Array<Row
       if (placed.non2xx + placed.errors > 0) throw new Error(`${placed.non2xx} non-2xx answers and ${placed.errors} errors placing calls`)
       const polls = await pollUntil("every call to end", 250, async () => (await endedCalls()) - endedBefore >= amount)
       const seconds = (performance.now() - started) / 1000
-      const after = await probeStatements(platform)
-      return { seconds, statements: after - before, polls, p50: placed.p50Ms, p99: placed.p99Ms }
+      const after = await probeWork(platform)
+      return {
+        seconds,
+        statements: after.statements - before.statements,
+        cpuMicros: after.cpuMicros - before.cpuMicros,
+        postgresCpuMicros: after.postgresCpuMicros - before.postgresCpuMicros,
+        polls,
+        p50: placed.p50Ms,
+        p99: placed.p99Ms
+      }
     }
 
     // --- warm-up: both paths once
@@ -279,6 +289,8 @@ const endToEnd = async (backend: Backend, settings: Settings): Promise<Array<Row
           "dials/s": Math.round(callsPerSecond),
           seconds: calls.seconds,
           "SQL/dial": sqlPerCall.toFixed(1),
+          "node CPU ms/dial": (calls.cpuMicros / 1000 / apiCalls).toFixed(2),
+          ...(backend.name === "postgres" ? { "PG CPU ms/dial": (calls.postgresCpuMicros / 1000 / apiCalls).toFixed(2) } : {}),
           "dials/s vs API": "1.00",
           "SQL/dial vs API": "1.00",
           "idle SQL/s": idlePerSecond.toFixed(1)
@@ -293,6 +305,8 @@ const endToEnd = async (backend: Backend, settings: Settings): Promise<Array<Row
           "dials/s": Math.round(attemptsPerSecond),
           seconds: campaign.seconds,
           "SQL/dial": sqlPerAttempt.toFixed(1),
+          "node CPU ms/dial": (campaign.cpuMicros / 1000 / contacts).toFixed(2),
+          ...(backend.name === "postgres" ? { "PG CPU ms/dial": (campaign.postgresCpuMicros / 1000 / contacts).toFixed(2) } : {}),
           "dials/s vs API": (attemptsPerSecond / callsPerSecond).toFixed(2),
           "SQL/dial vs API": (sqlPerAttempt / sqlPerCall).toFixed(2),
           "idle SQL/s": idlePerSecond.toFixed(1),
