@@ -5,12 +5,37 @@ import { TenantEntity } from "@voiceagent/domain/TenantEntity"
 import { Ledger } from "@voiceagent/runner/Billing/Ledger"
 import * as TestRuntime from "@voiceagent/runner/Testing/TestRuntime"
 import { UsersRepo } from "@voiceagent/runner/Users/UsersRepo"
-import { Effect, Either, Fiber, Layer } from "effect"
+import type { CallSpec, SessionId } from "@voiceagent/domain/Calls"
+import { CallSessionsRepo } from "@voiceagent/runner/Calls/CallSessionsRepo"
+import { Deferred, Effect, Either, Fiber, Layer } from "effect"
 import * as crypto from "node:crypto"
 import { holdWalletLock, newTenant, waitingOnLock } from "./WalletLock.js"
 
 const Runtime = UsersRepo.Default.pipe(Layer.provideMerge(TestRuntime.layer()))
 
+
+/** An outgoing call's spec (the reservation's statement stores it with the session). */
+const callSpec = (tenantId: TenantId) => ({
+  tenantId,
+  jobId: `job_${crypto.randomUUID()}`,
+  agentId: crypto.randomUUID(),
+  direction: "OUTGOING",
+  voiceNumberId: crypto.randomUUID(),
+  provider: "PROVIDER_A",
+  fromNumber: "+14155550100",
+  toNumber: "+16465550100",
+  customerId: null,
+  campaignId: null,
+  campaignAttemptId: null,
+  metadata: {},
+  dialTimeoutSeconds: 30,
+  maxDurationSeconds: 600,
+  concurrencyLimit: null,
+  currency: "USD",
+  voicePerMinute: 60,
+  billingIncrementSeconds: 1,
+  reservationChunkSeconds: 60
+}) as unknown as CallSpec
 
 /** The ledger's invariants, read straight from the tables. */
 const invariants = (tenantId: TenantId) =>
@@ -184,6 +209,47 @@ describe(`ledger (${TestRuntime.backendName()})`, () => {
         const limited = yield* Effect.either(ledger.reserve(tenantId, "over-limit", 0, 10))
         assert.isTrue(Either.isLeft(limited) && limited.left._tag === "ConcurrentCallLimit")
       }))
+
+    // PostgreSQL only: a settlement is committed while a reservation's statement waits for the wallet
+    it.effect.skipIf(TestRuntime.backendName() === "pglite")(
+      "a reservation that waited for a settlement's commit takes the funds it released (was: 23514 from a row computed on the statement's snapshot)",
+      () =>
+        Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          const sessions = yield* CallSessionsRepo
+          const ledger = yield* Ledger
+          const tenantId = yield* newTenant
+          yield* ledger.topUp(tenantId, "funds", 200)
+          const spec = callSpec(tenantId)
+          const reserve = (id: SessionId) =>
+            sessions.insertReserved(id, spec, 60, Date.now(), { amount: 118, concurrencyLimit: null })
+          // one call holds 118 of the 200, and has ended costing 10
+          const first = crypto.randomUUID() as SessionId
+          assert.strictEqual(yield* reserve(first), "inserted")
+          yield* sql`UPDATE call_sessions SET status = 'ENDED', cost = 10, ended_at = now() WHERE id = ${first}`
+          // its settlement runs and holds the wallet until let go
+          const commit = yield* Deferred.make<void>()
+          const settled = yield* Deferred.make<void>()
+          const settlement = yield* ledger.settleEnded(tenantId).pipe(
+            Effect.zipRight(Deferred.succeed(settled, undefined)),
+            Effect.zipRight(Deferred.await(commit)),
+            sql.withTransaction,
+            Effect.fork
+          )
+          yield* Deferred.await(settled)
+          // the second call's statement starts now (its snapshot: 118 reserved, 82 available), waits for the lock...
+          const second = crypto.randomUUID() as SessionId
+          const reserving = yield* Effect.fork(Effect.either(reserve(second)))
+          yield* waitingOnLock("%INSERT INTO call_sessions%")
+          // ...and gets the wallet once the settlement has released the 118 and charged 10
+          yield* Deferred.succeed(commit, undefined)
+          yield* Fiber.join(settlement)
+          const taken = yield* Fiber.join(reserving)
+          assert.deepStrictEqual(taken, Either.right("inserted" as const))
+          const books = yield* invariants(tenantId)
+          assert.deepStrictEqual([books.balance, books.reserved, books.openReservations, books.openCallsMiscounted], [190, 118, 118, 0])
+        })
+    )
 
     // PostgreSQL only: a second connection holds the wallet's lock while the top-up waits on it
     it.effect.skipIf(TestRuntime.backendName() === "pglite")(

@@ -92,7 +92,7 @@ export class MessageCharges extends Effect.Service<MessageCharges>()("Billing/Me
         ), existing AS (
           SELECT r.id FROM r JOIN reservations v ON v.tenant_id = r."tenantId" AND v.id = 'message:' || r.id
         ), w AS (
-          SELECT tenant_id, balance - reserved AS available FROM wallets
+          SELECT tenant_id, balance, reserved, balance - reserved AS available FROM wallets
           WHERE tenant_id IN (SELECT "tenantId" FROM r)
           ORDER BY tenant_id FOR UPDATE
         ), fits AS (
@@ -107,8 +107,9 @@ export class MessageCharges extends Effect.Service<MessageCharges>()("Billing/Me
           ON CONFLICT (tenant_id, id) DO NOTHING
           RETURNING tenant_id, amount
         ), wallet AS (
-          UPDATE wallets SET reserved = wallets.reserved + h.total, updated_at = now()
-          FROM (SELECT tenant_id, sum(amount) AS total FROM held GROUP BY tenant_id) h
+          -- from the locked rows' values (w), not the statement's snapshot: see Ledger's WALLET_FROM_LOCK
+          UPDATE wallets SET balance = w.balance, reserved = w.reserved + h.total, updated_at = now()
+          FROM (SELECT tenant_id, sum(amount) AS total FROM held GROUP BY tenant_id) h JOIN w ON w.tenant_id = h.tenant_id
           WHERE wallets.tenant_id = h.tenant_id
         ), refused AS (
           UPDATE messages m SET status = 'FAILED', failed_at = ${at}, next_attempt_at = NULL, claimed_until = NULL,

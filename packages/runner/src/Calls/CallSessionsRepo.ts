@@ -151,8 +151,6 @@ const logFields = (row: SessionRow) => ({
   voicemail: row.voicemail ?? null
 })
 
-const date = (epoch: number | null) => epoch === null ? null : new Date(epoch)
-
 const detailOf = (detail: unknown) => detail === null || detail === undefined ? null : JSON.stringify(detail)
 
 export interface CallLogFilter {
@@ -164,12 +162,6 @@ export interface CallLogFilter {
   readonly includeTranscript?: boolean | undefined
 }
 
-export interface FinalFigures {
-  readonly durationSeconds: number
-  readonly billedSeconds: number
-  readonly cost: number
-  readonly transcript: ReadonlyArray<CallLine>
-}
 
 /**
  * A new session's row as JSON for `jsonb_populate_record(set)(NULL::call_sessions, …)`: the columns
@@ -250,7 +242,7 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
         const { amount, concurrencyLimit: limit } = reservation
         const take = sql<{ inserted: number; available: number | null; openCalls: number | null }>`
           WITH w AS (
-            SELECT balance - reserved AS available, open_calls FROM wallets WHERE tenant_id = ${spec.tenantId} FOR UPDATE
+            SELECT balance, reserved, balance - reserved AS available, open_calls FROM wallets WHERE tenant_id = ${spec.tenantId} FOR UPDATE
           ), ok AS (
             SELECT 1 FROM w WHERE w.available >= ${amount} AND (${limit}::int IS NULL OR w.open_calls < ${limit}::int)
           ), session AS (
@@ -265,8 +257,9 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
             ON CONFLICT (tenant_id, id) DO NOTHING
             RETURNING amount
           ), upd AS (
-            UPDATE wallets SET reserved = reserved + ${amount}, open_calls = open_calls + 1, updated_at = now()
-            WHERE tenant_id = ${spec.tenantId} AND EXISTS (SELECT 1 FROM res)
+            -- from the locked row's values (w), not the statement's snapshot: see Ledger's WALLET_FROM_LOCK
+            UPDATE wallets SET balance = w.balance, reserved = w.reserved + ${amount}, open_calls = w.open_calls + 1, updated_at = now()
+            FROM w WHERE wallets.tenant_id = ${spec.tenantId} AND EXISTS (SELECT 1 FROM res)
           ), event AS (
             INSERT INTO call_events (id, session_id, type, detail, at)
             SELECT ${uuidv7()}, id, 'queued', NULL, ${new Date(at)} FROM session
@@ -348,46 +341,6 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
         Effect.orDie
       )
 
-    /** Whether the instance holding `epoch` still owns the call. */
-    const owns = (id: SessionId, epoch: number) =>
-      sql<{ ownerEpoch: number }>`SELECT owner_epoch FROM call_sessions WHERE id = ${id}`.pipe(
-        Effect.map(([row]) => row === undefined || row.ownerEpoch === epoch),
-        Effect.orDie
-      )
-
-    /**
-     * Writes where a live call stands (never a finished one: finishing has its own transaction),
-     * with the event that moved it, in one statement. False when the call is over or another
-     * instance owns it now (a newer epoch): nothing was written.
-     */
-    const saveState = (
-      id: SessionId,
-      epoch: number,
-      state: CallState,
-      extra: { providerCallId?: string | null; reservedSeconds?: number } = {},
-      event?: { readonly type: string; readonly at: number; readonly detail?: unknown }
-    ) => {
-      const update = sql`
-        UPDATE call_sessions SET
-          status = ${state.status},
-          dialed_at = ${date("dialedAt" in state ? state.dialedAt : null)},
-          ringing_at = ${date("ringingAt" in state ? state.ringingAt : null)},
-          answered_at = ${date("answeredAt" in state ? state.answeredAt : null)},
-          provider_call_id = COALESCE(${extra.providerCallId ?? null}, provider_call_id),
-          reserved_seconds = COALESCE(${extra.reservedSeconds ?? null}, reserved_seconds),
-          updated_at = now()
-        WHERE id = ${id} AND status <> 'ENDED' AND owner_epoch = ${epoch}
-        RETURNING id
-      `
-      return (event === undefined ? update : sql`
-        WITH session AS (${update}), event AS (
-          INSERT INTO call_events (id, session_id, type, detail, at)
-          SELECT ${uuidv7()}, id, ${event.type}, ${detailOf(event.detail)}::jsonb, ${new Date(event.at)} FROM session
-        )
-        SELECT id FROM session
-      `).pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
-    }
-
     /**
      * Adds a line to a live call's transcript as it is said (a call that moves to another runner keeps
      * what was said), unless the call is over or another instance owns it now.
@@ -405,38 +358,6 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
         SELECT ${uuidv7()}, id, ${type}, ${detailOf(detail)}::jsonb, ${new Date(at)}
         FROM call_sessions WHERE id = ${id} AND owner_epoch = ${epoch}
       `.pipe(Effect.asVoid, Effect.orDie)
-
-    /**
-     * Marks the call ended with its final figures and adds its `ended` event, once: answers false
-     * when it already was, or another instance owns it now. Runs in the caller's transaction, so
-     * what else the end writes (the call-ended outbox) commits with it.
-     */
-    const finish = (id: SessionId, epoch: number, state: Extract<CallState, { status: "ENDED" }>, figures: FinalFigures) =>
-      sql<{ id: string }>`
-        WITH session AS (
-          UPDATE call_sessions SET
-            status = 'ENDED',
-            outcome = ${state.outcome},
-            end_reason = ${state.reason},
-            dialed_at = ${date(state.dialedAt)},
-            ringing_at = ${date(state.ringingAt)},
-            answered_at = ${date(state.answeredAt)},
-            ended_at = ${date(state.endedAt)},
-            duration_seconds = ${figures.durationSeconds},
-            billed_seconds = ${figures.billedSeconds},
-            cost = ${figures.cost},
-            transcript = ${JSON.stringify(figures.transcript.map(storedLine))}::jsonb,
-            updated_at = now()
-          WHERE id = ${id} AND status <> 'ENDED' AND owner_epoch = ${epoch}
-          RETURNING id
-        ), event AS (
-          INSERT INTO call_events (id, session_id, type, detail, at)
-          SELECT ${uuidv7()}, id, 'ended',
-            ${detailOf({ outcome: state.outcome, reason: state.reason, cost: figures.cost })}::jsonb, ${date(state.endedAt)}
-          FROM session
-        )
-        SELECT id FROM session
-      `.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie)
 
     const findLog = (tenantId: TenantId, id: string) =>
       Effect.gen(function*() {
@@ -491,6 +412,6 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
         Effect.orDie
       )
 
-    return { insert, insertReserved, load, claim, claimOrLoad, owns, saveState, appendLine, addEvent, finish, findLog, list, live } as const
+    return { insert, insertReserved, load, claim, claimOrLoad, appendLine, addEvent, findLog, list, live } as const
   })
 }) {}

@@ -450,7 +450,8 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
           owned: number
         }>`
           WITH w AS (
-            SELECT balance - reserved AS available, open_calls FROM wallets WHERE tenant_id = ${campaign.tenantId} FOR UPDATE
+            SELECT balance, reserved, balance - reserved AS available, open_calls FROM wallets
+            WHERE tenant_id = ${campaign.tenantId} FOR UPDATE
           ), g AS (
             SELECT 1 FROM campaigns WHERE id = ${campaign.id} AND owner_epoch = ${epoch} AND status = 'RUNNING'
           ), allowed AS (
@@ -491,9 +492,10 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
             SELECT s.id::text, ${campaign.tenantId}::uuid, ${amount}::bigint, 'open', 'call' FROM s
             RETURNING amount
           ), upd AS (
-            UPDATE wallets SET reserved = reserved + (SELECT COALESCE(sum(amount), 0) FROM r),
-              open_calls = open_calls + (SELECT count(*) FROM r), updated_at = now()
-            WHERE tenant_id = ${campaign.tenantId} AND EXISTS (SELECT 1 FROM r)
+            -- from the locked row's values (w), not the statement's snapshot: see Ledger's WALLET_FROM_LOCK
+            UPDATE wallets SET balance = w.balance, reserved = w.reserved + (SELECT COALESCE(sum(amount), 0) FROM r),
+              open_calls = w.open_calls + (SELECT count(*) FROM r), updated_at = now()
+            FROM w WHERE wallets.tenant_id = ${campaign.tenantId} AND EXISTS (SELECT 1 FROM r)
           )
           SELECT
             (SELECT json_agg(json_build_object('id', a.id, 'contactId', a.contact_id, 'sessionId', a.session_id)) FROM a) AS claimed,
