@@ -14,6 +14,8 @@ import type { CallSpec, SessionId } from "@voiceagent/domain/Calls"
 import type { TenantId } from "@voiceagent/domain/Ids"
 import { TenantEntity } from "@voiceagent/domain/TenantEntity"
 import { Ledger } from "@voiceagent/runner/Billing/Ledger"
+import type { CallEndedEvent } from "@voiceagent/runner/Calls/CallEnded"
+import { CallJournal } from "@voiceagent/runner/Calls/CallJournal"
 import { CallSessionsRepo } from "@voiceagent/runner/Calls/CallSessionsRepo"
 import * as TestRuntime from "@voiceagent/runner/Testing/TestRuntime"
 import { UsersRepo } from "@voiceagent/runner/Users/UsersRepo"
@@ -49,6 +51,29 @@ const specOf = (tenantId: TenantId, limit: number | null): CallSpec => ({
   reservationChunkSeconds: 60
 } as unknown as CallSpec)
 
+const endedEvent = (spec: CallSpec, sessionId: SessionId, at: number, cost: number): CallEndedEvent => ({
+  sessionId,
+  tenantId: spec.tenantId,
+  agentId: spec.agentId,
+  campaignId: null,
+  campaignAttemptId: null,
+  customerId: null,
+  direction: "OUTGOING",
+  fromNumber: spec.fromNumber,
+  toNumber: spec.toNumber,
+  outcome: "ANSWERED",
+  endReason: "completed",
+  startedAt: new Date(at - 1000),
+  answeredAt: new Date(at - 500),
+  endedAt: new Date(at),
+  durationSeconds: 1,
+  billedSeconds: 1,
+  cost,
+  currency: spec.currency,
+  transcript: [],
+  metadata: {}
+})
+
 type Op =
   | { readonly _tag: "Reserve"; readonly call: number }
   | { readonly _tag: "End"; readonly call: number }
@@ -71,7 +96,7 @@ describe(`batched wallet (${TestRuntime.backendName()})`, () => {
   layer(Runtime, { timeout: 600_000, excludeTestServices: true })((it) => {
     it.effect("reserves with their sessions, ends and settlement flushes, duplicated, reordered and concurrent: never below zero, every charge once, none lost, nothing left reserved", () =>
       Effect.gen(function*() {
-        const runtime = yield* Effect.runtime<SqlClient.SqlClient | Ledger | CallSessionsRepo | UsersRepo>()
+        const runtime = yield* Effect.runtime<SqlClient.SqlClient | Ledger | CallSessionsRepo | CallJournal | UsersRepo>()
         const tenantsClient = yield* TenantEntity.client
         const runs: Array<string> = []
 
@@ -80,6 +105,7 @@ describe(`batched wallet (${TestRuntime.backendName()})`, () => {
             const sql = yield* SqlClient.SqlClient
             const ledger = yield* Ledger
             const sessions = yield* CallSessionsRepo
+            const journal = yield* CallJournal
             const tenantId = yield* newTenant
             const tenant = tenantsClient(tenantId)
             if (input.topUp > 0) yield* ledger.topUp(tenantId, "funds", input.topUp)
@@ -111,17 +137,29 @@ describe(`batched wallet (${TestRuntime.backendName()})`, () => {
                   }
                   case "End": {
                     const call = calls[op.call]!
-                    // the entity's end: the cost never above what was held (one chunk here)
+                    // the entity's end, through the runner's journal: the cost never above what was held (one chunk here)
                     const at = Date.now()
-                    yield* sessions.finish(call.id, 1, {
-                      status: "ENDED",
-                      outcome: "ANSWERED",
-                      reason: "completed",
-                      dialedAt: at - 1000,
-                      ringingAt: null,
-                      answeredAt: at - 500,
-                      endedAt: at
-                    } as any, { durationSeconds: 1, billedSeconds: 1, cost: Math.min(call.cost, input.amount), transcript: [] })
+                    const cost = Math.min(call.cost, input.amount)
+                    yield* journal.end({
+                      sessionId: call.id,
+                      epoch: 1,
+                      state: {
+                        status: "ENDED",
+                        outcome: "ANSWERED",
+                        reason: "completed",
+                        dialedAt: at - 1000,
+                        ringingAt: null,
+                        answeredAt: at - 500,
+                        endedAt: at
+                      },
+                      startedAt: at - 1000,
+                      durationSeconds: 1,
+                      billedSeconds: 1,
+                      cost,
+                      transcript: [],
+                      providerCallId: null,
+                      event: endedEvent(spec, call.id, at, cost)
+                    })
                     return
                   }
                   case "FlushEntity":

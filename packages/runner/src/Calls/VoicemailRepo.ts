@@ -35,11 +35,6 @@ export class VoicemailRepo extends Effect.Service<VoicemailRepo>()("Calls/Voicem
     const recordVoicemail = (id: SessionId, epoch: number, result: VoicemailResult, at: number, detail: unknown) =>
       recordOnce("voicemail", id, epoch, result, at, { result, ...(detail as object) })
 
-    const load = (id: SessionId) =>
-      sql<{ answeredBy: AnsweredBy | null; voicemail: VoicemailResult | null }>`
-        SELECT answered_by, voicemail FROM call_sessions WHERE id = ${id}
-      `.pipe(Effect.map(([row]) => ({ answeredBy: row?.answeredBy ?? null, voicemail: row?.voicemail ?? null })), Effect.orDie)
-
-    return { recordAnsweredBy, recordVoicemail, load } as const
+    return { recordAnsweredBy, recordVoicemail } as const
   })
 }) {}
