@@ -125,21 +125,26 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("Agents/Repo", {
         Effect.orDie
       )
 
-    const find = (tenantId: TenantId, id: AgentId, options: { readonly forUpdate?: boolean } = {}) =>
+    const rowOf = (tenantId: TenantId, id: AgentId, options: { readonly forUpdate?: boolean } = {}) =>
       sql<AgentRow>`
         SELECT ${columns} FROM agents WHERE id = ${id} AND tenant_id = ${tenantId}
         ${options.forUpdate === true ? sql.literal("FOR UPDATE") : sql.literal("")}
-      `.pipe(
-        Effect.flatMap((rows) => rows[0] === undefined ? Effect.succeed(Option.none()) : Effect.asSome(toRecordHere(rows[0]))),
-        Effect.orDie
-      )
+      `.pipe(Effect.map((rows) => Option.fromNullable(rows[0])), Effect.orDie)
+
+    const recordOf = (row: Option.Option<AgentRow>) =>
+      Option.isNone(row) ? Effect.succeed(Option.none<AgentRecord>()) : Effect.asSome(toRecordHere(row.value))
+
+    const find = (tenantId: TenantId, id: AgentId, options: { readonly forUpdate?: boolean } = {}) =>
+      Effect.flatMap(rowOf(tenantId, id, options), recordOf)
 
     /**
-     * `find`, kept per process (`ListenerCache`: forgotten at once by this process's writes to the
+     * `find`, its row kept per process (`ListenerCache`: forgotten at once by this process's writes to the
      * tenant's agents, seen from other processes' within its time to live): what a call needs of its
      * agent as it dials, without a statement per call.
      */
-    const findCached = (tenantId: TenantId, id: AgentId) => ListenerCache.cached(tenantId, `agent:${id}`, find(tenantId, id))
+    const findCached = (tenantId: TenantId, id: AgentId) =>
+      // the row is kept, not the record: its effective voice is resolved with this repository's catalog
+      Effect.flatMap(ListenerCache.cached(tenantId, `agent:${id}`, rowOf(tenantId, id)), recordOf)
 
     /** Writes the agent's patchable state; the caller holds the row (see `find` with forUpdate). */
     const save = (tenantId: TenantId, id: AgentId, state: AgentState) =>

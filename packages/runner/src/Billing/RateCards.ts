@@ -28,16 +28,10 @@ export class RateCards extends Effect.Service<RateCards>()("Billing/RateCards", 
      * per process (`ListenerCache`: a place or a dial reads them without a statement; rate cards and
      * limits are set by operators, seen within the cache's time to live).
      */
-    const forTenant = (tenantId: TenantId) => ListenerCache.cached(tenantId, "rate-card", read(tenantId))
-
-    const read = (tenantId: TenantId) =>
-      sql<RateRow>`
-        SELECT t.currency, t.max_concurrent_calls, r.voice_per_minute, r.web_per_minute, r.billing_increment_seconds,
-               r.sms_per_segment, r.chatapp_per_message, r.reservation_chunk_seconds
-        FROM tenants t LEFT JOIN rate_cards r ON r.tenant_id = t.id
-        WHERE t.id = ${tenantId}
-      `.pipe(
-        Effect.map(([row]) => {
+    const forTenant = (tenantId: TenantId) =>
+      // the row is kept, not the prices: the platform's defaults are this process's settings
+      ListenerCache.cached(tenantId, "rate-card", read(tenantId)).pipe(
+        Effect.map((row) => {
           const defaults = settings.rates
           const own = row !== undefined && row.voicePerMinute !== null
           const voicePerMinute = own ? row.voicePerMinute! : defaults.voicePerMinute
@@ -58,9 +52,16 @@ export class RateCards extends Effect.Service<RateCards>()("Billing/RateCards", 
             }, fromDatabase),
             concurrencyLimit: row?.maxConcurrentCalls ?? settings.calls.defaultConcurrentCalls
           }
-        }),
-        Effect.orDie
+        })
       )
+
+    const read = (tenantId: TenantId) =>
+      sql<RateRow>`
+        SELECT t.currency, t.max_concurrent_calls, r.voice_per_minute, r.web_per_minute, r.billing_increment_seconds,
+               r.sms_per_segment, r.chatapp_per_message, r.reservation_chunk_seconds
+        FROM tenants t LEFT JOIN rate_cards r ON r.tenant_id = t.id
+        WHERE t.id = ${tenantId}
+      `.pipe(Effect.map(([row]) => row), Effect.orDie)
 
     return { forTenant } as const
   })

@@ -522,7 +522,8 @@ export const LiveCallLive = LiveCallEntity.toLayer(
         return [CallEvent.DialFailed({ at })]
       }
       call = { ...call!, providerCallId: placed.right.providerCallId }
-      yield* note(call.state, { providerCallId: placed.right.providerCallId })
+      // awaited: a call resumed elsewhere asks its carrier by this id
+      yield* save(call.state, { providerCallId: placed.right.providerCallId })
       return []
     })
 
@@ -708,6 +709,15 @@ export const LiveCallLive = LiveCallEntity.toLayer(
       if (call.state.status === "QUEUED") return yield* apply(CallEvent.Dial({ at: yield* now }))
       // a call already dialled takes its media stream here from now on (a carrier reconnecting finds it)
       yield* openConversation(yield* agentOf(spec.agentId, spec.tenantId))
+      const carrier = telephony.carrierFor(spec.provider)
+      if (call.providerCallId === null && carrier.callOf !== undefined) {
+        // dialled by a runner that died before it stored the carrier's id: the carrier knows the call
+        const found = yield* carrier.callOf(sessionId).pipe(Effect.catchAllCause(() => Effect.succeed(Option.none<string>())))
+        if (Option.isSome(found)) {
+          call = { ...call, providerCallId: found.value }
+          yield* save(call.state, { providerCallId: found.value })
+        }
+      }
       const providerCallId = call.providerCallId
       if (providerCallId !== null) {
         yield* Effect.gen(function*() {

@@ -299,6 +299,10 @@ export const makeSimulatedCarrier = (options: SimulatorOptions) =>
           return { providerCallId }
         }),
       hangup: (providerCallId) => release(providerCallId),
+      callOf: (sessionId) =>
+        sql<{ providerCallId: string }>`
+          SELECT provider_call_id FROM simulated_calls WHERE session_id = ${sessionId} ORDER BY dialed_at DESC LIMIT 1
+        `.pipe(Effect.map(([row]) => Option.map(Option.fromNullable(row), (r) => r.providerCallId)), Effect.orDie),
       // the callee is handed to the number (which the simulator does not ring): for the platform the line
       // ends as on a hang-up; a number the simulator refuses to dial (…9004) is refused here too
       transfer: (providerCallId, request) =>

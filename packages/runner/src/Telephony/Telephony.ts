@@ -52,6 +52,13 @@ export interface Carrier {
    */
   readonly status: (providerCallId: string) => Effect.Effect<Option.Option<CarrierCallStatus>>
   /**
+   * The carrier's id of the call it placed for `sessionId`, for a carrier that can look a call up by
+   * the platform's reference (the simulated carrier keeps it with its record): a call whose runner died
+   * between the carrier's answer to the dial and its own record of the id is found again. Absent where
+   * the carrier's callbacks bring the id (Twilio, Telnyx).
+   */
+  readonly callOf?: ((sessionId: SessionId) => Effect.Effect<Option.Option<string>>) | undefined
+  /**
    * Answers an incoming call with its audio streamed to `media` (Telnyx's `answer` command). Absent
    * for a carrier whose incoming-call webhook is answered with instructions (Twilio's TwiML).
    */
