@@ -4,8 +4,8 @@
  * campaign's owner stopped by a failpoint between a call's start and its record of the dial (the
  * narrowest window a crash can fall in) and killed there with SIGKILL; once the others have taken
  * over, a fourth runner joins, so shards move again mid-campaign. The simulated carriers of all
- * runners append every dial to one file, so dials are counted across processes; every call's
- * billed time is checked against the carrier's record. Used by the campaign failover test.
+ * runners append every dial to one file, which shows when dialing resumed; the dials are counted from
+ * the carrier's records (`simulated_calls`), and every call's billed time is checked against them. Used by the campaign failover test.
  */
 import * as EntityId from "@effect/cluster/EntityId"
 import * as Sharding from "@effect/cluster/Sharding"
@@ -308,7 +308,13 @@ export const runCampaignFailover = (adminUrl: string, victimRunsHealthCheck = tr
         yield* Effect.sleep("100 millis")
       }
 
-      const dials = readDials(dialLog)
+      // the carrier's dials are its records (`simulated_calls`): the dial log is appended after the record
+      // is written, so a runner killed between the two leaves a dial the log does not show (a call the
+      // next owner finds at the carrier by its session and carries on)
+      const dials = (yield* sql<{ sessionId: string; toNumber: string }>`
+        SELECT session_id, to_number FROM simulated_calls
+        WHERE session_id IN (SELECT id FROM call_sessions WHERE tenant_id = ${seeded.tenantId})
+      `).map((r) => ({ sessionId: r.sessionId, to: r.toNumber }))
       const perSession = new Map<string, number>()
       for (const d of dials) perSession.set(d.sessionId, (perSession.get(d.sessionId) ?? 0) + 1)
       const attempts = yield* (yield* CampaignsRepo).attempts(seeded.tenantId, id, { page: 1, pageSize: 10_000 })
