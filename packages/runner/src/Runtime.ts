@@ -240,13 +240,36 @@ const shardTakeover = Effect.gen(function*() {
  */
 const campaignListener = Effect.gen(function*() {
   const client = yield* CampaignEntity.client
+  // One Wake per campaign in flight: calls that end while it is on its way ask for one more after it
+  // (the loop reads its tables when woken, so one Wake after the last end covers them all), instead of
+  // a message each.
+  const waking = new Map<string, "sending" | "again">()
+  const wake = (campaignId: string): Effect.Effect<void> =>
+    client(campaignId).Wake().pipe(
+      Effect.catchAllCause((cause) => Effect.logDebug("could not wake a campaign", cause)),
+      Effect.zipRight(Effect.suspend(() => {
+        if (waking.get(campaignId) === "again") {
+          waking.set(campaignId, "sending")
+          return wake(campaignId)
+        }
+        waking.delete(campaignId)
+        return Effect.void
+      })),
+      // a sender interrupted (its call's entity stopping) leaves the next end to send one
+      Effect.onInterrupt(() => Effect.sync(() => void waking.delete(campaignId)))
+    )
   return {
     afterCommit: (event: { readonly campaignId: string | null; readonly campaignAttemptId: string | null }) =>
-      event.campaignId === null || event.campaignAttemptId === null
-        ? Effect.void
-        : client(event.campaignId).Wake().pipe(
-          Effect.catchAllCause((cause) => Effect.logDebug("could not wake a campaign", cause))
-        )
+      Effect.suspend(() => {
+        const campaignId = event.campaignId
+        if (campaignId === null || event.campaignAttemptId === null) return Effect.void
+        if (waking.has(campaignId)) {
+          waking.set(campaignId, "again")
+          return Effect.void
+        }
+        waking.set(campaignId, "sending")
+        return wake(campaignId)
+      })
   }
 })
 

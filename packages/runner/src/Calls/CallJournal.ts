@@ -16,7 +16,9 @@
  * - `end`: `ENDED` with the call's figures and events, the campaign attempt's outcome, its contact's
  *   next step and the campaign's counters, in one statement; with the call-ended listeners' outbox rows
  *   in the same transaction when a listener wants the call (most find nothing, from a cache, and then
- *   there is no transaction). Awaited: the end is acknowledged once durable.
+ *   there is no transaction). Then each tenant of the calls ended settles them (`Tenant.SettleEnded`,
+ *   one request per tenant and flush, not per call). Awaited: the end is acknowledged once durable and
+ *   settled.
  *
  * Every write is guarded by the session's owner epoch, as a single one was: an instance of the call
  * fenced off by a newer one writes nothing. A statement that fails fails only what it carried: the
@@ -32,6 +34,8 @@ import * as Exit from "effect/Exit"
 import * as Queue from "effect/Queue"
 import { v7 as uuidv7 } from "uuid"
 import { ATTEMPTS_DIALED_CTES, ATTEMPTS_ENDED_CTES } from "../Campaigns/CampaignsRepo.js"
+import { TenantEntity } from "@voiceagent/domain/TenantEntity"
+import { deliver } from "../Cluster/Deliver.js"
 import { CallEnded, type CallEndedEvent } from "./CallEnded.js"
 import { type CallLine, storedLine } from "./CallSessionsRepo.js"
 
@@ -133,6 +137,8 @@ export class CallJournal extends Effect.Service<CallJournal>()("Calls/CallJourna
   scoped: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const callEnded = yield* CallEnded
+    const tenants = yield* TenantEntity.client
+    const scope = yield* Effect.scope
 
     // -----------------------------------------------------------------------
     // The statements, each for a whole batch
@@ -315,22 +321,46 @@ export class CallJournal extends Effect.Service<CallJournal>()("Calls/CallJourna
       }).pipe(sql.withTransaction)
     }
 
+    /**
+     * The tenants of the calls this flush ended settle them, one request per tenant (its entity settles
+     * every ENDED call of the tenant in one statement); each call's `end` answers once its tenant has.
+     * Forked: the next flush does not wait for the settlements. Lost with this runner, the ledger's sweep
+     * settles them.
+     */
+    const settle = (ended: ReadonlyArray<PendingEnd>) => {
+      const byTenant = new Map<string, Array<PendingEnd>>()
+      for (const end of ended) {
+        const tenantId = end.request.event.tenantId
+        byTenant.set(tenantId, [...(byTenant.get(tenantId) ?? []), end])
+      }
+      return Effect.forEach(byTenant, ([tenantId, ends]) =>
+        deliver(tenants(tenantId).SettleEnded()).pipe(
+          Effect.orDie,
+          Effect.as(true),
+          Effect.exit,
+          Effect.flatMap((exit) => Effect.forEach(ends, (e) => Deferred.done(e.done, exit), { discard: true })),
+          Effect.forkIn(scope)
+        ), { discard: true })
+    }
+
     const flushEnds = (ends: ReadonlyArray<PendingEnd>, notes: ReadonlyMap<string, PendingNote>) =>
       eachOrAll(ends, writeEnds(notes), (items, exit) =>
-        Effect.forEach(items, (e) => {
-          const note = notes.get(e.request.sessionId)
-          if (Exit.isFailure(exit)) {
-            return Effect.zipRight(
-              Deferred.done(e.done, dieWith(exit)),
-              Effect.forEach(note?.waiters ?? [], (w) => Deferred.done(w, dieWith(exit)), { discard: true })
-            )
+        Effect.gen(function*() {
+          const ended: Array<PendingEnd> = []
+          for (const e of items) {
+            const note = notes.get(e.request.sessionId)
+            if (Exit.isFailure(exit)) {
+              yield* Deferred.done(e.done, dieWith(exit))
+              yield* Effect.forEach(note?.waiters ?? [], (w) => Deferred.done(w, dieWith(exit)), { discard: true })
+              continue
+            }
+            const wrote = exit.value.some((r) => r.id === e.request.sessionId)
+            if (wrote) ended.push(e)
+            else yield* Deferred.succeed(e.done, false)
+            yield* Effect.forEach(note?.waiters ?? [], (w) => Deferred.succeed(w, wrote), { discard: true })
           }
-          const ended = exit.value.some((r) => r.id === e.request.sessionId)
-          return Effect.zipRight(
-            Deferred.succeed(e.done, ended),
-            Effect.forEach(note?.waiters ?? [], (w) => Deferred.succeed(w, ended), { discard: true })
-          )
-        }, { discard: true }))
+          yield* settle(ended)
+        }))
 
     const flush = (batch: Batch) =>
       Effect.gen(function*() {
@@ -434,8 +464,9 @@ export class CallJournal extends Effect.Service<CallJournal>()("Calls/CallJourna
             return Effect.zipRight(signal(true), Deferred.await(done))
           })),
       /**
-       * Writes the call's end (and what its listeners write), awaited: answers whether this wrote it
-       * (false: it was over already, or another instance owns the call).
+       * Writes the call's end (and what its listeners write), awaited, then has its tenant settle it:
+       * answers whether this wrote it (false: it was over already, or another instance owns the call,
+       * and settles it).
        */
       end: (request: EndRequest): Effect.Effect<boolean> =>
         Effect.gen(function*() {

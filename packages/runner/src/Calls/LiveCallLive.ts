@@ -590,11 +590,9 @@ export const LiveCallLive = LiveCallEntity.toLayer(
         providerCallId: call!.providerCallId,
         event
       })
-      // ended already, or by a newer instance: that one settles it
+      // ended already, or by a newer instance: that one settles it (the journal has the tenant settle
+      // what it ended, once a flush for every tenant in it)
       if (!ended) return yield* stepDown
-      // the settlement: the Tenant entity settles every ENDED call of the tenant in one statement
-      // (concurrent ends share it); lost with this runner, the next flush or the supervisor does it
-      yield* deliver(tenant().SettleEnded()).pipe(Effect.orDie)
       yield* callEnded.committed(event)
       yield* Effect.logInfo("call ended").pipe(Effect.annotateLogs({
         tenantId: spec.tenantId,
