@@ -1,5 +1,5 @@
 /** Child processes for benchmarks: the real CLI, or a baseline server, on free ports. */
-import { type ChildProcess, spawn } from "node:child_process"
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -109,9 +109,26 @@ const postgresCpuMicros = (): number => {
   return ticks * 10_000
 }
 
+let compiled = false
+
+/**
+ * With `BENCH_COMPILED=1` the platform runs the production build (`npm run build`, compiled once per
+ * bench run; plain node on packages/*\/dist through the packages' `voiceagent-compiled` exports), as
+ * the container image does; otherwise it runs the sources through tsx, as `npm start` does.
+ */
+const platformScript = (): { readonly script: string; readonly flags: ReadonlyArray<string> } => {
+  if (process.env["BENCH_COMPILED"] !== "1") return { script: "packages/server/src/main.ts", flags: [] }
+  if (!compiled) {
+    execFileSync(process.execPath, [path.join(repoRoot, "scripts/build.mjs")], { cwd: repoRoot, stdio: "inherit" })
+    compiled = true
+  }
+  return { script: "packages/server/dist/main.js", flags: ["--conditions=voiceagent-compiled"] }
+}
+
 /** `npm start`'s role, on free ports, with the given data directory or database. */
 export const startPlatform = async (env: Record<string, string | undefined>, nodeFlags: ReadonlyArray<string> = []) => {
-  const platform = spawnTs("packages/server/src/main.ts", ["start"], {
+  const { flags, script } = platformScript()
+  const platform = spawnTs(script, ["start"], {
     PORT: "0",
     PLATFORM_CORE_PORT: "0",
     COMMS_PORT: "0",
@@ -122,7 +139,7 @@ export const startPlatform = async (env: Record<string, string | undefined>, nod
     RATE_LIMIT_PER_SECOND: "0",
     RATE_LIMIT_IP_PER_SECOND: "0",
     ...env
-  }, nodeFlags)
+  }, [...flags, ...nodeFlags])
   const [, gateway] = await platform.waitFor(/Gateway\s+(http:\/\/\S+)/)
   const [, core] = await platform.waitFor(/platform-core\s+(http:\/\/\S+)/)
   const [, comms] = await platform.waitFor(/comms\s+(http:\/\/\S+)/)
