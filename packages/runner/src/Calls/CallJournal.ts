@@ -381,6 +381,7 @@ export class CallJournal extends Effect.Service<CallJournal>()("Calls/CallJourna
     /** Something awaited is pending: notes waiting for their delay are written now. */
     const urgent = yield* Queue.sliding<void>(1)
     const isUrgent = () => pending.dials.length > 0 || pending.ends.length > 0 || pending.waiting > 0
+    const isEmpty = () => !isUrgent() && pending.notes.size === 0
 
     const signal = (awaited: boolean) =>
       Effect.zipRight(Queue.offer(work, undefined), awaited ? Queue.offer(urgent, undefined) : Effect.void)
@@ -397,6 +398,8 @@ export class CallJournal extends Effect.Service<CallJournal>()("Calls/CallJourna
     yield* Effect.gen(function*() {
       for (;;) {
         yield* Queue.take(work)
+        // a signal left by what the last flush took already
+        if (isEmpty()) continue
         if (!isUrgent()) {
           yield* Queue.takeAll(urgent)
           if (!isUrgent()) yield* Effect.raceFirst(Queue.take(urgent), Effect.sleep(NOTE_DELAY_MILLIS))
