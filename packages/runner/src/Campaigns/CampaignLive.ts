@@ -54,14 +54,13 @@ import * as FiberMap from "effect/FiberMap"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
+import * as Ref from "effect/Ref"
 import * as SynchronizedRef from "effect/SynchronizedRef"
-import { AgentsRepo } from "../Agents/AgentsRepo.js"
 import { TenantEntity } from "@voiceagent/domain/TenantEntity"
 import { v7 as uuidv7 } from "uuid"
 import { Ledger } from "../Billing/Ledger.js"
 import type { CallReservation } from "../Calls/CallSessionsRepo.js"
 import { CallSpecs } from "../Calls/CallSpecs.js"
-import { VoiceNumbersRepo } from "../VoiceNumbers/VoiceNumbersRepo.js"
 import { campaignsDialing, countCampaignDial, countWalletOperation } from "../Observability/PlatformMetrics.js"
 import { type ClaimRequest, CampaignsRepo, type DueContact, type Hold, shortfall, stateOf } from "./CampaignsRepo.js"
 import { DialPacer } from "./DialPacer.js"
@@ -137,8 +136,6 @@ export const CampaignLive = CampaignEntity.toLayer(
     const id = address.entityId as string as CampaignId
     const logged = yield* withEntityHandlers
     const repo = yield* CampaignsRepo
-    const agents = yield* AgentsRepo
-    const numbers = yield* VoiceNumbersRepo
     const ledger = yield* Ledger
     const tenants = yield* TenantEntity.client
     const specs = yield* CallSpecs
@@ -151,6 +148,8 @@ export const CampaignLive = CampaignEntity.toLayer(
     const dialSlots = yield* Effect.makeSemaphore(DIAL_PARALLELISM)
     const wakeUps = yield* Queue.sliding<void>(1)
     const loop = yield* FiberHandle.make<void, never>()
+    /** The next pass looks for claims left open (set as a loop starts, and after a pass that failed). */
+    const recoverNext = yield* Ref.make(true)
     // This instance owns the campaign from here on: one left running on a runner that lost the shard
     // can no longer change its state or claim its contacts, and its loop stops at its next try.
     const epoch = Option.getOrElse(yield* repo.claimOwnership(id), () => 0)
@@ -319,15 +318,13 @@ export const CampaignLive = CampaignEntity.toLayer(
         return batch
       })
 
-    /** The campaign's voice number, or why the campaign can no longer dial (agent or number gone). */
+    /** The campaign's voice number, or why the campaign can no longer dial (agent or number gone): one statement. */
     const usable = (c: Campaign) =>
-      Effect.gen(function*() {
-        const agent = yield* agents.find(c.tenantId, c.agentId)
-        if (Option.isNone(agent)) return Either.left("AGENT_NOT_FOUND" as FailureReason)
-        if (!agent.value.agent.is_active) return Either.left("AGENT_INACTIVE" as FailureReason)
-        const number = yield* numbers.find(c.tenantId, c.voiceNumberId)
-        if (Option.isNone(number)) return Either.left("VOICE_NUMBER_REMOVED" as FailureReason)
-        return Either.right(number.value)
+      Effect.map(repo.references(c), ({ agentActive, voiceNumber }) => {
+        if (agentActive === null) return Either.left<FailureReason>("AGENT_NOT_FOUND")
+        if (!agentActive) return Either.left<FailureReason>("AGENT_INACTIVE")
+        if (Option.isNone(voiceNumber)) return Either.left<FailureReason>("VOICE_NUMBER_REMOVED")
+        return Either.right(voiceNumber.value)
       })
 
     const dialStep = (c: Campaign): Effect.Effect<Step> =>
@@ -339,13 +336,21 @@ export const CampaignLive = CampaignEntity.toLayer(
         const specFor = yield* specs.forTenant(c.tenantId)
         const lookedAt = yield* Clock.currentTimeMillis
 
-        const recovered = yield* recoverClaims(c, voiceNumber, specFor)
-        if (recovered === "tenant_busy") return yield* Effect.as(waitFor(Duration.toMillis(options.tenantBusyBackoff)), "continue" as const)
-        if (recovered === "no_funds") return "continue"
+        // claims a crash or a lost `Start` left open: looked for when the loop starts and after a failed pass
+        if (yield* Ref.getAndSet(recoverNext, false)) {
+          const recovered = yield* recoverClaims(c, voiceNumber, specFor).pipe(Effect.onError(() => Ref.set(recoverNext, true)))
+          if (recovered === "tenant_busy") {
+            yield* Ref.set(recoverNext, true)
+            return yield* Effect.as(waitFor(Duration.toMillis(options.tenantBusyBackoff)), "continue" as const)
+          }
+          if (recovered === "no_funds") return yield* Effect.as(Ref.set(recoverNext, true), "continue" as const)
+        }
 
         const window = windowOf(c)
         const now = yield* Clock.currentTimeMillis
-        const work = yield* repo.workload(id)
+        // the pass's due contacts (up to a second of the number's pace, or a batch to sort by local hours)
+        // with the campaign's workload, in one statement
+        const work = yield* repo.pass(c, now, c.recipientCallingHours.enabled ? HOLD_BATCH : pacer.perSecond, !c.recipientCallingHours.enabled)
         if (work.pending === 0 && work.open === 0) {
           yield* apply(null, (_, at) => Command.Complete({ now: at })).pipe(Effect.ignore)
           return "continue"
@@ -357,7 +362,7 @@ export const CampaignLive = CampaignEntity.toLayer(
         }
         const capacity = c.maxConcurrentCalls - work.open
         if (capacity <= 0) return yield* Effect.as(waitFor(Infinity), "continue" as const)
-        const looked = yield* repo.due(c, now, c.recipientCallingHours.enabled ? Math.max(capacity, HOLD_BATCH) : capacity)
+        const looked = work.due
         // contacts outside their own hours wait for their next opening (their next_attempt_at moves
         // there), so the next pass, and the sleep until the earliest due, see only what may be dialed
         const due: Array<DueContact> = []
@@ -496,6 +501,7 @@ export const CampaignLive = CampaignEntity.toLayer(
     }).pipe(
       Effect.catchAllCause((cause) =>
         Effect.logError(`campaign ${id}: dial loop failed; retrying`, cause).pipe(
+          Effect.zipRight(Ref.set(recoverNext, true)),
           Effect.zipRight(waitFor(Duration.toMillis(options.errorBackoff))),
           Effect.as("continue" as const)
         )
@@ -511,6 +517,7 @@ export const CampaignLive = CampaignEntity.toLayer(
       !k.superseded && k.status !== undefined && isActive(k.status) ? [false, k] : [true, { ...k, looping: false }])
 
     const runLoop: Effect.Effect<void> = Effect.gen(function*() {
+      yield* Ref.set(recoverNext, true)
       while (true) {
         yield* keepAlive(true)
         while ((yield* step) === "continue") {

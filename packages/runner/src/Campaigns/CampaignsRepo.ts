@@ -31,6 +31,7 @@ import * as Option from "effect/Option"
 import { v7 as uuidv7 } from "uuid"
 import type { CallSpec } from "@voiceagent/domain/Calls"
 import { type CallReservation, SESSION_INSERT_COLUMNS, sessionRowOf } from "../Calls/CallSessionsRepo.js"
+import { VoiceNumber } from "@voiceagent/domain/VoiceNumbers"
 import { fromDatabase } from "../Sql/Rows.js"
 
 const COLUMNS = `id, tenant_id, name, description, agent_id, voice_number_id, contact_list_id, status, status_reason,
@@ -377,17 +378,6 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
         `
       })
 
-    /** Contacts due now, in order, flagged when their number is (now) on the do-not-call list. */
-    const due = (campaign: Campaign, now: number, limit: number) =>
-      sql<DueContact>`
-        SELECT cc.contact_id, cc.phone_number, cc.attempts, (d.phone_number IS NOT NULL) AS dnc
-        FROM campaign_contacts cc
-        LEFT JOIN dnc_numbers d ON d.tenant_id = ${campaign.tenantId} AND d.phone_number = cc.phone_number
-        WHERE cc.campaign_id = ${campaign.id} AND cc.state = 'PENDING' AND cc.next_attempt_at <= ${new Date(now)}
-        ORDER BY cc.next_attempt_at, cc.position
-        LIMIT ${limit}
-      `.pipe(Effect.orDie)
-
     /** Attempts placed and not ended, and the earliest redial still to come. */
     const workload = (id: CampaignId) =>
       sql<{ open: number; pending: number; nextDue: Date | null }>`
@@ -396,6 +386,64 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
           (SELECT count(*)::int FROM campaign_contacts WHERE campaign_id = ${id} AND state IN ('PENDING', 'IN_PROGRESS')) AS pending,
           (SELECT min(next_attempt_at) FROM campaign_contacts WHERE campaign_id = ${id} AND state = 'PENDING') AS next_due
       `.pipe(Effect.map(([row]) => row!), Effect.orDie)
+
+    /**
+     * What a dial pass looks at, in one statement: the attempts placed and not ended, the contacts
+     * left (pending or in progress), the earliest redial still to come, and the contacts due now in
+     * order (flagged when their number is on the do-not-call list), at most `limit` of them, and when
+     * `withinCapacity` no more than the campaign's `maxConcurrentCalls` less the open attempts.
+     */
+    const pass = (campaign: Campaign, now: number, limit: number, withinCapacity: boolean) =>
+      sql<{ open: number; pending: number; nextDue: Date | null; due: ReadonlyArray<DueContact> | string | null }>`
+        WITH w AS (
+          SELECT
+            (SELECT count(*)::int FROM campaign_attempts WHERE campaign_id = ${campaign.id} AND status IN ('CLAIMED', 'DIALED')) AS open,
+            (SELECT count(*)::int FROM campaign_contacts WHERE campaign_id = ${campaign.id} AND state IN ('PENDING', 'IN_PROGRESS')) AS pending,
+            (SELECT min(next_attempt_at) FROM campaign_contacts WHERE campaign_id = ${campaign.id} AND state = 'PENDING') AS next_due
+        ), due AS (
+          SELECT cc.contact_id, cc.phone_number, cc.attempts, (d.phone_number IS NOT NULL) AS dnc,
+            row_number() OVER (ORDER BY cc.next_attempt_at, cc.position) AS ord
+          FROM campaign_contacts cc
+          LEFT JOIN dnc_numbers d ON d.tenant_id = ${campaign.tenantId} AND d.phone_number = cc.phone_number
+          WHERE cc.campaign_id = ${campaign.id} AND cc.state = 'PENDING' AND cc.next_attempt_at <= ${new Date(now)}
+          ORDER BY cc.next_attempt_at, cc.position
+          LIMIT (SELECT GREATEST(CASE WHEN ${withinCapacity} THEN LEAST(${limit}::int, ${campaign.maxConcurrentCalls}::int - w.open)
+            ELSE ${limit}::int END, 0) FROM w)
+        )
+        SELECT w.open, w.pending, w.next_due,
+          (SELECT json_agg(json_build_object('contactId', contact_id, 'phoneNumber', phone_number, 'attempts', attempts, 'dnc', dnc)
+            ORDER BY ord) FROM due) AS due
+        FROM w
+      `.pipe(
+        Effect.map(([row]) => ({
+          open: row!.open,
+          pending: row!.pending,
+          nextDue: row!.nextDue === null ? null : new Date(row!.nextDue),
+          due: (typeof row!.due === "string" ? JSON.parse(row!.due) : row!.due ?? []) as ReadonlyArray<DueContact>
+        })),
+        Effect.orDie
+      )
+
+    /**
+     * The campaign's agent (whether it exists and is active) and voice number, in one statement: what a
+     * pass checks before it dials, and again when its dials are paced apart.
+     */
+    const references = (campaign: Campaign) =>
+      sql<{ readonly agentActive: boolean | null } & ({ readonly id: null } | VoiceNumber)>`
+        SELECT (SELECT a.is_active FROM agents a WHERE a.id = ${campaign.agentId} AND a.tenant_id = ${campaign.tenantId}) AS agent_active,
+          n.id, n.phone_number, n.provider, n.label, n.created_at, n.updated_at
+        FROM (SELECT 1) one
+        LEFT JOIN voice_numbers n ON n.id = ${campaign.voiceNumberId} AND n.tenant_id = ${campaign.tenantId}
+      `.pipe(
+        Effect.map(([row]) => {
+          const { agentActive, ...number } = row!
+          return {
+            agentActive,
+            voiceNumber: number.id === null ? Option.none<VoiceNumber>() : Option.some(new VoiceNumber(number as VoiceNumber, fromDatabase))
+          }
+        }),
+        Effect.orDie
+      )
 
     /**
      * Claims the contact's next attempt: the attempt row (unique per campaign, contact and number)
@@ -708,8 +756,9 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
       ownedElsewhere,
       writeState,
       snapshot,
-      due,
       workload,
+      pass,
+      references,
       claim,
       claimBatch,
       unclaimBatch,
