@@ -96,6 +96,12 @@ type Applied = readonly [Either.Either<Campaign, CampaignStateConflict>, Known]
 interface Known {
   /** The stored status, as this entity (its only writer while active) last wrote or read it. */
   readonly status: CampaignStatus | undefined
+  /**
+   * The campaign's row as this entity last wrote or read it, for the loop's passes (none yet: read at
+   * the next). Only the status moves while a campaign is active, and only by this entity's commands,
+   * which keep it here; the counters the calls move are not read from it.
+   */
+  readonly row: Option.Option<Campaign>
   /** Another instance owns the campaign: this one's loop stops. */
   readonly superseded: boolean
   /** A dial loop runs: set when one starts, cleared by the loop as it hands back (see `handBack`). */
@@ -154,8 +160,10 @@ export const CampaignLive = CampaignEntity.toLayer(
     // can no longer change its state or claim its contacts, and its loop stops at its next try.
     const epoch = Option.getOrElse(yield* repo.claimOwnership(id), () => 0)
     const statusOf = (found: Option.Option<Campaign>) => Option.getOrUndefined(Option.map(found, (c) => c.status))
+    const stored = yield* repo.find(null, id)
     const known = yield* SynchronizedRef.make<Known>({
-      status: statusOf(yield* repo.find(null, id)),
+      status: statusOf(stored),
+      row: stored,
       superseded: false,
       looping: false
     })
@@ -202,7 +210,7 @@ export const CampaignLive = CampaignEntity.toLayer(
             return [Either.left(moved), { ...k, superseded: true }] as Applied
           }
           yield* also(written.value, now)
-          return [Either.right(written.value), { ...k, status: written.value.status }] as Applied
+          return [Either.right(written.value), { ...k, status: written.value.status, row: written }] as Applied
         }).pipe(repo.withTransaction, Effect.catchTag("SqlError", Effect.die))
       ).pipe(Effect.flatMap((applied) => applied))
 
@@ -420,7 +428,9 @@ export const CampaignLive = CampaignEntity.toLayer(
         if (batch === undefined) return "continue"
         if (!batch.owned) {
           // not running any more, or not ours: a newer instance owns the campaign
-          if (yield* repo.ownedElsewhere(id, epoch)) yield* SynchronizedRef.update(known, (k) => ({ ...k, superseded: true }))
+          // (the row is read again at the next pass either way)
+          const elsewhere = yield* repo.ownedElsewhere(id, epoch)
+          yield* SynchronizedRef.update(known, (k) => ({ ...k, superseded: k.superseded || elsewhere, row: Option.none() }))
           return "continue"
         }
         yield* failpoint<never>("campaign.after-claim")
@@ -477,9 +487,12 @@ export const CampaignLive = CampaignEntity.toLayer(
       }).pipe(Effect.scoped)
 
     const step: Effect.Effect<Step> = Effect.gen(function*() {
-      // read under the lock: a command's transaction has committed, and the known status agrees with the row
+      // under the lock: a command's transaction has committed, and the known status agrees with the row
+      // (read when this entity has none of its own)
       const [found, superseded] = yield* SynchronizedRef.modifyEffect(known, (k) =>
-        Effect.map(repo.find(null, id), (found) => [[found, k.superseded] as const, { ...k, status: statusOf(found) }] as const))
+        Option.isSome(k.row)
+          ? Effect.succeed([[k.row, k.superseded] as const, k] as const)
+          : Effect.map(repo.find(null, id), (found) => [[found, k.superseded] as const, { ...k, status: statusOf(found), row: found }] as const))
       if (Option.isNone(found) || superseded) return "stop"
       const c = found.value
       switch (c.status) {
@@ -573,7 +586,7 @@ export const CampaignLive = CampaignEntity.toLayer(
       Abort: ({ payload }) => command(payload.tenantId, () => Command.Abort(), () => repo.cancelPending(id)),
       Wake: () =>
         SynchronizedRef.updateEffect(known, (k) =>
-          k.looping ? Effect.succeed(k) : Effect.map(repo.find(null, id), (found) => ({ ...k, status: statusOf(found) }))).pipe(
+          k.looping ? Effect.succeed(k) : Effect.map(repo.find(null, id), (found) => ({ ...k, status: statusOf(found), row: found }))).pipe(
             Effect.zipRight(ensureLoop)
           )
     })
