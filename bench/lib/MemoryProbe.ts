@@ -13,7 +13,7 @@ import pg from "pg"
 
 /**
  * Counts every statement sent through `pg.Client.prototype.query` in `SqlActivity`, like the
- * runner's `trackNodePostgres` but installed for the life of the process (no Effect scope).
+ * testing kit's `Testing/PostgresActivity` but installed for the life of the process (no Effect scope).
  * Callback and promise forms are tracked until they finish; a submittable (a cursor) is counted
  * as started only.
  */

@@ -1,11 +1,11 @@
 /**
- * How many SQL statements of this process are executing right now. The testing kit's `advance`
- * reads it to know when the runtime has finished the work a timer started, before it moves the
- * TestClock again. The PGlite client counts its statements; `trackNodePostgres` counts those of
- * the `pg` driver while a test layer (or the benchmark's probe) has it installed.
+ * How many SQL statements of this process are executing right now, and have started so far: the
+ * testing kit's `advance` reads the first to know when the runtime has finished the work a timer
+ * started, before it moves the clock again; the second is how the kit's users (and the benchmarks)
+ * count what a piece of work costs. The embedded PGlite client counts its statements here; the `pg`
+ * driver's are counted only where the kit installs its wrapper (`Testing/PostgresActivity`) or a
+ * benchmark's probe does: the production PostgreSQL path carries no patch.
  */
-import * as Effect from "effect/Effect"
-import pg from "pg"
 
 let inFlight = 0
 let total = 0
@@ -23,26 +23,3 @@ export const begin = (): void => {
 export const end = (): void => {
   inFlight--
 }
-
-/** Counts the `pg` driver's callback queries (the form `@effect/sql-pg` uses) for the scope's lifetime. */
-export const trackNodePostgres = Effect.acquireRelease(
-  Effect.sync(() => {
-    const original = pg.Client.prototype.query
-    pg.Client.prototype.query = function(this: pg.Client, ...args: Array<any>) {
-      const callback = args[args.length - 1]
-      if (typeof callback !== "function") return (original as any).apply(this, args)
-      begin()
-      let done = false
-      args[args.length - 1] = (...results: Array<unknown>) => {
-        if (!done) {
-          done = true
-          end()
-        }
-        return callback(...results)
-      }
-      return (original as any).apply(this, args)
-    } as any
-    return original
-  }),
-  (original) => Effect.sync(() => void (pg.Client.prototype.query = original))
-)

@@ -44,7 +44,7 @@ import { Campaigns } from "../Campaigns/Campaigns.js"
 import { CampaignsRepo } from "../Campaigns/CampaignsRepo.js"
 import * as Cluster from "../Cluster/Cluster.js"
 import { deliver } from "../Cluster/Deliver.js"
-import * as SqlActivity from "../Sql/SqlActivity.js"
+import * as PostgresActivity from "./PostgresActivity.js"
 import { ContactListsRepo } from "../Contacts/ContactListsRepo.js"
 import { ContactsRepo } from "../Contacts/ContactsRepo.js"
 import { defaultRuntimeOptions, RuntimeLive, type RuntimeOptions } from "../Runtime.js"
@@ -135,7 +135,7 @@ export const layer = (options: TestKitOptions = {}) => {
     Layer.provideMerge(PlatformSettings.layer(options.settings)),
     Layer.provide(NodeHttpClient.layerUndici),
     Layer.provideMerge(TestDatabase.layer),
-    Layer.provideMerge(Layer.scopedDiscard(SqlActivity.trackNodePostgres)),
+    Layer.provideMerge(Layer.scopedDiscard(PostgresActivity.trackNodePostgres)),
     // first, so everything above (and the tests of an `it.layer`) runs on it
     Layer.provideMerge(virtualClock)
   )

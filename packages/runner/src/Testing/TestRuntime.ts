@@ -12,7 +12,7 @@ import * as Layer from "effect/Layer"
 import * as TestClock from "effect/TestClock"
 import * as crypto from "node:crypto"
 import * as Cluster from "../Cluster/Cluster.js"
-import * as SqlActivity from "../Sql/SqlActivity.js"
+import * as PostgresActivity from "./PostgresActivity.js"
 import { defaultRuntimeOptions, RuntimeLive, type RuntimeOptions } from "../Runtime.js"
 import { PlatformSettings, type PlatformSettingsShape } from "../Settings.js"
 import * as Settle from "./Settle.js"
@@ -34,7 +34,7 @@ export const layer = (options: TestRuntimeOptions = {}) =>
     Layer.provideMerge(PlatformSettings.layer(options.settings)),
     Layer.provide(NodeHttpClient.layerUndici),
     Layer.provideMerge(TestDatabase.layer),
-    Layer.provideMerge(Layer.scopedDiscard(SqlActivity.trackNodePostgres)),
+    Layer.provideMerge(Layer.scopedDiscard(PostgresActivity.trackNodePostgres)),
     Layer.provideMerge(VirtualClock.layer(Settle.settle))
   )
 
