@@ -119,6 +119,28 @@ const answerFor = (cause: Cause.Cause<unknown>, request: HttpServerRequest.HttpS
 }
 
 /**
+ * `HttpServerResponse.setHeaders` for headers already in lower case, as every answer gets them: the
+ * same response, built without `setHeaders`' object spread of the headers it has (~7 µs an answer on
+ * this machine, more than the rest of the request context). An empty body is left to `setHeaders`,
+ * since `setBody` would drop its content type.
+ */
+export const withHeaders = (
+  response: HttpServerResponse.HttpServerResponse,
+  headers: Readonly<Record<string, string>>
+): HttpServerResponse.HttpServerResponse =>
+  response.body._tag === "Empty"
+    ? HttpServerResponse.setHeaders(response, headers)
+    : HttpServerResponse.setBody(
+      HttpServerResponse.empty({
+        status: response.status,
+        ...(response.statusText === undefined ? {} : { statusText: response.statusText }),
+        cookies: response.cookies,
+        headers: Object.assign({}, response.headers, headers)
+      }),
+      response.body
+    )
+
+/**
  * On every answer: no MIME sniffing, never framed (clickjacking: `frame-ancestors` for today's
  * browsers, `x-frame-options` for older ones), no referrer leaked to links in the docs page.
  * Transport security (HSTS) belongs to the TLS-terminating proxy in front.
@@ -198,7 +220,7 @@ export const withRequestContext =
           )
         }
         yield* recordRequest(service, request.method, path, response.status, (performance.now() - startedPrecise) / 1000)
-        return HttpServerResponse.setHeaders(response, {
+        return withHeaders(response, {
           [REQUEST_ID_HEADER]: requestId,
           ...securityHeaders,
           // answers carry credentials and account data: no shared cache may keep them
