@@ -195,7 +195,7 @@ export const withRequestContext =
   (service: string) => <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<never, R> =>
     Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
       const requestId = requestIdFor(request.headers[REQUEST_ID_HEADER])
-      return Effect.gen(function*() {
+      const handled = Effect.gen(function*() {
         // the access line is at info: when the level filters it, neither its clock nor its annotations are read
         const logging = LogLevel.lessThanEqual(yield* FiberRef.get(FiberRef.currentMinimumLogLevel), LogLevel.Info)
         const started = logging ? yield* Clock.currentTimeMillis : 0
@@ -228,8 +228,10 @@ export const withRequestContext =
             ? { "cache-control": "no-store" }
             : {})
         })
-      }).pipe(
-        Effect.locally(CurrentRequestId, requestId),
-        Effect.annotateLogs({ requestId, service })
+      }).pipe(Effect.annotateLogs({ requestId, service }))
+      // a service the gateway reaches in process already runs under the gateway's id, the same
+      return Effect.flatMap(
+        FiberRef.get(CurrentRequestId),
+        (current) => current === requestId ? handled : Effect.locally(handled, CurrentRequestId, requestId)
       )
     }) as HttpApp.Default<never, R>
