@@ -6,9 +6,9 @@
  * `HttpApiBuilder` encodes a handler's value through a union of the endpoint's success schemas, each
  * wrapped in a transformation to a response that looks up the status and encoding annotations on
  * every request; and encoding checks every refinement of the value (a `UserId`'s pattern, a
- * `Timestamp`'s range, on both sides of its transformation). For a value made by our own code from
- * our own rows that is a third of the cost of a `GET /profile`. A handler that returns a response
- * is sent as it is.
+ * `Timestamp`'s range, on both sides of its transformation): a sixth of a `GET /profile`'s CPU in
+ * process, for values our own code made from our own rows. A handler that returns a response is
+ * sent as it is.
  */
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
