@@ -119,6 +119,28 @@ const answerFor = (cause: Cause.Cause<unknown>, request: HttpServerRequest.HttpS
 }
 
 /**
+ * `HttpServerResponse.setHeaders` for headers already in lower case, as every answer gets them: the
+ * same response, built without `setHeaders`' object spread of the headers it has (8-9 µs an answer on
+ * this 2-core machine under load, against ~2 µs this way). An empty body is left to `setHeaders`,
+ * since `setBody` would drop its content type.
+ */
+export const withHeaders = (
+  response: HttpServerResponse.HttpServerResponse,
+  headers: Readonly<Record<string, string>>
+): HttpServerResponse.HttpServerResponse =>
+  response.body._tag === "Empty"
+    ? HttpServerResponse.setHeaders(response, headers)
+    : HttpServerResponse.setBody(
+      HttpServerResponse.empty({
+        status: response.status,
+        ...(response.statusText === undefined ? {} : { statusText: response.statusText }),
+        cookies: response.cookies,
+        headers: Object.assign({}, response.headers, headers)
+      }),
+      response.body
+    )
+
+/**
  * On every answer: no MIME sniffing, never framed (clickjacking: `frame-ancestors` for today's
  * browsers, `x-frame-options` for older ones), no referrer leaked to links in the docs page.
  * Transport security (HSTS) belongs to the TLS-terminating proxy in front.
@@ -173,7 +195,7 @@ export const withRequestContext =
   (service: string) => <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<never, R> =>
     Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
       const requestId = requestIdFor(request.headers[REQUEST_ID_HEADER])
-      return Effect.gen(function*() {
+      const handled = Effect.gen(function*() {
         // the access line is at info: when the level filters it, neither its clock nor its annotations are read
         const logging = LogLevel.lessThanEqual(yield* FiberRef.get(FiberRef.currentMinimumLogLevel), LogLevel.Info)
         const started = logging ? yield* Clock.currentTimeMillis : 0
@@ -198,7 +220,7 @@ export const withRequestContext =
           )
         }
         yield* recordRequest(service, request.method, path, response.status, (performance.now() - startedPrecise) / 1000)
-        return HttpServerResponse.setHeaders(response, {
+        return withHeaders(response, {
           [REQUEST_ID_HEADER]: requestId,
           ...securityHeaders,
           // answers carry credentials and account data: no shared cache may keep them
@@ -206,8 +228,10 @@ export const withRequestContext =
             ? { "cache-control": "no-store" }
             : {})
         })
-      }).pipe(
-        Effect.locally(CurrentRequestId, requestId),
-        Effect.annotateLogs({ requestId, service })
+      }).pipe(Effect.annotateLogs({ requestId, service }))
+      // a service the gateway reaches in process already runs under the gateway's id, the same
+      return Effect.flatMap(
+        FiberRef.get(CurrentRequestId),
+        (current) => current === requestId ? handled : Effect.locally(handled, CurrentRequestId, requestId)
       )
     }) as HttpApp.Default<never, R>

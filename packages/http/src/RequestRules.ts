@@ -84,8 +84,12 @@ const validationFailed = (problems: ReadonlyArray<{ readonly path: string; reado
 const issues = (prefix: string, problems: ReadonlyArray<JsonProblem>) =>
   problems.map((p) => ({ path: formatIssuePath([...(prefix === "" ? [] : [prefix]), ...p.path]), message: p.message }))
 
+/** Printable ASCII without `%`: nothing in it decodes, so nothing in it is unstorable (most URLs). */
+const PLAIN_URL = /^[\x20-\x24\x26-\x7e]*$/
+
 /** Strings in the path and the query string that cannot be stored, as issues. */
 const urlProblems = (url: string): ReadonlyArray<{ readonly path: string; readonly message: string }> | "malformed" => {
+  if (PLAIN_URL.test(url)) return []
   const q = url.indexOf("?")
   const path = q === -1 ? url : url.slice(0, q)
   const found: Array<{ path: string; message: string }> = []

@@ -1,16 +1,24 @@
+import * as Etag from "@effect/platform/Etag"
+import * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpApiScalar from "@effect/platform/HttpApiScalar"
+import type * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpPlatform from "@effect/platform/HttpPlatform"
 import * as HttpServer from "@effect/platform/HttpServer"
+import * as Path from "@effect/platform/Path"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
+import * as Scope from "effect/Scope"
 import type { ErrorBody } from "@voiceagent/domain/ApiError"
+import { MetricsRefresh } from "@voiceagent/runner/Observability/PlatformMetrics"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
 import { hasBody, REQUEST_ID_HEADER, requestIdFor, securityHeaders, withRequestContext } from "./RequestContext.js"
@@ -266,6 +274,32 @@ export const listen = <R = never>(service: string, options: Listen, upgrade?: Ef
   ).pipe(Layer.provideMerge(gracefulHttpServer(service, options, upgrade)))
 
 /**
+ * The context a server runs its requests in: the HTTP platform's services (what a handler's payload
+ * decoding and a file answer use), the server and its scope, and `MetricsRefresh` for `/metrics`; not
+ * the whole environment its layer was built in. Handlers keep the context their group was built with
+ * (`HttpApiBuilder.group` merges it into each request's), and so do the middlewares. A request copies
+ * its fiber's context several times (its own request and scope, the router's copy, the authentication
+ * middleware's principal, that merge), and with the ~70 services of a role each copy cost ~5 µs.
+ */
+export const serverContext = <R>(context: Context.Context<R>): Context.Context<R> =>
+  Context.pick(
+    Scope.Scope,
+    HttpServer.HttpServer,
+    HttpPlatform.HttpPlatform,
+    Etag.Generator,
+    FileSystem.FileSystem,
+    Path.Path,
+    MetricsRefresh
+  )(context as Context.Context<any>) as Context.Context<R>
+
+/** Serves `app` on the layer's server, its requests in `serverContext`. */
+export const serveSlim = <E, R>(app: HttpApp.Default<E, R>) =>
+  Effect.flatMap(
+    Effect.context<HttpServer.HttpServer | Scope.Scope | R>(),
+    (context) => HttpServer.serveEffect(app).pipe(Effect.locally(FiberRef.currentContext, serverContext(context)))
+  )
+
+/**
  * Serves one HttpApi on its own port, with `/api/v1/openapi.json` and `/docs`, and registers it as
  * a service of this process (for a gateway in the same process: see `Gateway/Proxy`).
  * Fresh, so the three services in one process never share a router.
@@ -280,9 +314,9 @@ export const serveApi = <E, R, RU = never>(
     Effect.gen(function*() {
       const { api: served } = yield* HttpApi.Api
       const app = withRequestContext(service)(withRequestRules(routesOf(served))(yield* HttpApiBuilder.httpApp))
-      const context = yield* Effect.context<never>()
-      yield* (yield* ServiceDirectory).registerLocal(service, { app, context })
-      return HttpServer.serve(app)
+      yield* (yield* ServiceDirectory).registerLocal(service, { app, context: serverContext(yield* Effect.context<never>()) })
+      yield* serveSlim(app)
+      return Layer.empty
     })
   ).pipe(
     Layer.provide([docsLayer, HttpApiBuilder.middlewareOpenApi({ path: OPENAPI_PATH })]),

@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import {
+  apiKeyDigest,
   displayPrefix,
   generateApiKey,
   generateSigningSecret,
@@ -42,6 +43,7 @@ describe("API key format", () => {
     assert.strictEqual(hashApiKey(key).length, 32)
     assert.isTrue(hashApiKey(key).equals(hashApiKey(key)))
     assert.isFalse(hashApiKey(key).equals(hashApiKey(generateApiKey())))
+    assert.strictEqual(apiKeyDigest(key), hashApiKey(key).toString("base64"))
   })
 
   it("shows only a short prefix and makes distinct signing secrets", () => {

@@ -52,6 +52,13 @@ export const looksLikeApiKey = (credential: string): boolean => credential.start
 /** Keys are stored only as SHA-256: fast enough for every request, and a 178-bit secret needs no slow hash. */
 export const hashApiKey = (key: string): Buffer => crypto.createHash("sha256").update(key, "utf8").digest()
 
+// Node 20.12 and later hash in one call, without a Hash object (Node 20.11 has no crypto.hash).
+const oneShot = typeof crypto.hash === "function" ? crypto.hash : undefined
+
+/** `hashApiKey` in base64: what a key is known by in memory (the credential cache, on every request). */
+export const apiKeyDigest = (key: string): string =>
+  oneShot !== undefined ? oneShot("sha256", key, "base64") : hashApiKey(key).toString("base64")
+
 export const displayPrefix = (key: string): string => key.slice(0, DISPLAY_LENGTH)
 
 /** The secret that signs call-result webhooks for a key. */

@@ -22,7 +22,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as crypto from "node:crypto"
 import { hasBody } from "../RequestContext.js"
-import { hashApiKey, isWellFormedApiKey } from "./ApiKeyFormat.js"
+import { apiKeyDigest, isWellFormedApiKey } from "./ApiKeyFormat.js"
 import { CredentialCache } from "./CredentialCache.js"
 import { parseAuthorization } from "./Credentials.js"
 import { SessionTokens } from "./SessionTokens.js"
@@ -44,10 +44,11 @@ export class Authenticator extends Effect.Service<Authenticator>()("Auth/Authent
     const cache = new CredentialCache()
 
     /** The key's row, from the cache or the database (then kept, unless a change raced the read). */
-    const credentialOf = (hash: Buffer, cacheKey: string, now: number) => {
+    const credentialOf = (cacheKey: string, now: number) => {
       const cached = cache.find(cacheKey, now)
       if (cached !== undefined) return Effect.succeed(Option.some(cached))
       const generation = cache.generation
+      const hash = Buffer.from(cacheKey, "base64")
       return keys.findCredential(hash).pipe(
         Effect.map((found) => {
           if (Option.isNone(found) || !crypto.timingSafeEqual(Buffer.from(found.value.keyHash), hash)) {
@@ -62,10 +63,9 @@ export class Authenticator extends Effect.Service<Authenticator>()("Auth/Authent
     const withApiKey = (key: string) =>
       Effect.gen(function*() {
         if (!isWellFormedApiKey(key)) return yield* new InvalidApiKey()
-        const hash = hashApiKey(key)
-        const cacheKey = hash.toString("base64")
+        const cacheKey = apiKeyDigest(key)
         const now = yield* Clock.currentTimeMillis
-        const found = yield* credentialOf(hash, cacheKey, now)
+        const found = yield* credentialOf(cacheKey, now)
         if (Option.isNone(found)) return yield* new InvalidApiKey()
         const credential = found.value
         if (credential.expiresAt !== null && credential.expiresAt.getTime() <= now) {

@@ -37,9 +37,12 @@ import { collectionName, VectorStore } from "@voiceagent/runner/Knowledge/Vector
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { v7 as uuidv7 } from "uuid"
+import { jsonAnswer } from "../Responses.js"
 
 const storeUnavailable = (e: { readonly message: string }) =>
   Effect.fail(new KnowledgeStoreUnavailable({ details: { reason: e.message } }))
+
+const queryAnswer = jsonAnswer(QueryResult)
 
 export const KnowledgeBasesHttpLive = HttpApiBuilder.group(CommsApi, "knowledgeBases", (handlers) =>
   Effect.gen(function*() {
@@ -283,12 +286,14 @@ export const KnowledgeBasesHttpLive = HttpApiBuilder.group(CommsApi, "knowledgeB
             })
           )
           // every field already typed: the payload decoded, the target read from our tables, the chunks built from our store
-          return new QueryResult({
-            kbId: target.id,
-            query: payload.query,
-            threshold: target.threshold,
-            embedder: target.embedder,
-            items
-          }, fromDatabase)
+          return queryAnswer(
+            new QueryResult({
+              kbId: target.id,
+              query: payload.query,
+              threshold: target.threshold,
+              embedder: target.embedder,
+              items
+            }, fromDatabase)
+          )
         }))
   }))

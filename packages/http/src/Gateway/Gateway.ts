@@ -2,7 +2,6 @@ import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpRouter from "@effect/platform/HttpRouter"
-import * as HttpServer from "@effect/platform/HttpServer"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
@@ -13,7 +12,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import { errorResponse, pathOf, withRequestContext } from "../RequestContext.js"
-import { docsLayer, type Listen, listen, OPENAPI_PATH } from "../Serve.js"
+import { docsLayer, type Listen, listen, OPENAPI_PATH, serveSlim } from "../Serve.js"
 import { ServiceDirectory } from "../ServiceDirectory.js"
 import { DASHBOARD_PATHS, makeDashboard } from "./Dashboard.js"
 import { makeProtection, type ProtectionOptions } from "./Protection.js"
@@ -93,12 +92,13 @@ export interface GatewayOptions extends Listen {
 
 /** The gateway on its own port: protection, routes, merged OpenAPI document, docs, proxy. */
 export const serveGateway = (options: GatewayOptions) =>
-  Layer.unwrapEffect(
+  Layer.unwrapScoped(
     Effect.gen(function*() {
       const router = yield* HttpApiBuilder.Router.router
       const app = dispatch(yield* HttpRouter.toHttpApp(router), yield* makeProxy)
       const protection = options.protection === undefined ? undefined : makeProtection(options.protection)
-      return HttpServer.serve(withRequestContext("gateway")(protection === undefined ? app : protection.middleware(app)))
+      yield* serveSlim(withRequestContext("gateway")(protection === undefined ? app : protection.middleware(app)))
+      return Layer.empty
     })
   ).pipe(
     Layer.provide([GatewayRoutes, docsLayer, HttpApiBuilder.middlewareOpenApi({ path: OPENAPI_PATH })]),

@@ -22,7 +22,7 @@ import * as crypto from "node:crypto"
 import * as net from "node:net"
 import { isWellFormedApiKey } from "../Auth/ApiKeyFormat.js"
 import { parseAuthorization } from "../Auth/Credentials.js"
-import { declaredLength, errorResponse, hasBody, pathOf, payloadTooLarge, REQUEST_ID_HEADER } from "../RequestContext.js"
+import { declaredLength, errorResponse, hasBody, pathOf, payloadTooLarge, REQUEST_ID_HEADER, withHeaders } from "../RequestContext.js"
 import { DOCS_PATH, OPENAPI_PATH } from "../Serve.js"
 import { RequestBodyLimit } from "./Proxy.js"
 import { type RateLimit, TokenBuckets, type Verdict } from "./TokenBuckets.js"
@@ -339,6 +339,7 @@ export interface Protection {
 export const makeProtection = (options: ProtectionOptions): Protection => {
   const limiter = makeRateLimiter(options)
   const cors = options.corsOrigins === undefined ? undefined : makeCors(options.corsOrigins)
+  const limiting = options.apiKeyRate !== undefined || options.ipRate !== undefined
 
   /**
    * The checks, synchronous: what a request is refused for (a preflight is answered), with the
@@ -350,7 +351,13 @@ export const makeProtection = (options: ProtectionOptions): Protection => {
   {
     let identity: Identity | undefined = undefined
     let verdict: Verdict | undefined = undefined
-    if (!unlimited(path)) {
+    if (!unlimited(path) && !limiting) {
+      // no bucket to charge: only a key's checksum is checked, and nothing is hashed
+      const credential = parseAuthorization(request.headers["authorization"])
+      if (credential._tag === "ApiKey" && !isWellFormedApiKey(credential.key)) {
+        return { _tag: "Answer", response: Effect.map(invalidApiKey, closing(request)) }
+      }
+    } else if (!unlimited(path)) {
       identity = identify(request.headers["authorization"], clientAddress(request, options.trustedProxyHops))
       verdict = limiter.decide(identity, now)
       if (verdict !== undefined && !verdict.allowed) {
@@ -375,7 +382,7 @@ export const makeProtection = (options: ProtectionOptions): Protection => {
         : app
       return identity === undefined ? served : Effect.map(served, (response) => {
         if (response.status === 401) limiter.refused(identity)
-        return verdict === undefined ? response : HttpServerResponse.setHeaders(response, rateLimitHeaders(verdict))
+        return verdict === undefined ? response : withHeaders(response, rateLimitHeaders(verdict))
       })
     }
     return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {

@@ -3,10 +3,13 @@ import { CurrentTenant, CurrentUser } from "@voiceagent/domain/Auth"
 import { PlatformCoreApi } from "@voiceagent/domain/PlatformCoreApi"
 import { Profile, TenantAlreadyExists } from "@voiceagent/domain/Users"
 import { Authenticator } from "../Auth/Authenticator.js"
+import { jsonAnswer } from "../Responses.js"
 import { fromDatabase } from "@voiceagent/runner/Sql/Rows"
 import { UsersRepo } from "@voiceagent/runner/Users/UsersRepo"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+
+const profileAnswer = jsonAnswer(Profile)
 
 export const ProfileHttpLive = HttpApiBuilder.group(PlatformCoreApi, "profile", (handlers) =>
   Effect.gen(function*() {
@@ -18,11 +21,13 @@ export const ProfileHttpLive = HttpApiBuilder.group(PlatformCoreApi, "profile", 
         Effect.gen(function*() {
           const principal = yield* CurrentUser
           // read with the credential, from our own tables: no second statement, no re-validation
-          return new Profile({
-            user: principal.user,
-            tenant: principal.tenant,
-            credential: { type: principal.via, apiKeyId: principal.apiKeyId }
-          }, fromDatabase)
+          return profileAnswer(
+            new Profile({
+              user: principal.user,
+              tenant: principal.tenant,
+              credential: { type: principal.via, apiKeyId: principal.apiKeyId }
+            }, fromDatabase)
+          )
         }))
       .handle("createTenant", ({ payload }) =>
         Effect.gen(function*() {
