@@ -834,7 +834,8 @@ export const LiveCallLive = LiveCallEntity.toLayer(
           transcript: []
         }
         const commands = yield* step(CallEvent.Dial({ at: yield* now }))
-        // no session at all: a claim made before claims inserted sessions, started as a call of its own
+        // no session at all: a claim made before claims inserted sessions (one undone is never started
+        // again: `unclaimBatch` takes only claims whose `Start` was not sent), started as a call of its own
         if (call === undefined) return yield* startUnlocked(spec)
         if (commands.length > 0) {
           yield* stayResident
