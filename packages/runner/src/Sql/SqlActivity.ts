@@ -23,3 +23,12 @@ export const begin = (): void => {
 export const end = (): void => {
   inFlight--
 }
+
+/** Work on the way to a statement (a pooled connection awaited): in flight, not a statement started. */
+export const beginWait = (): void => {
+  inFlight++
+}
+
+export const endWait = (): void => {
+  inFlight--
+}

@@ -10,6 +10,27 @@ import * as SqlActivity from "../Sql/SqlActivity.js"
 
 export const trackNodePostgres = Effect.acquireRelease(
   Effect.sync(() => {
+    // A statement waits for a pooled connection before the driver sees it, and a connection the pool
+    // let go when it idled is opened again then (a TCP connect and PostgreSQL's start-up, several ms on
+    // a loaded machine): counted too, or `settle` takes that wait for a quiet runtime and moves the
+    // clock while a timer's work has not reached the database yet (seen as a campaign's dial landing
+    // after the instant it was due at).
+    const ownConnect = Object.hasOwn(pg.Pool.prototype, "connect")
+    const originalConnect = pg.Pool.prototype.connect
+    pg.Pool.prototype.connect = function(this: pg.Pool, ...args: Array<any>) {
+      const callback = args[args.length - 1]
+      if (typeof callback !== "function") return (originalConnect as any).apply(this, args)
+      SqlActivity.beginWait()
+      let done = false
+      args[args.length - 1] = (...results: Array<unknown>) => {
+        if (!done) {
+          done = true
+          SqlActivity.endWait()
+        }
+        return callback(...results)
+      }
+      return (originalConnect as any).apply(this, args)
+    } as any
     const original = pg.Client.prototype.query
     pg.Client.prototype.query = function(this: pg.Client, ...args: Array<any>) {
       const callback = args[args.length - 1]
@@ -25,7 +46,12 @@ export const trackNodePostgres = Effect.acquireRelease(
       }
       return (original as any).apply(this, args)
     } as any
-    return original
+    return { original, originalConnect, ownConnect }
   }),
-  (original) => Effect.sync(() => void (pg.Client.prototype.query = original))
+  ({ original, originalConnect, ownConnect }) =>
+    Effect.sync(() => {
+      pg.Client.prototype.query = original
+      if (ownConnect) pg.Pool.prototype.connect = originalConnect
+      else delete (pg.Pool.prototype as any).connect
+    })
 )
