@@ -130,6 +130,8 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
     const memoryQueued = async () =>
       (await request("GET", `${running.comms}/api/v1/webhook-deliveries?pageSize=1`, key)).total as number
     await endToEnd({ url: `${running.comms}/api/v1/channels/voice/call`, key, body: zeroLength, connections: settings.connections }, WARMUP_CALLS, memoryQueued)
+    // read after the same wait as the held calls: the warm-up's ended calls let their entities go meanwhile
+    await new Promise((resolve) => setTimeout(resolve, settings.heldSettleSeconds * 1000))
     const idle = await probeMemory(running.platform)
     // "…9002": rings and is never answered; held until the dial timeout (an hour here)
     const held = await fixedRequests({

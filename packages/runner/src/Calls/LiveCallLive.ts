@@ -243,11 +243,15 @@ export const LiveCallLive = LiveCallEntity.toLayer(
      * it then lives only here: its ring deadline is a wake in the wheel, its state is its row, and
      * its conversation is prepared again when the entity starts. A web call stays (its client's
      * stream is served by this process), and so does a call being dialled (the carrier not yet told).
+     * So does a call on a carrier that is asked to stream again when its call is resumed in progress
+     * (Telnyx's `restream`): a call answered while its entity was away would be resumed in progress
+     * and asked for a second stream beside the one its dial set up (to be done: tell the two apart).
      */
     const letGo = () =>
       call !== undefined && !fenced && call.providerCallId !== null &&
       (call.state.status === "DIALING" || call.state.status === "RINGING") &&
       directionOf(call.spec) === "OUTGOING" && call.spec.provider !== "WEB" &&
+      telephony.carrierFor(call.spec.provider).restream === undefined &&
       !(conversation?.handle.attached() ?? false)
 
     /** Whether the entity must stay in memory (see `stayResident`). */
