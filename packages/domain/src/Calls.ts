@@ -290,7 +290,21 @@ export const LiveCallEntity = Entity.make("LiveCall", [
    * client's stream there; null when the call is over, is not a web call, or its runner has no media
    * server.
    */
-  Rpc.make("WebStreamAddress", { success: Schema.NullOr(Schema.String) }).annotate(ClusterSchema.Persisted, false)
+  Rpc.make("WebStreamAddress", { success: Schema.NullOr(Schema.String) }).annotate(ClusterSchema.Persisted, false),
+  /**
+   * Sent by the runner's timer wheel at a deadline of the call (its ring timeout) that must be kept
+   * while the call's entity is stopped (a ringing call lets its entity go): starts the entity again
+   * if need be, which acts on what is due. Not persisted: a runner that dies loses its timers, and
+   * whoever takes the call over arms them again from its row.
+   */
+  Rpc.make("Wake", { success: CallStatusReply }).annotate(ClusterSchema.Persisted, false),
+  /**
+   * The call's media stream reached this runner while the call's entity was stopped (a ringing call
+   * answered): the stream waits, attached, for the conversation the entity opens as it starts again.
+   * Answers whether the call has a conversation to take it (false: the call is over, or no longer
+   * run here). Not persisted: the stream is refused when the answer does not come.
+   */
+  Rpc.make("OpenMedia", { success: Schema.Boolean }).annotate(ClusterSchema.Persisted, false)
 ])
   .annotateRpcs(ClusterSchema.Persisted, true)
   // a persisted command's reply answers every later send of its key: it must never be an

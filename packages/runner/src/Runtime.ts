@@ -56,7 +56,7 @@ import { Ingestion } from "./Knowledge/Ingestion.js"
 import { type KnowledgeOptions, KnowledgeServices } from "./Knowledge/KnowledgeServices.js"
 import { Recordings, type RecordingsOptions, RecordingsSettings } from "./Recordings/Recordings.js"
 import { Conversations } from "./Voice/Conversations.js"
-import { LocalMedia } from "./Voice/Media.js"
+import { LocalMedia, MediaWaker } from "./Voice/Media.js"
 import { MediaServer, type MediaServerOptions } from "./Voice/MediaServer.js"
 import { WebStreams } from "./Voice/WebMedia.js"
 import { webrtcVad } from "./Voice/Vad.js"
@@ -124,6 +124,12 @@ export const CallEventSinkLive = Layer.effect(
         )
     }
   })
+)
+
+/** A stream reaching this process for a call whose entity let go (a ringing call answered) wakes it (`OpenMedia`). */
+export const MediaWakerLive = Layer.effect(
+  MediaWaker,
+  Effect.map(LiveCallEntity.client, (client) => ({ wake: (sessionId) => Effect.orDie(client(sessionId).OpenMedia()) }))
 )
 
 const TelephonyLive = (options: RuntimeOptions) =>
@@ -314,7 +320,7 @@ export const RuntimeLive = (options: RuntimeOptions = defaultRuntimeOptions) =>
     Layer.provide(DialPacer.layer(options.callsPerSecondPerNumber)),
     Layer.provide(TelephonyLive(options)),
     Layer.provideMerge(WebStreams.Default),
-    Layer.provideMerge(LocalMedia.Default),
+    Layer.provideMerge(LocalMedia.Default.pipe(Layer.provide(MediaWakerLive))),
     Layer.provide(CallEventSinkLive),
     // TimerWheel: the live calls' deadlines and the simulated carrier's line events, one timer fiber per runner
     Layer.provideMerge(Layer.merge(LocalCalls.Default, TimerWheel.Default)),

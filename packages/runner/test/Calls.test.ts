@@ -6,12 +6,14 @@ import { TenantEntity } from "@voiceagent/domain/TenantEntity"
 import { AgentsRepo } from "@voiceagent/runner/Agents/AgentsRepo"
 import { ApiKeysRepo } from "@voiceagent/runner/ApiKeys/ApiKeysRepo"
 import { Ledger } from "@voiceagent/runner/Billing/Ledger"
+import { MAX_IDLE_MS } from "@voiceagent/runner/Calls/LiveCallLive"
+import { LocalCalls } from "@voiceagent/runner/Calls/LocalCalls"
 import { TimerWheel } from "@voiceagent/runner/Calls/TimerWheel"
 import * as TestKit from "@voiceagent/runner/Testing/TestKit"
 import * as TestRuntime from "@voiceagent/runner/Testing/TestRuntime"
 import { UsersRepo } from "@voiceagent/runner/Users/UsersRepo"
 import { EVENT_ID_HEADER, SIGNATURE_HEADER, sign } from "@voiceagent/runner/Webhooks/Webhooks"
-import { Deferred, Effect, Exit, Layer, Option } from "effect"
+import { Deferred, Duration, Effect, Exit, Layer, Option } from "effect"
 import * as crypto from "node:crypto"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
@@ -135,9 +137,10 @@ describe("live calls, driven by TestClock", () => {
         assert.strictEqual((yield* wallet(t.tenantId)).reserved, 0)
       }))
 
-    it.effect("a held call waits on the runner's timer wheel, stays resident by its own touches, and leaves no timer when it ends", () =>
+    it.effect("a held call waits on the runner's timer wheel, lets its entity go while it rings, and leaves no timer when it ends", () =>
       Effect.gen(function*() {
         const wheel = yield* TimerWheel
+        const localCalls = yield* LocalCalls
         const t = yield* newTenant(1000)
         const { call, sessionId } = yield* start(spec(t, "+14155559002", { dialTimeoutSeconds: 1200 }))
         yield* advance(3)
@@ -145,12 +148,14 @@ describe("live calls, driven by TestClock", () => {
         const row = yield* session(sessionId)
         // the ring deadline is an entry of the wheel, at the dial time plus the dial timeout
         assert.strictEqual(wheel.deadlineOf(sessionId, "ring"), row.dialedAt.getTime() + 1_200_000)
-        const touch = wheel.deadlineOf(sessionId, "resident")
-        assert.isDefined(touch)
-        // past the touch: the entity was sent a request (so never idle for the reaper) and armed the next
-        yield* TestKit.advance("3 minutes")
+        // a ringing call is not kept resident: idle for MAX_IDLE_MS (the reaper looks as often), its entity goes
+        yield* TestKit.advance(Duration.millis(3 * MAX_IDLE_MS))
+        yield* eventually(Effect.sync(() => assert.isFalse(localCalls.has(sessionId), "the ringing call's entity still runs")))
+        assert.isUndefined(wheel.deadlineOf(sessionId, "resident"))
+        // what it leaves is its wake at the ring deadline
+        assert.strictEqual(wheel.deadlineOf(sessionId, "ring"), row.dialedAt.getTime() + 1_200_000)
+        // a request starts it again, from its row
         assert.strictEqual((yield* call.Status()).status, "RINGING")
-        assert.isAbove(wheel.deadlineOf(sessionId, "resident") ?? 0, touch!)
         yield* call.Hangup({ requestId: "stop" })
         yield* eventually(Effect.sync(() => {
           assert.isUndefined(wheel.deadlineOf(sessionId, "ring"))

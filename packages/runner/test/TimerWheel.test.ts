@@ -1,6 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { TimerWheel } from "@voiceagent/runner/Calls/TimerWheel"
 import { Clock, Effect, Exit, Option, Ref, Scope, TestClock } from "effect"
+import * as v8 from "node:v8"
+import * as vm from "node:vm"
 
 /**
  * The test clock's sleeps not yet due (an interrupted sleep stays in its list until its time, so
@@ -117,5 +119,78 @@ describe("TimerWheel", () => {
       assert.strictEqual(wheel.size(), 0)
       assert.deepStrictEqual(yield* Ref.get(fired), [])
       assert.strictEqual(yield* pendingSleeps, 0)
+    }).pipe(Effect.provide(TimerWheel.Default)))
+})
+
+/** A full collection (V8's `gc`, exposed for this process), after the current job (a WeakRef's target is kept until then). */
+const collect = Effect.promise(async () => {
+  v8.setFlagsFromString("--expose-gc")
+  const gc = vm.runInNewContext("gc") as () => void
+  await new Promise((resolve) => setTimeout(resolve, 0))
+  gc()
+  await new Promise((resolve) => setTimeout(resolve, 0))
+  gc()
+})
+
+/** Arms a timer whose effect alone holds a large object; answers a weak reference to that object. */
+const armHeld = (wheel: TimerWheel, owner: string, kind: string) => {
+  const payload = { bytes: new Uint8Array(1_000_000) }
+  const ref = new WeakRef(payload)
+  return Effect.as(wheel.arm(owner, kind, 3_600_000, Effect.sync(() => void payload.bytes.length)), ref)
+}
+
+describe("TimerWheel releases what it no longer runs", () => {
+  it.scoped("a replaced or cancelled timer's effect is let go at once, long before its deadline", () =>
+    Effect.gen(function*() {
+      const wheel = yield* TimerWheel
+      const replaced = yield* armHeld(wheel, "a", "ring")
+      yield* wheel.arm("a", "ring", 3_600_000, Effect.void)
+      const cancelled = yield* armHeld(wheel, "b", "ring")
+      yield* wheel.cancel("b", "ring")
+      const dropped = yield* armHeld(wheel, "c", "max")
+      const kept = yield* armHeld(wheel, "c", "ring")
+      // a call's entity stopping while its call rings keeps the entry that wakes it
+      yield* wheel.cancelAll("c", ["ring"])
+      assert.strictEqual(wheel.size(), 2)
+      assert.strictEqual(wheel.deadlineOf("c", "ring"), 3_600_000)
+      assert.isUndefined(wheel.deadlineOf("c", "max"))
+      yield* collect
+      assert.isUndefined(replaced.deref(), "the replaced timer's closure is still held")
+      assert.isUndefined(cancelled.deref(), "the cancelled timer's closure is still held")
+      assert.isUndefined(dropped.deref(), "the timer cancelled with its owner's is still held")
+      assert.isDefined(kept.deref())
+      yield* wheel.cancelAll("c")
+      yield* wheel.cancelAll("a")
+      assert.strictEqual(wheel.size(), 0)
+      assert.isTrue(Option.isNone(wheel.sleeper()))
+    }).pipe(Effect.provide(TimerWheel.Default)))
+
+  it.scoped("replacing and cancelling keep the heap in order", () =>
+    Effect.gen(function*() {
+      const { fired, record, wheel } = yield* setup
+      // pseudo-random deadlines, re-armed and cancelled out of order
+      let x = 7
+      const next = () => (x = (x * 1103515245 + 12345) % 2147483648) % 10_000
+      const expected = new Map<string, number>()
+      for (let i = 0; i < 200; i++) {
+        const owner = `o${i % 40}`
+        const kind = `k${i % 3}`
+        const deadline = 1 + next()
+        yield* wheel.arm(owner, kind, deadline, record(`${owner}.${kind}`))
+        expected.set(`${owner}.${kind}`, deadline)
+        if (i % 7 === 0) {
+          yield* wheel.cancel(owner, kind)
+          expected.delete(`${owner}.${kind}`)
+        }
+      }
+      assert.strictEqual(wheel.size(), expected.size)
+      yield* TestClock.adjust(20_000)
+      const order = [...expected].sort((a, b) => a[1] - b[1]).map(([name, at]) => `${name}@${at}`)
+      const got = yield* Ref.get(fired)
+      assert.strictEqual(got.length, order.length)
+      // by deadline (ties in arming order, which the sort above does not know)
+      assert.deepStrictEqual([...got].map((f) => Number(f.split("@")[1])), order.map((f) => Number(f.split("@")[1])))
+      assert.deepStrictEqual(new Set(got), new Set(order))
+      assert.strictEqual(wheel.size(), 0)
     }).pipe(Effect.provide(TimerWheel.Default)))
 })

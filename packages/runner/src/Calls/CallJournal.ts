@@ -31,6 +31,7 @@ import * as Cause from "effect/Cause"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as FiberId from "effect/FiberId"
 import * as Queue from "effect/Queue"
 import { v7 as uuidv7 } from "uuid"
 import { ATTEMPTS_DIALED_CTES, ATTEMPTS_ENDED_CTES } from "../Campaigns/CampaignsRepo.js"
@@ -116,10 +117,17 @@ interface Batch {
   readonly dials: Array<PendingDial>
   readonly notes: Map<string, PendingNote>
   readonly ends: Array<PendingEnd>
+  /** Awaited writes (and `flushed` callers) in the batch: it is written without waiting for `NOTE_DELAY`. */
   waiting: number
+  /** Done once the batch's flush is over (written or failed). */
+  readonly done: Deferred.Deferred<void>
 }
 
-const emptyBatch = (): Batch => ({ dials: [], notes: new Map(), ends: [], waiting: 0 })
+const emptyBatch = (): Batch => ({ dials: [], notes: new Map(), ends: [], waiting: 0, done: Deferred.unsafeMake(FiberId.none) })
+
+const batchHolds = (batch: Batch, sessionId: string) =>
+  batch.notes.has(sessionId) || batch.dials.some((d) => d.sessionId === sessionId) ||
+  batch.ends.some((e) => e.request.sessionId === sessionId)
 
 const iso = (ms: number | null) => ms === null ? null : new Date(ms).toISOString()
 
@@ -376,6 +384,8 @@ export class CallJournal extends Effect.Service<CallJournal>()("Calls/CallJourna
     // -----------------------------------------------------------------------
 
     let pending = emptyBatch()
+    /** The batch being written, while one is. */
+    let inFlight: Batch | undefined
     /** Something is pending. */
     const work = yield* Queue.sliding<void>(1)
     /** Something awaited is pending: notes waiting for their delay are written now. */
@@ -392,7 +402,8 @@ export class CallJournal extends Effect.Service<CallJournal>()("Calls/CallJourna
         Effect.forEach(batch.ends, (e) => Deferred.interrupt(e.done), { discard: true }),
         Effect.forEach(batch.notes.values(), (n) => Effect.forEach(n.waiters, Deferred.interrupt, { discard: true }), {
           discard: true
-        })
+        }),
+        Deferred.done(batch.done, Exit.void)
       ], { discard: true })
 
     yield* Effect.gen(function*() {
@@ -406,9 +417,14 @@ export class CallJournal extends Effect.Service<CallJournal>()("Calls/CallJourna
         }
         const batch = pending
         pending = emptyBatch()
+        inFlight = batch
         yield* flush(batch).pipe(
           Effect.onInterrupt(() => failPending(batch)),
-          Effect.catchAllCause((cause) => Effect.logError("the call journal's flush failed", cause))
+          Effect.catchAllCause((cause) => Effect.logError("the call journal's flush failed", cause)),
+          Effect.ensuring(Effect.suspend(() => {
+            inFlight = undefined
+            return Deferred.done(batch.done, Exit.void)
+          }))
         )
       }
     }).pipe(
@@ -440,7 +456,27 @@ export class CallJournal extends Effect.Service<CallJournal>()("Calls/CallJourna
       return note
     }
 
+    /** Whether this journal has writes of the call not yet written (pending, or being written). */
+    const holds = (sessionId: SessionId) =>
+      batchHolds(pending, sessionId) || (inFlight !== undefined && batchHolds(inFlight, sessionId))
+
     return {
+      holds,
+      /**
+       * Waits until every write of the call handed to this journal so far is over (written or failed),
+       * without waiting for `NOTE_DELAY`: what a re-read of the call's row waits for, so that a call's
+       * entity started again on this runner reads what its stopped instance noted (and claims the call
+       * after those notes, which are written under the epoch it had). At once when nothing is held.
+       */
+      flushed: (sessionId: SessionId): Effect.Effect<void> =>
+        Effect.suspend(() => {
+          if (batchHolds(pending, sessionId)) {
+            const batch = pending
+            batch.waiting++
+            return Effect.zipRight(signal(true), Deferred.await(batch.done))
+          }
+          return inFlight !== undefined && batchHolds(inFlight, sessionId) ? Deferred.await(inFlight.done) : Effect.void
+        }),
       /**
        * Writes the call `DIALING` (from `QUEUED` only), awaited. `epoch` is the caller's owner epoch;
        * `null` takes the next one. Answers the epoch the call is owned under, or `null` when it was not

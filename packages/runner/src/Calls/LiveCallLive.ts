@@ -4,8 +4,15 @@
  * the carrier, and the end of the call: settle once, write the session and the call-ended outbox in
  * one transaction.
  *
- * State lives in `call_sessions`; timers live in the entity and are re-armed from the stored
- * deadlines whenever the entity starts (on another runner after a crash, the supervisor wakes it).
+ * State lives in `call_sessions`; timers are entries of the runner's `TimerWheel`, re-armed from
+ * the stored deadlines whenever the entity starts (on another runner after a crash, the supervisor
+ * wakes it).
+ *
+ * A call keeps its entity in memory only while something of it lives there (see `resident`): a call
+ * that rings (dialled, its carrier's id stored, waiting for the callee or the dial timeout) lets it
+ * go after `MAX_IDLE_MS`, leaving a wake entry in the wheel at its ring deadline (`Wake`). The
+ * carrier's events (answered, busy…) start it again as they always did, as does the media stream of
+ * an answered call (`OpenMedia`, through `LocalMedia`); it reads its row back, claims it and resumes.
  *
  * The call's conversation runs beside the entity, in its process (`Conversations`): prepared when
  * the call is dialled (or the entity restarts), fed by the carrier's media stream, reporting back
@@ -76,22 +83,44 @@ interface Flush {
   readonly done: Deferred.Deferred<void>
 }
 
-type TimerName = "ring" | "max" | "extend" | "funds" | "resident"
+type TimerName = "max" | "extend" | "funds" | "resident"
 
 type LiveWrite = { readonly providerCallId?: string; readonly reservedSeconds?: number }
 
 /** Extend the reservation this long before the talk time it covers runs out. */
 const EXTENSION_MARGIN_MS = 15_000
 
-/** An idle entity is stopped after this long without a request (the cluster's entity reaper). */
-const MAX_IDLE_MS = 5 * 60_000
+/**
+ * An idle entity is stopped after this long without a request (the cluster's entity reaper, which
+ * looks every `MAX_IDLE_MS`: an entity goes 15 to 30 s after its last request). Short, so that a
+ * ringing call (which may wait a minute or more for its callee) does not hold its entity, its
+ * prepared conversation and their fibers (~100 KB) meanwhile.
+ */
+export const MAX_IDLE_MS = 15_000
 
 /**
- * A live call is sent a request (`Status`, volatile: no storage) this often, so the reaper never
+ * A resident call is sent a request (`Status`, volatile: no storage) this often, so the reaper never
  * finds it idle: nothing may arrive for the length of a conversation, and the call's conversation,
  * media and timers live in its entity. (Was `Entity.keepAlive`: a persisted message per call.)
  */
 const RESIDENCY_TOUCH_MS = MAX_IDLE_MS / 2
+
+/** The name of a call's ring deadline in the wheel: an entry that outlives the entity (see `wakeAt`). */
+const RING = "ring"
+
+type LiveCallClient = Effect.Effect.Success<typeof LiveCallEntity.client>
+
+/**
+ * What the wheel runs at a ring deadline: a `Wake` to the call's entity, which starts it again if it
+ * let go. Made here, out of the entity's closure, so that the entry of a call whose entity stopped
+ * holds the client and the call's id only (not the stopped instance's state).
+ */
+const wakeOf = (client: LiveCallClient, sessionId: SessionId): Effect.Effect<void> =>
+  Effect.suspend(() => client(sessionId).Wake()).pipe(
+    Effect.asVoid,
+    Effect.catchAllCause((cause) => Effect.logWarning("waking a call at its ring deadline failed", cause)),
+    Effect.annotateLogs({ sessionId })
+  )
 
 const eventFor = (kind: ProviderEvent["kind"], at: number): CallEvent => {
   switch (kind) {
@@ -155,7 +184,8 @@ export const LiveCallLive = LiveCallEntity.toLayer(
     const scope = yield* Effect.scope
     const lock = yield* Effect.makeSemaphore(1)
     const wheel = yield* TimerWheel
-    const self = (yield* LiveCallEntity.client)(sessionId)
+    const client = yield* LiveCallEntity.client
+    const self = client(sessionId)
 
     /**
      * Where the entity's knowledge of its call comes from: nothing yet (`fresh`); the `Start` that
@@ -194,26 +224,54 @@ export const LiveCallLive = LiveCallEntity.toLayer(
     const armTimer = (name: TimerName, deadline: number, effect: Effect.Effect<void>) =>
       wheel.arm(sessionId, name, deadline, Effect.locally(effect, FiberRef.currentLogAnnotations, entityAnnotations), scope)
 
-    const cancelTimer = (name: TimerName) => wheel.cancel(sessionId, name)
-
-    const cancelTimers = wheel.cancelAll(sessionId)
-    yield* Scope.addFinalizer(scope, cancelTimers)
+    const cancelTimer = (name: TimerName | typeof RING) => wheel.cancel(sessionId, name)
 
     /**
-     * Keeps a live call's entity from being stopped as idle (see `RESIDENCY_TOUCH_MS`): a timer
-     * that sends the entity a `Status` and arms itself again while the call is live and this
-     * instance owns it. The end of the call, or a newer instance, cancels it with the other timers.
+     * The call's ring deadline: a `Wake` sent to the entity then (see `wakeOf`), armed apart from the
+     * entity's scope so that it outlives an entity that lets its ringing call go.
      */
-    const stayResident: Effect.Effect<void> = Effect.flatMap(Clock.currentTimeMillis, (at) =>
-      armTimer(
-        "resident",
-        at + RESIDENCY_TOUCH_MS,
-        Effect.suspend(() =>
-          call === undefined || !isLive(call.state) || fenced
-            ? Effect.void
-            : self.Status().pipe(Effect.ignore, Effect.zipRight(stayResident))
-        )
-      ))
+    const wakeAt = (deadline: number) => wheel.arm(sessionId, RING, deadline, wakeOf(client, sessionId))
+
+    const cancelTimers = wheel.cancelAll(sessionId)
+    // an entity that stops while its call rings leaves the wake at its ring deadline; any other
+    // stopping instance (the call over, the shard moved, the runner stopping) takes all its timers
+    yield* Scope.addFinalizer(scope, Effect.suspend(() => letGo() ? wheel.cancelAll(sessionId, [RING]) : cancelTimers))
+
+    /**
+     * Whether this instance may let its entity go: an outgoing call that rings, whose carrier's id
+     * is stored (what a resumed call asks its carrier by), with no media stream attached. Nothing of
+     * it then lives only here: its ring deadline is a wake in the wheel, its state is its row, and
+     * its conversation is prepared again when the entity starts. A web call stays (its client's
+     * stream is served by this process), and so does a call being dialled (the carrier not yet told).
+     * So does a call on a carrier that is asked to stream again when its call is resumed in progress
+     * (Telnyx's `restream`): a call answered while its entity was away would be resumed in progress
+     * and asked for a second stream beside the one its dial set up (to be done: tell the two apart).
+     */
+    const letGo = () =>
+      call !== undefined && !fenced && call.providerCallId !== null &&
+      (call.state.status === "DIALING" || call.state.status === "RINGING") &&
+      directionOf(call.spec) === "OUTGOING" && call.spec.provider !== "WEB" &&
+      telephony.carrierFor(call.spec.provider).restream === undefined &&
+      !(conversation?.handle.attached() ?? false)
+
+    /** Whether the entity must stay in memory (see `stayResident`). */
+    const resident = () => call !== undefined && isLive(call.state) && !fenced && !letGo()
+
+    /**
+     * Keeps a resident call's entity from being stopped as idle (see `RESIDENCY_TOUCH_MS`): a timer
+     * that sends the entity a `Status` and arms itself again while the call is resident; a call that
+     * rings stops it, and its entity goes once idle. The end of the call, or a newer instance, cancels
+     * it with the other timers.
+     */
+    const touch: Effect.Effect<void> = Effect.suspend(() =>
+      resident() ? self.Status().pipe(Effect.ignore, Effect.zipRight(armTouch)) : Effect.void
+    )
+    const armTouch: Effect.Effect<void> = Effect.flatMap(Clock.currentTimeMillis, (at) => armTimer("resident", at + RESIDENCY_TOUCH_MS, touch))
+
+    /** Starts the touches again when the call is resident and they stopped (a ringing call answered). */
+    const stayResident = Effect.suspend(() =>
+      resident() && wheel.deadlineOf(sessionId, "resident") === undefined ? armTouch : Effect.void
+    )
 
     const now = Clock.currentTimeMillis
 
@@ -246,25 +304,51 @@ export const LiveCallLive = LiveCallEntity.toLayer(
 
     /**
      * Reads the stored call (claiming it when it is not over: the next owner epoch, so an instance of
-     * this call left running on a runner that lost the shard can write nothing from now on), and
-     * catches up with it in the background (`resume`).
+     * this call left running on a runner that lost the shard can write nothing from now on). First
+     * waits for what this runner's journal still holds of the call: an instance that let its ringing
+     * call go may have noted something (ringing, the carrier's id) not yet written, under the epoch
+     * this claim ends.
      */
     const readStored = Effect.gen(function*() {
+      yield* journal.flushed(sessionId)
       const stored = yield* repo.claimOrLoad(sessionId)
       call = stored.call
       epoch = stored.epoch ?? 1
       transcript = call === undefined ? [] : [...call.transcript]
       if (call !== undefined) voicemail.restore(call.answeredBy ?? null, call.voicemail ?? null)
       yield* recount
-      yield* resumeInBackground
     })
 
     /** The stored call is read once, by the first request that needs it (none for a claimed session's `Start`). */
     const readOnce = yield* Effect.cached(readStored)
+
+    /**
+     * Catches up with the stored call (`resume`), once, under the entity's lock, taken before this
+     * answers: every request that waits for the lock after reading the call (a carrier's event, a
+     * `Wake`, an `OpenMedia`) acts on the resumed call, its conversation open and its timers armed.
+     * Never run by a holder of the lock (it waits for the lock).
+     */
+    const resumeOnce = yield* Effect.cached(Effect.uninterruptibleMask((restore) =>
+      Effect.zipRight(
+        lock.take(1),
+        Effect.forkIn(
+          restore(resume).pipe(
+            Effect.catchAllCause((cause) => Effect.logError("resuming call failed", cause)),
+            Effect.ensuring(lock.release(1))
+          ),
+          scope
+        )
+      )
+    ))
+
+    /**
+     * The first request that needs the call reads it and resumes it; never called under the lock.
+     * A claimed session's `Start` (`started`) reads nothing.
+     */
     const ensureRead = Effect.suspend(() => {
       if (source === "started") return Effect.void
       source = "stored"
-      return readOnce
+      return Effect.zipRight(readOnce, resumeOnce)
     })
 
     const agentOf = (agentId: AgentId, tenantId: TenantId): Effect.Effect<Option.Option<Agent>> =>
@@ -613,12 +697,11 @@ export const LiveCallLive = LiveCallEntity.toLayer(
         PlaceCall: () => placeCall,
         ArmRingTimer: () =>
           state.status === "DIALING" || state.status === "RINGING"
-            ? armTimer("ring", state.dialedAt + spec.dialTimeoutSeconds * 1000, Effect.flatMap(now, (at) => apply(CallEvent.RingTimeout({ at }))))
-              .pipe(Effect.as(none))
+            ? Effect.as(wakeAt(state.dialedAt + spec.dialTimeoutSeconds * 1000), none)
             : Effect.succeed(none),
         ArmMaxDurationTimer: () =>
           state.status === "IN_PROGRESS"
-            ? cancelTimer("ring").pipe(
+            ? cancelTimer(RING).pipe(
               Effect.zipRight(armTimer("max", state.answeredAt + spec.maxDurationSeconds * 1000, Effect.flatMap(now, (at) => apply(CallEvent.MaxDuration({ at }))))),
               Effect.zipRight(armExtension),
               Effect.as(none)
@@ -659,6 +742,8 @@ export const LiveCallLive = LiveCallEntity.toLayer(
         yield* Effect.logInfo("a claimed call was not waiting to be dialled: resuming it from its row")
         source = "stored"
         yield* readOnce
+        // under the lock here: resumed once this request lets the lock go
+        yield* Effect.forkIn(resumeOnce, scope)
         return false
       })
 
@@ -679,6 +764,8 @@ export const LiveCallLive = LiveCallEntity.toLayer(
         } else if (next.state.status !== "ENDED") {
           yield* note(next.state, {}, { type: EVENT_NAMES[next.state.status], at: Math.max(event.at, knownUntil(call.state)) })
         }
+        // a ringing call answered stays in memory from now on
+        yield* stayResident
         return fenced ? [] : next.commands
       })
 
@@ -697,14 +784,15 @@ export const LiveCallLive = LiveCallEntity.toLayer(
 
     /**
      * On (re)start of a live call: catch up with the carrier, then re-arm the timers of what is left.
-     * In that order: a ring deadline that passed during an outage must not end as unanswered a call
-     * the carrier answered meanwhile.
+     * In that order: a ring deadline that passed during an outage (or while a ringing call's entity
+     * was let go) must not end as unanswered a call the carrier answered meanwhile. Run under the lock
+     * (`resumeOnce`): the events it applies are applied unlocked.
      */
-    const resume = Effect.gen(function*() {
+    const resume: Effect.Effect<void> = Effect.gen(function*() {
       if (call === undefined || !isLive(call.state)) return
       yield* stayResident
       const spec = call.spec
-      if (call.state.status === "QUEUED") return yield* apply(CallEvent.Dial({ at: yield* now }))
+      if (call.state.status === "QUEUED") return yield* applyUnlocked(CallEvent.Dial({ at: yield* now }))
       // a call already dialled takes its media stream here from now on (a carrier reconnecting finds it)
       yield* openConversation(yield* agentOf(spec.agentId, spec.tenantId))
       const carrier = telephony.carrierFor(spec.provider)
@@ -723,13 +811,13 @@ export const LiveCallLive = LiveCallEntity.toLayer(
           const at = yield* now
           if (Option.isNone(status)) {
             // a carrier that no longer knows the call has finished it (when, it does not say)
-            return yield* apply(CallEvent.Completed({ at }))
+            return yield* applyUnlocked(CallEvent.Completed({ at }))
           }
           // what happened while no instance ran the call, at the carrier's times: a call that ended
           // during an outage is billed for the time it talked, not until it was noticed
           const { answeredAt, endedAt, phase } = status.value
-          if (answeredAt !== undefined) yield* apply(CallEvent.Answered({ at: answeredAt }))
-          if (phase !== "dialing") yield* apply(eventFor(phase, phase === "ringing" || phase === "answered" ? at : endedAt ?? at))
+          if (answeredAt !== undefined) yield* applyUnlocked(CallEvent.Answered({ at: answeredAt }))
+          if (phase !== "dialing") yield* applyUnlocked(eventFor(phase, phase === "ringing" || phase === "answered" ? at : endedAt ?? at))
         }).pipe(
           // the timers below still guard the call when the carrier cannot be asked
           Effect.catchAllCause((cause) => Effect.logWarning("asking the carrier about a resumed call failed", cause))
@@ -764,8 +852,9 @@ export const LiveCallLive = LiveCallEntity.toLayer(
     // in-process carriers report here directly (see LocalCalls)
     yield* localCalls.register(sessionId, onProviderEvent)
 
-    const resumeInBackground = Effect.forkIn(
-      resume.pipe(Effect.catchAllCause((cause) => Effect.logError("resuming call failed", cause))),
+    /** A call taken over by a request that holds the lock: resumed once the request lets it go. */
+    const resumeAfter = Effect.forkIn(
+      lock.withPermits(1)(resume).pipe(Effect.catchAllCause((cause) => Effect.logError("resuming call failed", cause))),
       scope
     )
 
@@ -793,7 +882,7 @@ export const LiveCallLive = LiveCallEntity.toLayer(
             epoch = taken.value.epoch
             transcript = [...call.transcript]
             voicemail.restore(call.answeredBy ?? null, call.voicemail ?? null)
-            yield* resumeInBackground
+            yield* resumeAfter
             return replyOf(call.state)
           }
           epoch = 1
@@ -867,13 +956,14 @@ export const LiveCallLive = LiveCallEntity.toLayer(
 
     return logged({
       // a new entity's `Start` needs no read: a claimed session is claimed by its `DIALING` write, and
-      // a call's own start inserts its session (or finds it there, and takes it over)
+      // a call's own start inserts its session (or finds it there, and takes it over). Decided before
+      // the lock is waited for: the read of an entity started by another request resumes under it.
       Start: ({ payload }) =>
-        lock.withPermits(1)(Effect.suspend(() => {
-          if (source !== "fresh") return Effect.zipRight(ensureRead, startUnlocked(payload.spec))
+        Effect.suspend(() => {
+          if (source !== "fresh") return Effect.zipRight(ensureRead, lock.withPermits(1)(startUnlocked(payload.spec)))
           source = "started"
-          return payload.spec.campaignAttemptId !== null ? startClaimed(payload.spec) : startUnlocked(payload.spec)
-        })),
+          return lock.withPermits(1)(payload.spec.campaignAttemptId !== null ? startClaimed(payload.spec) : startUnlocked(payload.spec))
+        }),
       Answer: ({ payload }) => Effect.zipRight(ensureRead, lock.withPermits(1)(inbound.answer(payload))),
       ProviderEvent: ({ payload }) => Effect.map(onProviderEvent(payload.event), () => replyOf(call?.state)),
       MachineDetected: ({ payload }) =>
@@ -909,6 +999,30 @@ export const LiveCallLive = LiveCallEntity.toLayer(
           if (call.state.status === "QUEUED") yield* applyUnlocked(CallEvent.Dial({ at: yield* now }))
           if (call.state.status !== "DIALING" && call.state.status !== "RINGING") return null
           return yield* webStreams.tokenFor(sessionId)
+        }))),
+      // the ring deadline, from the wheel (the entity started again by it when it had let its ringing
+      // call go: then read back and resumed first, and a carrier that answered meanwhile said so)
+      Wake: () =>
+        Effect.zipRight(ensureRead, lock.withPermits(1)(Effect.gen(function*() {
+          if (call !== undefined && !fenced && (call.state.status === "DIALING" || call.state.status === "RINGING")) {
+            const at = yield* now
+            const deadline = call.state.dialedAt + call.spec.dialTimeoutSeconds * 1000
+            // (a wake that came early, by a clock's rounding, is armed again: the wheel let it go as it fired)
+            if (at >= deadline) yield* applyUnlocked(CallEvent.RingTimeout({ at }))
+            else yield* wakeAt(deadline)
+          }
+          return replyOf(call?.state)
+        }))),
+      // the call's stream came to this runner, which had let the entity go (`LocalMedia` holds it):
+      // the resume opened the conversation, which took the stream as it registered; opened here when
+      // it has not (a call resumed earlier, whose conversation was closed)
+      OpenMedia: () =>
+        Effect.zipRight(ensureRead, lock.withPermits(1)(Effect.gen(function*() {
+          if (call === undefined || !isLive(call.state) || fenced) return false
+          if (conversation === undefined) yield* openConversation(yield* agentOf(call.spec.agentId, call.spec.tenantId))
+          // touched while the stream is attached, even before the carrier says the call was answered
+          yield* armTouch
+          return conversation !== undefined
         }))),
       WebStreamAddress: () =>
         Effect.zipRight(

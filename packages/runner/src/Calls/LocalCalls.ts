@@ -33,6 +33,8 @@ export class LocalCalls extends Effect.Service<LocalCalls>()("Calls/LocalCalls",
           const handler = handlers.get(sessionId)
           return handler === undefined ? Effect.succeed(false) : Effect.as(handler(event), true)
         }),
+      /** Whether the call's entity runs here now (a ringing call's entity lets go once idle). */
+      has: (sessionId: SessionId) => handlers.has(sessionId),
       size: () => handlers.size
     } as const
   }

@@ -3,7 +3,8 @@
  * duration, reservation extension and funds deadline, the simulated carrier's scripted line events,
  * and the residency touch of a call that must stay in memory. A held call used to keep a sleeping
  * fiber per timer (about 4 KB each); here it keeps an entry in a min-heap, and one fiber sleeps until
- * the earliest deadline of them all.
+ * the earliest deadline of them all. A timer replaced or cancelled leaves the heap at once, and with
+ * it what it would have run: a call whose entity stopped keeps nothing here but what wakes it.
  *
  * A timer is named by its owner (a session's id, a carrier's call id) and a kind; arming a name that
  * is armed replaces it, cancelling one that fired or was never armed does nothing. A timer whose
@@ -26,13 +27,19 @@ interface Entry {
   readonly seq: number
   readonly fire: Effect.Effect<void>
   readonly scope: Scope.Scope | undefined
+  /** Where the entry sits in the heap (-1 once out of it): a replaced or cancelled one is taken out at once. */
+  index: number
 }
 
 const before = (a: Entry, b: Entry) => a.deadline < b.deadline || (a.deadline === b.deadline && a.seq < b.seq)
 
-/** A binary min-heap of entries by (deadline, seq). Entries replaced or cancelled stay until they surface. */
+/**
+ * A binary min-heap of entries by (deadline, seq), each knowing its place: an entry replaced or
+ * cancelled leaves the heap at once, with what it would have run (a held call's closures, the scope
+ * of an entity that stopped), instead of staying until its deadline surfaces it.
+ */
 class Heap {
-  items: Array<Entry> = []
+  private items: Array<Entry> = []
   get size() {
     return this.items.length
   }
@@ -40,39 +47,52 @@ class Heap {
     return this.items[0]
   }
   push(entry: Entry) {
+    entry.index = this.items.length
+    this.items.push(entry)
+    this.up(entry.index)
+  }
+  /** Takes `entry` out wherever it sits (nothing when it is not in the heap). */
+  remove(entry: Entry) {
     const items = this.items
-    items.push(entry)
-    let i = items.length - 1
+    const i = entry.index
+    if (i < 0 || items[i] !== entry) return
+    entry.index = -1
+    const last = items.pop()!
+    if (i === items.length) return
+    items[i] = last
+    last.index = i
+    this.up(i)
+    this.down(last.index)
+  }
+  private swap(i: number, j: number) {
+    const items = this.items
+    const a = items[i]!
+    const b = items[j]!
+    items[i] = b
+    items[j] = a
+    b.index = i
+    a.index = j
+  }
+  private up(i: number) {
     while (i > 0) {
       const parent = (i - 1) >> 1
-      if (!before(items[i]!, items[parent]!)) break
-      ;[items[i], items[parent]] = [items[parent]!, items[i]!]
+      if (!before(this.items[i]!, this.items[parent]!)) break
+      this.swap(i, parent)
       i = parent
     }
   }
-  pop(): Entry | undefined {
+  private down(i: number) {
     const items = this.items
-    const top = items[0]
-    const last = items.pop()
-    if (items.length > 0 && last !== undefined) {
-      items[0] = last
-      let i = 0
-      for (;;) {
-        const l = 2 * i + 1
-        const r = l + 1
-        let least = i
-        if (l < items.length && before(items[l]!, items[least]!)) least = l
-        if (r < items.length && before(items[r]!, items[least]!)) least = r
-        if (least === i) break
-        ;[items[i], items[least]] = [items[least]!, items[i]!]
-        i = least
-      }
+    for (;;) {
+      const l = 2 * i + 1
+      const r = l + 1
+      let least = i
+      if (l < items.length && before(items[l]!, items[least]!)) least = l
+      if (r < items.length && before(items[r]!, items[least]!)) least = r
+      if (least === i) return
+      this.swap(i, least)
+      i = least
     }
-    return top
-  }
-  rebuild(entries: Iterable<Entry>) {
-    this.items = []
-    for (const entry of entries) this.push(entry)
   }
 }
 
@@ -81,61 +101,58 @@ export class TimerWheel extends Effect.Service<TimerWheel>()("Calls/TimerWheel",
     const wheelScope = yield* Effect.scope
     const clock = yield* Effect.clock
     const heap = new Heap()
-    /** The armed timers by owner, then kind: an entry in the heap fires only while it is the one here. */
+    /** The armed timers by owner, then kind: exactly the entries in the heap. */
     const armed = new Map<string, Map<string, Entry>>()
-    let count = 0
     let seq = 0
     /** The deadline the sleeping fiber waits for, when one sleeps. */
     let wakeAt: number | undefined
     const sleeper = yield* FiberHandle.make<void, never>()
 
-    const isArmed = (entry: Entry) => armed.get(entry.owner)?.get(entry.kind) === entry
-
+    /** Disarms `entry`: out of the heap and of its owner's names. */
     const remove = (entry: Entry) => {
+      heap.remove(entry)
       const kinds = armed.get(entry.owner)
       if (kinds === undefined || kinds.get(entry.kind) !== entry) return
       kinds.delete(entry.kind)
       if (kinds.size === 0) armed.delete(entry.owner)
-      count--
     }
 
-    /** The earliest armed entry, dropping the replaced and cancelled ones above it. */
-    const earliest = (): Entry | undefined => {
-      for (;;) {
-        const top = heap.peek()
-        if (top === undefined || isArmed(top)) return top
-        heap.pop()
-      }
-    }
+    const earliest = (): Entry | undefined => heap.peek()
+
+    /** Forks what `entry` runs (the entry itself is not kept: it is out of the heap by now). */
+    const fireOf = ({ fire, kind, owner, scope }: Entry) =>
+      Effect.forkIn(
+        fire.pipe(
+          Effect.catchAllCause((cause) => Effect.logWarning(`the ${kind} timer of ${owner} failed`, cause)),
+          // interruptible again: a fiber forked here would inherit the loop's mask
+          Effect.interruptible
+        ),
+        scope ?? wheelScope
+      )
+
+    /**
+     * One turn of the sleeping fiber: fires the earliest entry when it is due, else sleeps until it
+     * is; answers whether to go on. The sleep is told a number only: an entry replaced or cancelled
+     * while the fiber sleeps for it is not kept alive by the sleeping fiber.
+     */
+    const turn = (restore: <A>(effect: Effect.Effect<A>) => Effect.Effect<A>): Effect.Effect<boolean> =>
+      Effect.suspend(() => {
+        const next = earliest()
+        if (next === undefined) {
+          wakeAt = undefined
+          return Effect.succeed(false)
+        }
+        wakeAt = next.deadline
+        // read synchronously with the pick: no other fiber takes the same entry in between
+        const now = clock.unsafeCurrentTimeMillis()
+        if (next.deadline > now) return Effect.as(restore(Effect.sleep(next.deadline - now)), true)
+        remove(next)
+        return Effect.as(fireOf(next), true)
+      })
 
     /** Fires what is due, then sleeps until the next deadline; interruptible only while it sleeps. */
     const loop: Effect.Effect<void> = Effect.uninterruptibleMask((restore) =>
-      Effect.gen(function*() {
-        for (;;) {
-          const next = earliest()
-          if (next === undefined) {
-            wakeAt = undefined
-            return
-          }
-          wakeAt = next.deadline
-          // read synchronously with the pick: no other fiber takes the same entry in between
-          const now = clock.unsafeCurrentTimeMillis()
-          if (next.deadline > now) {
-            yield* restore(Effect.sleep(next.deadline - now))
-            continue
-          }
-          heap.pop()
-          remove(next)
-          // interruptible again: a fiber forked here would inherit the loop's mask
-          yield* Effect.forkIn(
-            next.fire.pipe(
-              Effect.catchAllCause((cause) => Effect.logWarning(`the ${next.kind} timer of ${next.owner} failed`, cause)),
-              Effect.interruptible
-            ),
-            next.scope ?? wheelScope
-          )
-        }
-      })
+      Effect.asVoid(Effect.iterate(true, { while: (more) => more, body: () => turn(restore) }))
     )
 
     /** Makes the sleeping fiber wake by the earliest deadline (or stop when none is armed). */
@@ -152,13 +169,6 @@ export class TimerWheel extends Effect.Service<TimerWheel>()("Calls/TimerWheel",
       return Effect.asVoid(FiberHandle.run(sleeper, loop))
     })
 
-    /** The heap keeps replaced entries until their deadline: rebuilt when they outnumber the armed ones. */
-    const compact = () => {
-      if (heap.size > 64 && heap.size > 4 * count) {
-        heap.rebuild([...armed.values()].flatMap((kinds) => [...kinds.values()]))
-      }
-    }
-
     return {
       /**
        * Arms `owner`'s `kind` timer at `deadline` (epoch ms; now when it has passed), replacing the
@@ -166,16 +176,16 @@ export class TimerWheel extends Effect.Service<TimerWheel>()("Calls/TimerWheel",
        */
       arm: (owner: string, kind: string, deadline: number, fire: Effect.Effect<void>, scope?: Scope.Scope) =>
         Effect.suspend(() => {
-          const entry: Entry = { owner, kind, deadline, seq: seq++, fire, scope }
+          const entry: Entry = { owner, kind, deadline, seq: seq++, fire, scope, index: -1 }
           let kinds = armed.get(owner)
           if (kinds === undefined) {
             kinds = new Map()
             armed.set(owner, kinds)
           }
-          if (!kinds.has(kind)) count++
+          const replaced = kinds.get(kind)
+          if (replaced !== undefined) heap.remove(replaced)
           kinds.set(kind, entry)
           heap.push(entry)
-          compact()
           return reschedule
         }),
       /** Cancels `owner`'s `kind` timer, if armed. */
@@ -186,19 +196,26 @@ export class TimerWheel extends Effect.Service<TimerWheel>()("Calls/TimerWheel",
           remove(entry)
           return reschedule
         }),
-      /** Cancels every timer of `owner`. */
-      cancelAll: (owner: string) =>
+      /**
+       * Cancels every timer of `owner`, but those of the kinds in `keep` (a call's entity that stops
+       * while its call rings keeps the entry that wakes it at its ring deadline).
+       */
+      cancelAll: (owner: string, keep?: ReadonlyArray<string>) =>
         Effect.suspend(() => {
           const kinds = armed.get(owner)
           if (kinds === undefined) return Effect.void
-          count -= kinds.size
-          armed.delete(owner)
+          for (const [kind, entry] of kinds) {
+            if (keep?.includes(kind)) continue
+            heap.remove(entry)
+            kinds.delete(kind)
+          }
+          if (kinds.size === 0) armed.delete(owner)
           return reschedule
         }),
       /** The deadline of `owner`'s `kind` timer, when armed. */
       deadlineOf: (owner: string, kind: string): number | undefined => armed.get(owner)?.get(kind)?.deadline,
-      /** How many timers are armed. */
-      size: () => count,
+      /** How many timers are armed (every one an entry of the heap: none is kept once replaced or cancelled). */
+      size: () => heap.size,
       /** The fiber sleeping until the earliest deadline: none while no timer is armed. */
       sleeper: () => FiberHandle.unsafeGet(sleeper)
     } as const

@@ -13,8 +13,10 @@
  * conversation engine runs there.
  */
 import type { SessionId } from "@voiceagent/domain/Calls"
+import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import type * as Queue from "effect/Queue"
 import * as Redacted from "effect/Redacted"
 import * as crypto from "node:crypto"
@@ -106,30 +108,67 @@ export const makeAudioInlet = (keep = 1_000) => {
 export type MediaHandler = (session: MediaSession) => Effect.Effect<void>
 
 /**
+ * Wakes a call's stopped entity for a stream that reached this process (the `LiveCall` entity's
+ * `OpenMedia`): answers whether the call has a conversation to take it. Provided where live calls run.
+ */
+export class MediaWaker extends Context.Tag("Voice/MediaWaker")<MediaWaker, {
+  readonly wake: (sessionId: SessionId) => Effect.Effect<boolean>
+}>() {}
+
+/** How long a stream waits for its call's entity to start again and take it. */
+const WAKE_TIMEOUT = "10 seconds"
+
+/**
  * The calls whose media this process takes: the `LiveCall` entity registers for its call while it
  * runs here. A stream for a call registered elsewhere (the shard moved) or nowhere is refused.
+ *
+ * A ringing call lets its entity go (see `LiveCallLive`): when its stream comes with the answer, the
+ * call is not registered. With a `MediaWaker`, the stream is attached first (parked under its call)
+ * and the call's entity woken; the conversation it opens as it starts takes the parked stream when it
+ * registers. A stream nobody took once the entity answers is refused.
  */
 export class LocalMedia extends Effect.Service<LocalMedia>()("Voice/LocalMedia", {
-  sync: () => {
+  effect: Effect.gen(function*() {
+    const waker = yield* Effect.serviceOption(MediaWaker)
     const handlers = new Map<string, MediaHandler>()
+    /** Streams waiting for their call's conversation; `taken` once it has them. */
+    const parked = new Map<string, { readonly session: MediaSession; taken: boolean }>()
     return {
       register: (sessionId: SessionId, handler: MediaHandler) =>
         Effect.acquireRelease(
-          Effect.sync(() => handlers.set(sessionId, handler)),
+          Effect.suspend(() => {
+            handlers.set(sessionId, handler)
+            const waiting = parked.get(sessionId)
+            if (waiting === undefined) return Effect.void
+            parked.delete(sessionId)
+            waiting.taken = true
+            return handler(waiting.session)
+          }),
           () =>
             Effect.sync(() => {
               if (handlers.get(sessionId) === handler) handlers.delete(sessionId)
             })
         ),
-      /** Hands the stream to the call's conversation; false when the call is not here. */
+      /** Hands the stream to the call's conversation (waking the call's entity if need be); false when the call is not here. */
       attach: (session: MediaSession): Effect.Effect<boolean> =>
         Effect.suspend(() => {
           const handler = handlers.get(session.sessionId)
-          return handler === undefined ? Effect.succeed(false) : Effect.as(handler(session), true)
+          if (handler !== undefined) return Effect.as(handler(session), true)
+          if (Option.isNone(waker)) return Effect.succeed(false)
+          const waiting = { session, taken: false }
+          parked.set(session.sessionId, waiting)
+          return waker.value.wake(session.sessionId).pipe(
+            Effect.timeout(WAKE_TIMEOUT),
+            Effect.catchAllCause((cause) => Effect.as(Effect.logWarning("waking a call for its media stream failed", cause), false)),
+            Effect.zipRight(Effect.sync(() => {
+              if (parked.get(session.sessionId) === waiting) parked.delete(session.sessionId)
+              return waiting.taken
+            }))
+          )
         }),
       has: (sessionId: SessionId) => handlers.has(sessionId)
     } as const
-  }
+  })
 }) {}
 
 // ---------------------------------------------------------------------------
