@@ -5,8 +5,8 @@
  * one transaction.
  *
  * State lives in `call_sessions`; timers are entries of the runner's `TimerWheel`, re-armed from
- * the stored deadlines whenever the entity starts (on another runner after a crash, the supervisor
- * wakes it).
+ * the stored deadlines whenever the entity starts (on another runner after a crash, the runner that
+ * acquires the shard wakes its live calls: `Runtime`'s shard takeover).
  *
  * A call keeps its entity in memory only while something of it lives there (see `resident`): a call
  * that rings (dialled, its carrier's id stored, waiting for the callee or the dial timeout) lets it
