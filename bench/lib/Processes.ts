@@ -31,7 +31,14 @@ export const spawnTs = (
   let output = ""
   child.stdout!.on("data", (c) => (output += c))
   child.stderr!.on("data", (c) => (output += c))
-  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()))
+  let stopping = false
+  const exited = new Promise<void>((resolve) =>
+    child.on("exit", (code, signal) => {
+      // a process that dies under the bench says why here (its output is otherwise never shown)
+      if (!stopping) console.error(`${script} exited (code ${code}, signal ${signal}); its last output:\n${output.slice(-4000)}`)
+      resolve()
+    })
+  )
   return {
     child,
     output: () => output,
@@ -48,6 +55,7 @@ export const spawnTs = (
         poll()
       }),
     stop: async () => {
+      stopping = true
       if (child.exitCode === null) child.kill("SIGTERM")
       const timer = setTimeout(() => child.kill("SIGKILL"), 15_000)
       await exited
