@@ -123,6 +123,8 @@ export interface InboundEntity {
   readonly start: (spec: CallSpec) => Effect.Effect<unknown, InsufficientFunds | ConcurrentCallLimit>
   readonly applyUnlocked: (event: CallEvent) => Effect.Effect<void>
   readonly save: (state: CallState, extra: { providerCallId?: string }) => Effect.Effect<void>
+  /** Waits until the runner's journal has written what it holds of the call (its noted state). */
+  readonly written: Effect.Effect<void>
   readonly mediaRoute: Effect.Effect<MediaRoute | null>
   /** Settles and writes the end (with the call-ended outbox). */
   readonly finish: Effect.Effect<void>
@@ -197,6 +199,10 @@ export const makeInbound = (entity: InboundEntity) => {
           }
         }
         yield* entity.applyUnlocked(CallEvent.Answered({ at: yield* now }))
+        // the answer is noted (coalesced); the carrier's webhook is answered once it is written, so a
+        // call log read after the webhook's answer shows the call IN_PROGRESS (one awaited flush per
+        // incoming call, written at once)
+        yield* entity.written
         return { _tag: "Connected", route } as const
       }
       if (call.state.status === "IN_PROGRESS") return { _tag: "Connected", route: yield* entity.mediaRoute } as const

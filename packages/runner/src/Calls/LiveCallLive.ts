@@ -942,6 +942,7 @@ export const LiveCallLive = LiveCallEntity.toLayer(
       start: startUnlocked,
       applyUnlocked,
       save,
+      written: journal.flushed(sessionId),
       mediaRoute,
       finish,
       insert: (spec, at) =>
