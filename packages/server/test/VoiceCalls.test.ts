@@ -27,6 +27,16 @@ import type * as Scope from "effect/Scope"
 import { callReady, get, patch, portToName, post, waitUntil } from "./Http.js"
 import { assertBilled, lines, story } from "./CallScenario.js"
 
+/**
+ * The bound on the greeting's first audio after the stream starts, end to end over sockets. It catches a
+ * greeting that waits for a machine detection (seconds of the callee's speech) or for anything of that
+ * order; that the greeting is synthesised while the phone rings is the engine's own figure (docs/voice.md →
+ * Performance: first audio 3–6 ms after the start in process). Measured here on a quiet machine: 17–94 ms.
+ * Under CI's load (two test files at once on two cores, each spawning processes) the same path took
+ * 0.46–1.3 s on this code and on stop 22's alike: a 500 ms bound failed on the machine's load.
+ */
+const FIRST_AUDIO_BOUND_MS = 1_500
+
 class Twilio extends Context.Tag("VoiceCalls/Twilio")<Twilio, {
   readonly fake: FakeTwilio.FakeTwilioServer
   readonly publicUrl: string
@@ -207,7 +217,7 @@ describe("voice calls on Twilio Media Streams, with streaming providers", () => 
         yield* stream.until("the greeting's first audio", () => stream.audio().length > 0)
         const firstAudioMs = stream.audio()[0]!.at - startedAt
         // synthesised while the phone rang: it follows the stream's start at once
-        assert.isBelow(firstAudioMs, 500, `first audio ${firstAudioMs} ms after start`)
+        assert.isBelow(firstAudioMs, FIRST_AUDIO_BOUND_MS, `first audio ${firstAudioMs} ms after start`)
         const session = () => detail(comms, user.key, sessionId)
         yield* waitUntil(session(), (s) => s.transcript.length >= 1, "the greeting said")
         assert.isTrue(stream.marks().length > 0 && stream.marks().every((m) => m.echoedAt !== undefined && !m.cleared))
@@ -420,7 +430,7 @@ describe("voice calls on Twilio Media Streams, with no credentials", () => {
         const stream = yield* FakeTwilioMedia.connectCall(fake, callSid)
         const startedAt = Date.now()
         yield* stream.until("the greeting's first audio", () => stream.audio().length > 0)
-        assert.isBelow(stream.audio()[0]!.at - startedAt, 500)
+        assert.isBelow(stream.audio()[0]!.at - startedAt, FIRST_AUDIO_BOUND_MS)
         yield* waitUntil(session(), (s) => s.transcript.length >= 1, "the greeting said")
         // the built-in voice speaks: not silence (μ-law silence is 0xff and 0x7f)
         assert.isTrue(stream.audio().some((a) => a.mulaw.some((b) => b < 0x70)))

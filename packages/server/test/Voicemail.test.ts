@@ -19,6 +19,16 @@ import { Context, Effect, Layer } from "effect"
 import { callReady, get, patch, portToName, post, waitUntil } from "./Http.js"
 import { assertBilled, lines, story, webhookReceiver } from "./CallScenario.js"
 
+/**
+ * The bound on the greeting's first audio after the stream starts, end to end over sockets. It catches a
+ * greeting that waits for a machine detection (seconds of the callee's speech) or for anything of that
+ * order; that the greeting is synthesised while the phone rings is the engine's own figure (docs/voice.md →
+ * Performance: first audio 3–6 ms after the start in process). Measured here on a quiet machine: 17–94 ms.
+ * Under CI's load (two test files at once on two cores, each spawning processes) the same path took
+ * 0.46–1.3 s on this code and on stop 22's alike: a 500 ms bound failed on the machine's load.
+ */
+const FIRST_AUDIO_BOUND_MS = 1_500
+
 class Twilio extends Context.Tag("Voicemail/Twilio")<Twilio, { readonly fake: FakeTwilio.FakeTwilioServer; readonly publicUrl: string }>() {}
 
 const platform = Layer.unwrapScoped(Effect.gen(function*() {
@@ -126,7 +136,7 @@ describe("voicemail on Twilio (asynchronous AMD)", () => {
           AsyncAmdStatusCallback: `${publicUrl}${amdCallbackPath(sessionId)}`,
           AsyncAmdStatusCallbackMethod: "POST"
         })
-        assert.isBelow(firstAudioMs, 500, "the greeting follows the stream's start at once")
+        assert.isBelow(firstAudioMs, FIRST_AUDIO_BOUND_MS, "the greeting follows the stream's start at once")
 
         // bad callbacks: unsigned, forged, signed for another session, signed with an AnsweredBy Twilio does not send, no CallSid
         const url = `${publicUrl}${amdCallbackPath(sessionId)}`
