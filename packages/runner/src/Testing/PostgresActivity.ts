@@ -8,6 +8,26 @@ import * as Effect from "effect/Effect"
 import pg from "pg"
 import * as SqlActivity from "../Sql/SqlActivity.js"
 
+/**
+ * `method` wrapped so that a call in the driver's callback form counts from the call to its
+ * callback (`begin`, then `end` once); calls in the promise form pass through.
+ */
+const counting = (method: (...args: Array<any>) => unknown, begin: () => void, end: () => void) =>
+  function(this: unknown, ...args: Array<any>) {
+    const callback = args[args.length - 1]
+    if (typeof callback !== "function") return method.apply(this, args)
+    begin()
+    let done = false
+    args[args.length - 1] = (...results: Array<unknown>) => {
+      if (!done) {
+        done = true
+        end()
+      }
+      return callback(...results)
+    }
+    return method.apply(this, args)
+  }
+
 export const trackNodePostgres = Effect.acquireRelease(
   Effect.sync(() => {
     // A statement waits for a pooled connection before the driver sees it, and a connection the pool
@@ -17,35 +37,9 @@ export const trackNodePostgres = Effect.acquireRelease(
     // after the instant it was due at).
     const ownConnect = Object.hasOwn(pg.Pool.prototype, "connect")
     const originalConnect = pg.Pool.prototype.connect
-    pg.Pool.prototype.connect = function(this: pg.Pool, ...args: Array<any>) {
-      const callback = args[args.length - 1]
-      if (typeof callback !== "function") return (originalConnect as any).apply(this, args)
-      SqlActivity.beginWait()
-      let done = false
-      args[args.length - 1] = (...results: Array<unknown>) => {
-        if (!done) {
-          done = true
-          SqlActivity.endWait()
-        }
-        return callback(...results)
-      }
-      return (originalConnect as any).apply(this, args)
-    } as any
+    pg.Pool.prototype.connect = counting(originalConnect as any, SqlActivity.beginWait, SqlActivity.endWait) as any
     const original = pg.Client.prototype.query
-    pg.Client.prototype.query = function(this: pg.Client, ...args: Array<any>) {
-      const callback = args[args.length - 1]
-      if (typeof callback !== "function") return (original as any).apply(this, args)
-      SqlActivity.begin()
-      let done = false
-      args[args.length - 1] = (...results: Array<unknown>) => {
-        if (!done) {
-          done = true
-          SqlActivity.end()
-        }
-        return callback(...results)
-      }
-      return (original as any).apply(this, args)
-    } as any
+    pg.Client.prototype.query = counting(original as any, SqlActivity.begin, SqlActivity.end) as any
     return { original, originalConnect, ownConnect }
   }),
   ({ original, originalConnect, ownConnect }) =>
