@@ -233,7 +233,7 @@ export const LiveCallEntity = Entity.make("LiveCall", [
    * Volatile: the session's id is the command's key (the entity inserts its row once; a second
    * Start answers the stored state), and what a lost Start is driven again from is a row (the
    * campaign attempt's claim, by its fixed session id) or the caller waiting for it (the calls API:
-   * `Deliver.deliver` sends again until answered). See ARCHITECTURE.md, "The dial's write path".
+   * `Deliver.deliver` sends again until answered). See docs/decisions/0017-group-committed-dial-write-path.md.
    */
   Rpc.make("Start", {
     payload: { spec: CallSpec },

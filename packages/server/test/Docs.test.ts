@@ -14,6 +14,39 @@ const docsPages = fs.readdirSync(path.join(root, "docs")).filter((name) => name.
 
 const readme = read("README.md")
 
+/** Every markdown file of the repository's documentation: the README, ARCHITECTURE, docs/** and bench/**. */
+const markdownUnder = (dir: string): Array<string> =>
+  fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    const relative = `${dir}/${entry.name}`
+    if (entry.isDirectory()) return entry.name === "node_modules" ? [] : markdownUnder(relative)
+    return entry.name.endsWith(".md") ? [relative] : []
+  })
+const markdownFiles = ["README.md", "ARCHITECTURE.md", ...markdownUnder("docs"), ...markdownUnder("bench")].sort()
+
+/** The relative links of `markdown` (as if in `file`) that reach no file of the repository, or no heading there. */
+const brokenLinks = (file: string, markdown: string): Array<string> => {
+  const broken: Array<string> = []
+  for (const target of linkTargets(markdown)) {
+    if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue // https:, mailto:
+    const [pathPart = "", anchor] = target.split("#", 2)
+    const resolved = pathPart === "" ? path.join(root, file) : path.resolve(root, path.dirname(file), decodeURI(pathPart))
+    // a link out of the repository (the API spec beside it) is not the repository's to check
+    if (path.relative(root, resolved).startsWith("..")) continue
+    const self = pathPart === ""
+    if (!self && !fs.existsSync(resolved)) {
+      broken.push(`${target}: no such file`)
+      continue
+    }
+    if (anchor === undefined) continue
+    if (!resolved.endsWith(".md")) broken.push(`${target}: an anchor into a file that is not markdown`)
+    else if (!headingAnchors(self ? markdown : fs.readFileSync(resolved, "utf8")).has(anchor)) broken.push(`${target}: no such heading`)
+  }
+  return broken
+}
+
+const decisionsDir = "docs/decisions"
+const decisionRecords = fs.readdirSync(path.join(root, decisionsDir)).filter((name) => name !== "README.md").sort()
+
 describe("README", () => {
   it("is one screenful of orientation: under 250 lines", () => {
     const lines = readme.split("\n").length - (readme.endsWith("\n") ? 1 : 0)
@@ -26,6 +59,43 @@ describe("README", () => {
 
   it("links every docs page", () => {
     for (const page of docsPages) assert.include(readme, `](docs/${page}`, page)
+  })
+
+  it("links the architecture map and the decision records' index", () => {
+    const targets = linkTargets(readme)
+    assert.include(targets, "ARCHITECTURE.md")
+    assert.include(targets, "docs/decisions/README.md")
+  })
+})
+
+describe("ARCHITECTURE.md", () => {
+  it("is a one-page map: under 250 lines (reasoning goes to docs/decisions, reference to docs/)", () => {
+    const architecture = read("ARCHITECTURE.md")
+    assert.isBelow(architecture.split("\n").length, 250)
+  })
+})
+
+describe("docs/decisions", () => {
+  it("holds only records named NNNN-kebab-title.md, one per number", () => {
+    const numbers = decisionRecords.map((name) => {
+      assert.match(name, /^\d{4}-[a-z0-9]+(-[a-z0-9]+)*\.md$/, name)
+      return name.slice(0, 4)
+    })
+    assert.strictEqual(new Set(numbers).size, numbers.length, "two records share a number")
+  })
+
+  it("lists every record in its index", () => {
+    const targets = linkTargets(read(`${decisionsDir}/README.md`))
+    for (const record of decisionRecords) assert.include(targets, record, `${record} is missing from docs/decisions/README.md`)
+  })
+
+  it("gives every record its number as title, and its context, decision and consequences", () => {
+    for (const record of decisionRecords) {
+      const text = read(`${decisionsDir}/${record}`)
+      assert.match(text, new RegExp(`^# ${record.slice(0, 4)}\\. `), record)
+      const anchors = headingAnchors(text)
+      for (const section of ["context", "decision", "consequences"]) assert.isTrue(anchors.has(section), `${record}: ## ${section}`)
+    }
   })
 })
 
@@ -103,25 +173,23 @@ describe("markdown links", () => {
     assert.deepStrictEqual(linkTargets(sample), ["x.md", "../redocly.yaml", "pic.png"])
   })
 
-  const files = ["README.md", "ARCHITECTURE.md", ...docsPages.map((page) => `docs/${page}`)]
-  for (const file of files) {
+  for (const file of markdownFiles) {
     it(`${file}: every relative link reaches a file of the repository, and its #anchor a heading there`, () => {
-      const broken: Array<string> = []
-      for (const target of linkTargets(read(file))) {
-        if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue // https:, mailto:
-        const [pathPart = "", anchor] = target.split("#", 2)
-        const resolved = pathPart === "" ? path.join(root, file) : path.resolve(root, path.dirname(file), decodeURI(pathPart))
-        // a link out of the repository (the API spec beside it) is not the repository's to check
-        if (path.relative(root, resolved).startsWith("..")) continue
-        if (!fs.existsSync(resolved)) {
-          broken.push(`${target}: no such file`)
-          continue
-        }
-        if (anchor === undefined) continue
-        if (!resolved.endsWith(".md")) broken.push(`${target}: an anchor into a file that is not markdown`)
-        else if (!headingAnchors(fs.readFileSync(resolved, "utf8")).has(anchor)) broken.push(`${target}: no such heading`)
-      }
-      assert.deepStrictEqual(broken, [], file)
+      const broken = brokenLinks(file, read(file))
+      assert.deepStrictEqual(broken, [], `${file}: ${broken.join("; ")}`)
     })
   }
+
+  it("finds a broken link, a missing file and a missing anchor (so the checks above can fail)", () => {
+    const sample = [
+      "[fine](docs/calls.md#inbound-calls) [self](#a-heading) [out](../shared/spec/x.md) [web](https://example.com/#x)",
+      "## A heading",
+      "[gone](docs/no-such-page.md) [wrong anchor](docs/calls.md#no-such-heading) [anchor in code](packages/server/package.json#x)"
+    ].join("\n")
+    assert.deepStrictEqual(brokenLinks("README.md", sample), [
+      "docs/no-such-page.md: no such file",
+      "docs/calls.md#no-such-heading: no such heading",
+      "packages/server/package.json#x: an anchor into a file that is not markdown"
+    ])
+  })
 })

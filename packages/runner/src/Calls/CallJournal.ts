@@ -1,6 +1,6 @@
 /**
- * The live calls' writes of one runner, group-committed (issue 18, R5; ARCHITECTURE.md, "The dial's
- * write path"). Every `LiveCall` entity of the runner hands its session writes to this journal, whose
+ * The live calls' writes of one runner, group-committed (issue 18, R5; docs/decisions/
+ * 0017-group-committed-dial-write-path.md). Every `LiveCall` entity of the runner hands its session writes to this journal, whose
  * one writer fiber takes whatever is pending and writes it in a statement per kind, so calls that move
  * at the same time share their statements:
  *
