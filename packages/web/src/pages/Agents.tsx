@@ -186,11 +186,16 @@ const VoiceSettings = ({ agent, onSaved }: { readonly agent: Agent; readonly onS
     const v = formValues(form)
     const temperature = v.text("temperature")
     const recording = orNull(v.text("recording")) as "off" | "on" | "never" | null
+    const languageCode = orNull(v.text("languageCode"))
+    // settings only when changed: the API checks the whole settings object on any change to it
+    const settings = {
+      ...(recording === (agent.settings.recording ?? null) ? {} : { recording }),
+      ...(languageCode === (agent.settings.languageCode ?? null) ? {} : { languageCode })
+    }
     await call(api().PATCH("/api/v1/agents/{id}", {
       params: { path: { id: agent.id } },
       body: {
-        // settings only when changed: the API checks the whole settings object on any change to it
-        ...(recording === (agent.settings.recording ?? null) ? {} : { settings: { recording } }),
+        ...(Object.keys(settings).length === 0 ? {} : { settings }),
         voice: {
           language: orNull(v.text("language")),
           speechToText: { provider: orNull(v.text("sttProvider")) as "deepgram" | "openai" | "none" | null, model: orNull(v.text("sttModel")) },
@@ -252,6 +257,15 @@ const VoiceSettings = ({ agent, onSaved }: { readonly agent: Agent; readonly onS
           <option value="on">On: every call unless it asks not to</option>
           <option value="never">Never</option>
         </Select>
+        <Field
+          label="Language of its chat-app messages"
+          name="languageCode"
+          maxLength={35}
+          pattern="[a-z]{2,3}(_[A-Z]{2})?"
+          defaultValue={agent.settings.languageCode ?? ""}
+          placeholder="en_US"
+          hint="The template language sent after its calls, unless the contact has one of their own"
+        />
         <ErrorBox error={save.error} />
         <div class="actions">
           <button type="submit" disabled={save.busy}>Save voice</button>

@@ -85,6 +85,12 @@ const scheduleOf = (v: ReturnType<typeof formValues>) => {
   if (end <= start) throw new Error("The call window must end after it starts.")
   const callDays = v.all("callDays").map(Number)
   if (callDays.length === 0) throw new Error("Choose at least one calling day.")
+  const timezone = v.text("timezone")
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: timezone }) // the API's check (CallWindow.isValidTimezone)
+  } catch {
+    throw new Error(`${timezone} is not a time zone: choose an IANA name such as Europe/Paris.`)
+  }
   const recipientStart = v.text("recipientStart")
   const recipientEnd = v.text("recipientEnd")
   if (recipientEnd <= recipientStart) throw new Error("The contact's local hours must end after they start.")
@@ -92,7 +98,7 @@ const scheduleOf = (v: ReturnType<typeof formValues>) => {
     agentId: v.text("agentId"),
     voiceNumberId: v.text("voiceNumberId"),
     contactListId: v.text("contactListId"),
-    timezone: v.text("timezone"),
+    timezone,
     callWindowStart: start,
     callWindowEnd: end,
     callDays,
@@ -304,8 +310,9 @@ const EditDraft = ({ campaign, onSaved }: { readonly campaign: Schema<"Campaign"
   return (
     <Card title="Edit the draft">
       <ErrorBox error={pickers.agents.error ?? pickers.numbers.error ?? pickers.lists.error} />
-      {/* keyed on the pickers' arrival: a select's default is taken when its options are there */}
-      <Form key={`${campaign.id}-${loaded}`} class="grid" aria-label="Edit the draft" onInput={() => setSaved(false)} onSend={save.run}>
+      {/* shown once the pickers are there: a select takes its default from the options it has then */}
+      {!loaded ? <p class="hint">Loading the agents, numbers and lists…</p> : (
+      <Form key={campaign.id} class="grid" aria-label="Edit the draft" onInput={() => setSaved(false)} onSend={save.run}>
         <Field label="Name" name="name" required maxLength={LIMITS.name.max} defaultValue={campaign.name} />
         <Field label="Description" name="description" maxLength={LIMITS.description.max} defaultValue={campaign.description} />
         <PickerFields pickers={pickers} campaign={campaign} />
@@ -325,10 +332,11 @@ const EditDraft = ({ campaign, onSaved }: { readonly campaign: Schema<"Campaign"
         {bounded("maxConcurrentCalls", "Concurrent calls")}
         <ErrorBox error={save.error} />
         <div class="actions">
-          <button type="submit" disabled={save.busy || !loaded}>Save draft</button>
+          <button type="submit" disabled={save.busy}>Save draft</button>
           {saved && <span role="status">Draft saved.</span>}
         </div>
       </Form>
+      )}
     </Card>
   )
 }

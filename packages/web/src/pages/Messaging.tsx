@@ -7,6 +7,8 @@ import { Card, CopyButton, Empty, ErrorBox, Field, Form, formValues, Page, Pager
 const SMS_BODY_MAX = MESSAGING_LIMITS.smsBody.max
 const NAME_MAX = MESSAGING_LIMITS.chatAppName.max
 const TEMPLATE_NAME = `[a-z0-9_]{1,${MESSAGING_LIMITS.templateName.max}}`
+/** Campaigns a page. */
+const PAGE_SIZE = 20
 const CALL_STATUSES = ["ANSWERED", "UNANSWERED", "FAILED", "BUSY"] as const
 type Provider = "PROVIDER_A" | "PROVIDER_B" | "PROVIDER_C"
 
@@ -33,7 +35,8 @@ interface Agents {
 }
 
 const SmsCampaigns = ({ agentOptions, agentName }: Agents) => {
-  const campaigns = useLoad(() => allPages((page) => call(api().GET("/api/v1/sms-agent/campaigns", { params: { query: { page, pageSize: 100 } } }))), [])
+  const [page, setPage] = useState(1)
+  const campaigns = useLoad(() => call(api().GET("/api/v1/sms-agent/campaigns", { params: { query: { page, pageSize: PAGE_SIZE } } })), [page])
   const [editing, setEditing] = useState<string | null>(null)
   const templatesOf = (v: ReturnType<typeof formValues>) =>
     (["ANSWERED", "UNANSWERED"] as const).flatMap((callStatus) => {
@@ -85,10 +88,10 @@ const SmsCampaigns = ({ agentOptions, agentName }: Agents) => {
         <div class="actions"><button type="submit" disabled={create.busy}>Create SMS campaign</button></div>
       </Form>
       <ErrorBox error={create.error ?? campaigns.error ?? update.error ?? remove.error} />
-      {campaigns.data !== undefined && campaigns.data.length === 0 && <Empty>No SMS campaigns yet.</Empty>}
-      {campaigns.data !== undefined && campaigns.data.length > 0 && (
+      {campaigns.data !== undefined && campaigns.data.items.length === 0 && <Empty>No SMS campaigns yet.</Empty>}
+      {campaigns.data !== undefined && campaigns.data.items.length > 0 && (
         <ul class="rows">
-          {campaigns.data.map((c) => (
+          {campaigns.data.items.map((c) => (
             <li key={c.id} class="stacked">
               <div class="actions">
                 <strong>{c.name}</strong> <Status value={c.isActive ? "ACTIVE" : "INACTIVE"} /> <small>{agentName(c.agentId)} · {c.senderNumber ?? "platform sender"}</small>
@@ -126,12 +129,14 @@ const SmsCampaigns = ({ agentOptions, agentName }: Agents) => {
           ))}
         </ul>
       )}
+      {campaigns.data !== undefined && <Pager label="SMS campaigns" page={page} totalPages={campaigns.data.totalPages} onPage={setPage} />}
     </Card>
   )
 }
 
 const ChatAppCampaigns = ({ agentOptions, agentName }: Agents) => {
-  const campaigns = useLoad(() => allPages((page) => call(api().GET("/api/v1/chatapp/campaigns", { params: { query: { page, pageSize: 100 } } }))), [])
+  const [page, setPage] = useState(1)
+  const campaigns = useLoad(() => call(api().GET("/api/v1/chatapp/campaigns", { params: { query: { page, pageSize: PAGE_SIZE } } })), [page])
   const create = useAction(async (form: HTMLFormElement) => {
     const v = formValues(form)
     const name = v.text("name")
@@ -210,10 +215,10 @@ const ChatAppCampaigns = ({ agentOptions, agentName }: Agents) => {
         <div class="actions"><button type="submit" disabled={create.busy}>Create chat-app campaign</button></div>
       </Form>
       <ErrorBox error={create.error ?? campaigns.error ?? toggle.error ?? remove.error} />
-      {campaigns.data !== undefined && campaigns.data.length === 0 && <Empty>No chat-app campaigns yet.</Empty>}
-      {campaigns.data !== undefined && campaigns.data.length > 0 && (
+      {campaigns.data !== undefined && campaigns.data.items.length === 0 && <Empty>No chat-app campaigns yet.</Empty>}
+      {campaigns.data !== undefined && campaigns.data.items.length > 0 && (
         <ul class="rows">
-          {campaigns.data.map((c) => (
+          {campaigns.data.items.map((c) => (
             <li key={c.id}>
               <strong>{c.name}</strong> <Status value={c.isActive ? "ACTIVE" : "INACTIVE"} />
               <small>{agentName(c.agentId)} · {c.templates.map((t) => `${t.templateName} (${t.process} ${t.callStatus})`).join(", ")}</small>
@@ -252,6 +257,7 @@ const ChatAppCampaigns = ({ agentOptions, agentName }: Agents) => {
           ))}
         </ul>
       )}
+      {campaigns.data !== undefined && <Pager label="Chat-app campaigns" page={page} totalPages={campaigns.data.totalPages} onPage={setPage} />}
     </Card>
   )
 }
