@@ -503,6 +503,9 @@ const flow = async (origin: string) => {
     await draft.getByLabel("Name").fill("Renewals Q4")
     await draft.getByLabel("Description").fill("Customers up for renewal")
     assert.strictEqual(await draft.getByLabel("Agent").inputValue(), agentId, "the draft's own agent is chosen")
+    await draft.getByLabel("Time zone").fill("Mars/Olympus_Mons")
+    await draft.getByRole("button", { name: "Save draft" }).click()
+    await draft.getByRole("alert").filter({ hasText: "Mars/Olympus_Mons is not a time zone" }).waitFor()
     await draft.getByLabel("Time zone").fill(window.timezone)
     await draft.getByRole("button", { name: "Save draft" }).click()
     await page.getByRole("heading", { level: 1, name: "Renewals Q4" }).waitFor()
@@ -569,6 +572,17 @@ const flow = async (origin: string) => {
     })
     assert.isAtMost(overflow, 0, "no sideways scrolling at 390 px")
     await shoot(page, "campaign-phone")
+    // the agent's page too; its live transcript below the call's controls
+    await page.goto(`${origin}/agents/${agentId}`)
+    await page.getByRole("heading", { level: 2, name: "Talk to this agent" }).waitFor()
+    const phoneOverflow = await page.evaluate(() => {
+      const html = (globalThis as any).document.documentElement
+      return html.scrollWidth - html.clientWidth
+    })
+    assert.isAtMost(phoneOverflow, 0, "no sideways scrolling on the agent's page at 390 px")
+    const phoneControls = (await page.locator(".talk-controls").boundingBox())!
+    const below = (await page.getByRole("region", { name: "Live transcript" }).boundingBox())!
+    assert.isAtLeast(below.y, phoneControls.y + phoneControls.height, "the transcript is below the controls at phone width")
     await page.setViewportSize({ width: 1280, height: 860 })
 
     // revoke the key: gone from the list, refused by the API
