@@ -258,13 +258,13 @@ const VoiceSettings = ({ agent, onSaved }: { readonly agent: Agent; readonly onS
           <option value="never">Never</option>
         </Select>
         <Field
-          label="Language of its chat-app messages"
+          label="Chat-app message language"
           name="languageCode"
           maxLength={35}
           pattern="[a-z]{2,3}(_[A-Z]{2})?"
           defaultValue={agent.settings.languageCode ?? ""}
           placeholder="en_US"
-          hint="The template language sent after its calls, unless the contact has one of their own"
+          title="The template language sent after its calls, unless the contact has one of their own"
         />
         <ErrorBox error={save.error} />
         <div class="actions">
