@@ -7,6 +7,7 @@
  */
 import * as Schema from "effect/Schema"
 import { resolveVoicemail, ResolvedVoicemail, voicemailFields } from "./Voicemail.js"
+import { VOICE_LIMITS } from "./Limits.js"
 import { E164 } from "./Phone.js"
 
 export const SpeechToTextProviders = ["deepgram", "openai", "none"] as const
@@ -18,7 +19,7 @@ const text = (max: number, label: string) =>
     Schema.filter((s) => s.trim().length >= 1 && s.length <= max, { message: () => `${label} must be 1 to ${max} characters` })
   )
 
-const int = (min: number, max: number, label: string) =>
+const int = ([min, max]: readonly [number, number], label: string) =>
   Schema.Int.pipe(Schema.filter((n) => n >= min && n <= max, { message: () => `${label} must be a whole number from ${min} to ${max}` }))
 
 export const VoiceLanguage = Schema.String.pipe(
@@ -32,50 +33,52 @@ const speechToTextFields = {
   provider: Schema.Literal(...SpeechToTextProviders).annotations({
     description: "deepgram (streaming), openai (an OpenAI-compatible transcription API, per utterance), or none; default: the platform's"
   }),
-  model: text(100, "speechToText.model").annotations({ description: "The provider's model (Deepgram nova-3, whisper-1, …)" })
+  model: text(VOICE_LIMITS.providerText, "speechToText.model").annotations({ description: "The provider's model (Deepgram nova-3, whisper-1, …)" })
 }
 const languageModelFields = {
   provider: Schema.Literal(...LanguageModelProviders).annotations({
     description: "openai (any OpenAI-compatible chat completions API the platform is configured with) or offline (answers " +
       "from the agent's knowledge bases); default: the platform's"
   }),
-  model: text(100, "languageModel.model").annotations({ description: "The model at that API (gpt-4o-mini, llama-3.1-8b-instant, …)" }),
-  temperature: Schema.Number.pipe(Schema.between(0, 2)).annotations({ description: "0 to 2" })
+  model: text(VOICE_LIMITS.providerText, "languageModel.model").annotations({ description: "The model at that API (gpt-4o-mini, llama-3.1-8b-instant, …)" }),
+  temperature: Schema.Number.pipe(Schema.between(...VOICE_LIMITS.temperature)).annotations({ description: "0 to 2" })
 }
 const textToSpeechFields = {
   provider: Schema.Literal(...TextToSpeechProviders).annotations({
     description: "elevenlabs, openai, or flite (built in, offline); default: the platform's"
   }),
-  voice: text(100, "textToSpeech.voice").annotations({ description: "The provider's voice id or name (flite: kal or slt)" }),
-  model: text(100, "textToSpeech.model")
+  voice: text(VOICE_LIMITS.providerText, "textToSpeech.voice").annotations({ description: "The provider's voice id or name (flite: kal or slt)" }),
+  model: text(VOICE_LIMITS.providerText, "textToSpeech.model")
 }
 const endpointingFields = {
-  minDelayMs: int(100, 5_000, "endpointing.minDelayMs").annotations({
+  minDelayMs: int(VOICE_LIMITS.endpointing.minDelayMs, "endpointing.minDelayMs").annotations({
     description: "Wait after a finished sentence before the caller's turn is over (default 300)"
   }),
-  maxDelayMs: int(300, 10_000, "endpointing.maxDelayMs").annotations({
+  maxDelayMs: int(VOICE_LIMITS.endpointing.maxDelayMs, "endpointing.maxDelayMs").annotations({
     description: "Wait when the caller stopped on a number or a word that leads on (default 2500)"
   })
 }
 const interruptionFields = {
   enabled: Schema.Boolean.annotations({ description: "Whether the caller may interrupt the agent (default true)" }),
-  minSpeechMs: int(100, 2_000, "interruption.minSpeechMs").annotations({
+  minSpeechMs: int(VOICE_LIMITS.interruption.minSpeechMs, "interruption.minSpeechMs").annotations({
     description: "Speech needed before the agent pauses for it (default 200)"
   }),
-  minWords: int(0, 10, "interruption.minWords").annotations({
+  minWords: int(VOICE_LIMITS.interruption.minWords, "interruption.minWords").annotations({
     description: "Words (not backchannel phrases) that confirm an interruption (default 1)"
   }),
-  backchannels: Schema.Array(text(40, "each backchannel phrase")).pipe(
-    Schema.filter((a) => a.length <= 50, { message: () => "interruption.backchannels holds at most 50 phrases" })
+  backchannels: Schema.Array(text(VOICE_LIMITS.interruption.backchannel, "each backchannel phrase")).pipe(
+    Schema.filter((a) => a.length <= VOICE_LIMITS.interruption.backchannels, {
+      message: () => `interruption.backchannels holds at most ${VOICE_LIMITS.interruption.backchannels} phrases`
+    })
   ).annotations({ description: "Phrases that never interrupt the agent (default: uh-huh, okay, yeah, right, …)" })
 }
 const idleFields = {
-  reminderAfterSeconds: int(3, 120, "idle.reminderAfterSeconds").annotations({
+  reminderAfterSeconds: int(VOICE_LIMITS.idle.reminderAfterSeconds, "idle.reminderAfterSeconds").annotations({
     description: "Silence after the agent finished before a reminder (default 8)"
   }),
-  reminders: int(0, 5, "idle.reminders").annotations({ description: "Reminders before the goodbye and hang-up (default 1)" }),
-  reminderText: text(300, "idle.reminderText").annotations({ description: "Default: Are you still there?" }),
-  goodbyeText: text(300, "idle.goodbyeText").annotations({ description: "Said before hanging up on silence" })
+  reminders: int(VOICE_LIMITS.idle.reminders, "idle.reminders").annotations({ description: "Reminders before the goodbye and hang-up (default 1)" }),
+  reminderText: text(VOICE_LIMITS.idle.text, "idle.reminderText").annotations({ description: "Default: Are you still there?" }),
+  goodbyeText: text(VOICE_LIMITS.idle.text, "idle.goodbyeText").annotations({ description: "Said before hanging up on silence" })
 }
 const toolsFields = {
   endCall: Schema.Boolean.annotations({ description: "The model may end the call (default true)" }),
@@ -88,21 +91,23 @@ const keypadFields = {
   terminator: Schema.Literal("#", "*", "none").annotations({
     description: "The key that ends the caller's keypad entry (default #); none: only the timeout or maxDigits end it"
   }),
-  interDigitTimeoutMs: int(500, 15_000, "keypad.interDigitTimeoutMs").annotations({
+  interDigitTimeoutMs: int(VOICE_LIMITS.keypad.interDigitTimeoutMs, "keypad.interDigitTimeoutMs").annotations({
     description: "An entry ends this long after its last key (default 3000)"
   }),
-  maxDigits: int(1, 32, "keypad.maxDigits").annotations({ description: "An entry ends at this many keys (default 20)" }),
+  maxDigits: int(VOICE_LIMITS.keypad.maxDigits, "keypad.maxDigits").annotations({ description: "An entry ends at this many keys (default 20)" }),
   agentMayPress: Schema.Boolean.annotations({
     description: "The model may press keys on the call (send_dtmf, to navigate a phone menu; default true)"
   })
 }
 const transferFields = {
   numbers: Schema.Array(E164).pipe(
-    Schema.filter((a) => a.length <= 20, { message: () => "transfer.numbers holds at most 20 numbers" })
+    Schema.filter((a) => a.length <= VOICE_LIMITS.transfer.numbers, {
+      message: () => `transfer.numbers holds at most ${VOICE_LIMITS.transfer.numbers} numbers`
+    })
   ).annotations({
     description: "The numbers the model may transfer the call to (transfer_call; the first is its default). None: no transfer tool"
   }),
-  warmMessage: text(300, "transfer.warmMessage").annotations({
+  warmMessage: text(VOICE_LIMITS.transfer.warmMessage, "transfer.warmMessage").annotations({
     description: "Said before a warm transfer when the model gives no line of its own (default: Please hold while I transfer your call.)"
   })
 }
@@ -132,7 +137,7 @@ export const AgentVoice = Schema.Struct({
   endpointing: Schema.optional(choices(endpointingFields)),
   interruption: Schema.optional(choices(interruptionFields)),
   idle: Schema.optional(choices(idleFields)),
-  maxCallSeconds: Schema.optional(int(30, 14_400, "maxCallSeconds").annotations({
+  maxCallSeconds: Schema.optional(int(VOICE_LIMITS.maxCallSeconds, "maxCallSeconds").annotations({
     description: "Talk time after which the call is ended (default: the platform's MAX_CALL_DURATION)"
   })),
   tools: Schema.optional(choices(toolsFields)),
@@ -151,7 +156,7 @@ export const AgentVoicePatch = Schema.Struct({
   endpointing: Schema.optional(Schema.NullOr(patchOf(endpointingFields))),
   interruption: Schema.optional(Schema.NullOr(patchOf(interruptionFields))),
   idle: Schema.optional(Schema.NullOr(patchOf(idleFields))),
-  maxCallSeconds: Schema.optional(Schema.NullOr(int(30, 14_400, "maxCallSeconds"))),
+  maxCallSeconds: Schema.optional(Schema.NullOr(int(VOICE_LIMITS.maxCallSeconds, "maxCallSeconds"))),
   tools: Schema.optional(Schema.NullOr(patchOf(toolsFields))),
   voicemail: Schema.optional(Schema.NullOr(patchOf(voicemailFields))),
   keypad: Schema.optional(Schema.NullOr(patchOf(keypadFields))),

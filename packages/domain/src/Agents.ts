@@ -4,6 +4,7 @@ import { errorFields, httpError, type HttpError } from "./ApiError.js"
 import { AgentVoice, AgentVoicePatch, ResolvedVoice } from "./AgentVoice.js"
 import { AgentId, KnowledgeBaseId, PersonaId } from "./Ids.js"
 import { MAX_AGENT_KNOWLEDGE_BASES } from "./KnowledgeBases.js"
+import { AGENT_LIMITS } from "./Limits.js"
 import { isLanguageCode } from "./MessageRules.js"
 import { JsonObjectSchema, mergePatch, Metadata } from "./Json.js"
 import { AgentRecording } from "./Recordings.js"
@@ -34,11 +35,11 @@ const trimmedText = (max: number, label: string) =>
     Schema.filter((s) => s.length >= 1 && s.length <= max, { message: () => `${label} must be 1 to ${max} characters` })
   )
 
-export const AgentName = trimmedText(120, "name")
-export const GreetMessage = trimmedText(2_000, "greetMessage")
-export const AgentPrompt = trimmedText(32_000, "agent_prompt")
-export const ConnectionId = trimmedText(128, "connectionId")
-export const PhoneNumberId = trimmedText(64, "phoneNumberId")
+export const AgentName = trimmedText(AGENT_LIMITS.name, "name")
+export const GreetMessage = trimmedText(AGENT_LIMITS.greetMessage, "greetMessage")
+export const AgentPrompt = trimmedText(AGENT_LIMITS.agentPrompt, "agent_prompt")
+export const ConnectionId = trimmedText(AGENT_LIMITS.connectionId, "connectionId")
+export const PhoneNumberId = trimmedText(AGENT_LIMITS.phoneNumberId, "phoneNumberId")
 
 /** The agent's language: a tag in the form chat-app template mappings use. */
 export const AgentLanguageCode = Schema.String.pipe(

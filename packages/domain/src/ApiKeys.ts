@@ -1,6 +1,7 @@
 import * as Schema from "effect/Schema"
 import { errorFields, httpError, type HttpError } from "./ApiError.js"
 import { AgentId, ApiKeyId } from "./Ids.js"
+import { ACCOUNT_LIMITS } from "./Limits.js"
 import { Timestamp } from "./Timestamp.js"
 
 export const WebhookUrl = Schema.Trim.pipe(
@@ -17,7 +18,9 @@ export const WebhookUrl = Schema.Trim.pipe(
 )
 
 export const ApiKeyName = Schema.Trim.pipe(
-  Schema.filter((s) => s.length >= 1 && s.length <= 100, { message: () => "must be between 1 and 100 characters" })
+  Schema.filter((s) => s.length >= 1 && s.length <= ACCOUNT_LIMITS.apiKeyName, {
+    message: () => `must be between 1 and ${ACCOUNT_LIMITS.apiKeyName} characters`
+  })
 )
 
 export class CreateApiKeyRequest extends Schema.Class<CreateApiKeyRequest>("CreateApiKeyRequest")({

@@ -13,6 +13,7 @@ import { CampaignStatus, CampaignStatusReason } from "./CampaignMachine.js"
 import { isValidTimezone, parseHHMM } from "./CallWindow.js"
 import { AgentId, ContactId, ContactListId, TenantId, VoiceNumberId } from "./Ids.js"
 import { JsonObjectSchema, Metadata } from "./Json.js"
+import { CAMPAIGN_LIMITS, CONTACT_LIMITS } from "./Limits.js"
 import { E164 } from "./Phone.js"
 import { Timestamp } from "./Timestamp.js"
 
@@ -26,21 +27,7 @@ export type CampaignAttemptId = typeof CampaignAttemptId.Type
 // Bounds, documented in the OpenAPI contract and docs/campaigns.md
 // ---------------------------------------------------------------------------
 
-export const CAMPAIGN_LIMITS = {
-  name: { min: 1, max: 120 },
-  description: { max: 2000 },
-  /** Seconds a call may ring before it counts as unanswered. */
-  dialTimeout: { min: 10, max: 120, default: 30 },
-  maxAttempts: { min: 1, max: 10, default: 1 },
-  /** Minutes between an unanswered, busy or failed attempt and the next one. */
-  redialDelayMin: { min: 1, max: 10_080, default: 60 },
-  maxConcurrentCalls: { min: 1, max: 100, default: 5 },
-  callWindow: { defaultStart: "09:00", defaultEnd: "18:00" },
-  callDays: { default: [1, 2, 3, 4, 5] as ReadonlyArray<number> },
-  timezone: { default: "UTC" },
-  /** Off unless asked for; when on, the US TCPA's hours unless others are given. */
-  recipientCallingHours: { defaultEnabled: false, defaultStart: "08:00", defaultEnd: "21:00" }
-} as const
+export { CAMPAIGN_LIMITS } from "./Limits.js"
 
 const boundedInt = (name: string, min: number, max: number) =>
   Schema.Int.pipe(
@@ -325,7 +312,7 @@ export class DncEntry extends Schema.Class<DncEntry>("DncEntry")({
 
 export class AddDncRequest extends Schema.Class<AddDncRequest>("AddDncRequest")({
   phoneNumber: E164,
-  reason: Schema.optional(Schema.String.pipe(Schema.maxLength(500)))
+  reason: Schema.optional(Schema.String.pipe(Schema.maxLength(CONTACT_LIMITS.dncReason)))
 }) {}
 
 // ---------------------------------------------------------------------------

@@ -3,20 +3,21 @@ import * as Schema from "effect/Schema"
 import { errorFields, httpError, type HttpError } from "./ApiError.js"
 import { ContactId, ContactListId, TenantId } from "./Ids.js"
 import { type JsonObject, JsonObjectSchema, Metadata, metadataProblem, unstorable } from "./Json.js"
+import { CONTACT_LIMITS } from "./Limits.js"
 import { IntFromQuery } from "./Pagination.js"
 import { CountryCodeSchema, normalizePhone, type PhoneProblem } from "./Phone.js"
 import { Timestamp } from "./Timestamp.js"
 
-export const MAX_CONTACTS_PER_IMPORT = 500
-export const MAX_CONTACTS_LIMIT = 200
-export const DEFAULT_CONTACTS_LIMIT = 25
+export const MAX_CONTACTS_PER_IMPORT = CONTACT_LIMITS.perImport
+export const MAX_CONTACTS_LIMIT = CONTACT_LIMITS.pageSize
+export const DEFAULT_CONTACTS_LIMIT = CONTACT_LIMITS.defaultPageSize
 
 // ---------------------------------------------------------------------------
 // Contact lists
 // ---------------------------------------------------------------------------
 
 export const ContactListName = Schema.Trim.pipe(
-  Schema.filter((s) => s.length >= 1 && s.length <= 200, { message: () => "name must be 1 to 200 characters" })
+  Schema.filter((s) => s.length >= 1 && s.length <= CONTACT_LIMITS.name, { message: () => `name must be 1 to ${CONTACT_LIMITS.name} characters` })
 )
 
 /**
@@ -158,7 +159,7 @@ export const validateContact = (
   if (Either.isLeft(phone)) return Either.left(phone.left)
   const name = blank(input.name) ? null : input.name.trim()
   // a CSV cell has not been through a request body's checks: what PostgreSQL cannot store is refused here
-  if (name !== null && (name.length > 200 || unstorable(name) !== undefined)) return Either.left("invalid_name")
+  if (name !== null && (name.length > CONTACT_LIMITS.name || unstorable(name) !== undefined)) return Either.left("invalid_name")
   const email = blank(input.email) ? null : input.email.trim()
   if (email !== null && (email.length > 254 || !EMAIL.test(email))) return Either.left("invalid_email")
   const metadata = input.metadata ?? {}

@@ -7,32 +7,46 @@ import * as Schema from "effect/Schema"
 import { errorFields, httpError, type HttpError } from "./ApiError.js"
 import { IngestionJobId, KbDocumentId, KnowledgeBaseId, TenantId } from "./Ids.js"
 import { JsonObjectSchema } from "./Json.js"
+import {
+  KB_KEY_PATTERN,
+  MAX_DOCUMENT_CHARS,
+  MAX_FAQ_ANSWER,
+  MAX_FAQ_PAIRS,
+  MAX_FAQ_QUESTION,
+  MAX_KB_DESCRIPTION,
+  MAX_KB_NAME,
+  MAX_QUERY_CHARS,
+  MAX_TITLE,
+  MAX_TOP_K,
+  MAX_UPLOAD_FILES,
+  MAX_URL_LENGTH,
+  UPLOAD_EXTENSIONS
+} from "./Limits.js"
 import { Timestamp } from "./Timestamp.js"
 
 // ---------------------------------------------------------------------------
 // Limits
 // ---------------------------------------------------------------------------
 
-/** `kbKey`: 2 to 64 of lowercase letters, digits, `-` and `_`, starting with a letter or digit. */
-export const KB_KEY_PATTERN = /^[a-z0-9][a-z0-9_-]{1,63}$/
-export const MAX_KB_NAME = 120
-export const MAX_KB_DESCRIPTION = 2_000
-export const MAX_TITLE = 200
-/** Characters of text in one document (a text source, a fetched page, an uploaded file's text). */
-export const MAX_DOCUMENT_CHARS = 1_000_000
-export const MAX_FAQ_PAIRS = 500
-export const MAX_FAQ_QUESTION = 1_000
-export const MAX_FAQ_ANSWER = 10_000
-export const MAX_URL_LENGTH = 2_048
-/** One uploaded file; the limit multipart parsing enforces (413 above it). */
-export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024
-export const MAX_UPLOAD_FILES = 10
-export const MAX_QUERY_CHARS = 2_000
-export const DEFAULT_TOP_K = 5
-export const MAX_TOP_K = 50
-/** Knowledge bases one agent answers from. */
-export const MAX_AGENT_KNOWLEDGE_BASES = 10
-export const UPLOAD_EXTENSIONS = [".txt", ".md", ".csv", ".html", ".pdf"] as const
+// in Limits.ts (no imports: the web dashboard's forms import them too)
+export {
+  KB_KEY_PATTERN,
+  MAX_AGENT_KNOWLEDGE_BASES,
+  MAX_DOCUMENT_CHARS,
+  MAX_FAQ_ANSWER,
+  MAX_FAQ_PAIRS,
+  MAX_FAQ_QUESTION,
+  MAX_KB_DESCRIPTION,
+  MAX_KB_NAME,
+  MAX_QUERY_CHARS,
+  MAX_TITLE,
+  MAX_TOP_K,
+  MAX_UPLOAD_BYTES,
+  MAX_UPLOAD_FILES,
+  MAX_URL_LENGTH,
+  DEFAULT_TOP_K,
+  UPLOAD_EXTENSIONS
+} from "./Limits.js"
 
 const trimmedText = (max: number, label: string) =>
   Schema.Trim.pipe(

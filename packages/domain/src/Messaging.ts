@@ -17,18 +17,11 @@ import {
   isSmsCampaignName,
   unknownPlaceholders
 } from "./MessageRules.js"
+import { MESSAGING_LIMITS } from "./Limits.js"
 import { E164, isValidE164, PhoneProvider } from "./Phone.js"
 import { Timestamp } from "./Timestamp.js"
 
-export const MESSAGING_LIMITS = {
-  chatAppTemplates: { min: 1, max: 20 },
-  smsTemplates: { min: 1, max: 2 },
-  smsBody: { max: 1600 },
-  smsName: { max: 120 },
-  chatAppName: { max: 120 },
-  templateName: { max: 512 },
-  bodyParameters: { max: 10, length: 1024 }
-} as const
+export { MESSAGING_LIMITS } from "./Limits.js"
 
 export const ChatAppCampaignId = Schema.UUID.pipe(
   Schema.brand("ChatAppCampaignId"),

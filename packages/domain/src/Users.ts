@@ -1,26 +1,27 @@
 import * as Schema from "effect/Schema"
 import { errorFields, httpError, type HttpError } from "./ApiError.js"
 import { ApiKeyId, TenantId, UserId } from "./Ids.js"
+import { ACCOUNT_LIMITS } from "./Limits.js"
 import { Timestamp } from "./Timestamp.js"
 
 export const Email = Schema.Trim.pipe(
   Schema.compose(Schema.Lowercase),
-  Schema.filter((s) => s.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s), {
+  Schema.filter((s) => s.length <= ACCOUNT_LIMITS.email && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s), {
     message: () => "must be a valid e-mail address"
   }),
   Schema.annotations({ identifier: "Email", examples: ["ada@example.com"] })
 )
 
 export const Password = Schema.String.pipe(
-  Schema.filter((s) => s.length >= 8 && s.length <= 256, {
-    message: () => "must be between 8 and 256 characters"
+  Schema.filter((s) => s.length >= ACCOUNT_LIMITS.password.min && s.length <= ACCOUNT_LIMITS.password.max, {
+    message: () => `must be between ${ACCOUNT_LIMITS.password.min} and ${ACCOUNT_LIMITS.password.max} characters`
   }),
-  Schema.annotations({ description: "8 to 256 characters" })
+  Schema.annotations({ description: `${ACCOUNT_LIMITS.password.min} to ${ACCOUNT_LIMITS.password.max} characters` })
 )
 
 export const CompanyName = Schema.Trim.pipe(
-  Schema.filter((s) => s.length >= 1 && s.length <= 200, {
-    message: () => "must be between 1 and 200 characters"
+  Schema.filter((s) => s.length >= 1 && s.length <= ACCOUNT_LIMITS.companyName, {
+    message: () => `must be between 1 and ${ACCOUNT_LIMITS.companyName} characters`
   })
 )
 

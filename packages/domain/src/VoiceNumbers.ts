@@ -1,6 +1,7 @@
 import * as Schema from "effect/Schema"
 import { errorFields, httpError, type HttpError } from "./ApiError.js"
 import { VoiceNumberId } from "./Ids.js"
+import { VOICE_NUMBER_LIMITS } from "./Limits.js"
 import { E164, PhoneProvider } from "./Phone.js"
 import { Timestamp } from "./Timestamp.js"
 
@@ -17,7 +18,9 @@ export class CreateVoiceNumberRequest extends Schema.Class<CreateVoiceNumberRequ
   phoneNumber: E164,
   provider: PhoneProvider,
   label: Schema.optional(
-    Schema.Trim.pipe(Schema.filter((s) => s.length >= 1 && s.length <= 100, { message: () => "label must be 1 to 100 characters" }))
+    Schema.Trim.pipe(Schema.filter((s) => s.length >= 1 && s.length <= VOICE_NUMBER_LIMITS.label, {
+      message: () => `label must be 1 to ${VOICE_NUMBER_LIMITS.label} characters`
+    }))
   )
 }) {}
 

@@ -3,6 +3,7 @@
  * who answered a call, and what became of a voicemail. See docs/voicemail.md.
  */
 import * as Schema from "effect/Schema"
+import { VOICE_LIMITS } from "./Limits.js"
 
 /** off: no detection; carrier: the carrier's own (Twilio, Telnyx), ours from the audio where it has none; audio: always ours. */
 export const VoicemailDetections = ["off", "carrier", "audio"] as const
@@ -31,7 +32,9 @@ export const voicemailFields = {
     description: "On a machine: hangup (default), or leave_message (after the beep, not interruptible, then hang up)"
   }),
   message: Schema.String.pipe(
-    Schema.filter((s) => s.trim().length >= 1 && s.length <= 500, { message: () => "voicemail.message must be 1 to 500 characters" })
+    Schema.filter((s) => s.trim().length >= 1 && s.length <= VOICE_LIMITS.voicemailMessage, {
+      message: () => `voicemail.message must be 1 to ${VOICE_LIMITS.voicemailMessage} characters`
+    })
   ).annotations({ description: "What leave_message says after the beep (default: a short call-back notice)" })
 }
 

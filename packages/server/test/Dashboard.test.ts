@@ -248,9 +248,23 @@ const flow = async (origin: string) => {
     await page.getByRole("button", { name: "Save", exact: true }).click()
     await expectText(page, "Saved.")
     // talk to it from the browser: a web call on the fake microphone, its greeting in the live transcript
+    // the microphone is read by an AudioWorklet, a module the gateway serves from the bundle (its
+    // fetch is the audio thread's, which Playwright does not report): its frames go up the call's WebSocket
+    const workletFile = fs.readdirSync(`${root}packages/web/dist/assets`).find((name) => /^MicrophoneWorklet-.+\.js$/.test(name))
+    const workletModule = await fetch(`${origin}/assets/${workletFile}`)
+    assert.strictEqual(workletModule.status, 200, "the worklet module is served")
+    assert.match(workletModule.headers.get("content-type") ?? "", /^text\/javascript/)
+    let microphoneFrames = 0
+    page.on("websocket", (socket) => socket.on("framesent", ({ payload }) => typeof payload !== "string" && microphoneFrames++))
     await page.getByRole("button", { name: "Start a web call" }).click()
     await page.getByTestId("talk-transcript").getByText("Hello from the dashboard test.").waitFor()
     await page.locator('[data-testid="talk-state"][data-state="live"]').waitFor()
+    assert.isAbove(microphoneFrames, 0, "microphone frames were sent")
+    // the live transcript beside the controls (below them only at phone width)
+    const controls = (await page.locator(".talk-controls").boundingBox())!
+    const beside = (await page.getByRole("region", { name: "Live transcript" }).boundingBox())!
+    assert.isAtLeast(beside.x, controls.x + controls.width, "the transcript is to the right of the controls")
+    assert.isBelow(Math.abs(beside.y - controls.y), 40, "and level with them")
     await shoot(page, "talk")
     await page.getByRole("button", { name: "Hang up" }).click()
     await page.locator('[data-testid="talk-state"][data-state="ended"]').waitFor()
@@ -261,6 +275,13 @@ const flow = async (origin: string) => {
     // the API's refusal in its own words: the same number again
     await page.getByLabel("Phone number (E.164)").fill("+14155550199")
     assert.strictEqual(await refusedAsWorded(page, "Add number", /\/voice-numbers$/), "VOICE_NUMBER_EXISTS")
+    // another number, deleted after a confirmation
+    await page.getByLabel("Phone number (E.164)").fill("+14155550198")
+    await page.getByRole("button", { name: "Add number" }).click()
+    await page.getByRole("button", { name: "Delete +14155550198…" }).click()
+    await page.getByRole("button", { name: "Delete +14155550198", exact: true }).click()
+    await page.getByRole("button", { name: "Delete +14155550198…" }).waitFor({ state: "detached" })
+    assert.strictEqual(await page.getByText("+14155550198").count(), 0, "the deleted number is gone")
     await shoot(page, "agents")
 
     // a contact list and a CSV with bad rows: each one's reason shown as the API gives it
@@ -309,6 +330,16 @@ const flow = async (origin: string) => {
     await page.getByRole("heading", { level: 1, name: "Contact lists" }).waitFor()
     await page.getByRole("link", { name: "Spring leads" }).waitFor()
     assert.strictEqual(await page.getByRole("link", { name: "Scratch" }).count(), 0, "the deleted list is gone")
+    // the do-not-call list: a number added with its reason, then allowed again after a confirmation
+    const dnc = page.getByRole("form", { name: "Add to the do-not-call list" })
+    await dnc.getByLabel("Phone (E.164)").fill("+14155550077")
+    await dnc.getByLabel("Reason (optional)").fill("Asked us not to call")
+    await dnc.getByRole("button", { name: "Add to do-not-call" }).click()
+    await page.getByTestId("dnc").getByText("Asked us not to call").waitFor()
+    await shoot(page, "contact-lists")
+    await page.getByRole("button", { name: "Remove +14155550077 from do-not-call…" }).click()
+    await page.getByRole("button", { name: "Allow +14155550077" }).click()
+    await expectText(page, "No numbers on the do-not-call list.")
 
     // a knowledge base: a text source, ingested with its progress shown, then a query with scores
     await nav(page, "Knowledge", "Knowledge bases")
@@ -359,7 +390,14 @@ const flow = async (origin: string) => {
     const readAgent = async () =>
       (await (await fetch(`${origin}/api/v1/agents/${agentId}`, { headers: { authorization: `Bearer ${key}` } })).json()) as {
         knowledgeBaseIds: Array<string>
-        voice: { languageModel?: { temperature?: number }; maxCallSeconds?: number }
+        voice: {
+          languageModel?: { temperature?: number }
+          maxCallSeconds?: number
+          interruption?: { backchannels?: Array<string> }
+          idle?: { reminderText?: string }
+          keypad?: { terminator?: string; maxDigits?: number }
+          transfer?: { numbers?: Array<string> }
+        }
       }
     await page.goto(`${origin}/agents/${agentId}`)
     await page.getByLabel("Temperature").fill("0.4")
@@ -374,8 +412,21 @@ const flow = async (origin: string) => {
     await expectText(page, "Voice saved.")
     await reloaded
     assert.strictEqual(await page.getByLabel("Longest call (seconds)").inputValue(), "900", "another card's unsaved edit is kept")
+    await page.getByLabel("Backchannel phrases (one a line; they never interrupt)").fill("uh-huh\nsure thing")
+    await page.getByLabel("Reminder", { exact: true }).fill("Are you still with me?")
     await page.getByRole("button", { name: "Save call handling" }).click()
     await expectText(page, "Call handling saved.")
+    // the keypad and the transfer numbers: a bad number refused before sending, nothing saved
+    const keypad = page.getByRole("form", { name: "Keypad and transfers" })
+    await keypad.getByLabel("Key that ends an entry").selectOption("*")
+    await keypad.getByLabel("Longest entry (keys)").fill("6")
+    await keypad.getByLabel(/^Transfer numbers/).fill("+14155550123\n555-0100")
+    await keypad.getByRole("button", { name: "Save keypad and transfers" }).click()
+    await keypad.getByRole("alert").filter({ hasText: "555-0100 is not an E.164 number" }).waitFor()
+    assert.isUndefined((await readAgent()).voice.keypad, "nothing of the refused change is saved")
+    await keypad.getByLabel(/^Transfer numbers/).fill("+14155550123")
+    await keypad.getByRole("button", { name: "Save keypad and transfers" }).click()
+    await expectText(page, "Keypad and transfers saved.")
     await page.getByRole("checkbox", { name: "Store FAQ" }).check()
     await page.getByRole("button", { name: "Save knowledge bases" }).click()
     await expectText(page, "Knowledge bases saved.")
@@ -383,10 +434,15 @@ const flow = async (origin: string) => {
     assert.deepStrictEqual(configured.knowledgeBaseIds, [kbId])
     assert.strictEqual(configured.voice.languageModel?.temperature, 0.4)
     assert.strictEqual(configured.voice.maxCallSeconds, 900)
+    assert.deepStrictEqual(configured.voice.interruption?.backchannels, ["uh-huh", "sure thing"])
+    assert.strictEqual(configured.voice.idle?.reminderText, "Are you still with me?")
+    assert.deepStrictEqual(configured.voice.keypad, { terminator: "*", maxDigits: 6 })
+    assert.deepStrictEqual(configured.voice.transfer?.numbers, ["+14155550123"])
     await page.reload()
     assert.isTrue(await page.getByRole("checkbox", { name: "Store FAQ" }).isChecked(), "the link is shown after a reload")
     assert.strictEqual(await page.getByLabel("Temperature").inputValue(), "0.4")
     assert.strictEqual(await page.getByLabel("Longest call (seconds)").inputValue(), "900")
+    assert.strictEqual(await page.getByLabel(/^Transfer numbers/).inputValue(), "+14155550123")
     await page.getByLabel("Sender phone number id").fill("109876543210")
     await page.getByRole("button", { name: "Attach number" }).click()
     await page.getByRole("status").filter({ hasText: "Sends from 109876543210" }).waitFor()
@@ -434,7 +490,7 @@ const flow = async (origin: string) => {
     await nav(page, "Campaigns")
     const window = openAllDay()
     await page.getByLabel("Name").fill("Renewals")
-    await page.getByLabel("Time zone").fill(window.timezone)
+    await page.getByLabel("Time zone").fill("Asia/Tokyo") // moved to the window's in the draft below
     await page.getByLabel("Window opens").fill(window.callWindowStart)
     await page.getByLabel("Window closes").fill(window.callWindowEnd)
     for (const day of ["Sat", "Sun"]) await page.getByLabel(day).check()
@@ -446,8 +502,18 @@ const flow = async (origin: string) => {
     const draft = page.getByRole("form", { name: "Edit the draft" })
     await draft.getByLabel("Name").fill("Renewals Q4")
     await draft.getByLabel("Description").fill("Customers up for renewal")
+    assert.strictEqual(await draft.getByLabel("Agent").inputValue(), agentId, "the draft's own agent is chosen")
+    await draft.getByLabel("Time zone").fill("Mars/Olympus_Mons")
+    await draft.getByRole("button", { name: "Save draft" }).click()
+    await draft.getByRole("alert").filter({ hasText: "Mars/Olympus_Mons is not a time zone" }).waitFor()
+    await draft.getByLabel("Time zone").fill(window.timezone)
     await draft.getByRole("button", { name: "Save draft" }).click()
     await page.getByRole("heading", { level: 1, name: "Renewals Q4" }).waitFor()
+    const campaignId = campaignUrl.split("/").at(-1)!
+    const edited = await (await fetch(`${origin}/api/v1/campaigns/${campaignId}`, { headers: { authorization: `Bearer ${key}` } })).json() as {
+      timezone: string
+    }
+    assert.strictEqual(edited.timezone, window.timezone, "the draft's time zone is saved")
     // resume before it runs: the API's refusal, as it words it
     assert.strictEqual(await refusedAsWorded(page, "Resume", /\/resume$/), "CAMPAIGN_STATE_CONFLICT")
     await page.getByRole("button", { name: "Schedule" }).click()
@@ -506,6 +572,17 @@ const flow = async (origin: string) => {
     })
     assert.isAtMost(overflow, 0, "no sideways scrolling at 390 px")
     await shoot(page, "campaign-phone")
+    // the agent's page too; its live transcript below the call's controls
+    await page.goto(`${origin}/agents/${agentId}`)
+    await page.getByRole("heading", { level: 2, name: "Talk to this agent" }).waitFor()
+    const phoneOverflow = await page.evaluate(() => {
+      const html = (globalThis as any).document.documentElement
+      return html.scrollWidth - html.clientWidth
+    })
+    assert.isAtMost(phoneOverflow, 0, "no sideways scrolling on the agent's page at 390 px")
+    const phoneControls = (await page.locator(".talk-controls").boundingBox())!
+    const below = (await page.getByRole("region", { name: "Live transcript" }).boundingBox())!
+    assert.isAtLeast(below.y, phoneControls.y + phoneControls.height, "the transcript is below the controls at phone width")
     await page.setViewportSize({ width: 1280, height: 860 })
 
     // revoke the key: gone from the list, refused by the API

@@ -123,3 +123,19 @@ export const money = (minor: number, currency = "USD") => {
 }
 
 export const when = (iso: string | null | undefined) => (iso === null || iso === undefined ? "—" : new Date(iso).toLocaleString())
+
+/** A page of a list as the API gives it. */
+interface ListPage<T> {
+  readonly items: ReadonlyArray<T>
+  readonly totalPages: number
+}
+
+/** Every item of a paginated list, page after page: a picker does not stop silently at the first page. */
+export const allPages = async <T,>(load: (page: number) => Promise<ListPage<T>>): Promise<ReadonlyArray<T>> => {
+  const items: Array<T> = []
+  for (let page = 1;; page++) {
+    const next = await load(page)
+    items.push(...next.items)
+    if (page >= next.totalPages || next.items.length === 0) return items
+  }
+}

@@ -1,8 +1,9 @@
+import { ACCOUNT_LIMITS } from "@voiceagent/domain/Limits"
 import { api, call, loginNotice, startSession } from "../api"
 import { Link, navigate } from "../router"
 import { ErrorBox, Field, Form, formValues, useAction } from "../ui"
 
-const PASSWORD_MIN = 8
+const PASSWORD_MIN = ACCOUNT_LIMITS.password.min
 
 /** Sign up (`mode: "signup"`) or log in: both answer a session token, kept for the session's life. */
 export const AuthPage = ({ mode }: { readonly mode: "signup" | "login" }) => {
@@ -38,10 +39,10 @@ export const AuthPage = ({ mode }: { readonly mode: "signup" | "login" }) => {
           autoComplete={mode === "signup" ? "new-password" : "current-password"}
           required
           minLength={mode === "signup" ? PASSWORD_MIN : undefined}
-          maxLength={256}
+          maxLength={ACCOUNT_LIMITS.password.max}
           hint={mode === "signup" ? `At least ${PASSWORD_MIN} characters` : undefined}
         />
-        {mode === "signup" && <Field label="Company name" name="companyName" maxLength={200} hint="Creates your workspace (tenant)" />}
+        {mode === "signup" && <Field label="Company name" name="companyName" maxLength={ACCOUNT_LIMITS.companyName} hint="Creates your workspace (tenant)" />}
         <ErrorBox error={action.error} />
         <button type="submit" disabled={action.busy}>{mode === "signup" ? "Sign up" : "Log in"}</button>
       </Form>

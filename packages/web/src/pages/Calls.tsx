@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks"
-import { api, call, money, type Schema, session, when } from "../api"
+import { allPages, api, call, money, type Schema, session, when } from "../api"
 import { Link, navigate, query } from "../router"
 import { Card, Empty, ErrorBox, Field, Page, Pager, Select, Status, useAction, useLoad } from "../ui"
 
@@ -18,7 +18,7 @@ export const CallsPage = () => {
     from: params.get("from") ?? "",
     to: params.get("to") ?? ""
   }
-  const agents = useLoad(() => call(api().GET("/api/v1/agents", { params: { query: { pageSize: 100 } } })), [])
+  const agents = useLoad(() => allPages((page) => call(api().GET("/api/v1/agents", { params: { query: { page, pageSize: 100 } } }))), [])
   const calls = useLoad(
     () =>
       call(api().GET("/api/v1/call-logs", {
@@ -58,7 +58,7 @@ export const CallsPage = () => {
           </Select>
           <Select label="Agent" name="agentId" defaultValue={filter.agentId}>
             <option value="">Any</option>
-            {(agents.data?.items ?? []).map((a) => <option key={a.id} value={a.id}>{a.name}</option>)}
+            {(agents.data ?? []).map((a) => <option key={a.id} value={a.id}>{a.name}</option>)}
           </Select>
           <Field label="Campaign id" name="campaignId" defaultValue={filter.campaignId} pattern="[0-9a-fA-F-]{36}" />
           <Field label="From" name="from" type="datetime-local" defaultValue={filter.from} />

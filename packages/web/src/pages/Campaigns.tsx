@@ -1,18 +1,15 @@
+import { CAMPAIGN_LIMITS } from "@voiceagent/domain/Limits"
 import { useState } from "preact/hooks"
-import { api, call, type Schema, when } from "../api"
+import { allPages, api, call, type Schema, when } from "../api"
 import { Link, navigate } from "../router"
 import { Card, Empty, ErrorBox, Field, Form, formValues, Page, Pager, Select, Status, useAction, useLoad } from "../ui"
 
 const PAGE_SIZE = 15
 const HHMM = "([01][0-9]|2[0-3]):[0-5][0-9]"
 const DAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] as const
-/** The API's bounds (CAMPAIGN_LIMITS in packages/domain/src/Campaigns.ts), checked before sending. */
-const LIMITS = {
-  dialTimeout: [10, 120, 30],
-  maxAttempts: [1, 10, 1],
-  redialDelayMin: [1, 10_080, 60],
-  maxConcurrentCalls: [1, 100, 5]
-} as const
+/** The API's bounds, checked before sending. */
+const LIMITS = CAMPAIGN_LIMITS
+type Bounded = "dialTimeout" | "maxAttempts" | "redialDelayMin" | "maxConcurrentCalls"
 const zones = (): ReadonlyArray<string> => {
   try {
     return ["UTC", ...(Intl as unknown as { supportedValuesOf(key: string): Array<string> }).supportedValuesOf("timeZone")]
@@ -47,42 +44,94 @@ export const CampaignsPage = () => {
   )
 }
 
+/** Every agent, voice number and contact list, page after page, for a campaign's pickers. */
+const usePickers = () => ({
+  agents: useLoad(() => allPages((page) => call(api().GET("/api/v1/agents", { params: { query: { page, pageSize: 100 } } }))), []),
+  numbers: useLoad(() => allPages((page) => call(api().GET("/api/v1/voice-numbers", { params: { query: { page, pageSize: 100 } } }))), []),
+  lists: useLoad(() => allPages((page) => call(api().GET("/api/v1/contact-lists", { params: { query: { page, pageSize: 100 } } }))), [])
+})
+
+type Pickers = ReturnType<typeof usePickers>
+
+/** The agent (active ones: the API refuses to dial with another), the number and the list, each chosen from all of them. */
+const PickerFields = ({ pickers, campaign }: { readonly pickers: Pickers; readonly campaign?: Schema<"Campaign"> }) => (
+  <>
+    <Select label="Agent" name="agentId" required defaultValue={campaign?.agentId}>
+      {(pickers.agents.data ?? []).filter((a) => a.is_active || a.id === campaign?.agentId).map((a) => <option key={a.id} value={a.id}>{a.name}</option>)}
+    </Select>
+    <Select label="From number" name="voiceNumberId" required defaultValue={campaign?.voiceNumberId}>
+      {(pickers.numbers.data ?? []).map((n) => <option key={n.id} value={n.id}>{n.phoneNumber}</option>)}
+    </Select>
+    <Select label="Contact list" name="contactListId" required defaultValue={campaign?.contactListId}>
+      {(pickers.lists.data ?? []).map((l) => <option key={l.id} value={l.id}>{l.name} ({l.contactCount})</option>)}
+    </Select>
+  </>
+)
+
+/** Dialing restricted to each contact's own local hours (from their number's time zone), as the API takes it. */
+const RecipientHoursFields = ({ hours }: { readonly hours?: Schema<"Campaign">["recipientCallingHours"] }) => (
+  <fieldset class="days">
+    <legend>Contact's local hours</legend>
+    <label><input type="checkbox" name="recipientHours" value="on" defaultChecked={hours?.enabled ?? LIMITS.recipientCallingHours.defaultEnabled} /> Only call within them</label>
+    <Field label="From" name="recipientStart" required pattern={HHMM} defaultValue={hours?.start.slice(0, 5) ?? LIMITS.recipientCallingHours.defaultStart} />
+    <Field label="Until" name="recipientEnd" required pattern={HHMM} defaultValue={hours?.end.slice(0, 5) ?? LIMITS.recipientCallingHours.defaultEnd} />
+  </fieldset>
+)
+
+/** The schedule a form gives (checked as the API checks it), for a create or an update. */
+const scheduleOf = (v: ReturnType<typeof formValues>) => {
+  const start = v.text("callWindowStart")
+  const end = v.text("callWindowEnd")
+  if (end <= start) throw new Error("The call window must end after it starts.")
+  const callDays = v.all("callDays").map(Number)
+  if (callDays.length === 0) throw new Error("Choose at least one calling day.")
+  const timezone = v.text("timezone")
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: timezone }) // the API's check (CallWindow.isValidTimezone)
+  } catch {
+    throw new Error(`${timezone} is not a time zone: choose an IANA name such as Europe/Paris.`)
+  }
+  const recipientStart = v.text("recipientStart")
+  const recipientEnd = v.text("recipientEnd")
+  if (recipientEnd <= recipientStart) throw new Error("The contact's local hours must end after they start.")
+  return {
+    agentId: v.text("agentId"),
+    voiceNumberId: v.text("voiceNumberId"),
+    contactListId: v.text("contactListId"),
+    timezone,
+    callWindowStart: start,
+    callWindowEnd: end,
+    callDays,
+    recipientCallingHours: { enabled: v.all("recipientHours").length > 0, start: recipientStart, end: recipientEnd },
+    maxAttempts: Number(v.text("maxAttempts")),
+    redialDelayMin: Number(v.text("redialDelayMin")),
+    dialTimeout: Number(v.text("dialTimeout")),
+    maxConcurrentCalls: Number(v.text("maxConcurrentCalls"))
+  }
+}
+
+const TimeZoneField = ({ value }: { readonly value: string }) => (
+  <>
+    <Field label="Time zone" name="timezone" required list="timezones" defaultValue={value} />
+    <datalist id="timezones">{zones().map((z) => <option key={z} value={z} />)}</datalist>
+  </>
+)
+
 const CreateCampaign = () => {
-  const agents = useLoad(() => call(api().GET("/api/v1/agents", { params: { query: { pageSize: 100 } } })), [])
-  const numbers = useLoad(() => call(api().GET("/api/v1/voice-numbers", { params: { query: { pageSize: 100 } } })), [])
-  const lists = useLoad(() => call(api().GET("/api/v1/contact-lists", { params: { query: { pageSize: 100 } } })), [])
+  const pickers = usePickers()
+  const { agents, numbers, lists } = pickers
   const create = useAction(async (form: HTMLFormElement) => {
     const v = formValues(form)
-    const start = v.text("callWindowStart")
-    const end = v.text("callWindowEnd")
-    if (end <= start) throw new Error("The call window must end after it starts.")
-    const callDays = v.all("callDays").map(Number)
-    if (callDays.length === 0) throw new Error("Choose at least one calling day.")
-    const created = await call(api().POST("/api/v1/campaigns", {
-      body: {
-        name: v.text("name"),
-        agentId: v.text("agentId"),
-        voiceNumberId: v.text("voiceNumberId"),
-        contactListId: v.text("contactListId"),
-        timezone: v.text("timezone"),
-        callWindowStart: start,
-        callWindowEnd: end,
-        callDays,
-        maxAttempts: Number(v.text("maxAttempts")),
-        redialDelayMin: Number(v.text("redialDelayMin")),
-        dialTimeout: Number(v.text("dialTimeout")),
-        maxConcurrentCalls: Number(v.text("maxConcurrentCalls"))
-      }
-    }))
+    const created = await call(api().POST("/api/v1/campaigns", { body: { name: v.text("name"), ...scheduleOf(v) } }))
     navigate(`/campaigns/${created.id}`)
   })
   const missing = [
-    agents.data?.items.length === 0 && "an agent",
-    numbers.data?.items.length === 0 && "a voice number",
-    lists.data?.items.length === 0 && "a contact list"
+    agents.data?.length === 0 && "an agent",
+    numbers.data?.length === 0 && "a voice number",
+    lists.data?.length === 0 && "a contact list"
   ].filter(Boolean)
-  const bounded = (name: keyof typeof LIMITS, label: string) => (
-    <Field label={label} name={name} type="number" required min={LIMITS[name][0]} max={LIMITS[name][1]} step={1} defaultValue={String(LIMITS[name][2])} />
+  const bounded = (name: Bounded, label: string) => (
+    <Field label={label} name={name} type="number" required min={LIMITS[name].min} max={LIMITS[name].max} step={1} defaultValue={String(LIMITS[name].default)} />
   )
   return (
     <Card title="Create a campaign">
@@ -91,26 +140,18 @@ const CreateCampaign = () => {
         class="grid"
         onSend={create.run}
       >
-        <Field label="Name" name="name" required maxLength={120} />
-        <Select label="Agent" name="agentId" required>
-          {(agents.data?.items ?? []).filter((a) => a.is_active).map((a) => <option key={a.id} value={a.id}>{a.name}</option>)}
-        </Select>
-        <Select label="From number" name="voiceNumberId" required>
-          {(numbers.data?.items ?? []).map((n) => <option key={n.id} value={n.id}>{n.phoneNumber}</option>)}
-        </Select>
-        <Select label="Contact list" name="contactListId" required>
-          {(lists.data?.items ?? []).map((l) => <option key={l.id} value={l.id}>{l.name} ({l.contactCount})</option>)}
-        </Select>
-        <Field label="Time zone" name="timezone" required list="timezones" defaultValue={Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC"} />
-        <datalist id="timezones">{zones().map((z) => <option key={z} value={z} />)}</datalist>
-        <Field label="Window opens" name="callWindowStart" required pattern={HHMM} defaultValue="09:00" placeholder="HH:MM" />
-        <Field label="Window closes" name="callWindowEnd" required pattern={HHMM} defaultValue="18:00" placeholder="HH:MM" />
+        <Field label="Name" name="name" required maxLength={LIMITS.name.max} />
+        <PickerFields pickers={pickers} />
+        <TimeZoneField value={Intl.DateTimeFormat().resolvedOptions().timeZone || LIMITS.timezone.default} />
+        <Field label="Window opens" name="callWindowStart" required pattern={HHMM} defaultValue={LIMITS.callWindow.defaultStart} placeholder="HH:MM" />
+        <Field label="Window closes" name="callWindowEnd" required pattern={HHMM} defaultValue={LIMITS.callWindow.defaultEnd} placeholder="HH:MM" />
         <fieldset class="days">
           <legend>Calling days</legend>
           {DAYS.map((day, i) => (
-            <label key={day}><input type="checkbox" name="callDays" value={String(i + 1)} defaultChecked={i < 5} /> {day}</label>
+            <label key={day}><input type="checkbox" name="callDays" value={String(i + 1)} defaultChecked={LIMITS.callDays.default.includes(i + 1)} /> {day}</label>
           ))}
         </fieldset>
+        <RecipientHoursFields />
         {bounded("maxAttempts", "Attempts per contact")}
         {bounded("redialDelayMin", "Redial delay (minutes)")}
         {bounded("dialTimeout", "Ring timeout (seconds)")}
@@ -249,41 +290,33 @@ const Progress = ({ progress, error }: { readonly progress: Schema<"CampaignProg
   </Card>
 )
 
-/** A draft's name, window, days and dialing bounds (the API refuses edits once it is scheduled). */
+/** Everything of a draft: its agent, number, list, schedule and dialing bounds (the API refuses edits once it is scheduled). */
 const EditDraft = ({ campaign, onSaved }: { readonly campaign: Schema<"Campaign">; readonly onSaved: () => void }) => {
   const [saved, setSaved] = useState(false)
+  const pickers = usePickers()
+  const loaded = pickers.agents.data !== undefined && pickers.numbers.data !== undefined && pickers.lists.data !== undefined
   const save = useAction(async (form: HTMLFormElement) => {
     const v = formValues(form)
-    const start = v.text("callWindowStart")
-    const end = v.text("callWindowEnd")
-    if (end <= start) throw new Error("The call window must end after it starts.")
-    const callDays = v.all("callDays").map(Number)
-    if (callDays.length === 0) throw new Error("Choose at least one calling day.")
     await call(api().PATCH("/api/v1/campaigns/{id}", {
       params: { path: { id: campaign.id } },
-      body: {
-        name: v.text("name"),
-        description: v.text("description"),
-        callWindowStart: start,
-        callWindowEnd: end,
-        callDays,
-        maxAttempts: Number(v.text("maxAttempts")),
-        redialDelayMin: Number(v.text("redialDelayMin")),
-        dialTimeout: Number(v.text("dialTimeout")),
-        maxConcurrentCalls: Number(v.text("maxConcurrentCalls"))
-      }
+      body: { name: v.text("name"), description: v.text("description"), ...scheduleOf(v) }
     }))
     setSaved(true)
     onSaved()
   })
-  const bounded = (name: keyof typeof LIMITS, label: string) => (
-    <Field label={label} name={name} type="number" required min={LIMITS[name][0]} max={LIMITS[name][1]} step={1} defaultValue={String(campaign[name])} />
+  const bounded = (name: Bounded, label: string) => (
+    <Field label={label} name={name} type="number" required min={LIMITS[name].min} max={LIMITS[name].max} step={1} defaultValue={String(campaign[name])} />
   )
   return (
     <Card title="Edit the draft">
+      <ErrorBox error={pickers.agents.error ?? pickers.numbers.error ?? pickers.lists.error} />
+      {/* shown once the pickers are there: a select takes its default from the options it has then */}
+      {!loaded ? <p class="hint">Loading the agents, numbers and lists…</p> : (
       <Form key={campaign.id} class="grid" aria-label="Edit the draft" onInput={() => setSaved(false)} onSend={save.run}>
-        <Field label="Name" name="name" required maxLength={120} defaultValue={campaign.name} />
-        <Field label="Description" name="description" maxLength={2000} defaultValue={campaign.description} />
+        <Field label="Name" name="name" required maxLength={LIMITS.name.max} defaultValue={campaign.name} />
+        <Field label="Description" name="description" maxLength={LIMITS.description.max} defaultValue={campaign.description} />
+        <PickerFields pickers={pickers} campaign={campaign} />
+        <TimeZoneField value={campaign.timezone} />
         <Field label="Window opens" name="callWindowStart" required pattern={HHMM} defaultValue={campaign.callWindowStart.slice(0, 5)} />
         <Field label="Window closes" name="callWindowEnd" required pattern={HHMM} defaultValue={campaign.callWindowEnd.slice(0, 5)} />
         <fieldset class="days">
@@ -292,6 +325,7 @@ const EditDraft = ({ campaign, onSaved }: { readonly campaign: Schema<"Campaign"
             <label key={day}><input type="checkbox" name="callDays" value={String(i + 1)} defaultChecked={campaign.callDays.includes(i + 1)} /> {day}</label>
           ))}
         </fieldset>
+        <RecipientHoursFields hours={campaign.recipientCallingHours} />
         {bounded("maxAttempts", "Attempts per contact")}
         {bounded("redialDelayMin", "Redial delay (minutes)")}
         {bounded("dialTimeout", "Ring timeout (seconds)")}
@@ -302,6 +336,7 @@ const EditDraft = ({ campaign, onSaved }: { readonly campaign: Schema<"Campaign"
           {saved && <span role="status">Draft saved.</span>}
         </div>
       </Form>
+      )}
     </Card>
   )
 }

@@ -1,3 +1,4 @@
+import { CONTACT_LIMITS } from "@voiceagent/domain/Limits"
 import { useState } from "preact/hooks"
 import { api, call, multipart, type Schema, when } from "../api"
 import { Link, navigate } from "../router"
@@ -24,7 +25,7 @@ export const ContactListsPage = () => {
           class="grid"
           onSend={create.run}
         >
-          <Field label="Name" name="name" required maxLength={120} />
+          <Field label="Name" name="name" required maxLength={CONTACT_LIMITS.name} />
           <div class="actions"><button type="submit" disabled={create.busy}>Create list</button></div>
         </Form>
         <ErrorBox error={create.error} />
@@ -43,7 +44,63 @@ export const ContactListsPage = () => {
         )}
         {lists.data !== undefined && <Pager label="Lists" page={page} totalPages={lists.data.totalPages} onPage={setPage} />}
       </Card>
+      <DoNotCall />
     </Page>
+  )
+}
+
+/** The tenant's do-not-call list: numbers every campaign skips (its attempts say DO_NOT_CALL). */
+const DoNotCall = () => {
+  const [page, setPage] = useState(1)
+  const entries = useLoad(() => call(api().GET("/api/v1/dnc", { params: { query: { page, pageSize: PAGE_SIZE } } })), [page])
+  const [confirming, setConfirming] = useState<string | null>(null)
+  const add = useAction(async (form: HTMLFormElement) => {
+    const v = formValues(form)
+    const reason = v.text("reason")
+    await call(api().POST("/api/v1/dnc", { body: { phoneNumber: v.text("phoneNumber"), ...(reason === "" ? {} : { reason }) } }))
+    form.reset()
+    entries.reload()
+  })
+  const remove = useAction(async (phoneNumber: string) => {
+    await call(api().DELETE("/api/v1/dnc/{phoneNumber}", { params: { path: { phoneNumber } } }))
+    setConfirming(null)
+    entries.reload()
+  })
+  return (
+    <Card title="Do-not-call list">
+      <p class="hint">Campaigns never dial these numbers, in any list.</p>
+      <Form class="grid" aria-label="Add to the do-not-call list" onSend={add.run}>
+        <Field label="Phone (E.164)" name="phoneNumber" required pattern={E164} inputMode="tel" placeholder="+14155550100" />
+        <Field label="Reason (optional)" name="reason" maxLength={CONTACT_LIMITS.dncReason} />
+        <div class="actions"><button type="submit" disabled={add.busy}>Add to do-not-call</button></div>
+      </Form>
+      <ErrorBox error={add.error ?? remove.error ?? entries.error} />
+      {entries.data !== undefined && entries.data.items.length === 0 && <Empty>No numbers on the do-not-call list.</Empty>}
+      {entries.data !== undefined && entries.data.items.length > 0 && (
+        <ul class="rows" data-testid="dnc">
+          {entries.data.items.map((entry) => (
+            <li key={entry.phoneNumber}>
+              <code>{entry.phoneNumber}</code> {entry.reason !== null && <small>{entry.reason}</small>} <small>since {when(entry.createdAt)}</small>
+              {confirming === entry.phoneNumber
+                ? (
+                  <span class="confirm">
+                    <button type="button" class="danger" disabled={remove.busy} onClick={() => void remove.run(entry.phoneNumber)}>
+                      Allow {entry.phoneNumber}
+                    </button>
+                    <button type="button" class="secondary" onClick={() => setConfirming(null)}>Cancel</button>
+                  </span>
+                )
+                : (
+                  <button type="button" class="secondary" aria-label={`Remove ${entry.phoneNumber} from do-not-call…`} onClick={() => setConfirming(entry.phoneNumber)}>
+                    Remove…
+                  </button>
+                )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {entries.data !== undefined && <Pager label="Do-not-call" page={page} totalPages={entries.data.totalPages} onPage={setPage} />}
+    </Card>
   )
 }
 
@@ -118,7 +175,7 @@ export const ContactListPage = ({ id }: { readonly id: string }) => {
       {list.data !== undefined && (
         <Card title="List">
           <Form key={list.data.id} class="grid" onInput={() => setListSaved(false)} onSend={rename.run}>
-            <Field label="List name" name="listName" required maxLength={120} defaultValue={list.data.name} />
+            <Field label="List name" name="listName" required maxLength={CONTACT_LIMITS.name} defaultValue={list.data.name} />
             <div class="actions">
               <button type="submit" disabled={rename.busy}>Rename</button>
               {listSaved && <span role="status">List renamed.</span>}
@@ -173,7 +230,7 @@ export const ContactListPage = ({ id }: { readonly id: string }) => {
           onSend={add.run}
         >
           <Field label="Phone (E.164)" name="phoneNumber" required pattern={E164} inputMode="tel" placeholder="+14155550100" />
-          <Field label="Name" name="name" maxLength={200} />
+          <Field label="Name" name="name" maxLength={CONTACT_LIMITS.name} />
           <Field label="Email" name="email" type="email" />
           <div class="actions"><button type="submit" disabled={add.busy}>Add contact</button></div>
         </Form>
@@ -194,7 +251,7 @@ export const ContactListPage = ({ id }: { readonly id: string }) => {
                         <td colSpan={5}>
                           <Form class="grid" aria-label={`Edit ${c.phoneNumber}`} onSend={(form) => edit.run(form, c.id)}>
                             <Field label="Phone (E.164)" name="phoneNumber" required pattern={E164} inputMode="tel" defaultValue={c.phoneNumber} />
-                            <Field label="Name" name="name" maxLength={200} defaultValue={c.name ?? ""} />
+                            <Field label="Name" name="name" maxLength={CONTACT_LIMITS.name} defaultValue={c.name ?? ""} />
                             <Field label="Email" name="email" type="email" defaultValue={c.email ?? ""} />
                             <ErrorBox error={edit.error} />
                             <div class="actions">

@@ -1,3 +1,4 @@
+import { ACCOUNT_LIMITS } from "@voiceagent/domain/Limits"
 import { useState } from "preact/hooks"
 import { api, call, type Schema, when } from "../api"
 import { Card, CopyButton, Empty, ErrorBox, Field, Form, formValues, Page, Pager, useAction, useLoad } from "../ui"
@@ -40,7 +41,7 @@ export const KeysPage = () => {
           class="grid"
           onSend={create.run}
         >
-          <Field label="Name" name="name" required maxLength={100} />
+          <Field label="Name" name="name" required maxLength={ACCOUNT_LIMITS.apiKeyName} />
           <Field label="Expires (optional)" name="expiresAt" type="datetime-local" />
           <Field label="Webhook URL (optional)" name="webhookUrl" type="url" placeholder="https://example.com/hooks" />
           <div class="actions">

@@ -1,3 +1,19 @@
+import {
+  DEFAULT_TOP_K,
+  KB_KEY_PATTERN,
+  MAX_DOCUMENT_CHARS,
+  MAX_FAQ_ANSWER,
+  MAX_FAQ_QUESTION,
+  MAX_KB_DESCRIPTION,
+  MAX_KB_NAME,
+  MAX_QUERY_CHARS,
+  MAX_TITLE,
+  MAX_TOP_K,
+  MAX_UPLOAD_BYTES,
+  MAX_UPLOAD_FILES,
+  MAX_URL_LENGTH,
+  UPLOAD_EXTENSIONS
+} from "@voiceagent/domain/Limits"
 import { useState } from "preact/hooks"
 import { api, call, multipart, type Schema, when } from "../api"
 import { Link, navigate } from "../router"
@@ -5,10 +21,8 @@ import { Card, Empty, ErrorBox, Field, Form, formValues, Page, Pager, Status, Te
 
 const PAGE_SIZE = 20
 /** The API's bounds (packages/domain/src/KnowledgeBases.ts), checked before sending. */
-const KB_KEY = "[a-z0-9][a-z0-9_\\-]{1,63}"
-const MAX_UPLOAD_BYTES = 10 * 1024 * 1024
-const MAX_UPLOAD_FILES = 10
-const UPLOAD_EXTENSIONS = [".txt", ".md", ".csv", ".html", ".pdf"] as const
+/** The key's pattern as an input's `pattern` attribute (which anchors it itself). */
+const KB_KEY = KB_KEY_PATTERN.source.replace(/^\^|\$$/g, "")
 const TERMINAL_JOB = new Set(["SUCCEEDED", "COMPLETED_WITH_ERRORS", "FAILED"])
 
 /** Knowledge bases: listed and created. */
@@ -32,8 +46,8 @@ export const KnowledgeBasesPage = () => {
           onSend={create.run}
         >
           <Field label="Key" name="kbKey" required pattern={KB_KEY} placeholder="product-faq" hint="Lowercase letters, digits, - and _" />
-          <Field label="Name" name="kbName" required maxLength={120} />
-          <Field label="Description" name="description" maxLength={2000} />
+          <Field label="Name" name="kbName" required maxLength={MAX_KB_NAME} />
+          <Field label="Description" name="description" maxLength={MAX_KB_DESCRIPTION} />
           <div class="actions"><button type="submit" disabled={create.busy}>Create knowledge base</button></div>
         </Form>
         <ErrorBox error={create.error} />
@@ -101,7 +115,7 @@ export const KnowledgeBasePage = ({ id }: { readonly id: string }) => {
     if (files.length > MAX_UPLOAD_FILES) throw new Error(`At most ${MAX_UPLOAD_FILES} files at a time.`)
     for (const file of files) {
       if (!UPLOAD_EXTENSIONS.some((ext) => file.name.toLowerCase().endsWith(ext))) throw new Error(`${file.name}: only ${UPLOAD_EXTENSIONS.join(", ")} files.`)
-      if (file.size > MAX_UPLOAD_BYTES) throw new Error(`${file.name} is over 10 MB.`)
+      if (file.size > MAX_UPLOAD_BYTES) throw new Error(`${file.name} is over ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`)
     }
     await call(api().POST("/api/v1/knowledge-bases/{kbId}/documents/upload", {
       params: { path: { kbId: id } },
@@ -189,27 +203,27 @@ export const KnowledgeBasePage = ({ id }: { readonly id: string }) => {
           class="stack"
           onSend={addText.run}
         >
-          <Field label="Title" name="title" required maxLength={200} />
-          <TextArea label="Text" name="text" required maxLength={1_000_000} rows={5} />
+          <Field label="Title" name="title" required maxLength={MAX_TITLE} />
+          <TextArea label="Text" name="text" required maxLength={MAX_DOCUMENT_CHARS} rows={5} />
           <div class="actions"><button type="submit" disabled={addText.busy}>Add text</button></div>
         </Form>
         <ErrorBox error={addText.error} />
       </Card>
       <Card title="Add a web page">
         <Form class="grid" onSend={addUrl.run}>
-          <Field label="Page address" name="url" type="url" required maxLength={2048} placeholder="https://example.com/help" />
-          <Field label="Title (optional)" name="title" maxLength={200} />
+          <Field label="Page address" name="url" type="url" required maxLength={MAX_URL_LENGTH} placeholder="https://example.com/help" />
+          <Field label="Title (optional)" name="title" maxLength={MAX_TITLE} />
           <div class="actions"><button type="submit" disabled={addUrl.busy}>Add page</button></div>
         </Form>
         <ErrorBox error={addUrl.error} />
       </Card>
       <Card title="Add questions and answers">
         <Form class="stack" onSend={addFaq.run}>
-          <Field label="FAQ title (optional)" name="title" maxLength={200} />
+          <Field label="FAQ title (optional)" name="title" maxLength={MAX_TITLE} />
           {[1, 2, 3].map((n) => (
             <div class="grid" key={n}>
-              <Field label={`Question ${n}`} name="question" maxLength={1000} required={n === 1} />
-              <Field label={`Answer ${n}`} name="answer" maxLength={10_000} required={n === 1} />
+              <Field label={`Question ${n}`} name="question" maxLength={MAX_FAQ_QUESTION} required={n === 1} />
+              <Field label={`Answer ${n}`} name="answer" maxLength={MAX_FAQ_ANSWER} required={n === 1} />
             </div>
           ))}
           <div class="actions"><button type="submit" disabled={addFaq.busy}>Add FAQ</button></div>
@@ -222,7 +236,7 @@ export const KnowledgeBasePage = ({ id }: { readonly id: string }) => {
           onSend={upload.run}
         >
           <label class="field">
-            <span>Files ({UPLOAD_EXTENSIONS.join(", ")}; up to {MAX_UPLOAD_FILES}, 10 MB each)</span>
+            <span>Files ({UPLOAD_EXTENSIONS.join(", ")}; up to {MAX_UPLOAD_FILES}, {MAX_UPLOAD_BYTES / 1024 / 1024} MB each)</span>
             <input type="file" name="file" multiple accept={UPLOAD_EXTENSIONS.join(",")} required />
           </label>
           <div class="actions"><button type="submit" disabled={upload.busy}>{upload.busy ? "Uploading…" : "Upload"}</button></div>
@@ -292,8 +306,8 @@ export const KnowledgeBasePage = ({ id }: { readonly id: string }) => {
           class="grid"
           onSend={ask.run}
         >
-          <Field label="Question" name="query" required maxLength={2000} />
-          <Field label="Results" name="topK" type="number" min={1} max={50} step={1} defaultValue="5" required />
+          <Field label="Question" name="query" required maxLength={MAX_QUERY_CHARS} />
+          <Field label="Results" name="topK" type="number" min={1} max={MAX_TOP_K} step={1} defaultValue={String(DEFAULT_TOP_K)} required />
           <div class="actions"><button type="submit" disabled={ask.busy}>Search</button></div>
         </Form>
         <ErrorBox error={ask.error} />
@@ -316,8 +330,8 @@ export const KnowledgeBasePage = ({ id }: { readonly id: string }) => {
       {k !== undefined && (
         <Card title="Settings">
           <Form key={k.id} class="grid" onInput={() => setKbSaved(false)} onSend={edit.run}>
-            <Field label="Knowledge base name" name="kbName" required maxLength={120} defaultValue={k.kbName} />
-            <Field label="Description" name="description" maxLength={2000} defaultValue={k.description} />
+            <Field label="Knowledge base name" name="kbName" required maxLength={MAX_KB_NAME} defaultValue={k.kbName} />
+            <Field label="Description" name="description" maxLength={MAX_KB_DESCRIPTION} defaultValue={k.description} />
             <Field label="Score threshold" name="threshold" type="number" required min={0} max={1} step={0.01} defaultValue={String(k.retrievalScoreThreshold)} />
             <ErrorBox error={edit.error} />
             <div class="actions">

@@ -1,20 +1,22 @@
+import { AGENT_LIMITS, MESSAGING_LIMITS } from "@voiceagent/domain/Limits"
 import { useState } from "preact/hooks"
-import { api, call, money, type Schema, when } from "../api"
+import { allPages, api, call, money, type Schema, when } from "../api"
 import { Link } from "../router"
 import { Card, CopyButton, Empty, ErrorBox, Field, Form, formValues, Page, Pager, Select, Status, TextArea, useAction, useLoad } from "../ui"
 
-/** The API's bounds (MESSAGING_LIMITS in packages/domain/src/Messaging.ts), checked before sending. */
-const SMS_BODY_MAX = 1600
-const NAME_MAX = 120
-const TEMPLATE_NAME = "[a-z0-9_]{1,512}"
+const SMS_BODY_MAX = MESSAGING_LIMITS.smsBody.max
+const NAME_MAX = MESSAGING_LIMITS.chatAppName.max
+const TEMPLATE_NAME = `[a-z0-9_]{1,${MESSAGING_LIMITS.templateName.max}}`
+/** Campaigns a page. */
+const PAGE_SIZE = 20
 const CALL_STATUSES = ["ANSWERED", "UNANSWERED", "FAILED", "BUSY"] as const
 type Provider = "PROVIDER_A" | "PROVIDER_B" | "PROVIDER_C"
 
 /** Post-call messages: SMS and chat-app campaigns with their templates, and the chat-app webhook. */
 export const MessagingPage = () => {
-  const agents = useLoad(() => call(api().GET("/api/v1/agents", { params: { query: { pageSize: 100 } } })), [])
-  const agentName = (id: string) => agents.data?.items.find((a) => a.id === id)?.name ?? id
-  const agentOptions = (agents.data?.items ?? []).map((a) => <option key={a.id} value={a.id}>{a.name}</option>)
+  const agents = useLoad(() => allPages((page) => call(api().GET("/api/v1/agents", { params: { query: { page, pageSize: 100 } } }))), [])
+  const agentName = (id: string) => agents.data?.find((a) => a.id === id)?.name ?? id
+  const agentOptions = (agents.data ?? []).map((a) => <option key={a.id} value={a.id}>{a.name}</option>)
   return (
     <Page title="Messaging">
       <ErrorBox error={agents.error} />
@@ -33,7 +35,8 @@ interface Agents {
 }
 
 const SmsCampaigns = ({ agentOptions, agentName }: Agents) => {
-  const campaigns = useLoad(() => call(api().GET("/api/v1/sms-agent/campaigns", { params: { query: { pageSize: 100 } } })), [])
+  const [page, setPage] = useState(1)
+  const campaigns = useLoad(() => call(api().GET("/api/v1/sms-agent/campaigns", { params: { query: { page, pageSize: PAGE_SIZE } } })), [page])
   const [editing, setEditing] = useState<string | null>(null)
   const templatesOf = (v: ReturnType<typeof formValues>) =>
     (["ANSWERED", "UNANSWERED"] as const).flatMap((callStatus) => {
@@ -73,7 +76,7 @@ const SmsCampaigns = ({ agentOptions, agentName }: Agents) => {
         onSend={create.run}
       >
         <Select label="Agent" name="agentId" required>{agentOptions}</Select>
-        <Field label="Name (optional)" name="name" maxLength={NAME_MAX} />
+        <Field label="Name (optional)" name="name" maxLength={MESSAGING_LIMITS.smsName.max} />
         <Field label="Sender (E.164 or an alphanumeric id)" name="senderNumber" maxLength={16} />
         <Select label="Sender's provider" name="senderProvider">
           <option value="PROVIDER_A">Provider A</option>
@@ -126,12 +129,14 @@ const SmsCampaigns = ({ agentOptions, agentName }: Agents) => {
           ))}
         </ul>
       )}
+      {campaigns.data !== undefined && <Pager label="SMS campaigns" page={page} totalPages={campaigns.data.totalPages} onPage={setPage} />}
     </Card>
   )
 }
 
 const ChatAppCampaigns = ({ agentOptions, agentName }: Agents) => {
-  const campaigns = useLoad(() => call(api().GET("/api/v1/chatapp/campaigns", { params: { query: { pageSize: 100 } } })), [])
+  const [page, setPage] = useState(1)
+  const campaigns = useLoad(() => call(api().GET("/api/v1/chatapp/campaigns", { params: { query: { page, pageSize: PAGE_SIZE } } })), [page])
   const create = useAction(async (form: HTMLFormElement) => {
     const v = formValues(form)
     const name = v.text("name")
@@ -198,7 +203,7 @@ const ChatAppCampaigns = ({ agentOptions, agentName }: Agents) => {
       >
         <Select label="Agent" name="agentId" required>{agentOptions}</Select>
         <Field label="Name (optional)" name="name" maxLength={NAME_MAX} />
-        <Field label="Sending number id (optional)" name="phoneNumberId" maxLength={64} />
+        <Field label="Sending number id (optional)" name="phoneNumberId" maxLength={AGENT_LIMITS.phoneNumberId} />
         <Field label="Template name" name="templateName" required pattern={TEMPLATE_NAME} placeholder="call_follow_up" />
         <Select label="Calls" name="process">
           <option value="OUTGOING">Outgoing</option>
@@ -224,7 +229,7 @@ const ChatAppCampaigns = ({ agentOptions, agentName }: Agents) => {
                 <Form class="stack" aria-label={`Edit ${c.name}`} onSend={(form) => edit.run(form, c.id)}>
                   <div class="grid">
                     <Field label="Name" name="name" required maxLength={NAME_MAX} defaultValue={c.name} />
-                    <Field label="Sending number id (empty: the agent's)" name="phoneNumberId" maxLength={64} defaultValue={c.phoneNumberId ?? ""} />
+                    <Field label="Sending number id (empty: the agent's)" name="phoneNumberId" maxLength={AGENT_LIMITS.phoneNumberId} defaultValue={c.phoneNumberId ?? ""} />
                   </div>
                   {[...c.templates, undefined].map((t, i) => (
                     <fieldset class="grid" key={t?.id ?? "new"}>
@@ -252,6 +257,7 @@ const ChatAppCampaigns = ({ agentOptions, agentName }: Agents) => {
           ))}
         </ul>
       )}
+      {campaigns.data !== undefined && <Pager label="Chat-app campaigns" page={page} totalPages={campaigns.data.totalPages} onPage={setPage} />}
     </Card>
   )
 }

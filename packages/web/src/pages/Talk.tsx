@@ -1,6 +1,7 @@
 import { FRAME_SAMPLES, joinWebCall, SAMPLE_RATE, startWebCall, type WebCall, WebCallRefused } from "@voiceagent/client/WebCall"
 import { useEffect, useRef, useState } from "preact/hooks"
 import { type ApiError, session } from "../api"
+import microphoneWorklet from "./MicrophoneWorklet.ts?worker&url"
 import { Card, ErrorBox } from "../ui"
 
 interface Line {
@@ -20,8 +21,9 @@ interface Live {
 /**
  * "Talk to this agent": a web call from the browser's microphone over the web-call WebSocket
  * (packages/client/src/WebCall.ts, docs/web-calls.md), the agent's audio played as it comes, the
- * live transcript beside it. Audio both ways is 16 kHz mono PCM in 20 ms frames: the AudioContext
- * runs at 16 kHz, so the browser resamples the microphone and the agent's audio for us.
+ * live transcript beside it (below it at phone width). Audio both ways is 16 kHz mono PCM in 20 ms
+ * frames: the AudioContext runs at 16 kHz, so the browser resamples the microphone and the agent's
+ * audio for us; the microphone is read by an AudioWorklet (MicrophoneWorklet.ts).
  */
 export const TalkPanel = ({ agentId, active }: { readonly agentId: string; readonly active: boolean }) => {
   const [state, setState] = useState<"idle" | "connecting" | "live" | "ended">("idle")
@@ -63,6 +65,12 @@ export const TalkPanel = ({ agentId, active }: { readonly agentId: string; reado
       const streamUrl = new URL(ticket.url)
       const url = `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}${streamUrl.pathname}${streamUrl.search}`
       const context = new AudioContext({ sampleRate: SAMPLE_RATE })
+      try {
+        await context.audioWorklet.addModule(microphoneWorklet)
+      } catch (cause) {
+        void context.close()
+        throw cause
+      }
       const playing = new Set<AudioBufferSourceNode>()
       let playAt = 0
       const call = joinWebCall({ ...ticket, url }, {
@@ -101,24 +109,17 @@ export const TalkPanel = ({ agentId, active }: { readonly agentId: string; reado
         }
       })
       live.current = { call, context, stream, playing }
-      // the microphone, as 20 ms frames of 16-bit PCM
+      // the microphone, as 20 ms frames of 16-bit PCM from the AudioWorklet (the worklet has no
+      // outputs: it is a sink the context still runs)
       const microphone = context.createMediaStreamSource(stream)
-      const processor = context.createScriptProcessor(1024, 1, 1)
-      let frame = new Int16Array(FRAME_SAMPLES)
-      let filled = 0
-      processor.onaudioprocess = (event) => {
-        const input = event.inputBuffer.getChannelData(0)
-        for (let i = 0; i < input.length; i++) {
-          frame[filled++] = Math.max(-32768, Math.min(32767, Math.round(input[i]! * 32767)))
-          if (filled === FRAME_SAMPLES) {
-            call.send(frame)
-            frame = new Int16Array(FRAME_SAMPLES)
-            filled = 0
-          }
-        }
-      }
-      microphone.connect(processor)
-      processor.connect(context.destination)
+      const frames = new AudioWorkletNode(context, "microphone-frames", {
+        numberOfInputs: 1,
+        numberOfOutputs: 0,
+        channelCount: 1,
+        processorOptions: { frameSamples: FRAME_SAMPLES }
+      })
+      frames.port.onmessage = (event: MessageEvent<Int16Array>) => call.send(event.data)
+      microphone.connect(frames)
       void call.ended.then(({ reason }) => {
         setEndReason((previous) => previous ?? reason ?? "closed")
         setState("ended")
@@ -133,27 +134,35 @@ export const TalkPanel = ({ agentId, active }: { readonly agentId: string; reado
 
   return (
     <Card title="Talk to this agent">
-      <p class="hint">A web call from this browser's microphone, billed like any web call.</p>
-      <div class="actions">
-        {state === "live" || state === "connecting"
-          ? <button type="button" class="danger" onClick={() => live.current?.call.hangup()}>Hang up</button>
-          : <button type="button" disabled={!active} onClick={() => void start()}>Start a web call</button>}
-        <span role="status" data-testid="talk-state" data-state={state}>
-          {state === "connecting" ? "Connecting…" : state === "live" ? "On the call" : state === "ended" ? `Call ended (${endReason ?? "closed"})` : ""}
-        </span>
+      <div class="talk">
+        <div class="talk-controls">
+          <p class="hint">A web call from this browser's microphone, billed like any web call.</p>
+          <div class="actions">
+            {state === "live" || state === "connecting"
+              ? <button type="button" class="danger" onClick={() => live.current?.call.hangup()}>Hang up</button>
+              : <button type="button" disabled={!active} onClick={() => void start()}>Start a web call</button>}
+            <span role="status" data-testid="talk-state" data-state={state}>
+              {state === "connecting" ? "Connecting…" : state === "live" ? "On the call" : state === "ended" ? `Call ended (${endReason ?? "closed"})` : ""}
+            </span>
+          </div>
+          {!active && <p class="hint">Activate the agent to talk to it.</p>}
+          <ErrorBox error={error} />
+        </div>
+        <section class="talk-transcript" aria-label="Live transcript" aria-live="polite">
+          {lines.length === 0
+            ? <p class="empty">{state === "idle" ? "The call's transcript shows here as it goes." : "Nothing said yet."}</p>
+            : (
+              <ol class="transcript" data-testid="talk-transcript">
+                {lines.map((line, i) => (
+                  <li key={i} class={`turn ${line.speaker}${line.interrupted ? " interrupted" : ""}`}>
+                    <span class="who">{line.speaker === "agent" ? "Agent" : "You"}</span>
+                    <p>{line.text}{line.interrupted && <span class="badge"> interrupted</span>}</p>
+                  </li>
+                ))}
+              </ol>
+            )}
+        </section>
       </div>
-      {!active && <p class="hint">Activate the agent to talk to it.</p>}
-      <ErrorBox error={error} />
-      {lines.length > 0 && (
-        <ol class="transcript" aria-live="polite" data-testid="talk-transcript">
-          {lines.map((line, i) => (
-            <li key={i} class={`turn ${line.speaker}${line.interrupted ? " interrupted" : ""}`}>
-              <span class="who">{line.speaker === "agent" ? "Agent" : "You"}</span>
-              <p>{line.text}{line.interrupted && <span class="badge"> interrupted</span>}</p>
-            </li>
-          ))}
-        </ol>
-      )}
     </Card>
   )
 }
