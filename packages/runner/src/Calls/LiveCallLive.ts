@@ -18,6 +18,16 @@
  * the call is dialled (or the entity restarts), fed by the carrier's media stream, reporting back
  * coarse events (a transcript line, the agent hanging up, the stream stopping). Lines are stored as
  * they are said; audio never leaves the process.
+ *
+ * What the entity knows of its call is one immutable record (`Live`) in a `SynchronizedRef`, whose
+ * lock is the entity's: whatever moves the call (a request, a timer, a report that hangs up) runs
+ * under it (`locked`) on its own copy (`Held`), which becomes the ref's value when it ends. What
+ * needs the lock takes a `Held`; what a holder may wait on (the conversation's reports, the journal's
+ * refusals, the voicemail detector) never waits for the lock and reads the record as last left.
+ * What is told outside the lock has its own ref: the ownership (owner epoch, fenced by a newer
+ * instance), the transcript, where the knowledge comes from (`source`). The conversation is a
+ * `ScopedRef`; the stored row is read once (`Effect.cached`); the commands are a tagged enum matched
+ * exhaustively (`run`), the transitions the pure `transition` in `domain`.
  */
 import * as Entity from "@effect/cluster/Entity"
 import {
@@ -114,10 +124,11 @@ type LiveCallClient = Effect.Effect.Success<typeof LiveCallEntity.client>
 /**
  * What the wheel runs at a ring deadline: a `Wake` to the call's entity, which starts it again if it
  * let go. Made here, out of the entity's closure, so that the entry of a call whose entity stopped
- * holds the client and the call's id only (not the stopped instance's state).
+ * holds the client and the call's id only (not the stopped instance's state). Volatile and idempotent
+ * (a wake before the deadline arms it again): sent again on the cluster's transport errors (`deliver`).
  */
 const wakeOf = (client: LiveCallClient, sessionId: SessionId): Effect.Effect<void> =>
-  Effect.suspend(() => client(sessionId).Wake()).pipe(
+  deliver(Effect.suspend(() => client(sessionId).Wake())).pipe(
     Effect.asVoid,
     Effect.catchAllCause((cause) => Effect.logWarning("waking a call at its ring deadline failed", cause)),
     Effect.annotateLogs({ sessionId })
