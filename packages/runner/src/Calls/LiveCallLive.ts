@@ -128,7 +128,7 @@ type LiveCallClient = Effect.Effect.Success<typeof LiveCallEntity.client>
  * (a wake before the deadline arms it again): sent again on the cluster's transport errors (`deliver`).
  */
 const wakeOf = (client: LiveCallClient, sessionId: SessionId): Effect.Effect<void> =>
-  deliver(Effect.suspend(() => client(sessionId).Wake())).pipe(
+  Effect.suspend(() => deliver(client(sessionId).Wake())).pipe(
     Effect.asVoid,
     Effect.catchAllCause((cause) => Effect.logWarning("waking a call at its ring deadline failed", cause)),
     Effect.annotateLogs({ sessionId })
