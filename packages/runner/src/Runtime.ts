@@ -40,6 +40,7 @@ import { CampaignLive, defaultDialerOptions, type DialerOptions, DialerSettings 
 import { CampaignsRepo } from "./Campaigns/CampaignsRepo.js"
 import { DialPacer } from "./Campaigns/DialPacer.js"
 import { LiveCallLive } from "./Calls/LiveCallLive.js"
+import { deliver } from "./Cluster/Deliver.js"
 import { LocalCalls } from "./Calls/LocalCalls.js"
 import { TimerWheel } from "./Calls/TimerWheel.js"
 import { makeSimulatedCarrier, type SimulatorOptions } from "./Telephony/SimulatedCarrier.js"
@@ -126,10 +127,13 @@ export const CallEventSinkLive = Layer.effect(
   })
 )
 
-/** A stream reaching this process for a call whose entity let go (a ringing call answered) wakes it (`OpenMedia`). */
+/**
+ * A stream reaching this process for a call whose entity let go (a ringing call answered) wakes it
+ * (`OpenMedia`: volatile and idempotent, so sent again on the cluster's transport errors: `deliver`).
+ */
 export const MediaWakerLive = Layer.effect(
   MediaWaker,
-  Effect.map(LiveCallEntity.client, (client) => ({ wake: (sessionId) => Effect.orDie(client(sessionId).OpenMedia()) }))
+  Effect.map(LiveCallEntity.client, (client) => ({ wake: (sessionId) => Effect.orDie(deliver(client(sessionId).OpenMedia())) }))
 )
 
 const TelephonyLive = (options: RuntimeOptions) =>

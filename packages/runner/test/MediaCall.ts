@@ -57,7 +57,7 @@ export const call = Effect.gen(function*() {
     sessionId,
     tenantId: crypto.randomUUID() as TenantId,
     agent,
-    history: () => [],
+    history: Effect.succeed([]),
     report: (report) =>
       Effect.sync(() => {
         reports.push(report)

@@ -114,20 +114,23 @@ export class InboundCallsRepo extends Effect.Service<InboundCallsRepo>()("Calls/
   })
 }) {}
 
-/** What the `LiveCall` entity lends its `Answer` handler (which runs under the entity's lock). */
-export interface InboundEntity {
+/**
+ * What the `LiveCall` entity lends its `Answer` handler, which runs holding the entity's lock: `H` is
+ * the lock, held (the holder's state).
+ */
+export interface InboundEntity<H> {
   readonly sessionId: SessionId
-  readonly get: () => StoredCall | undefined
-  readonly set: (call: StoredCall) => void
+  readonly get: (held: H) => Effect.Effect<StoredCall | undefined>
+  readonly set: (held: H, call: StoredCall) => Effect.Effect<void>
   /** The entity's `Start`: holds the funds, writes the session. */
-  readonly start: (spec: CallSpec) => Effect.Effect<unknown, InsufficientFunds | ConcurrentCallLimit>
-  readonly applyUnlocked: (event: CallEvent) => Effect.Effect<void>
+  readonly start: (held: H, spec: CallSpec) => Effect.Effect<unknown, InsufficientFunds | ConcurrentCallLimit>
+  readonly applyUnlocked: (held: H, event: CallEvent) => Effect.Effect<void>
   readonly save: (state: CallState, extra: { providerCallId?: string }) => Effect.Effect<void>
   /** Waits until the runner's journal has written what it holds of the call (its noted state). */
   readonly written: Effect.Effect<void>
   readonly mediaRoute: Effect.Effect<MediaRoute | null>
   /** Settles and writes the end (with the call-ended outbox). */
-  readonly finish: Effect.Effect<void>
+  readonly finish: (held: H) => Effect.Effect<void>
   /** Writes the session, holding nothing; false when it exists. */
   readonly insert: (spec: CallSpec, at: number) => Effect.Effect<boolean>
   readonly addEvent: (type: string, at: number, detail: unknown) => Effect.Effect<void>
@@ -141,12 +144,12 @@ const isRefusal = (reason: string): reason is RefusalReason => reason === "insuf
 const answerOfEnded = (state: CallState): InboundAnswer =>
   state.status === "ENDED" && isRefusal(state.reason) ? { _tag: "Refused", reason: state.reason } : { _tag: "Connected", route: null }
 
-export const makeInbound = (entity: InboundEntity) => {
-  const refuse = (spec: CallSpec, providerCallId: string, reason: RefusalReason) =>
+export const makeInbound = <H>(entity: InboundEntity<H>) => {
+  const refuse = (held: H, spec: CallSpec, providerCallId: string, reason: RefusalReason) =>
     Effect.gen(function*() {
       const at = yield* Clock.currentTimeMillis
       if (!(yield* entity.insert(spec, at))) return { _tag: "Refused", reason } as const
-      entity.set({
+      yield* entity.set(held, {
         spec,
         state: { status: "ENDED", outcome: "FAILED", reason, dialedAt: null, ringingAt: null, answeredAt: null, endedAt: at },
         providerCallId,
@@ -155,7 +158,7 @@ export const makeInbound = (entity: InboundEntity) => {
         transcript: []
       })
       yield* entity.addEvent("refused", at, { reason })
-      yield* entity.finish
+      yield* entity.finish(held)
       const refuseAtCarrier = entity.carrier(spec.provider).refuse
       if (refuseAtCarrier !== undefined) yield* refuseAtCarrier(providerCallId, reason)
       yield* Effect.logInfo("incoming call refused").pipe(Effect.annotateLogs({ tenantId: spec.tenantId, reason }))
@@ -163,11 +166,12 @@ export const makeInbound = (entity: InboundEntity) => {
     })
 
   const answer = (
+    held: H,
     payload: { readonly spec: CallSpec; readonly providerCallId: string; readonly carrier: string }
   ): Effect.Effect<InboundAnswer> =>
     Effect.gen(function*() {
       const { providerCallId, spec } = payload
-      if (entity.get() === undefined) {
+      if ((yield* entity.get(held)) === undefined) {
         // a number whose provider another carrier serves: its hang-ups and status would go astray
         const serving = entity.carrier(spec.provider).name
         if (serving !== payload.carrier) {
@@ -176,17 +180,17 @@ export const makeInbound = (entity: InboundEntity) => {
           )
           return { _tag: "NotServed" } as const
         }
-        const started = yield* Effect.either(entity.start(spec))
+        const started = yield* Effect.either(entity.start(held, spec))
         if (started._tag === "Left") {
-          return yield* refuse(spec, providerCallId, started.left._tag === "InsufficientFunds" ? "insufficient_funds" : "concurrent_call_limit")
+          return yield* refuse(held, spec, providerCallId, started.left._tag === "InsufficientFunds" ? "insufficient_funds" : "concurrent_call_limit")
         }
       }
       const now = Clock.currentTimeMillis
-      if (entity.get()!.state.status === "QUEUED") yield* entity.applyUnlocked(CallEvent.Dial({ at: yield* now }))
-      const call = entity.get()!
+      if ((yield* entity.get(held))!.state.status === "QUEUED") yield* entity.applyUnlocked(held, CallEvent.Dial({ at: yield* now }))
+      const call = (yield* entity.get(held))!
       const carrier = entity.carrier(call.spec.provider)
       if (call.state.status === "DIALING" || call.state.status === "RINGING") {
-        entity.set({ ...call, providerCallId })
+        yield* entity.set(held, { ...call, providerCallId })
         yield* entity.save(call.state, { providerCallId })
         const route = yield* entity.mediaRoute
         if (carrier.answer !== undefined) {
@@ -194,11 +198,11 @@ export const makeInbound = (entity: InboundEntity) => {
           if (answered._tag === "Left") {
             const at = yield* now
             yield* entity.addEvent("answer_refused", at, { reason: answered.left.reason })
-            yield* entity.applyUnlocked(CallEvent.DialFailed({ at }))
+            yield* entity.applyUnlocked(held, CallEvent.DialFailed({ at }))
             return { _tag: "Connected", route: null } as const
           }
         }
-        yield* entity.applyUnlocked(CallEvent.Answered({ at: yield* now }))
+        yield* entity.applyUnlocked(held, CallEvent.Answered({ at: yield* now }))
         // the answer is noted (coalesced); the carrier's webhook is answered once it is written, so a
         // call log read after the webhook's answer shows the call IN_PROGRESS (one awaited flush per
         // incoming call, written at once)

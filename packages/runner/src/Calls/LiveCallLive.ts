@@ -18,6 +18,16 @@
  * the call is dialled (or the entity restarts), fed by the carrier's media stream, reporting back
  * coarse events (a transcript line, the agent hanging up, the stream stopping). Lines are stored as
  * they are said; audio never leaves the process.
+ *
+ * What the entity knows of its call is one immutable record (`Live`) in a `SynchronizedRef`, whose
+ * lock is the entity's: whatever moves the call (a request, a timer, a report that hangs up) runs
+ * under it (`locked`) on its own copy (`Held`), which becomes the ref's value when it ends. What
+ * needs the lock takes a `Held`; what a holder may wait on (the conversation's reports, the journal's
+ * refusals, the voicemail detector) never waits for the lock and reads the record as last left.
+ * What is told outside the lock has its own ref: the ownership (owner epoch, fenced by a newer
+ * instance), the transcript, where the knowledge comes from (`source`). The conversation is a
+ * `ScopedRef`; the stored row is read once (`Effect.cached`); the commands are a tagged enum matched
+ * exhaustively (`run`), the transitions the pure `transition` in `domain`.
  */
 import * as Entity from "@effect/cluster/Entity"
 import {
@@ -47,13 +57,14 @@ import { TenantEntity } from "@voiceagent/domain/TenantEntity"
 import * as Clock from "effect/Clock"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
-import * as ExecutionStrategy from "effect/ExecutionStrategy"
-import * as Exit from "effect/Exit"
 import * as FiberRef from "effect/FiberRef"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
+import * as Ref from "effect/Ref"
 import * as Scope from "effect/Scope"
+import * as ScopedRef from "effect/ScopedRef"
+import * as SynchronizedRef from "effect/SynchronizedRef"
 import { AgentsRepo } from "../Agents/AgentsRepo.js"
 import type { AgentPersona } from "../Brain/AgentBrain.js"
 import { countDial, countWalletOperation, moveLiveCall } from "../Observability/PlatformMetrics.js"
@@ -113,10 +124,11 @@ type LiveCallClient = Effect.Effect.Success<typeof LiveCallEntity.client>
 /**
  * What the wheel runs at a ring deadline: a `Wake` to the call's entity, which starts it again if it
  * let go. Made here, out of the entity's closure, so that the entry of a call whose entity stopped
- * holds the client and the call's id only (not the stopped instance's state).
+ * holds the client and the call's id only (not the stopped instance's state). Volatile and idempotent
+ * (a wake before the deadline arms it again): sent again on the cluster's transport errors (`deliver`).
  */
 const wakeOf = (client: LiveCallClient, sessionId: SessionId): Effect.Effect<void> =>
-  Effect.suspend(() => client(sessionId).Wake()).pipe(
+  Effect.suspend(() => deliver(client(sessionId).Wake())).pipe(
     Effect.asVoid,
     Effect.catchAllCause((cause) => Effect.logWarning("waking a call at its ring deadline failed", cause)),
     Effect.annotateLogs({ sessionId })
@@ -164,6 +176,34 @@ const replyOf = (state: CallState | undefined) =>
     ? { status: "ENDED" as const, outcome: null }
     : { status: state.status, outcome: state.status === "ENDED" ? state.outcome : null }
 
+/**
+ * What one instance knows of its call, held by the entity's `SynchronizedRef`. Changed only by a
+ * holder of the ref's lock (`locked`), on its own copy (`Held`), which becomes the ref's value as the
+ * lock is let go; read without the lock (`SynchronizedRef.get`), it is as the last holder left it.
+ */
+interface Live {
+  readonly call: StoredCall | undefined
+  /** The stored row was read back into `call` (once: see `readOnce`). */
+  readonly loaded: boolean
+  /** A claimed session's owner epoch is taken by its `DIALING` write. */
+  readonly claimOnDial: boolean
+  /** How often the media stream was opened again after it ended (see `MAX_STREAM_RESTARTS`). */
+  readonly streamRestarts: number
+}
+
+/**
+ * Whose the call is: this instance's owner epoch, and whether a newer instance fenced it. Apart from
+ * `Live`: the journal tells a refusal from its own fiber, which a holder of the lock may be waiting on,
+ * and the conversation's reports and the voicemail detector write under the epoch without the lock.
+ */
+interface Ownership {
+  readonly epoch: number
+  readonly fenced: boolean
+}
+
+/** The entity's lock, held: the holder's copy of the state (see `locked`). Only a holder has one. */
+type Held = Ref.Ref<Live>
+
 export const LiveCallLive = LiveCallEntity.toLayer(
   Effect.gen(function*() {
     const address = yield* Entity.CurrentAddress
@@ -182,37 +222,50 @@ export const LiveCallLive = LiveCallEntity.toLayer(
     const mediaServer = yield* Effect.serviceOption(MediaServer)
     const tenantClient = yield* TenantEntity.client
     const scope = yield* Effect.scope
-    const lock = yield* Effect.makeSemaphore(1)
     const wheel = yield* TimerWheel
     const client = yield* LiveCallEntity.client
     const self = client(sessionId)
+
+    const state = yield* SynchronizedRef.make<Live>({ call: undefined, loaded: false, claimOnDial: false, streamRestarts: 0 })
+
+    /**
+     * Runs `body` holding the entity's lock (the ref's), on a copy of the state that becomes the ref's
+     * value when `body` ends, however it ends (an interrupted holder leaves what it changed, as it
+     * did in the call's row). Never run by a holder: it waits for the lock.
+     */
+    const locked = <A, E>(body: (held: Held) => Effect.Effect<A, E>): Effect.Effect<A, E> =>
+      Effect.flatten(SynchronizedRef.modifyEffect(state, (live) =>
+        Effect.uninterruptibleMask((restore) =>
+          Effect.flatMap(Ref.make(live), (held) =>
+            Effect.flatMap(Effect.exit(restore(body(held))), (exit) => Effect.map(Ref.get(held), (next) => [exit, next] as const))
+          )
+        )))
+
+    const callOf = (held: Held) => Effect.map(Ref.get(held), (live) => live.call)
+    const setCall = (held: Held, call: StoredCall | undefined) => Ref.update(held, (live) => ({ ...live, call }))
+    /** The call as the last holder of the lock left it. */
+    const committed = Effect.map(SynchronizedRef.get(state), (live) => live.call)
 
     /**
      * Where the entity's knowledge of its call comes from: nothing yet (`fresh`); the `Start` that
      * created it (`started`: a campaign's claimed session, claimed by its `DIALING` write, or a call's
      * own start, which inserts the session); or the stored row (`stored`, read by the first request
-     * that needs it).
+     * that needs it). Decided before the lock is waited for.
      */
-    let source: "fresh" | "started" | "stored" = "fresh"
-    let call: StoredCall | undefined
-    let epoch = 1
-    /** A claimed session's owner epoch is taken by its `DIALING` write. */
-    let claimOnDial = false
-    /** Set once another instance owns the call: this one does nothing more. */
-    let fenced = false
+    const source = yield* Ref.make<"fresh" | "started" | "stored">("fresh")
+    const ownership = yield* Ref.make<Ownership>({ epoch: 1, fenced: false })
+    const epochNow = Effect.map(Ref.get(ownership), (o) => o.epoch)
+    const fencedNow = Effect.map(Ref.get(ownership), (o) => o.fenced)
     // the state this entity counts in the live-calls gauge; given back when the entity stops
-    let counted: CallStatus | undefined
-    const recount = Effect.suspend(() => {
-      const from = counted
-      counted = call === undefined || !isLive(call.state) ? undefined : call.state.status
-      return moveLiveCall(from, counted)
-    })
-    yield* Scope.addFinalizer(scope, Effect.suspend(() => moveLiveCall(counted, undefined)))
+    const counted = yield* Ref.make<CallStatus | undefined>(undefined)
+    const recount = (call: StoredCall | undefined) => {
+      const to = call === undefined || !isLive(call.state) ? undefined : call.state.status
+      return Effect.flatMap(Ref.getAndSet(counted, to), (from) => moveLiveCall(from, to))
+    }
+    yield* Scope.addFinalizer(scope, Effect.flatMap(Ref.get(counted), (from) => moveLiveCall(from, undefined)))
     /** What was said, as the conversation reports it (and as stored, when the entity restarts). */
-    let transcript: Array<CallLine> = []
-    let conversation: { readonly handle: ConversationHandle; readonly scope: Scope.CloseableScope } | undefined
-    let streamRestarts = 0
-    const tenant = () => tenantClient(call!.spec.tenantId)
+    const transcript = yield* Ref.make<ReadonlyArray<CallLine>>([])
+    const tenant = (call: StoredCall) => tenantClient(call.spec.tenantId)
 
     /**
      * The call's timers are entries of the runner's `TimerWheel` under the session's id, by name:
@@ -235,7 +288,10 @@ export const LiveCallLive = LiveCallEntity.toLayer(
     const cancelTimers = wheel.cancelAll(sessionId)
     // an entity that stops while its call rings leaves the wake at its ring deadline; any other
     // stopping instance (the call over, the shard moved, the runner stopping) takes all its timers
-    yield* Scope.addFinalizer(scope, Effect.suspend(() => letGo() ? wheel.cancelAll(sessionId, [RING]) : cancelTimers))
+    yield* Scope.addFinalizer(
+      scope,
+      Effect.flatMap(committed, (call) => letGo(call)).pipe(Effect.flatMap((go) => go ? wheel.cancelAll(sessionId, [RING]) : cancelTimers))
+    )
 
     /**
      * Whether this instance may let its entity go: an outgoing call that rings, whose carrier's id
@@ -247,43 +303,53 @@ export const LiveCallLive = LiveCallEntity.toLayer(
      * (Telnyx's `restream`): a call answered while its entity was away would be resumed in progress
      * and asked for a second stream beside the one its dial set up (to be done: tell the two apart).
      */
-    const letGo = () =>
-      call !== undefined && !fenced && call.providerCallId !== null &&
-      (call.state.status === "DIALING" || call.state.status === "RINGING") &&
-      directionOf(call.spec) === "OUTGOING" && call.spec.provider !== "WEB" &&
-      telephony.carrierFor(call.spec.provider).restream === undefined &&
-      !(conversation?.handle.attached() ?? false)
+    const letGo = (call: StoredCall | undefined): Effect.Effect<boolean> =>
+      Effect.suspend(() => {
+        if (
+          call === undefined || call.providerCallId === null ||
+          (call.state.status !== "DIALING" && call.state.status !== "RINGING") ||
+          directionOf(call.spec) !== "OUTGOING" || call.spec.provider === "WEB" ||
+          telephony.carrierFor(call.spec.provider).restream !== undefined
+        ) return Effect.succeed(false)
+        return Effect.zipWith(fencedNow, ScopedRef.get(conversation), (fenced, open) =>
+          !fenced && !Option.exists(open, (handle) => handle.attached()))
+      })
 
     /** Whether the entity must stay in memory (see `stayResident`). */
-    const resident = () => call !== undefined && isLive(call.state) && !fenced && !letGo()
+    const resident = (call: StoredCall | undefined): Effect.Effect<boolean> =>
+      call === undefined || !isLive(call.state)
+        ? Effect.succeed(false)
+        : Effect.zipWith(fencedNow, letGo(call), (fenced, go) => !fenced && !go)
 
     /**
      * Keeps a resident call's entity from being stopped as idle (see `RESIDENCY_TOUCH_MS`): a timer
-     * that sends the entity a `Status` and arms itself again while the call is resident; a call that
-     * rings stops it, and its entity goes once idle. The end of the call, or a newer instance, cancels
-     * it with the other timers.
+     * that sends the entity a `Status` and arms itself again while the call is resident (looked at
+     * under the lock: a holder may be changing that); a call that rings stops it, and its entity goes
+     * once idle. The end of the call, or a newer instance, cancels it with the other timers.
      */
-    const touch: Effect.Effect<void> = Effect.suspend(() =>
-      resident() ? self.Status().pipe(Effect.ignore, Effect.zipRight(armTouch)) : Effect.void
+    const touch: Effect.Effect<void> = Effect.flatMap(
+      locked((held) => Effect.flatMap(callOf(held), resident)),
+      (stays) => stays ? self.Status().pipe(Effect.ignore, Effect.zipRight(armTouch)) : Effect.void
     )
     const armTouch: Effect.Effect<void> = Effect.flatMap(Clock.currentTimeMillis, (at) => armTimer("resident", at + RESIDENCY_TOUCH_MS, touch))
 
     /** Starts the touches again when the call is resident and they stopped (a ringing call answered). */
-    const stayResident = Effect.suspend(() =>
-      resident() && wheel.deadlineOf(sessionId, "resident") === undefined ? armTouch : Effect.void
-    )
+    const stayResident = (call: StoredCall | undefined) =>
+      Effect.flatMap(resident(call), (stays) => stays && wheel.deadlineOf(sessionId, "resident") === undefined ? armTouch : Effect.void)
 
     const now = Clock.currentTimeMillis
 
-    /** This instance lost the call to a newer one (or the call was ended elsewhere): it stops acting. */
-    const stepDown = Effect.gen(function*() {
-      if (fenced) return
-      fenced = true
-      yield* cancelTimers
-      yield* Effect.logWarning("another instance of this call owns it now: this one stops")
-    })
+    /**
+     * This instance lost the call to a newer one (or the call was ended elsewhere): it stops acting.
+     * Run by a holder of the lock or by the journal's fiber (a refused note): never waits for the lock.
+     */
+    const stepDown = Effect.flatMap(
+      Ref.getAndUpdate(ownership, (o) => ({ ...o, fenced: true })),
+      (was) =>
+        was.fenced ? Effect.void : Effect.zipRight(cancelTimers, Effect.logWarning("another instance of this call owns it now: this one stops"))
+    )
 
-    const noteOf = (state: CallState, extra: LiveWrite, event: JournalEvent | undefined) => ({
+    const noteOf = (epoch: number, state: CallState, extra: LiveWrite, event: JournalEvent | undefined) => ({
       sessionId,
       epoch,
       state: state.status === "QUEUED" || state.status === "ENDED" ? undefined : state,
@@ -296,60 +362,64 @@ export const LiveCallLive = LiveCallEntity.toLayer(
      * (coalesced with other calls', not awaited); refused, the call is no longer ours.
      */
     const note = (state: CallState, extra: LiveWrite = {}, event?: JournalEvent) =>
-      journal.note({ ...noteOf(state, extra, event), onRefused: stepDown })
+      Effect.flatMap(epochNow, (epoch) => journal.note({ ...noteOf(epoch, state, extra, event), onRefused: stepDown }))
 
     /** The same, awaited: what a bill rests on (the talk time held) or the carrier is told. */
     const save = (state: CallState, extra: LiveWrite = {}, event?: JournalEvent) =>
-      Effect.flatMap(journal.write(noteOf(state, extra, event)), (written) => written ? Effect.void : stepDown)
+      Effect.flatMap(epochNow, (epoch) =>
+        Effect.flatMap(journal.write(noteOf(epoch, state, extra, event)), (written) => written ? Effect.void : stepDown))
 
     /**
      * Reads the stored call (claiming it when it is not over: the next owner epoch, so an instance of
      * this call left running on a runner that lost the shard can write nothing from now on). First
      * waits for what this runner's journal still holds of the call: an instance that let its ringing
      * call go may have noted something (ringing, the carrier's id) not yet written, under the epoch
-     * this claim ends.
+     * this claim ends. Once (`Effect.cached`): by the first request that needs it, or by a holder
+     * whose claimed call was dialled elsewhere (`writeDialing`), which puts it in its own copy.
      */
-    const readStored = Effect.gen(function*() {
+    const loadOnce = yield* Effect.cached(Effect.gen(function*() {
       yield* journal.flushed(sessionId)
       const stored = yield* repo.claimOrLoad(sessionId)
-      call = stored.call
-      epoch = stored.epoch ?? 1
-      transcript = call === undefined ? [] : [...call.transcript]
+      const call = stored.call
+      yield* Ref.update(ownership, (o) => ({ ...o, epoch: stored.epoch ?? 1 }))
+      yield* Ref.set(transcript, call === undefined ? [] : [...call.transcript])
       if (call !== undefined) voicemail.restore(call.answeredBy ?? null, call.voicemail ?? null)
-      yield* recount
-    })
+      yield* recount(call)
+      return call
+    }))
+
+    /** The stored call, as the entity's, unless it was put there already. */
+    const install = (held: Held, call: StoredCall | undefined) =>
+      Ref.update(held, (live) => live.loaded ? live : { ...live, call, loaded: true })
 
     /** The stored call is read once, by the first request that needs it (none for a claimed session's `Start`). */
-    const readOnce = yield* Effect.cached(readStored)
+    const readOnce = yield* Effect.cached(Effect.flatMap(loadOnce, (call) => locked((held) => install(held, call))))
 
     /**
      * Catches up with the stored call (`resume`), once, under the entity's lock, taken before this
      * answers: every request that waits for the lock after reading the call (a carrier's event, a
      * `Wake`, an `OpenMedia`) acts on the resumed call, its conversation open and its timers armed.
-     * Never run by a holder of the lock (it waits for the lock).
+     * Never awaited by a holder of the lock (it waits for the lock).
      */
-    const resumeOnce = yield* Effect.cached(Effect.uninterruptibleMask((restore) =>
-      Effect.zipRight(
-        lock.take(1),
-        Effect.forkIn(
-          restore(resume).pipe(
-            Effect.catchAllCause((cause) => Effect.logError("resuming call failed", cause)),
-            Effect.ensuring(lock.release(1))
-          ),
-          scope
-        )
+    const resumeOnce = yield* Effect.cached(Effect.gen(function*() {
+      const taken = yield* Deferred.make<void>()
+      yield* Effect.forkIn(
+        locked((held) => Effect.zipRight(Deferred.succeed(taken, undefined), resume(held))).pipe(
+          Effect.catchAllCause((cause) => Effect.logError("resuming call failed", cause))
+        ),
+        scope
       )
-    ))
+      yield* Deferred.await(taken)
+    }))
 
     /**
      * The first request that needs the call reads it and resumes it; never called under the lock.
      * A claimed session's `Start` (`started`) reads nothing.
      */
-    const ensureRead = Effect.suspend(() => {
-      if (source === "started") return Effect.void
-      source = "stored"
-      return Effect.zipRight(readOnce, resumeOnce)
-    })
+    const ensureRead = Effect.flatMap(
+      Ref.modify(source, (from) => from === "started" ? [false, from] as const : [true, "stored"] as const),
+      (read) => read ? Effect.zipRight(readOnce, resumeOnce) : Effect.void
+    )
 
     const agentOf = (agentId: AgentId, tenantId: TenantId): Effect.Effect<Option.Option<Agent>> =>
       Effect.map(agents.findCached(tenantId, agentId), Option.map((record) => record.agent))
@@ -379,8 +449,10 @@ export const LiveCallLive = LiveCallEntity.toLayer(
         const at = yield* now
         switch (report._tag) {
           case "Line": {
-            const line = transcript.find((l) => l.at === report.at && l.text === report.text && l.speaker === report.speaker)
-            if (line !== undefined && !fenced) yield* repo.appendLine(sessionId, epoch, line)
+            const said = yield* Ref.get(transcript)
+            const line = said.find((l) => l.at === report.at && l.text === report.text && l.speaker === report.speaker)
+            const owner = yield* Ref.get(ownership)
+            if (line !== undefined && !owner.fenced) yield* repo.appendLine(sessionId, owner.epoch, line)
             if (report.latency !== null) yield* recordTurn(roundLatency(report.latency))
             return
           }
@@ -418,140 +490,160 @@ export const LiveCallLive = LiveCallEntity.toLayer(
       Effect.forkIn(scope)
     )
 
-    /** A line is the call's the moment it is said (the end of the call may come before its row is written). */
+    /**
+     * A line is the call's the moment it is said (the end of the call may come before its row is
+     * written). Run by the conversation's fibers, which a holder of the lock may be waiting on (the
+     * end closes the conversation): reads the call as last left, never waits for the lock.
+     */
     const onReport = (report: EngineReport) =>
-      Effect.suspend(() => {
+      Effect.gen(function*() {
+        const call = yield* committed
         // (a line cut off by the end of the call comes as the conversation closes, after the end)
         if (
           report._tag === "Line" && call !== undefined &&
           (isLive(call.state) || (call.state.status === "ENDED" && report.at <= call.state.endedAt))
         ) {
-          transcript.push({
+          const line: CallLine = {
             speaker: report.speaker,
             text: report.text,
             at: report.at,
             interrupted: report.interrupted,
             latency: report.latency === null ? null : roundLatency(report.latency)
-          })
+          }
+          yield* Ref.update(transcript, (said) => [...said, line])
         }
-        return Queue.offer(reports, report)
+        yield* Queue.offer(reports, report)
       })
 
     const addEvent = (type: string, at: number, detail: unknown) =>
-      fenced ? Effect.void : repo.addEvent(sessionId, epoch, type, at, detail)
+      Effect.flatMap(Ref.get(ownership), (o) => o.fenced ? Effect.void : repo.addEvent(sessionId, o.epoch, type, at, detail))
+
+    const voicemail = yield* makeVoicemail({
+      sessionId,
+      epoch: epochNow,
+      acting: Effect.map(fencedNow, (fenced) => !fenced),
+      inProgress: Effect.map(committed, (call) => call !== undefined && call.state.status === "IN_PROGRESS"),
+      report: onReport,
+      end: (at) => apply(CallEvent.VoicemailDone({ at }))
+    })
+
+    /**
+     * The call's conversation: a scoped resource, prepared when the call is dialled (or the entity
+     * restarts) and closed at its end, or with the entity. Made after the finalizers above, so that
+     * it closes before them (its stream detached when the entity looks whether it may let go).
+     */
+    const conversation = yield* ScopedRef.make(() => Option.none<ConversationHandle>())
 
     /**
      * Closes the conversation and waits (a bounded while) until its last reports are written, so the
      * call's log has the media's end and the last line before the call's own end.
      */
-    const closeConversation = Effect.suspend(() => {
-      const open = conversation
-      conversation = undefined
-      if (open === undefined) return Effect.void
-      return Scope.close(open.scope, Exit.void).pipe(
-        Effect.zipRight(Deferred.make<void>()),
-        Effect.tap((done) => Queue.offer(reports, { _tag: "Flush", done })),
-        Effect.flatMap((done) => Deferred.await(done).pipe(Effect.timeout("2 seconds"), Effect.ignore))
-      )
-    })
+    const closeConversation = Effect.flatMap(ScopedRef.get(conversation), (open) =>
+      Option.isNone(open)
+        ? Effect.void
+        : ScopedRef.set(conversation, Effect.succeed(Option.none<ConversationHandle>())).pipe(
+          Effect.zipRight(Deferred.make<void>()),
+          Effect.tap((done) => Queue.offer(reports, { _tag: "Flush", done })),
+          Effect.flatMap((done) => Deferred.await(done).pipe(Effect.timeout("2 seconds"), Effect.ignore))
+        ))
 
     /** Prepares the call's conversation (the agent's voice, the greeting) and takes its media stream when it comes. */
-    const openConversation = (agent: Option.Option<Agent>) =>
+    const openConversation = (call: StoredCall | undefined, agent: Option.Option<Agent>) =>
       Effect.gen(function*() {
         yield* closeConversation
         if (Option.isNone(agent) || call === undefined || !isLive(call.state)) return
         if (directionOf(call.spec) === "OUTGOING") voicemail.configure(agent, telephony.carrierFor(call.spec.provider))
-        const conversationScope = yield* Scope.fork(scope, ExecutionStrategy.sequential)
-        const handle = yield* conversations.prepare({
-          sessionId,
-          tenantId: call.spec.tenantId,
-          agent: agent.value,
-          history: () => transcript,
-          report: onReport,
-          tap: voicemail.tap,
-          recording: recordingOf(agent.value, call.spec)
-        }).pipe(Scope.extend(conversationScope))
-        conversation = { handle, scope: conversationScope }
-        voicemail.attach(handle)
+        yield* ScopedRef.set(
+          conversation,
+          Effect.map(
+            conversations.prepare({
+              sessionId,
+              tenantId: call.spec.tenantId,
+              agent: agent.value,
+              history: Ref.get(transcript),
+              report: onReport,
+              tap: voicemail.tap,
+              recording: recordingOf(agent.value, call.spec)
+            }),
+            Option.some
+          )
+        )
+        voicemail.attach(Option.getOrUndefined(yield* ScopedRef.get(conversation)))
         // the call's log says what the agent cannot do here (the simulated line knows its caller's words)
+        const simulated = telephony.carrierFor(call.spec.provider).name === "simulated"
         for (const message of agent.value.effectiveVoice.notices) {
-          if (!(isSimulated() && message.includes("not hear"))) yield* addEvent("notice", yield* now, { message })
+          if (!(simulated && message.includes("not hear"))) yield* addEvent("notice", yield* now, { message })
         }
       }).pipe(Effect.catchAllCause((cause) => Effect.logError("the call's conversation could not be prepared", cause)))
 
-    const isSimulated = () => call !== undefined && telephony.carrierFor(call.spec.provider).name === "simulated"
-
-    const voicemail = yield* makeVoicemail({
-      sessionId,
-      epoch: () => epoch,
-      acting: () => !fenced,
-      inProgress: () => call !== undefined && call.state.status === "IN_PROGRESS",
-      report: onReport,
-      end: (at) => apply(CallEvent.VoicemailDone({ at }))
-    })
-
-    const mediaRoute: Effect.Effect<MediaRoute | null> = Effect.suspend(() =>
-      conversation === undefined
-        ? Effect.succeed(null)
-        : Effect.map(conversation.handle.streamRoute, Option.getOrNull)
+    const mediaRoute: Effect.Effect<MediaRoute | null> = Effect.flatMap(
+      ScopedRef.get(conversation),
+      Option.match({
+        onNone: () => Effect.succeed(null),
+        onSome: (handle) => Effect.map(handle.streamRoute, Option.getOrNull)
+      })
     )
 
     // -----------------------------------------------------------------------
     // Reservation: extended in chunks while the call lasts
     // -----------------------------------------------------------------------
 
-    const armExtension = Effect.suspend((): Effect.Effect<void> => {
+    const armExtension = (call: StoredCall | undefined): Effect.Effect<void> => {
       if (call === undefined || call.state.status !== "IN_PROGRESS") return Effect.void
       const coveredUntil = call.state.answeredAt + call.reservedSeconds * 1000
       return armTimer("extend", coveredUntil - EXTENSION_MARGIN_MS, extendReservation)
-    })
+    }
 
-    const extendReservation: Effect.Effect<void> = lock.withPermits(1)(Effect.gen(function*() {
-      if (call === undefined || call.state.status !== "IN_PROGRESS") return
-      const { spec } = call
-      const step = Math.round(call.reservedSeconds / spec.reservationChunkSeconds)
-      const amount = costOf(spec.reservationChunkSeconds, spec.voicePerMinute)
-      const extended = yield* deliver(tenant().Extend({ reservationId: sessionId, step, amount })).pipe(
-        Effect.as(true),
-        Effect.catchTags({ InsufficientFunds: () => Effect.succeed(false), ReservationNotOpen: () => Effect.succeed(false) }),
-        Effect.orDie
-      )
-      const at = yield* now
-      if (extended) {
-        call = { ...call, reservedSeconds: call.reservedSeconds + spec.reservationChunkSeconds }
-        yield* save(call.state, { reservedSeconds: call.reservedSeconds }, {
-          type: "reservation_extended",
-          at,
-          detail: { reservedSeconds: call.reservedSeconds }
-        })
-        yield* armExtension
-      } else {
-        // the wallet cannot cover more: the call goes on until the talk time already held runs out
-        const state = call.state
-        yield* repo.addEvent(sessionId, epoch, "reservation_refused", at, { reservedSeconds: call.reservedSeconds })
-        yield* armTimer("funds", state.answeredAt + call.reservedSeconds * 1000, Effect.flatMap(now, (t) => apply(CallEvent.FundsExhausted({ at: t }))))
-      }
-    }))
+    const extendReservation: Effect.Effect<void> = locked((held) =>
+      Effect.gen(function*() {
+        const call = yield* callOf(held)
+        if (call === undefined || call.state.status !== "IN_PROGRESS") return
+        const { spec } = call
+        const step = Math.round(call.reservedSeconds / spec.reservationChunkSeconds)
+        const amount = costOf(spec.reservationChunkSeconds, spec.voicePerMinute)
+        const extended = yield* deliver(tenant(call).Extend({ reservationId: sessionId, step, amount })).pipe(
+          Effect.as(true),
+          Effect.catchTags({ InsufficientFunds: () => Effect.succeed(false), ReservationNotOpen: () => Effect.succeed(false) }),
+          Effect.orDie
+        )
+        const at = yield* now
+        if (extended) {
+          const next = { ...call, reservedSeconds: call.reservedSeconds + spec.reservationChunkSeconds }
+          yield* setCall(held, next)
+          yield* save(next.state, { reservedSeconds: next.reservedSeconds }, {
+            type: "reservation_extended",
+            at,
+            detail: { reservedSeconds: next.reservedSeconds }
+          })
+          yield* armExtension(yield* callOf(held))
+        } else {
+          // the wallet cannot cover more: the call goes on until the talk time already held runs out
+          const state = call.state
+          yield* repo.addEvent(sessionId, yield* epochNow, "reservation_refused", at, { reservedSeconds: call.reservedSeconds })
+          yield* armTimer("funds", state.answeredAt + call.reservedSeconds * 1000, Effect.flatMap(now, (t) => apply(CallEvent.FundsExhausted({ at: t }))))
+        }
+      })
+    )
 
     // -----------------------------------------------------------------------
     // Transfer
     // -----------------------------------------------------------------------
 
-    const transfer = makeTransfer({
+    const transfer = makeTransfer<Held>({
       sessionId,
       repo: yield* CallTransfersRepo,
-      lock,
-      call: () => (call === undefined || fenced ? undefined : call),
-      carrier: () => telephony.carrierFor(call!.spec.provider),
+      locked,
+      call: (held) => Effect.zipWith(callOf(held), fencedNow, (call, fenced) => fenced ? undefined : call),
+      carrier: (call) => telephony.carrierFor(call.spec.provider),
       now,
       addEvent,
       addLine: (line) =>
-        Effect.suspend(() => {
-          transcript.push(line)
-          return fenced ? Effect.void : repo.appendLine(sessionId, epoch, line)
-        }),
-      transferred: (at) => applyUnlocked(CallEvent.Transferred({ at })),
-      replyOf: () => replyOf(call?.state)
+        Effect.zipRight(
+          Ref.update(transcript, (said) => [...said, line]),
+          Effect.flatMap(Ref.get(ownership), (o) => o.fenced ? Effect.void : repo.appendLine(sessionId, o.epoch, line))
+        ),
+      transferred: (held, at) => applyUnlocked(held, CallEvent.Transferred({ at })),
+      replyOf: (held) => Effect.map(callOf(held), (call) => replyOf(call?.state))
     })
 
     /** The agent's transfer_call, once its hand-off line was said; a transfer the carrier refuses hangs up instead. */
@@ -571,146 +663,151 @@ export const LiveCallLive = LiveCallEntity.toLayer(
       )
 
     // -----------------------------------------------------------------------
-    // Commands the machine asks for
+    // Commands the machine asks for (each run by the holder of the lock that stepped the machine)
     // -----------------------------------------------------------------------
 
-    const placeCall = Effect.gen(function*() {
-      const { spec } = call!
-      const carrier = telephony.carrierFor(spec.provider)
-      const agent = yield* agentOf(spec.agentId, spec.tenantId)
-      // the greeting is synthesised while the phone rings
-      yield* openConversation(agent)
-      // an incoming call is at the carrier already: it is answered by `Answer`, not dialled
-      if (directionOf(spec) === "INCOMING") return []
-      const media = yield* mediaRoute
-      const scripted = scriptFromMetadata(spec.metadata)
-      if (scripted !== undefined && scripted.problems.length > 0) {
-        yield* addEvent("notice", yield* now, { message: `the simulated caller's script: ${scripted.problems.join("; ")}` })
-      }
-      const placed = yield* carrier.dial({
-        sessionId,
-        provider: spec.provider,
-        from: spec.fromNumber ?? "",
-        to: spec.toNumber ?? "",
-        agent: personaOf(spec.tenantId, agent),
-        media: media === null ? undefined : media,
-        callerScript: scripted?.script,
-        machineDetection: voicemail.carrierDetection()
-      }).pipe(
-        Effect.either
-      )
-      yield* countDial(spec.provider, placed._tag === "Left" ? "refused" : "placed")
-      if (placed._tag === "Left") {
-        const at = yield* now
-        yield* repo.addEvent(sessionId, epoch, "dial_refused", at, { reason: placed.left.reason })
-        return [CallEvent.DialFailed({ at })]
-      }
-      call = { ...call!, providerCallId: placed.right.providerCallId }
-      // awaited: a call resumed elsewhere asks its carrier by this id
-      yield* save(call.state, { providerCallId: placed.right.providerCallId })
-      return []
-    })
+    const placeCall = (held: Held) =>
+      Effect.gen(function*() {
+        const call = (yield* callOf(held))!
+        const { spec } = call
+        const carrier = telephony.carrierFor(spec.provider)
+        const agent = yield* agentOf(spec.agentId, spec.tenantId)
+        // the greeting is synthesised while the phone rings
+        yield* openConversation(call, agent)
+        // an incoming call is at the carrier already: it is answered by `Answer`, not dialled
+        if (directionOf(spec) === "INCOMING") return []
+        const media = yield* mediaRoute
+        const scripted = scriptFromMetadata(spec.metadata)
+        if (scripted !== undefined && scripted.problems.length > 0) {
+          yield* addEvent("notice", yield* now, { message: `the simulated caller's script: ${scripted.problems.join("; ")}` })
+        }
+        const placed = yield* carrier.dial({
+          sessionId,
+          provider: spec.provider,
+          from: spec.fromNumber ?? "",
+          to: spec.toNumber ?? "",
+          agent: personaOf(spec.tenantId, agent),
+          media: media === null ? undefined : media,
+          callerScript: scripted?.script,
+          machineDetection: voicemail.carrierDetection()
+        }).pipe(
+          Effect.either
+        )
+        yield* countDial(spec.provider, placed._tag === "Left" ? "refused" : "placed")
+        if (placed._tag === "Left") {
+          const at = yield* now
+          yield* repo.addEvent(sessionId, yield* epochNow, "dial_refused", at, { reason: placed.left.reason })
+          return [CallEvent.DialFailed({ at })]
+        }
+        const dialled = { ...(yield* callOf(held))!, providerCallId: placed.right.providerCallId }
+        yield* setCall(held, dialled)
+        // awaited: a call resumed elsewhere asks its carrier by this id
+        yield* save(dialled.state, { providerCallId: placed.right.providerCallId })
+        return []
+      })
 
-    const hangUp = Effect.suspend(() => {
+    const hangUp = (call: StoredCall | undefined) => {
       const providerCallId = call?.providerCallId
-      if (providerCallId === null || providerCallId === undefined) return Effect.void
-      const state = call!.state
+      if (call === undefined || providerCallId === null || providerCallId === undefined) return Effect.void
+      const state = call.state
       const reason = state.status === "ENDED" ? state.reason : undefined
-      return telephony.carrierFor(call!.spec.provider).hangup(providerCallId, reason).pipe(
+      return telephony.carrierFor(call.spec.provider).hangup(providerCallId, reason).pipe(
         Effect.catchAllCause((cause) => Effect.logWarning("hang-up failed", cause))
       )
-    })
+    }
 
     /**
      * Writes the end (the session `ENDED` with its figures, the campaign's side, the call-ended
      * outbox) through the runner's journal, awaited, then has the tenant settle it.
      */
-    const finish = Effect.gen(function*() {
-      yield* cancelTimers
-      yield* closeConversation
-      const { spec, state } = call!
-      if (state.status !== "ENDED" || fenced) return
-      const duration = talkSeconds(state)
-      const billed = billableSeconds(duration, spec.billingIncrementSeconds)
-      // charged: the cost, never more than was held for the call (its first chunk and each extension);
-      // the settlement flush charges exactly this from the ENDED row
-      const held = spec.reservationChunkSeconds > 0
-        ? Math.round(call!.reservedSeconds / spec.reservationChunkSeconds) * costOf(spec.reservationChunkSeconds, spec.voicePerMinute)
-        : 0
-      const settled = { charged: Math.min(costOf(billed, spec.voicePerMinute), held) }
-      const said = transcript.filter((line) => line.at <= state.endedAt)
-      const event: CallEndedEvent = {
-        sessionId,
-        tenantId: spec.tenantId,
-        agentId: spec.agentId,
-        campaignId: spec.campaignId,
-        campaignAttemptId: spec.campaignAttemptId,
-        customerId: spec.customerId,
-        direction: directionOf(spec),
-        fromNumber: spec.fromNumber,
-        toNumber: spec.toNumber,
-        outcome: state.outcome,
-        endReason: state.reason,
-        startedAt: new Date(state.dialedAt ?? call!.createdAt.getTime()),
-        answeredAt: state.answeredAt === null ? null : new Date(state.answeredAt),
-        endedAt: new Date(state.endedAt),
-        durationSeconds: duration,
-        billedSeconds: billed,
-        cost: settled.charged,
-        currency: spec.currency,
-        transcript: said.map((t) => ({ ...t, at: new Date(t.at) })),
-        metadata: spec.metadata,
-        ...voicemail.result()
-      }
-      const ended = yield* journal.end({
-        sessionId,
-        epoch,
-        state,
-        startedAt: event.startedAt.getTime(),
-        durationSeconds: duration,
-        billedSeconds: billed,
-        cost: settled.charged,
-        transcript: said,
-        providerCallId: call!.providerCallId,
-        event
+    const finish = (held: Held) =>
+      Effect.gen(function*() {
+        yield* cancelTimers
+        yield* closeConversation
+        const call = (yield* callOf(held))!
+        const { spec, state } = call
+        if (state.status !== "ENDED" || (yield* fencedNow)) return
+        const duration = talkSeconds(state)
+        const billed = billableSeconds(duration, spec.billingIncrementSeconds)
+        // charged: the cost, never more than was held for the call (its first chunk and each extension);
+        // the settlement flush charges exactly this from the ENDED row
+        const reserved = spec.reservationChunkSeconds > 0
+          ? Math.round(call.reservedSeconds / spec.reservationChunkSeconds) * costOf(spec.reservationChunkSeconds, spec.voicePerMinute)
+          : 0
+        const settled = { charged: Math.min(costOf(billed, spec.voicePerMinute), reserved) }
+        const said = (yield* Ref.get(transcript)).filter((line) => line.at <= state.endedAt)
+        const event: CallEndedEvent = {
+          sessionId,
+          tenantId: spec.tenantId,
+          agentId: spec.agentId,
+          campaignId: spec.campaignId,
+          campaignAttemptId: spec.campaignAttemptId,
+          customerId: spec.customerId,
+          direction: directionOf(spec),
+          fromNumber: spec.fromNumber,
+          toNumber: spec.toNumber,
+          outcome: state.outcome,
+          endReason: state.reason,
+          startedAt: new Date(state.dialedAt ?? call.createdAt.getTime()),
+          answeredAt: state.answeredAt === null ? null : new Date(state.answeredAt),
+          endedAt: new Date(state.endedAt),
+          durationSeconds: duration,
+          billedSeconds: billed,
+          cost: settled.charged,
+          currency: spec.currency,
+          transcript: said.map((t) => ({ ...t, at: new Date(t.at) })),
+          metadata: spec.metadata,
+          ...voicemail.result()
+        }
+        const ended = yield* journal.end({
+          sessionId,
+          epoch: yield* epochNow,
+          state,
+          startedAt: event.startedAt.getTime(),
+          durationSeconds: duration,
+          billedSeconds: billed,
+          cost: settled.charged,
+          transcript: said,
+          providerCallId: call.providerCallId,
+          event
+        })
+        // ended already, or by a newer instance: that one settles it (the journal has the tenant settle
+        // what it ended, once a flush for every tenant in it)
+        if (!ended) return yield* stepDown
+        yield* callEnded.committed(event)
+        yield* Effect.logInfo("call ended").pipe(Effect.annotateLogs({
+          tenantId: spec.tenantId,
+          outcome: state.outcome,
+          endReason: state.reason,
+          durationSeconds: duration,
+          cost: settled.charged
+        }))
       })
-      // ended already, or by a newer instance: that one settles it (the journal has the tenant settle
-      // what it ended, once a flush for every tenant in it)
-      if (!ended) return yield* stepDown
-      yield* callEnded.committed(event)
-      yield* Effect.logInfo("call ended").pipe(Effect.annotateLogs({
-        tenantId: spec.tenantId,
-        outcome: state.outcome,
-        endReason: state.reason,
-        durationSeconds: duration,
-        cost: settled.charged
-      }))
-    })
 
     const none: ReadonlyArray<CallEvent> = []
 
     /** Carries out one of the machine's commands; answers the events it produces (a refused dial). */
-    const run = (command: CallCommand): Effect.Effect<ReadonlyArray<CallEvent>> => {
-      const spec = call!.spec
-      const state = call!.state
-      return CallCommand.$match(command, {
-        PlaceCall: () => placeCall,
-        ArmRingTimer: () =>
-          state.status === "DIALING" || state.status === "RINGING"
-            ? Effect.as(wakeAt(state.dialedAt + spec.dialTimeoutSeconds * 1000), none)
-            : Effect.succeed(none),
-        ArmMaxDurationTimer: () =>
-          state.status === "IN_PROGRESS"
-            ? cancelTimer(RING).pipe(
-              Effect.zipRight(armTimer("max", state.answeredAt + spec.maxDurationSeconds * 1000, Effect.flatMap(now, (at) => apply(CallEvent.MaxDuration({ at }))))),
-              Effect.zipRight(armExtension),
-              Effect.as(none)
-            )
-            : Effect.succeed(none),
-        HangUp: () => Effect.as(hangUp, none),
-        Finish: () => Effect.as(finish, none)
+    const run = (held: Held, command: CallCommand): Effect.Effect<ReadonlyArray<CallEvent>> =>
+      Effect.flatMap(callOf(held), (call) => {
+        const { spec, state } = call!
+        return CallCommand.$match(command, {
+          PlaceCall: () => placeCall(held),
+          ArmRingTimer: () =>
+            state.status === "DIALING" || state.status === "RINGING"
+              ? Effect.as(wakeAt(state.dialedAt + spec.dialTimeoutSeconds * 1000), none)
+              : Effect.succeed(none),
+          ArmMaxDurationTimer: () =>
+            state.status === "IN_PROGRESS"
+              ? cancelTimer(RING).pipe(
+                Effect.zipRight(armTimer("max", state.answeredAt + spec.maxDurationSeconds * 1000, Effect.flatMap(now, (at) => apply(CallEvent.MaxDuration({ at }))))),
+                Effect.zipRight(armExtension(call)),
+                Effect.as(none)
+              )
+              : Effect.succeed(none),
+          HangUp: () => Effect.as(hangUp(call), none),
+          Finish: () => Effect.as(finish(held), none)
+        })
       })
-    }
 
     const EVENT_NAMES: Record<CallState["status"], string> = {
       QUEUED: "queued",
@@ -726,23 +823,23 @@ export const LiveCallLive = LiveCallEntity.toLayer(
      * dialled it) is read back and resumed from what is stored; one owned by a newer instance is left
      * to it. Answers whether this instance dials.
      */
-    const writeDialing = (at: number) =>
+    const writeDialing = (held: Held, at: number) =>
       Effect.gen(function*() {
-        const owned = yield* journal.dial(sessionId, claimOnDial ? null : epoch, at)
+        const { claimOnDial } = yield* Ref.get(held)
+        const owned = yield* journal.dial(sessionId, claimOnDial ? null : yield* epochNow, at)
+        if (claimOnDial) yield* Ref.update(held, (live) => ({ ...live, claimOnDial: false }))
         if (owned !== null) {
-          epoch = owned
-          claimOnDial = false
+          yield* Ref.update(ownership, (o) => ({ ...o, epoch: owned }))
           return true
         }
         if (!claimOnDial) {
           yield* stepDown
           return false
         }
-        claimOnDial = false
         yield* Effect.logInfo("a claimed call was not waiting to be dialled: resuming it from its row")
-        source = "stored"
-        yield* readOnce
-        // under the lock here: resumed once this request lets the lock go
+        yield* Ref.set(source, "stored")
+        yield* install(held, yield* loadOnce)
+        // this request holds the lock: resumed once it lets the lock go
         yield* Effect.forkIn(resumeOnce, scope)
         return false
       })
@@ -752,169 +849,184 @@ export const LiveCallLive = LiveCallEntity.toLayer(
      * as notes); answers the commands to carry out: none when nothing changed, or the call is no
      * longer this instance's to act on.
      */
-    const step = (event: CallEvent): Effect.Effect<ReadonlyArray<CallCommand>> =>
+    const step = (held: Held, event: CallEvent): Effect.Effect<ReadonlyArray<CallCommand>> =>
       Effect.gen(function*() {
-        if (call === undefined || fenced) return []
+        const call = yield* callOf(held)
+        if (call === undefined || (yield* fencedNow)) return []
         const next = transition(call.state, event)
         if (!next.changed) return []
-        call = { ...call, state: next.state }
-        yield* recount
+        yield* setCall(held, { ...call, state: next.state })
+        yield* recount(yield* callOf(held))
         if (next.state.status === "DIALING") {
-          if (!(yield* writeDialing(next.state.dialedAt))) return []
+          if (!(yield* writeDialing(held, next.state.dialedAt))) return []
         } else if (next.state.status !== "ENDED") {
-          yield* note(next.state, {}, { type: EVENT_NAMES[next.state.status], at: Math.max(event.at, knownUntil(call.state)) })
+          yield* note(next.state, {}, { type: EVENT_NAMES[next.state.status], at: Math.max(event.at, knownUntil(next.state)) })
         }
         // a ringing call answered stays in memory from now on
-        yield* stayResident
-        return fenced ? [] : next.commands
+        yield* stayResident(yield* callOf(held))
+        return (yield* fencedNow) ? [] : next.commands
       })
 
     /** Carries out the machine's commands, then feeds back the events they produce. */
-    const runCommands = (commands: ReadonlyArray<CallCommand>): Effect.Effect<void> =>
+    const runCommands = (held: Held, commands: ReadonlyArray<CallCommand>): Effect.Effect<void> =>
       Effect.gen(function*() {
         const followUps: Array<CallEvent> = []
-        for (const command of commands) followUps.push(...(yield* run(command)))
-        for (const next of followUps) yield* applyUnlocked(next)
+        for (const command of commands) followUps.push(...(yield* run(held, command)))
+        for (const next of followUps) yield* applyUnlocked(held, next)
       })
 
-    /** Feeds one event through the machine and carries out what it asks, then any events that produces. */
-    const applyUnlocked = (event: CallEvent): Effect.Effect<void> => Effect.flatMap(step(event), runCommands)
+    /** Feeds one event through the machine and carries out what it asks, then any events that produces (the lock held). */
+    const applyUnlocked = (held: Held, event: CallEvent): Effect.Effect<void> =>
+      Effect.flatMap(step(held, event), (commands) => runCommands(held, commands))
 
-    const apply = (event: CallEvent) => lock.withPermits(1)(applyUnlocked(event))
+    const apply = (event: CallEvent) => locked((held) => applyUnlocked(held, event))
 
     /**
      * On (re)start of a live call: catch up with the carrier, then re-arm the timers of what is left.
      * In that order: a ring deadline that passed during an outage (or while a ringing call's entity
-     * was let go) must not end as unanswered a call the carrier answered meanwhile. Run under the lock
-     * (`resumeOnce`): the events it applies are applied unlocked.
+     * was let go) must not end as unanswered a call the carrier answered meanwhile. Run by a holder
+     * of the lock (`resumeOnce`, `resumeAfter`).
      */
-    const resume: Effect.Effect<void> = Effect.gen(function*() {
-      if (call === undefined || !isLive(call.state)) return
-      yield* stayResident
-      const spec = call.spec
-      if (call.state.status === "QUEUED") return yield* applyUnlocked(CallEvent.Dial({ at: yield* now }))
-      // a call already dialled takes its media stream here from now on (a carrier reconnecting finds it)
-      yield* openConversation(yield* agentOf(spec.agentId, spec.tenantId))
-      const carrier = telephony.carrierFor(spec.provider)
-      if (call.providerCallId === null && carrier.callOf !== undefined) {
-        // dialled by a runner that died before it stored the carrier's id: the carrier knows the call
-        const found = yield* carrier.callOf(sessionId).pipe(Effect.catchAllCause(() => Effect.succeed(Option.none<string>())))
-        if (Option.isSome(found)) {
-          call = { ...call, providerCallId: found.value }
-          yield* save(call.state, { providerCallId: found.value })
-        }
-      }
-      const providerCallId = call.providerCallId
-      if (providerCallId !== null) {
-        yield* Effect.gen(function*() {
-          const status = yield* telephony.carrierFor(spec.provider).status(providerCallId)
-          const at = yield* now
-          if (Option.isNone(status)) {
-            // a carrier that no longer knows the call has finished it (when, it does not say)
-            return yield* applyUnlocked(CallEvent.Completed({ at }))
+    const resume = (held: Held): Effect.Effect<void> =>
+      Effect.gen(function*() {
+        const call = yield* callOf(held)
+        if (call === undefined || !isLive(call.state)) return
+        yield* stayResident(call)
+        const spec = call.spec
+        if (call.state.status === "QUEUED") return yield* applyUnlocked(held, CallEvent.Dial({ at: yield* now }))
+        // a call already dialled takes its media stream here from now on (a carrier reconnecting finds it)
+        yield* openConversation(call, yield* agentOf(spec.agentId, spec.tenantId))
+        const carrier = telephony.carrierFor(spec.provider)
+        if (call.providerCallId === null && carrier.callOf !== undefined) {
+          // dialled by a runner that died before it stored the carrier's id: the carrier knows the call
+          const found = yield* carrier.callOf(sessionId).pipe(Effect.catchAllCause(() => Effect.succeed(Option.none<string>())))
+          if (Option.isSome(found)) {
+            const known = { ...(yield* callOf(held))!, providerCallId: found.value }
+            yield* setCall(held, known)
+            yield* save(known.state, { providerCallId: found.value })
           }
-          // what happened while no instance ran the call, at the carrier's times: a call that ended
-          // during an outage is billed for the time it talked, not until it was noticed
-          const { answeredAt, endedAt, phase } = status.value
-          if (answeredAt !== undefined) yield* applyUnlocked(CallEvent.Answered({ at: answeredAt }))
-          if (phase !== "dialing") yield* applyUnlocked(eventFor(phase, phase === "ringing" || phase === "answered" ? at : endedAt ?? at))
-        }).pipe(
-          // the timers below still guard the call when the carrier cannot be asked
-          Effect.catchAllCause((cause) => Effect.logWarning("asking the carrier about a resumed call failed", cause))
-        )
-      }
-      const state = call.state
-      // a call in progress lost its stream with the instance that ran it: a carrier that does not come
-      // back by itself (Telnyx) is asked to stream here
-      const restream = telephony.carrierFor(spec.provider).restream
-      if (state.status === "IN_PROGRESS" && providerCallId !== null && restream !== undefined) {
-        const media = yield* mediaRoute
-        if (media !== null) yield* restream(providerCallId, media)
-      }
-      switch (state.status) {
-        case "DIALING":
-        case "RINGING":
-          return yield* run(CallCommand.ArmRingTimer())
-        case "IN_PROGRESS":
-          return yield* run(CallCommand.ArmMaxDurationTimer())
-      }
-    })
+        }
+        const providerCallId = (yield* callOf(held))!.providerCallId
+        if (providerCallId !== null) {
+          yield* Effect.gen(function*() {
+            const status = yield* telephony.carrierFor(spec.provider).status(providerCallId)
+            const at = yield* now
+            if (Option.isNone(status)) {
+              // a carrier that no longer knows the call has finished it (when, it does not say)
+              return yield* applyUnlocked(held, CallEvent.Completed({ at }))
+            }
+            // what happened while no instance ran the call, at the carrier's times: a call that ended
+            // during an outage is billed for the time it talked, not until it was noticed
+            const { answeredAt, endedAt, phase } = status.value
+            if (answeredAt !== undefined) yield* applyUnlocked(held, CallEvent.Answered({ at: answeredAt }))
+            if (phase !== "dialing") {
+              yield* applyUnlocked(held, eventFor(phase, phase === "ringing" || phase === "answered" ? at : endedAt ?? at))
+            }
+          }).pipe(
+            // the timers below still guard the call when the carrier cannot be asked
+            Effect.catchAllCause((cause) => Effect.logWarning("asking the carrier about a resumed call failed", cause))
+          )
+        }
+        const state = (yield* callOf(held))!.state
+        // a call in progress lost its stream with the instance that ran it: a carrier that does not come
+        // back by itself (Telnyx) is asked to stream here
+        const restream = telephony.carrierFor(spec.provider).restream
+        if (state.status === "IN_PROGRESS" && providerCallId !== null && restream !== undefined) {
+          const media = yield* mediaRoute
+          if (media !== null) yield* restream(providerCallId, media)
+        }
+        switch (state.status) {
+          case "DIALING":
+          case "RINGING":
+            return yield* Effect.asVoid(run(held, CallCommand.ArmRingTimer()))
+          case "IN_PROGRESS":
+            return yield* Effect.asVoid(run(held, CallCommand.ArmMaxDurationTimer()))
+        }
+      })
 
     const onProviderEvent = (event: ProviderEvent) =>
-      Effect.gen(function*() {
-        yield* ensureRead
-        if (call !== undefined && call.providerCallId === null && event.providerCallId !== null) {
-          call = { ...call, providerCallId: event.providerCallId }
-        }
-        yield* apply(eventFor(event.kind, event.at))
-      })
+      Effect.zipRight(
+        ensureRead,
+        locked((held) =>
+          Effect.gen(function*() {
+            const call = yield* callOf(held)
+            if (call !== undefined && call.providerCallId === null && event.providerCallId !== null) {
+              yield* setCall(held, { ...call, providerCallId: event.providerCallId })
+            }
+            yield* applyUnlocked(held, eventFor(event.kind, event.at))
+          })
+        )
+      )
 
     // in-process carriers report here directly (see LocalCalls)
     yield* localCalls.register(sessionId, onProviderEvent)
 
     /** A call taken over by a request that holds the lock: resumed once the request lets it go. */
     const resumeAfter = Effect.forkIn(
-      lock.withPermits(1)(resume).pipe(Effect.catchAllCause((cause) => Effect.logError("resuming call failed", cause))),
+      locked(resume).pipe(Effect.catchAllCause((cause) => Effect.logError("resuming call failed", cause))),
       scope
     )
 
-    const startUnlocked = (spec: CallSpec) =>
-        Effect.gen(function*() {
-          if (call !== undefined) return replyOf(call.state)
-          // the session and its reservation in one statement (funds and the call limit checked in SQL);
-          // a campaign's call was inserted, reserved, by its claim (see `startClaimed`)
-          const createdAt = new Date(yield* now)
-          const inserted = yield* countWalletOperation("reserve")(
-            repo.insertReserved(sessionId, spec, spec.reservationChunkSeconds, createdAt.getTime(), {
-              amount: costOf(spec.reservationChunkSeconds, spec.voicePerMinute),
-              concurrencyLimit: spec.concurrencyLimit
-            })
-          )
-          if (inserted === "exists") {
-            // another instance started the call meanwhile: this one takes it over from the stored state
-            const taken = yield* repo.claim(sessionId)
-            if (Option.isNone(taken)) {
-              // over already: what is stored answers from now on
-              call = Option.getOrUndefined(yield* repo.load(sessionId))
-              return replyOf(call?.state)
-            }
-            call = taken.value.call
-            epoch = taken.value.epoch
-            transcript = [...call.transcript]
-            voicemail.restore(call.answeredBy ?? null, call.voicemail ?? null)
-            yield* resumeAfter
-            return replyOf(call.state)
+    const startUnlocked = (held: Held, spec: CallSpec) =>
+      Effect.gen(function*() {
+        const known = yield* callOf(held)
+        if (known !== undefined) return replyOf(known.state)
+        // the session and its reservation in one statement (funds and the call limit checked in SQL);
+        // a campaign's call was inserted, reserved, by its claim (see `startClaimed`)
+        const createdAt = new Date(yield* now)
+        const inserted = yield* countWalletOperation("reserve")(
+          repo.insertReserved(sessionId, spec, spec.reservationChunkSeconds, createdAt.getTime(), {
+            amount: costOf(spec.reservationChunkSeconds, spec.voicePerMinute),
+            concurrencyLimit: spec.concurrencyLimit
+          })
+        )
+        if (inserted === "exists") {
+          // another instance started the call meanwhile: this one takes it over from the stored state
+          const taken = yield* repo.claim(sessionId)
+          if (Option.isNone(taken)) {
+            // over already: what is stored answers from now on
+            const stored = Option.getOrUndefined(yield* repo.load(sessionId))
+            yield* setCall(held, stored)
+            return replyOf(stored?.state)
           }
-          epoch = 1
-          call = {
-            spec,
-            state: { status: "QUEUED" },
-            providerCallId: null,
-            reservedSeconds: spec.reservationChunkSeconds,
-            createdAt,
-            transcript: []
-          }
-          yield* recount
-          yield* stayResident
-          yield* Effect.logInfo("call queued").pipe(Effect.annotateLogs({
-            tenantId: spec.tenantId,
-            agentId: spec.agentId,
-            provider: spec.provider,
-            campaignId: spec.campaignId
-          }))
-          yield* Effect.forkIn(Effect.flatMap(now, (at) => apply(CallEvent.Dial({ at }))), scope)
+          const call = taken.value.call
+          yield* setCall(held, call)
+          yield* Ref.update(ownership, (o) => ({ ...o, epoch: taken.value.epoch }))
+          yield* Ref.set(transcript, [...call.transcript])
+          voicemail.restore(call.answeredBy ?? null, call.voicemail ?? null)
+          yield* resumeAfter
           return replyOf(call.state)
-        })
+        }
+        yield* Ref.update(ownership, (o) => ({ ...o, epoch: 1 }))
+        const call: StoredCall = {
+          spec,
+          state: { status: "QUEUED" },
+          providerCallId: null,
+          reservedSeconds: spec.reservationChunkSeconds,
+          createdAt,
+          transcript: []
+        }
+        yield* setCall(held, call)
+        yield* recount(call)
+        yield* stayResident(call)
+        yield* Effect.logInfo("call queued").pipe(Effect.annotateLogs({
+          tenantId: spec.tenantId,
+          agentId: spec.agentId,
+          provider: spec.provider,
+          campaignId: spec.campaignId
+        }))
+        yield* Effect.forkIn(Effect.flatMap(now, (at) => apply(CallEvent.Dial({ at }))), scope)
+        return replyOf(call.state)
+      })
 
     /**
      * A campaign's call: the claim inserted its session `QUEUED` with its reservation, so the entity
      * starts from the `Start` that names it without reading it, and its `DIALING` write claims it. It
      * answers once that write is durable: when the campaign's `Start` returns, its attempt is `DIALED`.
      */
-    const startClaimed = (spec: CallSpec) =>
+    const startClaimed = (held: Held, spec: CallSpec) =>
       Effect.gen(function*() {
-        claimOnDial = true
-        call = {
+        const queued: StoredCall = {
           spec,
           state: { status: "QUEUED" },
           providerCallId: null,
@@ -922,23 +1034,23 @@ export const LiveCallLive = LiveCallEntity.toLayer(
           createdAt: new Date(yield* now),
           transcript: []
         }
-        const commands = yield* step(CallEvent.Dial({ at: yield* now }))
+        yield* Ref.update(held, (live) => ({ ...live, claimOnDial: true, call: queued }))
+        const commands = yield* step(held, CallEvent.Dial({ at: yield* now }))
+        const call = yield* callOf(held)
         // no session at all: a claim made before claims inserted sessions (one undone is never started
         // again: `unclaimBatch` takes only claims whose `Start` was not sent), started as a call of its own
-        if (call === undefined) return yield* startUnlocked(spec)
+        if (call === undefined) return yield* startUnlocked(held, spec)
         if (commands.length > 0) {
-          yield* stayResident
+          yield* stayResident(call)
           // after this `Start` has answered (the lock)
-          yield* Effect.forkIn(lock.withPermits(1)(runCommands(commands)), scope)
+          yield* Effect.forkIn(locked((next) => runCommands(next, commands)), scope)
         }
         return replyOf(call.state)
       })
 
-    const inbound = makeInbound({
-      get: () => call,
-      set: (next) => {
-        call = next
-      },
+    const inbound = makeInbound<Held>({
+      get: callOf,
+      set: setCall,
       start: startUnlocked,
       applyUnlocked,
       save,
@@ -946,93 +1058,124 @@ export const LiveCallLive = LiveCallEntity.toLayer(
       mediaRoute,
       finish,
       insert: (spec, at) =>
-        Effect.map(repo.insert(sessionId, spec, 0, at), (inserted) => {
-          if (inserted) epoch = 1
-          return inserted
-        }),
+        Effect.tap(repo.insert(sessionId, spec, 0, at), (inserted) =>
+          inserted ? Ref.update(ownership, (o) => ({ ...o, epoch: 1 })) : Effect.void),
       addEvent: (type, at, detail) => addEvent(type, at, detail),
       carrier: (provider) => telephony.carrierFor(provider),
       sessionId
     })
+
+    const replyNow = Effect.map(committed, (call) => replyOf(call?.state))
 
     return logged({
       // a new entity's `Start` needs no read: a claimed session is claimed by its `DIALING` write, and
       // a call's own start inserts its session (or finds it there, and takes it over). Decided before
       // the lock is waited for: the read of an entity started by another request resumes under it.
       Start: ({ payload }) =>
-        Effect.suspend(() => {
-          if (source !== "fresh") return Effect.zipRight(ensureRead, lock.withPermits(1)(startUnlocked(payload.spec)))
-          source = "started"
-          return lock.withPermits(1)(payload.spec.campaignAttemptId !== null ? startClaimed(payload.spec) : startUnlocked(payload.spec))
+        Effect.flatMap(Ref.modify(source, (from) => from === "fresh" ? [true, "started"] as const : [false, from] as const), (fresh) => {
+          if (!fresh) return Effect.zipRight(ensureRead, locked((held) => startUnlocked(held, payload.spec)))
+          return locked((held) =>
+            payload.spec.campaignAttemptId !== null ? startClaimed(held, payload.spec) : startUnlocked(held, payload.spec)
+          )
         }),
-      Answer: ({ payload }) => Effect.zipRight(ensureRead, lock.withPermits(1)(inbound.answer(payload))),
-      ProviderEvent: ({ payload }) => Effect.map(onProviderEvent(payload.event), () => replyOf(call?.state)),
-      MachineDetected: ({ payload }) =>
-        Effect.zipRight(ensureRead, Effect.map(voicemail.onVerdict(payload.verdict), () => replyOf(call?.state))),
+      Answer: ({ payload }) => Effect.zipRight(ensureRead, locked((held) => inbound.answer(held, payload))),
+      ProviderEvent: ({ payload }) => Effect.zipRight(onProviderEvent(payload.event), replyNow),
+      MachineDetected: ({ payload }) => Effect.zipRight(ensureRead, Effect.zipRight(voicemail.onVerdict(payload.verdict), replyNow)),
       Transfer: ({ payload }) => Effect.zipRight(ensureRead, transfer(payload)),
       Hangup: () =>
         Effect.gen(function*() {
           yield* ensureRead
           const at = yield* now
-          if (call !== undefined && isLive(call.state)) yield* repo.addEvent(sessionId, epoch, "hangup_requested", at)
+          const call = yield* committed
+          if (call !== undefined && isLive(call.state)) yield* repo.addEvent(sessionId, yield* epochNow, "hangup_requested", at)
           yield* apply(CallEvent.HangupRequested({ at }))
-          return replyOf(call?.state)
+          return yield* replyNow
         }),
       // under the lock: a call whose end is being written answers once it is written (settled, stored)
-      Status: () => Effect.zipRight(ensureRead, lock.withPermits(1)(Effect.sync(() => replyOf(call?.state)))),
+      Status: () => Effect.zipRight(ensureRead, locked((held) => Effect.map(callOf(held), (call) => replyOf(call?.state)))),
+      // under the lock (it sent by the carrier, never by a holder): it opens the conversation again
       StreamEnded: () =>
-        Effect.gen(function*() {
-          yield* ensureRead
-          if (call === undefined || call.state.status !== "IN_PROGRESS" || fenced) return null
-          if (++streamRestarts > MAX_STREAM_RESTARTS) {
-            yield* addEvent("notice", yield* now, { message: `the media stream ended ${MAX_STREAM_RESTARTS + 1} times: the call is hung up` })
-            return null
-          }
-          if (conversation === undefined) yield* openConversation(yield* agentOf(call.spec.agentId, call.spec.tenantId))
-          const route = yield* mediaRoute
-          yield* addEvent("media_reconnect", yield* now, { restart: streamRestarts, routed: route !== null })
-          return route
-        }),
+        Effect.zipRight(
+          ensureRead,
+          locked((held) =>
+            Effect.gen(function*() {
+              const { call, streamRestarts } = yield* Ref.get(held)
+              if (call === undefined || call.state.status !== "IN_PROGRESS" || (yield* fencedNow)) return null
+              const restarts = streamRestarts + 1
+              yield* Ref.update(held, (live) => ({ ...live, streamRestarts: restarts }))
+              if (restarts > MAX_STREAM_RESTARTS) {
+                yield* addEvent("notice", yield* now, { message: `the media stream ended ${MAX_STREAM_RESTARTS + 1} times: the call is hung up` })
+                return null
+              }
+              if (Option.isNone(yield* ScopedRef.get(conversation))) {
+                yield* openConversation(call, yield* agentOf(call.spec.agentId, call.spec.tenantId))
+              }
+              const route = yield* mediaRoute
+              yield* addEvent("media_reconnect", yield* now, { restart: restarts, routed: route !== null })
+              return route
+            })
+          )
+        ),
       // a web call is dialled here if its Start has not got to it yet: the token is for a call that waits
       WebStreamToken: () =>
-        Effect.zipRight(ensureRead, lock.withPermits(1)(Effect.gen(function*() {
-          if (call === undefined || call.spec.provider !== "WEB" || fenced) return null
-          if (call.state.status === "QUEUED") yield* applyUnlocked(CallEvent.Dial({ at: yield* now }))
-          if (call.state.status !== "DIALING" && call.state.status !== "RINGING") return null
-          return yield* webStreams.tokenFor(sessionId)
-        }))),
+        Effect.zipRight(
+          ensureRead,
+          locked((held) =>
+            Effect.gen(function*() {
+              const call = yield* callOf(held)
+              if (call === undefined || call.spec.provider !== "WEB" || (yield* fencedNow)) return null
+              if (call.state.status === "QUEUED") yield* applyUnlocked(held, CallEvent.Dial({ at: yield* now }))
+              const status = (yield* callOf(held))!.state.status
+              if (status !== "DIALING" && status !== "RINGING") return null
+              return yield* webStreams.tokenFor(sessionId)
+            })
+          )
+        ),
       // the ring deadline, from the wheel (the entity started again by it when it had let its ringing
       // call go: then read back and resumed first, and a carrier that answered meanwhile said so)
       Wake: () =>
-        Effect.zipRight(ensureRead, lock.withPermits(1)(Effect.gen(function*() {
-          if (call !== undefined && !fenced && (call.state.status === "DIALING" || call.state.status === "RINGING")) {
-            const at = yield* now
-            const deadline = call.state.dialedAt + call.spec.dialTimeoutSeconds * 1000
-            // (a wake that came early, by a clock's rounding, is armed again: the wheel let it go as it fired)
-            if (at >= deadline) yield* applyUnlocked(CallEvent.RingTimeout({ at }))
-            else yield* wakeAt(deadline)
-          }
-          return replyOf(call?.state)
-        }))),
+        Effect.zipRight(
+          ensureRead,
+          locked((held) =>
+            Effect.gen(function*() {
+              const call = yield* callOf(held)
+              if (call !== undefined && !(yield* fencedNow) && (call.state.status === "DIALING" || call.state.status === "RINGING")) {
+                const at = yield* now
+                const deadline = call.state.dialedAt + call.spec.dialTimeoutSeconds * 1000
+                // (a wake that came early, by a clock's rounding, is armed again: the wheel let it go as it fired)
+                if (at >= deadline) yield* applyUnlocked(held, CallEvent.RingTimeout({ at }))
+                else yield* wakeAt(deadline)
+              }
+              return replyOf((yield* callOf(held))?.state)
+            })
+          )
+        ),
       // the call's stream came to this runner, which had let the entity go (`LocalMedia` holds it):
       // the resume opened the conversation, which took the stream as it registered; opened here when
       // it has not (a call resumed earlier, whose conversation was closed)
       OpenMedia: () =>
-        Effect.zipRight(ensureRead, lock.withPermits(1)(Effect.gen(function*() {
-          if (call === undefined || !isLive(call.state) || fenced) return false
-          if (conversation === undefined) yield* openConversation(yield* agentOf(call.spec.agentId, call.spec.tenantId))
-          // touched while the stream is attached, even before the carrier says the call was answered
-          yield* armTouch
-          return conversation !== undefined
-        }))),
+        Effect.zipRight(
+          ensureRead,
+          locked((held) =>
+            Effect.gen(function*() {
+              const call = yield* callOf(held)
+              if (call === undefined || !isLive(call.state) || (yield* fencedNow)) return false
+              if (Option.isNone(yield* ScopedRef.get(conversation))) {
+                yield* openConversation(call, yield* agentOf(call.spec.agentId, call.spec.tenantId))
+              }
+              // touched while the stream is attached, even before the carrier says the call was answered
+              yield* armTouch
+              return Option.isSome(yield* ScopedRef.get(conversation))
+            })
+          )
+        ),
       WebStreamAddress: () =>
         Effect.zipRight(
           ensureRead,
-          Effect.sync(() =>
+          Effect.map(committed, (call) =>
             call === undefined || call.spec.provider !== "WEB" || !isLive(call.state) || Option.isNone(mediaServer)
               ? null
-              : mediaServer.value.webStreamUrl(sessionId)
-          )
+              : mediaServer.value.webStreamUrl(sessionId))
         )
     })
   }),

@@ -34,8 +34,7 @@ export class LocalCalls extends Effect.Service<LocalCalls>()("Calls/LocalCalls",
           return handler === undefined ? Effect.succeed(false) : Effect.as(handler(event), true)
         }),
       /** Whether the call's entity runs here now (a ringing call's entity lets go once idle). */
-      has: (sessionId: SessionId) => handlers.has(sessionId),
-      size: () => handlers.size
+      has: (sessionId: SessionId) => handlers.has(sessionId)
     } as const
   }
 }) {}

@@ -1,5 +1,5 @@
 /**
- * A live call handed to another number, as the call's entity does it (under its lock): only a call
+ * A live call handed to another number, as the call's entity does it (holding its lock): only a call
  * in progress, on a carrier that can; claimed in `call_transfers` first, so the carrier is asked once
  * however often the transfer is asked for; then the call's log (a `transferred` event, a transcript
  * line `[transfer] cold to +1…`) and its end, `transferred`, which is not a hang-up: the carrier
@@ -20,44 +20,50 @@ export interface TransferRequest {
   readonly source: TransferSource
 }
 
-export interface TransferDeps {
+/** What the call's entity lends a transfer; `H` is its lock, held (the holder's state). */
+export interface TransferDeps<H> {
   readonly sessionId: SessionId
   readonly repo: CallTransfersRepo
-  readonly lock: Effect.Semaphore
+  /** Runs the transfer holding the entity's lock. */
+  readonly locked: <A, E>(body: (held: H) => Effect.Effect<A, E>) => Effect.Effect<A, E>
   /** The call, while this instance owns it. */
-  readonly call: () => StoredCall | undefined
-  readonly carrier: () => Carrier
+  readonly call: (held: H) => Effect.Effect<StoredCall | undefined>
+  readonly carrier: (call: StoredCall) => Carrier
   readonly now: Effect.Effect<number>
   readonly addEvent: (type: string, at: number, detail: unknown) => Effect.Effect<void>
   readonly addLine: (line: CallLine) => Effect.Effect<void>
   /** Runs `Transferred` through the call's machine (the lock held). */
-  readonly transferred: (at: number) => Effect.Effect<void>
-  readonly replyOf: () => { readonly status: CallState["status"]; readonly outcome: Extract<CallState, { status: "ENDED" }>["outcome"] | null }
+  readonly transferred: (held: H, at: number) => Effect.Effect<void>
+  readonly replyOf: (held: H) => Effect.Effect<{
+    readonly status: CallState["status"]
+    readonly outcome: Extract<CallState, { status: "ENDED" }>["outcome"] | null
+  }>
 }
 
 /** What a transfer's line in the transcript says. */
 export const transferLine = (request: Pick<TransferRequest, "toNumber" | "mode">) => `[transfer] ${request.mode} to ${request.toNumber}`
 
-export const makeTransfer = (deps: TransferDeps) => {
-  const answer = (made: StoredTransfer): TransferReply => ({
-    ...deps.replyOf(),
-    toNumber: made.toNumber,
-    mode: made.mode,
-    source: made.source,
-    at: (made.doneAt ?? made.requestedAt).getTime()
-  })
+export const makeTransfer = <H>(deps: TransferDeps<H>) => {
+  const answer = (held: H, made: StoredTransfer): Effect.Effect<TransferReply> =>
+    Effect.map(deps.replyOf(held), (reply) => ({
+      ...reply,
+      toNumber: made.toNumber,
+      mode: made.mode,
+      source: made.source,
+      at: (made.doneAt ?? made.requestedAt).getTime()
+    }))
 
   return (request: TransferRequest): Effect.Effect<TransferReply, CallNotLive | TransferFailed> =>
-    deps.lock.withPermits(1)(Effect.gen(function*() {
-      const call = deps.call()
+    deps.locked((held) => Effect.gen(function*() {
+      const call = yield* deps.call(held)
       if (call === undefined) return yield* new CallNotLive()
       if (call.state.status !== "IN_PROGRESS") {
         // asked again after it was made (a retried request): the transfer it made
         const made = yield* deps.repo.find(deps.sessionId)
-        if (Option.isSome(made) && made.value.status === "done" && made.value.toNumber === request.toNumber) return answer(made.value)
+        if (Option.isSome(made) && made.value.status === "done" && made.value.toNumber === request.toNumber) return yield* answer(held, made.value)
         return yield* new CallNotLive({ message: `The call is ${call.state.status}, not in progress` })
       }
-      const carrier = deps.carrier()
+      const carrier = deps.carrier(call)
       if (carrier.transfer === undefined || call.providerCallId === null) {
         return yield* new TransferFailed({ message: `A call on the ${carrier.name} carrier cannot be transferred` })
       }
@@ -74,7 +80,7 @@ export const makeTransfer = (deps: TransferDeps) => {
       yield* deps.repo.done(deps.sessionId, done)
       yield* deps.addEvent("transferred", done, request)
       yield* deps.addLine({ speaker: "agent", text: transferLine(request), at: done, interrupted: false, latency: null })
-      yield* deps.transferred(done)
-      return { ...deps.replyOf(), ...request, at: done }
+      yield* deps.transferred(held, done)
+      return { ...(yield* deps.replyOf(held)), ...request, at: done }
     }))
 }

@@ -38,10 +38,10 @@ const END_MARK = "voicemail-end"
 export interface VoicemailCall {
   readonly sessionId: SessionId
   /** The owner epoch of this instance, and whether it still acts for the call. */
-  readonly epoch: () => number
-  readonly acting: () => boolean
+  readonly epoch: Effect.Effect<number>
+  readonly acting: Effect.Effect<boolean>
   /** Whether the call is answered and not over. */
-  readonly inProgress: () => boolean
+  readonly inProgress: Effect.Effect<boolean>
   /** The conversation's report sink (the message goes in the transcript as the agent's line). */
   readonly report: (report: EngineReport) => Effect.Effect<void>
   /** Ends the call as a voicemail (`VoicemailDone`): the entity hangs up through the carrier. */
@@ -99,9 +99,10 @@ export const makeVoicemail = (call: VoicemailCall) =>
 
     const record = (verdict: MachineVerdict) =>
       Effect.gen(function*() {
-        if (answeredBy !== null || !call.acting()) return false
+        const acting = yield* call.acting
+        if (answeredBy !== null || !acting) return false
         answeredBy = verdict.answeredBy
-        yield* repo.recordAnsweredBy(call.sessionId, call.epoch(), verdict.answeredBy, verdict.at, {
+        yield* repo.recordAnsweredBy(call.sessionId, yield* call.epoch, verdict.answeredBy, verdict.at, {
           source: verdict.source,
           raw: verdict.raw
         })
@@ -113,7 +114,7 @@ export const makeVoicemail = (call: VoicemailCall) =>
         if (phase === "done" && result !== null) return
         phase = "done"
         result = what
-        if (call.acting()) yield* repo.recordVoicemail(call.sessionId, call.epoch(), what, at, detail)
+        if (yield* call.acting) yield* repo.recordVoicemail(call.sessionId, yield* call.epoch, what, at, detail)
         // the end closes the conversation, and with it the stream this may be running on: not from here
         yield* Effect.forkIn(call.end(at), scope)
       })
@@ -153,7 +154,8 @@ export const makeVoicemail = (call: VoicemailCall) =>
     const onMachine = (verdict: MachineVerdict) =>
       Effect.gen(function*() {
         if (verdict.messageEnded) yield* Deferred.succeed(greetingEnded, verdict.at)
-        if (phase !== "listening" || settings === undefined || !call.inProgress()) return
+        const inProgress = yield* call.inProgress
+        if (phase !== "listening" || settings === undefined || !inProgress) return
         // a fax takes no message
         if (settings.policy === "hangup" || verdict.raw === "fax") {
           return yield* finish("hung_up", verdict.at, { source: verdict.source })
@@ -166,7 +168,7 @@ export const makeVoicemail = (call: VoicemailCall) =>
     /** A verdict from the carrier or our detector (each carrier verdict once: the entity dedupes by its id). */
     const onVerdict = (verdict: MachineVerdict) =>
       Effect.gen(function*() {
-        if (settings === undefined || !call.acting()) return
+        if (settings === undefined || !(yield* call.acting)) return
         const first = yield* record(verdict)
         if (verdict.answeredBy === "machine" && (first || answeredBy === "machine")) return yield* onMachine(verdict)
         if (first) phase = "done"

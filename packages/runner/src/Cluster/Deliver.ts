@@ -1,8 +1,9 @@
 /**
  * One policy for the cluster's transport errors on the hot path's volatile commands.
  *
- * `LiveCall.Start` and the Tenant's `Reserve`, `Extend`, `Settle` and `Release` are volatile (no
- * message storage: a persisted message costs five statements and ~1 ms of CPU). Their handlers are
+ * `LiveCall.Start` (and `Wake` and `OpenMedia`, sent by the runner's timer wheel and media server) and
+ * the Tenant's `Reserve`, `Extend`, `Settle` and `Release` are volatile (no message storage: a
+ * persisted message costs five statements and ~1 ms of CPU). Their handlers are
  * idempotent on rows (the session's id, the reservation's id and step), and the rows are what a lost
  * command is driven again from (see docs/decisions/0018-volatile-messages-driven-from-rows.md), so sending one again
  * is always safe. What the cluster can answer instead of the handler's reply:

@@ -61,7 +61,7 @@ export interface ConversationRequest {
    * (the line dropped, the call moved) resumes the conversation with them as the model's context,
    * and no greeting again.
    */
-  readonly history: () => ReadonlyArray<CallLine>
+  readonly history: Effect.Effect<ReadonlyArray<CallLine>>
   /** Where the engine's reports go (the call's entity). */
   readonly report: (report: EngineReport) => Effect.Effect<void>
   /** Sees each stream before the conversation takes it (voicemail detection listens to the callee's audio). */
@@ -327,7 +327,7 @@ export class Conversations extends Effect.Service<Conversations>()("Voice/Conver
               })))
             const detector = yield* Effect.acquireRelease(vad.open, (stream) => Effect.sync(() => stream.close()))
             const stt = yield* openStt(media)
-            const past = request.history()
+            const past = yield* request.history
             const resumed = past.length > 0
             // a greeting still being synthesised is waited for; synthesised again only if it failed
             const ready = resumed ? [] : yield* Deferred.await(prepared)
