@@ -532,7 +532,8 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
             RETURNING id
           ), ev AS (
             INSERT INTO call_events (id, session_id, type, detail, at)
-            SELECT ${sql.literal(`overlay('${eventBase}' placing lpad(to_hex(row_number() OVER ()), 8, '0') from 29 for 8)::uuid`)},
+            -- the base id is a parameter: the statement's text is the same for every claim (prepared once)
+            SELECT overlay(${eventBase}::text placing lpad(to_hex(row_number() OVER ()), 8, '0') from 29 for 8)::uuid,
               s.id, 'queued', NULL, ${at}
             FROM s
           ), r AS (
