@@ -12,7 +12,9 @@
  * each call: on a loaded machine it includes time the thread waited for a core; the main thread's CPU
  * does not. With STATEMENTS=1 the window's part also lists its statements by text: how many, and
  * PGlite's time for them (a text prepared anew shows as "(prepare)"). For a CPU profile:
- * `node --cpu-prof --import tsx bench/perf/TestKitWalk.ts`.
+ * `node --cpu-prof --import tsx bench/perf/TestKitWalk.ts`. CPS sets the voice number's dials per
+ * second (1 unless given): at 1 every dial is an instant and a pass of its own; at 100 a pass claims
+ * and dials up to 100 at once and the statements carry batches, as in the end-to-end bench.
  */
 import { PGlite } from "@electric-sql/pglite"
 import * as fs from "node:fs"
@@ -30,6 +32,8 @@ import * as TestContext from "effect/TestContext"
 import { answeredNumbers } from "../lib/Api.js"
 
 const contacts = Number(process.env["CONTACTS"] ?? 600)
+/** Dials per second of the voice number (the kit's default, the carriers' usual: 1). */
+const callsPerSecond = Number(process.env["CPS"] ?? 1)
 
 // counters: PGlite's own time and statements, turns of the event loop, instants the clock stopped at
 const counters = { pgliteMs: 0, statements: 0, turns: 0, instants: 0 }
@@ -154,5 +158,5 @@ const program = Effect.gen(function*() {
     }
   }
 })
-await Effect.runPromise(program.pipe(Effect.provide(Layer.provideMerge(TestKit.layer({ ringMillis: 0 }), TestContext.TestContext)), Logger.withMinimumLogLevel(LogLevel.Error)))
+await Effect.runPromise(program.pipe(Effect.provide(Layer.provideMerge(TestKit.layer({ ringMillis: 0, callsPerSecondPerNumber: callsPerSecond }), TestContext.TestContext)), Logger.withMinimumLogLevel(LogLevel.Error)))
 process.exit(0)
