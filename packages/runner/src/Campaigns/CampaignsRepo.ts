@@ -154,7 +154,6 @@ const referencesOf = (row: ReferencesRow): References => ({
   )
 })
 
-
 export const stateOf = (campaign: Campaign): CampaignState => ({
   status: campaign.status,
   statusReason: campaign.statusReason,
@@ -472,8 +471,10 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
       )
 
     /**
-     * The campaign's agent (whether it exists and is active) and voice number, in one statement: what a
-     * pass checks before it dials, and again when its dials are paced apart.
+     * The campaign's agent (whether it exists and is active) and voice number, in one statement: read
+     * on its own where no other statement of the pass carries them (before claims left open are
+     * started again, and between a batch's dials paced a second or more apart); a pass reads them in
+     * {@link pass} and its claim checks them again (`claimBatch`).
      */
     const references = (campaign: Campaign) =>
       sql<ReferencesRow>`
