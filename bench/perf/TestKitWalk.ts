@@ -71,7 +71,9 @@ let listing = false
 for (const method of ["query", "exec", "execProtocol"] as const) {
   const original = PGlite.prototype[method] as (...args: Array<unknown>) => Promise<unknown>
   ;(PGlite.prototype as any)[method] = async function(this: PGlite, ...args: Array<unknown>) {
-    const text = listing && method === "execProtocol" ? statementOf(args[0] as Uint8Array) : undefined
+    // decoded on every call, so the texts prepared before the listing starts are known by name
+    const decoded = method === "execProtocol" ? statementOf(args[0] as Uint8Array) : undefined
+    const text = listing ? decoded : undefined
     const t0 = performance.now()
     try {
       return await original.apply(this, args)
