@@ -57,11 +57,6 @@ export const SETTLE_BATCH = 500
 
 const UUID_PATTERN = "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
 
-/**
- * The `i`-th id of a batch, in SQL: a UUIDv7 made for the statement with its last 32 bits replaced
- * by `i`, so a batch's ids are unique, and ordered as the batch is and in time as every other id.
- */
-const idAt = (base: string, i: string) => `overlay('${base}' placing lpad(to_hex(${i}), 8, '0') from 29 for 8)::uuid`
 
 const TRANSACTION_COLUMNS = "id, kind, amount, balance_after, idempotency_key, reference, created_at"
 
@@ -69,6 +64,15 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const transactionColumns = sql.literal(TRANSACTION_COLUMNS)
+
+    /**
+     * The `i`-th id of a batch, in SQL: a UUIDv7 made for the statement with its last 32 bits replaced
+     * by `i`, so a batch's ids are unique, and ordered as the batch is and in time as every other id.
+     * The base is a parameter, not part of the text: the statement's text stays the same from one
+     * flush to the next (PGlite's client prepares a text once; a text per flush was parsed anew).
+     */
+    const idAt = (base: string, i: string) =>
+      sql`overlay(${base}::text placing lpad(to_hex(${sql.literal(i)}), 8, '0') from 29 for 8)::uuid`
 
     /** The tenant's wallet row, locked for this transaction; created on first use (one statement once it exists). */
     const lockWallet = (tenantId: TenantId) =>
@@ -335,8 +339,8 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
               (SELECT balance FROM w) - sum(r.charged) OVER (ORDER BY r.id) AS balance_after
             FROM r WHERE r.charged > 0
           ), ids AS (
-            SELECT n.*, ${sql.literal(idAt(txnBase, "n.i"))} AS txn_id, ${sql.literal(idAt(entryBase, "2 * n.i"))} AS wallet_entry,
-              ${sql.literal(idAt(entryBase, "2 * n.i + 1"))} AS counter_entry
+            SELECT n.*, ${idAt(txnBase, "n.i")} AS txn_id, ${idAt(entryBase, "2 * n.i")} AS wallet_entry,
+              ${idAt(entryBase, "2 * n.i + 1")} AS counter_entry
             FROM n
           ), txn AS (
             INSERT INTO ledger_transactions (id, tenant_id, kind, idempotency_key, amount, balance_after, reference)

@@ -62,7 +62,7 @@ import { Ledger } from "../Billing/Ledger.js"
 import type { CallReservation } from "../Calls/CallSessionsRepo.js"
 import { CallSpecs } from "../Calls/CallSpecs.js"
 import { campaignsDialing, countCampaignDial, countWalletOperation } from "../Observability/PlatformMetrics.js"
-import { type ClaimRequest, CampaignsRepo, type DueContact, type Hold, shortfall, stateOf } from "./CampaignsRepo.js"
+import { type ClaimRequest, CampaignsRepo, type DueContact, type Hold, type References, shortfall, stateOf } from "./CampaignsRepo.js"
 import { DialPacer } from "./DialPacer.js"
 import { failpoint } from "../Failpoints.js"
 import { deliver } from "../Cluster/Deliver.js"
@@ -326,27 +326,30 @@ export const CampaignLive = CampaignEntity.toLayer(
         return batch
       })
 
-    /** The campaign's voice number, or why the campaign can no longer dial (agent or number gone): one statement. */
-    const usable = (c: Campaign) =>
-      Effect.map(repo.references(c), ({ agentActive, voiceNumber }) => {
-        if (agentActive === null) return Either.left<FailureReason>("AGENT_NOT_FOUND")
-        if (!agentActive) return Either.left<FailureReason>("AGENT_INACTIVE")
-        if (Option.isNone(voiceNumber)) return Either.left<FailureReason>("VOICE_NUMBER_REMOVED")
-        return Either.right(voiceNumber.value)
-      })
+    /** The campaign's voice number, or why the campaign can no longer dial (agent or number gone). */
+    const usableOf = ({ agentActive, voiceNumber }: References) => {
+      if (agentActive === null) return Either.left<FailureReason>("AGENT_NOT_FOUND")
+      if (!agentActive) return Either.left<FailureReason>("AGENT_INACTIVE")
+      if (Option.isNone(voiceNumber)) return Either.left<FailureReason>("VOICE_NUMBER_REMOVED")
+      return Either.right(voiceNumber.value)
+    }
+
+    /** The same, read on its own: one statement. */
+    const usable = (c: Campaign) => Effect.map(repo.references(c), usableOf)
 
     const dialStep = (c: Campaign): Effect.Effect<Step> =>
       Effect.gen(function*() {
-        const references = yield* usable(c)
-        if (Either.isLeft(references)) return yield* Effect.as(fail(references.left), "continue" as const)
-        const voiceNumber = references.right
         // the tenant's prices, read once a pass
         const specFor = yield* specs.forTenant(c.tenantId)
-        const lookedAt = yield* Clock.currentTimeMillis
 
         // claims a crash or a lost `Start` left open: looked for when the loop starts and after a failed pass
         if (yield* Ref.getAndSet(recoverNext, false)) {
-          const recovered = yield* recoverClaims(c, voiceNumber, specFor).pipe(Effect.onError(() => Ref.set(recoverNext, true)))
+          const references = yield* usable(c).pipe(Effect.onError(() => Ref.set(recoverNext, true)))
+          if (Either.isLeft(references)) {
+            yield* Ref.set(recoverNext, true)
+            return yield* Effect.as(fail(references.left), "continue" as const)
+          }
+          const recovered = yield* recoverClaims(c, references.right, specFor).pipe(Effect.onError(() => Ref.set(recoverNext, true)))
           if (recovered === "tenant_busy") {
             yield* Ref.set(recoverNext, true)
             return yield* Effect.as(waitFor(Duration.toMillis(options.tenantBusyBackoff)), "continue" as const)
@@ -357,8 +360,11 @@ export const CampaignLive = CampaignEntity.toLayer(
         const window = windowOf(c)
         const now = yield* Clock.currentTimeMillis
         // the pass's due contacts (up to a second of the number's pace, or a batch to sort by local hours)
-        // with the campaign's workload, in one statement
+        // with the campaign's workload and its agent and voice number, in one statement
         const work = yield* repo.pass(c, now, c.recipientCallingHours.enabled ? HOLD_BATCH : pacer.perSecond, !c.recipientCallingHours.enabled)
+        const references = usableOf(work)
+        if (Either.isLeft(references)) return yield* Effect.as(fail(references.left), "continue" as const)
+        const voiceNumber = references.right
         if (work.pending === 0 && work.open === 0) {
           yield* apply(null, (_, at) => Command.Complete({ now: at })).pipe(Effect.ignore)
           return "continue"
@@ -418,14 +424,13 @@ export const CampaignLive = CampaignEntity.toLayer(
         // dial, so a claim is ahead of its dial by at most the rest of that second
         const paced = yield* pacer.run(c.voiceNumberId, requests.length)
         yield* paced.next
+        // the wait for the slot may have been long (a second at 1 dial/s): the agent or the number may
+        // have gone meanwhile. The claim checks them in its statement and takes nothing then
         let checkedAt = yield* Clock.currentTimeMillis
-        if (checkedAt - lookedAt >= 1000) {
-          // the wait for the slot was long: the agent or the number may have gone meanwhile
-          const still = yield* usable(c)
-          if (Either.isLeft(still)) return yield* Effect.as(fail(still.left), "continue" as const)
-        }
         const batch = yield* claimNow(c, requests, reservation)
         if (batch === undefined) return "continue"
+        const still = usableOf({ agentActive: batch.agentActive, voiceNumber: batch.numberPresent ? Option.some(voiceNumber) : Option.none() })
+        if (Either.isLeft(still)) return yield* Effect.as(fail(still.left), "continue" as const)
         if (!batch.owned) {
           // not running any more, or not ours: a newer instance owns the campaign
           // (the row is read again at the next pass either way)

@@ -92,6 +92,9 @@ export interface ClaimBatch {
   readonly openCalls: number | null
   /** False when the campaign is not RUNNING under this owner's epoch (nothing was claimed). */
   readonly owned: boolean
+  /** The campaign's agent as the claim saw it (null: gone) and whether its voice number is there: nothing was claimed unless both are. */
+  readonly agentActive: boolean | null
+  readonly numberPresent: boolean
 }
 
 /** Why a batch took fewer calls than asked: the wallet's funds, or the tenant's concurrent-call limit. */
@@ -119,6 +122,37 @@ export interface ContactCounts {
 }
 
 const toCampaign = (row: any) => new Campaign(row, fromDatabase)
+
+/** The campaign's agent (null: gone) and voice number as a pass reads them (`referenceColumns`). */
+interface ReferencesRow {
+  readonly agentActive: boolean | null
+  readonly numberId: string | null
+  readonly numberPhoneNumber: string
+  readonly numberProvider: string
+  readonly numberLabel: string | null
+  readonly numberCreatedAt: Date
+  readonly numberUpdatedAt: Date
+}
+
+/** What a dial pass checks before it dials: the agent (null when gone) and the voice number. */
+export interface References {
+  readonly agentActive: boolean | null
+  readonly voiceNumber: Option.Option<VoiceNumber>
+}
+
+const referencesOf = (row: ReferencesRow): References => ({
+  agentActive: row.agentActive,
+  voiceNumber: row.numberId === null ? Option.none() : Option.some(
+    new VoiceNumber({
+      id: row.numberId,
+      phoneNumber: row.numberPhoneNumber,
+      provider: row.numberProvider,
+      label: row.numberLabel,
+      createdAt: row.numberCreatedAt,
+      updatedAt: row.numberUpdatedAt
+    } as VoiceNumber, fromDatabase)
+  )
+})
 
 export const stateOf = (campaign: Campaign): CampaignState => ({
   status: campaign.status,
@@ -378,6 +412,12 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
         `
       })
 
+    /** The agent's state and the voice number's columns (`n`: the number, left-joined by the caller). */
+    const referenceColumns = (campaign: Campaign) =>
+      sql`(SELECT a.is_active FROM agents a WHERE a.id = ${campaign.agentId} AND a.tenant_id = ${campaign.tenantId}) AS agent_active,
+          n.id AS number_id, n.phone_number AS number_phone_number, n.provider AS number_provider, n.label AS number_label,
+          n.created_at AS number_created_at, n.updated_at AS number_updated_at`
+
     /** Attempts placed and not ended, and the earliest redial still to come. */
     const workload = (id: CampaignId) =>
       sql<{ open: number; pending: number; nextDue: Date | null }>`
@@ -388,13 +428,16 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
       `.pipe(Effect.map(([row]) => row!), Effect.orDie)
 
     /**
-     * What a dial pass looks at, in one statement: the attempts placed and not ended, the contacts
-     * left (pending or in progress), the earliest redial still to come, and the contacts due now in
-     * order (flagged when their number is on the do-not-call list), at most `limit` of them, and when
-     * `withinCapacity` no more than the campaign's `maxConcurrentCalls` less the open attempts.
+     * What a dial pass looks at, in one statement: the campaign's references (as {@link references}
+     * reads them), the attempts placed and not ended, the contacts left (pending or in progress), the
+     * earliest redial still to come, and the contacts due now in order (flagged when their number is
+     * on the do-not-call list), at most `limit` of them, and when `withinCapacity` no more than the
+     * campaign's `maxConcurrentCalls` less the open attempts.
      */
     const pass = (campaign: Campaign, now: number, limit: number, withinCapacity: boolean) =>
-      sql<{ open: number; pending: number; nextDue: Date | null; due: ReadonlyArray<DueContact> | string | null }>`
+      sql<
+        { open: number; pending: number; nextDue: Date | null; due: ReadonlyArray<DueContact> | string | null } & ReferencesRow
+      >`
         WITH w AS (
           SELECT
             (SELECT count(*)::int FROM campaign_attempts WHERE campaign_id = ${campaign.id} AND status IN ('CLAIMED', 'DIALED')) AS open,
@@ -412,38 +455,33 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
         )
         SELECT w.open, w.pending, w.next_due,
           (SELECT json_agg(json_build_object('contactId', contact_id, 'phoneNumber', phone_number, 'attempts', attempts, 'dnc', dnc)
-            ORDER BY ord) FROM due) AS due
+            ORDER BY ord) FROM due) AS due,
+          ${referenceColumns(campaign)}
         FROM w
+        LEFT JOIN voice_numbers n ON n.id = ${campaign.voiceNumberId} AND n.tenant_id = ${campaign.tenantId}
       `.pipe(
         Effect.map(([row]) => ({
           open: row!.open,
           pending: row!.pending,
           nextDue: row!.nextDue === null ? null : new Date(row!.nextDue),
-          due: (typeof row!.due === "string" ? JSON.parse(row!.due) : row!.due ?? []) as ReadonlyArray<DueContact>
+          due: (typeof row!.due === "string" ? JSON.parse(row!.due) : row!.due ?? []) as ReadonlyArray<DueContact>,
+          ...referencesOf(row!)
         })),
         Effect.orDie
       )
 
     /**
-     * The campaign's agent (whether it exists and is active) and voice number, in one statement: what a
-     * pass checks before it dials, and again when its dials are paced apart.
+     * The campaign's agent (whether it exists and is active) and voice number, in one statement: read
+     * on its own where no other statement of the pass carries them (before claims left open are
+     * started again, and between a batch's dials paced a second or more apart); a pass reads them in
+     * {@link pass} and its claim checks them again (`claimBatch`).
      */
     const references = (campaign: Campaign) =>
-      sql<{ readonly agentActive: boolean | null } & ({ readonly id: null } | VoiceNumber)>`
-        SELECT (SELECT a.is_active FROM agents a WHERE a.id = ${campaign.agentId} AND a.tenant_id = ${campaign.tenantId}) AS agent_active,
-          n.id, n.phone_number, n.provider, n.label, n.created_at, n.updated_at
+      sql<ReferencesRow>`
+        SELECT ${referenceColumns(campaign)}
         FROM (SELECT 1) one
         LEFT JOIN voice_numbers n ON n.id = ${campaign.voiceNumberId} AND n.tenant_id = ${campaign.tenantId}
-      `.pipe(
-        Effect.map(([row]) => {
-          const { agentActive, ...number } = row!
-          return {
-            agentActive,
-            voiceNumber: number.id === null ? Option.none<VoiceNumber>() : Option.some(new VoiceNumber(number as VoiceNumber, fromDatabase))
-          }
-        }),
-        Effect.orDie
-      )
+      `.pipe(Effect.map(([row]) => referencesOf(row!)), Effect.orDie)
 
     /**
      * Claims the contact's next attempt: the attempt row (unique per campaign, contact and number)
@@ -483,7 +521,9 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
       reservation: CallReservation
     ) =>
       Effect.gen(function*() {
-        if (requests.length === 0) return { claimed: [], available: null, openCalls: null, owned: true } as ClaimBatch
+        if (requests.length === 0) {
+          return { claimed: [], available: null, openCalls: null, owned: true, agentActive: true, numberPresent: true } as ClaimBatch
+        }
         const at = new Date(now)
         const { amount, concurrencyLimit: limit } = reservation
         const k = requests.length
@@ -496,17 +536,24 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
           available: number | null
           openCalls: number | null
           owned: number
+          agentActive: boolean | null
+          numberPresent: boolean
         }>`
           WITH w AS (
             SELECT balance, reserved, balance - reserved AS available, open_calls FROM wallets
             WHERE tenant_id = ${campaign.tenantId} FOR UPDATE
           ), g AS (
             SELECT 1 FROM campaigns WHERE id = ${campaign.id} AND owner_epoch = ${epoch} AND status = 'RUNNING'
+          ), refs AS (
+            -- the agent and the voice number, checked as the pass checked them: a claim made a pace slot
+            -- after its pass (a second at 1 dial/s) takes nothing when either has gone meanwhile
+            SELECT (SELECT a.is_active FROM agents a WHERE a.id = ${campaign.agentId} AND a.tenant_id = ${campaign.tenantId}) AS agent_active,
+              EXISTS (SELECT 1 FROM voice_numbers n WHERE n.id = ${campaign.voiceNumberId} AND n.tenant_id = ${campaign.tenantId}) AS number_present
           ), allowed AS (
             SELECT LEAST(${k}::int,
               CASE WHEN ${amount}::bigint > 0 THEN LEAST(w.available / ${amount}::bigint, ${k}::bigint)::int ELSE ${k}::int END,
               CASE WHEN ${limit}::int IS NULL THEN ${k}::int ELSE GREATEST(${limit}::int - w.open_calls, 0) END) AS n
-            FROM w, g
+            FROM w, g, refs WHERE refs.agent_active AND refs.number_present
           ), x AS (
             SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
               AS x(ord int, contact_id uuid, attempt_id uuid, session_id uuid)
@@ -532,7 +579,8 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
             RETURNING id
           ), ev AS (
             INSERT INTO call_events (id, session_id, type, detail, at)
-            SELECT ${sql.literal(`overlay('${eventBase}' placing lpad(to_hex(row_number() OVER ()), 8, '0') from 29 for 8)::uuid`)},
+            -- the base id is a parameter: the statement's text is the same for every claim (prepared once)
+            SELECT overlay(${eventBase}::text placing lpad(to_hex(row_number() OVER ()), 8, '0') from 29 for 8)::uuid,
               s.id, 'queued', NULL, ${at}
             FROM s
           ), r AS (
@@ -548,7 +596,8 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
           SELECT
             (SELECT json_agg(json_build_object('id', a.id, 'contactId', a.contact_id, 'sessionId', a.session_id)) FROM a) AS claimed,
             (SELECT available FROM w) AS available, (SELECT open_calls FROM w) AS open_calls,
-            (SELECT count(*) FROM g)::int AS owned
+            (SELECT count(*) FROM g)::int AS owned,
+            (SELECT agent_active FROM refs) AS agent_active, (SELECT number_present FROM refs) AS number_present
         `
         const claimed = typeof row!.claimed === "string" ? JSON.parse(row!.claimed) : row!.claimed ?? []
         const byContact = new Map(requests.map((r, i) => [r.contactId as string, i]))
@@ -557,7 +606,9 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
           claimed,
           available: row!.available === null ? null : Number(row!.available),
           openCalls: row!.openCalls,
-          owned: row!.owned > 0
+          owned: row!.owned > 0,
+          agentActive: row!.agentActive,
+          numberPresent: row!.numberPresent
         } as ClaimBatch
       }).pipe(Effect.orDie)
 

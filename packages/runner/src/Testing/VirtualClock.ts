@@ -98,6 +98,7 @@ export class VirtualClock implements TestClock.TestClock {
   private readonly queue = new SleeperQueue()
   private arrivals = 0
   private changes = 0
+  private instantsWoken = 0
 
   /**
    * @param start the first instant (epoch ms)
@@ -150,6 +151,11 @@ export class VirtualClock implements TestClock.TestClock {
     return this.queue.peek()?.at ?? Infinity
   }
 
+  /** Instants the clock has stopped at to wake sleeps (each `unsafeWakeNext` that woke any): what a walk costs. */
+  get stops(): number {
+    return this.instantsWoken
+  }
+
   /** Changes every time a sleep starts, ends or is interrupted: equal twice means nothing touched the clock in between. */
   get version(): number {
     return this.changes
@@ -170,6 +176,7 @@ export class VirtualClock implements TestClock.TestClock {
       due.push(s)
     }
     this.changes++
+    this.instantsWoken++
     for (const s of due) s.wake()
     return due.length
   }
