@@ -80,6 +80,7 @@ export class ApiKeysRepo extends Effect.Service<ApiKeysRepo>()("ApiKeys/Repo", {
                 ${key.signingSecret}, ${key.webhookUrl}, ${key.agentId}, ${key.expiresAt})
         RETURNING created_at, (SELECT tenant_id FROM users WHERE id = ${key.userId}) AS tenant_id
       `).pipe(
+        Effect.orDie,
         // the webhook listener reads the tenant's keys
         Effect.tap((row) => row.tenantId === null ? Effect.void : ListenerCache.invalidate(row.tenantId)),
         Effect.map((row) => row.createdAt)
@@ -105,6 +106,7 @@ export class ApiKeysRepo extends Effect.Service<ApiKeysRepo>()("ApiKeys/Repo", {
         WHERE k.id = ${id} AND k.revoked_at IS NULL AND ${scopeFilter(scope)}
         RETURNING k.id, (SELECT tenant_id FROM users WHERE id = k.user_id) AS tenant_id
       `).pipe(
+        Effect.orDie,
         Effect.tap((rows) => Effect.forEach(rows, (r) => r.tenantId === null ? Effect.void : ListenerCache.invalidate(r.tenantId))),
         Effect.map((rows) => rows.length > 0)
       )
@@ -116,7 +118,7 @@ export class ApiKeysRepo extends Effect.Service<ApiKeysRepo>()("ApiKeys/Repo", {
                t.name AS tenant_name, t.currency AS tenant_currency, t.created_at AS tenant_created_at
         FROM api_keys k JOIN users u ON u.id = k.user_id LEFT JOIN tenants t ON t.id = u.tenant_id
         WHERE k.key_hash = ${Buffer.from(keyHash)} AND k.revoked_at IS NULL
-      `)
+      `).pipe(Effect.orDie)
 
     const touchLastUsed = (id: ApiKeyId, at: Date) =>
       sql`UPDATE api_keys SET last_used_at = ${at} WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)

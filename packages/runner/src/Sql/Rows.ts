@@ -10,8 +10,11 @@
  */
 import type { SqlError } from "@effect/sql/SqlError"
 import * as SqlSchema from "@effect/sql/SqlSchema"
+import type { JsonObject } from "@voiceagent/domain/Json"
+import { isNoSuchElementException, type NoSuchElementException } from "effect/Cause"
 import * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
+import { isParseError, type ParseError } from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 
 /**
@@ -62,41 +65,46 @@ export const of = <Self, Fields extends Schema.Struct.Fields>(
   }) as unknown as Schema.Schema<Self, unknown>
 }
 
+/**
+ * A jsonb column holding an object (`metadata`): its shape is checked, not the rules a request's
+ * object must meet to be written (its size, its depth), which may have changed since.
+ */
+export const JsonObjectColumn: Schema.Schema<JsonObject> = Schema.declare(
+  (u: unknown): u is JsonObject => typeof u === "object" && u !== null && !Array.isArray(u),
+  { identifier: "JsonObjectColumn", description: "a JSON object" }
+)
+
 /** `Schema.Void` as a request: the query's parameters are in its closure. */
 export const NoRequest = Schema.Void
 
-/** One row, decoded; `None` when there is none. A decode failure or a `SqlError` is a defect. */
-export const findOne = <A, I>(
-  Result: Schema.Schema<A, I>,
-  query: Effect.Effect<ReadonlyArray<unknown>, SqlError>
-): Effect.Effect<Option.Option<A>> =>
-  SqlSchema.findOne({ Request: NoRequest, Result, execute: () => query })(undefined).pipe(Effect.orDie)
+/** A row that does not decode means the code and the schema disagree: a defect naming the column. */
+const dieOnDecode = <A, E, R>(effect: Effect.Effect<A, E | ParseError | NoSuchElementException, R>) =>
+  Effect.catchIf(
+    effect,
+    (e): e is ParseError | NoSuchElementException => isParseError(e) || isNoSuchElementException(e),
+    Effect.die
+  ) as Effect.Effect<A, Exclude<E, ParseError | NoSuchElementException>, R>
 
-/** Every row, decoded. A decode failure or a `SqlError` is a defect. */
-export const findAll = <A, I>(
+/** One row, decoded; `None` when there is none. The query's own errors (a `SqlError`) are left to the caller. */
+export const findOne = <A, I, E>(
   Result: Schema.Schema<A, I>,
-  query: Effect.Effect<ReadonlyArray<unknown>, SqlError>
-): Effect.Effect<ReadonlyArray<A>> =>
-  SqlSchema.findAll({ Request: NoRequest, Result, execute: () => query })(undefined).pipe(Effect.orDie)
+  query: Effect.Effect<ReadonlyArray<unknown>, E>
+): Effect.Effect<Option.Option<A>, E> =>
+  dieOnDecode(SqlSchema.findOne({ Request: NoRequest, Result, execute: () => query })(undefined))
 
-/**
- * Exactly one row (an `INSERT … RETURNING`, a count), decoded. No row, a decode failure or a `SqlError`
- * other than the ones `catchSql` turns into failures is a defect.
- */
-export const single = <A, I>(
+/** Every row, decoded. The query's own errors are left to the caller. */
+export const findAll = <A, I, E>(
   Result: Schema.Schema<A, I>,
-  query: Effect.Effect<ReadonlyArray<unknown>, SqlError>
-): Effect.Effect<A> =>
-  SqlSchema.single({ Request: NoRequest, Result, execute: () => query })(undefined).pipe(Effect.orDie)
+  query: Effect.Effect<ReadonlyArray<unknown>, E>
+): Effect.Effect<ReadonlyArray<A>, E> =>
+  dieOnDecode(SqlSchema.findAll({ Request: NoRequest, Result, execute: () => query })(undefined))
 
-/** The same as `single`, leaving the query's `SqlError` to the caller (a unique violation turned into a 409). */
-export const singleOrSqlError = <A, I>(
+/** Exactly one row (an `INSERT … RETURNING`, a count), decoded; none is a defect. The query's own errors are left to the caller. */
+export const single = <A, I, E>(
   Result: Schema.Schema<A, I>,
-  query: Effect.Effect<ReadonlyArray<unknown>, SqlError>
-): Effect.Effect<A, SqlError> =>
-  SqlSchema.single({ Request: NoRequest, Result, execute: () => query })(undefined).pipe(
-    Effect.catchTags({ ParseError: Effect.die, NoSuchElementException: Effect.die })
-  )
+  query: Effect.Effect<ReadonlyArray<unknown>, E>
+): Effect.Effect<A, E> =>
+  dieOnDecode(SqlSchema.single({ Request: NoRequest, Result, execute: () => query })(undefined))
 
 /** A `count(*) AS total` row. */
 export const Count = Schema.Struct({ total: Schema.NonNegativeInt })
@@ -110,5 +118,6 @@ export const page = <A, I>(
   count: Effect.Effect<ReadonlyArray<unknown>, SqlError>
 ): Effect.Effect<{ readonly items: ReadonlyArray<A>; readonly total: number }> =>
   Effect.all([findAll(Result, rows), single(Count, count)]).pipe(
-    Effect.map(([items, { total }]) => ({ items, total }))
+    Effect.map(([items, { total }]) => ({ items, total })),
+    Effect.orDie
   )

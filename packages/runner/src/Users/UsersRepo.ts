@@ -64,14 +64,14 @@ export class UsersRepo extends Effect.Service<UsersRepo>()("Users/Repo", {
                t.name AS tenant_name, t.currency AS tenant_currency, t.created_at AS tenant_created_at
         FROM users u LEFT JOIN tenants t ON t.id = u.tenant_id
         WHERE ${where}
-      `)
+      `).pipe(Effect.orDie)
 
     const findByEmail = (email: string) => selectUser(sql`lower(u.email) = lower(${email})`)
 
     const findById = (id: UserId) => selectUser(sql`u.id = ${id}`)
 
     const insertTenant = (name: string) =>
-      Rows.singleOrSqlError(TenantRow, sql`
+      Rows.single(TenantRow, sql`
         INSERT INTO tenants (id, name) VALUES (${uuidv7()}, ${name})
         RETURNING id, name, currency, created_at
       `)
@@ -81,7 +81,7 @@ export class UsersRepo extends Effect.Service<UsersRepo>()("Users/Repo", {
       Effect.gen(function*() {
         const tenant = input.companyName === undefined ? null : yield* insertTenant(input.companyName)
         const id = uuidv7()
-        const user = yield* Rows.singleOrSqlError(UserRow, sql`
+        const user = yield* Rows.single(UserRow, sql`
           INSERT INTO users (id, email, password_hash, tenant_id)
           VALUES (${id}, ${input.email}, ${input.passwordHash}, ${tenant?.id ?? null})
           RETURNING id, email, tenant_id, created_at
@@ -107,7 +107,7 @@ export class UsersRepo extends Effect.Service<UsersRepo>()("Users/Repo", {
       }).pipe(sql.withTransaction, Effect.orDie)
 
     const findTenant = (id: TenantId) =>
-      Rows.findOne(TenantRow, sql`SELECT id, name, currency, created_at FROM tenants WHERE id = ${id}`)
+      Rows.findOne(TenantRow, sql`SELECT id, name, currency, created_at FROM tenants WHERE id = ${id}`).pipe(Effect.orDie)
 
     const renameTenant = (id: TenantId, name: string) =>
       sql`UPDATE tenants SET name = ${name}, updated_at = now() WHERE id = ${id}`.pipe(
