@@ -20,7 +20,6 @@ import type { TenantId } from "@voiceagent/domain/Ids"
 import { makePage } from "@voiceagent/domain/Pagination"
 import { RecordingNotFound } from "@voiceagent/domain/Recordings"
 import { VoiceNumberNotFound } from "@voiceagent/domain/VoiceNumbers"
-import { WebhookDelivery } from "@voiceagent/domain/WebhookDeliveries"
 import { deliver } from "@voiceagent/runner/Cluster/Deliver"
 import { AgentsRepo } from "@voiceagent/runner/Agents/AgentsRepo"
 import { CallSessionsRepo } from "@voiceagent/runner/Calls/CallSessionsRepo"
@@ -188,7 +187,7 @@ export const CallsHttpLive = HttpApiBuilder.group(CommsApi, "calls", (handlers) 
         Effect.gen(function*() {
           const { tenantId } = yield* CurrentTenant
           const { items, total } = yield* webhooks.list(tenantId, urlParams)
-          return makePage(items.map((d) => new WebhookDelivery(d, { disableValidation: true })), total, urlParams)
+          return makePage(items, total, urlParams)
         }))
   }))
 

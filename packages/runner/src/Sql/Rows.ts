@@ -74,6 +74,12 @@ export const JsonObjectColumn: Schema.Schema<JsonObject> = Schema.declare(
   { identifier: "JsonObjectColumn", description: "a JSON object" }
 )
 
+/**
+ * An integer that PostgreSQL computes as `numeric` (the `sum` of a `bigint` column): the drivers give
+ * it as a string. Integers a driver already parsed (`int8` through `parseInt8`) are taken as they are.
+ */
+export const NumericInt = Schema.Union(Schema.Int, Schema.compose(Schema.NumberFromString, Schema.Int))
+
 /** `Schema.Void` as a request: the query's parameters are in its closure. */
 export const NoRequest = Schema.Void
 
