@@ -109,17 +109,17 @@ export const CallsHttpLive = HttpApiBuilder.group(CommsApi, "calls", (handlers) 
           const { tenantId } = yield* CurrentTenant
           const key = headers["idempotency-key"]
           if (key === undefined) return yield* place(tenantId, payload)
-          const claim = yield* idempotency.claim(tenantId, "voice-call", key, requestHash(payload))
+          const claim = yield* idempotency.claim(PlaceCallResponse, tenantId, "voice-call", key, requestHash(payload))
           switch (claim._tag) {
             case "Replay":
-              return new PlaceCallResponse(claim.response as any)
+              return claim.response
             case "Conflict":
               return yield* new IdempotencyKeyReused()
             case "InProgress":
               return yield* new RequestInProgress()
             case "New":
               return yield* place(tenantId, payload).pipe(
-                Effect.tap((response) => idempotency.complete(tenantId, "voice-call", key, response)),
+                Effect.tap((response) => idempotency.complete(PlaceCallResponse, tenantId, "voice-call", key, response)),
                 Effect.onError(() => idempotency.release(tenantId, "voice-call", key))
               )
           }
