@@ -18,8 +18,10 @@ import { isParseError, type ParseError } from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 
 /**
- * The old way, left for the modules not converted yet (`Calls/`, `Campaigns/`, rewritten elsewhere):
- * a class built from a row without validating it.
+ * A class built without validating its fields. Left for the repositories not converted yet (`Calls/`,
+ * `Campaigns/`, rewritten elsewhere), and for values typed already that do not come from a row (the
+ * vector store's chunk metadata, a profile built from the authenticated principal). See
+ * docs/decisions/0099-row-decoding.md.
  */
 export const fromDatabase = { disableValidation: true } as const
 
