@@ -118,7 +118,8 @@ export const single = <A, I, E>(
 export const Count = Schema.Struct({ total: Schema.NonNegativeInt })
 
 /**
- * One page of a list: its rows (the query applies the route's own order, `LIMIT` and `OFFSET`) and the total count of the same filter (`SELECT count(*) AS total …`), decoded.
+ * One page of a list: its rows (the query applies the route's own order, `LIMIT` and `OFFSET`) and the
+ * total count of the same filter (`SELECT count(*) AS total …`), both decoded.
  */
 export const page = <A, I>(
   Result: Schema.Schema<A, I>,
