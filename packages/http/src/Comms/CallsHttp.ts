@@ -20,7 +20,6 @@ import type { TenantId } from "@voiceagent/domain/Ids"
 import { makePage } from "@voiceagent/domain/Pagination"
 import { RecordingNotFound } from "@voiceagent/domain/Recordings"
 import { VoiceNumberNotFound } from "@voiceagent/domain/VoiceNumbers"
-import { WebhookDelivery } from "@voiceagent/domain/WebhookDeliveries"
 import { deliver } from "@voiceagent/runner/Cluster/Deliver"
 import { AgentsRepo } from "@voiceagent/runner/Agents/AgentsRepo"
 import { CallSessionsRepo } from "@voiceagent/runner/Calls/CallSessionsRepo"
@@ -110,17 +109,17 @@ export const CallsHttpLive = HttpApiBuilder.group(CommsApi, "calls", (handlers) 
           const { tenantId } = yield* CurrentTenant
           const key = headers["idempotency-key"]
           if (key === undefined) return yield* place(tenantId, payload)
-          const claim = yield* idempotency.claim(tenantId, "voice-call", key, requestHash(payload))
+          const claim = yield* idempotency.claim(PlaceCallResponse, tenantId, "voice-call", key, requestHash(payload))
           switch (claim._tag) {
             case "Replay":
-              return new PlaceCallResponse(claim.response as any)
+              return claim.response
             case "Conflict":
               return yield* new IdempotencyKeyReused()
             case "InProgress":
               return yield* new RequestInProgress()
             case "New":
               return yield* place(tenantId, payload).pipe(
-                Effect.tap((response) => idempotency.complete(tenantId, "voice-call", key, response)),
+                Effect.tap((response) => idempotency.complete(PlaceCallResponse, tenantId, "voice-call", key, response)),
                 Effect.onError(() => idempotency.release(tenantId, "voice-call", key))
               )
           }
@@ -188,7 +187,7 @@ export const CallsHttpLive = HttpApiBuilder.group(CommsApi, "calls", (handlers) 
         Effect.gen(function*() {
           const { tenantId } = yield* CurrentTenant
           const { items, total } = yield* webhooks.list(tenantId, urlParams)
-          return makePage(items.map((d) => new WebhookDelivery(d, { disableValidation: true })), total, urlParams)
+          return makePage(items, total, urlParams)
         }))
   }))
 

@@ -1,34 +1,39 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Agent, type AgentState, Persona } from "@voiceagent/domain/Agents"
-import type { AgentVoice } from "@voiceagent/domain/AgentVoice"
-import type { AgentId, PersonaId, TenantId } from "@voiceagent/domain/Ids"
+import { Agent, AgentChannel, AgentSettings, type AgentState, Persona } from "@voiceagent/domain/Agents"
+import { AgentVoice } from "@voiceagent/domain/AgentVoice"
+import { AgentId, PersonaId, type TenantId } from "@voiceagent/domain/Ids"
 import { offsetOf, type PageRequest } from "@voiceagent/domain/Pagination"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import { v7 as uuidv7 } from "uuid"
 import * as ListenerCache from "../Calls/ListenerCache.js"
-import { fromDatabase } from "../Sql/Rows.js"
+import * as Rows from "../Sql/Rows.js"
 import { effectiveVoice, VoiceCatalog, type VoiceCatalogShape } from "../Voice/VoiceCatalog.js"
 
-interface AgentRow {
-  readonly id: string
-  readonly brainId: string
-  readonly personaId: string | null
-  readonly name: string
-  readonly isActive: boolean
-  readonly greetMessage: string
-  readonly agentPrompt: string
-  readonly metadata: Record<string, unknown>
-  readonly channel: "VOICE" | "CHATAPP" | null
-  readonly settings: Record<string, unknown>
-  readonly connectionId: string | null
-  readonly webhookToken: string | null
-  readonly webhookTokenAt: Date | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
-  readonly knowledgeBaseIds: ReadonlyArray<string>
-  readonly voice: AgentVoice
-}
+/** An agent's columns: jsonb `settings` and `voice` in their encoded (JSON) form. */
+const AgentRow = Schema.Struct({
+  id: AgentId,
+  brainId: Schema.UUID,
+  personaId: Schema.NullOr(PersonaId),
+  name: Schema.String,
+  isActive: Schema.Boolean,
+  greetMessage: Schema.String,
+  agentPrompt: Schema.String,
+  metadata: Rows.JsonObjectColumn,
+  channel: Schema.NullOr(AgentChannel),
+  settings: AgentSettings,
+  connectionId: Schema.NullOr(Schema.String),
+  webhookToken: Schema.NullOr(Schema.String),
+  webhookTokenAt: Schema.NullOr(Schema.DateFromSelf),
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf,
+  knowledgeBaseIds: Schema.Array(Schema.UUID),
+  voice: AgentVoice
+})
+type AgentRow = typeof AgentRow.Type
+
+const PersonaRow = Rows.of(Persona)
 
 export interface AgentRecord {
   readonly agent: Agent
@@ -38,12 +43,12 @@ export interface AgentRecord {
 
 const toRecord = (catalog: VoiceCatalogShape) => (row: AgentRow): AgentRecord => ({
   agent: new Agent({
-    id: row.id as AgentId,
+    id: row.id,
     agent_id: row.brainId,
     brain: { id: row.brainId },
     name: row.name,
     is_active: row.isActive,
-    agent_persona_id: row.personaId as PersonaId | null,
+    agent_persona_id: row.personaId,
     greetMessage: row.greetMessage,
     agent_prompt: row.agentPrompt,
     metadata: row.metadata,
@@ -56,7 +61,7 @@ const toRecord = (catalog: VoiceCatalogShape) => (row: AgentRow): AgentRecord =>
     effectiveVoice: effectiveVoice(catalog, row.voice),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt
-  }, fromDatabase),
+  }, Rows.validated),
   webhookToken: row.webhookToken,
   webhookTokenAt: row.webhookTokenAt
 })
@@ -89,47 +94,41 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("Agents/Repo", {
     const toAgent = (row: AgentRow) => Effect.map(toRecordHere(row), (r) => r.agent)
 
     const listPersonas = (page: PageRequest) =>
-      Effect.all([
-        sql<Persona>`
+      Rows.page(
+        PersonaRow,
+        sql`
           SELECT id, name, description, default_prompt, default_greeting FROM personas
           ORDER BY sort_order, id LIMIT ${page.pageSize} OFFSET ${offsetOf(page)}
         `,
-        sql<{ total: number }>`SELECT count(*) AS total FROM personas`
-      ]).pipe(
-        Effect.map(([rows, [count]]) => ({ items: rows.map((r) => new Persona(r, fromDatabase)), total: count!.total })),
-        Effect.orDie
+        sql`SELECT count(*) AS total FROM personas`
       )
 
     const findPersona = (id: PersonaId) =>
-      sql<Persona>`SELECT id, name, description, default_prompt, default_greeting FROM personas WHERE id = ${id}`.pipe(
-        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (r) => new Persona(r, fromDatabase))),
-        Effect.orDie
-      )
+      Rows.findOne(PersonaRow, sql`SELECT id, name, description, default_prompt, default_greeting FROM personas WHERE id = ${id}`)
+        .pipe(Effect.orDie)
 
     const create = (tenantId: TenantId, persona: Persona, name: string) =>
-      sql<AgentRow>`
+      Rows.single(AgentRow, sql`
         INSERT INTO agents (id, tenant_id, brain_id, persona_id, name, greet_message, agent_prompt)
         VALUES (${uuidv7()}, ${tenantId}, ${uuidv7()}, ${persona.id}, ${name}, ${persona.defaultGreeting}, ${persona.defaultPrompt})
         RETURNING ${columns}
-      `.pipe(Effect.flatMap(([row]) => toAgent(row!)), Effect.orDie)
+      `).pipe(Effect.flatMap(toAgent), Effect.orDie)
 
     const list = (tenantId: TenantId, page: PageRequest) =>
-      Effect.all([
-        sql<AgentRow>`
+      Rows.page(
+        AgentRow,
+        sql`
           SELECT ${columns} FROM agents WHERE tenant_id = ${tenantId}
           ORDER BY id DESC LIMIT ${page.pageSize} OFFSET ${offsetOf(page)}
         `,
-        sql<{ total: number }>`SELECT count(*) AS total FROM agents WHERE tenant_id = ${tenantId}`
-      ]).pipe(
-        Effect.flatMap(([rows, [count]]) => Effect.map(Effect.forEach(rows, toAgent), (items) => ({ items, total: count!.total }))),
-        Effect.orDie
-      )
+        sql`SELECT count(*) AS total FROM agents WHERE tenant_id = ${tenantId}`
+      ).pipe(Effect.flatMap(({ items, total }) => Effect.map(Effect.forEach(items, toAgent), (agents) => ({ items: agents, total }))))
 
     const rowOf = (tenantId: TenantId, id: AgentId, options: { readonly forUpdate?: boolean } = {}) =>
-      sql<AgentRow>`
+      Rows.findOne(AgentRow, sql`
         SELECT ${columns} FROM agents WHERE id = ${id} AND tenant_id = ${tenantId}
         ${options.forUpdate === true ? sql.literal("FOR UPDATE") : sql.literal("")}
-      `.pipe(Effect.map((rows) => Option.fromNullable(rows[0])), Effect.orDie)
+      `).pipe(Effect.orDie)
 
     const recordOf = (row: Option.Option<AgentRow>) =>
       Option.isNone(row) ? Effect.succeed(Option.none<AgentRecord>()) : Effect.asSome(toRecordHere(row.value))
@@ -148,7 +147,7 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("Agents/Repo", {
 
     /** Writes the agent's patchable state; the caller holds the row (see `find` with forUpdate). */
     const save = (tenantId: TenantId, id: AgentId, state: AgentState) =>
-      sql<AgentRow>`
+      Rows.single(AgentRow, sql`
         UPDATE agents SET
           name = ${state.name},
           greet_message = ${state.greetMessage},
@@ -162,8 +161,8 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("Agents/Repo", {
           updated_at = now()
         WHERE id = ${id} AND tenant_id = ${tenantId}
         RETURNING ${columns}
-      `.pipe(
-        Effect.flatMap(([row]) => toAgent(row!)),
+      `).pipe(
+        Effect.flatMap(toAgent),
         Effect.orDie,
         // the messaging listener reads the agent's settings (its senders, its language)
         Effect.ensuring(ListenerCache.invalidate(tenantId))
@@ -171,18 +170,18 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("Agents/Repo", {
 
     /** Sets the webhook token once; later calls get the first one back. */
     const ensureWebhookToken = (tenantId: TenantId, id: AgentId, candidate: string) =>
-      sql<{ webhookToken: string; webhookTokenAt: Date }>`
+      Rows.findOne(Schema.Struct({ webhookToken: Schema.String, webhookTokenAt: Schema.DateFromSelf }), sql`
         UPDATE agents SET
           webhook_token = COALESCE(webhook_token, ${candidate}),
           webhook_token_at = COALESCE(webhook_token_at, now())
         WHERE id = ${id} AND tenant_id = ${tenantId}
         RETURNING webhook_token, webhook_token_at
-      `.pipe(Effect.map((rows) => Option.fromNullable(rows[0])), Effect.orDie)
+      `).pipe(Effect.orDie)
 
     /** For the public webhook: the agent's token, whatever the tenant. */
     const webhookTokenOf = (id: AgentId) =>
-      sql<{ webhookToken: string | null }>`SELECT webhook_token FROM agents WHERE id = ${id}`.pipe(
-        Effect.map((rows) => Option.flatMap(Option.fromNullable(rows[0]), (r) => Option.fromNullable(r.webhookToken))),
+      Rows.findOne(Schema.Struct({ webhookToken: Schema.NullOr(Schema.String) }), sql`SELECT webhook_token FROM agents WHERE id = ${id}`).pipe(
+        Effect.map(Option.flatMap((r) => Option.fromNullable(r.webhookToken))),
         Effect.orDie
       )
 
@@ -192,9 +191,9 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("Agents/Repo", {
      */
     const setKnowledgeBases = (tenantId: TenantId, id: AgentId, kbIds: ReadonlyArray<string>) =>
       Effect.gen(function*() {
-        const found = kbIds.length === 0 ? [] : yield* sql<{ id: string }>`
+        const found = kbIds.length === 0 ? [] : yield* Rows.findAll(Schema.Struct({ id: Schema.String }), sql`
           SELECT id FROM knowledge_bases WHERE tenant_id = ${tenantId} AND id IN ${sql.in(kbIds)}
-        `
+        `)
         const known = new Set(found.map((r) => r.id))
         const unknown = kbIds.filter((kb) => !known.has(kb))
         if (unknown.length > 0) return unknown

@@ -1,13 +1,13 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { ApiKey } from "@voiceagent/domain/ApiKeys"
-import type { AgentId, ApiKeyId, TenantId, UserId } from "@voiceagent/domain/Ids"
+import { type AgentId, ApiKeyId, TenantId, type UserId } from "@voiceagent/domain/Ids"
 import { type Tenant, type User } from "@voiceagent/domain/Users"
 import { offsetOf, type PageRequest } from "@voiceagent/domain/Pagination"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import * as ListenerCache from "../Calls/ListenerCache.js"
-import { userAndTenant } from "../Users/UsersRepo.js"
-import { fromDatabase } from "../Sql/Rows.js"
+import * as Rows from "../Sql/Rows.js"
+import { userAndTenant, UserAndTenantColumns } from "../Users/UsersRepo.js"
 
 export interface NewApiKey {
   readonly id: ApiKeyId
@@ -34,27 +34,27 @@ export interface KeyCredential {
   readonly tenant: Tenant | null
 }
 
-interface KeyCredentialRow {
-  readonly id: string
-  readonly keyHash: Uint8Array
-  readonly expiresAt: Date | null
-  readonly lastUsedAt: Date | null
-  readonly userId: string
-  readonly email: string
-  readonly tenantId: string | null
-  readonly userCreatedAt: Date
-  readonly tenantName: string | null
-  readonly tenantCurrency: string | null
-  readonly tenantCreatedAt: Date | null
-}
-
-const toKeyCredential = (row: KeyCredentialRow): KeyCredential => ({
-  id: row.id as ApiKeyId,
-  keyHash: row.keyHash,
-  expiresAt: row.expiresAt,
-  lastUsedAt: row.lastUsedAt,
-  ...userAndTenant(row)
-})
+const KeyCredentialRow = Schema.transform(
+  Schema.Struct({
+    id: ApiKeyId,
+    keyHash: Schema.Uint8ArrayFromSelf,
+    expiresAt: Schema.NullOr(Schema.DateFromSelf),
+    lastUsedAt: Schema.NullOr(Schema.DateFromSelf),
+    ...UserAndTenantColumns
+  }),
+  Schema.Any as Schema.Schema<KeyCredential>,
+  {
+    strict: false,
+    decode: (row): KeyCredential => ({
+      id: row.id,
+      keyHash: row.keyHash,
+      expiresAt: row.expiresAt,
+      lastUsedAt: row.lastUsedAt,
+      ...userAndTenant(row)
+    }),
+    encode: (credential) => credential
+  }
+)
 
 /** Keys are visible to every user of the owner's tenant, or to the owner alone when it has none. */
 export interface KeyScope {
@@ -62,28 +62,7 @@ export interface KeyScope {
   readonly tenantId: TenantId | null
 }
 
-interface ApiKeyRow {
-  readonly id: string
-  readonly name: string
-  readonly prefix: string
-  readonly expiresAt: Date | null
-  readonly webhookUrl: string | null
-  readonly agentId: string | null
-  readonly createdAt: Date
-  readonly lastUsedAt: Date | null
-}
-
-const toApiKey = (row: ApiKeyRow) =>
-  new ApiKey({
-    id: row.id as ApiKeyId,
-    name: row.name,
-    prefix: row.prefix,
-    expiresAt: row.expiresAt,
-    webhookUrl: row.webhookUrl,
-    agentId: row.agentId as AgentId | null,
-    createdAt: row.createdAt,
-    lastUsedAt: row.lastUsedAt
-  }, fromDatabase)
+const ApiKeyRow = Rows.of(ApiKey)
 
 export class ApiKeysRepo extends Effect.Service<ApiKeysRepo>()("ApiKeys/Repo", {
   effect: Effect.gen(function*() {
@@ -95,55 +74,51 @@ export class ApiKeysRepo extends Effect.Service<ApiKeysRepo>()("ApiKeys/Repo", {
         : sql`k.user_id IN (SELECT id FROM users WHERE tenant_id = ${scope.tenantId})`
 
     const insert = (key: NewApiKey) =>
-      sql<{ createdAt: Date; tenantId: string | null }>`
+      Rows.single(Schema.Struct({ createdAt: Schema.DateFromSelf, tenantId: Schema.NullOr(TenantId) }), sql`
         INSERT INTO api_keys (id, user_id, name, prefix, key_hash, signing_secret, webhook_url, agent_id, expires_at)
         VALUES (${key.id}, ${key.userId}, ${key.name}, ${key.prefix}, ${Buffer.from(key.keyHash)},
                 ${key.signingSecret}, ${key.webhookUrl}, ${key.agentId}, ${key.expiresAt})
         RETURNING created_at, (SELECT tenant_id FROM users WHERE id = ${key.userId}) AS tenant_id
-      `.pipe(
+      `).pipe(
         Effect.orDie,
         // the webhook listener reads the tenant's keys
-        Effect.tap(([row]) => row!.tenantId === null ? Effect.void : ListenerCache.invalidate(row!.tenantId)),
-        Effect.map(([row]) => row!.createdAt)
+        Effect.tap((row) => row.tenantId === null ? Effect.void : ListenerCache.invalidate(row.tenantId)),
+        Effect.map((row) => row.createdAt)
       )
 
     const list = (scope: KeyScope, page: PageRequest) =>
-      Effect.all([
-        sql<ApiKeyRow>`
+      Rows.page(
+        ApiKeyRow,
+        sql`
           SELECT k.id, k.name, k.prefix, k.expires_at, k.webhook_url, k.agent_id, k.created_at, k.last_used_at
           FROM api_keys k
           WHERE k.revoked_at IS NULL AND ${scopeFilter(scope)}
           ORDER BY k.created_at DESC, k.id DESC
           LIMIT ${page.pageSize} OFFSET ${offsetOf(page)}
         `,
-        sql<{ total: number }>`
-          SELECT count(*) AS total FROM api_keys k WHERE k.revoked_at IS NULL AND ${scopeFilter(scope)}
-        `
-      ]).pipe(
-        Effect.map(([rows, [count]]) => ({ items: rows.map(toApiKey), total: count!.total })),
-        Effect.orDie
+        sql`SELECT count(*) AS total FROM api_keys k WHERE k.revoked_at IS NULL AND ${scopeFilter(scope)}`
       )
 
     /** Marks the key revoked; false when no live key with that id is in scope. */
     const revoke = (scope: KeyScope, id: ApiKeyId) =>
-      sql<{ id: string; tenantId: string | null }>`
+      Rows.findAll(Schema.Struct({ id: ApiKeyId, tenantId: Schema.NullOr(TenantId) }), sql`
         UPDATE api_keys k SET revoked_at = now()
         WHERE k.id = ${id} AND k.revoked_at IS NULL AND ${scopeFilter(scope)}
         RETURNING k.id, (SELECT tenant_id FROM users WHERE id = k.user_id) AS tenant_id
-      `.pipe(
+      `).pipe(
         Effect.orDie,
         Effect.tap((rows) => Effect.forEach(rows, (r) => r.tenantId === null ? Effect.void : ListenerCache.invalidate(r.tenantId))),
         Effect.map((rows) => rows.length > 0)
       )
 
     const findCredential = (keyHash: Uint8Array) =>
-      sql<KeyCredentialRow>`
+      Rows.findOne(KeyCredentialRow, sql`
         SELECT k.id, k.key_hash, k.expires_at, k.last_used_at,
                u.id AS user_id, u.email, u.tenant_id, u.created_at AS user_created_at,
                t.name AS tenant_name, t.currency AS tenant_currency, t.created_at AS tenant_created_at
         FROM api_keys k JOIN users u ON u.id = k.user_id LEFT JOIN tenants t ON t.id = u.tenant_id
         WHERE k.key_hash = ${Buffer.from(keyHash)} AND k.revoked_at IS NULL
-      `.pipe(Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toKeyCredential)), Effect.orDie)
+      `).pipe(Effect.orDie)
 
     const touchLastUsed = (id: ApiKeyId, at: Date) =>
       sql`UPDATE api_keys SET last_used_at = ${at} WHERE id = ${id}`.pipe(Effect.asVoid, Effect.orDie)

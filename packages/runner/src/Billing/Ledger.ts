@@ -12,12 +12,14 @@ import {
   Transaction,
   Wallet
 } from "@voiceagent/domain/Billing"
-import type { TenantId } from "@voiceagent/domain/Ids"
+import { TenantId } from "@voiceagent/domain/Ids"
 import { offsetOf, type PageRequest } from "@voiceagent/domain/Pagination"
 import { ConcurrentCallLimit, ReservationNotOpen } from "@voiceagent/domain/TenantEntity"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import { v7 as uuidv7 } from "uuid"
-import { fromDatabase } from "../Sql/Rows.js"
+import * as Rows from "../Sql/Rows.js"
 
 const COUNTER_ACCOUNT: Record<LedgerKind, string> = {
   top_up: "funding",
@@ -26,19 +28,17 @@ const COUNTER_ACCOUNT: Record<LedgerKind, string> = {
   chatapp_charge: "revenue:chatapp"
 }
 
-interface WalletRow {
-  readonly currency: string
-  readonly balance: number
-  readonly reserved: number
-}
+/** A wallet row; `currency` is a `char(3)`. */
+const WalletRow = Schema.Struct({ currency: Schema.Trim, balance: Schema.Int, reserved: Schema.Int })
+type WalletRow = typeof WalletRow.Type
 
 const walletOf = (row: WalletRow) =>
-  new Wallet({
-    currency: row.currency.trim(),
-    balance: row.balance,
-    reserved: row.reserved,
-    available: row.balance - row.reserved
-  }, fromDatabase)
+  new Wallet({ ...row, available: row.balance - row.reserved }, Rows.validated)
+
+const TransactionRow = Rows.of(Transaction)
+const StatusRow = Schema.Struct({ status: Schema.String })
+const ReservationRow = Schema.Struct({ status: Schema.String, amount: Schema.Int, charged: Schema.Int })
+const TakeRow = Schema.Struct({ inserted: Schema.Int, available: Schema.NullOr(Schema.Int), openCalls: Schema.NullOr(Schema.Int) })
 
 /** Calls settled per flush statement at most (a flush that fills it runs again). */
 export const SETTLE_BATCH = 500
@@ -77,24 +77,24 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
     /** The tenant's wallet row, locked for this transaction; created on first use (one statement once it exists). */
     const lockWallet = (tenantId: TenantId) =>
       Effect.gen(function*() {
-        const select = sql<WalletRow>`SELECT currency, balance, reserved FROM wallets WHERE tenant_id = ${tenantId} FOR UPDATE`
-        const [existing] = yield* select
-        if (existing !== undefined) return existing
+        const select = Rows.findOne(WalletRow, sql`SELECT currency, balance, reserved FROM wallets WHERE tenant_id = ${tenantId} FOR UPDATE`)
+        const existing = yield* select
+        if (Option.isSome(existing)) return existing.value
         yield* sql`
           INSERT INTO wallets (tenant_id, currency)
           SELECT id, currency FROM tenants WHERE id = ${tenantId}
           ON CONFLICT (tenant_id) DO NOTHING
         `
-        const [row] = yield* select
-        if (row === undefined) return yield* Effect.dieMessage(`no tenant ${tenantId}`)
-        return row
+        const row = yield* select
+        if (Option.isNone(row)) return yield* Effect.dieMessage(`no tenant ${tenantId}`)
+        return row.value
       })
 
     const findTransaction = (tenantId: TenantId, key: string) =>
-      sql<Transaction>`
+      Rows.findOne(TransactionRow, sql`
         SELECT ${transactionColumns} FROM ledger_transactions
         WHERE tenant_id = ${tenantId} AND idempotency_key = ${key}
-      `.pipe(Effect.map((rows) => rows[0] === undefined ? undefined : new Transaction(rows[0], fromDatabase)))
+      `).pipe(Effect.map(Option.getOrUndefined))
 
     /** Posts a movement of `amount` on the wallet (signed) against the kind's counter account. */
     const post = (
@@ -106,7 +106,7 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
         const id = uuidv7()
         const balanceAfter = wallet.balance + entry.amount
         // the transaction, its two balancing entries and the wallet's new balance: one statement
-        const [row] = yield* sql<Transaction>`
+        return yield* Rows.single(TransactionRow, sql`
           WITH txn AS (
             INSERT INTO ledger_transactions (id, tenant_id, kind, idempotency_key, amount, balance_after, reference)
             VALUES (${id}, ${tenantId}, ${entry.kind}, ${entry.key}, ${entry.amount}, ${balanceAfter}, ${entry.reference})
@@ -119,8 +119,7 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
             UPDATE wallets SET balance = ${balanceAfter}, updated_at = now() WHERE tenant_id = ${tenantId}
           )
           SELECT * FROM txn
-        `
-        return new Transaction(row!, fromDatabase)
+        `)
       })
 
     const topUp = (tenantId: TenantId, key: string, amount: number) =>
@@ -152,7 +151,7 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
     ): Effect.Effect<void, InsufficientFunds | ConcurrentCallLimit> =>
       Effect.gen(function*() {
         const limit = purpose === "call" ? concurrencyLimit : null
-        const take = sql<{ inserted: number; available: number | null; openCalls: number | null }>`
+        const take = Rows.single(TakeRow, sql`
           WITH w AS (
             SELECT balance, reserved, balance - reserved AS available, open_calls FROM wallets WHERE tenant_id = ${tenantId} FOR UPDATE
           ), ins AS (
@@ -168,37 +167,36 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
           )
           SELECT (SELECT count(*) FROM ins)::int AS inserted, (SELECT available FROM w) AS available,
                  (SELECT open_calls FROM w) AS open_calls
-        `
+        `)
         const decide = (row: { inserted: number; openCalls: number | null }) =>
           Effect.gen(function*() {
             if (row.inserted === 1) return
-            const [existing] = yield* sql<{ status: string }>`SELECT status FROM reservations WHERE tenant_id = ${tenantId} AND id = ${id}`
-            if (existing !== undefined) return
+            const existing = yield* Rows.findOne(StatusRow, sql`SELECT status FROM reservations WHERE tenant_id = ${tenantId} AND id = ${id}`)
+            if (Option.isSome(existing)) return
             if (limit !== null && (row.openCalls ?? 0) >= limit) return yield* new ConcurrentCallLimit()
             return yield* new InsufficientFunds()
           })
-        const [row] = yield* take
-        if (row !== undefined && row.available !== null) return yield* decide(row)
+        const row = yield* take
+        if (row.available !== null) return yield* decide(row)
         // the wallet's first use: created and the reservation taken in one transaction, so a refusal
         // leaves no wallet behind (nothing written)
         return yield* Effect.gen(function*() {
           yield* lockWallet(tenantId)
-          const [created] = yield* take
-          return yield* decide(created!)
+          return yield* decide(yield* take)
         }).pipe(sql.withTransaction)
       }).pipe(Effect.catchTag("SqlError", Effect.die))
 
     const extend = (tenantId: TenantId, id: string, step: number, amount: number) =>
       Effect.gen(function*() {
         const wallet = yield* lockWallet(tenantId)
-        const [reservation] = yield* sql<{ status: string }>`
+        const reservation = yield* Rows.findOne(StatusRow, sql`
           SELECT status FROM reservations WHERE tenant_id = ${tenantId} AND id = ${id}
-        `
-        if (reservation?.status !== "open") return yield* new ReservationNotOpen()
-        const [done] = yield* sql<{ step: number }>`
+        `)
+        if (Option.isNone(reservation) || reservation.value.status !== "open") return yield* new ReservationNotOpen()
+        const done = yield* Rows.findOne(Schema.Struct({ step: Schema.Int }), sql`
           SELECT step FROM reservation_steps WHERE tenant_id = ${tenantId} AND reservation_id = ${id} AND step = ${step}
-        `
-        if (done !== undefined) return
+        `)
+        if (Option.isSome(done)) return
         if (wallet.balance - wallet.reserved < amount) return yield* new InsufficientFunds()
         yield* sql`INSERT INTO reservation_steps (tenant_id, reservation_id, step, amount) VALUES (${tenantId}, ${id}, ${step}, ${amount})`
         yield* sql`UPDATE reservations SET amount = amount + ${amount} WHERE tenant_id = ${tenantId} AND id = ${id}`
@@ -215,7 +213,7 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
     const settle = (tenantId: TenantId, id: string, amount: number, kind: LedgerKind, reference: string | null) =>
       Effect.gen(function*() {
         const txn = uuidv7()
-        const [closed] = yield* sql<{ amount: number; charged: number }>`
+        const closed = yield* Rows.findOne(Schema.Struct({ amount: Schema.Int, charged: Schema.Int }), sql`
           WITH w AS (
             SELECT balance FROM wallets WHERE tenant_id = ${tenantId} FOR UPDATE
           ), r AS (
@@ -239,11 +237,13 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
             FROM r WHERE wallets.tenant_id = ${tenantId}
           )
           SELECT amount, charged FROM r
-        `
-        if (closed !== undefined) return { charged: closed.charged, released: closed.amount - closed.charged }
-        const [reservation] = yield* sql<{ status: string; amount: number; charged: number }>`
-          SELECT status, amount, charged FROM reservations WHERE tenant_id = ${tenantId} AND id = ${id}
-        `
+        `)
+        if (Option.isSome(closed)) return { charged: closed.value.charged, released: closed.value.amount - closed.value.charged }
+        const reservation = Option.getOrUndefined(
+          yield* Rows.findOne(ReservationRow, sql`
+            SELECT status, amount, charged FROM reservations WHERE tenant_id = ${tenantId} AND id = ${id}
+          `)
+        )
         if (reservation?.status === "settled") {
           return { charged: reservation.charged, released: reservation.amount - reservation.charged }
         }
@@ -253,9 +253,11 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
     const release = (tenantId: TenantId, id: string) =>
       Effect.gen(function*() {
         yield* lockWallet(tenantId)
-        const [reservation] = yield* sql<{ status: string; amount: number; purpose: string }>`
-          SELECT status, amount, purpose FROM reservations WHERE tenant_id = ${tenantId} AND id = ${id}
-        `
+        const reservation = Option.getOrUndefined(
+          yield* Rows.findOne(Schema.Struct({ status: Schema.String, amount: Schema.Int, purpose: Schema.String }), sql`
+            SELECT status, amount, purpose FROM reservations WHERE tenant_id = ${tenantId} AND id = ${id}
+          `)
+        )
         if (reservation?.status !== "open") return
         yield* sql`
           WITH reservation AS (
@@ -276,22 +278,22 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
      */
     const dropAbandoned = (olderThanSeconds: number) =>
       Effect.gen(function*() {
-        const candidates = yield* sql<{ tenantId: TenantId; id: string }>`
+        const candidates = yield* Rows.findAll(Schema.Struct({ tenantId: TenantId, id: Schema.String }), sql`
           SELECT r.tenant_id, r.id FROM reservations r
           WHERE r.status = 'open' AND r.purpose = 'call' AND r.created_at < now() - ${olderThanSeconds} * interval '1 second'
             AND NOT EXISTS (SELECT 1 FROM call_sessions s WHERE s.id::text = r.id)
           LIMIT 500
-        `
+        `)
         let dropped = 0
         for (const { id, tenantId } of candidates) {
           const gone = yield* Effect.gen(function*() {
             yield* lockWallet(tenantId)
-            const rows = yield* sql<{ amount: number }>`
+            const rows = yield* Rows.findAll(Schema.Struct({ amount: Schema.Int }), sql`
               DELETE FROM reservations r
               WHERE r.tenant_id = ${tenantId} AND r.id = ${id} AND r.status = 'open'
                 AND NOT EXISTS (SELECT 1 FROM call_sessions s WHERE s.id::text = r.id)
               RETURNING r.amount
-            `
+            `)
             if (rows.length === 0) return 0
             yield* sql`
               UPDATE wallets SET reserved = reserved - ${rows[0]!.amount}, open_calls = open_calls - 1, updated_at = now()
@@ -319,7 +321,7 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
       Effect.gen(function*() {
         const txnBase = uuidv7()
         const entryBase = uuidv7()
-        const [row] = yield* sql<{ settled: number; seen: number }>`
+        return yield* Rows.single(Schema.Struct({ settled: Schema.Int, seen: Schema.Int }), sql`
           WITH w AS (
             SELECT balance FROM wallets WHERE tenant_id = ${tenantId} FOR UPDATE
           ), due AS (
@@ -361,19 +363,18 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
             WHERE wallets.tenant_id = ${tenantId} AND EXISTS (SELECT 1 FROM r)
           )
           SELECT (SELECT count(*) FROM r)::int AS settled, (SELECT count(*) FROM due)::int AS seen
-        `
-        return row!
+        `)
       }).pipe(Effect.catchTag("SqlError", Effect.die))
 
     /** Tenants with calls ENDED over `olderThanSeconds` ago whose settlement has not been flushed (a flush lost with its runner). */
     const unsettledTenants = (olderThanSeconds: number) =>
-      sql<{ tenantId: TenantId }>`
+      Rows.findAll(Schema.Struct({ tenantId: TenantId }), sql`
         SELECT DISTINCT r.tenant_id FROM reservations r
         JOIN call_sessions s ON s.id = (CASE WHEN r.id ~ ${UUID_PATTERN} THEN r.id::uuid END)
         WHERE r.status = 'open' AND r.purpose = 'call' AND s.status = 'ENDED'
           AND s.ended_at < now() - ${olderThanSeconds} * interval '1 second'
         LIMIT 1000
-      `.pipe(Effect.map((rows) => rows.map((r) => r.tenantId)), Effect.orDie)
+      `).pipe(Effect.map((rows) => rows.map((r) => r.tenantId)), Effect.orDie)
 
     /** The tenant's wallet, created when it has none (a claim's statement needs the row to lock). */
     const ensureWallet = (tenantId: TenantId) =>
@@ -394,23 +395,21 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
 
     const balance = (tenantId: TenantId) =>
-      sql<WalletRow>`
+      Rows.findOne(WalletRow, sql`
         SELECT w.currency, w.balance, w.reserved FROM wallets w WHERE w.tenant_id = ${tenantId}
         UNION ALL
         SELECT t.currency, 0, 0 FROM tenants t
         WHERE t.id = ${tenantId} AND NOT EXISTS (SELECT 1 FROM wallets WHERE tenant_id = ${tenantId})
-      `.pipe(Effect.map(([row]) => walletOf(row ?? { currency: "USD", balance: 0, reserved: 0 })), Effect.orDie)
+      `).pipe(Effect.map((row) => walletOf(Option.getOrElse(row, () => ({ currency: "USD", balance: 0, reserved: 0 })))), Effect.orDie)
 
     const transactions = (tenantId: TenantId, page: PageRequest) =>
-      Effect.all([
-        sql<Transaction>`
+      Rows.page(
+        TransactionRow,
+        sql`
           SELECT ${transactionColumns} FROM ledger_transactions WHERE tenant_id = ${tenantId}
           ORDER BY id DESC LIMIT ${page.pageSize} OFFSET ${offsetOf(page)}
         `,
-        sql<{ n: number }>`SELECT count(*) AS n FROM ledger_transactions WHERE tenant_id = ${tenantId}`
-      ]).pipe(
-        Effect.map(([rows, [count]]) => ({ items: rows.map((r) => new Transaction(r, fromDatabase)), total: count!.n })),
-        Effect.orDie
+        sql`SELECT count(*) AS total FROM ledger_transactions WHERE tenant_id = ${tenantId}`
       )
 
     return {

@@ -22,6 +22,8 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { TenantId } from "@voiceagent/domain/Ids"
 import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import * as Rows from "../Sql/Rows.js"
 import { v7 as uuidv7 } from "uuid"
 
 /** A claimed message to hold funds for, in the order the tenant's funds go to them. */
@@ -34,11 +36,8 @@ export interface HoldRequest {
 }
 
 /** A message the hold statement moved to SENDING (funds held, now or by an earlier pass). */
-export interface Holding {
-  readonly id: string
-  readonly attempts: number
-  readonly firstAttemptAt: Date
-}
+const Holding = Schema.Struct({ id: Schema.String, attempts: Schema.Int, firstAttemptAt: Schema.DateFromSelf })
+export type Holding = typeof Holding.Type
 
 interface Sent {
   readonly _tag: "Sent"
@@ -84,7 +83,7 @@ export class MessageCharges extends Effect.Service<MessageCharges>()("Billing/Me
     const hold = (requests: ReadonlyArray<HoldRequest>, at: Date) =>
       requests.length === 0 ? Effect.succeed<ReadonlyArray<Holding>>([]) : Effect.zipRight(
         lockWallets(requests.map((q) => q.tenantId)),
-        sql<Holding>`
+        Rows.findAll(Holding, sql`
         WITH r AS (
           SELECT r.* FROM jsonb_to_recordset(${JSON.stringify(requests.map((q, ord) => ({ ...q, ord })))}::jsonb)
             AS r(id uuid, "tenantId" uuid, amount bigint, adapter text, ord int)
@@ -127,7 +126,7 @@ export class MessageCharges extends Effect.Service<MessageCharges>()("Billing/Me
           RETURNING m.id, m.attempts, m.first_attempt_at
         )
         SELECT id, attempts, first_attempt_at FROM sending
-      `
+      `)
       ).pipe(sql.withTransaction, Effect.orDie)
 
     /**

@@ -3,20 +3,26 @@ import { RateCard } from "@voiceagent/domain/Billing"
 import { costOf } from "@voiceagent/domain/CallMachine"
 import type { TenantId } from "@voiceagent/domain/Ids"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import * as ListenerCache from "../Calls/ListenerCache.js"
 import { PlatformSettings } from "../Settings.js"
-import { fromDatabase } from "../Sql/Rows.js"
+import * as Rows from "../Sql/Rows.js"
 
-interface RateRow {
-  readonly currency: string
-  readonly voicePerMinute: number | null
-  readonly webPerMinute: number | null
-  readonly billingIncrementSeconds: number | null
-  readonly smsPerSegment: number | null
-  readonly chatappPerMessage: number | null
-  readonly reservationChunkSeconds: number | null
-  readonly maxConcurrentCalls: number | null
-}
+const Price = Schema.NullOr(Schema.NonNegativeInt)
+
+/** The tenant's currency (a `char(3)`) and limit, and its own rate card's columns (all null without one). */
+const RateRow = Schema.Struct({
+  currency: Schema.Trim,
+  voicePerMinute: Price,
+  webPerMinute: Price,
+  billingIncrementSeconds: Schema.NullOr(Schema.Int),
+  smsPerSegment: Price,
+  chatappPerMessage: Price,
+  reservationChunkSeconds: Schema.NullOr(Schema.Int),
+  maxConcurrentCalls: Schema.NullOr(Schema.Int)
+})
+type RateRow = typeof RateRow.Type
 
 export class RateCards extends Effect.Service<RateCards>()("Billing/RateCards", {
   effect: Effect.gen(function*() {
@@ -40,7 +46,7 @@ export class RateCards extends Effect.Service<RateCards>()("Billing/RateCards", 
           const reservationChunkSeconds = own ? row.reservationChunkSeconds! : defaults.reservationChunkSeconds
           return {
             rates: new RateCard({
-              currency: (row?.currency ?? "USD").trim(),
+              currency: row?.currency ?? "USD",
               voicePerMinute,
               webPerMinute,
               billingIncrementSeconds: own ? row.billingIncrementSeconds! : defaults.billingIncrementSeconds,
@@ -49,19 +55,19 @@ export class RateCards extends Effect.Service<RateCards>()("Billing/RateCards", 
               reservationChunkSeconds,
               minimumReservation: costOf(reservationChunkSeconds, voicePerMinute),
               source: own ? "tenant" : "platform"
-            }, fromDatabase),
+            }, Rows.validated),
             concurrencyLimit: row?.maxConcurrentCalls ?? settings.calls.defaultConcurrentCalls
           }
         })
       )
 
     const read = (tenantId: TenantId) =>
-      sql<RateRow>`
+      Rows.findOne(RateRow, sql`
         SELECT t.currency, t.max_concurrent_calls, r.voice_per_minute, r.web_per_minute, r.billing_increment_seconds,
                r.sms_per_segment, r.chatapp_per_message, r.reservation_chunk_seconds
         FROM tenants t LEFT JOIN rate_cards r ON r.tenant_id = t.id
         WHERE t.id = ${tenantId}
-      `.pipe(Effect.map(([row]) => row), Effect.orDie)
+      `).pipe(Effect.map(Option.getOrUndefined<RateRow>), Effect.orDie)
 
     return { forTenant } as const
   })

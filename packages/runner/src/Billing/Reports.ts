@@ -2,12 +2,21 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { CallAnalytics, Usage } from "@voiceagent/domain/Billing"
 import type { TenantId } from "@voiceagent/domain/Ids"
 import * as Effect from "effect/Effect"
-import { fromDatabase } from "../Sql/Rows.js"
+import * as Schema from "effect/Schema"
+import * as Rows from "../Sql/Rows.js"
 
 export interface Range {
   readonly from?: Date | undefined
   readonly to?: Date | undefined
 }
+
+const UsageRow = Schema.Struct({
+  calls: Schema.NonNegativeInt,
+  billed: Schema.NullOr(Rows.NumericInt),
+  currency: Schema.NullOr(Schema.Trim)
+})
+const SpendRow = Schema.Struct({ kind: Schema.String, n: Schema.NonNegativeInt, total: Schema.NullOr(Rows.NumericInt) })
+const OutcomeRow = Schema.Struct({ outcome: Schema.String, n: Schema.NonNegativeInt, talk: Schema.NullOr(Rows.NumericInt) })
 
 /** Usage and call analytics over [from, to), read from the sessions and the ledger. */
 export class Reports extends Effect.Service<Reports>()("Billing/Reports", {
@@ -23,44 +32,44 @@ export class Reports extends Effect.Service<Reports>()("Billing/Reports", {
 
     const usage = (tenantId: TenantId, range: Range) =>
       Effect.gen(function*() {
-        const [calls] = yield* sql<{ calls: number; billed: number | null; currency: string | null }>`
+        const calls = yield* Rows.single(UsageRow, sql`
           SELECT count(*) AS calls, sum(billed_seconds) AS billed,
                  (SELECT currency FROM tenants WHERE id = ${tenantId}) AS currency
           FROM call_sessions WHERE tenant_id = ${tenantId} AND status = 'ENDED' AND ${within("ended_at", range)}
-        `
-        const spend = yield* sql<{ kind: string; n: number; total: number | null }>`
+        `)
+        const spend = yield* Rows.findAll(SpendRow, sql`
           SELECT kind, count(*) AS n, -sum(amount) AS total FROM ledger_transactions
           WHERE tenant_id = ${tenantId} AND kind <> 'top_up' AND ${within("created_at", range)}
           GROUP BY kind
-        `
+        `)
         const of = (kind: string) => spend.find((s) => s.kind === kind)
-        const billedSeconds = Number(calls!.billed ?? 0)
-        const voice = Number(of("call_charge")?.total ?? 0)
-        const sms = Number(of("sms_charge")?.total ?? 0)
-        const chatApp = Number(of("chatapp_charge")?.total ?? 0)
+        const billedSeconds = calls.billed ?? 0
+        const voice = of("call_charge")?.total ?? 0
+        const sms = of("sms_charge")?.total ?? 0
+        const chatApp = of("chatapp_charge")?.total ?? 0
         return new Usage({
           from: range.from ?? null,
           to: range.to ?? null,
-          currency: (calls!.currency ?? "USD").trim(),
-          calls: calls!.calls,
+          currency: calls.currency ?? "USD",
+          calls: calls.calls,
           minutes: Math.round((billedSeconds / 60) * 100) / 100,
           billedSeconds,
           messages: { sms: of("sms_charge")?.n ?? 0, chatApp: of("chatapp_charge")?.n ?? 0 },
           spend: { voice, sms, chatApp, total: voice + sms + chatApp }
-        }, fromDatabase)
+        }, Rows.validated)
       }).pipe(Effect.orDie)
 
     const callAnalytics = (tenantId: TenantId, range: Range) =>
       Effect.gen(function*() {
-        const rows = yield* sql<{ outcome: string; n: number; talk: number | null }>`
+        const rows = yield* Rows.findAll(OutcomeRow, sql`
           SELECT outcome, count(*) AS n, sum(duration_seconds) AS talk FROM call_sessions
           WHERE tenant_id = ${tenantId} AND status = 'ENDED' AND ${within("ended_at", range)}
           GROUP BY outcome
-        `
+        `)
         const count = (outcome: string) => rows.find((r) => r.outcome === outcome)?.n ?? 0
         const total = rows.reduce((sum, r) => sum + r.n, 0)
         const answered = count("ANSWERED")
-        const talk = Number(rows.find((r) => r.outcome === "ANSWERED")?.talk ?? 0)
+        const talk = rows.find((r) => r.outcome === "ANSWERED")?.talk ?? 0
         return new CallAnalytics({
           from: range.from ?? null,
           to: range.to ?? null,
@@ -74,7 +83,7 @@ export class Reports extends Effect.Service<Reports>()("Billing/Reports", {
           },
           answerRate: total === 0 ? 0 : Math.round((answered / total) * 10_000) / 10_000,
           averageDurationSeconds: answered === 0 ? 0 : Math.round((talk / answered) * 100) / 100
-        }, fromDatabase)
+        }, Rows.validated)
       }).pipe(Effect.orDie)
 
     return { usage, callAnalytics } as const

@@ -34,6 +34,8 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
+import * as Schema from "effect/Schema"
+import * as Rows from "../Sql/Rows.js"
 
 export interface ClusterOptions {
   readonly shardsPerGroup: number
@@ -64,10 +66,10 @@ export const runnerApplicationName = (host: string, port: number) => `voiceagent
 
 /** How many of the runner's connections this database shows (in its own database: a server may hold several platforms). */
 const connectionsOf = (sql: SqlClient.SqlClient, address: RunnerAddress.RunnerAddress) =>
-  sql<{ n: number }>`
+  Rows.single(Schema.Struct({ n: Schema.Int }), sql`
     SELECT count(*)::int AS n FROM pg_stat_activity
     WHERE datname = current_database() AND application_name = ${runnerApplicationName(address.host, address.port)}
-  `.pipe(Effect.map(([row]) => row!.n), Effect.timeout("5 seconds"))
+  `).pipe(Effect.map((row) => row.n), Effect.timeout("5 seconds"))
 
 /**
  * A runner is alive while its database connections are (then, as `@effect/cluster`'s own check

@@ -6,7 +6,22 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Metric from "effect/Metric"
+import * as Schema from "effect/Schema"
 import { v7 as uuidv7 } from "uuid"
+import * as Rows from "../Sql/Rows.js"
+
+const DeadLetterRow = Schema.Struct({
+  id: Schema.String,
+  entityType: Schema.String,
+  entityId: Schema.String,
+  rpc: Schema.String,
+  requestId: Schema.String,
+  payload: Schema.String,
+  cause: Schema.String,
+  attempts: Schema.Int,
+  runner: Schema.NullOr(Schema.String),
+  createdAt: Schema.DateFromSelf
+})
 
 export const deadLettered = Metric.counter("voiceagent_dead_letters_total", {
   description: "Entity messages this process gave up on after their deliveries all failed, by entity type",
@@ -57,17 +72,7 @@ export class DeadLetters extends Effect.Service<DeadLetters>()("Cluster/DeadLett
       )
 
     const list = (limit: number) =>
-      sql<{
-        entityType: string
-        entityId: string
-        rpc: string
-        requestId: string
-        payload: string
-        cause: string
-        attempts: number
-        runner: string | null
-        createdAt: Date
-      }>`SELECT * FROM dead_letters ORDER BY created_at DESC LIMIT ${limit}`.pipe(Effect.orDie)
+      Rows.findAll(DeadLetterRow, sql`SELECT * FROM dead_letters ORDER BY created_at DESC LIMIT ${limit}`).pipe(Effect.orDie)
 
     return { record, list } as const
   })

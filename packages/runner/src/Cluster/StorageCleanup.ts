@@ -20,6 +20,8 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schedule from "effect/Schedule"
+import * as Schema from "effect/Schema"
+import * as Rows from "../Sql/Rows.js"
 
 export interface ClusterStorageRetention {
   /** How long a processed request and its replies are kept. */
@@ -55,7 +57,7 @@ export const cleanupClusterStorage = (before: number, batchSize = defaultCluster
     const cutoff = idAt(before)
     let deleted = 0
     for (;;) {
-      const [row] = yield* sql<{ n: number }>`
+      const row = yield* Rows.single(Schema.Struct({ n: Schema.Int }), sql`
         WITH old AS (
           SELECT request_id FROM cluster_messages
           WHERE kind = 0 AND processed AND id < ${cutoff}
@@ -66,9 +68,9 @@ export const cleanupClusterStorage = (before: number, batchSize = defaultCluster
           DELETE FROM cluster_messages WHERE request_id IN (SELECT request_id FROM old)
         )
         SELECT count(*)::int AS n FROM old
-      `
-      deleted += row!.n
-      if (row!.n < batchSize) return deleted
+      `)
+      deleted += row.n
+      if (row.n < batchSize) return deleted
     }
   })
 

@@ -1,14 +1,20 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Contact, type ValidContact } from "@voiceagent/domain/Contacts"
-import type { ContactId, ContactListId, TenantId } from "@voiceagent/domain/Ids"
+import { ContactId, ContactListId, type TenantId } from "@voiceagent/domain/Ids"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import { v7 as uuidv7 } from "uuid"
+import * as Rows from "../Sql/Rows.js"
 import { isUniqueViolation } from "../Sql/SqlErrors.js"
-import { fromDatabase } from "../Sql/Rows.js"
 
 export class PhoneAlreadyInList extends Data.TaggedError("PhoneAlreadyInList")<{}> {}
+
+const ContactRow = Rows.of(Contact, { metadata: Rows.JsonObjectColumn })
+const IdRow = Schema.Struct({ id: ContactId })
+const ListIdRow = Schema.Struct({ id: ContactListId })
+const PhoneRow = Schema.Struct({ phoneNumber: Schema.String })
 
 const COLUMNS = "id, tenant_id, contact_list_id, phone_number, name, email, metadata, created_at, updated_at"
 
@@ -27,9 +33,9 @@ export class ContactsRepo extends Effect.Service<ContactsRepo>()("Contacts/Repo"
     const columns = sql.literal(COLUMNS)
 
     const lockList = (scope: ListScope) =>
-      sql<{ id: string }>`
+      Rows.findAll(ListIdRow, sql`
         SELECT id FROM contact_lists WHERE id = ${scope.listId} AND tenant_id = ${scope.tenantId} FOR UPDATE
-      `.pipe(Effect.map((rows) => rows.length > 0))
+      `).pipe(Effect.map((rows) => rows.length > 0))
 
     const adjustCount = (listId: ContactListId, delta: number) =>
       delta === 0
@@ -53,7 +59,7 @@ export class ContactsRepo extends Effect.Service<ContactsRepo>()("Contacts/Repo"
           email: c.email,
           metadata: JSON.stringify(c.metadata)
         }))
-        const inserted = yield* sql<{ phoneNumber: string }>`
+        const inserted = yield* Rows.findAll(PhoneRow, sql`
           INSERT INTO contacts (id, tenant_id, contact_list_id, phone_number, name, email, metadata)
           SELECT id, tenant_id, contact_list_id, phone_number, name, email, metadata::jsonb
           FROM jsonb_to_recordset(${JSON.stringify(rows.map((r) => ({
@@ -68,7 +74,7 @@ export class ContactsRepo extends Effect.Service<ContactsRepo>()("Contacts/Repo"
             AS x(id uuid, tenant_id uuid, contact_list_id uuid, phone_number text, name text, email text, metadata text)
           ON CONFLICT (contact_list_id, phone_number) DO NOTHING
           RETURNING phone_number
-        `
+        `)
         yield* adjustCount(scope.listId, inserted.length)
         const insertedPhones = new Set(inserted.map((r) => r.phoneNumber))
         return Option.some(contacts.map((c) => insertedPhones.has(c.phoneNumber)))
@@ -79,13 +85,15 @@ export class ContactsRepo extends Effect.Service<ContactsRepo>()("Contacts/Repo"
      * (list, id) index alone and only the page's rows are read from the table.
      */
     const page = (scope: ListScope, offset: number, limit: number | undefined) =>
-      (limit === undefined
-        ? sql<Contact>`
+      Rows.findAll(
+        ContactRow,
+        limit === undefined
+          ? sql`
           SELECT ${columns} FROM contacts
           WHERE contact_list_id = ${scope.listId} AND tenant_id = ${scope.tenantId}
           ORDER BY id
         `
-        : sql<Contact>`
+          : sql`
           SELECT ${sql.literal(COLUMNS.split(", ").map((c) => `c.${c}`).join(", "))}
           FROM contacts c
           JOIN (
@@ -94,31 +102,29 @@ export class ContactsRepo extends Effect.Service<ContactsRepo>()("Contacts/Repo"
           ) AS page ON page.id = c.id
           WHERE c.tenant_id = ${scope.tenantId}
           ORDER BY c.id
-        `).pipe(Effect.map((rows) => rows.map((r) => new Contact(r, fromDatabase))), Effect.orDie)
+        `
+      ).pipe(Effect.orDie)
 
     const find = (scope: ListScope, id: ContactId) =>
-      sql<Contact>`
+      Rows.findOne(ContactRow, sql`
         SELECT ${columns} FROM contacts WHERE id = ${id} AND contact_list_id = ${scope.listId} AND tenant_id = ${scope.tenantId}
-      `.pipe(Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (r) => new Contact(r, fromDatabase))), Effect.orDie)
+      `).pipe(Effect.orDie)
 
     const findByPhone = (scope: ListScope, phoneNumber: string) =>
-      sql<Contact>`
+      Rows.findOne(ContactRow, sql`
         SELECT ${columns} FROM contacts
         WHERE contact_list_id = ${scope.listId} AND tenant_id = ${scope.tenantId} AND phone_number = ${phoneNumber}
-      `.pipe(Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (r) => new Contact(r, fromDatabase))), Effect.orDie)
+      `).pipe(Effect.orDie)
 
     /** A contact of the tenant, in whichever list. */
     const findForTenant = (tenantId: TenantId, id: ContactId) =>
-      sql<Contact>`SELECT ${columns} FROM contacts WHERE id = ${id} AND tenant_id = ${tenantId}`.pipe(
-        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (r) => new Contact(r, fromDatabase))),
-        Effect.orDie
-      )
+      Rows.findOne(ContactRow, sql`SELECT ${columns} FROM contacts WHERE id = ${id} AND tenant_id = ${tenantId}`).pipe(Effect.orDie)
 
     const phoneTaken = (e: Parameters<typeof isUniqueViolation>[0]) =>
       isUniqueViolation(e, "contacts_list_phone_key") ? Effect.fail(new PhoneAlreadyInList()) : Effect.die(e)
 
     const update = (scope: ListScope, id: ContactId, next: ValidContact) =>
-      sql<Contact>`
+      Rows.findOne(ContactRow, sql`
         UPDATE contacts SET
           phone_number = ${next.phoneNumber},
           name = ${next.name},
@@ -127,17 +133,14 @@ export class ContactsRepo extends Effect.Service<ContactsRepo>()("Contacts/Repo"
           updated_at = now()
         WHERE id = ${id} AND contact_list_id = ${scope.listId} AND tenant_id = ${scope.tenantId}
         RETURNING ${columns}
-      `.pipe(
-        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (r) => new Contact(r, fromDatabase))),
-        Effect.catchTag("SqlError", phoneTaken)
-      )
+      `).pipe(Effect.catchTag("SqlError", phoneTaken))
 
     const remove = (scope: ListScope, id: ContactId) =>
       Effect.gen(function*() {
         if (!(yield* lockList(scope))) return false
-        const deleted = yield* sql<{ id: string }>`
+        const deleted = yield* Rows.findAll(IdRow, sql`
           DELETE FROM contacts WHERE id = ${id} AND contact_list_id = ${scope.listId} RETURNING id
-        `
+        `)
         yield* adjustCount(scope.listId, -deleted.length)
         return deleted.length > 0
       }).pipe(sql.withTransaction, Effect.orDie)

@@ -19,7 +19,7 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import type { IngestionJobId, KbDocumentId } from "@voiceagent/domain/Ids"
+import { type IngestionJobId, KbDocumentId } from "@voiceagent/domain/Ids"
 import type { IngestionError, IngestionJobStatus } from "@voiceagent/domain/KnowledgeBases"
 import { MAX_DOCUMENT_CHARS } from "@voiceagent/domain/KnowledgeBases"
 import * as Clock from "effect/Clock"
@@ -31,12 +31,14 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Schedule from "effect/Schedule"
+import * as Schema from "effect/Schema"
+import * as Rows from "../Sql/Rows.js"
 import { isUniqueViolation } from "../Sql/SqlErrors.js"
 import { chunkId, chunksOf, contentHash, type DocumentText } from "./DocumentChunks.js"
 import type { Embedder, EmbeddingFailed } from "./Embedder.js"
 import { Embedders } from "./Embedders.js"
 import { extractText, formatOfContentType } from "./Extract.js"
-import { DOCUMENT_COLUMNS, type DocumentRow, JOB_COLUMNS, type JobRow, KnowledgeBasesRepo } from "./KnowledgeBasesRepo.js"
+import { DOCUMENT_COLUMNS, DocumentRow, JOB_COLUMNS, JobRow, KnowledgeBasesRepo } from "./KnowledgeBasesRepo.js"
 import { type IngestionOptions, KnowledgeSettings } from "./KnowledgeSettings.js"
 import { fetchUrl } from "./UrlFetcher.js"
 import { type ChunkRecord, collectionName, VectorStore, type VectorStoreError } from "./VectorStore.js"
@@ -47,15 +49,18 @@ class JobAborted extends Data.TaggedError("JobAborted")<{ readonly code: string;
 /** Another worker took the job over (this one was presumed dead). */
 class LeaseLost extends Data.TaggedError("LeaseLost")<{}> {}
 
-interface ItemRow {
-  readonly documentId: KbDocumentId
-  readonly position: number
-  readonly action: "UPSERT" | "DELETE" | "SKIP"
-  readonly contentHash: string | null
-  readonly chunkTotal: number
-  readonly chunksDone: number
-  readonly status: "PENDING" | "DONE" | "FAILED"
-}
+const ItemRow = Schema.Struct({
+  documentId: KbDocumentId,
+  position: Schema.Int,
+  action: Schema.Literal("UPSERT", "DELETE", "SKIP"),
+  contentHash: Schema.NullOr(Schema.String),
+  chunkTotal: Schema.Int,
+  chunksDone: Schema.Int,
+  status: Schema.Literal("PENDING", "DONE", "FAILED")
+})
+type ItemRow = typeof ItemRow.Type
+
+const IdRow = Schema.Struct({ id: Schema.String })
 
 const documentText = (doc: DocumentRow): DocumentText => ({
   sourceType: doc.sourceType,
@@ -94,7 +99,7 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
     const claim = Effect.gen(function*() {
       const now = yield* nowDate
       const until = new Date(now.getTime() + leaseMillis)
-      const rows = yield* sql<JobRow>`
+      return yield* Rows.findOne(JobRow, sql`
         WITH candidate AS (
           SELECT j.id AS candidate_id FROM kb_ingestion_jobs j
           WHERE (j.status = 'RUNNING' AND (j.lease_until IS NULL OR j.lease_until < ${now}))
@@ -112,18 +117,17 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
         // two workers promoting two queued jobs of one knowledge base: the unique index refuses one
         Effect.catchTag("SqlError", (e) =>
           isUniqueViolation(e, "kb_ingestion_jobs_running_key") ? Effect.succeed([]) : Effect.fail(e))
-      )
-      return Option.fromNullable(rows[0])
+      ))
     })
 
     const renewLease = (jobId: IngestionJobId) =>
       Effect.gen(function*() {
         const now = yield* nowDate
-        const rows = yield* sql<{ id: string }>`
+        const rows = yield* Rows.findAll(IdRow, sql`
           UPDATE kb_ingestion_jobs SET lease_until = ${new Date(now.getTime() + leaseMillis)}
           WHERE id = ${jobId} AND status = 'RUNNING' AND lease_owner = ${options.owner}
           RETURNING id
-        `
+        `)
         return rows.length > 0
       })
 
@@ -174,7 +178,7 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
           Effect.catchAll((e) => new JobAborted({ code: "VECTOR_STORE_UNAVAILABLE", message: e.message }))
         )
 
-        const docs = yield* sql<DocumentRow>`SELECT ${documentColumns} FROM kb_documents WHERE kb_id = ${job.kbId} ORDER BY id`
+        const docs = yield* Rows.findAll(DocumentRow, sql`SELECT ${documentColumns} FROM kb_documents WHERE kb_id = ${job.kbId} ORDER BY id`)
         const now = yield* nowDate
         const fetchErrors = new Map<string, { code: string; message: string }>()
         for (const doc of docs) {
@@ -231,10 +235,7 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
             WHERE id = ${job.id}
           `
         }).pipe(sql.withTransaction)
-        return yield* Effect.map(
-          sql<JobRow>`SELECT ${jobColumns} FROM kb_ingestion_jobs WHERE id = ${job.id}`,
-          (rows) => rows[0]!
-        )
+        return yield* Rows.single(JobRow, sql`SELECT ${jobColumns} FROM kb_ingestion_jobs WHERE id = ${job.id}`)
       })
 
     // --- executing ------------------------------------------------------------------------------
@@ -259,7 +260,8 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
 
     const upsertItem = (job: JobRow, embedder: Embedder, switching: boolean, item: ItemRow) =>
       Effect.gen(function*() {
-        const [doc] = yield* sql<DocumentRow>`SELECT ${documentColumns} FROM kb_documents WHERE id = ${item.documentId}`
+        const found = yield* Rows.findOne(DocumentRow, sql`SELECT ${documentColumns} FROM kb_documents WHERE id = ${item.documentId}`)
+        const doc = Option.getOrUndefined(found)
         if (doc === undefined || doc.status === "REMOVED" || doc.contentHash !== item.contentHash) {
           // removed or replaced since the job was planned: the next job takes it up as it is now
           yield* sql`UPDATE kb_job_items SET status = 'DONE' WHERE job_id = ${job.id} AND document_id = ${item.documentId}`
@@ -286,7 +288,7 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
           }))
           yield* withRetries(store.upsert(target, records))
           const now = yield* nowDate
-          const progressed = yield* sql<{ id: string }>`
+          const progressed = yield* Rows.findAll(IdRow, sql`
             WITH item AS (
               UPDATE kb_job_items SET chunks_done = ${start + batch.length}
               WHERE job_id = ${job.id} AND document_id = ${doc.id}
@@ -295,7 +297,7 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
               lease_until = ${new Date(now.getTime() + leaseMillis)}
             WHERE id = ${job.id} AND lease_owner = ${options.owner} AND status = 'RUNNING'
             RETURNING id
-          `
+          `)
           if (progressed.length === 0) return yield* new LeaseLost()
         }
         // a document that became shorter leaves chunks past its new end behind
@@ -333,16 +335,18 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
 
     const finish = (job: JobRow, switching: boolean) =>
       Effect.gen(function*() {
-        const [current] = yield* sql<JobRow>`SELECT ${jobColumns} FROM kb_ingestion_jobs WHERE id = ${job.id}`
-        if (current === undefined) return
-        const upserts = yield* sql<{ n: number }>`
-          SELECT count(*) AS n FROM kb_job_items WHERE job_id = ${job.id} AND action <> 'SKIP'
-        `
-        const attempted = Number(upserts[0]!.n)
+        const found = yield* Rows.findOne(JobRow, sql`SELECT ${jobColumns} FROM kb_ingestion_jobs WHERE id = ${job.id}`)
+        if (Option.isNone(found)) return
+        const current = found.value
+        const { total: attempted } = yield* Rows.single(Rows.Count, sql`
+          SELECT count(*) AS total FROM kb_job_items WHERE job_id = ${job.id} AND action <> 'SKIP'
+        `)
         const failed = current.documentsFailed
         const status: IngestionJobStatus = failed === 0 ? "SUCCEEDED" : failed >= attempted || switching ? "FAILED" : "COMPLETED_WITH_ERRORS"
         const now = yield* nowDate
-        const [kb] = yield* sql<{ collection: string }>`SELECT collection FROM knowledge_bases WHERE id = ${job.kbId}`
+        const kb = Option.getOrUndefined(
+          yield* Rows.findOne(Schema.Struct({ collection: Schema.String }), sql`SELECT collection FROM knowledge_bases WHERE id = ${job.kbId}`)
+        )
         yield* Effect.gen(function*() {
           if (switching && status === "SUCCEEDED") {
             yield* sql`
@@ -389,13 +393,15 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
         if (Option.isNone(embedder)) {
           return yield* new JobAborted({ code: "EMBEDDER_UNAVAILABLE", message: `this runner does not offer the embedder ${job.embedder}` })
         }
-        const [kb] = yield* sql<{ generation: number }>`SELECT generation FROM knowledge_bases WHERE id = ${job.kbId}`
+        const kb = Option.getOrUndefined(
+          yield* Rows.findOne(Schema.Struct({ generation: Schema.Int }), sql`SELECT generation FROM knowledge_bases WHERE id = ${job.kbId}`)
+        )
         if (kb === undefined) return yield* new JobAborted({ code: "KNOWLEDGE_BASE_DELETED", message: "the knowledge base was deleted" })
         const switching = job.targetGeneration !== kb.generation
-        const items = yield* sql<ItemRow>`
+        const items = yield* Rows.findAll(ItemRow, sql`
           SELECT document_id, position, action, content_hash, chunk_total, chunks_done, status FROM kb_job_items
           WHERE job_id = ${job.id} AND status = 'PENDING' ORDER BY position
-        `
+        `)
         for (const item of items) {
           const step: Effect.Effect<void, SqlError | VectorStoreError | EmbeddingFailed | LeaseLost> = item.action === "DELETE"
             ? deleteItem(job, switching, item)

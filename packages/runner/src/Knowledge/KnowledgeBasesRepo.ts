@@ -7,48 +7,53 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import type { IngestionJobId, KbDocumentId, KnowledgeBaseId, TenantId } from "@voiceagent/domain/Ids"
+import { IngestionJobId, KbDocumentId, KnowledgeBaseId, TenantId } from "@voiceagent/domain/Ids"
 import type { JsonObject } from "@voiceagent/domain/Json"
 import {
-  type DocumentStatus,
+  DocumentError,
+  DocumentStatus,
   type FaqPair,
+  IngestionError,
   IngestionJob,
-  type IngestionJobStatus,
+  IngestionJobStatus,
   KbDocument,
   KbKeyTaken,
   KnowledgeBase,
   type KnowledgeBaseStatus,
-  type SourceType
+  SourceType
 } from "@voiceagent/domain/KnowledgeBases"
 import { offsetOf, type PageRequest } from "@voiceagent/domain/Pagination"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import { v7 as uuidv7 } from "uuid"
-import { fromDatabase } from "../Sql/Rows.js"
+import * as Rows from "../Sql/Rows.js"
 import { isUniqueViolation } from "../Sql/SqlErrors.js"
 import { SearchTargetCache } from "./SearchTargetCache.js"
 
-export interface KnowledgeBaseRow {
-  readonly id: KnowledgeBaseId
-  readonly tenantId: TenantId
-  readonly kbKey: string
-  readonly kbName: string
-  readonly description: string
-  readonly retrievalScoreThreshold: number
-  readonly metadata: JsonObject
-  readonly embedder: string
-  readonly pendingEmbedder: string | null
-  readonly generation: number
-  readonly collection: string
-  readonly createdAt: Date
-  readonly updatedAt: Date
-  readonly documentCount: number
-  readonly chunkCount: number
-  readonly lastIngestedAt: Date | null
-  readonly ingesting: boolean
-  readonly needsIngestion: boolean
-}
+/** A knowledge base's columns, with the counts and flags `KB_COLUMNS` derives from its documents and jobs. */
+export const KnowledgeBaseRow = Schema.Struct({
+  id: KnowledgeBaseId,
+  tenantId: TenantId,
+  kbKey: Schema.String,
+  kbName: Schema.String,
+  description: Schema.String,
+  retrievalScoreThreshold: Schema.Number,
+  metadata: Rows.JsonObjectColumn,
+  embedder: Schema.String,
+  pendingEmbedder: Schema.NullOr(Schema.String),
+  generation: Schema.Int,
+  collection: Schema.String,
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf,
+  documentCount: Schema.NonNegativeInt,
+  chunkCount: Schema.NonNegativeInt,
+  lastIngestedAt: Schema.NullOr(Schema.DateFromSelf),
+  ingesting: Schema.Boolean,
+  needsIngestion: Schema.Boolean
+})
+export type KnowledgeBaseRow = typeof KnowledgeBaseRow.Type
 
 const KB_COLUMNS = `k.id, k.tenant_id, k.kb_key, k.kb_name, k.description, k.retrieval_score_threshold, k.metadata,
   k.embedder, k.pending_embedder, k.generation, k.collection, k.created_at, k.updated_at,
@@ -65,7 +70,7 @@ const statusOf = (row: KnowledgeBaseRow): KnowledgeBaseStatus =>
     ? "INGESTING"
     : row.needsIngestion
     ? "NEEDS_INGESTION"
-    : Number(row.documentCount) === 0
+    : row.documentCount === 0
     ? "EMPTY"
     : "READY"
 
@@ -79,37 +84,41 @@ export const toKnowledgeBase = (row: KnowledgeBaseRow): KnowledgeBase =>
     retrievalScoreThreshold: row.retrievalScoreThreshold,
     metadata: row.metadata,
     status: statusOf(row),
-    documentCount: Number(row.documentCount),
-    chunkCount: Number(row.chunkCount),
+    documentCount: row.documentCount,
+    chunkCount: row.chunkCount,
     embedder: row.embedder,
     pendingEmbedder: row.pendingEmbedder,
     lastIngestedAt: row.lastIngestedAt,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt
-  }, fromDatabase)
+  }, Rows.validated)
 
-export interface DocumentRow {
-  readonly id: KbDocumentId
-  readonly kbId: KnowledgeBaseId
-  readonly tenantId: TenantId
-  readonly sourceType: SourceType
-  readonly title: string | null
-  readonly url: string | null
-  readonly fileName: string | null
-  readonly format: string | null
-  readonly sizeBytes: number | null
-  readonly content: string | null
-  readonly faqs: ReadonlyArray<FaqPair> | null
-  readonly contentHash: string | null
-  readonly status: DocumentStatus
-  readonly ingestedHash: string | null
-  readonly ingestedEmbedder: string | null
-  readonly chunkCount: number
-  readonly lastError: { readonly code: string; readonly message: string } | null
-  readonly ingestedAt: Date | null
-  readonly createdAt: Date
-  readonly updatedAt: Date
-}
+/** A stored FAQ pair: its shape (the rules for writing one are `FaqPair`'s). */
+const FaqPairColumn = Schema.Struct({ question: Schema.String, answer: Schema.String })
+
+export const DocumentRow = Schema.Struct({
+  id: KbDocumentId,
+  kbId: KnowledgeBaseId,
+  tenantId: TenantId,
+  sourceType: SourceType,
+  title: Schema.NullOr(Schema.String),
+  url: Schema.NullOr(Schema.String),
+  fileName: Schema.NullOr(Schema.String),
+  format: Schema.NullOr(Schema.String),
+  sizeBytes: Schema.NullOr(Schema.NonNegativeInt),
+  content: Schema.NullOr(Schema.String),
+  faqs: Schema.NullOr(Schema.Array(FaqPairColumn)),
+  contentHash: Schema.NullOr(Schema.String),
+  status: DocumentStatus,
+  ingestedHash: Schema.NullOr(Schema.String),
+  ingestedEmbedder: Schema.NullOr(Schema.String),
+  chunkCount: Schema.NonNegativeInt,
+  lastError: Schema.NullOr(DocumentError),
+  ingestedAt: Schema.NullOr(Schema.DateFromSelf),
+  createdAt: Schema.DateFromSelf,
+  updatedAt: Schema.DateFromSelf
+})
+export type DocumentRow = typeof DocumentRow.Type
 
 export const DOCUMENT_COLUMNS = `id, kb_id, tenant_id, source_type, title, url, file_name, format, size_bytes, content, faqs,
   content_hash, status, ingested_hash, ingested_embedder, chunk_count, last_error, ingested_at, created_at, updated_at`
@@ -132,33 +141,34 @@ export const toDocument = (row: DocumentRow): KbDocument =>
     ingestedAt: row.ingestedAt,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt
-  }, fromDatabase)
+  }, Rows.validated)
 
-export interface JobRow {
-  readonly id: IngestionJobId
-  readonly kbId: KnowledgeBaseId
-  readonly tenantId: TenantId
-  readonly status: IngestionJobStatus
-  readonly fullReindex: boolean
-  readonly planned: boolean
-  readonly embedder: string | null
-  readonly targetCollection: string | null
-  readonly targetGeneration: number | null
-  readonly chunksTotal: number
-  readonly chunksDone: number
-  readonly documentsTotal: number
-  readonly documentsDone: number
-  readonly documentsUnchanged: number
-  readonly documentsRemoved: number
-  readonly documentsFailed: number
-  readonly errors: ReadonlyArray<{ readonly documentId: string | null; readonly code: string; readonly message: string }>
-  readonly runs: number
-  readonly leaseOwner: string | null
-  readonly leaseUntil: Date | null
-  readonly createdAt: Date
-  readonly startedAt: Date | null
-  readonly finishedAt: Date | null
-}
+export const JobRow = Schema.Struct({
+  id: IngestionJobId,
+  kbId: KnowledgeBaseId,
+  tenantId: TenantId,
+  status: IngestionJobStatus,
+  fullReindex: Schema.Boolean,
+  planned: Schema.Boolean,
+  embedder: Schema.NullOr(Schema.String),
+  targetCollection: Schema.NullOr(Schema.String),
+  targetGeneration: Schema.NullOr(Schema.Int),
+  chunksTotal: Schema.Int,
+  chunksDone: Schema.Int,
+  documentsTotal: Schema.Int,
+  documentsDone: Schema.Int,
+  documentsUnchanged: Schema.Int,
+  documentsRemoved: Schema.Int,
+  documentsFailed: Schema.Int,
+  errors: Schema.Array(IngestionError),
+  runs: Schema.Int,
+  leaseOwner: Schema.NullOr(Schema.String),
+  leaseUntil: Schema.NullOr(Schema.DateFromSelf),
+  createdAt: Schema.DateFromSelf,
+  startedAt: Schema.NullOr(Schema.DateFromSelf),
+  finishedAt: Schema.NullOr(Schema.DateFromSelf)
+})
+export type JobRow = typeof JobRow.Type
 
 export const JOB_COLUMNS = `id, kb_id, tenant_id, status, full_reindex, planned, embedder, target_collection, target_generation,
   chunks_total, chunks_done, documents_total, documents_done, documents_unchanged, documents_removed, documents_failed,
@@ -183,20 +193,23 @@ export const toJob = (row: JobRow): IngestionJob =>
       removed: row.documentsRemoved,
       failed: row.documentsFailed
     },
-    errors: row.errors as IngestionJob["errors"],
+    errors: row.errors,
     runs: row.runs,
     createdAt: row.createdAt,
     startedAt: row.startedAt,
     finishedAt: row.finishedAt
-  }, fromDatabase)
+  }, Rows.validated)
 
-export interface SearchTarget {
-  readonly id: KnowledgeBaseId
-  readonly collection: string
-  readonly embedder: string
-  readonly threshold: number
-  readonly removedDocumentIds: ReadonlyArray<string>
-}
+export const SearchTarget = Schema.Struct({
+  id: KnowledgeBaseId,
+  collection: Schema.String,
+  embedder: Schema.String,
+  threshold: Schema.Number,
+  removedDocumentIds: Schema.Array(Schema.String)
+})
+export type SearchTarget = typeof SearchTarget.Type
+
+const IdRow = Schema.Struct({ id: Schema.String })
 
 export interface NewKnowledgeBase {
   readonly id: KnowledgeBaseId
@@ -246,36 +259,30 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
     const forgetSearchTarget = (kbId: string) => Effect.sync(() => targetCache.forget(kbId))
 
     /** A knowledge base's documents or jobs, newest first, with their total. */
-    const pageOf = <Row extends object, A>(
+    const pageOf = <Row, A>(
       table: "kb_documents" | "kb_ingestion_jobs",
       columns: ReturnType<typeof sql.literal>,
+      row: Schema.Schema<Row, any>,
       kbId: KnowledgeBaseId,
       page: PageRequest,
       to: (row: Row) => A
     ) =>
-      Effect.all([
-        sql<Row>`
+      Rows.page(
+        row,
+        sql`
           SELECT ${columns} FROM ${sql(table)} WHERE kb_id = ${kbId}
           ORDER BY id DESC LIMIT ${page.pageSize} OFFSET ${offsetOf(page)}
         `,
-        sql<{ total: number }>`SELECT count(*) AS total FROM ${sql(table)} WHERE kb_id = ${kbId}`
-      ]).pipe(
-        Effect.map(([rows, [count]]) => ({ items: rows.map(to), total: Number(count!.total) })),
-        Effect.orDie
-      )
+        sql`SELECT count(*) AS total FROM ${sql(table)} WHERE kb_id = ${kbId}`
+      ).pipe(Effect.map(({ items, total }) => ({ items: items.map(to), total })))
 
     const find = (tenantId: TenantId, id: KnowledgeBaseId) =>
-      sql<KnowledgeBaseRow>`SELECT ${kbColumns} FROM knowledge_bases k WHERE k.id = ${id} AND k.tenant_id = ${tenantId}`.pipe(
-        Effect.map((rows) => Option.fromNullable(rows[0])),
-        Effect.orDie
-      )
+      Rows.findOne(KnowledgeBaseRow, sql`SELECT ${kbColumns} FROM knowledge_bases k WHERE k.id = ${id} AND k.tenant_id = ${tenantId}`)
+        .pipe(Effect.orDie)
 
     /** By id alone, for the worker (which has no tenant in hand). */
     const findById = (id: KnowledgeBaseId) =>
-      sql<KnowledgeBaseRow>`SELECT ${kbColumns} FROM knowledge_bases k WHERE k.id = ${id}`.pipe(
-        Effect.map((rows) => Option.fromNullable(rows[0])),
-        Effect.orDie
-      )
+      Rows.findOne(KnowledgeBaseRow, sql`SELECT ${kbColumns} FROM knowledge_bases k WHERE k.id = ${id}`).pipe(Effect.orDie)
 
     const create = (kb: NewKnowledgeBase) =>
       Effect.gen(function*() {
@@ -290,28 +297,26 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
       })
 
     const keyExists = (tenantId: TenantId, kbKey: string) =>
-      sql<{ id: string }>`SELECT id FROM knowledge_bases WHERE tenant_id = ${tenantId} AND kb_key = ${kbKey}`.pipe(
+      Rows.findAll(IdRow, sql`SELECT id FROM knowledge_bases WHERE tenant_id = ${tenantId} AND kb_key = ${kbKey}`).pipe(
         Effect.map((rows) => rows.length > 0),
         Effect.orDie
       )
 
     const list = (tenantId: TenantId, page: PageRequest) =>
-      Effect.all([
-        sql<KnowledgeBaseRow>`
+      Rows.page(
+        KnowledgeBaseRow,
+        sql`
           SELECT ${kbColumns} FROM knowledge_bases k WHERE k.tenant_id = ${tenantId}
           ORDER BY k.id DESC LIMIT ${page.pageSize} OFFSET ${offsetOf(page)}
         `,
-        sql<{ total: number }>`SELECT count(*) AS total FROM knowledge_bases WHERE tenant_id = ${tenantId}`
-      ]).pipe(
-        Effect.map(([rows, [count]]) => ({ items: rows.map(toKnowledgeBase), total: Number(count!.total) })),
-        Effect.orDie
-      )
+        sql`SELECT count(*) AS total FROM knowledge_bases WHERE tenant_id = ${tenantId}`
+      ).pipe(Effect.map(({ items, total }) => ({ items: items.map(toKnowledgeBase), total })))
 
     /** Applies the changes (metadata already merged by the caller); none when it does not exist. */
     const update = (tenantId: TenantId, id: KnowledgeBaseId, changes: KnowledgeBaseChanges) =>
       Effect.gen(function*() {
         const now = yield* nowDate
-        const updated = yield* sql<{ id: string }>`
+        const updated = yield* Rows.findAll(IdRow, sql`
           UPDATE knowledge_bases SET
             kb_key = coalesce(${changes.kbKey ?? null}, kb_key),
             kb_name = coalesce(${changes.kbName ?? null}, kb_name),
@@ -324,14 +329,14 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
             updated_at = ${now}
           WHERE id = ${id} AND tenant_id = ${tenantId}
           RETURNING id
-        `.pipe(Effect.catchTag("SqlError", keyTaken))
+        `).pipe(Effect.catchTag("SqlError", keyTaken))
         if (updated.length === 0) return Option.none<KnowledgeBaseRow>()
         yield* forgetSearchTarget(id)
         return yield* find(tenantId, id)
       })
 
     const remove = (tenantId: TenantId, id: KnowledgeBaseId) =>
-      sql<{ id: string }>`DELETE FROM knowledge_bases WHERE id = ${id} AND tenant_id = ${tenantId} RETURNING id`.pipe(
+      Rows.findAll(IdRow, sql`DELETE FROM knowledge_bases WHERE id = ${id} AND tenant_id = ${tenantId} RETURNING id`).pipe(
         Effect.map((rows) => rows.length > 0),
         Effect.tap(forgetSearchTarget(id)),
         Effect.orDie
@@ -343,31 +348,31 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
     const addDocuments = (tenantId: TenantId, kbId: KnowledgeBaseId, documents: ReadonlyArray<NewDocument>) =>
       Effect.gen(function*() {
         const now = yield* nowDate
-        const [kb] = yield* sql<{ id: string }>`
+        const kb = yield* Rows.findOne(IdRow, sql`
           SELECT id FROM knowledge_bases WHERE id = ${kbId} AND tenant_id = ${tenantId} FOR SHARE
-        `
-        if (kb === undefined) return Option.none<ReadonlyArray<KbDocument>>()
+        `)
+        if (Option.isNone(kb)) return Option.none<ReadonlyArray<KbDocument>>()
         const rows: Array<DocumentRow> = []
         for (const d of documents) {
-          const [row] = yield* sql<DocumentRow>`
+          const row = yield* Rows.single(DocumentRow, sql`
             INSERT INTO kb_documents (id, kb_id, tenant_id, source_type, title, url, file_name, format, size_bytes, content,
               faqs, content_hash, status, created_at, updated_at)
             VALUES (${uuidv7()}, ${kbId}, ${tenantId}, ${d.sourceType}, ${d.title}, ${d.url}, ${d.fileName}, ${d.format},
               ${d.sizeBytes}, ${d.content}, ${d.faqs === null ? null : JSON.stringify(d.faqs)}::jsonb, ${d.contentHash},
               'PENDING', ${now}, ${now})
             RETURNING ${documentColumns}
-          `
-          rows.push(row!)
+          `)
+          rows.push(row)
         }
         return Option.some(rows.map(toDocument))
       }).pipe(sql.withTransaction, Effect.orDie)
 
     const listDocuments = (kbId: KnowledgeBaseId, page: PageRequest) =>
-      pageOf<DocumentRow, KbDocument>("kb_documents", documentColumns, kbId, page, toDocument)
+      pageOf("kb_documents", documentColumns, DocumentRow, kbId, page, toDocument)
 
     const findDocument = (kbId: KnowledgeBaseId, id: KbDocumentId) =>
-      sql<DocumentRow>`SELECT ${documentColumns} FROM kb_documents WHERE id = ${id} AND kb_id = ${kbId}`.pipe(
-        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toDocument)),
+      Rows.findOne(DocumentRow, sql`SELECT ${documentColumns} FROM kb_documents WHERE id = ${id} AND kb_id = ${kbId}`).pipe(
+        Effect.map(Option.map(toDocument)),
         Effect.orDie
       )
 
@@ -375,18 +380,18 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
     const removeDocument = (kbId: KnowledgeBaseId, id: KbDocumentId) =>
       Effect.gen(function*() {
         const now = yield* nowDate
-        const rows = yield* sql<{ id: string }>`
+        const rows = yield* Rows.findAll(IdRow, sql`
           UPDATE kb_documents SET status = 'REMOVED', updated_at = CASE WHEN status = 'REMOVED' THEN updated_at ELSE ${now} END
           WHERE id = ${id} AND kb_id = ${kbId}
           RETURNING id
-        `
+        `)
         yield* forgetSearchTarget(kbId)
         return rows.length > 0
       }).pipe(Effect.orDie)
 
     /** Documents queries leave out: removed, their chunks not yet purged. */
     const removedDocumentIds = (kbId: KnowledgeBaseId) =>
-      sql<{ id: string }>`SELECT id FROM kb_documents WHERE kb_id = ${kbId} AND status = 'REMOVED'`.pipe(
+      Rows.findAll(IdRow, sql`SELECT id FROM kb_documents WHERE kb_id = ${kbId} AND status = 'REMOVED'`).pipe(
         Effect.map((rows) => rows.map((r) => r.id)),
         Effect.orDie
       )
@@ -400,24 +405,23 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
     const enqueueJob = (tenantId: TenantId, kbId: KnowledgeBaseId, full: boolean) =>
       Effect.gen(function*() {
         const now = yield* nowDate
-        const [row] = yield* sql<{ id: IngestionJobId; status: IngestionJobStatus }>`
+        return yield* Rows.single(Schema.Struct({ id: IngestionJobId, status: IngestionJobStatus }), sql`
           INSERT INTO kb_ingestion_jobs (id, kb_id, tenant_id, status, full_reindex, created_at, updated_at)
           VALUES (${uuidv7()}, ${kbId}, ${tenantId}, 'QUEUED', ${full}, ${now}, ${now})
           ON CONFLICT (kb_id) WHERE status = 'QUEUED'
           DO UPDATE SET full_reindex = kb_ingestion_jobs.full_reindex OR EXCLUDED.full_reindex
           RETURNING id, status
-        `
-        return row!
+        `)
       }).pipe(Effect.orDie)
 
     const findJob = (kbId: KnowledgeBaseId, id: IngestionJobId) =>
-      sql<JobRow>`SELECT ${jobColumns} FROM kb_ingestion_jobs WHERE id = ${id} AND kb_id = ${kbId}`.pipe(
-        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toJob)),
+      Rows.findOne(JobRow, sql`SELECT ${jobColumns} FROM kb_ingestion_jobs WHERE id = ${id} AND kb_id = ${kbId}`).pipe(
+        Effect.map(Option.map(toJob)),
         Effect.orDie
       )
 
     const listJobs = (kbId: KnowledgeBaseId, page: PageRequest) =>
-      pageOf<JobRow, IngestionJob>("kb_ingestion_jobs", jobColumns, kbId, page, toJob)
+      pageOf("kb_ingestion_jobs", jobColumns, JobRow, kbId, page, toJob)
 
     /**
      * What a query needs of knowledge bases, in the order asked, for those that exist: the active
@@ -426,12 +430,12 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
     const searchTargets = (tenantId: TenantId, kbIds: ReadonlyArray<string>) =>
       kbIds.length === 0
         ? Effect.succeed<ReadonlyArray<SearchTarget>>([])
-        : sql<SearchTarget>`
+        : Rows.findAll(SearchTarget, sql`
           SELECT k.id, k.collection, k.embedder, k.retrieval_score_threshold AS threshold,
             (SELECT coalesce(json_agg(d.id), '[]'::json) FROM kb_documents d
               WHERE d.kb_id = k.id AND d.status = 'REMOVED') AS removed_document_ids
           FROM knowledge_bases k WHERE k.tenant_id = ${tenantId} AND k.id IN ${sql.in(kbIds)}
-        `.pipe(
+        `).pipe(
           Effect.map((rows) => kbIds.flatMap((id) => rows.filter((r) => r.id === id))),
           Effect.orDie
         )

@@ -22,24 +22,26 @@
  * answers with the first message; one that does not may deliver it twice (docs/messaging.md, "Exactly once").
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { AgentSettings } from "@voiceagent/domain/Agents"
-import type { TenantId } from "@voiceagent/domain/Ids"
+import { AgentSettings } from "@voiceagent/domain/Agents"
+import { TenantId } from "@voiceagent/domain/Ids"
 import { chatAppTemplateFor, renderTemplate, smsSegments, smsTemplateFor } from "@voiceagent/domain/MessageRules"
-import type { ChatAppTemplateMapping, MessageChannel, SmsTemplate } from "@voiceagent/domain/Messaging"
-import type { PhoneProvider } from "@voiceagent/domain/Phone"
+import { ChatAppTemplateMapping, MessageChannel, SmsTemplate } from "@voiceagent/domain/Messaging"
+import { PhoneProvider } from "@voiceagent/domain/Phone"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Queue from "effect/Queue"
+import * as Schema from "effect/Schema"
 import { v7 as uuidv7 } from "uuid"
 import { type Holding, MessageCharges, type SendOutcome } from "../Billing/MessageCharges.js"
 import type { CallEndedEvent } from "../Calls/CallEnded.js"
 import * as ListenerCache from "../Calls/ListenerCache.js"
 import { failpoint } from "../Failpoints.js"
 import { PlatformSettings } from "../Settings.js"
-import { type DeliveryStatus, type InboundReply, type InboundStatus, MessageSenders, SendFailure } from "./Senders.js"
+import * as Rows from "../Sql/Rows.js"
+import { type InboundReply, type InboundStatus, MessageSenders, SendFailure } from "./Senders.js"
 
 export interface MessagingOptions {
   /** The provider of SMS campaigns that name none. */
@@ -72,15 +74,34 @@ export class MessagingSettings extends Context.Tag("Messaging/Settings")<Messagi
   static readonly layer = (options: MessagingOptions = defaultMessagingOptions) => Layer.succeed(MessagingSettings, options)
 }
 
-interface CampaignRow {
-  readonly channel: MessageChannel
-  readonly id: string
-  readonly templates: ReadonlyArray<unknown>
-  readonly campaignSender: string | null
-  readonly provider: PhoneProvider | null
-  readonly attached: string | null
-  readonly agentSettings: AgentSettings | null
-}
+/** An active campaign of the agent, with its sender candidates: jsonb `templates` and `agentSettings` in their JSON form. */
+const CampaignRow = Schema.Union(
+  Schema.Struct({
+    channel: Schema.Literal("CHATAPP"),
+    id: Schema.String,
+    templates: Schema.Array(ChatAppTemplateMapping),
+    campaignSender: Schema.NullOr(Schema.String),
+    provider: Schema.Null,
+    attached: Schema.NullOr(Schema.String),
+    agentSettings: Schema.NullOr(AgentSettings)
+  }),
+  Schema.Struct({
+    channel: Schema.Literal("SMS"),
+    id: Schema.String,
+    templates: Schema.Array(SmsTemplate),
+    campaignSender: Schema.NullOr(Schema.String),
+    provider: Schema.NullOr(PhoneProvider),
+    attached: Schema.Null,
+    agentSettings: Schema.NullOr(AgentSettings)
+  })
+)
+type CampaignRow = typeof CampaignRow.Type
+
+const ContactRow = Schema.Struct({
+  name: Schema.NullOr(Schema.String),
+  email: Schema.NullOr(Schema.String),
+  metadata: Rows.JsonObjectColumn
+})
 
 interface Chosen {
   readonly campaign: CampaignRow
@@ -102,12 +123,32 @@ interface MessageContent {
   readonly price: number
 }
 
-interface DueMessage extends MessageContent {
-  readonly id: string
-  readonly tenantId: TenantId
-  readonly toNumber: string
-  readonly sender: string
-}
+const DueMessage = Schema.Struct({
+  id: Schema.String,
+  tenantId: TenantId,
+  channel: MessageChannel,
+  toNumber: Schema.String,
+  sender: Schema.String,
+  provider: Schema.String,
+  templateName: Schema.NullOr(Schema.String),
+  languageCode: Schema.NullOr(Schema.String),
+  body: Schema.NullOr(Schema.String),
+  bodyParameters: Schema.Array(Schema.String),
+  dltSenderId: Schema.NullOr(Schema.String),
+  dltTemplateId: Schema.NullOr(Schema.String),
+  encoding: Schema.NullOr(Schema.Literal("GSM7", "UCS2")),
+  price: Schema.NonNegativeInt
+})
+type DueMessage = typeof DueMessage.Type
+
+const EarlyStatusRow = Schema.Struct({
+  tenantId: TenantId,
+  providerMessageId: Schema.String,
+  status: Schema.Literal("sent", "delivered", "read", "failed"),
+  at: Schema.DateFromSelf,
+  errorCode: Schema.NullOr(Schema.String),
+  errorTitle: Schema.NullOr(Schema.String)
+})
 
 export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Outbox", {
   effect: Effect.gen(function*() {
@@ -120,7 +161,7 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
 
     /** The agent's active campaigns with their sender candidates, cached (`ListenerCache`): most agents have none. */
     const campaignsOf = (tenantId: TenantId, agentId: string) =>
-      ListenerCache.cached(tenantId, `messaging-campaigns:${agentId}`, sql<CampaignRow>`
+      ListenerCache.cached(tenantId, `messaging-campaigns:${agentId}`, Rows.findAll(CampaignRow, sql`
           SELECT 'CHATAPP' AS channel, c.id, c.templates, c.phone_number_id AS campaign_sender, NULL AS provider,
                  (SELECT n.phone_number_id FROM chatapp_agent_numbers n WHERE n.tenant_id = c.tenant_id AND n.agent_id = c.agent_id) AS attached,
                  (SELECT a.settings FROM agents a WHERE a.id = c.agent_id) AS agent_settings
@@ -129,7 +170,7 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
           SELECT 'SMS', s.id, s.templates, s.sender_number, s.sender_provider, NULL,
                  (SELECT a.settings FROM agents a WHERE a.id = s.agent_id)
           FROM sms_campaigns s WHERE s.tenant_id = ${tenantId} AND s.agent_id = ${agentId} AND s.is_active
-        `)
+        `))
 
     /** The agent's campaigns that send a message for this call (none for a web call: it has no number to message). */
     const sendingFor = (event: CallEndedEvent) =>
@@ -140,8 +181,8 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
           // which campaigns send at all is known from the call alone; the chat-app language variant needs the contact
           campaigns.filter((c) =>
             c.channel === "CHATAPP"
-              ? chatAppTemplateFor(c.templates as ReadonlyArray<ChatAppTemplateMapping>, direction, event.outcome) !== undefined
-              : smsTemplateFor(c.templates as ReadonlyArray<SmsTemplate>, event.outcome) !== undefined
+              ? chatAppTemplateFor(c.templates, direction, event.outcome) !== undefined
+              : smsTemplateFor(c.templates, event.outcome) !== undefined
           ))
       })
 
@@ -156,20 +197,19 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
         const sending = yield* sendingFor(event)
         if (sending.length === 0) return false
         const to = (direction === "OUTGOING" ? event.toNumber : event.fromNumber) ?? ""
-        const [contact] = event.customerId === null ? [] : yield* sql<{
-          name: string | null
-          email: string | null
-          metadata: { readonly [key: string]: unknown }
-        }>`SELECT name, email, metadata FROM contacts WHERE id = ${event.customerId} AND tenant_id = ${event.tenantId}`
+        const [contact] = event.customerId === null ? [] : yield* Rows.findAll(
+          ContactRow,
+          sql`SELECT name, email, metadata FROM contacts WHERE id = ${event.customerId} AND tenant_id = ${event.tenantId}`
+        )
         const context = { name: contact?.name ?? null, email: contact?.email ?? null, phone: to, metadata: contact?.metadata ?? {} }
         const at = yield* now
         const chosen = sending.map((campaign): Chosen => {
           if (campaign.channel === "SMS") {
-            return { campaign, chatApp: undefined, sms: smsTemplateFor(campaign.templates as ReadonlyArray<SmsTemplate>, event.outcome) }
+            return { campaign, chatApp: undefined, sms: smsTemplateFor(campaign.templates, event.outcome) }
           }
           const languages = { contact: context.metadata["languageCode"], agent: campaign.agentSettings?.languageCode }
           const chatApp = chatAppTemplateFor(
-            campaign.templates as ReadonlyArray<ChatAppTemplateMapping>,
+            campaign.templates,
             direction,
             event.outcome,
             languages
@@ -272,7 +312,7 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
 
     /** Claims due messages so that no other dispatcher sends them meanwhile. */
     const claimDue = (at: Date, limit: number) =>
-      sql<DueMessage>`
+      Rows.findAll(DueMessage, sql`
         UPDATE messages SET claimed_until = ${new Date(at.getTime() + Duration.toMillis(settings.claimFor))}
         WHERE id IN (
           SELECT id FROM messages
@@ -283,7 +323,7 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
         )
         RETURNING id, tenant_id, channel, to_number, sender, provider, template_name, language_code, body, body_parameters,
                   dlt_sender_id, dlt_template_id, encoding, price
-      `.pipe(Effect.orDie)
+      `).pipe(Effect.orDie)
 
     /**
      * Applies a status the messaging platform reported. Statuses only move forward (SENT → DELIVERED →
@@ -340,13 +380,13 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
     const applyEarlyStatuses = (sent: ReadonlyArray<{ readonly tenantId: TenantId; readonly providerMessageId: string }>) =>
       Effect.gen(function*() {
         if (sent.length === 0) return
-        const early = yield* sql<{ tenantId: TenantId; providerMessageId: string; status: DeliveryStatus; at: Date; errorCode: string | null; errorTitle: string | null }>`
+        const early = yield* Rows.findAll(EarlyStatusRow, sql`
           SELECT e.tenant_id, e.provider_message_id, e.status, e.at, e.error_code, e.error_title
           FROM message_status_events e
           JOIN jsonb_to_recordset(${JSON.stringify(sent)}::jsonb) AS s("tenantId" uuid, "providerMessageId" text)
             ON e.tenant_id = s."tenantId" AND e.provider_message_id = s."providerMessageId"
           ORDER BY e.at
-        `
+        `)
         for (const e of early) {
           yield* applyStatus(e.tenantId, {
             providerMessageId: e.providerMessageId,
@@ -358,10 +398,10 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
       }).pipe(Effect.orDie)
 
     /** When the next message falls due (a retry, or a claim running out); `undefined` when none waits. */
-    const nextDueAt = sql<{ at: Date | null }>`
+    const nextDueAt = Rows.single(Schema.Struct({ at: Schema.NullOr(Schema.DateFromSelf) }), sql`
       SELECT min(GREATEST(next_attempt_at, COALESCE(claimed_until, next_attempt_at))) AS at
       FROM messages WHERE status IN ('QUEUED', 'SENDING')
-    `.pipe(Effect.map(([row]) => row?.at ?? undefined), Effect.orDie)
+    `).pipe(Effect.map((row) => row.at ?? undefined), Effect.orDie)
 
     return {
       wants,

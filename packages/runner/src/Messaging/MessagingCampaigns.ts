@@ -4,7 +4,6 @@
  * JSON array with ids the service assigns, and replaced whole on update.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { SqlError } from "@effect/sql/SqlError"
 import { AgentNotFound } from "@voiceagent/domain/Agents"
 import type { AgentId, TenantId } from "@voiceagent/domain/Ids"
 import {
@@ -14,6 +13,7 @@ import {
   type ChatAppCampaignId,
   ChatAppCampaignNotFound,
   ChatAppReply,
+  ChatAppTemplateMapping,
   type ChatAppTemplateMappingInput,
   type CreateChatAppCampaignRequest,
   type CreateSmsCampaignRequest,
@@ -24,6 +24,7 @@ import {
   SmsCampaignExists,
   type SmsCampaignId,
   SmsCampaignNotFound,
+  SmsTemplate,
   type SmsTemplateInput,
   type UpdateChatAppCampaignRequest,
   type UpdateSmsCampaignRequest,
@@ -33,11 +34,12 @@ import { offsetOf, type PageRequest } from "@voiceagent/domain/Pagination"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import * as crypto from "node:crypto"
 import * as ListenerCache from "../Calls/ListenerCache.js"
 import { v7 as uuidv7 } from "uuid"
 import { AgentsRepo } from "../Agents/AgentsRepo.js"
-import { fromDatabase } from "../Sql/Rows.js"
+import * as Rows from "../Sql/Rows.js"
 import { isUniqueViolation } from "../Sql/SqlErrors.js"
 
 const CHATAPP_COLUMNS = "id, tenant_id, agent_id, name, phone_number_id, is_active, templates, created_at, updated_at"
@@ -66,8 +68,13 @@ const smsTemplates = (templates: ReadonlyArray<SmsTemplateInput>) =>
     dltTemplateId: t.dltTemplateId ?? null
   }))
 
-const chatAppOf = (row: ChatAppCampaign) => new ChatAppCampaign(row, fromDatabase)
-const smsOf = (row: SmsCampaign) => new SmsCampaign({ ...row, senderProvider: row.senderProvider ?? null }, fromDatabase)
+// jsonb `templates` in their encoded (JSON) form; `currency` is a `char(3)`
+const ChatAppCampaignRow = Rows.of(ChatAppCampaign, { templates: Schema.Array(ChatAppTemplateMapping) })
+const SmsCampaignRow = Rows.of(SmsCampaign, { templates: Schema.Array(SmsTemplate) })
+const AgentNumberAttachmentRow = Rows.of(AgentNumberAttachment)
+const MessageLogRow = Rows.of(MessageLog, { currency: Schema.Trim })
+const ChatAppReplyRow = Rows.of(ChatAppReply)
+const TokenRow = Schema.Struct({ token: Schema.String })
 
 export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Messaging/Campaigns", {
   effect: Effect.gen(function*() {
@@ -84,9 +91,6 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
         onSome: (found) => Effect.succeed(found.agent)
       }))
 
-    const page = <A>(rows: Effect.Effect<ReadonlyArray<A>, SqlError>, count: Effect.Effect<ReadonlyArray<{ n: number }>, SqlError>) =>
-      Effect.all([rows, count]).pipe(Effect.map(([items, [c]]) => ({ items, total: c!.n })), Effect.orDie)
-
     // -------------------------------------------------------------------------
     // Chat-app campaigns
     // -------------------------------------------------------------------------
@@ -95,41 +99,41 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
       Effect.gen(function*() {
         const agent = yield* requireAgent(tenantId, input.agentId)
         const at = yield* now
-        const [row] = yield* sql<ChatAppCampaign>`
+        return yield* Rows.single(ChatAppCampaignRow, sql`
           INSERT INTO chatapp_campaigns (id, tenant_id, agent_id, name, phone_number_id, is_active, templates, created_at, updated_at)
           VALUES (${uuidv7()}, ${tenantId}, ${input.agentId}, ${input.name ?? `${agent.name} chat-app`}, ${input.phoneNumberId ?? null},
                   ${input.isActive ?? true}, ${JSON.stringify(chatAppTemplates(input.templates))}::jsonb, ${at}, ${at})
           RETURNING ${chatAppColumns}
-        `.pipe(
+        `).pipe(
           Effect.catchTag("SqlError", (e) =>
             isUniqueViolation(e, "chatapp_campaigns_agent_key") ? Effect.fail(new ChatAppCampaignExists()) : Effect.die(e))
         )
-        return chatAppOf(row!)
       })
 
     const listChatApp = (tenantId: TenantId, request: PageRequest) =>
-      page(
-        sql<ChatAppCampaign>`
+      Rows.page(
+        ChatAppCampaignRow,
+        sql`
           SELECT ${chatAppColumns} FROM chatapp_campaigns WHERE tenant_id = ${tenantId}
           ORDER BY id DESC LIMIT ${request.pageSize} OFFSET ${offsetOf(request)}
-        `.pipe(Effect.map((rows) => rows.map(chatAppOf))),
-        sql`SELECT count(*) AS n FROM chatapp_campaigns WHERE tenant_id = ${tenantId}`
+        `,
+        sql`SELECT count(*) AS total FROM chatapp_campaigns WHERE tenant_id = ${tenantId}`
       )
 
     const findChatApp = (tenantId: TenantId, id: ChatAppCampaignId, lock = false) =>
-      sql<ChatAppCampaign>`
+      Rows.findOne(ChatAppCampaignRow, sql`
         SELECT ${chatAppColumns} FROM chatapp_campaigns WHERE id = ${id} AND tenant_id = ${tenantId}
         ${lock ? sql.literal("FOR UPDATE") : sql.literal("")}
-      `.pipe(
+      `).pipe(
         Effect.orDie,
-        Effect.flatMap(([row]) => row === undefined ? Effect.fail(new ChatAppCampaignNotFound()) : Effect.succeed(chatAppOf(row)))
+        Effect.flatMap(Option.match({ onNone: () => Effect.fail(new ChatAppCampaignNotFound()), onSome: Effect.succeed }))
       )
 
     const updateChatApp = (tenantId: TenantId, id: ChatAppCampaignId, patch: UpdateChatAppCampaignRequest) =>
       Effect.gen(function*() {
         const current = yield* findChatApp(tenantId, id, true)
         const templates = patch.templates === undefined ? current.templates : chatAppTemplates(patch.templates)
-        const [row] = yield* sql<ChatAppCampaign>`
+        return yield* Rows.single(ChatAppCampaignRow, sql`
           UPDATE chatapp_campaigns SET
             name = ${patch.name ?? current.name},
             phone_number_id = ${patch.phoneNumberId === undefined ? current.phoneNumberId : patch.phoneNumberId},
@@ -138,8 +142,7 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
             updated_at = ${yield* now}
           WHERE id = ${id}
           RETURNING ${chatAppColumns}
-        `
-        return chatAppOf(row!)
+        `)
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
 
     const removeChatApp = (tenantId: TenantId, id: ChatAppCampaignId) =>
@@ -151,13 +154,12 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
     const attachNumber = (tenantId: TenantId, agentId: AgentId, phoneNumberId: string) =>
       Effect.gen(function*() {
         yield* requireAgent(tenantId, agentId)
-        const [row] = yield* sql<AgentNumberAttachment>`
+        return yield* Rows.single(AgentNumberAttachmentRow, sql`
           INSERT INTO chatapp_agent_numbers (id, tenant_id, agent_id, phone_number_id, updated_at)
           VALUES (${uuidv7()}, ${tenantId}, ${agentId}, ${phoneNumberId}, ${yield* now})
           ON CONFLICT (tenant_id, agent_id) DO UPDATE SET phone_number_id = EXCLUDED.phone_number_id, updated_at = EXCLUDED.updated_at
           RETURNING id, tenant_id, agent_id, phone_number_id, updated_at
-        `.pipe(Effect.orDie)
-        return new AgentNumberAttachment(row!, fromDatabase)
+        `).pipe(Effect.orDie)
       })
 
     /**
@@ -170,14 +172,14 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
           INSERT INTO chatapp_webhook_tokens (tenant_id, token) VALUES (${tenantId}, ${crypto.randomBytes(24).toString("base64url")})
           ON CONFLICT (tenant_id) DO NOTHING
         `
-        const [row] = yield* sql<{ token: string }>`SELECT token FROM chatapp_webhook_tokens WHERE tenant_id = ${tenantId}`
-        return row!.token
+        const row = yield* Rows.single(TokenRow, sql`SELECT token FROM chatapp_webhook_tokens WHERE tenant_id = ${tenantId}`)
+        return row.token
       }).pipe(Effect.orDie)
 
     const webhookToken = (tenantId: TenantId) =>
-      sql<{ token: string }>`SELECT token FROM chatapp_webhook_tokens WHERE tenant_id = ${tenantId}`.pipe(
+      Rows.findOne(TokenRow, sql`SELECT token FROM chatapp_webhook_tokens WHERE tenant_id = ${tenantId}`).pipe(
         Effect.orDie,
-        Effect.flatMap(([row]) => row === undefined ? Effect.fail(new WebhookTokenNotIssued()) : Effect.succeed(row.token))
+        Effect.flatMap(Option.match({ onNone: () => Effect.fail(new WebhookTokenNotIssued()), onSome: (row) => Effect.succeed(row.token) }))
       )
 
     // -------------------------------------------------------------------------
@@ -189,42 +191,42 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
         const agent = yield* requireAgent(tenantId, input.agentId)
         const at = yield* now
         const defaultName = `${agent.name} SMS`.replace(/[^\p{L}\p{N} ]/gu, " ").replace(/\s+/g, " ").trim().slice(0, 120)
-        const [row] = yield* sql<SmsCampaign>`
+        return yield* Rows.single(SmsCampaignRow, sql`
           INSERT INTO sms_campaigns (id, tenant_id, agent_id, name, sender_number, sender_provider, is_active, templates, created_at, updated_at)
           VALUES (${uuidv7()}, ${tenantId}, ${input.agentId}, ${input.name ?? (defaultName === "" ? "SMS" : defaultName)},
                   ${input.senderNumber ?? null}, ${input.senderProvider ?? null}, ${input.isActive ?? true},
                   ${JSON.stringify(smsTemplates(input.templates))}::jsonb, ${at}, ${at})
           RETURNING ${smsColumns}
-        `.pipe(
+        `).pipe(
           Effect.catchTag("SqlError", (e) =>
             isUniqueViolation(e, "sms_campaigns_agent_key") ? Effect.fail(new SmsCampaignExists()) : Effect.die(e))
         )
-        return smsOf(row!)
       })
 
     const listSms = (tenantId: TenantId, request: PageRequest) =>
-      page(
-        sql<SmsCampaign>`
+      Rows.page(
+        SmsCampaignRow,
+        sql`
           SELECT ${smsColumns} FROM sms_campaigns WHERE tenant_id = ${tenantId}
           ORDER BY id DESC LIMIT ${request.pageSize} OFFSET ${offsetOf(request)}
-        `.pipe(Effect.map((rows) => rows.map(smsOf))),
-        sql`SELECT count(*) AS n FROM sms_campaigns WHERE tenant_id = ${tenantId}`
+        `,
+        sql`SELECT count(*) AS total FROM sms_campaigns WHERE tenant_id = ${tenantId}`
       )
 
     const findSms = (tenantId: TenantId, id: SmsCampaignId, lock = false) =>
-      sql<SmsCampaign>`
+      Rows.findOne(SmsCampaignRow, sql`
         SELECT ${smsColumns} FROM sms_campaigns WHERE id = ${id} AND tenant_id = ${tenantId}
         ${lock ? sql.literal("FOR UPDATE") : sql.literal("")}
-      `.pipe(
+      `).pipe(
         Effect.orDie,
-        Effect.flatMap(([row]) => row === undefined ? Effect.fail(new SmsCampaignNotFound()) : Effect.succeed(smsOf(row)))
+        Effect.flatMap(Option.match({ onNone: () => Effect.fail(new SmsCampaignNotFound()), onSome: Effect.succeed }))
       )
 
     const updateSms = (tenantId: TenantId, id: SmsCampaignId, patch: UpdateSmsCampaignRequest) =>
       Effect.gen(function*() {
         const current = yield* findSms(tenantId, id, true)
         const templates = patch.templates === undefined ? current.templates : smsTemplates(patch.templates)
-        const [row] = yield* sql<SmsCampaign>`
+        return yield* Rows.single(SmsCampaignRow, sql`
           UPDATE sms_campaigns SET
             name = ${patch.name ?? current.name},
             sender_number = ${patch.senderNumber === undefined ? current.senderNumber : patch.senderNumber},
@@ -234,8 +236,7 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
             updated_at = ${yield* now}
           WHERE id = ${id}
           RETURNING ${smsColumns}
-        `
-        return smsOf(row!)
+        `)
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
 
     const removeSms = (tenantId: TenantId, id: SmsCampaignId) =>
@@ -260,23 +261,25 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
         ...(filter.status === undefined ? [] : [sql`status = ${filter.status}`]),
         ...(filter.sessionId === undefined ? [] : [sql`session_id = ${filter.sessionId}`])
       ])
-      return page(
-        sql<MessageLog>`
+      return Rows.page(
+        MessageLogRow,
+        sql`
           SELECT ${messageColumns} FROM messages WHERE ${where}
           ORDER BY id DESC LIMIT ${request.pageSize} OFFSET ${offsetOf(request)}
-        `.pipe(Effect.map((rows) => rows.map((r) => new MessageLog({ ...r, currency: r.currency.trim() }, fromDatabase)))),
-        sql`SELECT count(*) AS n FROM messages WHERE ${where}`
+        `,
+        sql`SELECT count(*) AS total FROM messages WHERE ${where}`
       )
     }
 
     const replies = (tenantId: TenantId, request: PageRequest) =>
-      page(
-        sql<ChatAppReply>`
+      Rows.page(
+        ChatAppReplyRow,
+        sql`
           SELECT id, provider_message_id, from_number AS "from", phone_number_id, type, text, contact_name, received_at
           FROM chatapp_replies WHERE tenant_id = ${tenantId}
           ORDER BY id DESC LIMIT ${request.pageSize} OFFSET ${offsetOf(request)}
-        `.pipe(Effect.map((rows) => rows.map((r) => new ChatAppReply(r, fromDatabase)))),
-        sql`SELECT count(*) AS n FROM chatapp_replies WHERE tenant_id = ${tenantId}`
+        `,
+        sql`SELECT count(*) AS total FROM chatapp_replies WHERE tenant_id = ${tenantId}`
       )
 
     /** A write that changes what the call-ended listener reads: the tenant's cached lookups go once it is done. */

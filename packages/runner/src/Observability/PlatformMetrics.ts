@@ -25,6 +25,8 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import * as Rows from "../Sql/Rows.js"
 
 // ---------------------------------------------------------------------------
 // Per process
@@ -158,22 +160,22 @@ export class MetricsRefresh extends Context.Tag("Observability/MetricsRefresh")<
         // ages against the platform's clock, which stamped the rows (not the database's now())
         const at = new Date(yield* Clock.currentTimeMillis)
         const [outboxes, contacts, campaigns, [letters]] = yield* Effect.all([
-          sql<{ outbox: string; depth: number; oldestSeconds: number | null }>`
+          Rows.findAll(Schema.Struct({ outbox: Schema.String, depth: Schema.Int, oldestSeconds: Schema.NullOr(Schema.Number) }), sql`
             SELECT 'webhooks' AS outbox, count(*)::int AS depth,
                    extract(epoch FROM ${at}::timestamptz - min(created_at))::float8 AS oldest_seconds
             FROM webhook_deliveries WHERE delivered_at IS NULL AND failed_at IS NULL
             UNION ALL
             SELECT 'messages', count(*)::int, extract(epoch FROM ${at}::timestamptz - min(created_at))::float8
-            FROM messages WHERE status IN ('QUEUED', 'SENDING')`,
-          sql<{ state: string; count: number }>`
+            FROM messages WHERE status IN ('QUEUED', 'SENDING')`),
+          Rows.findAll(Schema.Struct({ state: Schema.String, count: Schema.Int }), sql`
             SELECT cc.state, count(*)::int AS count
             FROM campaigns c JOIN campaign_contacts cc ON cc.campaign_id = c.id
             WHERE c.status IN ${sql.in(ACTIVE_STATUSES)}
-            GROUP BY cc.state`,
-          sql<{ status: string; count: number }>`
+            GROUP BY cc.state`),
+          Rows.findAll(Schema.Struct({ status: Schema.String, count: Schema.Int }), sql`
             SELECT status, count(*)::int AS count FROM campaigns
-            WHERE status IN ${sql.in(ACTIVE_STATUSES)} GROUP BY status`,
-          sql<{ count: number }>`SELECT count(*)::int AS count FROM dead_letters`
+            WHERE status IN ${sql.in(ACTIVE_STATUSES)} GROUP BY status`),
+          Rows.findAll(Schema.Struct({ count: Schema.Int }), sql`SELECT count(*)::int AS count FROM dead_letters`)
         ])
         yield* Metric.set(deadLetters, letters?.count ?? 0)
         for (const row of outboxes) {

@@ -21,6 +21,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
+import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as crypto from "node:crypto"
 import * as fs from "node:fs"
@@ -29,7 +30,7 @@ import * as path from "node:path"
 import { tracked } from "../Observability/OffClockWork.js"
 import { SAMPLE_RATE } from "../Voice/Audio.js"
 import type { MediaSession } from "../Voice/Media.js"
-import { fromDatabase } from "../Sql/Rows.js"
+import * as Rows from "../Sql/Rows.js"
 import { makeInterleaver, makeTimeline, recordMedia } from "./CallRecorder.js"
 import { openWavFile, WAV_HEADER_BYTES } from "./WavFile.js"
 
@@ -56,14 +57,15 @@ export class RecordingsSettings extends Context.Tag("Recordings/Settings")<Recor
 /** Where a call's recording is kept, relative to the directory (`part` tells two recordings of one call apart). */
 export const recordingPath = (tenantId: string, sessionId: string, part: string) => path.join(tenantId, `${sessionId}.${part}.wav`)
 
-interface RecordingRow {
-  readonly sessionId: string
-  readonly path: string
-  readonly durationMs: number
-  readonly bytes: number
-  readonly sampleRate: number
-  readonly createdAt: Date
-}
+const RecordingRow = Schema.Struct({
+  sessionId: Schema.String,
+  path: Schema.String,
+  durationMs: Schema.NonNegativeInt,
+  bytes: Schema.NonNegativeInt,
+  sampleRate: Schema.Int,
+  createdAt: Schema.DateFromSelf
+})
+type RecordingRow = typeof RecordingRow.Type
 
 /** A call being recorded: each of its media streams goes through `wrap`. */
 export interface CallRecording {
@@ -90,18 +92,17 @@ export class Recordings extends Effect.Service<Recordings>()("Recordings/Recordi
     const summaryOf = (row: RecordingRow) =>
       new RecordingSummary({
         durationMs: row.durationMs,
-        bytes: Number(row.bytes),
+        bytes: row.bytes,
         sampleRate: row.sampleRate,
         channels: 2,
         createdAt: row.createdAt
-      }, fromDatabase)
+      }, Rows.validated)
 
     const find = Effect.fn("Recordings.find")(function*(tenantId: TenantId, sessionId: SessionId) {
-      const [row] = yield* sql<RecordingRow>`
+      return yield* Rows.findOne(RecordingRow, sql`
         SELECT session_id, path, duration_ms, bytes, sample_rate, created_at FROM call_recordings
         WHERE session_id = ${sessionId} AND tenant_id = ${tenantId}
-      `.pipe(Effect.orDie)
-      return Option.fromNullable(row)
+      `).pipe(Effect.orDie)
     })
 
     /** A tenant's recording of a call, if there is one. */
@@ -112,7 +113,7 @@ export class Recordings extends Effect.Service<Recordings>()("Recordings/Recordi
       Effect.map(find(tenantId, sessionId), (row) =>
         Option.flatMap(row, (r) => {
           const absolute = path.join(directory, r.path)
-          return fs.existsSync(absolute) ? Option.some({ path: absolute, bytes: Number(r.bytes) }) : Option.none()
+          return fs.existsSync(absolute) ? Option.some({ path: absolute, bytes: r.bytes }) : Option.none()
         }))
 
     /** Removes a recording's file (gone already is fine); a disk that refuses is a defect. */
@@ -131,9 +132,9 @@ export class Recordings extends Effect.Service<Recordings>()("Recordings/Recordi
     /** Deletes the recordings made before `retentionDays` ago: files first, then their rows. How many. */
     const sweep = Effect.fn("Recordings.sweep")(function*() {
       const cutoff = new Date((yield* Clock.currentTimeMillis) - settings.retentionDays * DAY_MS)
-      const old = yield* sql<{ sessionId: string; path: string }>`
+      const old = yield* Rows.findAll(Schema.Struct({ sessionId: Schema.String, path: Schema.String }), sql`
         SELECT session_id, path FROM call_recordings WHERE created_at < ${cutoff} ORDER BY created_at LIMIT 1000
-      `.pipe(Effect.orDie)
+      `).pipe(Effect.orDie)
       let deleted = 0
       for (const row of old) {
         // one file the disk refuses to remove stays (and its row, so the next sweep tries again); the rest go
@@ -162,8 +163,9 @@ export class Recordings extends Effect.Service<Recordings>()("Recordings/Recordi
           const relative = path.join(tenant.name, name)
           const stat = yield* Effect.promise(() => fs.promises.stat(path.join(directory, relative)).catch(() => undefined))
           if (stat === undefined || stat.mtimeMs >= cutoff.getTime()) continue
-          const [row] = yield* sql<{ path: string }>`SELECT path FROM call_recordings WHERE session_id = ${session}`.pipe(Effect.orDie)
-          if (row?.path === relative) continue
+          const row = yield* Rows.findOne(Schema.Struct({ path: Schema.String }), sql`SELECT path FROM call_recordings WHERE session_id = ${session}`)
+            .pipe(Effect.orDie)
+          if (Option.isSome(row) && row.value.path === relative) continue
           yield* removeFile(relative).pipe(
             Effect.zipRight(Effect.sync(() => removed++)),
             Effect.catchAllCause((cause) => Effect.logWarning(`a recording file without a record could not be deleted: ${relative}`, cause))

@@ -6,9 +6,11 @@
 import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import * as Rows from "./Rows.js"
 
 export const MIGRATIONS_TABLE = "effect_sql_migrations"
 
@@ -49,10 +51,10 @@ export const run = (directory: string = defaultDirectory) =>
 /** The highest migration id applied, or 0 when none is (or the table does not exist yet). */
 export const latestApplied = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<{ id: number | null }>`
+  const row = yield* Rows.single(Schema.Struct({ id: Schema.NullOr(Schema.Int) }), sql`
     SELECT max(migration_id) AS id FROM ${sql(MIGRATIONS_TABLE)}
-  `.pipe(Effect.catchTag("SqlError", () => Effect.succeed([{ id: 0 }])))
-  return rows[0]?.id ?? 0
+  `).pipe(Effect.catchTag("SqlError", () => Effect.succeed({ id: 0 })))
+  return row.id ?? 0
 })
 
 export const latestAvailable = (directory: string = defaultDirectory): number =>

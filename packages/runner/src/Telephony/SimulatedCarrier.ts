@@ -21,15 +21,17 @@
  * the caller's words, so it stands in for the speech-to-text provider.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { ProviderEventKind, SessionId } from "@voiceagent/domain/Calls"
+import { type ProviderEventKind, SessionId } from "@voiceagent/domain/Calls"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as ExecutionStrategy from "effect/ExecutionStrategy"
 import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import * as Scope from "effect/Scope"
 import { TimerWheel } from "../Calls/TimerWheel.js"
 import * as GroupCommit from "../Sql/GroupCommit.js"
+import * as Rows from "../Sql/Rows.js"
 import { callerVoice } from "../Voice/CallerVoice.js"
 import { LocalMedia } from "../Voice/Media.js"
 import { CallerStep, engagedScript, type SimulatedCaller, startCaller } from "../Voice/SimulatedCaller.js"
@@ -86,6 +88,16 @@ const reviveScript = (stored: unknown): ReadonlyArray<CallerStep> | undefined =>
       }
     })
     : undefined
+
+/** A row of `simulated_calls` as `recordOf` reads it (`caller_script`: jsonb, revived by `reviveScript`). */
+const SimulatedCallRow = Schema.Struct({
+  sessionId: SessionId,
+  toNumber: Schema.String,
+  dialedAt: Schema.DateFromSelf,
+  ringMs: Schema.Int,
+  hungUpAt: Schema.NullOr(Schema.DateFromSelf),
+  callerScript: Schema.Unknown
+})
 
 /** A row of `simulated_calls` as the dial writes it. */
 interface RecordRow {
@@ -178,13 +190,13 @@ export const makeSimulatedCarrier = (options: SimulatorOptions) =>
     let counter = 0
 
     const recordOf = (providerCallId: string) =>
-      sql<{ sessionId: string; toNumber: string; dialedAt: Date; ringMs: number; hungUpAt: Date | null; callerScript: unknown }>`
+      Rows.findOne(SimulatedCallRow, sql`
         SELECT session_id, to_number, dialed_at, ring_ms, hung_up_at, caller_script FROM simulated_calls
         WHERE provider_call_id = ${providerCallId}
-      `.pipe(
-        Effect.map(([row]) =>
-          Option.map(Option.fromNullable(row), (r) => ({
-            sessionId: r.sessionId as SessionId,
+      `).pipe(
+        Effect.map((row) =>
+          Option.map(row, (r) => ({
+            sessionId: r.sessionId,
             script: reviveScript(r.callerScript),
             record: {
               toNumber: r.toNumber,
@@ -300,9 +312,9 @@ export const makeSimulatedCarrier = (options: SimulatorOptions) =>
         }),
       hangup: (providerCallId) => release(providerCallId),
       callOf: (sessionId) =>
-        sql<{ providerCallId: string }>`
+        Rows.findOne(Schema.Struct({ providerCallId: Schema.String }), sql`
           SELECT provider_call_id FROM simulated_calls WHERE session_id = ${sessionId} ORDER BY dialed_at DESC LIMIT 1
-        `.pipe(Effect.map(([row]) => Option.map(Option.fromNullable(row), (r) => r.providerCallId)), Effect.orDie),
+        `).pipe(Effect.map(Option.map((r) => r.providerCallId)), Effect.orDie),
       // the callee is handed to the number (which the simulator does not ring): for the platform the line
       // ends as on a hang-up; a number the simulator refuses to dial (…9004) is refused here too
       transfer: (providerCallId, request) =>

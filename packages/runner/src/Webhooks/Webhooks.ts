@@ -11,16 +11,19 @@
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { TenantId } from "@voiceagent/domain/Ids"
+import { AgentId, ApiKeyId, type TenantId } from "@voiceagent/domain/Ids"
 import { offsetOf, type PageRequest } from "@voiceagent/domain/Pagination"
+import { WebhookDelivery } from "@voiceagent/domain/WebhookDeliveries"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Queue from "effect/Queue"
+import * as Schema from "effect/Schema"
 import * as crypto from "node:crypto"
 import { v7 as uuidv7 } from "uuid"
 import type { CallEndedEvent } from "../Calls/CallEnded.js"
 import * as ListenerCache from "../Calls/ListenerCache.js"
+import * as Rows from "../Sql/Rows.js"
 
 /** Delays before each attempt: the first at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
 export const RETRY_SCHEDULE: ReadonlyArray<Duration.DurationInput> = [
@@ -76,14 +79,24 @@ export const callEndedPayload = (eventId: string, createdAt: Date, event: CallEn
   }
 })
 
-interface DueDelivery {
-  readonly id: string
-  readonly eventId: string
-  readonly url: string
-  readonly body: string
-  readonly attempts: number
-  readonly signingSecret: string
-}
+const DueDelivery = Schema.Struct({
+  id: Schema.String,
+  eventId: Schema.String,
+  url: Schema.String,
+  body: Schema.String,
+  attempts: Schema.Int,
+  signingSecret: Schema.String
+})
+type DueDelivery = typeof DueDelivery.Type
+
+const WebhookKeyRow = Schema.Struct({
+  id: ApiKeyId,
+  webhookUrl: Schema.String,
+  agentId: Schema.NullOr(AgentId),
+  expiresAt: Schema.NullOr(Schema.DateFromSelf)
+})
+
+const WebhookDeliveryRow = Rows.of(WebhookDelivery)
 
 export interface DispatcherOptions {
   /** The pause after a pass that found work; idle passes double it up to `maxIdleInterval`. */
@@ -105,10 +118,10 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks/Outbox", {
       ListenerCache.cached(
         tenantId,
         "webhook-keys",
-        sql<{ id: string; webhookUrl: string; agentId: string | null; expiresAt: Date | null }>`
+        Rows.findAll(WebhookKeyRow, sql`
           SELECT k.id, k.webhook_url, k.agent_id, k.expires_at FROM api_keys k JOIN users u ON u.id = k.user_id
           WHERE u.tenant_id = ${tenantId} AND k.webhook_url IS NOT NULL AND k.revoked_at IS NULL
-        `
+        `)
       )
 
     /** The keys a call's end is delivered to: the tenant's, for every agent or the call's, not expired at the end. */
@@ -116,7 +129,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks/Outbox", {
       Effect.map(webhookKeys(event.tenantId), (keys) =>
         keys.filter((k) =>
           (k.agentId === null || k.agentId === event.agentId) &&
-          (k.expiresAt === null || new Date(k.expiresAt).getTime() > event.endedAt.getTime())
+          (k.expiresAt === null || k.expiresAt.getTime() > event.endedAt.getTime())
         ))
 
     /** Whether a call's end has a subscriber (the cached lookup `onCallEnded` makes). */
@@ -141,7 +154,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks/Outbox", {
 
     /** Claims due deliveries for a while, so a second dispatcher (or a restart) does not send them twice at once. */
     const claimDue = (now: Date, limit: number) =>
-      sql<DueDelivery>`
+      Rows.findAll(DueDelivery, sql`
         UPDATE webhook_deliveries d SET claimed_until = ${new Date(now.getTime() + 60_000)}
         FROM api_keys k
         WHERE d.api_key_id = k.id AND d.id IN (
@@ -152,7 +165,7 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks/Outbox", {
           FOR UPDATE SKIP LOCKED
         )
         RETURNING d.id, d.event_id, d.url, d.body, d.attempts, k.signing_secret
-      `.pipe(Effect.orDie)
+      `).pipe(Effect.orDie)
 
     const recordSuccess = (id: string, status: number, at: Date) =>
       sql`
@@ -174,28 +187,16 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks/Outbox", {
     }
 
     const list = (tenantId: TenantId, page: PageRequest) =>
-      Effect.all([
-        sql<{
-          id: string
-          eventId: string
-          eventType: string
-          url: string
-          attempts: number
-          lastStatus: number | null
-          lastError: string | null
-          lastAttemptAt: Date | null
-          nextAttemptAt: Date | null
-          deliveredAt: Date | null
-          failedAt: Date | null
-          createdAt: Date
-        }>`
+      Rows.page(
+        WebhookDeliveryRow,
+        sql`
           SELECT id, event_id, event_type, url, attempts, last_status, last_error, last_attempt_at, next_attempt_at,
                  delivered_at, failed_at, created_at
           FROM webhook_deliveries WHERE tenant_id = ${tenantId}
           ORDER BY id DESC LIMIT ${page.pageSize} OFFSET ${offsetOf(page)}
         `,
-        sql<{ n: number }>`SELECT count(*) AS n FROM webhook_deliveries WHERE tenant_id = ${tenantId}`
-      ]).pipe(Effect.map(([items, [count]]) => ({ items, total: count!.n })), Effect.orDie)
+        sql`SELECT count(*) AS total FROM webhook_deliveries WHERE tenant_id = ${tenantId}`
+      )
 
     return { wants, onCallEnded, claimDue, recordSuccess, recordFailure, list, nudge, wakeUps } as const
   })
