@@ -21,7 +21,7 @@ import * as Schema from "effect/Schema"
  * A class built without validating its fields. Left for the repositories not converted yet (`Calls/`,
  * `Campaigns/`, rewritten elsewhere), and for values typed already that do not come from a row (the
  * vector store's chunk metadata, a profile built from the authenticated principal). See
- * docs/decisions/0099-row-decoding.md.
+ * docs/decisions/0032-row-decoding.md.
  */
 export const fromDatabase = { disableValidation: true } as const
 
