@@ -1,3 +1,4 @@
+import * as effectEslint from "@effect/eslint-plugin"
 import tseslint from "typescript-eslint"
 
 export default tseslint.config(
@@ -14,6 +15,27 @@ export default tseslint.config(
     ]
   },
   ...tseslint.configs.recommended,
+  // The formatter of the Effect codebases: dprint through eslint, with their settings (it sorts the
+  // imports too); \`npx eslint --fix .\` formats
+  ...effectEslint.configs.dprint,
+  {
+    rules: {
+      "@effect/dprint": [
+        "error",
+        {
+          config: {
+            indentWidth: 2,
+            lineWidth: 120,
+            semiColons: "asi",
+            quoteStyle: "alwaysDouble",
+            trailingCommas: "never",
+            operatorPosition: "maintain",
+            "arrowFunction.useParentheses": "force"
+          }
+        }
+      ]
+    }
+  },
   {
     files: ["**/*.ts", "packages/web/src/**/*.tsx"],
     rules: {
@@ -41,7 +63,10 @@ export default tseslint.config(
         "error",
         {
           patterns: [
-            { group: ["node:*", "@voiceagent/runner/*", "@voiceagent/http/*", "@voiceagent/server/*"], message: "domain is pure: no I/O, no lower packages." }
+            {
+              group: ["node:*", "@voiceagent/runner/*", "@voiceagent/http/*", "@voiceagent/server/*"],
+              message: "domain is pure: no I/O, no lower packages."
+            }
           ]
         }
       ]
@@ -52,7 +77,12 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": [
         "error",
-        { patterns: [{ group: ["@voiceagent/http/*", "@voiceagent/server/*"], message: "runner sits below http and server." }] }
+        {
+          patterns: [{
+            group: ["@voiceagent/http/*", "@voiceagent/server/*"],
+            message: "runner sits below http and server."
+          }]
+        }
       ]
     }
   },
@@ -72,7 +102,10 @@ export default tseslint.config(
         "error",
         {
           patterns: [
-            { group: ["@voiceagent/*", "effect", "effect/*", "@effect/*", "node:*"], message: "The client stands alone: openapi-fetch and its generated types only." }
+            {
+              group: ["@voiceagent/*", "effect", "effect/*", "@effect/*", "node:*"],
+              message: "The client stands alone: openapi-fetch and its generated types only."
+            }
           ]
         }
       ]

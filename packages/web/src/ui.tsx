@@ -21,7 +21,7 @@ const asApiError = (cause: unknown): ApiError =>
  * Loads `load()` when `deps` change and on `reload()`; with `everyMs`, again on that period while the
  * page is shown (live progress), keeping the last data on screen between loads.
  */
-export const useLoad = <T,>(load: () => Promise<T>, deps: ReadonlyArray<unknown>, everyMs?: number): Loaded<T> => {
+export function useLoad<T>(load: () => Promise<T>, deps: ReadonlyArray<unknown>, everyMs?: number): Loaded<T> {
   const [data, setData] = useState<T | undefined>(undefined)
   const [error, setError] = useState<ApiError | undefined>(undefined)
   const [loading, setLoading] = useState(true)
