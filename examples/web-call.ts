@@ -8,11 +8,19 @@
  *
  * Exit status: 0 when the call ended, 1 when it could not start (the platform's error is printed).
  */
-import { joinWebCall, SAMPLE_RATE, startWebCall, streamInRealTime, wavTo16k, WebCallRefused } from "@voiceagent/client/WebCall"
+import {
+  joinWebCall,
+  SAMPLE_RATE,
+  startWebCall,
+  streamInRealTime,
+  wavTo16k,
+  WebCallRefused
+} from "@voiceagent/client/WebCall"
 import * as fs from "node:fs"
 import WebSocket from "ws"
 
-const usage = "usage: npx tsx examples/web-call.ts --key aok_… --agent <agentId> [--url http://127.0.0.1:3000] [--hangup-after <seconds>] file.wav"
+const usage =
+  "usage: npx tsx examples/web-call.ts --key aok_… --agent <agentId> [--url http://127.0.0.1:3000] [--hangup-after <seconds>] file.wav"
 
 interface Arguments {
   readonly key: string
@@ -60,7 +68,12 @@ export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
   const caller = wavTo16k(new Uint8Array(fs.readFileSync(args.file)))
   let ticket
   try {
-    ticket = await startWebCall({ baseUrl: args.url, apiKey: args.key, agentId: args.agent, metadata: { source: "examples/web-call.ts" } })
+    ticket = await startWebCall({
+      baseUrl: args.url,
+      apiKey: args.key,
+      agentId: args.agent,
+      metadata: { source: "examples/web-call.ts" }
+    })
   } catch (error) {
     console.error(error instanceof WebCallRefused ? `the call was refused: ${error.message}` : String(error))
     return 1
@@ -92,7 +105,9 @@ export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
   }
   const result = await ended
   await quiet
-  if (result.reason === undefined) say(`closed: ${result.code}${result.closeReason === "" ? "" : ` ${result.closeReason}`}`)
+  if (result.reason === undefined) {
+    say(`closed: ${result.code}${result.closeReason === "" ? "" : ` ${result.closeReason}`}`)
+  }
   return 0
 }
 

@@ -36,4 +36,8 @@ for (const name of PACKAGES) {
     logLevel: "warning"
   })
 }
-console.log(`compiled ${files} files of ${PACKAGES.join(", ")} into packages/*/dist in ${Math.round(performance.now() - started)} ms`)
+console.log(
+  `compiled ${files} files of ${PACKAGES.join(", ")} into packages/*/dist in ${
+    Math.round(performance.now() - started)
+  } ms`
+)

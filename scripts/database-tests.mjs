@@ -7,7 +7,8 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
-const DATABASE = /TestDatabase|TestKit|TestPlatform|TestRuntime|DATABASE_URL|PgliteClient|PostgresClient|Migrations|SqlClient|Cli\.js/
+const DATABASE =
+  /TestDatabase|TestKit|TestPlatform|TestRuntime|DATABASE_URL|PgliteClient|PostgresClient|Migrations|SqlClient|Cli\.js/
 const LOCAL_IMPORT = /from "\.\/([A-Za-z0-9_]+)\.js"/g
 
 const reaches = (file, seen = new Set()) => {
@@ -24,7 +25,9 @@ const reaches = (file, seen = new Set()) => {
 const files = fs.readdirSync(path.join(root, "packages"))
   .flatMap((name) => {
     const dir = path.join(root, "packages", name, "test")
-    return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith(".test.ts")).map((f) => path.join(dir, f)) : []
+    return fs.existsSync(dir)
+      ? fs.readdirSync(dir).filter((f) => f.endsWith(".test.ts")).map((f) => path.join(dir, f))
+      : []
   })
   .filter((file) => reaches(file))
   .map((file) => path.relative(root, file))

@@ -53,7 +53,12 @@ const server = http.createServer(async (req, res) => {
       [key["user_id"]]
     )
     send(200, {
-      user: { id: user!["id"], email: user!["email"], tenantId: user!["tenant_id"], createdAt: new Date(user!["created_at"]).toISOString() },
+      user: {
+        id: user!["id"],
+        email: user!["email"],
+        tenantId: user!["tenant_id"],
+        createdAt: new Date(user!["created_at"]).toISOString()
+      },
       tenant: user!["tenant_id"] === null ? null : {
         id: user!["tenant_id"],
         name: user!["tenant_name"],

@@ -30,7 +30,8 @@ const connect = async (): Promise<Db> => {
     await db.waitReady
     return {
       query: async (text, params) => (await db.query<Record<string, any>>(text, params)).rows,
-      transaction: (f) => db.transaction((tx) => f(async (text, params) => (await tx.query<Record<string, any>>(text, params)).rows))
+      transaction: (f) =>
+        db.transaction((tx) => f(async (text, params) => (await tx.query<Record<string, any>>(text, params)).rows))
     }
   }
   const pool = new pg.Pool({ connectionString: process.env["DATABASE_URL"], max: 10 })
@@ -65,24 +66,41 @@ const readBody = (req: http.IncomingMessage) =>
   })
 
 const event = (query: Query, sessionId: string, type: string, at: Date) =>
-  query("INSERT INTO call_events (id, session_id, type, detail, at) VALUES ($1, $2, $3, NULL, $4)", [uuidv7(), sessionId, type, at])
+  query("INSERT INTO call_events (id, session_id, type, detail, at) VALUES ($1, $2, $3, NULL, $4)", [
+    uuidv7(),
+    sessionId,
+    type,
+    at
+  ])
 
 /** The carrier's part of a zero-length call, then its end. */
 const runCall = async (tenantId: string, sessionId: string, agentId: string, toNumber: string) => {
-  for (const [status, column, type] of [
-    ["DIALING", "dialed_at", "dialing"],
-    ["RINGING", "ringing_at", "ringing"],
-    ["IN_PROGRESS", "answered_at", "answered"]
-  ] as const) {
+  for (
+    const [status, column, type] of [
+      ["DIALING", "dialed_at", "dialing"],
+      ["RINGING", "ringing_at", "ringing"],
+      ["IN_PROGRESS", "answered_at", "answered"]
+    ] as const
+  ) {
     const at = new Date()
-    await db.query(`UPDATE call_sessions SET status = $2, ${column} = $3, updated_at = now() WHERE id = $1`, [sessionId, status, at])
+    await db.query(`UPDATE call_sessions SET status = $2, ${column} = $3, updated_at = now() WHERE id = $1`, [
+      sessionId,
+      status,
+      at
+    ])
     await event(db.query, sessionId, type, at)
   }
   await db.transaction(async (query) => {
     const endedAt = new Date()
     await query("SELECT balance, reserved FROM wallets WHERE tenant_id = $1 FOR UPDATE", [tenantId])
-    const [reservation] = await query("SELECT status, amount FROM reservations WHERE tenant_id = $1 AND id = $2", [tenantId, sessionId])
-    await query("UPDATE reservations SET status = 'settled', charged = 0, closed_at = now() WHERE tenant_id = $1 AND id = $2", [tenantId, sessionId])
+    const [reservation] = await query("SELECT status, amount FROM reservations WHERE tenant_id = $1 AND id = $2", [
+      tenantId,
+      sessionId
+    ])
+    await query(
+      "UPDATE reservations SET status = 'settled', charged = 0, closed_at = now() WHERE tenant_id = $1 AND id = $2",
+      [tenantId, sessionId]
+    )
     await query("UPDATE wallets SET reserved = reserved - $2 WHERE tenant_id = $1", [tenantId, reservation!["amount"]])
     await query(
       `UPDATE call_sessions SET status = 'ENDED', outcome = 'ANSWERED', end_reason = 'completed', ended_at = $2,
@@ -96,7 +114,12 @@ const runCall = async (tenantId: string, sessionId: string, agentId: string, toN
       [tenantId, agentId]
     )
     const eventId = uuidv7()
-    const body = JSON.stringify({ id: eventId, type: "call.ended", createdAt: endedAt.toISOString(), data: { sessionId, agentId, toNumber, outcome: "ANSWERED" } })
+    const body = JSON.stringify({
+      id: eventId,
+      type: "call.ended",
+      createdAt: endedAt.toISOString(),
+      data: { sessionId, agentId, toNumber, outcome: "ANSWERED" }
+    })
     for (const key of keys) {
       await query(
         `INSERT INTO webhook_deliveries (id, tenant_id, api_key_id, event_id, event_type, url, body, next_attempt_at)
@@ -122,7 +145,9 @@ const server = http.createServer(async (req, res) => {
        WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
       [hash]
     )
-    if (key === undefined || !crypto.timingSafeEqual(Buffer.from(key["key_hash"]), hash)) return send(401, { error: "Invalid API key" })
+    if (key === undefined || !crypto.timingSafeEqual(Buffer.from(key["key_hash"]), hash)) {
+      return send(401, { error: "Invalid API key" })
+    }
     const tenantId = key["tenant_id"] as string
     if (req.method === "GET" && req.url === "/queued") {
       const [row] = await db.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE tenant_id = $1", [tenantId])
@@ -130,7 +155,10 @@ const server = http.createServer(async (req, res) => {
     }
     if (req.method !== "POST" || req.url !== "/call") return send(404, { error: "not found" })
     const payload = JSON.parse(await readBody(req)) as { agentId: string; voiceNumberId: string; toNumber: string }
-    const [agent] = await db.query("SELECT is_active FROM agents WHERE tenant_id = $1 AND id = $2", [tenantId, payload.agentId])
+    const [agent] = await db.query("SELECT is_active FROM agents WHERE tenant_id = $1 AND id = $2", [
+      tenantId,
+      payload.agentId
+    ])
     if (agent === undefined || agent["is_active"] !== true) return send(404, { error: "agent" })
     const [number] = await db.query(
       "SELECT phone_number, provider FROM voice_numbers WHERE tenant_id = $1 AND id = $2",
@@ -141,23 +169,45 @@ const server = http.createServer(async (req, res) => {
     const jobId = `job_${uuidv7()}`
     const refused = await db.transaction(async (query) => {
       const [wallet] = await query("SELECT balance, reserved FROM wallets WHERE tenant_id = $1 FOR UPDATE", [tenantId])
-      const [open] = await query("SELECT count(*)::int AS n FROM reservations WHERE tenant_id = $1 AND status = 'open'", [tenantId])
+      const [open] = await query(
+        "SELECT count(*)::int AS n FROM reservations WHERE tenant_id = $1 AND status = 'open'",
+        [tenantId]
+      )
       if (open!["n"] >= CONCURRENCY_LIMIT) return 429
       if (Number(wallet!["balance"]) - Number(wallet!["reserved"]) < RESERVATION) return 402
-      await query("INSERT INTO reservations (id, tenant_id, amount, status) VALUES ($1, $2, $3, 'open')", [sessionId, tenantId, RESERVATION])
-      await query("UPDATE wallets SET reserved = reserved + $2, updated_at = now() WHERE tenant_id = $1", [tenantId, RESERVATION])
+      await query("INSERT INTO reservations (id, tenant_id, amount, status) VALUES ($1, $2, $3, 'open')", [
+        sessionId,
+        tenantId,
+        RESERVATION
+      ])
+      await query("UPDATE wallets SET reserved = reserved + $2, updated_at = now() WHERE tenant_id = $1", [
+        tenantId,
+        RESERVATION
+      ])
       await query(
         `INSERT INTO call_sessions (id, tenant_id, job_id, agent_id, voice_number_id, provider, from_number, to_number,
            status, spec, currency, reserved_seconds)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'QUEUED', $9, 'USD', 120)`,
-        [sessionId, tenantId, jobId, payload.agentId, payload.voiceNumberId, number["provider"], number["phone_number"], payload.toNumber, JSON.stringify(payload)]
+        [
+          sessionId,
+          tenantId,
+          jobId,
+          payload.agentId,
+          payload.voiceNumberId,
+          number["provider"],
+          number["phone_number"],
+          payload.toNumber,
+          JSON.stringify(payload)
+        ]
       )
       await event(query, sessionId, "queued", new Date())
       return undefined
     })
     if (refused !== undefined) return send(refused, { error: "refused" })
     send(202, { sessionId, jobId, status: "QUEUED" })
-    runCall(tenantId, sessionId, payload.agentId, payload.toNumber).catch((error) => console.error("call failed", error))
+    runCall(tenantId, sessionId, payload.agentId, payload.toNumber).catch((error) =>
+      console.error("call failed", error)
+    )
   } catch (error) {
     send(500, { error: String(error) })
   }

@@ -23,7 +23,8 @@ const connect = async (): Promise<Db> => {
     await db.waitReady
     return {
       query: async (text, params) => (await db.query<Record<string, any>>(text, params)).rows,
-      transaction: (f) => db.transaction((tx) => f(async (text, params) => (await tx.query<Record<string, any>>(text, params)).rows))
+      transaction: (f) =>
+        db.transaction((tx) => f(async (text, params) => (await tx.query<Record<string, any>>(text, params)).rows))
     }
   }
   const pool = new pg.Pool({ connectionString: process.env["DATABASE_URL"], max: 10 })

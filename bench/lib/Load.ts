@@ -37,7 +37,9 @@ const run = (options: LoadOptions, duration: number) => {
     headers: options.headers ?? {},
     ...(options.body === undefined ? {} : { body: options.body }),
     // one request description rebuilt before each send (autocannon's setupRequest), with the next body
-    ...(nextBody === undefined ? {} : { requests: [{ setupRequest: (request: any) => ({ ...request, body: nextBody() }) }] }),
+    ...(nextBody === undefined
+      ? {}
+      : { requests: [{ setupRequest: (request: any) => ({ ...request, body: nextBody() }) }] }),
     connections: options.connections,
     duration,
     pipelining: 1
@@ -70,18 +72,24 @@ export const fixedRequests = async (
   let non2xx = 0
   let errors = 0
   let next = 0
-  const nextBody = options.bodies === undefined || options.bodies.length === 0 ? () => options.body : rotation(options.bodies)
+  const nextBody = options.bodies === undefined || options.bodies.length === 0
+    ? () => options.body
+    : rotation(options.bodies)
   const one = () =>
     new Promise<void>((resolve) => {
       const started = performance.now()
-      const request = http.request(url, { method: options.method ?? "GET", headers: options.headers ?? {}, agent }, (response) => {
-        response.resume()
-        response.on("end", () => {
-          latencies.push(performance.now() - started)
-          if (response.statusCode === undefined || response.statusCode < 200 || response.statusCode > 299) non2xx++
-          resolve()
-        })
-      })
+      const request = http.request(
+        url,
+        { method: options.method ?? "GET", headers: options.headers ?? {}, agent },
+        (response) => {
+          response.resume()
+          response.on("end", () => {
+            latencies.push(performance.now() - started)
+            if (response.statusCode === undefined || response.statusCode < 200 || response.statusCode > 299) non2xx++
+            resolve()
+          })
+        }
+      )
       request.on("error", () => {
         errors++
         resolve()
@@ -99,9 +107,20 @@ export const fixedRequests = async (
   const seconds = (performance.now() - started) / 1000
   agent.destroy()
   latencies.sort((a, b) => a - b)
-  const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)] ?? 0)
+  const at = (q: number) =>
+    Math.round(latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)] ?? 0)
   const meanMs = latencies.reduce((sum, ms) => sum + ms, 0) / Math.max(1, latencies.length)
-  return { requestsPerSecond: amount / seconds, p50Ms: at(0.5), p99Ms: at(0.99), meanMs, total: amount, non2xx, errors, seconds, latencies }
+  return {
+    requestsPerSecond: amount / seconds,
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
+    meanMs,
+    total: amount,
+    non2xx,
+    errors,
+    seconds,
+    latencies
+  }
 }
 
 /** A fixed number of connections for a fixed time, after a warm-up that is not counted. */

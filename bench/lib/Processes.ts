@@ -23,7 +23,14 @@ export const spawnTs = (
   // An undefined value removes the variable: the bench's own DATABASE_URL must not leak into PGlite runs.
   const merged: Record<string, string | undefined> = { ...process.env, ...env }
   for (const name of Object.keys(merged)) if (merged[name] === undefined) delete merged[name]
-  const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", ...extraNodeFlags, path.join(repoRoot, script), ...args], {
+  const child = spawn(process.execPath, [
+    ...nodeFlags,
+    "--import",
+    "tsx",
+    ...extraNodeFlags,
+    path.join(repoRoot, script),
+    ...args
+  ], {
     cwd: repoRoot,
     env: merged as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"]
@@ -35,7 +42,9 @@ export const spawnTs = (
   const exited = new Promise<void>((resolve) =>
     child.on("exit", (code, signal) => {
       // a process that dies under the bench says why here (its output is otherwise never shown)
-      if (!stopping) console.error(`${script} exited (code ${code}, signal ${signal}); its last output:\n${output.slice(-4000)}`)
+      if (!stopping) {
+        console.error(`${script} exited (code ${code}, signal ${signal}); its last output:\n${output.slice(-4000)}`)
+      }
       resolve()
     })
   )
@@ -93,9 +102,13 @@ export const probeStatements = async (running: Running): Promise<number> => {
  * time (user + system, all its threads), and the CPU time of every PostgreSQL server process on this
  * machine (its backends do the statements' work; zero where none runs here).
  */
-export const probeWork = async (running: Running): Promise<{ statements: number; cpuMicros: number; postgresCpuMicros: number }> => {
+export const probeWork = async (
+  running: Running
+): Promise<{ statements: number; cpuMicros: number; postgresCpuMicros: number }> => {
   const { cpuMicros, statements } = await probe(running)
-  if (statements === undefined || cpuMicros === undefined) throw new Error("the memory probe did not report statements and CPU")
+  if (statements === undefined || cpuMicros === undefined) {
+    throw new Error("the memory probe did not report statements and CPU")
+  }
   return { statements, cpuMicros, postgresCpuMicros: postgresCpuMicros() }
 }
 

@@ -22,7 +22,9 @@ export const tables = (rows: ReadonlyArray<Row>): string =>
 export const table = (rows: ReadonlyArray<Row>): string => {
   const metricNames = [...new Set(rows.flatMap((r) => Object.keys(r.metrics)))]
   const header = ["case", "backend", ...metricNames]
-  const body = rows.map((r) => [r.case, r.backend, ...metricNames.map((m) => r.metrics[m] === undefined ? "" : format(r.metrics[m]!))])
+  const body = rows.map((
+    r
+  ) => [r.case, r.backend, ...metricNames.map((m) => r.metrics[m] === undefined ? "" : format(r.metrics[m]!))])
   return [
     `| ${header.join(" | ")} |`,
     `| ${header.map(() => "---").join(" | ")} |`,
@@ -31,10 +33,17 @@ export const table = (rows: ReadonlyArray<Row>): string => {
 }
 
 export const machine = () =>
-  `${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`
+  `${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, ${
+    Math.round(os.totalmem() / 2 ** 30)
+  } GiB, Node ${process.version}`
 
 /** Writes the results next to the benchmarks: a Markdown table and the raw numbers. */
-export const write = (rows: ReadonlyArray<Row>, notes: ReadonlyArray<string>, name = "latest", date = new Date().toISOString()) => {
+export const write = (
+  rows: ReadonlyArray<Row>,
+  notes: ReadonlyArray<string>,
+  name = "latest",
+  date = new Date().toISOString()
+) => {
   const dir = path.join(repoRoot, "bench", "results")
   fs.mkdirSync(dir, { recursive: true })
   const markdown = [
@@ -48,6 +57,9 @@ export const write = (rows: ReadonlyArray<Row>, notes: ReadonlyArray<string>, na
     ""
   ].join("\n")
   fs.writeFileSync(path.join(dir, `${name}.md`), markdown)
-  fs.writeFileSync(path.join(dir, `${name}.json`), JSON.stringify({ date, machine: machine(), rows, notes }, null, 2) + "\n")
+  fs.writeFileSync(
+    path.join(dir, `${name}.json`),
+    JSON.stringify({ date, machine: machine(), rows, notes }, null, 2) + "\n"
+  )
   return markdown
 }

@@ -56,7 +56,10 @@ const sounds = (pcm: Int16Array) => {
   return false
 }
 
-export const startTimedLine = (options: Caller.CallerOptions, detector: VadStream): Effect.Effect<TimedLine, never, Scope.Scope> =>
+export const startTimedLine = (
+  options: Caller.CallerOptions,
+  detector: VadStream
+): Effect.Effect<TimedLine, never, Scope.Scope> =>
   Effect.gen(function*() {
     // the caller's clock (Date.now) starts in this millisecond or the next: its frames' times are good to 1 ms
     const startedAt = performance.now()
@@ -115,7 +118,10 @@ export const startTimedLine = (options: Caller.CallerOptions, detector: VadStrea
  * due once `o - LEAD_MS` of it has played, i.e. at `start + max(0, o - LEAD_MS)`. Every frame of a
  * chunk leaves with it. `late`: frames that left after they were due to play (the caller hears a gap).
  */
-export const frameLateness = (line: TimedLine, until: number): { readonly lateness: Array<number>; readonly late: number } => {
+export const frameLateness = (
+  line: TimedLine,
+  until: number
+): { readonly lateness: Array<number>; readonly late: number } => {
   const lateness: Array<number> = []
   let late = 0
   let start = 0

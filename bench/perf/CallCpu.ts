@@ -25,7 +25,9 @@ const program = Effect.gen(function*() {
   const t = yield* TestKit.tenant({ balance: 1_000_000_000 })
   const voiceNumberId = yield* TestKit.voiceNumber(t.tenantId, "+14155550100")
   const ended = Effect.map(
-    sql<{ n: number }>`SELECT count(*)::int AS n FROM call_sessions WHERE tenant_id = ${t.tenantId} AND status = 'ENDED'`,
+    sql<
+      { n: number }
+    >`SELECT count(*)::int AS n FROM call_sessions WHERE tenant_id = ${t.tenantId} AND status = 'ENDED'`,
     ([row]) => row!.n
   ).pipe(Effect.orDie)
   const run = (n: number) =>
@@ -51,7 +53,9 @@ const program = Effect.gen(function*() {
   for (let i = 0; i < rounds; i++) {
     const r = yield* run(calls)
     console.log(
-      `round ${i + 1}: ${r.cpuMsPerCall.toFixed(2)} ms CPU/call, ${r.statementsPerCall.toFixed(2)} statements/call, ${r.callsPerSecond.toFixed(0)} calls/s`
+      `round ${i + 1}: ${r.cpuMsPerCall.toFixed(2)} ms CPU/call, ${r.statementsPerCall.toFixed(2)} statements/call, ${
+        r.callsPerSecond.toFixed(0)
+      } calls/s`
     )
   }
 })
@@ -60,7 +64,10 @@ await Effect.runPromise(
   program.pipe(
     Effect.provide(TestKit.layer({
       ringMillis: 0,
-      settings: { ...PlatformSettings.defaults, calls: { ...PlatformSettings.defaults.calls, defaultConcurrentCalls: 100_000 } }
+      settings: {
+        ...PlatformSettings.defaults,
+        calls: { ...PlatformSettings.defaults.calls, defaultConcurrentCalls: 100_000 }
+      }
     })),
     Logger.withMinimumLogLevel(LogLevel.Error)
   )

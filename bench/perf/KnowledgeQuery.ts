@@ -1,16 +1,16 @@
 /**
- * The knowledge query one at a time, where its time goes: the platform (`start`, on DATABASE_URL or
- * PGlite) with one knowledge base of `CHUNKS` chunks (default 600), then `ROUNDS` rounds (default 3)
- * of `N` queries (default 300) on each path in turn, in a rotating order: in process (embed +
- * `VectorStore.query`, as the knowledge suite's baseline), through the gateway, straight to comms, and
- * `GET /knowledge-bases/{id}` through the gateway. Prints p50 and mean latency per path and round, the
- * ratio to the in-process baseline of the same round, and the CPU per request of the platform
- * process (from /proc) and of this one (the baseline's search, or the HTTP client). PROFILE=1 writes a CPU profile of the platform to OUT_DIR (default /tmp/perf-kb).
+ * The knowledge query one at a time, where its time goes: the platform (`start`, on DATABASE_URL or PGlite) with one
+ * knowledge base of `CHUNKS` chunks (default 600), then `ROUNDS` rounds (default 3) of `N` queries (default 300) on
+ * each path in turn, in a rotating order: in process (embed + `VectorStore.query`, as the knowledge suite's baseline),
+ * through the gateway, straight to comms, and `GET /knowledge-bases/{id}` through the gateway. Prints p50 and mean
+ * latency per path and round, the ratio to the in-process baseline of the same round, and the CPU per request of the
+ * platform process (from /proc) and of this one (the baseline's search, or the HTTP client). PROFILE=1 writes a CPU
+ * profile of the platform to OUT_DIR (default /tmp/perf-kb).
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/perf/KnowledgeQuery.ts
  */
-import * as ChromaVectorStore from "@voiceagent/runner/Knowledge/ChromaVectorStore"
 import { startChroma } from "@voiceagent/runner/Knowledge/ChromaServer"
+import * as ChromaVectorStore from "@voiceagent/runner/Knowledge/ChromaVectorStore"
 import { makeOfflineEmbedder } from "@voiceagent/runner/Knowledge/OfflineEmbedder"
 import { scoreOf } from "@voiceagent/runner/Knowledge/Retrieval"
 import { collectionName } from "@voiceagent/runner/Knowledge/VectorStore"
@@ -34,7 +34,8 @@ const ticks = (pid: number) => {
   const f = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
   return Number(f[11]) + Number(f[12])
 }
-const quantile = (sorted: ReadonlyArray<number>, q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!
+const quantile = (sorted: ReadonlyArray<number>, q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!
 const mean = (xs: ReadonlyArray<number>) => xs.reduce((a, b) => a + b, 0) / xs.length
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "perf-kb-"))
@@ -60,7 +61,11 @@ try {
   const key = (await request("POST", `${api}/api-keys`, account.token, { name: "bench" })).key as string
   const kb = await request("POST", `${api}/knowledge-bases`, key, { kbKey: "perf", kbName: "perf" })
   for (const d of corpus(chunks, 250)) {
-    await request("POST", `${api}/knowledge-bases/${kb.id}/sources`, key, { type: "TEXT", title: d.title, text: d.text })
+    await request("POST", `${api}/knowledge-bases/${kb.id}/sources`, key, {
+      type: "TEXT",
+      title: d.title,
+      text: d.text
+    })
   }
   const job = await request("POST", `${api}/knowledge-bases/${kb.id}/ingestion-jobs`, key)
   for (;;) {
@@ -110,13 +115,17 @@ try {
       const own = process.cpuUsage(own0)
       p50s.set(name, quantile(latencies, 0.5))
       console.log(
-        `round ${round + 1} ${name.padEnd(20)} p50 ${quantile(latencies, 0.5).toFixed(2)} ms, mean ${mean(latencies).toFixed(2)} ms, ` +
+        `round ${round + 1} ${name.padEnd(20)} p50 ${quantile(latencies, 0.5).toFixed(2)} ms, mean ${
+          mean(latencies).toFixed(2)
+        } ms, ` +
           `platform CPU ${cpu.toFixed(0)} µs/req, this process ${((own.user + own.system) / n).toFixed(0)} µs/req`
       )
     }
     const base = p50s.get("in process")!
     console.log(
-      `round ${round + 1} p50 ratio (in process / path): via gateway ${(base / p50s.get("via gateway")!).toFixed(2)}, ` +
+      `round ${round + 1} p50 ratio (in process / path): via gateway ${
+        (base / p50s.get("via gateway")!).toFixed(2)
+      }, ` +
         `comms ${(base / p50s.get("comms directly")!).toFixed(2)}`
     )
   }

@@ -11,18 +11,18 @@
  *   npx tsx bench/perf/RowDecoding.ts
  */
 import * as SqlClient from "@effect/sql/SqlClient"
+import { Transaction } from "@voiceagent/domain/Billing"
+import { Contact } from "@voiceagent/domain/Contacts"
 import type { ContactListId, UserId } from "@voiceagent/domain/Ids"
 import { ApiKeysRepo } from "@voiceagent/runner/ApiKeys/ApiKeysRepo"
 import { Ledger } from "@voiceagent/runner/Billing/Ledger"
 import { ContactsRepo } from "@voiceagent/runner/Contacts/ContactsRepo"
-import * as TestKit from "@voiceagent/runner/Testing/TestKit"
-import { Transaction } from "@voiceagent/domain/Billing"
-import { Contact } from "@voiceagent/domain/Contacts"
 import * as Rows from "@voiceagent/runner/Sql/Rows"
+import * as TestKit from "@voiceagent/runner/Testing/TestKit"
 import * as Effect from "effect/Effect"
-import * as Schema from "effect/Schema"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
+import * as Schema from "effect/Schema"
 import * as crypto from "node:crypto"
 
 const iterations = Number(process.env["ITERATIONS"] ?? 2000)
@@ -115,7 +115,9 @@ const program = Effect.gen(function*() {
       const b = yield* timed(first === "decoded" ? c.raw : c.decoded, iterations)
       const [decoded, raw] = first === "decoded" ? [a, b] : [b, a]
       console.log(
-        `round ${round} ${c.name}: decoded ${decoded.toFixed(1)} µs, undecoded ${raw.toFixed(1)} µs, ratio ${(decoded / raw).toFixed(3)}`
+        `round ${round} ${c.name}: decoded ${decoded.toFixed(1)} µs, undecoded ${raw.toFixed(1)} µs, ratio ${
+          (decoded / raw).toFixed(3)
+        }`
       )
     }
   }

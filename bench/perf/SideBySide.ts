@@ -26,22 +26,43 @@ const up = async (start: typeof startAfter) => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vap-sbs-"))
   const p = await start({ DATABASE_URL: db, DATA_DIR: dataDir })
   const email = `sbs-${Date.now()}-${Math.random()}@example.com`
-  const signup: any = await fetch(`${p.gateway}/api/v1/auth/signup`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password: "benchmark-password", companyName: "Bench" }) }).then((r) => r.json())
-  const key: any = await fetch(`${p.gateway}/api/v1/api-keys`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${signup.token}` }, body: JSON.stringify({ name: "b" }) }).then((r) => r.json())
-  const cpu = () => { const f = fs.readFileSync(`/proc/${p.platform.child.pid}/stat`, "utf8").split(") ")[1]!.split(" "); return (Number(f[11]) + Number(f[12])) * 10_000 }
+  const signup: any = await fetch(`${p.gateway}/api/v1/auth/signup`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password: "benchmark-password", companyName: "Bench" })
+  }).then((r) => r.json())
+  const key: any = await fetch(`${p.gateway}/api/v1/api-keys`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${signup.token}` },
+    body: JSON.stringify({ name: "b" })
+  }).then((r) => r.json())
+  const cpu = () => {
+    const f = fs.readFileSync(`/proc/${p.platform.child.pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+    return (Number(f[11]) + Number(f[12])) * 10_000
+  }
   return { ...p, dataDir, headers: { authorization: `Bearer ${key.key}` }, cpu }
 }
 const before = await up(startBefore)
 const after = await up(startAfter)
 const url = (p: typeof after, t: string) => `${t === "gateway" ? p.gateway : p.core}/api/v1/profile`
 for (const t of target.split(",")) {
-  await Promise.all([before, after].map((p) => load({ url: url(p, t), headers: p.headers, connections: 16, durationSeconds: 2 })))
+  await Promise.all(
+    [before, after].map((p) => load({ url: url(p, t), headers: p.headers, connections: 16, durationSeconds: 2 }))
+  )
   for (let i = 0; i < rounds; i++) {
     const c0 = [before.cpu(), after.cpu()]
-    const [b, a] = await Promise.all([before, after].map((p) => load({ url: url(p, t), headers: p.headers, connections: 16, durationSeconds: 6 })))
+    const [b, a] = await Promise.all(
+      [before, after].map((p) => load({ url: url(p, t), headers: p.headers, connections: 16, durationSeconds: 6 }))
+    )
     const c1 = [before.cpu(), after.cpu()]
     const load1 = fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")
-    console.log(`${t} round ${i + 1} load ${load1}: before ${Math.round(b!.requestsPerSecond)} req/s ${Math.round((c1[0]! - c0[0]!) / b!.total)} µs/req | after ${Math.round(a!.requestsPerSecond)} req/s ${Math.round((c1[1]! - c0[1]!) / a!.total)} µs/req | non-2xx ${b!.non2xx + b!.errors}/${a!.non2xx + a!.errors}`)
+    console.log(
+      `${t} round ${i + 1} load ${load1}: before ${Math.round(b!.requestsPerSecond)} req/s ${
+        Math.round((c1[0]! - c0[0]!) / b!.total)
+      } µs/req | after ${Math.round(a!.requestsPerSecond)} req/s ${
+        Math.round((c1[1]! - c0[1]!) / a!.total)
+      } µs/req | non-2xx ${b!.non2xx + b!.errors}/${a!.non2xx + a!.errors}`
+    )
   }
 }
 await Promise.all([before.platform.stop(), after.platform.stop()])

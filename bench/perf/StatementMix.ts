@@ -10,7 +10,10 @@ import * as fs from "node:fs"
 import pg from "pg"
 
 const normalise = (text: string) =>
-  text.replace(/\s+/g, " ").replace(/'[^']*'/g, "?").replace(/\$\d+/g, "$").replace(/\b\d+\b/g, "N").trim().slice(0, 160)
+  text.replace(/\s+/g, " ").replace(/'[^']*'/g, "?").replace(/\$\d+/g, "$").replace(/\b\d+\b/g, "N").trim().slice(
+    0,
+    160
+  )
 
 const main = process.argv[1]?.endsWith("StatementMix.ts") === true && process.argv.length > 2
 
@@ -20,7 +23,9 @@ if (main) {
   const a: Record<string, number> = snapshots[Number(from)]?.counts ?? {}
   const b: Record<string, number> = snapshots[Number(to)]!.counts
   const unit = Number(per ?? 1)
-  const rows = Object.entries(b).map(([text, n]) => [text, (n - (a[text] ?? 0)) / unit] as const).filter(([, n]) => n > 0)
+  const rows = Object.entries(b).map(([text, n]) => [text, (n - (a[text] ?? 0)) / unit] as const).filter(([, n]) =>
+    n > 0
+  )
   rows.sort((x, y) => y[1] - x[1])
   console.log(`total ${rows.reduce((s, [, n]) => s + n, 0).toFixed(2)} per unit`)
   for (const [text, n] of rows) console.log(`${n.toFixed(2).padStart(8)}  ${text}`)

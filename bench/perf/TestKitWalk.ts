@@ -17,11 +17,10 @@
  * and dials up to 100 at once and the statements carry batches, as in the end-to-end bench.
  */
 import { PGlite } from "@electric-sql/pglite"
-import * as fs from "node:fs"
 import { Campaigns } from "@voiceagent/runner/Campaigns/Campaigns"
-import * as TestKit from "@voiceagent/runner/Testing/TestKit"
 import * as SqlActivity from "@voiceagent/runner/Sql/SqlActivity"
 import * as Settle from "@voiceagent/runner/Testing/Settle"
+import * as TestKit from "@voiceagent/runner/Testing/TestKit"
 import { VirtualClock } from "@voiceagent/runner/Testing/VirtualClock"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -29,6 +28,7 @@ import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
 import * as TestClock from "effect/TestClock"
 import * as TestContext from "effect/TestContext"
+import * as fs from "node:fs"
 import { answeredNumbers } from "../lib/Api.js"
 
 const contacts = Number(process.env["CONTACTS"] ?? 600)
@@ -111,7 +111,16 @@ const mainThreadCpu = (): number => {
     return NaN
   }
 }
-const mark = () => ({ ...counters, settles: Settle.stats.settles, settleTurns: Settle.stats.turns, offClockMillis: Settle.stats.offClockMillis, statements: SqlActivity.started(), wall: performance.now(), cpu: process.cpuUsage(), main: mainThreadCpu() })
+const mark = () => ({
+  ...counters,
+  settles: Settle.stats.settles,
+  settleTurns: Settle.stats.turns,
+  offClockMillis: Settle.stats.offClockMillis,
+  statements: SqlActivity.started(),
+  wall: performance.now(),
+  cpu: process.cpuUsage(),
+  main: mainThreadCpu()
+})
 const breakdown = (from: ReturnType<typeof mark>, dials?: number) => {
   const to = mark()
   const wall = to.wall - from.wall
@@ -119,15 +128,17 @@ const breakdown = (from: ReturnType<typeof mark>, dials?: number) => {
   const per = (n: number) => dials === undefined ? "" : ` (${(n / dials).toFixed(dials > 0 ? 1 : 0)}/dial)`
   const pglite = to.pgliteMs - from.pgliteMs
   const main = to.main - from.main
-  return `  wall ${wall.toFixed(0)} ms${per(wall)}, CPU ${cpu.toFixed(0)} ms (${(100 * cpu / wall).toFixed(0)} % of wall), of it the main thread ${
-    main.toFixed(0)
-  } ms${per(main)}, other threads ${(cpu - main).toFixed(0)} ms${per(cpu - main)}; PGlite ${pglite.toFixed(0)} ms${
-    per(pglite)
-  } over ${to.statements - from.statements} statements${per(to.statements - from.statements)}; main thread beside PGlite ${(main - pglite).toFixed(0)} ms${
-    per(main - pglite)
-  }; turns ${to.turns - from.turns}${per(to.turns - from.turns)}, of them in settle ${to.settleTurns - from.settleTurns}${
-    per(to.settleTurns - from.settleTurns)
-  } over ${to.settles - from.settles} settles; settle waiting for speech synthesis ${(to.offClockMillis - from.offClockMillis).toFixed(0)} ms${
+  return `  wall ${wall.toFixed(0)} ms${per(wall)}, CPU ${cpu.toFixed(0)} ms (${
+    (100 * cpu / wall).toFixed(0)
+  } % of wall), of it the main thread ${main.toFixed(0)} ms${per(main)}, other threads ${(cpu - main).toFixed(0)} ms${
+    per(cpu - main)
+  }; PGlite ${pglite.toFixed(0)} ms${per(pglite)} over ${to.statements - from.statements} statements${
+    per(to.statements - from.statements)
+  }; main thread beside PGlite ${(main - pglite).toFixed(0)} ms${per(main - pglite)}; turns ${to.turns - from.turns}${
+    per(to.turns - from.turns)
+  }, of them in settle ${to.settleTurns - from.settleTurns}${per(to.settleTurns - from.settleTurns)} over ${
+    to.settles - from.settles
+  } settles; settle waiting for speech synthesis ${(to.offClockMillis - from.offClockMillis).toFixed(0)} ms${
     per(to.offClockMillis - from.offClockMillis)
   }; instants ${to.instants - from.instants}${per(to.instants - from.instants)}`
 }
@@ -136,13 +147,27 @@ const program = Effect.gen(function*() {
   const { tenantId, agentId } = yield* TestKit.tenant({ balance: 1_000_000_000 })
   const voiceNumberId = yield* TestKit.voiceNumber(tenantId, "+14155550100")
   const contactListId = yield* TestKit.contactList(tenantId, answeredNumbers(contacts, 0))
-  const c = yield* TestKit.campaign(tenantId, { name: "p", agentId, voiceNumberId, contactListId, maxAttempts: 1, maxConcurrentCalls: 100,
-    timezone: "America/New_York", callWindowStart: "09:00", callWindowEnd: "10:00", callDays: [1, 2, 3, 4, 5, 6, 7] })
+  const c = yield* TestKit.campaign(tenantId, {
+    name: "p",
+    agentId,
+    voiceNumberId,
+    contactListId,
+    maxAttempts: 1,
+    maxConcurrentCalls: 100,
+    timezone: "America/New_York",
+    callWindowStart: "09:00",
+    callWindowEnd: "10:00",
+    callDays: [1, 2, 3, 4, 5, 6, 7]
+  })
   yield* (yield* Campaigns).schedule(tenantId, c.id, null).pipe(Effect.orDie)
   let t = performance.now()
   let m = mark()
   yield* TestKit.advance("13 hours")
-  console.log(`idle 13 virtual h: ${((performance.now() - t) / 1000).toFixed(2)} s wall, pending sleeps ${(yield* TestClock.sleeps()).length}`)
+  console.log(
+    `idle 13 virtual h: ${((performance.now() - t) / 1000).toFixed(2)} s wall, pending sleeps ${
+      (yield* TestClock.sleeps()).length
+    }`
+  )
   console.log(breakdown(m))
   yield* TestKit.advance("1 hour")
   t = performance.now()
@@ -151,14 +176,32 @@ const program = Effect.gen(function*() {
   yield* TestKit.advanceTo("2026-01-05T14:00:00Z")
   yield* TestKit.advance(`${Math.ceil(contacts / 60) + 1} minutes`)
   const dials = (yield* (yield* TestKit.Dials).all).length
-  console.log(`window: ${dials} dials in ${((performance.now() - t) / 1000).toFixed(2)} s wall (${((performance.now() - t) / dials).toFixed(1)} ms/dial), pending sleeps after ${(yield* TestClock.sleeps()).length}`)
+  console.log(
+    `window: ${dials} dials in ${((performance.now() - t) / 1000).toFixed(2)} s wall (${
+      ((performance.now() - t) / dials).toFixed(1)
+    } ms/dial), pending sleeps after ${(yield* TestClock.sleeps()).length}`
+  )
   console.log(breakdown(m, dials))
   if (listing) {
     console.log("  statements by text (calls, PGlite ms, ms each, distinct texts):")
     for (const [key, e] of [...byText.entries()].sort((a, b) => b[1].ms - a[1].ms)) {
-      console.log(`  ${String(e.calls).padStart(6)} ${e.ms.toFixed(0).padStart(7)} ${(e.ms / e.calls).toFixed(2).padStart(6)} ${String(e.texts.size).padStart(5)}  ${key}`)
+      console.log(
+        `  ${String(e.calls).padStart(6)} ${e.ms.toFixed(0).padStart(7)} ${(e.ms / e.calls).toFixed(2).padStart(6)} ${
+          String(e.texts.size).padStart(5)
+        }  ${key}`
+      )
     }
   }
 })
-await Effect.runPromise(program.pipe(Effect.provide(Layer.provideMerge(TestKit.layer({ ringMillis: 0, callsPerSecondPerNumber: callsPerSecond }), TestContext.TestContext)), Logger.withMinimumLogLevel(LogLevel.Error)))
+await Effect.runPromise(
+  program.pipe(
+    Effect.provide(
+      Layer.provideMerge(
+        TestKit.layer({ ringMillis: 0, callsPerSecondPerNumber: callsPerSecond }),
+        TestContext.TestContext
+      )
+    ),
+    Logger.withMinimumLogLevel(LogLevel.Error)
+  )
+)
 process.exit(0)

@@ -73,10 +73,16 @@ const program = Effect.gen(function*() {
 
 delete process.env["DATABASE_URL"]
 await Effect.runPromise(program.pipe(
-  Effect.provide(Layer.provideMerge(TestKit.layer({
-    ringMillis: 0,
-    callsPerSecondPerNumber: CPS,
-    settings: { ...PlatformSettings.defaults, calls: { ...PlatformSettings.defaults.calls, defaultConcurrentCalls: TENANT_LIMIT } }
-  }), TestContext.TestContext)),
+  Effect.provide(Layer.provideMerge(
+    TestKit.layer({
+      ringMillis: 0,
+      callsPerSecondPerNumber: CPS,
+      settings: {
+        ...PlatformSettings.defaults,
+        calls: { ...PlatformSettings.defaults.calls, defaultConcurrentCalls: TENANT_LIMIT }
+      }
+    }),
+    TestContext.TestContext
+  )),
   Logger.withMinimumLogLevel(LogLevel.Warning)
 ))

@@ -52,9 +52,13 @@ export const run = async (
     const viaGateway = await load({ url: `${gateway}/api/v1/profile`, headers, ...settings })
     await platform.stop()
 
-    const baseline = spawnTs("bench/baseline/AuthServer.ts", [], backend.name === "postgres"
-      ? { BACKEND: "pg", DATABASE_URL: backend.url }
-      : { BACKEND: "pglite", PGLITE_DIR: path.join(dataDir, "pglite") })
+    const baseline = spawnTs(
+      "bench/baseline/AuthServer.ts",
+      [],
+      backend.name === "postgres"
+        ? { BACKEND: "pg", DATABASE_URL: backend.url }
+        : { BACKEND: "pglite", PGLITE_DIR: path.join(dataDir, "pglite") }
+    )
     try {
       const [, url] = await baseline.waitFor(/listening on (http:\/\/\S+)/)
       const probe = await fetch(`${url}/api/v1/profile`, { headers })
@@ -62,9 +66,24 @@ export const run = async (
       const base = await load({ url: `${url}/api/v1/profile`, headers, ...settings })
       const ratio = (r: LoadResult) => (r.requestsPerSecond / base.requestsPerSecond).toFixed(2)
       rows.push(
-        { suite: "authenticated read", case: "baseline node:http", backend: backend.name, metrics: { ...metrics(base), "vs baseline": "1.00" } },
-        { suite: "authenticated read", case: "platform-core", backend: backend.name, metrics: { ...metrics(direct), "vs baseline": ratio(direct) } },
-        { suite: "authenticated read", case: "via gateway", backend: backend.name, metrics: { ...metrics(viaGateway), "vs baseline": ratio(viaGateway) } }
+        {
+          suite: "authenticated read",
+          case: "baseline node:http",
+          backend: backend.name,
+          metrics: { ...metrics(base), "vs baseline": "1.00" }
+        },
+        {
+          suite: "authenticated read",
+          case: "platform-core",
+          backend: backend.name,
+          metrics: { ...metrics(direct), "vs baseline": ratio(direct) }
+        },
+        {
+          suite: "authenticated read",
+          case: "via gateway",
+          backend: backend.name,
+          metrics: { ...metrics(viaGateway), "vs baseline": ratio(viaGateway) }
+        }
       )
     } finally {
       await baseline.stop()

@@ -33,7 +33,6 @@ type Backend = { readonly name: "pglite" } | { readonly name: "postgres"; readon
 
 const WARMUP_CALLS = 200
 
-
 /** A local receiver for the call-result webhooks: counts what arrives. */
 const webhookReceiver = async () => {
   let received = 0
@@ -76,7 +75,9 @@ const endToEnd = async (
     body: options.body,
     connections: options.connections
   }, amount)
-  if (api.non2xx + api.errors > 0) throw new Error(`${api.non2xx} non-2xx answers and ${api.errors} errors placing calls`)
+  if (api.non2xx + api.errors > 0) {
+    throw new Error(`${api.non2xx} non-2xx answers and ${api.errors} errors placing calls`)
+  }
   const finished = await waitUntil("every call's webhook to be queued", async () => (await queued()) - before >= amount)
   const seconds = (finished - started) / 1000
   return { api, callsPerSecond: amount / seconds, seconds }
@@ -104,11 +105,18 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
       password: "benchmark-password",
       companyName: "Bench"
     })
-    const key = (await request("POST", `${api}/api-keys`, account.token, { name: "bench", webhookUrl: receiver.url })).key as string
-    await request("POST", `${api}/wallet/top-ups`, account.token, { amount: 100_000_000, idempotencyKey: "bench-funds" })
+    const key = (await request("POST", `${api}/api-keys`, account.token, { name: "bench", webhookUrl: receiver.url }))
+      .key as string
+    await request("POST", `${api}/wallet/top-ups`, account.token, {
+      amount: 100_000_000,
+      idempotencyKey: "bench-funds"
+    })
     const persona = (await request("GET", `${api}/prompts/personas`, key)).items[0].id as string
     const agent = await request("POST", `${api}/agents`, key, { name: "Bench agent", agent_persona_id: persona })
-    const number = await request("POST", `${api}/voice-numbers`, key, { phoneNumber: "+14155550100", provider: "PROVIDER_A" })
+    const number = await request("POST", `${api}/voice-numbers`, key, {
+      phoneNumber: "+14155550100",
+      provider: "PROVIDER_A"
+    })
     const callBody = (toNumber: string) => JSON.stringify({ agentId: agent.id, voiceNumberId: number.id, toNumber })
     // "…000": answered at once, zero seconds of talk
     const zeroLength = callBody("+14155551000")
@@ -116,8 +124,16 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
       (await request("GET", `${running.comms}/api/v1/webhook-deliveries?pageSize=1`, key)).total as number
     const placeUrl = `${running.comms}/api/v1/channels/voice/call`
 
-    await endToEnd({ url: placeUrl, key, body: zeroLength, connections: settings.connections }, WARMUP_CALLS, platformQueued)
-    const platform = await endToEnd({ url: placeUrl, key, body: zeroLength, connections: settings.connections }, settings.calls, platformQueued)
+    await endToEnd(
+      { url: placeUrl, key, body: zeroLength, connections: settings.connections },
+      WARMUP_CALLS,
+      platformQueued
+    )
+    const platform = await endToEnd(
+      { url: placeUrl, key, body: zeroLength, connections: settings.connections },
+      settings.calls,
+      platformQueued
+    )
     const totalQueued = await platformQueued()
     await waitUntil("the webhooks to be delivered", async () => receiver.received() >= totalQueued, 120_000)
       .catch(() => undefined)
@@ -129,7 +145,11 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
     stops.push(running.platform.stop)
     const memoryQueued = async () =>
       (await request("GET", `${running.comms}/api/v1/webhook-deliveries?pageSize=1`, key)).total as number
-    await endToEnd({ url: `${running.comms}/api/v1/channels/voice/call`, key, body: zeroLength, connections: settings.connections }, WARMUP_CALLS, memoryQueued)
+    await endToEnd(
+      { url: `${running.comms}/api/v1/channels/voice/call`, key, body: zeroLength, connections: settings.connections },
+      WARMUP_CALLS,
+      memoryQueued
+    )
     // read after the same wait as the held calls: the warm-up's ended calls let their entities go meanwhile
     await new Promise((resolve) => setTimeout(resolve, settings.heldSettleSeconds * 1000))
     const idle = await probeMemory(running.platform)
@@ -142,8 +162,12 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
       connections: settings.connections
     }, settings.heldCalls)
     if (held.non2xx + held.errors > 0) throw new Error(`${held.non2xx} non-2xx answers placing the held calls`)
-    await waitUntil("the held calls to ring", async () =>
-      (await request("GET", `${running.comms}/api/v1/call-logs?status=RINGING&pageSize=1`, key)).total >= settings.heldCalls)
+    await waitUntil(
+      "the held calls to ring",
+      async () =>
+        (await request("GET", `${running.comms}/api/v1/call-logs?status=RINGING&pageSize=1`, key)).total >=
+          settings.heldCalls
+    )
     // a ringing call lets its entity go once idle (LiveCallLive's MAX_IDLE_MS, 15 s; the reaper looks as
     // often): the memory a call holds while it rings is read after that (BENCH_HELD_SETTLE_SECONDS)
     await new Promise((resolve) => setTimeout(resolve, settings.heldSettleSeconds * 1000))
@@ -152,14 +176,26 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
     await running.platform.stop()
 
     // --- the baseline, on the same database
-    const baseline = spawnTs("bench/baseline/CallsServer.ts", [], backend.name === "postgres"
-      ? { BACKEND: "pg", DATABASE_URL: backend.url }
-      : { BACKEND: "pglite", PGLITE_DIR: path.join(dataDir, "pglite") })
+    const baseline = spawnTs(
+      "bench/baseline/CallsServer.ts",
+      [],
+      backend.name === "postgres"
+        ? { BACKEND: "pg", DATABASE_URL: backend.url }
+        : { BACKEND: "pglite", PGLITE_DIR: path.join(dataDir, "pglite") }
+    )
     stops.push(baseline.stop)
     const [, baseUrl] = await baseline.waitFor(/listening on (http:\/\/\S+)/)
     const baseQueued = async () => (await request("GET", `${baseUrl}/queued`, key)).total as number
-    await endToEnd({ url: `${baseUrl}/call`, key, body: zeroLength, connections: settings.connections }, WARMUP_CALLS, baseQueued)
-    const base = await endToEnd({ url: `${baseUrl}/call`, key, body: zeroLength, connections: settings.connections }, settings.calls, baseQueued)
+    await endToEnd(
+      { url: `${baseUrl}/call`, key, body: zeroLength, connections: settings.connections },
+      WARMUP_CALLS,
+      baseQueued
+    )
+    const base = await endToEnd(
+      { url: `${baseUrl}/call`, key, body: zeroLength, connections: settings.connections },
+      settings.calls,
+      baseQueued
+    )
     await baseline.stop()
 
     const e2e = (r: typeof platform, ratio: string) => ({

@@ -9,10 +9,10 @@
  *   platform process through MemoryProbe (`SqlActivity.started()`). The baseline, in the same
  *   process: the same kind of call placed through the calls API (as the calls suite does), calls
  *   per second until every one has ENDED, and statements per call.
- * - TestClock: the same number of contacts in this process, through the testing kit (the whole
- *   runtime on PGlite, timed by the kit's virtual clock, a `TestClock`), one voice number at the carriers' usual 1 dial/s and
- *   a window of 09:00–10:00 New York time: 3,600 dials a day, so 10,000 contacts take three virtual
- *   days. The figure is the real time it takes to walk them.
+ * - TestClock: the same number of contacts in this process, through the testing kit (the whole runtime on PGlite, timed
+ *   by the kit's virtual clock, a `TestClock`), one voice number at the carriers' usual 1 dial/s and a window of
+ *   09:00–10:00 New York time: 3,600 dials a day, so 10,000 contacts take three virtual days. The figure is the real
+ *   time it takes to walk them.
  */
 import { Campaigns as CampaignsService } from "@voiceagent/runner/Campaigns/Campaigns"
 import * as SqlActivity from "@voiceagent/runner/Sql/SqlActivity"
@@ -55,8 +55,6 @@ const TESTCLOCK_START = "2026-01-05T00:00:00Z"
 
 /** Numbers the simulated carrier answers at once (after its ring time) and ends after zero seconds of talk. */
 export const zeroLengthNumbers = (n: number): Array<string> => answeredNumbers(n, 0)
-
-
 
 /** Polls `check` every `intervalMs` until it holds; answers with the number of polls. */
 const pollUntil = async (what: string, intervalMs: number, check: () => Promise<boolean>, timeoutMs = 3_600_000) => {
@@ -136,10 +134,16 @@ const endToEnd = async (backend: Backend, settings: Settings): Promise<Array<Row
       companyName: "Bench"
     })
     const key = (await request("POST", `${api}/api-keys`, account.token, { name: "bench" })).key as string
-    await request("POST", `${api}/wallet/top-ups`, account.token, { amount: 100_000_000, idempotencyKey: "bench-funds" })
+    await request("POST", `${api}/wallet/top-ups`, account.token, {
+      amount: 100_000_000,
+      idempotencyKey: "bench-funds"
+    })
     const persona = (await request("GET", `${api}/prompts/personas`, key)).items[0].id as string
     const agent = await request("POST", `${api}/agents`, key, { name: "Bench agent", agent_persona_id: persona })
-    const number = await request("POST", `${api}/voice-numbers`, key, { phoneNumber: "+14155550100", provider: "PROVIDER_A" })
+    const number = await request("POST", `${api}/voice-numbers`, key, {
+      phoneNumber: "+14155550100",
+      provider: "PROVIDER_A"
+    })
 
     const numbers = zeroLengthNumbers(contacts + WARMUP_CONTACTS)
     const makeList = async (name: string, phones: ReadonlyArray<string>) => {
@@ -180,10 +184,14 @@ const endToEnd = async (backend: Backend, settings: Settings): Promise<Array<Row
       let lastPrint = Date.now()
       const polls = await pollUntil("the campaign to complete", 1000, async () => {
         last = await progressOf(id)
-        if (last.status === "FAILED" || last.status === "PAUSED") throw new Error(`campaign ${last.status}: ${JSON.stringify(last)}`)
+        if (last.status === "FAILED" || last.status === "PAUSED") {
+          throw new Error(`campaign ${last.status}: ${JSON.stringify(last)}`)
+        }
         if (Date.now() - lastPrint > 10_000) {
           lastPrint = Date.now()
-          console.log(`  campaign: ${last.attempts.total}/${total} attempts, ${((Date.now() - scheduledAt) / 1000).toFixed(0)} s`)
+          console.log(
+            `  campaign: ${last.attempts.total}/${total} attempts, ${((Date.now() - scheduledAt) / 1000).toFixed(0)} s`
+          )
         }
         return last.status === "COMPLETED"
       })
@@ -212,7 +220,8 @@ const endToEnd = async (backend: Backend, settings: Settings): Promise<Array<Row
 
     const placeUrl = `${running.comms}/api/v1/channels/voice/call`
     const callBody = JSON.stringify({ agentId: agent.id, voiceNumberId: number.id, toNumber: "+14155551000" })
-    const endedCalls = async () => (await request("GET", `${running.comms}/api/v1/call-logs?status=ENDED&pageSize=1`, key)).total as number
+    const endedCalls = async () =>
+      (await request("GET", `${running.comms}/api/v1/call-logs?status=ENDED&pageSize=1`, key)).total as number
     /** Places `amount` calls with `connections` keep-alive connections; done when every one has ENDED. */
     const placeCalls = async (amount: number) => {
       const endedBefore = await endedCalls()
@@ -225,7 +234,9 @@ const endToEnd = async (backend: Backend, settings: Settings): Promise<Array<Row
         body: callBody,
         connections: settings.connections
       }, amount)
-      if (placed.non2xx + placed.errors > 0) throw new Error(`${placed.non2xx} non-2xx answers and ${placed.errors} errors placing calls`)
+      if (placed.non2xx + placed.errors > 0) {
+        throw new Error(`${placed.non2xx} non-2xx answers and ${placed.errors} errors placing calls`)
+      }
       const polls = await pollUntil("every call to end", 250, async () => (await endedCalls()) - endedBefore >= amount)
       const seconds = (performance.now() - started) / 1000
       const after = await probeWork(platform)
@@ -290,7 +301,9 @@ const endToEnd = async (backend: Backend, settings: Settings): Promise<Array<Row
           seconds: calls.seconds,
           "SQL/dial": sqlPerCall.toFixed(1),
           "node CPU ms/dial": (calls.cpuMicros / 1000 / apiCalls).toFixed(2),
-          ...(backend.name === "postgres" ? { "PG CPU ms/dial": (calls.postgresCpuMicros / 1000 / apiCalls).toFixed(2) } : {}),
+          ...(backend.name === "postgres"
+            ? { "PG CPU ms/dial": (calls.postgresCpuMicros / 1000 / apiCalls).toFixed(2) }
+            : {}),
           "dials/s vs API": "1.00",
           "SQL/dial vs API": "1.00",
           "idle SQL/s": idlePerSecond.toFixed(1)
@@ -306,7 +319,9 @@ const endToEnd = async (backend: Backend, settings: Settings): Promise<Array<Row
           seconds: campaign.seconds,
           "SQL/dial": sqlPerAttempt.toFixed(1),
           "node CPU ms/dial": (campaign.cpuMicros / 1000 / contacts).toFixed(2),
-          ...(backend.name === "postgres" ? { "PG CPU ms/dial": (campaign.postgresCpuMicros / 1000 / contacts).toFixed(2) } : {}),
+          ...(backend.name === "postgres"
+            ? { "PG CPU ms/dial": (campaign.postgresCpuMicros / 1000 / contacts).toFixed(2) }
+            : {}),
           "dials/s vs API": (attemptsPerSecond / callsPerSecond).toFixed(2),
           "SQL/dial vs API": (sqlPerAttempt / sqlPerCall).toFixed(2),
           "idle SQL/s": idlePerSecond.toFixed(1),
@@ -369,12 +384,18 @@ const oneTenant = async (backend: Backend, settings: Settings): Promise<Array<Ro
       companyName: "Bench"
     })
     const key = (await request("POST", `${api}/api-keys`, account.token, { name: "bench" })).key as string
-    await request("POST", `${api}/wallet/top-ups`, account.token, { amount: 100_000_000, idempotencyKey: "bench-funds" })
+    await request("POST", `${api}/wallet/top-ups`, account.token, {
+      amount: 100_000_000,
+      idempotencyKey: "bench-funds"
+    })
     const persona = (await request("GET", `${api}/prompts/personas`, key)).items[0].id as string
     const agent = await request("POST", `${api}/agents`, key, { name: "Bench agent", agent_persona_id: persona })
     const numbers: Array<string> = []
     for (let i = 0; i <= n; i++) {
-      numbers.push((await request("POST", `${api}/voice-numbers`, key, { phoneNumber: voiceNumberAt(i), provider: "PROVIDER_A" })).id)
+      numbers.push(
+        (await request("POST", `${api}/voice-numbers`, key, { phoneNumber: voiceNumberAt(i), provider: "PROVIDER_A" }))
+          .id
+      )
     }
 
     const phones = zeroLengthNumbers(2 * total + WARMUP_CONTACTS)
@@ -421,24 +442,41 @@ const oneTenant = async (backend: Backend, settings: Settings): Promise<Array<Ro
           }
           progressPolls++
           const p = await progressOf(id)
-          if (p.status === "FAILED" || p.status === "PAUSED") throw new Error(`campaign ${p.status}: ${JSON.stringify(p)}`)
+          if (p.status === "FAILED" || p.status === "PAUSED") {
+            throw new Error(`campaign ${p.status}: ${JSON.stringify(p)}`)
+          }
           attempts += p.attempts.total
           if (p.status !== "COMPLETED") continue
-          if (p.attempts.total !== each || p.attempts.answered !== each) throw new Error(`expected ${each} answered attempts: ${JSON.stringify(p)}`)
+          if (p.attempts.total !== each || p.attempts.answered !== each) {
+            throw new Error(`expected ${each} answered attempts: ${JSON.stringify(p)}`)
+          }
           pending.delete(id)
         }
         if (Date.now() - lastPrint > 10_000) {
           lastPrint = Date.now()
-          console.log(`  ${ids.length} campaign(s): ${attempts}/${ids.length * each} attempts, ${((Date.now() - scheduledAt) / 1000).toFixed(0)} s`)
+          console.log(
+            `  ${ids.length} campaign(s): ${attempts}/${ids.length * each} attempts, ${
+              ((Date.now() - scheduledAt) / 1000).toFixed(0)
+            } s`
+          )
         }
         return pending.size === 0
       })
       const after = await probeStatements(platform)
       let completedAt = 0
-      for (const id of ids) completedAt = Math.max(completedAt, Date.parse((await request("GET", `${campaignApi}/campaigns/${id}`, key)).completedAt))
+      for (const id of ids) {
+        completedAt = Math.max(
+          completedAt,
+          Date.parse((await request("GET", `${campaignApi}/campaigns/${id}`, key)).completedAt)
+        )
+      }
       const perPoll = await statementsPer(platform, 10, () => progressOf(ids[0]!))
       const dials = ids.length * each
-      return { dials, seconds: (completedAt - scheduledAt) / 1000, sqlPerDial: (after - before - progressPolls * perPoll) / dials }
+      return {
+        dials,
+        seconds: (completedAt - scheduledAt) / 1000,
+        sqlPerDial: (after - before - progressPolls * perPoll) / dials
+      }
     }
 
     // warm-up, then the baseline (one campaign of the whole total on one number), then the N campaigns
@@ -447,7 +485,13 @@ const oneTenant = async (backend: Backend, settings: Settings): Promise<Array<Ro
     const single = await createCampaign(`${total} contacts`, numbers[0]!, phones.slice(0, total))
     const many: Array<string> = []
     for (let i = 0; i < n; i++) {
-      many.push(await createCampaign(`${perCampaign} contacts #${i + 1}`, numbers[i + 1]!, phones.slice(total + i * perCampaign, total + (i + 1) * perCampaign)))
+      many.push(
+        await createCampaign(
+          `${perCampaign} contacts #${i + 1}`,
+          numbers[i + 1]!,
+          phones.slice(total + i * perCampaign, total + (i + 1) * perCampaign)
+        )
+      )
     }
     console.log(`  one campaign of ${total} contacts`)
     const one = await runAll([single], total)
@@ -486,7 +530,9 @@ const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10)
 
 const span = (ms: number) => {
   const minutes = Math.round(ms / 60_000)
-  return `${Math.floor(minutes / 1440)}d ${String(Math.floor(minutes / 60) % 24).padStart(2, "0")}h${String(minutes % 60).padStart(2, "0")}m`
+  return `${Math.floor(minutes / 1440)}d ${String(Math.floor(minutes / 60) % 24).padStart(2, "0")}h${
+    String(minutes % 60).padStart(2, "0")
+  }m`
 }
 
 const testClockProgram = (contacts: number, layerStarted: number) =>
@@ -536,7 +582,11 @@ const testClockProgram = (contacts: number, layerStarted: number) =>
       if (now - lastPrint > 10_000 || current.status === "COMPLETED") {
         lastPrint = now
         const at = yield* Clock.currentTimeMillis
-        console.log(`  TestClock: ${new Date(at).toISOString().slice(0, 16)}Z virtual, ${(yield* dials.all).length} dials, ${((now - started) / 1000).toFixed(0)} s real`)
+        console.log(
+          `  TestClock: ${new Date(at).toISOString().slice(0, 16)}Z virtual, ${(yield* dials.all).length} dials, ${
+            ((now - started) / 1000).toFixed(0)
+          } s real`
+        )
       }
     }
     const wallSeconds = (performance.now() - started) / 1000
@@ -562,7 +612,9 @@ const testClockProgram = (contacts: number, layerStarted: number) =>
       }
     }
     if (all.length !== contacts || current.answeredContacts !== contacts) {
-      return yield* Effect.dieMessage(`expected ${contacts} answered dials: ${all.length} dials, ${current.answeredContacts} answered`)
+      return yield* Effect.dieMessage(
+        `expected ${contacts} answered dials: ${all.length} dials, ${current.answeredContacts} answered`
+      )
     }
     return row
   })
@@ -572,7 +624,8 @@ const underTestClock = async (contacts: number): Promise<Row> => {
   const databaseUrl = process.env["DATABASE_URL"]
   delete process.env["DATABASE_URL"]
   try {
-    // the layer is built under the TestContext, as @effect/vitest's `it.layer` does: the runtime's clock is the TestClock
+    // the layer is built under the TestContext, as @effect/vitest's `it.layer` does: the runtime's clock is the
+    // TestClock
     const layer = Layer.provideMerge(TestKit.layer({ ringMillis: 0 }), TestContext.TestContext)
     const layerStarted = performance.now()
     return await Effect.runPromise(

@@ -38,9 +38,6 @@ const AGENTS = 10
 const FIRST_WARMUP_SECONDS = 10
 const CAMPAIGN_ALONE_SECONDS = 5
 
-
-
-
 /** Dial times (ms since the epoch) in a simulator dial log: `<session> <to> <at>` per line. */
 const dialTimes = (file: string): Array<number> =>
   fs.existsSync(file)
@@ -121,11 +118,15 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
         },
         runnerEnv: (i) => ({ SIMULATOR_DIAL_LOG: dialLog(i) })
       }).pipe(
-        Effect.mapError((e) => new Error(`${e.message}${e.log === "" ? "" : `\n--- the end of its log ---\n${e.log}`}`)),
+        Effect.mapError((e) =>
+          new Error(`${e.message}${e.log === "" ? "" : `\n--- the end of its log ---\n${e.log}`}`)
+        ),
         Scope.extend(scope)
       )
     )
-    console.log(`  cluster: ${cluster.processes.length} processes ready in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+    console.log(
+      `  cluster: ${cluster.processes.length} processes ready in ${((Date.now() - started) / 1000).toFixed(1)} s`
+    )
 
     // --- set-up through the API
     const api = `${cluster.gatewayUrl}/api/v1`
@@ -135,16 +136,26 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
       companyName: "Bench"
     })
     const key = (await request("POST", `${api}/api-keys`, account.token, { name: "bench" })).key as string
-    await request("POST", `${api}/wallet/top-ups`, account.token, { amount: 100_000_000, idempotencyKey: "bench-funds" })
+    await request("POST", `${api}/wallet/top-ups`, account.token, {
+      amount: 100_000_000,
+      idempotencyKey: "bench-funds"
+    })
     const persona = (await request("GET", `${api}/prompts/personas`, key)).items[0].id as string
     const agents: Array<any> = []
-    for (let i = 0; i < AGENTS; i++) agents.push(await request("POST", `${api}/agents`, key, { name: `Agent ${i}`, agent_persona_id: persona }))
-    const number = await request("POST", `${api}/voice-numbers`, key, { phoneNumber: "+14155550100", provider: "PROVIDER_A" })
+    for (let i = 0; i < AGENTS; i++) {
+      agents.push(await request("POST", `${api}/agents`, key, { name: `Agent ${i}`, agent_persona_id: persona }))
+    }
+    const number = await request("POST", `${api}/voice-numbers`, key, {
+      phoneNumber: "+14155550100",
+      provider: "PROVIDER_A"
+    })
     const list = await request("POST", `${api}/contact-lists`, key, { name: "cluster bench" })
     const phones = answeredNumbers(settings.clusterContacts, 1)
     for (let i = 0; i < phones.length; i += 500) {
       const batch = phones.slice(i, i + 500)
-      const result = await request("POST", `${api}/contact-lists/${list.id}/contacts/bulk`, key, { contacts: batch.map((phoneNumber) => ({ phoneNumber })) })
+      const result = await request("POST", `${api}/contact-lists/${list.id}/contacts/bulk`, key, {
+        contacts: batch.map((phoneNumber) => ({ phoneNumber }))
+      })
       if (result.imported !== batch.length) throw new Error(`bulk import: ${JSON.stringify(result).slice(0, 500)}`)
     }
     const campaign = await request("POST", `${api}/campaigns`, key, {
@@ -160,15 +171,27 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
       callDays: [1, 2, 3, 4, 5, 6, 7]
     })
 
-    const target = { url: `${api}/agents`, headers: { authorization: `Bearer ${key}` }, connections: settings.connections }
+    const target = {
+      url: `${api}/agents`,
+      headers: { authorization: `Bearer ${key}` },
+      connections: settings.connections
+    }
     const probe = await request("GET", target.url, key)
-    if (probe.items.length !== AGENTS) throw new Error(`expected ${AGENTS} agents: ${JSON.stringify(probe).slice(0, 300)}`)
+    if (probe.items.length !== AGENTS) {
+      throw new Error(`expected ${AGENTS} agents: ${JSON.stringify(probe).slice(0, 300)}`)
+    }
     const ourPids = async () => {
       const client = new pg.Client({ connectionString: backend.url })
       await client.connect()
       try {
-        const backends = await client.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database()")
-        return [process.pid, ...cluster.processes.filter((p) => p.exitStatus() === undefined).map((p) => p.pid), ...backends.rows.map((r) => r.pid)]
+        const backends = await client.query<{ pid: number }>(
+          "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
+        )
+        return [
+          process.pid,
+          ...cluster.processes.filter((p) => p.exitStatus() === undefined).map((p) => p.pid),
+          ...backends.rows.map((r) => r.pid)
+        ]
       } finally {
         await client.end()
       }
@@ -181,7 +204,8 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
       const result = await load({ ...target, durationSeconds: settings.durationSeconds, warmupSeconds: 0 })
       return { result, from, to: Date.now(), foreignCpu: others() }
     }
-    const dialsIn = (from: number, to: number) => [0, 1].map((i) => dialTimes(dialLog(i)).filter((at) => at >= from && at <= to).length)
+    const dialsIn = (from: number, to: number) =>
+      [0, 1].map((i) => dialTimes(dialLog(i)).filter((at) => at >= from && at <= to).length)
     const allDials = () => dialTimes(dialLog(0)).length + dialTimes(dialLog(1)).length
 
     const progress = () => request("GET", `${api}/campaigns/${campaign.id}/progress`, key)
@@ -204,7 +228,9 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
       const { foreignCpu, from, result, to } = await measure(warmupSeconds)
       const [one, two] = dialsIn(from, to)
       const left = campaignDialing ? (await progress()).contacts.pending as number : ""
-      if (campaignDialing && left === 0) console.log("  cluster: WARNING the campaign ran out of contacts within the window")
+      if (campaignDialing && left === 0) {
+        console.log("  cluster: WARNING the campaign ran out of contacts within the window")
+      }
       windows.push({ campaign: campaignDialing, result })
       rows.push({
         suite: SUITE,

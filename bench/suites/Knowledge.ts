@@ -33,9 +33,9 @@
  *   `durationSeconds`). 'same chunks': questions for which both paths return the same chunk ids in
  *   the same order.
  */
-import { chunkId } from "@voiceagent/runner/Knowledge/DocumentChunks"
-import * as ChromaVectorStore from "@voiceagent/runner/Knowledge/ChromaVectorStore"
 import { startChroma } from "@voiceagent/runner/Knowledge/ChromaServer"
+import * as ChromaVectorStore from "@voiceagent/runner/Knowledge/ChromaVectorStore"
+import { chunkId } from "@voiceagent/runner/Knowledge/DocumentChunks"
 import { defaultIngestionOptions } from "@voiceagent/runner/Knowledge/KnowledgeSettings"
 import { makeOfflineEmbedder } from "@voiceagent/runner/Knowledge/OfflineEmbedder"
 import { scoreOf } from "@voiceagent/runner/Knowledge/Retrieval"
@@ -50,7 +50,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { request, sleep } from "../lib/Api.js"
-import { type CorpusDocument, corpus, questions } from "../lib/KnowledgeCorpus.js"
+import { corpus, type CorpusDocument, questions } from "../lib/KnowledgeCorpus.js"
 import { fixedRequests, load } from "../lib/Load.js"
 import { memoryProbeFlags, probeStatements, type Running, startPlatform } from "../lib/Processes.js"
 import type { Row } from "../lib/Report.js"
@@ -75,7 +75,6 @@ const POLL_MS = 100
 /** Rounds of each ingestion path; the median is reported. */
 export const INGESTION_ROUNDS = 5
 
-
 const quantile = (sorted: ReadonlyArray<number>, q: number) =>
   sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!
 
@@ -88,7 +87,6 @@ const median = <A>(items: ReadonlyArray<A>, by: (a: A) => number): A =>
   [...items].sort((a, b) => by(a) - by(b))[Math.floor((items.length - 1) / 2)]!
 
 const spread = (values: ReadonlyArray<number>) => `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`
-
 
 const remove = async (url: string, token: string) => {
   const response = await fetch(url, { method: "DELETE", headers: { authorization: `Bearer ${token}` } })
@@ -170,7 +168,11 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
         const kb = await request("POST", `${api}/knowledge-bases`, key, { kbKey, kbName: kbKey })
         const documentIds: Array<string> = []
         for (const d of docs) {
-          const added = await request("POST", `${api}/knowledge-bases/${kb.id}/sources`, key, { type: "TEXT", title: d.title, text: d.text })
+          const added = await request("POST", `${api}/knowledge-bases/${kb.id}/sources`, key, {
+            type: "TEXT",
+            title: d.title,
+            text: d.text
+          })
           documentIds.push(added.id)
         }
         return {
@@ -180,7 +182,8 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
           documentIds
         }
       }
-      const jobOf = (kbId: string, jobId: string) => request("GET", `${api}/knowledge-bases/${kbId}/ingestion-jobs/${jobId}`, key)
+      const jobOf = (kbId: string, jobId: string) =>
+        request("GET", `${api}/knowledge-bases/${kbId}/ingestion-jobs/${jobId}`, key)
 
       /** Queues a job, polls it to its end; timed from the POST to the job's finishedAt. */
       const ingest = async (kbId: string, chunks: number) => {
@@ -196,13 +199,20 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
           if (job.status !== "QUEUED" && job.status !== "RUNNING") break
           if (Date.now() - lastPrint > 10_000) {
             lastPrint = Date.now()
-            console.log(`  job: ${job.progress.chunksDone}/${chunks} chunks, ${((Date.now() - started) / 1000).toFixed(0)} s`)
+            console.log(
+              `  job: ${job.progress.chunksDone}/${chunks} chunks, ${((Date.now() - started) / 1000).toFixed(0)} s`
+            )
           }
-          if (Date.now() - started > 600_000) throw new Error(`ingestion job not done after 10 minutes: ${JSON.stringify(job)}`)
+          if (Date.now() - started > 600_000) {
+            throw new Error(`ingestion job not done after 10 minutes: ${JSON.stringify(job)}`)
+          }
           await sleep(POLL_MS)
         }
         const statements = (await probeStatements(platform)) - statementsBefore
-        if (job.status !== "SUCCEEDED" || job.progress.chunksDone !== chunks || job.progress.chunksTotal !== chunks || job.runs !== 1) {
+        if (
+          job.status !== "SUCCEEDED" || job.progress.chunksDone !== chunks || job.progress.chunksTotal !== chunks ||
+          job.runs !== 1
+        ) {
           throw new Error(`expected a SUCCEEDED job of ${chunks} chunks: ${JSON.stringify(job).slice(0, 1000)}`)
         }
         const finishedAt = Date.parse(job.finishedAt)
@@ -217,7 +227,11 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
       }
 
       /** The baseline's ingestion: per document, batches of 64 embedded then upserted, no bookkeeping. */
-      const baselineIngest = (collection: string, docs: ReadonlyArray<CorpusDocument>, documentIds: ReadonlyArray<string>) =>
+      const baselineIngest = (
+        collection: string,
+        docs: ReadonlyArray<CorpusDocument>,
+        documentIds: ReadonlyArray<string>
+      ) =>
         Effect.gen(function*() {
           let embedMs = 0
           let upsertMs = 0
@@ -270,7 +284,9 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
       // --- warm-up: both paths, on a knowledge base of their own
       console.log(`  warm-up: ${WARMUP_CHUNKS} chunks and ${DISTINCT_QUERIES} queries on each path`)
       const warm = await knowledgeBase("warm-up", warmupDocuments)
-      await runEffect(baselineIngest(`bench_warmup_${crypto.randomBytes(4).toString("hex")}`, warmupDocuments, warm.documentIds))
+      await runEffect(
+        baselineIngest(`bench_warmup_${crypto.randomBytes(4).toString("hex")}`, warmupDocuments, warm.documentIds)
+      )
       await ingest(warm.id, warmupDocuments.reduce((n, d) => n + d.chunks.length, 0))
       for (const query of asked) {
         await platformQuery(warm.id, query)
@@ -291,7 +307,11 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
         const platformPath = async () => {
           platformRounds.push(await ingest(target.id, chunkTotal))
         }
-        console.log(`  ingestion round ${round}/${INGESTION_ROUNDS}: ${chunkTotal} chunks in ${documents.length} documents, ${round % 2 === 1 ? "baseline then platform" : "platform then baseline"}`)
+        console.log(
+          `  ingestion round ${round}/${INGESTION_ROUNDS}: ${chunkTotal} chunks in ${documents.length} documents, ${
+            round % 2 === 1 ? "baseline then platform" : "platform then baseline"
+          }`
+        )
         if (round % 2 === 1) {
           await baselinePath()
           await platformPath()
@@ -324,16 +344,37 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
         items += viaApi.length
         if (JSON.stringify(viaApi.map((i) => i.chunkId)) === JSON.stringify(direct.map((i) => i.chunkId))) same++
       }
-      if (same !== asked.length) console.log(`  note: ${asked.length - same} of ${asked.length} questions got other chunks through the API`)
+      if (same !== asked.length) {
+        console.log(`  note: ${asked.length - same} of ${asked.length} questions got other chunks through the API`)
+      }
 
       // --- query latency: one at a time, then under load
       const n = settings.kbQueries
       console.log(`  queries one at a time: ${n} in process, ${n} through the gateway`)
-      const baselineOne = await inProcess(1, { amount: n }, (i) => runEffect(baselineQuery(kb.collection, kb.threshold, asked[i % asked.length]!)))
-      const platformOne = await fixedRequests({ url: queryUrl(kb.id), method: "POST", headers, bodies, connections: 1 }, n)
-      console.log(`  where the platform's time goes: ${n} queries to the comms service directly, ${n} GET /knowledge-bases/{id}`)
-      const commsOne = await fixedRequests({ url: commsQueryUrl(kb.id), method: "POST", headers, bodies, connections: 1 }, n)
-      const readOne = await fixedRequests({ url: `${running.gateway}/api/v1/knowledge-bases/${kb.id}`, headers, connections: 1 }, n)
+      const baselineOne = await inProcess(
+        1,
+        { amount: n },
+        (i) => runEffect(baselineQuery(kb.collection, kb.threshold, asked[i % asked.length]!))
+      )
+      const platformOne = await fixedRequests(
+        { url: queryUrl(kb.id), method: "POST", headers, bodies, connections: 1 },
+        n
+      )
+      console.log(
+        `  where the platform's time goes: ${n} queries to the comms service directly, ${n} GET /knowledge-bases/{id}`
+      )
+      const commsOne = await fixedRequests({
+        url: commsQueryUrl(kb.id),
+        method: "POST",
+        headers,
+        bodies,
+        connections: 1
+      }, n)
+      const readOne = await fixedRequests({
+        url: `${running.gateway}/api/v1/knowledge-bases/${kb.id}`,
+        headers,
+        connections: 1
+      }, n)
       const perQuery = await statementsPer(platform, 50, () => platformQuery(kb.id, asked[0]!))
       const perRead = await statementsPer(platform, 50, () => request("GET", `${api}/knowledge-bases/${kb.id}`, key))
       console.log(`  queries under load: ${settings.connections} at once, ${settings.durationSeconds} s each path`)
@@ -345,17 +386,33 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
         connections: settings.connections,
         durationSeconds: settings.durationSeconds
       })
-      const baselineQueryAt = (i: number) => runEffect(baselineQuery(kb.collection, kb.threshold, asked[i % asked.length]!))
+      const baselineQueryAt = (i: number) =>
+        runEffect(baselineQuery(kb.collection, kb.threshold, asked[i % asked.length]!))
       await inProcess(settings.connections, { untilMs: performance.now() + 2_000 }, baselineQueryAt)
-      const baselineLoad = await inProcess(settings.connections, { untilMs: performance.now() + settings.durationSeconds * 1000 }, baselineQueryAt)
-      for (const [what, r] of [["one at a time", platformOne], ["under load", platformLoad], ["to comms", commsOne], ["reads", readOne]] as const) {
-        if (r.non2xx + r.errors > 0) throw new Error(`queries ${what}: ${r.non2xx} non-2xx answers and ${r.errors} errors`)
+      const baselineLoad = await inProcess(settings.connections, {
+        untilMs: performance.now() + settings.durationSeconds * 1000
+      }, baselineQueryAt)
+      for (
+        const [what, r] of [["one at a time", platformOne], ["under load", platformLoad], ["to comms", commsOne], [
+          "reads",
+          readOne
+        ]] as const
+      ) {
+        if (r.non2xx + r.errors > 0) {
+          throw new Error(`queries ${what}: ${r.non2xx} non-2xx answers and ${r.errors} errors`)
+        }
       }
 
       // --- rows
-      const ingestionSuite = `knowledge ingestion (${chunkTotal} chunks, offline embedder → Chroma, batches of ${BATCH_SIZE})`
+      const ingestionSuite =
+        `knowledge ingestion (${chunkTotal} chunks, offline embedder → Chroma, batches of ${BATCH_SIZE})`
       const perSecond = (seconds: number) => Math.round(chunkTotal / seconds)
-      const ingestionRow = (name: string, seconds: number, rounds: ReadonlyArray<number>, extra: Record<string, number | string>): Row => ({
+      const ingestionRow = (
+        name: string,
+        seconds: number,
+        rounds: ReadonlyArray<number>,
+        extra: Record<string, number | string>
+      ): Row => ({
         suite: ingestionSuite,
         case: name,
         backend: backend.name,
@@ -371,7 +428,8 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
           ...extra
         }
       })
-      const querySuite = `knowledge query (POST /knowledge-bases/{id}/query, topK ${TOP_K}, ${chunkTotal} chunks, ${asked.length} questions in turn)`
+      const querySuite =
+        `knowledge query (POST /knowledge-bases/{id}/query, topK ${TOP_K}, ${chunkTotal} chunks, ${asked.length} questions in turn)`
       const fromRun = (r: LatencyRun) => ({
         requests: r.requests,
         rps: r.requests / r.seconds,
@@ -380,7 +438,12 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
         p99Ms: quantile(r.latencies, 0.99)
       })
       type Figures = ReturnType<typeof fromRun>
-      const queryRow = (name: string, f: Figures, base: Figures | undefined, extra: Record<string, number | string> = {}): Row => ({
+      const queryRow = (
+        name: string,
+        f: Figures,
+        base: Figures | undefined,
+        extra: Record<string, number | string> = {}
+      ): Row => ({
         suite: querySuite,
         case: name,
         backend: backend.name,
@@ -398,7 +461,11 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
         }
       })
       const bOne = fromRun(baselineOne)
-      const pOne = fromRun({ requests: platformOne.total, seconds: platformOne.seconds, latencies: platformOne.latencies })
+      const pOne = fromRun({
+        requests: platformOne.total,
+        seconds: platformOne.seconds,
+        latencies: platformOne.latencies
+      })
       const cOne = fromRun({ requests: commsOne.total, seconds: commsOne.seconds, latencies: commsOne.latencies })
       const rOne = fromRun({ requests: readOne.total, seconds: readOne.seconds, latencies: readOne.latencies })
       const bLoad = fromRun(baselineLoad)
@@ -411,15 +478,25 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
       }
       const sqlPerQuery = { "SQL/query": perQuery.toFixed(1) }
       return [
-        ingestionRow("baseline: embed + VectorStore.upsert, no bookkeeping", baseline.seconds, baselineRounds.map((r) => r.seconds), {
-          "embed s": round2(baseline.embedSeconds),
-          "upsert s": round2(baseline.upsertSeconds)
-        }),
-        ingestionRow("platform: POST ingestion-jobs → SUCCEEDED (via gateway)", job.seconds, platformRounds.map((r) => r.seconds), {
-          "queued s": round2(job.queuedSeconds),
-          "run s": round2(job.runSeconds),
-          "SQL/batch": (jobStatements / batches).toFixed(1)
-        }),
+        ingestionRow(
+          "baseline: embed + VectorStore.upsert, no bookkeeping",
+          baseline.seconds,
+          baselineRounds.map((r) => r.seconds),
+          {
+            "embed s": round2(baseline.embedSeconds),
+            "upsert s": round2(baseline.upsertSeconds)
+          }
+        ),
+        ingestionRow(
+          "platform: POST ingestion-jobs → SUCCEEDED (via gateway)",
+          job.seconds,
+          platformRounds.map((r) => r.seconds),
+          {
+            "queued s": round2(job.queuedSeconds),
+            "run s": round2(job.runSeconds),
+            "SQL/batch": (jobStatements / batches).toFixed(1)
+          }
+        ),
         queryRow("baseline: embed + VectorStore.query in process, one at a time", bOne, bOne),
         queryRow("platform via gateway, one at a time", pOne, bOne, {
           ...sqlPerQuery,
@@ -427,9 +504,14 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
           "same chunks": `${same}/${asked.length}`
         }),
         queryRow("platform, comms service directly (no gateway), one at a time", cOne, bOne, sqlPerQuery),
-        queryRow("reference: GET /knowledge-bases/{id} via gateway, one at a time (key check and one read, no retrieval)", rOne, undefined, {
-          "SQL/query": perRead.toFixed(1)
-        }),
+        queryRow(
+          "reference: GET /knowledge-bases/{id} via gateway, one at a time (key check and one read, no retrieval)",
+          rOne,
+          undefined,
+          {
+            "SQL/query": perRead.toFixed(1)
+          }
+        ),
         queryRow(`baseline, ${settings.connections} at once`, bLoad, bLoad),
         queryRow(`platform via gateway, ${settings.connections} connections (autocannon)`, pLoad, bLoad, sqlPerQuery)
       ]

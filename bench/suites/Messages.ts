@@ -71,7 +71,9 @@ const millis = (value: unknown) => value instanceof Date ? value.getTime() : new
 const recipients = (from: number, n: number) =>
   Array.from({ length: n }, (_, k) => {
     const i = from + k
-    return `+1${["646", "212", "917", "718", "347", "929", "332", "415"][Math.floor(i / 10_000) % 8]}555${String(i % 10_000).padStart(4, "0")}`
+    return `+1${["646", "212", "917", "718", "347", "929", "332", "415"][Math.floor(i / 10_000) % 8]}555${
+      String(i % 10_000).padStart(4, "0")
+    }`
   })
 
 /** A call-ended event as the LiveCall entity publishes it: an outgoing call, answered. */
@@ -99,7 +101,9 @@ const program = (settings: Settings, adapter: () => SmsSender) =>
       senderProvider: "PROVIDER_A",
       templates: [{ callStatus: "ANSWERED", messageBody: BODY }]
     })
-    yield* sql.unsafe(`CREATE TABLE bench_messages (LIKE messages INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING INDEXES)`)
+    yield* sql.unsafe(
+      `CREATE TABLE bench_messages (LIKE messages INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING INDEXES)`
+    )
 
     /** Runs `f`, checks the fake accepted exactly `n` Twilio sends meanwhile. */
     const accepted = <A, E, R>(n: number, what: string, f: Effect.Effect<A, E, R>) =>
@@ -124,7 +128,9 @@ const program = (settings: Settings, adapter: () => SmsSender) =>
             lastPrint = performance.now()
             console.log(`  ${table}: ${row!.n}/${target} SENT, ${((performance.now() - started) / 1000).toFixed(0)} s`)
           }
-          if (performance.now() - started > 600_000) return yield* Effect.dieMessage(`${table}: not all SENT after 10 minutes`)
+          if (performance.now() - started > 600_000) {
+            return yield* Effect.dieMessage(`${table}: not all SENT after 10 minutes`)
+          }
           yield* sleep(POLL_MS)
         }
       })
@@ -137,7 +143,9 @@ const program = (settings: Settings, adapter: () => SmsSender) =>
         `
         const sent = rows.filter((r) => r.status === "SENT" && r.sentAt !== null)
         if (rows.length !== n || sent.length !== n) {
-          return yield* Effect.dieMessage(`${table}: ${rows.length} rows and ${sent.length} SENT since the start, expected ${n}`)
+          return yield* Effect.dieMessage(
+            `${table}: ${rows.length} rows and ${sent.length} SENT since the start, expected ${n}`
+          )
         }
         const latencies = sent.map((r) => millis(r.sentAt) - millis(r.createdAt)).sort((a, b) => a - b)
         return { latencies, lastSentAt: Math.max(...sent.map((r) => millis(r.sentAt))) }
@@ -150,28 +158,34 @@ const program = (settings: Settings, adapter: () => SmsSender) =>
      * back to back while they find work).
      */
     const platform = (n: number, awake: boolean) =>
-      accepted(n, "platform", Effect.gen(function*() {
-        const to = recipients(nextRecipient, n)
-        nextRecipient += n
-        const [before] = yield* sql<{ sent: number }>`SELECT count(*)::int AS sent FROM messages WHERE status = 'SENT'`
-        const statementsBefore = SqlActivity.started()
-        const since = new Date()
-        const started = performance.now()
-        const waker = awake
-          ? yield* Effect.fork(Effect.forever(Effect.zipRight(outbox.nudge, Effect.sleep("10 millis"))))
-          : undefined
-        for (let i = 0; i < n; i += PUBLISH_BATCH) {
-          const batch = to.slice(i, i + PUBLISH_BATCH).map((number) => ended(t, number))
-          yield* Effect.forEach(batch, outbox.onCallEnded, { discard: true }).pipe(sql.withTransaction)
-          yield* outbox.nudge
-        }
-        const publishSeconds = (performance.now() - started) / 1000
-        const polls = yield* waitForSent("messages", before!.sent + n, started)
-        if (waker !== undefined) yield* Fiber.interrupt(waker)
-        const statements = SqlActivity.started() - statementsBefore - polls
-        const { lastSentAt, latencies } = yield* rowsSince("messages", since, n)
-        return { seconds: (lastSentAt - since.getTime()) / 1000, latencies, statements, publishSeconds }
-      }))
+      accepted(
+        n,
+        "platform",
+        Effect.gen(function*() {
+          const to = recipients(nextRecipient, n)
+          nextRecipient += n
+          const [before] = yield* sql<
+            { sent: number }
+          >`SELECT count(*)::int AS sent FROM messages WHERE status = 'SENT'`
+          const statementsBefore = SqlActivity.started()
+          const since = new Date()
+          const started = performance.now()
+          const waker = awake
+            ? yield* Effect.fork(Effect.forever(Effect.zipRight(outbox.nudge, Effect.sleep("10 millis"))))
+            : undefined
+          for (let i = 0; i < n; i += PUBLISH_BATCH) {
+            const batch = to.slice(i, i + PUBLISH_BATCH).map((number) => ended(t, number))
+            yield* Effect.forEach(batch, outbox.onCallEnded, { discard: true }).pipe(sql.withTransaction)
+            yield* outbox.nudge
+          }
+          const publishSeconds = (performance.now() - started) / 1000
+          const polls = yield* waitForSent("messages", before!.sent + n, started)
+          if (waker !== undefined) yield* Fiber.interrupt(waker)
+          const statements = SqlActivity.started() - statementsBefore - polls
+          const { lastSentAt, latencies } = yield* rowsSince("messages", since, n)
+          return { seconds: (lastSentAt - since.getTime()) / 1000, latencies, statements, publishSeconds }
+        })
+      )
 
     // --- the baseline: the same rows, inserted the same way, sent by 16 workers, updated to SENT
     const insertRow = (id: string, to: string, at: Date) =>
@@ -198,53 +212,74 @@ const program = (settings: Settings, adapter: () => SmsSender) =>
       firstAttemptAt: at
     })
     const baseline = (n: number) =>
-      accepted(n, "baseline", Effect.gen(function*() {
-        const to = recipients(nextRecipient, n)
-        nextRecipient += n
-        const handOver = yield* Queue.unbounded<{ readonly id: string; readonly to: string; readonly at: Date }>()
-        const statementsBefore = SqlActivity.started()
-        const since = new Date()
-        const producer = Effect.gen(function*() {
-          for (let i = 0; i < n; i += PUBLISH_BATCH) {
-            const at = new Date()
-            const batch = to.slice(i, i + PUBLISH_BATCH).map((number) => ({ id: crypto.randomUUID(), to: number, at }))
-            yield* Effect.forEach(batch, (m) => insertRow(m.id, m.to, m.at), { discard: true }).pipe(sql.withTransaction)
-            yield* Queue.offerAll(handOver, batch)
-          }
-        })
-        const worker = (m: { readonly id: string; readonly to: string; readonly at: Date }) =>
-          Effect.gen(function*() {
-            const { providerMessageId } = yield* sender.send(outboundOf(m.id, m.to, m.at))
-            yield* sql`
+      accepted(
+        n,
+        "baseline",
+        Effect.gen(function*() {
+          const to = recipients(nextRecipient, n)
+          nextRecipient += n
+          const handOver = yield* Queue.unbounded<{ readonly id: string; readonly to: string; readonly at: Date }>()
+          const statementsBefore = SqlActivity.started()
+          const since = new Date()
+          const producer = Effect.gen(function*() {
+            for (let i = 0; i < n; i += PUBLISH_BATCH) {
+              const at = new Date()
+              const batch = to.slice(i, i + PUBLISH_BATCH).map((number) => ({
+                id: crypto.randomUUID(),
+                to: number,
+                at
+              }))
+              yield* Effect.forEach(batch, (m) => insertRow(m.id, m.to, m.at), { discard: true }).pipe(
+                sql.withTransaction
+              )
+              yield* Queue.offerAll(handOver, batch)
+            }
+          })
+          const worker = (m: { readonly id: string; readonly to: string; readonly at: Date }) =>
+            Effect.gen(function*() {
+              const { providerMessageId } = yield* sender.send(outboundOf(m.id, m.to, m.at))
+              yield* sql`
               UPDATE bench_messages SET status = 'SENT', provider_message_id = ${providerMessageId}, cost = 1, sent_at = ${new Date()},
                 next_attempt_at = NULL
               WHERE id = ${m.id}
             `
-          })
-        yield* Effect.all([
-          producer,
-          Effect.forEach(to, () => Effect.flatMap(Queue.take(handOver), worker), { concurrency: CONCURRENCY, discard: true })
-        ], { concurrency: 2, discard: true })
-        const statements = SqlActivity.started() - statementsBefore
-        const { lastSentAt, latencies } = yield* rowsSince("bench_messages", since, n)
-        return { seconds: (lastSentAt - since.getTime()) / 1000, latencies, statements }
-      }))
+            })
+          yield* Effect.all([
+            producer,
+            Effect.forEach(to, () => Effect.flatMap(Queue.take(handOver), worker), {
+              concurrency: CONCURRENCY,
+              discard: true
+            })
+          ], { concurrency: 2, discard: true })
+          const statements = SqlActivity.started() - statementsBefore
+          const { lastSentAt, latencies } = yield* rowsSince("bench_messages", since, n)
+          return { seconds: (lastSentAt - since.getTime()) / 1000, latencies, statements }
+        })
+      )
 
     // --- the adapter alone
     const raw = (n: number) =>
-      accepted(n, "adapter", Effect.gen(function*() {
-        const to = recipients(nextRecipient, n)
-        nextRecipient += n
-        const latencies: Array<number> = []
-        const started = performance.now()
-        yield* Effect.forEach(to, (number) => {
-          const at = performance.now()
-          return sender.send(outboundOf(crypto.randomUUID(), number, new Date())).pipe(
-            Effect.tap(() => Effect.sync(() => latencies.push(performance.now() - at)))
-          )
-        }, { concurrency: CONCURRENCY, discard: true })
-        return { seconds: (performance.now() - started) / 1000, latencies: latencies.sort((a, b) => a - b), statements: 0 }
-      }))
+      accepted(
+        n,
+        "adapter",
+        Effect.gen(function*() {
+          const to = recipients(nextRecipient, n)
+          nextRecipient += n
+          const latencies: Array<number> = []
+          const started = performance.now()
+          yield* Effect.forEach(to, (number) => {
+            const at = performance.now()
+            return sender.send(outboundOf(crypto.randomUUID(), number, new Date())).pipe(
+              Effect.tap(() => Effect.sync(() => latencies.push(performance.now() - at)))
+            )
+          }, { concurrency: CONCURRENCY, discard: true })
+          return {
+            seconds: (performance.now() - started) / 1000,
+            latencies: latencies.sort((a, b) => a - b),
+            statements: 0
+          }
+        })
+      )
 
     console.log(`  warm-up: ${WARMUP_MESSAGES} messages on each path`)
     yield* raw(WARMUP_MESSAGES)

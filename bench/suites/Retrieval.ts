@@ -12,7 +12,9 @@ import * as fs from "node:fs"
 import type { Row } from "../lib/Report.js"
 
 const fixture = <A>(name: string): A =>
-  JSON.parse(fs.readFileSync(new URL(`../../packages/runner/test/fixtures/kb-eval/${name}`, import.meta.url), "utf8")) as A
+  JSON.parse(
+    fs.readFileSync(new URL(`../../packages/runner/test/fixtures/kb-eval/${name}`, import.meta.url), "utf8")
+  ) as A
 
 const VOCABULARY_LIMIT = 4096
 

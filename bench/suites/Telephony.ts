@@ -9,12 +9,12 @@
  *   stereo interleaving, at 8 kHz (phone) and 16 kHz (web, upsampled).
  * - DTMF: the agent's key tones generated, and read back by the Goertzel detector the tests use.
  */
+import { makeInterleaver, makeTimeline } from "@voiceagent/runner/Recordings/CallRecorder"
+import { machineWithBeep } from "@voiceagent/runner/Testing/MachineAudio"
 import { FRAME_MS, mulawEncode, SAMPLE_RATE } from "@voiceagent/runner/Voice/Audio"
 import { detectDigits, dtmfTones } from "@voiceagent/runner/Voice/Dtmf"
 import { makeMachineDetector } from "@voiceagent/runner/Voice/MachineDetector"
 import { Vad, webrtcVad } from "@voiceagent/runner/Voice/Vad"
-import { makeInterleaver, makeTimeline } from "@voiceagent/runner/Recordings/CallRecorder"
-import { machineWithBeep } from "@voiceagent/runner/Testing/MachineAudio"
 import * as Effect from "effect/Effect"
 import { type Row, write } from "../lib/Report.js"
 
@@ -80,7 +80,12 @@ export const run = async (backend: { readonly name: string }): Promise<Array<Row
     suite,
     case: name,
     backend: "none",
-    metrics: { frames: frames.length, "µs/frame": us.toFixed(2), "vs VAD": (us / vadUs).toFixed(2), "% of a core per call": ((us / 20_000) * 100).toFixed(3) }
+    metrics: {
+      frames: frames.length,
+      "µs/frame": us.toFixed(2),
+      "vs VAD": (us / vadUs).toFixed(2),
+      "% of a core per call": ((us / 20_000) * 100).toFixed(3)
+    }
   })
   const rows: Array<Row> = [
     row("WebRTC VAD (baseline, every call)", vadUs),
@@ -88,8 +93,14 @@ export const run = async (backend: { readonly name: string }): Promise<Array<Row
     row("voicemail detector, greeting and beep", detectorUs),
     row("recorder, 8 kHz stereo (phone)", recorderUs(SAMPLE_RATE)),
     row("recorder, 16 kHz stereo (web, upsampled)", recorderUs(16_000)),
-    { ...row("DTMF tones generated (per tone frame)", generateUs), metrics: { ...row("", generateUs).metrics, frames: toneFrames } },
-    { ...row("DTMF read back, Goertzel (per tone frame)", readUs), metrics: { ...row("", readUs).metrics, frames: toneFrames } }
+    {
+      ...row("DTMF tones generated (per tone frame)", generateUs),
+      metrics: { ...row("", generateUs).metrics, frames: toneFrames }
+    },
+    {
+      ...row("DTMF read back, Goertzel (per tone frame)", readUs),
+      metrics: { ...row("", readUs).metrics, frames: toneFrames }
+    }
   ]
   write(rows, notes, "telephony")
   return rows

@@ -17,18 +17,24 @@
  * (their frames taken and dropped): what the simulated lines cost on their own; then the
  * `conversations` level again, to show how much its tail moves from one run to the next.
  */
-import { defaultSettings, type Message } from "@voiceagent/domain/Conversation"
 import type { SessionId } from "@voiceagent/domain/Calls"
+import { defaultSettings, type Message } from "@voiceagent/domain/Conversation"
 import { endpointDelay } from "@voiceagent/domain/TurnPolicy"
-import { RUNNER_NODE_FLAGS } from "@voiceagent/server/NodeFlags"
 import { fakeSpeech, fakeWordEndsMs } from "@voiceagent/runner/Testing/FakeVoice"
 import { FRAME_MS, SAMPLE_RATE } from "@voiceagent/runner/Voice/Audio"
 import { fixtureFor } from "@voiceagent/runner/Voice/CallerVoice"
-import { type EngineReport, type Prepared, runConversation, takeSentences, toolSpecs } from "@voiceagent/runner/Voice/Engine"
+import {
+  type EngineReport,
+  type Prepared,
+  runConversation,
+  takeSentences,
+  toolSpecs
+} from "@voiceagent/runner/Voice/Engine"
 import { type LanguageModelProvider, LlmChunk } from "@voiceagent/runner/Voice/LanguageModel"
 import * as Caller from "@voiceagent/runner/Voice/SimulatedCaller"
 import { SpeechPart, type TtsSession } from "@voiceagent/runner/Voice/TextToSpeech"
 import { Vad, webrtcVad } from "@voiceagent/runner/Voice/Vad"
+import { RUNNER_NODE_FLAGS } from "@voiceagent/server/NodeFlags"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
@@ -68,13 +74,20 @@ const SETTINGS = defaultSettings(GREETING)
 /** Every line of the script ends a sentence: the shortest wait. */
 const ENDPOINTING_MS = Math.max(...[...QUESTIONS, CUT_IN].map((line) => endpointDelay(line, SETTINGS.endpointing)))
 
-export const TARGETS = "targets: overhead p50 ≤ 20 ms and p95 ≤ 50 ms, greeting ≤ 300 ms, barge-in ≤ 250 ms, frame jitter p99 < 20 ms"
+export const TARGETS =
+  "targets: overhead p50 ≤ 20 ms and p95 ≤ 50 ms, greeting ≤ 300 ms, barge-in ≤ 250 ms, frame jitter p99 < 20 ms"
 
 /** V8's flags this process runs with (`npm run bench` gives it the runners' `RUNNER_NODE_FLAGS`). */
 const v8Flags = () => process.execArgv.filter((flag) => /^--(max|min)-(semi|old)-space-size=/.test(flag))
 
 export const notes = (settings: Settings) => [
-  `Voice: in the bench process, the conversation engine (runConversation, default settings, the WebRTC voice detector) on the simulated caller's line (real clock; its words are the speech-to-text, no lag), with a language model and a text-to-speech that answer at once (the model streams its answer in pieces of up to 6 characters; speech at 60 ms a character with word timings, each sentence synthesised once and cached; the greeting prepared before the line opens). The caller speaks the recorded fixtures (trimmed to their speech) in a loop: a question answered in full (4.6 s of speech), a question whose answer it cuts off ${CUT_IN_AFTER_MS} ms in ("${CUT_IN}"), the short answer to that; it speaks ${AFTER_AGENT_MS} ms after the agent stops. Levels: 1 conversation for ${3 * settings.voiceSeconds} s, then 10 and ${settings.voiceConversations} at once for ${settings.voiceSeconds} s each, started evenly over the first ${STAGGER_MS / 1_000} s, after a warm-up of ${WARMUP_CONVERSATIONS} conversations for ${WARMUP_SECONDS} s; then ${settings.voiceConversations} of the same callers for ${settings.voiceSeconds} s with no engine (their frames taken and dropped), then the ${settings.voiceConversations} conversations again (the tail of the figures moves from run to run: the two rows show by how much). Everything is counted up to the hang-up. The process ran with ${v8Flags().length === 0 ? "V8's default heap" : v8Flags().join(" ")} (a runner's flags: packages/server/src/NodeFlags.ts).`,
+  `Voice: in the bench process, the conversation engine (runConversation, default settings, the WebRTC voice detector) on the simulated caller's line (real clock; its words are the speech-to-text, no lag), with a language model and a text-to-speech that answer at once (the model streams its answer in pieces of up to 6 characters; speech at 60 ms a character with word timings, each sentence synthesised once and cached; the greeting prepared before the line opens). The caller speaks the recorded fixtures (trimmed to their speech) in a loop: a question answered in full (4.6 s of speech), a question whose answer it cuts off ${CUT_IN_AFTER_MS} ms in ("${CUT_IN}"), the short answer to that; it speaks ${AFTER_AGENT_MS} ms after the agent stops. Levels: 1 conversation for ${
+    3 * settings.voiceSeconds
+  } s, then 10 and ${settings.voiceConversations} at once for ${settings.voiceSeconds} s each, started evenly over the first ${
+    STAGGER_MS / 1_000
+  } s, after a warm-up of ${WARMUP_CONVERSATIONS} conversations for ${WARMUP_SECONDS} s; then ${settings.voiceConversations} of the same callers for ${settings.voiceSeconds} s with no engine (their frames taken and dropped), then the ${settings.voiceConversations} conversations again (the tail of the figures moves from run to run: the two rows show by how much). Everything is counted up to the hang-up. The process ran with ${
+    v8Flags().length === 0 ? "V8's default heap" : v8Flags().join(" ")
+  } (a runner's flags: packages/server/src/NodeFlags.ts).`,
   `Voice, latency (${TARGETS}): 'overhead' = the engine's own overheadMs of each answered turn (voice-to-voice less the endpointing wait and the providers' time, which is ~0 here); 'line' = the same seen from the line: from the end of the caller's speech (the end of the last frame the engine's voice detector took for speech, at the time the caller's 20 ms cadence says it was sent) to the agent's next chunk leaving, less the endpointing wait (${ENDPOINTING_MS} ms: every line ends a sentence); 'greeting' = the caller's line starting → the greeting's first chunk; 'barge-in' = the caller's first frame with sound over the agent → the clear (the engine pauses the agent after interruption.minSpeechMs, 200 ms, of speech). Times at the line are performance.now() at the engine's play/mark/clear calls; a caller frame's time is the line's start + 20 ms × its index (when a real caller would have said it; ±1 ms).`,
   `Voice, load: frame jitter = how late each 20 ms frame of the agent left against the engine's own schedule, not the gap between frames (it sends 100 ms chunks, each followed by a mark, at most 300–400 ms ahead of what has played: a response's chunk at offset o ms is due at its first chunk's time + max(0, o − 300 ms); all five frames of a chunk leave with it); 'late frames' = frames that left after they were due to play (the caller heard a gap). Loop delay: monitorEventLoopDelay at ${LOOP_RESOLUTION_MS} ms resolution, the resolution taken off. GC: the gc performance entries (pauses on the main thread). CPU = the process's user+system time over the level / conversation-seconds; it includes the simulated callers (a 20 ms frame each, μ-law encoded, marks echoed as played), whose own cost is the 'lines alone' row (their frames dropped as they come): 'engine CPU' is the difference at the same number of calls. Heap = heap used after a full collection with every conversation live, less the same before the level, per conversation (the callers' and the bench's records included; at 1 conversation it is within the noise of a collection and can even be negative). 'run-queue wait' = time the main thread was ready to run but waited for a core (/proc/self/schedstat), behind other processes or this one's own GC and compiler threads: the machine's share of the delays. 'vs 1' = ratio to the single conversation. Reproduce: \`BENCH_SUITES=voice npm run bench\` (BENCH_VOICE_SECONDS, BENCH_VOICE_CONVERSATIONS).`
 ]
@@ -101,7 +114,12 @@ const tts: TtsSession = {
     })
 }
 
-const pieces = (text: string) => [...text.match(/.{1,6}/gs)!.map((piece) => LlmChunk.Text({ text: piece })), LlmChunk.Done({ finishReason: "stop" })]
+const pieces = (
+  text: string
+) => [
+  ...text.match(/.{1,6}/gs)!.map((piece) => LlmChunk.Text({ text: piece })),
+  LlmChunk.Done({ finishReason: "stop" })
+]
 const LONG_PIECES = pieces(LONG_ANSWER)
 const SHORT_PIECES = pieces(SHORT_ANSWER)
 
@@ -125,7 +143,9 @@ const callerLines = Effect.gen(function*() {
     const pcm = Option.getOrThrowWith(yield* fixtureFor(line), () => new Error(`no caller fixture for "${line}"`))
     const stream = yield* vad.open
     const speech: Array<number> = []
-    for (let at = 0; at + frame <= pcm.length; at += frame) if (stream.isSpeech(pcm.subarray(at, at + frame))) speech.push(at)
+    for (let at = 0; at + frame <= pcm.length; at += frame) {
+      if (stream.isSpeech(pcm.subarray(at, at + frame))) speech.push(at)
+    }
     stream.close()
     lines.set(line, pcm.slice(speech[0] ?? 0, (speech.at(-1) ?? pcm.length - frame) + frame))
   }
@@ -170,7 +190,7 @@ interface Level {
   readonly load: number
 }
 
-const collectGarbage = (): (() => void) => {
+const collectGarbage = (): () => void => {
   const exposed = (globalThis as { gc?: () => void }).gc
   if (exposed !== undefined) return exposed
   v8.setFlagsFromString("--expose-gc")
@@ -253,13 +273,22 @@ const level = (conversations: number, seconds: number, lines: ReadonlyMap<string
     gc()
     const heapAfter = process.memoryUsage().heapUsed
     yield* Effect.forEach(running, (c) => c.line.caller.hangUp(), { discard: true })
-    yield* Effect.forEach(running, (c) => c.engine === undefined ? Effect.void : Fiber.await(c.engine).pipe(Effect.timeout("5 seconds"), Effect.ignore), {
-      discard: true
-    })
+    yield* Effect.forEach(
+      running,
+      (c) =>
+        c.engine === undefined ? Effect.void : Fiber.await(c.engine).pipe(Effect.timeout("5 seconds"), Effect.ignore),
+      {
+        discard: true
+      }
+    )
     yield* Scope.close(scope, Exit.void)
 
     const reported = <T extends EngineReport["_tag"]>(tag: T) =>
-      running.flatMap((c) => c.reports.filter((r) => r.at <= until && r.report._tag === tag).map((r) => r.report as Extract<EngineReport, { _tag: T }>))
+      running.flatMap((c) =>
+        c.reports.filter((r) => r.at <= until && r.report._tag === tag).map((r) =>
+          r.report as Extract<EngineReport, { _tag: T }>
+        )
+      )
     const frames = running.map((c) => frameLateness(c.line, until))
     const pauses = gcPauses.filter((p) => p.at <= until)
     const elapsedSeconds = (until - begun) / 1_000
@@ -305,7 +334,11 @@ export const run = async (backend: { readonly name: string }, settings: Settings
   if (backend.name !== "pglite") return [] // no database involved: once per run
   const n = settings.voiceConversations
   if (!RUNNER_NODE_FLAGS.every((flag) => process.execArgv.includes(flag))) {
-    console.log(`  voice: this process lacks the runners' ${RUNNER_NODE_FLAGS.join(" ")} (npm run bench gives it): the figures are not a runner's`)
+    console.log(
+      `  voice: this process lacks the runners' ${
+        RUNNER_NODE_FLAGS.join(" ")
+      } (npm run bench gives it): the figures are not a runner's`
+    )
   }
   const levels = await Effect.runPromise(
     Effect.gen(function*() {
@@ -313,7 +346,12 @@ export const run = async (backend: { readonly name: string }, settings: Settings
       console.log(`  voice: warm-up, ${WARMUP_CONVERSATIONS} conversations for ${WARMUP_SECONDS} s`)
       yield* level(WARMUP_CONVERSATIONS, WARMUP_SECONDS, lines)
       const out: Array<Level> = []
-      for (const [count, seconds] of [[1, 3 * settings.voiceSeconds], [10, settings.voiceSeconds], [n, settings.voiceSeconds]] as const) {
+      for (
+        const [count, seconds] of [[1, 3 * settings.voiceSeconds], [10, settings.voiceSeconds], [
+          n,
+          settings.voiceSeconds
+        ]] as const
+      ) {
         console.log(`  voice: ${count} conversation${count === 1 ? "" : "s"} for ${seconds} s`)
         out.push(yield* level(count, seconds, lines))
       }
@@ -356,7 +394,9 @@ export const run = async (backend: { readonly name: string }, settings: Settings
     })
   }
   for (const l of levels) {
-    const engineCpu = l.engine && l.conversations === alone.conversations ? round1(l.cpuMsPerConversationSecond - alone.cpuMsPerConversationSecond) : ""
+    const engineCpu = l.engine && l.conversations === alone.conversations
+      ? round1(l.cpuMsPerConversationSecond - alone.cpuMsPerConversationSecond)
+      : ""
     rows.push({
       suite: LOAD,
       case: name(l),

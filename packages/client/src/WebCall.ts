@@ -89,14 +89,24 @@ export const startWebCall = async (options: StartWebCallOptions): Promise<WebCal
     body = undefined
   }
   if (response.status !== 201) {
-    throw new WebCallRefused(response.status, body?.error?.code ?? "UNKNOWN", body?.error?.message ?? text.slice(0, 200))
+    throw new WebCallRefused(
+      response.status,
+      body?.error?.code ?? "UNKNOWN",
+      body?.error?.message ?? text.slice(0, 200)
+    )
   }
   return body as WebCallTicket
 }
 
 export type WebCallEvent =
   | { readonly type: "started"; readonly sessionId: string }
-  | { readonly type: "transcript"; readonly speaker: "agent" | "customer"; readonly text: string; readonly at: string; readonly interrupted: boolean }
+  | {
+    readonly type: "transcript"
+    readonly speaker: "agent" | "customer"
+    readonly text: string
+    readonly at: string
+    readonly interrupted: boolean
+  }
   /** The agent's audio stopped for the caller's speech: what was not played yet is dropped. */
   | { readonly type: "clear" }
   /** The agent pressed keys (to navigate a phone menu the client plays). */
@@ -152,7 +162,9 @@ const samplesOf = (data: ArrayBuffer | Uint8Array): Int16Array => {
 /** Opens the call's stream with its ticket and starts it. */
 export const joinWebCall = (ticket: WebCallTicket, options: JoinWebCallOptions = {}): WebCall => {
   const Socket = options.WebSocket ?? (globalThis as unknown as { WebSocket?: WebSocketConstructor }).WebSocket
-  if (Socket === undefined) throw new TypeError("joinWebCall: no WebSocket here; pass one (in Node 20: the ws package's)")
+  if (Socket === undefined) {
+    throw new TypeError("joinWebCall: no WebSocket here; pass one (in Node 20: the ws package's)")
+  }
   const echoMarks = options.echoMarks ?? true
   const socket = new Socket(ticket.url)
   socket.binaryType = "arraybuffer"
@@ -265,7 +277,11 @@ export const joinWebCall = (ticket: WebCallTicket, options: JoinWebCallOptions =
  * Sends `pcm` (16 kHz) in 20 ms frames at the pace it was recorded; resolves when the last frame
  * is sent, or when `stop` says so.
  */
-export const streamInRealTime = async (call: WebCall, pcm: Int16Array, stop: () => boolean = () => false): Promise<void> => {
+export const streamInRealTime = async (
+  call: WebCall,
+  pcm: Int16Array,
+  stop: () => boolean = () => false
+): Promise<void> => {
   const startedAt = Date.now()
   for (let frame = 0; frame * FRAME_SAMPLES < pcm.length; frame++) {
     if (stop()) return

@@ -30,7 +30,9 @@ const waitFor = <A>(what: string, poll: Effect.Effect<A>, done: (a: A) => boolea
       const value = yield* poll
       if (done(value)) return value
       if (performance.now() >= deadline) {
-        return yield* Effect.dieMessage(`${what} did not happen within 30 s; last: ${JSON.stringify(value)?.slice(0, 2_000)}`)
+        return yield* Effect.dieMessage(
+          `${what} did not happen within 30 s; last: ${JSON.stringify(value)?.slice(0, 2_000)}`
+        )
       }
       yield* Effect.sleep("250 millis")
     }
@@ -80,10 +82,15 @@ describe("the generated client against a running platform", () => {
         )
         assert.strictEqual(signup.user.email, email)
         const dashboard: PlatformClient = createPlatformClient(origin, { token: signup.token })
-        const created = expectData(yield* call(() => dashboard.POST("/api/v1/api-keys", { body: { name: "client flow" } })), 201)
+        const created = expectData(
+          yield* call(() => dashboard.POST("/api/v1/api-keys", { body: { name: "client flow" } })),
+          201
+        )
         assert.match(created.key, /^aok_/)
         const topUp = expectData(
-          yield* call(() => dashboard.POST("/api/v1/wallet/top-ups", { body: { amount: 5000, idempotencyKey: "client-flow" } })),
+          yield* call(() =>
+            dashboard.POST("/api/v1/wallet/top-ups", { body: { amount: 5000, idempotencyKey: "client-flow" } })
+          ),
           201
         )
         assert.strictEqual(topUp.wallet.balance, 5000)
@@ -106,9 +113,21 @@ describe("the generated client against a running platform", () => {
         }
 
         // pagination: 3 agents in pages of 2
-        const page1 = expectData(yield* call(() => platform.GET("/api/v1/agents", { params: { query: { page: 1, pageSize: 2 } } })), 200)
-        const page2 = expectData(yield* call(() => platform.GET("/api/v1/agents", { params: { query: { page: 2, pageSize: 2 } } })), 200)
-        assert.deepStrictEqual([page1.total, page1.page, page1.pageSize, page1.totalPages, page1.items.length], [3, 1, 2, 2, 2])
+        const page1 = expectData(
+          yield* call(() => platform.GET("/api/v1/agents", { params: { query: { page: 1, pageSize: 2 } } })),
+          200
+        )
+        const page2 = expectData(
+          yield* call(() => platform.GET("/api/v1/agents", { params: { query: { page: 2, pageSize: 2 } } })),
+          200
+        )
+        assert.deepStrictEqual([page1.total, page1.page, page1.pageSize, page1.totalPages, page1.items.length], [
+          3,
+          1,
+          2,
+          2,
+          2
+        ])
         assert.deepStrictEqual([page2.total, page2.page, page2.items.length], [3, 2, 1])
         assert.sameMembers([...page1.items, ...page2.items].map((a) => a.id), agentIds)
         const tooBig = yield* call(() => platform.GET("/api/v1/agents", { params: { query: { pageSize: 101 } } }))
@@ -116,14 +135,23 @@ describe("the generated client against a running platform", () => {
         assert.strictEqual(tooBig.error?.error.code, "VALIDATION_FAILED")
 
         const number = expectData(
-          yield* call(() => platform.POST("/api/v1/voice-numbers", { body: { phoneNumber: "+16463005000", provider: "PROVIDER_A" } })),
+          yield* call(() =>
+            platform.POST("/api/v1/voice-numbers", { body: { phoneNumber: "+16463005000", provider: "PROVIDER_A" } })
+          ),
           201
         )
 
         // a contact list filled from a CSV file: multipart through openapi-fetch, a FormData body
-        const list = expectData(yield* call(() => platform.POST("/api/v1/contact-lists", { body: { name: "Client flow" } })), 201)
+        const list = expectData(
+          yield* call(() => platform.POST("/api/v1/contact-lists", { body: { name: "Client flow" } })),
+          201
+        )
         const phones = ["+16462011000", "+16462022000"]
-        const csv = new File([`phone,name\n${phones[0]},Ada\n${phones[1]},Grace\nnot a phone,Nobody\n`], "contacts.csv", { type: "text/csv" })
+        const csv = new File(
+          [`phone,name\n${phones[0]},Ada\n${phones[1]},Grace\nnot a phone,Nobody\n`],
+          "contacts.csv",
+          { type: "text/csv" }
+        )
         let sentBody: unknown
         const imported = expectData(
           yield* call(() =>
@@ -139,7 +167,9 @@ describe("the generated client against a running platform", () => {
         assert.deepStrictEqual([imported.imported, imported.skipped], [2, 1])
         assert.deepStrictEqual(imported.invalidRows.map((r) => r.row), [4])
         const contacts = expectData(
-          yield* call(() => platform.GET("/api/v1/contact-lists/{listId}/contacts", { params: { path: { listId: list.id } } })),
+          yield* call(() =>
+            platform.GET("/api/v1/contact-lists/{listId}/contacts", { params: { path: { listId: list.id } } })
+          ),
           200
         )
         assert.sameMembers(contacts.data.map((c) => c.phoneNumber), phones)
@@ -148,7 +178,13 @@ describe("the generated client against a running platform", () => {
         const campaign = expectData(
           yield* call(() =>
             platform.POST("/api/v1/campaigns", {
-              body: { name: "Client flow", agentId: agentIds[0]!, voiceNumberId: number.id, contactListId: list.id, ...always }
+              body: {
+                name: "Client flow",
+                agentId: agentIds[0]!,
+                voiceNumberId: number.id,
+                contactListId: list.id,
+                ...always
+              }
             })
           ),
           201
@@ -156,7 +192,10 @@ describe("the generated client against a running platform", () => {
         assert.strictEqual(campaign.status, "DRAFT")
         const scheduled = expectData(
           yield* call(() =>
-            platform.POST("/api/v1/campaigns/{id}/schedule", { params: { path: { id: campaign.id } }, body: { scheduledAt: null } })
+            platform.POST("/api/v1/campaigns/{id}/schedule", {
+              params: { path: { id: campaign.id } },
+              body: { scheduledAt: null }
+            })
           ),
           200
         )
@@ -179,10 +218,17 @@ describe("the generated client against a running platform", () => {
         assert.strictEqual(logs.total, 2)
         assert.sameMembers(logs.items.map((l) => l.toNumber), phones)
         for (const log of logs.items) {
-          assert.deepInclude(log, { status: "ENDED", outcome: "ANSWERED", campaignId: campaign.id, agentId: agentIds[0] })
+          assert.deepInclude(log, {
+            status: "ENDED",
+            outcome: "ANSWERED",
+            campaignId: campaign.id,
+            agentId: agentIds[0]
+          })
         }
         const answered = expectData(
-          yield* call(() => platform.GET("/api/v1/call-logs", { params: { query: { status: "ANSWERED", pageSize: 1 } } })),
+          yield* call(() =>
+            platform.GET("/api/v1/call-logs", { params: { query: { status: "ANSWERED", pageSize: 1 } } })
+          ),
           200
         )
         assert.deepStrictEqual([answered.total, answered.items.length, answered.totalPages], [2, 1, 2])

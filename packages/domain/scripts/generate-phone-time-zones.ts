@@ -82,4 +82,6 @@ ${entries.map((e) => `${e.prefix} ${e.zones.map((z) => index.get(z)).join(",")}`
 
 const target = path.join(path.dirname(fileURLToPath(import.meta.url)), "../src/PhoneTimeZonesData.ts")
 fs.writeFileSync(target, out)
-process.stdout.write(`wrote ${path.relative(process.cwd(), target)}: ${entries.length} prefixes, ${zones.length} zones\n`)
+process.stdout.write(
+  `wrote ${path.relative(process.cwd(), target)}: ${entries.length} prefixes, ${zones.length} zones\n`
+)

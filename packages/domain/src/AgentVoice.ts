@@ -6,9 +6,9 @@
  * prompt is the agent's `agent_prompt`, the greeting its `greetMessage`.
  */
 import * as Schema from "effect/Schema"
-import { resolveVoicemail, ResolvedVoicemail, voicemailFields } from "./Voicemail.js"
 import { VOICE_LIMITS } from "./Limits.js"
 import { E164 } from "./Phone.js"
+import { ResolvedVoicemail, resolveVoicemail, voicemailFields } from "./Voicemail.js"
 
 export const SpeechToTextProviders = ["deepgram", "openai", "none"] as const
 export const LanguageModelProviders = ["openai", "offline"] as const
@@ -16,11 +16,17 @@ export const TextToSpeechProviders = ["elevenlabs", "openai", "flite"] as const
 
 const text = (max: number, label: string) =>
   Schema.String.pipe(
-    Schema.filter((s) => s.trim().length >= 1 && s.length <= max, { message: () => `${label} must be 1 to ${max} characters` })
+    Schema.filter((s) => s.trim().length >= 1 && s.length <= max, {
+      message: () => `${label} must be 1 to ${max} characters`
+    })
   )
 
 const int = ([min, max]: readonly [number, number], label: string) =>
-  Schema.Int.pipe(Schema.filter((n) => n >= min && n <= max, { message: () => `${label} must be a whole number from ${min} to ${max}` }))
+  Schema.Int.pipe(
+    Schema.filter((n) => n >= min && n <= max, {
+      message: () => `${label} must be a whole number from ${min} to ${max}`
+    })
+  )
 
 export const VoiceLanguage = Schema.String.pipe(
   Schema.filter((s) => /^(multi|[a-z]{2,3}(-[A-Z]{2})?)$/.test(s), {
@@ -31,23 +37,31 @@ export const VoiceLanguage = Schema.String.pipe(
 
 const speechToTextFields = {
   provider: Schema.Literal(...SpeechToTextProviders).annotations({
-    description: "deepgram (streaming), openai (an OpenAI-compatible transcription API, per utterance), or none; default: the platform's"
+    description:
+      "deepgram (streaming), openai (an OpenAI-compatible transcription API, per utterance), or none; default: the platform's"
   }),
-  model: text(VOICE_LIMITS.providerText, "speechToText.model").annotations({ description: "The provider's model (Deepgram nova-3, whisper-1, …)" })
+  model: text(VOICE_LIMITS.providerText, "speechToText.model").annotations({
+    description: "The provider's model (Deepgram nova-3, whisper-1, …)"
+  })
 }
 const languageModelFields = {
   provider: Schema.Literal(...LanguageModelProviders).annotations({
-    description: "openai (any OpenAI-compatible chat completions API the platform is configured with) or offline (answers " +
+    description:
+      "openai (any OpenAI-compatible chat completions API the platform is configured with) or offline (answers " +
       "from the agent's knowledge bases); default: the platform's"
   }),
-  model: text(VOICE_LIMITS.providerText, "languageModel.model").annotations({ description: "The model at that API (gpt-4o-mini, llama-3.1-8b-instant, …)" }),
+  model: text(VOICE_LIMITS.providerText, "languageModel.model").annotations({
+    description: "The model at that API (gpt-4o-mini, llama-3.1-8b-instant, …)"
+  }),
   temperature: Schema.Number.pipe(Schema.between(...VOICE_LIMITS.temperature)).annotations({ description: "0 to 2" })
 }
 const textToSpeechFields = {
   provider: Schema.Literal(...TextToSpeechProviders).annotations({
     description: "elevenlabs, openai, or flite (built in, offline); default: the platform's"
   }),
-  voice: text(VOICE_LIMITS.providerText, "textToSpeech.voice").annotations({ description: "The provider's voice id or name (flite: kal or slt)" }),
+  voice: text(VOICE_LIMITS.providerText, "textToSpeech.voice").annotations({
+    description: "The provider's voice id or name (flite: kal or slt)"
+  }),
   model: text(VOICE_LIMITS.providerText, "textToSpeech.model")
 }
 const endpointingFields = {
@@ -76,9 +90,15 @@ const idleFields = {
   reminderAfterSeconds: int(VOICE_LIMITS.idle.reminderAfterSeconds, "idle.reminderAfterSeconds").annotations({
     description: "Silence after the agent finished before a reminder (default 8)"
   }),
-  reminders: int(VOICE_LIMITS.idle.reminders, "idle.reminders").annotations({ description: "Reminders before the goodbye and hang-up (default 1)" }),
-  reminderText: text(VOICE_LIMITS.idle.text, "idle.reminderText").annotations({ description: "Default: Are you still there?" }),
-  goodbyeText: text(VOICE_LIMITS.idle.text, "idle.goodbyeText").annotations({ description: "Said before hanging up on silence" })
+  reminders: int(VOICE_LIMITS.idle.reminders, "idle.reminders").annotations({
+    description: "Reminders before the goodbye and hang-up (default 1)"
+  }),
+  reminderText: text(VOICE_LIMITS.idle.text, "idle.reminderText").annotations({
+    description: "Default: Are you still there?"
+  }),
+  goodbyeText: text(VOICE_LIMITS.idle.text, "idle.goodbyeText").annotations({
+    description: "Said before hanging up on silence"
+  })
 }
 const toolsFields = {
   endCall: Schema.Boolean.annotations({ description: "The model may end the call (default true)" }),
@@ -94,7 +114,9 @@ const keypadFields = {
   interDigitTimeoutMs: int(VOICE_LIMITS.keypad.interDigitTimeoutMs, "keypad.interDigitTimeoutMs").annotations({
     description: "An entry ends this long after its last key (default 3000)"
   }),
-  maxDigits: int(VOICE_LIMITS.keypad.maxDigits, "keypad.maxDigits").annotations({ description: "An entry ends at this many keys (default 20)" }),
+  maxDigits: int(VOICE_LIMITS.keypad.maxDigits, "keypad.maxDigits").annotations({
+    description: "An entry ends at this many keys (default 20)"
+  }),
   agentMayPress: Schema.Boolean.annotations({
     description: "The model may press keys on the call (send_dtmf, to navigate a phone menu; default true)"
   })
@@ -105,10 +127,12 @@ const transferFields = {
       message: () => `transfer.numbers holds at most ${VOICE_LIMITS.transfer.numbers} numbers`
     })
   ).annotations({
-    description: "The numbers the model may transfer the call to (transfer_call; the first is its default). None: no transfer tool"
+    description:
+      "The numbers the model may transfer the call to (transfer_call; the first is its default). None: no transfer tool"
   }),
   warmMessage: text(VOICE_LIMITS.transfer.warmMessage, "transfer.warmMessage").annotations({
-    description: "Said before a warm transfer when the model gives no line of its own (default: Please hold while I transfer your call.)"
+    description:
+      "Said before a warm transfer when the model gives no line of its own (default: Please hold while I transfer your call.)"
   })
 }
 
@@ -123,23 +147,30 @@ const choices = <F extends Fields>(fields: F) =>
     .annotations(closed)
 /** Each field optional or null (removes the choice): a group in a PATCH. */
 const patchOf = <F extends Fields>(fields: F) =>
-  Schema.Struct(Object.fromEntries(Object.entries(fields).map(([k, s]) => [k, Schema.optional(Schema.NullOr(s))])) as Patch<F>)
+  Schema.Struct(
+    Object.fromEntries(Object.entries(fields).map(([k, s]) => [k, Schema.optional(Schema.NullOr(s))])) as Patch<F>
+  )
     .annotations(closed)
 
-const VOICE_DESCRIPTION = "How the agent converses on the phone (our extension): speech recognition, language model, voice, " +
+const VOICE_DESCRIPTION =
+  "How the agent converses on the phone (our extension): speech recognition, language model, voice, " +
   "turn-taking, idle handling, call length, tools and voicemail. Fields left out take the platform's defaults (see effectiveVoice)."
 
 export const AgentVoice = Schema.Struct({
-  language: Schema.optional(VoiceLanguage.annotations({ description: "Language the agent hears and speaks (default en-US)" })),
+  language: Schema.optional(
+    VoiceLanguage.annotations({ description: "Language the agent hears and speaks (default en-US)" })
+  ),
   speechToText: Schema.optional(choices(speechToTextFields)),
   languageModel: Schema.optional(choices(languageModelFields)),
   textToSpeech: Schema.optional(choices(textToSpeechFields)),
   endpointing: Schema.optional(choices(endpointingFields)),
   interruption: Schema.optional(choices(interruptionFields)),
   idle: Schema.optional(choices(idleFields)),
-  maxCallSeconds: Schema.optional(int(VOICE_LIMITS.maxCallSeconds, "maxCallSeconds").annotations({
-    description: "Talk time after which the call is ended (default: the platform's MAX_CALL_DURATION)"
-  })),
+  maxCallSeconds: Schema.optional(
+    int(VOICE_LIMITS.maxCallSeconds, "maxCallSeconds").annotations({
+      description: "Talk time after which the call is ended (default: the platform's MAX_CALL_DURATION)"
+    })
+  ),
   tools: Schema.optional(choices(toolsFields)),
   voicemail: Schema.optional(choices(voicemailFields)),
   keypad: Schema.optional(choices(keypadFields)),
@@ -179,7 +210,10 @@ export interface PlatformVoiceDefaults {
 /** Every choice of an agent's voice, its own or the platform's default. */
 export const ResolvedVoice = Schema.Struct({
   language: Schema.String,
-  speechToText: Schema.Struct({ provider: Schema.Literal(...SpeechToTextProviders), model: Schema.NullOr(Schema.String) }),
+  speechToText: Schema.Struct({
+    provider: Schema.Literal(...SpeechToTextProviders),
+    model: Schema.NullOr(Schema.String)
+  }),
   languageModel: Schema.Struct({
     provider: Schema.Literal(...LanguageModelProviders),
     model: Schema.NullOr(Schema.String),
@@ -215,14 +249,37 @@ export const ResolvedVoice = Schema.Struct({
   transfer: Schema.Struct({ numbers: Schema.Array(Schema.String), warmMessage: Schema.String }),
   /** What the platform can do for this agent now: whether it hears, and why not. */
   notices: Schema.Array(Schema.String).annotations({
-    description: "What the platform cannot do for this agent as configured (e.g. no speech-to-text: it can speak but not hear)"
+    description:
+      "What the platform cannot do for this agent as configured (e.g. no speech-to-text: it can speak but not hear)"
   })
 }).annotations({ identifier: "ResolvedVoice" })
 export type ResolvedVoice = typeof ResolvedVoice.Type
 
 export const DEFAULT_BACKCHANNELS: ReadonlyArray<string> = [
-  "uh huh", "uh-huh", "mhm", "mm hmm", "mm-hmm", "hmm", "mm", "okay", "ok", "yeah", "yes", "yep", "right", "sure",
-  "i see", "got it", "alright", "all right", "cool", "great", "good", "nice", "wow", "oh"
+  "uh huh",
+  "uh-huh",
+  "mhm",
+  "mm hmm",
+  "mm-hmm",
+  "hmm",
+  "mm",
+  "okay",
+  "ok",
+  "yeah",
+  "yes",
+  "yep",
+  "right",
+  "sure",
+  "i see",
+  "got it",
+  "alright",
+  "all right",
+  "cool",
+  "great",
+  "good",
+  "nice",
+  "wow",
+  "oh"
 ]
 
 /** Said before a warm transfer when neither the model nor the agent gives a line. */
@@ -232,7 +289,11 @@ export const DEFAULT_WARM_MESSAGE = "Please hold while I transfer your call."
 export const resolveVoice = (
   voice: AgentVoice,
   defaults: PlatformVoiceDefaults,
-  available: { readonly speechToText: ReadonlyArray<string>; readonly languageModel: ReadonlyArray<string>; readonly textToSpeech: ReadonlyArray<string> }
+  available: {
+    readonly speechToText: ReadonlyArray<string>
+    readonly languageModel: ReadonlyArray<string>
+    readonly textToSpeech: ReadonlyArray<string>
+  }
 ): ResolvedVoice => {
   const notices: Array<string> = []
   const chosenStt = voice.speechToText?.provider ?? defaults.speechToText
@@ -243,12 +304,22 @@ export const resolveVoice = (
   const llm = available.languageModel.includes(chosenLlm) ? chosenLlm : "offline"
   const tts = available.textToSpeech.includes(chosenTts) ? chosenTts : "flite"
   if (chosenStt !== stt) {
-    notices.push(`Speech-to-text provider ${chosenStt} is not configured on this platform: the agent can speak but not hear callers`)
+    notices.push(
+      `Speech-to-text provider ${chosenStt} is not configured on this platform: the agent can speak but not hear callers`
+    )
   } else if (stt === "none") {
     notices.push("No speech-to-text provider: the agent can speak but not hear callers on a real carrier")
   }
-  if (chosenLlm !== llm) notices.push(`Language model provider ${chosenLlm} is not configured on this platform: the offline responder answers instead`)
-  if (chosenTts !== tts) notices.push(`Text-to-speech provider ${chosenTts} is not configured on this platform: the built-in voice (flite) speaks instead`)
+  if (chosenLlm !== llm) {
+    notices.push(
+      `Language model provider ${chosenLlm} is not configured on this platform: the offline responder answers instead`
+    )
+  }
+  if (chosenTts !== tts) {
+    notices.push(
+      `Text-to-speech provider ${chosenTts} is not configured on this platform: the built-in voice (flite) speaks instead`
+    )
+  }
   const minDelayMs = voice.endpointing?.minDelayMs ?? 300
   return {
     language: voice.language ?? "en-US",
@@ -285,7 +356,10 @@ export const resolveVoice = (
       maxDigits: voice.keypad?.maxDigits ?? 20,
       agentMayPress: voice.keypad?.agentMayPress ?? true
     },
-    transfer: { numbers: voice.transfer?.numbers ?? [], warmMessage: voice.transfer?.warmMessage ?? DEFAULT_WARM_MESSAGE },
+    transfer: {
+      numbers: voice.transfer?.numbers ?? [],
+      warmMessage: voice.transfer?.warmMessage ?? DEFAULT_WARM_MESSAGE
+    },
     notices
   }
 }

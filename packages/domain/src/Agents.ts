@@ -1,14 +1,14 @@
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
-import { errorFields, httpError, type HttpError } from "./ApiError.js"
 import { AgentVoice, AgentVoicePatch, ResolvedVoice } from "./AgentVoice.js"
+import { errorFields, type HttpError, httpError } from "./ApiError.js"
 import { AgentId, KnowledgeBaseId, PersonaId } from "./Ids.js"
+import { JsonObjectSchema, mergePatch, Metadata } from "./Json.js"
 import { MAX_AGENT_KNOWLEDGE_BASES } from "./KnowledgeBases.js"
 import { AGENT_LIMITS } from "./Limits.js"
 import { isLanguageCode } from "./MessageRules.js"
-import { JsonObjectSchema, mergePatch, Metadata } from "./Json.js"
-import { AgentRecording } from "./Recordings.js"
 import { E164, PhoneProvider } from "./Phone.js"
+import { AgentRecording } from "./Recordings.js"
 import { Timestamp } from "./Timestamp.js"
 
 // ---------------------------------------------------------------------------
@@ -43,11 +43,14 @@ export const PhoneNumberId = trimmedText(AGENT_LIMITS.phoneNumberId, "phoneNumbe
 
 /** The agent's language: a tag in the form chat-app template mappings use. */
 export const AgentLanguageCode = Schema.String.pipe(
-  Schema.filter(isLanguageCode, { message: () => "settings.languageCode must be a language tag such as en_US, hi_IN or es_ES" }),
+  Schema.filter(isLanguageCode, {
+    message: () => "settings.languageCode must be a language tag such as en_US, hi_IN or es_ES"
+  }),
   Schema.annotations({ examples: ["en_US", "hi_IN", "es_ES"] })
 )
 
-const AGENT_LANGUAGE = "Extension: the agent's language (a tag such as en_US, hi_IN, es_ES). After a call, the agent's chat-app " +
+const AGENT_LANGUAGE =
+  "Extension: the agent's language (a tag such as en_US, hi_IN, es_ES). After a call, the agent's chat-app " +
   "campaign sends its template in this language, unless it maps one in the contact's own language (the contact's " +
   "metadata.languageCode)"
 
@@ -71,7 +74,9 @@ export const AgentSettingsPatch = Schema.Struct({
   phone_provider: Schema.optional(Schema.NullOr(PhoneProvider)),
   phone_number: Schema.optional(Schema.NullOr(E164)),
   phoneNumberId: Schema.optional(Schema.NullOr(PhoneNumberId)),
-  languageCode: Schema.optional(Schema.NullOr(AgentLanguageCode)).annotations({ description: `${AGENT_LANGUAGE}; null removes it` }),
+  languageCode: Schema.optional(Schema.NullOr(AgentLanguageCode)).annotations({
+    description: `${AGENT_LANGUAGE}; null removes it`
+  }),
   recording: Schema.optional(Schema.NullOr(AgentRecording))
 }).annotations({
   identifier: "AgentSettingsPatch",
@@ -94,11 +99,13 @@ export class Agent extends Schema.Class<Agent>("Agent")({
   connectionId: Schema.NullOr(Schema.String),
   knowledgeBaseIds: Schema.Array(Schema.UUID).annotations({ description: "Knowledge bases the agent answers from" }),
   webhookTokenIssued: Schema.Boolean.annotations({
-    description: "Whether POST /agents/{id}/webhook-token has been called (required before enabling the chat-app channel)"
+    description:
+      "Whether POST /agents/{id}/webhook-token has been called (required before enabling the chat-app channel)"
   }),
   voice: AgentVoice,
   effectiveVoice: ResolvedVoice.annotations({
-    description: "Extension: every voice choice in force for the agent's calls, its own or the platform's default, and " +
+    description:
+      "Extension: every voice choice in force for the agent's calls, its own or the platform's default, and " +
       "notices of what the platform cannot do for it as configured (such as hear callers, with no speech-to-text provider)"
   }),
   createdAt: Timestamp,
@@ -144,7 +151,9 @@ export class AgentWebhookToken extends Schema.Class<AgentWebhookToken>("AgentWeb
 // Errors
 // ---------------------------------------------------------------------------
 
-export class AgentNotFound extends Schema.TaggedError<AgentNotFound>()("AgentNotFound", errorFields("Agent not found")) {
+export class AgentNotFound
+  extends Schema.TaggedError<AgentNotFound>()("AgentNotFound", errorFields("Agent not found"))
+{
   static readonly http: HttpError<AgentNotFound> = httpError(this, { status: 404, code: "AGENT_NOT_FOUND" })
 }
 
@@ -168,9 +177,14 @@ export class InvalidAgentSettings extends Schema.TaggedError<InvalidAgentSetting
 
 export class WebhookTokenRequired extends Schema.TaggedError<WebhookTokenRequired>()(
   "WebhookTokenRequired",
-  errorFields("Call POST /agents/{id}/webhook-token before enabling the chat-app channel (connectionId and settings.phoneNumberId)")
+  errorFields(
+    "Call POST /agents/{id}/webhook-token before enabling the chat-app channel (connectionId and settings.phoneNumberId)"
+  )
 ) {
-  static readonly http: HttpError<WebhookTokenRequired> = httpError(this, { status: 409, code: "WEBHOOK_TOKEN_REQUIRED" })
+  static readonly http: HttpError<WebhookTokenRequired> = httpError(this, {
+    status: 409,
+    code: "WEBHOOK_TOKEN_REQUIRED"
+  })
 }
 
 export class AgentInactive extends Schema.TaggedError<AgentInactive>()(
@@ -215,13 +229,16 @@ export const applyAgentPatch = (
   current: AgentState,
   patch: UpdateAgentRequest
 ): Either.Either<AgentState, InvalidAgentSettings | WebhookTokenRequired> => {
-  const settings = (patch.settings === undefined ? current.settings : mergePatch(current.settings, patch.settings)) as AgentSettings
+  const settings =
+    (patch.settings === undefined ? current.settings : mergePatch(current.settings, patch.settings)) as AgentSettings
   const next: AgentState = {
     ...current,
     name: defined(patch.name, current.name),
     greetMessage: defined(patch.greetMessage, current.greetMessage),
     agent_prompt: defined(patch.agent_prompt, current.agent_prompt),
-    metadata: patch.metadata === undefined ? current.metadata : mergePatch(current.metadata, patch.metadata) as AgentState["metadata"],
+    metadata: patch.metadata === undefined
+      ? current.metadata
+      : mergePatch(current.metadata, patch.metadata) as AgentState["metadata"],
     channel: defined(patch.channel, current.channel),
     connectionId: defined(patch.connectionId, current.connectionId),
     is_active: defined(patch.is_active, current.is_active),
@@ -230,7 +247,9 @@ export const applyAgentPatch = (
   }
   const voiceKeys = [settings.phone_provider, settings.phone_number].filter((v) => v !== undefined).length
   if (voiceKeys === 1) {
-    return Either.left(new InvalidAgentSettings({ message: "settings.phone_provider and settings.phone_number go together" }))
+    return Either.left(
+      new InvalidAgentSettings({ message: "settings.phone_provider and settings.phone_number go together" })
+    )
   }
   if (voiceKeys === 2 && next.channel !== "VOICE") {
     return Either.left(new InvalidAgentSettings({ message: "Voice settings need channel VOICE" }))

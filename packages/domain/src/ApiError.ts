@@ -127,7 +127,8 @@ const usefulIssues = (
   const within = (inner: string, outer: string) =>
     inner === outer || inner.startsWith(`${outer}.`) || inner.startsWith(`${outer}[`) || outer === ""
   return all.filter((issue) =>
-    !(issue.message.startsWith("Expected undefined, actual") && all.some((o) => o !== issue && within(o.path, issue.path)))
+    !(issue.message.startsWith("Expected undefined, actual") &&
+      all.some((o) => o !== issue && within(o.path, issue.path)))
   )
 }
 
@@ -152,7 +153,11 @@ export const DecodeErrorAsValidationFailed: HttpError<HttpApiError.HttpApiDecode
         new HttpApiError.HttpApiDecodeError({
           message: body.error.message,
           issues: Array.isArray(body.error.details)
-            ? body.error.details.map((d: any) => ({ _tag: "Type" as const, path: [String(d.path)], message: String(d.message) }))
+            ? body.error.details.map((d: any) => ({
+              _tag: "Type" as const,
+              path: [String(d.path)],
+              message: String(d.message)
+            }))
             : []
         })
       ),
@@ -200,7 +205,8 @@ export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()(
   static readonly http: HttpError<PayloadTooLarge> = httpError(this, {
     status: 413,
     code: "PAYLOAD_TOO_LARGE",
-    description: "The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits)"
+    description:
+      "The request body is larger than the route accepts (1 MiB for JSON by default; uploads have their own limits)"
   })
 }
 

@@ -1,5 +1,5 @@
 import * as Schema from "effect/Schema"
-import { errorFields, httpError, type HttpError } from "./ApiError.js"
+import { errorFields, type HttpError, httpError } from "./ApiError.js"
 import { AgentId, ApiKeyId } from "./Ids.js"
 import { ACCOUNT_LIMITS } from "./Limits.js"
 import { Timestamp } from "./Timestamp.js"
@@ -50,14 +50,17 @@ export class ApiKey extends Schema.Class<ApiKey>("ApiKey")({
 export class CreatedApiKey extends Schema.Class<CreatedApiKey>("CreatedApiKey")({
   ...apiKeyFields,
   key: Schema.String.annotations({
-    description: "The full key, shown only in this response: `aok_` + 30 random base62 characters + a 6-character checksum"
+    description:
+      "The full key, shown only in this response: `aok_` + 30 random base62 characters + a 6-character checksum"
   }),
   signingSecret: Schema.String.annotations({
     description: "Secret (shown only in this response) that signs the call-result webhooks sent to webhookUrl"
   })
 }) {}
 
-export class ApiKeyNotFound extends Schema.TaggedError<ApiKeyNotFound>()("ApiKeyNotFound", errorFields("API key not found")) {
+export class ApiKeyNotFound
+  extends Schema.TaggedError<ApiKeyNotFound>()("ApiKeyNotFound", errorFields("API key not found"))
+{
   static readonly http: HttpError<ApiKeyNotFound> = httpError(this, { status: 404, code: "API_KEY_NOT_FOUND" })
 }
 

@@ -10,7 +10,7 @@ import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Context from "effect/Context"
 import * as Schema from "effect/Schema"
-import { errorFields, httpError, type HttpError, TenantMismatch } from "./ApiError.js"
+import { errorFields, type HttpError, httpError, TenantMismatch } from "./ApiError.js"
 import type { ApiKeyId, TenantId, UserId } from "./Ids.js"
 import type { Tenant, User } from "./Users.js"
 
@@ -35,7 +35,9 @@ export class MalformedAuthorization extends Schema.TaggedError<MalformedAuthoriz
   })
 }
 
-export class InvalidApiKey extends Schema.TaggedError<InvalidApiKey>()("InvalidApiKey", errorFields("Invalid API key")) {
+export class InvalidApiKey
+  extends Schema.TaggedError<InvalidApiKey>()("InvalidApiKey", errorFields("Invalid API key"))
+{
   static readonly http: HttpError<InvalidApiKey> = httpError(this, {
     status: 401,
     code: "INVALID_API_KEY",
@@ -43,7 +45,9 @@ export class InvalidApiKey extends Schema.TaggedError<InvalidApiKey>()("InvalidA
   })
 }
 
-export class ApiKeyExpired extends Schema.TaggedError<ApiKeyExpired>()("ApiKeyExpired", errorFields("API key has expired")) {
+export class ApiKeyExpired
+  extends Schema.TaggedError<ApiKeyExpired>()("ApiKeyExpired", errorFields("API key has expired"))
+{
   static readonly http: HttpError<ApiKeyExpired> = httpError(this, { status: 401, code: "API_KEY_EXPIRED" })
 }
 

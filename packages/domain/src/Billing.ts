@@ -2,7 +2,7 @@
  * Money, in integer minor units of the tenant's currency (cents for USD), never floating point.
  */
 import * as Schema from "effect/Schema"
-import { errorFields, httpError, type HttpError } from "./ApiError.js"
+import { errorFields, type HttpError, httpError } from "./ApiError.js"
 import { Timestamp } from "./Timestamp.js"
 
 export const MinorUnits = Schema.Int.annotations({ description: "Integer minor units of the currency (e.g. cents)" })
@@ -15,7 +15,9 @@ export class Wallet extends Schema.Class<Wallet>("Wallet")({
 }) {}
 
 export const TopUpAmount = Schema.Int.pipe(
-  Schema.filter((n) => n >= 1 && n <= 100_000_000, { message: () => "amount must be an integer from 1 to 100000000 (minor units)" })
+  Schema.filter((n) => n >= 1 && n <= 100_000_000, {
+    message: () => "amount must be an integer from 1 to 100000000 (minor units)"
+  })
 )
 
 export const IdempotencyKey = Schema.String.pipe(
@@ -36,10 +38,14 @@ export type LedgerKind = typeof LedgerKind.Type
 export class Transaction extends Schema.Class<Transaction>("Transaction")({
   id: Schema.UUID,
   kind: LedgerKind,
-  amount: MinorUnits.annotations({ description: "Effect on the wallet balance: positive for top-ups, negative for charges" }),
+  amount: MinorUnits.annotations({
+    description: "Effect on the wallet balance: positive for top-ups, negative for charges"
+  }),
   balanceAfter: MinorUnits,
   idempotencyKey: Schema.String,
-  reference: Schema.NullOr(Schema.String).annotations({ description: "What the money was for, e.g. a call session id" }),
+  reference: Schema.NullOr(Schema.String).annotations({
+    description: "What the money was for, e.g. a call session id"
+  }),
   createdAt: Timestamp
 }) {}
 
@@ -60,8 +66,12 @@ export class RateCard extends Schema.Class<RateCard>("RateCard")({
   minimumReservation: MinorUnits.annotations({
     description: "Available balance a call needs before it is placed: one reservation chunk"
   }),
-  reservationChunkSeconds: Schema.Int.annotations({ description: "Talk time each reservation covers; extended as the call lasts" }),
-  source: Schema.Literal("platform", "tenant").annotations({ description: "Platform defaults, or a rate card set for this tenant" })
+  reservationChunkSeconds: Schema.Int.annotations({
+    description: "Talk time each reservation covers; extended as the call lasts"
+  }),
+  source: Schema.Literal("platform", "tenant").annotations({
+    description: "Platform defaults, or a rate card set for this tenant"
+  })
 }) {}
 
 export const DateRange = Schema.Struct({
@@ -115,5 +125,8 @@ export class IdempotencyKeyReused extends Schema.TaggedError<IdempotencyKeyReuse
   "IdempotencyKeyReused",
   errorFields("This idempotency key was already used with a different request")
 ) {
-  static readonly http: HttpError<IdempotencyKeyReused> = httpError(this, { status: 422, code: "IDEMPOTENCY_KEY_REUSED" })
+  static readonly http: HttpError<IdempotencyKeyReused> = httpError(this, {
+    status: 422,
+    code: "IDEMPOTENCY_KEY_REUSED"
+  })
 }

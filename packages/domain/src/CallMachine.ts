@@ -72,7 +72,7 @@ export type CallEvent = Data.TaggedEnum<{
   /** The agent ended the conversation (its end_call tool, the idle goodbye, its fallback line). */
   AgentHungUp: { readonly at: number }
   /** A machine answered and the agent is done with it (hung up, or left its message): see docs/voicemail.md. */
-  VoicemailDone: { readonly at: number },
+  VoicemailDone: { readonly at: number }
   /** The carrier took the call to another number: the agent's part is over, the line goes on without it. */
   Transferred: { readonly at: number }
 }>

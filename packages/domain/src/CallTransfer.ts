@@ -5,7 +5,7 @@
  * (`endReason` `transferred`). A call is transferred at most once.
  */
 import * as Schema from "effect/Schema"
-import { errorFields, httpError, type HttpError } from "./ApiError.js"
+import { errorFields, type HttpError, httpError } from "./ApiError.js"
 import { CallOutcome, CallStatus } from "./CallMachine.js"
 import { E164 } from "./Phone.js"
 import { Timestamp } from "./Timestamp.js"

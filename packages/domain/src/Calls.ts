@@ -3,7 +3,7 @@ import * as Entity from "@effect/cluster/Entity"
 import * as Rpc from "@effect/rpc/Rpc"
 import * as Schema from "effect/Schema"
 import { AgentInactive, AgentNotFound } from "./Agents.js"
-import { errorFields, httpError, type HttpError } from "./ApiError.js"
+import { errorFields, type HttpError, httpError } from "./ApiError.js"
 import { InsufficientFunds, MinorUnits } from "./Billing.js"
 import { CallOutcome, CallStatus } from "./CallMachine.js"
 import { CallNotLive, TransferFailed, TransferMode, TransferReply, TransferSource } from "./CallTransfer.js"
@@ -37,7 +37,9 @@ export class PlaceCallRequest extends Schema.Class<PlaceCallRequest>("PlaceCallR
   voiceNumberId: VoiceNumberId.annotations({ description: "Id of a voice number registered to the tenant" }),
   toNumber: E164,
   tenantId: Schema.optional(TenantId).annotations({ description: "Omit: the tenant comes from the credential" }),
-  customerId: Schema.optional(ContactId).annotations({ description: "A contact of the tenant the call is attributed to" }),
+  customerId: Schema.optional(ContactId).annotations({
+    description: "A contact of the tenant the call is attributed to"
+  }),
   campaignId: Schema.optional(StorableString.pipe(Schema.maxLength(128))),
   campaignAttemptId: Schema.optional(StorableString.pipe(Schema.maxLength(128))),
   metadata: Schema.optional(JsonObjectSchema()),
@@ -56,8 +58,12 @@ export class PlaceCallResponse extends Schema.Class<PlaceCallResponse>("PlaceCal
 /** What one turn of the agent took, in ms (our extension; see docs/voice.md). */
 export const TurnLatency = Schema.Struct({
   endpointingMs: Schema.Int.annotations({ description: "From the caller going quiet to their turn taken as over" }),
-  sttFinalLagMs: Schema.NullOr(Schema.Int).annotations({ description: "From the caller going quiet to the last final transcript" }),
-  llmFirstTokenMs: Schema.NullOr(Schema.Int).annotations({ description: "From asking the language model to its first words" }),
+  sttFinalLagMs: Schema.NullOr(Schema.Int).annotations({
+    description: "From the caller going quiet to the last final transcript"
+  }),
+  llmFirstTokenMs: Schema.NullOr(Schema.Int).annotations({
+    description: "From asking the language model to its first words"
+  }),
   ttsFirstByteMs: Schema.NullOr(Schema.Int).annotations({ description: "From asking for speech to its first audio" }),
   overheadMs: Schema.Int.annotations({ description: "The platform's own part of voice-to-voice" }),
   voiceToVoiceMs: Schema.Int.annotations({ description: "From the caller going quiet to the agent's first audio" })
@@ -66,15 +72,23 @@ export type TurnLatency = typeof TurnLatency.Type
 
 export const TranscriptLine = Schema.Struct({
   speaker: Schema.Literal("agent", "customer"),
-  text: Schema.String.annotations({ description: "What was said; for an agent line cut off by the caller, only what the caller heard" }),
+  text: Schema.String.annotations({
+    description: "What was said; for an agent line cut off by the caller, only what the caller heard"
+  }),
   at: Timestamp,
-  interrupted: Schema.Boolean.annotations({ description: "The caller spoke over this agent line and it stopped there" }),
-  latency: Schema.NullOr(TurnLatency).annotations({ description: "On the agent's answer to a turn: what the answer took" })
+  interrupted: Schema.Boolean.annotations({
+    description: "The caller spoke over this agent line and it stopped there"
+  }),
+  latency: Schema.NullOr(TurnLatency).annotations({
+    description: "On the agent's answer to a turn: what the answer took"
+  })
 }).annotations({ identifier: "TranscriptLine" })
 export type TranscriptLine = typeof TranscriptLine.Type
 
 export const CallEventRecord = Schema.Struct({
-  type: Schema.String.annotations({ description: "queued, dialing, ringing, answered, ended, hangup_requested, reservation_extended, …" }),
+  type: Schema.String.annotations({
+    description: "queued, dialing, ringing, answered, ended, hangup_requested, reservation_extended, …"
+  }),
   at: Timestamp,
   detail: Schema.NullOr(Schema.Unknown)
 })
@@ -310,4 +324,3 @@ export const LiveCallEntity = Entity.make("LiveCall", [
   // a persisted command's reply answers every later send of its key: it must never be an
   // interruption (see `TenantEntity`)
   .annotateRpcs(ClusterSchema.Uninterruptible, true)
-

@@ -6,8 +6,28 @@ import * as Multipart from "@effect/platform/Multipart"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import { AgentInactive, AgentNotFound } from "./Agents.js"
 import { reportAllIssues, ValidationFailed } from "./ApiError.js"
 import { TenantAuthentication } from "./Auth.js"
+import {
+  AddDncRequest,
+  Campaign,
+  CAMPAIGN_LIMITS,
+  CampaignActive,
+  CampaignAttempt,
+  CampaignId,
+  CampaignListQuery,
+  CampaignNotFound,
+  CampaignProgress,
+  CampaignStateConflict,
+  CreateCampaignRequest,
+  DncEntry,
+  DncNotFound,
+  ScheduleCampaignRequest,
+  ScheduledCampaign,
+  UpdateCampaignRequest
+} from "./Campaigns.js"
+import { WebhookVerification, WebhookVerificationFailed } from "./CommsApi.js"
 import {
   BulkContactsRequest,
   Contact,
@@ -36,28 +56,7 @@ import {
 import { HealthGroup } from "./Health.js"
 import { API_PREFIX, makeApi, SignedBody } from "./HttpApis.js"
 import { ContactId, ContactListId } from "./Ids.js"
-import { CAMPAIGN_PAGE_SIZE, Page, PageQuery } from "./Pagination.js"
-import { AgentInactive, AgentNotFound } from "./Agents.js"
-import {
-  AddDncRequest,
-  Campaign,
-  CampaignActive,
-  CampaignAttempt,
-  CampaignId,
-  CAMPAIGN_LIMITS,
-  CampaignListQuery,
-  CampaignNotFound,
-  CampaignProgress,
-  CampaignStateConflict,
-  CreateCampaignRequest,
-  DncEntry,
-  DncNotFound,
-  ScheduleCampaignRequest,
-  ScheduledCampaign,
-  UpdateCampaignRequest
-} from "./Campaigns.js"
-import { E164 } from "./Phone.js"
-import { VoiceNumberNotFound } from "./VoiceNumbers.js"
+import { AgentId, TenantId } from "./Ids.js"
 import {
   AgentNumberAttachment,
   AttachNumberRequest,
@@ -84,8 +83,9 @@ import {
   UpdateSmsCampaignRequest,
   WebhookTokenNotIssued
 } from "./Messaging.js"
-import { AgentId, TenantId } from "./Ids.js"
-import { WebhookVerification, WebhookVerificationFailed } from "./CommsApi.js"
+import { CAMPAIGN_PAGE_SIZE, Page, PageQuery } from "./Pagination.js"
+import { E164 } from "./Phone.js"
+import { VoiceNumberNotFound } from "./VoiceNumbers.js"
 
 /** The largest CSV file accepted by the upload (500 rows of generous width). */
 export const MAX_CSV_BYTES = 2 * 1024 * 1024
@@ -137,7 +137,10 @@ export class ContactListsGroup extends HttpApiGroup.make("contactLists")
       .addSuccess(HttpApiSchema.NoContent)
       .addError(ContactListNotFound.http)
       .addError(ContactListInUse.http)
-      .annotate(OpenApi.Description, "Deletes the list and its contacts; refused while a scheduled, running or paused campaign uses it")
+      .annotate(
+        OpenApi.Description,
+        "Deletes the list and its contacts; refused while a scheduled, running or paused campaign uses it"
+      )
   )
   .add(
     HttpApiEndpoint.post("uploadContacts")`/contact-lists/${listIdParam}/upload`
@@ -153,7 +156,9 @@ export class ContactListsGroup extends HttpApiGroup.make("contactLists")
         OpenApi.Description,
         `Imports contacts from one multipart part named \`file\` (a .csv of at most ${MAX_CONTACTS_PER_IMPORT} rows and ` +
           `${MAX_CSV_BYTES / 1024 / 1024} MiB) in one transaction. Headers match case-insensitively, spaces and ` +
-          `underscores alike: phone (${PHONE_HEADERS.join(", ")}; required), name (${NAME_HEADERS.join(", ")}), email, ` +
+          `underscores alike: phone (${PHONE_HEADERS.join(", ")}; required), name (${
+            NAME_HEADERS.join(", ")
+          }), email, ` +
           "metadata (a JSON object). Other columns are kept in the contact's metadata. Bad rows are skipped and " +
           "reported in invalidRows by spreadsheet row number (header = row 1); phones already in the list or " +
           "repeated in the file are skipped as duplicate."
@@ -221,9 +226,15 @@ export class ContactListsGroup extends HttpApiGroup.make("contactLists")
 
 const campaignIdParam = HttpApiSchema.param("id", CampaignId)
 
-const CampaignReferenceErrors = [AgentNotFound.http, AgentInactive.http, VoiceNumberNotFound.http, ContactListNotFound.http] as const
+const CampaignReferenceErrors = [
+  AgentNotFound.http,
+  AgentInactive.http,
+  VoiceNumberNotFound.http,
+  ContactListNotFound.http
+] as const
 
-const bounds = `Bounds: name 1-${CAMPAIGN_LIMITS.name.max} characters; dialTimeout ${CAMPAIGN_LIMITS.dialTimeout.min}-${CAMPAIGN_LIMITS.dialTimeout.max} s ` +
+const bounds =
+  `Bounds: name 1-${CAMPAIGN_LIMITS.name.max} characters; dialTimeout ${CAMPAIGN_LIMITS.dialTimeout.min}-${CAMPAIGN_LIMITS.dialTimeout.max} s ` +
   `(default ${CAMPAIGN_LIMITS.dialTimeout.default}); maxAttempts ${CAMPAIGN_LIMITS.maxAttempts.min}-${CAMPAIGN_LIMITS.maxAttempts.max} ` +
   `(default ${CAMPAIGN_LIMITS.maxAttempts.default}); redialDelayMin ${CAMPAIGN_LIMITS.redialDelayMin.min}-${CAMPAIGN_LIMITS.redialDelayMin.max} ` +
   `(default ${CAMPAIGN_LIMITS.redialDelayMin.default}); maxConcurrentCalls ${CAMPAIGN_LIMITS.maxConcurrentCalls.min}-${CAMPAIGN_LIMITS.maxConcurrentCalls.max} ` +
@@ -343,7 +354,10 @@ export class CampaignsGroup extends HttpApiGroup.make("campaigns")
       .addSuccess(HttpApiSchema.NoContent)
       .addError(CampaignNotFound.http)
       .addError(CampaignActive.http)
-      .annotate(OpenApi.Description, "Deletes the campaign and its attempts; refused (409 CAMPAIGN_ACTIVE) while SCHEDULED, RUNNING or PAUSED")
+      .annotate(
+        OpenApi.Description,
+        "Deletes the campaign and its attempts; refused (409 CAMPAIGN_ACTIVE) while SCHEDULED, RUNNING or PAUSED"
+      )
   )
   .add(
     HttpApiEndpoint.get("listCampaignAttempts")`/campaigns/${campaignIdParam}/attempts`
@@ -351,7 +365,10 @@ export class CampaignsGroup extends HttpApiGroup.make("campaigns")
       .setUrlParams(reportAllIssues(PageQuery()))
       .addSuccess(Page(CampaignAttempt).annotations({ identifier: "CampaignAttemptPage" }))
       .addError(CampaignNotFound.http)
-      .annotate(OpenApi.Description, "Every attempt in claim order: contact, attempt number, status, outcome, session and times")
+      .annotate(
+        OpenApi.Description,
+        "Every attempt in claim order: contact, attempt number, status, outcome, session and times"
+      )
   )
   .add(
     HttpApiEndpoint.get("getCampaignProgress")`/campaigns/${campaignIdParam}/progress`
@@ -370,7 +387,10 @@ export class DncGroup extends HttpApiGroup.make("dnc")
       .annotate(OpenApi.Summary, "Add a number to the do-not-call list")
       .setPayload(reportAllIssues(AddDncRequest))
       .addSuccess(DncEntry, { status: 201 })
-      .annotate(OpenApi.Description, "Adds an E.164 number to the tenant's do-not-call list (again: no change). Campaigns skip it.")
+      .annotate(
+        OpenApi.Description,
+        "Adds an E.164 number to the tenant's do-not-call list (again: no change). Campaigns skip it."
+      )
   )
   .add(
     HttpApiEndpoint.get("listDnc", "/dnc")
@@ -392,7 +412,8 @@ export class DncGroup extends HttpApiGroup.make("dnc")
 const chatAppIdParam = HttpApiSchema.param("id", ChatAppCampaignId)
 const smsIdParam = HttpApiSchema.param("id", SmsCampaignId)
 
-const placeholders = "Placeholders: {{name}} (the contact's name, else \"Customer\"), {{email}} and {{phone}} (the number messaged), " +
+const placeholders =
+  "Placeholders: {{name}} (the contact's name, else \"Customer\"), {{email}} and {{phone}} (the number messaged), " +
   "{{metadata.<key>}} (the contact's metadata; empty when absent). Unknown placeholders are refused."
 
 export class ChatAppGroup extends HttpApiGroup.make("chatApp")
@@ -441,35 +462,52 @@ export class ChatAppGroup extends HttpApiGroup.make("chatApp")
       .annotate(OpenApi.Summary, "Delete a chat-app campaign")
       .addSuccess(HttpApiSchema.NoContent)
       .addError(ChatAppCampaignNotFound.http)
-      .annotate(OpenApi.Description, "Deletes the campaign; messages already queued are still sent, and the log keeps them")
+      .annotate(
+        OpenApi.Description,
+        "Deletes the campaign; messages already queued are still sent, and the log keeps them"
+      )
   )
   .add(
-    HttpApiEndpoint.post("attachChatAppNumber")`/chatapp/agents/${HttpApiSchema.param("agentId", AgentId)}/attach-number`
+    HttpApiEndpoint.post("attachChatAppNumber")`/chatapp/agents/${
+      HttpApiSchema.param("agentId", AgentId)
+    }/attach-number`
       .annotate(OpenApi.Summary, "Attach a chat-app sender number to an agent")
       .setPayload(reportAllIssues(AttachNumberRequest))
       .addSuccess(AgentNumberAttachment)
       .addError(AgentNotFound.http)
-      .annotate(OpenApi.Description, "Sets the agent's dedicated chat-app sender, which overrides its campaign's phoneNumberId")
+      .annotate(
+        OpenApi.Description,
+        "Sets the agent's dedicated chat-app sender, which overrides its campaign's phoneNumberId"
+      )
   )
   .add(
     HttpApiEndpoint.post("createChatAppWebhookToken", "/chatapp/webhook-token")
       .annotate(OpenApi.Summary, "Issue the chat-app webhook verify token")
       .addSuccess(ChatAppWebhookToken)
-      .annotate(OpenApi.Description, "The tenant's verify token for the webhook subscription; the same token on every call")
+      .annotate(
+        OpenApi.Description,
+        "The tenant's verify token for the webhook subscription; the same token on every call"
+      )
   )
   .add(
     HttpApiEndpoint.get("getChatAppWebhookDetails", "/chatapp/webhook-details")
       .annotate(OpenApi.Summary, "Get the chat-app webhook details")
       .addSuccess(ChatAppWebhookDetails)
       .addError(WebhookTokenNotIssued.http)
-      .annotate(OpenApi.Description, "webhookUrl and verifyToken to configure at the messaging platform (after POST /chatapp/webhook-token)")
+      .annotate(
+        OpenApi.Description,
+        "webhookUrl and verifyToken to configure at the messaging platform (after POST /chatapp/webhook-token)"
+      )
   )
   .add(
     HttpApiEndpoint.get("listChatAppMessages", "/chatapp/messages")
       .annotate(OpenApi.Summary, "List chat-app messages sent")
       .setUrlParams(reportAllIssues(Schema.extend(PageQuery(), MessageLogQuery)))
       .addSuccess(Page(MessageLog).annotations({ identifier: "ChatAppMessagePage" }))
-      .annotate(OpenApi.Description, "Chat-app messages sent after calls, newest first: status, provider id, attempts, errors")
+      .annotate(
+        OpenApi.Description,
+        "Chat-app messages sent after calls, newest first: status, provider id, attempts, errors"
+      )
   )
   .add(
     HttpApiEndpoint.get("listChatAppReplies", "/chatapp/replies")
@@ -480,11 +518,16 @@ export class ChatAppGroup extends HttpApiGroup.make("chatApp")
   )
   .middleware(TenantAuthentication)
   .prefix(API_PREFIX)
-  .annotate(OpenApi.Description, "Chat-app campaigns: a templated message after every call, chosen by direction and outcome")
+  .annotate(
+    OpenApi.Description,
+    "Chat-app campaigns: a templated message after every call, chosen by direction and outcome"
+  )
 {}
 
 export class WebhookReceipt extends Schema.Class<WebhookReceipt>("WebhookReceipt")({
-  statuses: Schema.Int.annotations({ description: "Status updates recorded (repeats of one already recorded are not counted)" }),
+  statuses: Schema.Int.annotations({
+    description: "Status updates recorded (repeats of one already recorded are not counted)"
+  }),
   replies: Schema.Int.annotations({ description: "Inbound messages recorded" })
 }) {}
 
@@ -519,7 +562,10 @@ export class ChatAppWebhookGroup extends HttpApiGroup.make("chatAppWebhook")
       )
   )
   .prefix(API_PREFIX)
-  .annotate(OpenApi.Description, "The messaging platform's webhook: subscription check and signed notifications (no API key)")
+  .annotate(
+    OpenApi.Description,
+    "The messaging platform's webhook: subscription check and signed notifications (no API key)"
+  )
 {}
 
 export class SmsGroup extends HttpApiGroup.make("sms")
@@ -556,7 +602,10 @@ export class SmsGroup extends HttpApiGroup.make("sms")
       .setPayload(reportAllIssues(UpdateSmsCampaignRequest))
       .addSuccess(SmsCampaign)
       .addError(SmsCampaignNotFound.http)
-      .annotate(OpenApi.Description, "Changes the fields supplied; templates, when given, replace the existing ones (new ids)")
+      .annotate(
+        OpenApi.Description,
+        "Changes the fields supplied; templates, when given, replace the existing ones (new ids)"
+      )
   )
   .add(
     HttpApiEndpoint.del("deleteSmsCampaign")`/sms-agent/campaigns/${smsIdParam}`
@@ -569,7 +618,10 @@ export class SmsGroup extends HttpApiGroup.make("sms")
       .annotate(OpenApi.Summary, "List SMS messages sent")
       .setUrlParams(reportAllIssues(Schema.extend(PageQuery(), MessageLogQuery)))
       .addSuccess(Page(MessageLog).annotations({ identifier: "SmsMessagePage" }))
-      .annotate(OpenApi.Description, "SMS sent after calls, newest first: status, provider id, segments, cost, attempts, errors")
+      .annotate(
+        OpenApi.Description,
+        "SMS sent after calls, newest first: status, provider id, segments, cost, attempts, errors"
+      )
   )
   .middleware(TenantAuthentication)
   .prefix(API_PREFIX)

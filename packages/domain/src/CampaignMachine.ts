@@ -116,7 +116,9 @@ export const transition = (
   command: CampaignCommand
 ): Either.Either<CampaignState, InvalidTransition> => {
   if (!allowedFrom[command._tag].includes(state.status)) {
-    return Either.left(new InvalidTransition({ from: state.status, command: command._tag, allowedFrom: allowedFrom[command._tag] }))
+    return Either.left(
+      new InvalidTransition({ from: state.status, command: command._tag, allowedFrom: allowedFrom[command._tag] })
+    )
   }
   return Either.right(CampaignCommand.$match(command, {
     Schedule: ({ at, now }): CampaignState => ({
@@ -125,7 +127,12 @@ export const transition = (
       statusReason: null,
       scheduledAt: at === null || at < now ? now : at
     }),
-    Start: ({ now }): CampaignState => ({ ...state, status: "RUNNING", statusReason: null, startedAt: state.startedAt ?? now }),
+    Start: ({ now }): CampaignState => ({
+      ...state,
+      status: "RUNNING",
+      statusReason: null,
+      startedAt: state.startedAt ?? now
+    }),
     Pause: ({ reason }): CampaignState => ({ ...state, status: "PAUSED", statusReason: reason }),
     Resume: (): CampaignState => ({ ...state, status: "RUNNING", statusReason: null }),
     Abort: (): CampaignState => ({ ...state, status: "FAILED", statusReason: "ABORTED" }),

@@ -7,17 +7,20 @@ import * as ClusterSchema from "@effect/cluster/ClusterSchema"
 import * as Entity from "@effect/cluster/Entity"
 import * as Rpc from "@effect/rpc/Rpc"
 import * as Schema from "effect/Schema"
-import { errorFields, httpError, type HttpError, type ValidationIssue } from "./ApiError.js"
+import { errorFields, type HttpError, httpError, type ValidationIssue } from "./ApiError.js"
 import { CallOutcome } from "./CallMachine.js"
-import { CampaignStatus, CampaignStatusReason } from "./CampaignMachine.js"
 import { isValidTimezone, parseHHMM } from "./CallWindow.js"
+import { CampaignStatus, CampaignStatusReason } from "./CampaignMachine.js"
 import { AgentId, ContactId, ContactListId, TenantId, VoiceNumberId } from "./Ids.js"
 import { JsonObjectSchema, Metadata } from "./Json.js"
 import { CAMPAIGN_LIMITS, CONTACT_LIMITS } from "./Limits.js"
 import { E164 } from "./Phone.js"
 import { Timestamp } from "./Timestamp.js"
 
-export const CampaignId = Schema.UUID.pipe(Schema.brand("CampaignId"), Schema.annotations({ description: "CampaignId (UUID)" }))
+export const CampaignId = Schema.UUID.pipe(
+  Schema.brand("CampaignId"),
+  Schema.annotations({ description: "CampaignId (UUID)" })
+)
 export type CampaignId = typeof CampaignId.Type
 
 export const CampaignAttemptId = Schema.UUID.pipe(Schema.brand("CampaignAttemptId"))
@@ -58,14 +61,20 @@ export const ClockTime = Schema.String.pipe(
 )
 
 export const CallDays = Schema.Array(
-  Schema.Int.pipe(Schema.filter((d) => d >= 1 && d <= 7, { message: () => "callDays holds ISO weekday numbers 1 (Monday) to 7 (Sunday)" }))
+  Schema.Int.pipe(
+    Schema.filter((d) => d >= 1 && d <= 7, {
+      message: () => "callDays holds ISO weekday numbers 1 (Monday) to 7 (Sunday)"
+    })
+  )
 ).pipe(
   Schema.filter((days) => days.length >= 1, { message: () => "callDays needs at least one day" }),
   Schema.filter((days) => new Set(days).size === days.length, { message: () => "callDays must not repeat a day" }),
   Schema.annotations({ description: "ISO weekday numbers, Monday = 1 … Sunday = 7" })
 )
 
-const windowIsOrdered = (w: { readonly callWindowStart?: string | undefined; readonly callWindowEnd?: string | undefined }) =>
+const windowIsOrdered = (
+  w: { readonly callWindowStart?: string | undefined; readonly callWindowEnd?: string | undefined }
+) =>
   w.callWindowStart === undefined || w.callWindowEnd === undefined ||
   (parseHHMM(w.callWindowStart) ?? 0) < (parseHHMM(w.callWindowEnd) ?? 0) ||
   { path: ["callWindowEnd"], message: "callWindowEnd must be later than callWindowStart (windows lie within one day)" }
@@ -77,7 +86,8 @@ const ContactClockTime = ClockTime.annotations({
   examples: ["08:00"]
 })
 
-const recipientHoursDescription = "Recipient-local calling hours: when enabled, a contact is dialed only while it is between start " +
+const recipientHoursDescription =
+  "Recipient-local calling hours: when enabled, a contact is dialed only while it is between start " +
   "(inclusive) and end (exclusive) in every time zone its number may be in (the US TCPA allows 08:00-21:00), on top of " +
   "the campaign's own call window. A contact outside them waits for its next opening: not an attempt, not a failure. " +
   "See docs/campaigns.md for how zones are derived."
@@ -93,8 +103,12 @@ export type RecipientCallingHours = typeof RecipientCallingHours.Type
 /** The setting in a request: `enabled` always; `start` and `end` default (create) or keep what is stored (update). */
 export const RecipientCallingHoursInput = Schema.Struct({
   enabled: Schema.Boolean.annotations({ description: "Whether the contact's own local hours restrict dialing" }),
-  start: Schema.optional(ContactClockTime).annotations({ description: "HH:MM in the contact's time zone, inclusive (default 08:00)" }),
-  end: Schema.optional(ContactClockTime).annotations({ description: "HH:MM in the contact's time zone, exclusive (default 21:00)" })
+  start: Schema.optional(ContactClockTime).annotations({
+    description: "HH:MM in the contact's time zone, inclusive (default 08:00)"
+  }),
+  end: Schema.optional(ContactClockTime).annotations({
+    description: "HH:MM in the contact's time zone, exclusive (default 21:00)"
+  })
 }).pipe(
   Schema.filter((h) =>
     h.start === undefined || h.end === undefined || isOrdered(h.start, h.end) ||
@@ -106,8 +120,12 @@ export type RecipientCallingHoursInput = typeof RecipientCallingHoursInput.Type
 
 /** The dialing settings, optional (with defaults) on create and on update alike. */
 const dialingFields = {
-  dialTimeout: Schema.optional(boundedInt("dialTimeout", CAMPAIGN_LIMITS.dialTimeout.min, CAMPAIGN_LIMITS.dialTimeout.max)),
-  maxAttempts: Schema.optional(boundedInt("maxAttempts", CAMPAIGN_LIMITS.maxAttempts.min, CAMPAIGN_LIMITS.maxAttempts.max)),
+  dialTimeout: Schema.optional(
+    boundedInt("dialTimeout", CAMPAIGN_LIMITS.dialTimeout.min, CAMPAIGN_LIMITS.dialTimeout.max)
+  ),
+  maxAttempts: Schema.optional(
+    boundedInt("maxAttempts", CAMPAIGN_LIMITS.maxAttempts.min, CAMPAIGN_LIMITS.maxAttempts.max)
+  ),
   redialDelayMin: Schema.optional(
     boundedInt("redialDelayMin", CAMPAIGN_LIMITS.redialDelayMin.min, CAMPAIGN_LIMITS.redialDelayMin.max)
   ),
@@ -135,7 +153,8 @@ export class Campaign extends Schema.Class<Campaign>("Campaign")({
   contactListId: ContactListId,
   status: CampaignStatus,
   statusReason: Schema.NullOr(CampaignStatusReason).annotations({
-    description: "Why the campaign is PAUSED (PAUSED_BY_USER, INSUFFICIENT_FUNDS) or FAILED (ABORTED, AGENT_INACTIVE, …)"
+    description:
+      "Why the campaign is PAUSED (PAUSED_BY_USER, INSUFFICIENT_FUNDS) or FAILED (ABORTED, AGENT_INACTIVE, …)"
   }),
   totalContacts: Schema.Int.annotations({ description: "Contacts snapshotted from the list when dialing started" }),
   dialedContacts: Schema.Int.annotations({ description: "Contacts dialed at least once" }),
@@ -177,7 +196,9 @@ export class UpdateCampaignRequest extends Schema.Class<UpdateCampaignRequest>("
     voiceNumberId: Schema.optional(VoiceNumberId),
     contactListId: Schema.optional(ContactListId),
     ...dialingFields,
-    metadata: Schema.optional(JsonObjectSchema()).annotations({ description: "Merged into the stored metadata (RFC 7396)" })
+    metadata: Schema.optional(JsonObjectSchema()).annotations({
+      description: "Merged into the stored metadata (RFC 7396)"
+    })
   }).pipe(Schema.filter(windowIsOrdered))
 ) {}
 
@@ -189,8 +210,13 @@ export const recipientHoursOnCreate = (input: RecipientCallingHoursInput | undef
 })
 
 /** The recipient hours after an update: what it gives, and what is stored for the rest. */
-export const recipientHoursOnUpdate = (stored: RecipientCallingHours, input: RecipientCallingHoursInput | undefined): RecipientCallingHours =>
-  input === undefined ? stored : { enabled: input.enabled, start: input.start ?? stored.start, end: input.end ?? stored.end }
+export const recipientHoursOnUpdate = (
+  stored: RecipientCallingHours,
+  input: RecipientCallingHoursInput | undefined
+): RecipientCallingHours =>
+  input === undefined
+    ? stored
+    : { enabled: input.enabled, start: input.start ?? stored.start, end: input.end ?? stored.end }
 
 /**
  * What an update would leave unordered once merged with the stored campaign: a patch naming one end
@@ -203,13 +229,16 @@ export const updateIssues = (stored: Campaign, patch: UpdateCampaignRequest): Re
   if (!isOrdered(start, end)) {
     issues.push({
       path: patch.callWindowEnd === undefined ? "callWindowStart" : "callWindowEnd",
-      message: `callWindowEnd must be later than callWindowStart (windows lie within one day); the window would be ${start}-${end}`
+      message:
+        `callWindowEnd must be later than callWindowStart (windows lie within one day); the window would be ${start}-${end}`
     })
   }
   const hours = recipientHoursOnUpdate(stored.recipientCallingHours, patch.recipientCallingHours)
   if (!isOrdered(hours.start, hours.end)) {
     issues.push({
-      path: patch.recipientCallingHours?.end === undefined ? "recipientCallingHours.start" : "recipientCallingHours.end",
+      path: patch.recipientCallingHours?.end === undefined
+        ? "recipientCallingHours.start"
+        : "recipientCallingHours.end",
       message: `recipientCallingHours.end must be later than its start; the hours would be ${hours.start}-${hours.end}`
     })
   }
@@ -279,11 +308,16 @@ export class CampaignProgress extends Schema.Class<CampaignProgress>("CampaignPr
     inProgress: Schema.Int,
     answered: Schema.Int,
     exhausted: Schema.Int.annotations({ description: "Every attempt used without an answer" }),
-    skipped: Schema.Int.annotations({ description: "Not dialed, for good: on the do-not-call list, or never inside their local calling hours" }),
-    awaitingLocalHours: Schema.Int.annotations({
-      description: "Pending contacts held until their own local calling hours open (recipientCallingHours); counted in pending too"
+    skipped: Schema.Int.annotations({
+      description: "Not dialed, for good: on the do-not-call list, or never inside their local calling hours"
     }),
-    cancelled: Schema.Int.annotations({ description: "Not dialed again because the campaign was aborted or the call hung up by API" })
+    awaitingLocalHours: Schema.Int.annotations({
+      description:
+        "Pending contacts held until their own local calling hours open (recipientCallingHours); counted in pending too"
+    }),
+    cancelled: Schema.Int.annotations({
+      description: "Not dialed again because the campaign was aborted or the call hung up by API"
+    })
   }),
   attempts: Schema.Struct({
     total: Schema.Int,
@@ -294,9 +328,13 @@ export class CampaignProgress extends Schema.Class<CampaignProgress>("CampaignPr
     failed: Schema.Int,
     canceled: Schema.Int
   }),
-  answerRate: Schema.NullOr(Schema.Number).annotations({ description: "answeredContacts / dialedContacts; null before any dial" }),
+  answerRate: Schema.NullOr(Schema.Number).annotations({
+    description: "answeredContacts / dialedContacts; null before any dial"
+  }),
   callWindowOpen: Schema.Boolean,
-  nextWindowOpensAt: Schema.NullOr(Timestamp).annotations({ description: "When dialing is waiting for the call window" }),
+  nextWindowOpensAt: Schema.NullOr(Timestamp).annotations({
+    description: "When dialing is waiting for the call window"
+  }),
   nextAttemptAt: Schema.NullOr(Timestamp).annotations({ description: "The earliest redial due" })
 }) {}
 
@@ -319,7 +357,9 @@ export class AddDncRequest extends Schema.Class<AddDncRequest>("AddDncRequest")(
 // Errors
 // ---------------------------------------------------------------------------
 
-export class CampaignNotFound extends Schema.TaggedError<CampaignNotFound>()("CampaignNotFound", errorFields("Campaign not found")) {
+export class CampaignNotFound
+  extends Schema.TaggedError<CampaignNotFound>()("CampaignNotFound", errorFields("Campaign not found"))
+{
   static readonly http: HttpError<CampaignNotFound> = httpError(this, { status: 404, code: "CAMPAIGN_NOT_FOUND" })
 }
 
@@ -341,7 +381,9 @@ export class CampaignActive extends Schema.TaggedError<CampaignActive>()(
   static readonly http: HttpError<CampaignActive> = httpError(this, { status: 409, code: "CAMPAIGN_ACTIVE" })
 }
 
-export class DncNotFound extends Schema.TaggedError<DncNotFound>()("DncNotFound", errorFields("The number is not on the do-not-call list")) {
+export class DncNotFound
+  extends Schema.TaggedError<DncNotFound>()("DncNotFound", errorFields("The number is not on the do-not-call list"))
+{
   static readonly http: HttpError<DncNotFound> = httpError(this, { status: 404, code: "DNC_NOT_FOUND" })
 }
 

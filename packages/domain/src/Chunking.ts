@@ -213,8 +213,8 @@ const hardCut = (text: string, span: Span, maxChars: number): Array<Span> => {
   let s = span.start
   while (s < span.end) {
     let e = Math.min(s + maxChars, span.end)
-    const splitsPair =
-      e < span.end && e - s >= 2 && isHighSurrogate(text.charCodeAt(e - 1)) && isLowSurrogate(text.charCodeAt(e))
+    const splitsPair = e < span.end && e - s >= 2 && isHighSurrogate(text.charCodeAt(e - 1)) &&
+      isLowSurrogate(text.charCodeAt(e))
     if (splitsPair) e--
     pieces.push({ start: s, end: e })
     s = e

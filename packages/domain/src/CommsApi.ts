@@ -16,11 +16,23 @@ import {
   UpdateAgentRequest,
   WebhookTokenRequired
 } from "./Agents.js"
-import { errorFields, httpError, type HttpError, reportAllIssues } from "./ApiError.js"
+import { errorFields, type HttpError, httpError, reportAllIssues } from "./ApiError.js"
 import { Authentication, TenantAuthentication } from "./Auth.js"
+import { IdempotencyKey, IdempotencyKeyReused } from "./Billing.js"
+import {
+  CallLog,
+  CallLogQuery,
+  CallNotFound,
+  CallSession,
+  HangupResult,
+  PlaceCallErrors,
+  PlaceCallRequest,
+  PlaceCallResponse,
+  SessionId
+} from "./Calls.js"
+import { CallNotLive, TransferCallRequest, TransferCallResult, TransferFailed } from "./CallTransfer.js"
 import { HealthGroup } from "./Health.js"
 import { API_PREFIX, makeApi, SignedBody } from "./HttpApis.js"
-import { RecordingNotFound } from "./Recordings.js"
 import { AgentId, IngestionJobId, KbDocumentId, KnowledgeBaseId, VoiceNumberId } from "./Ids.js"
 import {
   AddSourceRequest,
@@ -37,6 +49,7 @@ import {
   KbKeyTaken,
   KnowledgeBase,
   KnowledgeBaseNotFound,
+  KnowledgeStoreUnavailable,
   MAX_DOCUMENT_CHARS,
   MAX_UPLOAD_BYTES,
   MAX_UPLOAD_FILES,
@@ -47,28 +60,15 @@ import {
   UnknownKnowledgeBase,
   UnsupportedDocumentType,
   UpdateKnowledgeBaseRequest,
-  UploadResult,
   UPLOAD_EXTENSIONS,
-  UrlNotAllowed,
-  KnowledgeStoreUnavailable
+  UploadResult,
+  UrlNotAllowed
 } from "./KnowledgeBases.js"
 import { Page, PageQuery } from "./Pagination.js"
-import { IdempotencyKey, IdempotencyKeyReused } from "./Billing.js"
-import {
-  CallLog,
-  CallLogQuery,
-  CallNotFound,
-  CallSession,
-  HangupResult,
-  PlaceCallErrors,
-  PlaceCallRequest,
-  PlaceCallResponse,
-  SessionId
-} from "./Calls.js"
-import { CallNotLive, TransferCallRequest, TransferCallResult, TransferFailed } from "./CallTransfer.js"
+import { RecordingNotFound } from "./Recordings.js"
 import { CreateVoiceNumberRequest, VoiceNumber, VoiceNumberExists, VoiceNumberNotFound } from "./VoiceNumbers.js"
-import { WebhookDelivery } from "./WebhookDeliveries.js"
 import { WebCallsGroup } from "./WebCalls.js"
+import { WebhookDelivery } from "./WebhookDeliveries.js"
 
 const agentIdParam = HttpApiSchema.param("id", AgentId)
 const voiceNumberIdParam = HttpApiSchema.param("id", VoiceNumberId)
@@ -135,7 +135,10 @@ export class AgentsGroup extends HttpApiGroup.make("agents")
       .annotate(OpenApi.Summary, "Generate an agent's webhook token")
       .addSuccess(AgentWebhookToken)
       .addError(AgentNotFound.http)
-      .annotate(OpenApi.Description, "Generates the agent's webhook verify token; calling it again returns the same token")
+      .annotate(
+        OpenApi.Description,
+        "Generates the agent's webhook verify token; calling it again returns the same token"
+      )
   )
   .middleware(TenantAuthentication)
   .prefix(API_PREFIX)
@@ -191,7 +194,9 @@ export const WebhookVerification = Schema.Struct({
 
 export class AgentWebhookGroup extends HttpApiGroup.make("agentWebhook")
   .add(
-    HttpApiEndpoint.get("verifyAgentWebhook")`/channels/chatapp/agents/${HttpApiSchema.param("agentId", AgentId)}/webhook`
+    HttpApiEndpoint.get("verifyAgentWebhook")`/channels/chatapp/agents/${
+      HttpApiSchema.param("agentId", AgentId)
+    }/webhook`
       .annotate(OpenApi.Summary, "Verify an agent's chat-app webhook subscription")
       .setUrlParams(WebhookVerification)
       .addSuccess(HttpApiSchema.Text())
@@ -203,7 +208,10 @@ export class AgentWebhookGroup extends HttpApiGroup.make("agentWebhook")
       )
   )
   .prefix(API_PREFIX)
-  .annotate(OpenApi.Description, "The messaging platform's subscription check of an agent's chat-app webhook (no API key)")
+  .annotate(
+    OpenApi.Description,
+    "The messaging platform's subscription check of an agent's chat-app webhook (no API key)"
+  )
 {}
 
 const sessionIdParam = HttpApiSchema.param("sessionId", SessionId)
@@ -246,7 +254,10 @@ export class CallsGroup extends HttpApiGroup.make("calls")
       .annotate(OpenApi.Summary, "List call logs")
       .setUrlParams(reportAllIssues(Schema.Struct({ ...PageQuery().fields, ...CallLogQuery.fields })))
       .addSuccess(Page(CallLog).annotations({ identifier: "CallLogPage" }))
-      .annotate(OpenApi.Description, "Newest first. Filters: agentId, campaignId, status (a status or an outcome), from, to")
+      .annotate(
+        OpenApi.Description,
+        "Newest first. Filters: agentId, campaignId, status (a status or an outcome), from, to"
+      )
   )
   .add(
     HttpApiEndpoint.get("getCall")`/calls/${sessionIdParam}`
@@ -260,7 +271,10 @@ export class CallsGroup extends HttpApiGroup.make("calls")
       .annotate(OpenApi.Summary, "Hang up a call")
       .addSuccess(HangupResult)
       .addError(CallNotFound.http)
-      .annotate(OpenApi.Description, "Ends a live call (before the answer: CANCELED); on an ended call, answers its state")
+      .annotate(
+        OpenApi.Description,
+        "Ends a live call (before the answer: CANCELED); on an ended call, answers its state"
+      )
   )
   .add(
     HttpApiEndpoint.post("transferCall")`/calls/${sessionIdParam}/transfer`
@@ -295,7 +309,10 @@ export class CallsGroup extends HttpApiGroup.make("calls")
       .annotate(OpenApi.Summary, "Delete a call's recording")
       .addSuccess(HttpApiSchema.NoContent)
       .addError(RecordingNotFound.http)
-      .annotate(OpenApi.Description, "Extension: deletes the recording's file and its record; 404 when there is none for the tenant")
+      .annotate(
+        OpenApi.Description,
+        "Extension: deletes the recording's file and its record; 404 when there is none for the tenant"
+      )
   )
   .add(
     HttpApiEndpoint.get("listWebhookDeliveries", "/webhook-deliveries")
@@ -306,7 +323,10 @@ export class CallsGroup extends HttpApiGroup.make("calls")
   )
   .middleware(TenantAuthentication)
   .prefix(API_PREFIX)
-  .annotate(OpenApi.Description, "Outbound calls billed to the tenant wallet, their logs and the call-result webhook deliveries")
+  .annotate(
+    OpenApi.Description,
+    "Outbound calls billed to the tenant wallet, their logs and the call-result webhook deliveries"
+  )
 {}
 
 export class InvalidCarrierSignature extends Schema.TaggedError<InvalidCarrierSignature>()(
@@ -320,13 +340,17 @@ export class InvalidCarrierPayload extends Schema.TaggedError<InvalidCarrierPayl
   "InvalidCarrierPayload",
   errorFields("The carrier's request is not one it sends")
 ) {
-  static readonly http: HttpError<InvalidCarrierPayload> = httpError(this, { status: 400, code: "INVALID_CARRIER_PAYLOAD" })
+  static readonly http: HttpError<InvalidCarrierPayload> = httpError(this, {
+    status: 400,
+    code: "INVALID_CARRIER_PAYLOAD"
+  })
 }
 
 export class TelnyxWebhookReceipt extends Schema.Class<TelnyxWebhookReceipt>("TelnyxWebhookReceipt")({
   eventType: Schema.String,
   applied: Schema.Boolean.annotations({
-    description: "Whether the event moved the call (answered, hung up); every other event is acknowledged and changes nothing"
+    description:
+      "Whether the event moved the call (answered, hung up); every other event is acknowledged and changes nothing"
   })
 }) {}
 
@@ -334,7 +358,9 @@ export class TelephonyCallbacksGroup extends HttpApiGroup.make("telephonyCallbac
   .add(
     HttpApiEndpoint.post("twilioStatus")`/telephony/twilio/status/${sessionIdParam}`
       .annotate(OpenApi.Summary, "Receive a Twilio call status callback")
-      .setPayload(HttpApiSchema.withEncoding(Schema.Record({ key: Schema.String, value: Schema.String }), { kind: "UrlParams" }))
+      .setPayload(
+        HttpApiSchema.withEncoding(Schema.Record({ key: Schema.String, value: Schema.String }), { kind: "UrlParams" })
+      )
       .setHeaders(Schema.Struct({ "x-twilio-signature": Schema.optional(Schema.String) }))
       .addSuccess(HttpApiSchema.NoContent)
       .addError(InvalidCarrierSignature.http)
@@ -347,7 +373,9 @@ export class TelephonyCallbacksGroup extends HttpApiGroup.make("telephonyCallbac
   .add(
     HttpApiEndpoint.post("twilioAmd")`/telephony/twilio/amd/${sessionIdParam}`
       .annotate(OpenApi.Summary, "Receive a Twilio asynchronous answering-machine detection result")
-      .setPayload(HttpApiSchema.withEncoding(Schema.Record({ key: Schema.String, value: Schema.String }), { kind: "UrlParams" }))
+      .setPayload(
+        HttpApiSchema.withEncoding(Schema.Record({ key: Schema.String, value: Schema.String }), { kind: "UrlParams" })
+      )
       .setHeaders(Schema.Struct({ "x-twilio-signature": Schema.optional(Schema.String) }))
       .addSuccess(HttpApiSchema.NoContent)
       .addError(InvalidCarrierSignature.http)
@@ -363,7 +391,9 @@ export class TelephonyCallbacksGroup extends HttpApiGroup.make("telephonyCallbac
   .add(
     HttpApiEndpoint.post("twilioStreamEnded")`/telephony/twilio/stream-ended/${sessionIdParam}`
       .annotate(OpenApi.Summary, "Tell Twilio how a call goes on when its media stream ended")
-      .setPayload(HttpApiSchema.withEncoding(Schema.Record({ key: Schema.String, value: Schema.String }), { kind: "UrlParams" }))
+      .setPayload(
+        HttpApiSchema.withEncoding(Schema.Record({ key: Schema.String, value: Schema.String }), { kind: "UrlParams" })
+      )
       .setHeaders(Schema.Struct({ "x-twilio-signature": Schema.optional(Schema.String) }))
       .addSuccess(HttpApiSchema.Text({ contentType: "text/xml" }).annotations({ description: "TwiML" }))
       .addError(InvalidCarrierSignature.http)
@@ -398,7 +428,9 @@ export class TelephonyCallbacksGroup extends HttpApiGroup.make("telephonyCallbac
   .add(
     HttpApiEndpoint.post("twilioIncomingCall")`/telephony/twilio/voice`
       .annotate(OpenApi.Summary, "Answer an incoming Twilio call")
-      .setPayload(HttpApiSchema.withEncoding(Schema.Record({ key: Schema.String, value: Schema.String }), { kind: "UrlParams" }))
+      .setPayload(
+        HttpApiSchema.withEncoding(Schema.Record({ key: Schema.String, value: Schema.String }), { kind: "UrlParams" })
+      )
       .setHeaders(Schema.Struct({ "x-twilio-signature": Schema.optional(Schema.String) }))
       .addSuccess(HttpApiSchema.Text({ contentType: "text/xml" }).annotations({ description: "TwiML" }))
       .addError(InvalidCarrierSignature.http)
@@ -415,7 +447,9 @@ export class TelephonyCallbacksGroup extends HttpApiGroup.make("telephonyCallbac
   .add(
     HttpApiEndpoint.post("twilioIncomingCallStatus")`/telephony/twilio/voice/status`
       .annotate(OpenApi.Summary, "Receive a Twilio status callback of an incoming call")
-      .setPayload(HttpApiSchema.withEncoding(Schema.Record({ key: Schema.String, value: Schema.String }), { kind: "UrlParams" }))
+      .setPayload(
+        HttpApiSchema.withEncoding(Schema.Record({ key: Schema.String, value: Schema.String }), { kind: "UrlParams" })
+      )
       .setHeaders(Schema.Struct({ "x-twilio-signature": Schema.optional(Schema.String) }))
       .addSuccess(HttpApiSchema.NoContent)
       .addError(InvalidCarrierSignature.http)
@@ -507,7 +541,10 @@ export class KnowledgeBasesGroup extends HttpApiGroup.make("knowledgeBases")
       .addSuccess(HttpApiSchema.NoContent)
       .addError(KnowledgeBaseNotFound.http)
       .addError(KnowledgeStoreUnavailable.http)
-      .annotate(OpenApi.Description, "Drops the collection, then the record, its documents and jobs; agents stop answering from it")
+      .annotate(
+        OpenApi.Description,
+        "Drops the collection, then the record, its documents and jobs; agents stop answering from it"
+      )
   )
   .add(
     HttpApiEndpoint.post("addSource")`/knowledge-bases/${kbIdParam}/sources`
@@ -547,7 +584,10 @@ export class KnowledgeBasesGroup extends HttpApiGroup.make("knowledgeBases")
       .setUrlParams(reportAllIssues(PageQuery()))
       .addSuccess(Page(KbDocument).annotations({ identifier: "KbDocumentPage" }))
       .addError(KnowledgeBaseNotFound.http)
-      .annotate(OpenApi.Description, "The knowledge base's documents, newest first (removed ones until an ingestion job purges them)")
+      .annotate(
+        OpenApi.Description,
+        "The knowledge base's documents, newest first (removed ones until an ingestion job purges them)"
+      )
   )
   .add(
     HttpApiEndpoint.get("getDocument")`/knowledge-bases/${kbIdParam}/documents/${documentIdParam}`

@@ -1,6 +1,6 @@
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
-import { errorFields, httpError, type HttpError } from "./ApiError.js"
+import { errorFields, type HttpError, httpError } from "./ApiError.js"
 import { ContactId, ContactListId, TenantId } from "./Ids.js"
 import { type JsonObject, JsonObjectSchema, Metadata, metadataProblem, unstorable } from "./Json.js"
 import { CONTACT_LIMITS } from "./Limits.js"
@@ -17,7 +17,9 @@ export const DEFAULT_CONTACTS_LIMIT = CONTACT_LIMITS.defaultPageSize
 // ---------------------------------------------------------------------------
 
 export const ContactListName = Schema.Trim.pipe(
-  Schema.filter((s) => s.length >= 1 && s.length <= CONTACT_LIMITS.name, { message: () => `name must be 1 to ${CONTACT_LIMITS.name} characters` })
+  Schema.filter((s) => s.length >= 1 && s.length <= CONTACT_LIMITS.name, {
+    message: () => `name must be 1 to ${CONTACT_LIMITS.name} characters`
+  })
 )
 
 /**
@@ -85,7 +87,9 @@ export type ContactInput = typeof ContactInput.Type
 
 export class BulkContactsRequest extends Schema.Class<BulkContactsRequest>("BulkContactsRequest")({
   contacts: Schema.Array(ContactInput).pipe(
-    Schema.maxItems(MAX_CONTACTS_PER_IMPORT, { message: () => `at most ${MAX_CONTACTS_PER_IMPORT} contacts per request` })
+    Schema.maxItems(MAX_CONTACTS_PER_IMPORT, {
+      message: () => `at most ${MAX_CONTACTS_PER_IMPORT} contacts per request`
+    })
   )
 }) {}
 
@@ -100,7 +104,8 @@ export class UpdateContactRequest extends Schema.Class<UpdateContactRequest>("Up
 
 export const InvalidRow = Schema.Struct({
   row: Schema.Int.annotations({
-    description: "CSV: the spreadsheet row (the header is row 1, the first contact row 2; blank lines count). JSON: the position in contacts, from 1"
+    description:
+      "CSV: the spreadsheet row (the header is row 1, the first contact row 2; blank lines count). JSON: the position in contacts, from 1"
   }),
   phone: Schema.String.annotations({ description: "The phone value as sent" }),
   reason: Schema.String.annotations({
@@ -142,9 +147,11 @@ export interface ValidContact {
 }
 
 // The WHATWG HTML e-mail rule: what browsers accept in <input type=email>.
-const EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/
+const EMAIL =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/
 
-const blank = (s: string | null | undefined): s is null | undefined | "" => s === undefined || s === null || s.trim() === ""
+const blank = (s: string | null | undefined): s is null | undefined | "" =>
+  s === undefined || s === null || s.trim() === ""
 
 export const validateContact = (
   input: {
@@ -159,7 +166,9 @@ export const validateContact = (
   if (Either.isLeft(phone)) return Either.left(phone.left)
   const name = blank(input.name) ? null : input.name.trim()
   // a CSV cell has not been through a request body's checks: what PostgreSQL cannot store is refused here
-  if (name !== null && (name.length > CONTACT_LIMITS.name || unstorable(name) !== undefined)) return Either.left("invalid_name")
+  if (name !== null && (name.length > CONTACT_LIMITS.name || unstorable(name) !== undefined)) {
+    return Either.left("invalid_name")
+  }
   const email = blank(input.email) ? null : input.email.trim()
   if (email !== null && (email.length > 254 || !EMAIL.test(email))) return Either.left("invalid_email")
   const metadata = input.metadata ?? {}
@@ -175,14 +184,20 @@ export class ContactListNotFound extends Schema.TaggedError<ContactListNotFound>
   "ContactListNotFound",
   errorFields("Contact list not found")
 ) {
-  static readonly http: HttpError<ContactListNotFound> = httpError(this, { status: 404, code: "CONTACT_LIST_NOT_FOUND" })
+  static readonly http: HttpError<ContactListNotFound> = httpError(this, {
+    status: 404,
+    code: "CONTACT_LIST_NOT_FOUND"
+  })
 }
 
 export class ContactListNameTaken extends Schema.TaggedError<ContactListNameTaken>()(
   "ContactListNameTaken",
   errorFields("A contact list with this name already exists")
 ) {
-  static readonly http: HttpError<ContactListNameTaken> = httpError(this, { status: 409, code: "CONTACT_LIST_NAME_TAKEN" })
+  static readonly http: HttpError<ContactListNameTaken> = httpError(this, {
+    status: 409,
+    code: "CONTACT_LIST_NAME_TAKEN"
+  })
 }
 
 export class ContactListInUse extends Schema.TaggedError<ContactListInUse>()(
@@ -192,7 +207,9 @@ export class ContactListInUse extends Schema.TaggedError<ContactListInUse>()(
   static readonly http: HttpError<ContactListInUse> = httpError(this, { status: 409, code: "CONTACT_LIST_IN_USE" })
 }
 
-export class ContactNotFound extends Schema.TaggedError<ContactNotFound>()("ContactNotFound", errorFields("Contact not found")) {
+export class ContactNotFound
+  extends Schema.TaggedError<ContactNotFound>()("ContactNotFound", errorFields("Contact not found"))
+{
   static readonly http: HttpError<ContactNotFound> = httpError(this, { status: 404, code: "CONTACT_NOT_FOUND" })
 }
 
@@ -203,11 +220,14 @@ export class ContactExists extends Schema.TaggedError<ContactExists>()(
   static readonly http: HttpError<ContactExists> = httpError(this, { status: 409, code: "CONTACT_EXISTS" })
 }
 
-export class InvalidContact extends Schema.TaggedError<InvalidContact>()("InvalidContact", errorFields("The contact is invalid")) {
+export class InvalidContact
+  extends Schema.TaggedError<InvalidContact>()("InvalidContact", errorFields("The contact is invalid"))
+{
   static readonly http: HttpError<InvalidContact> = httpError(this, {
     status: 400,
     code: "INVALID_CONTACT",
-    description: "details.reason: missing_phone | invalid_phone | missing_country_code | invalid_email | invalid_name | invalid_metadata"
+    description:
+      "details.reason: missing_phone | invalid_phone | missing_country_code | invalid_email | invalid_name | invalid_metadata"
   })
 }
 
@@ -235,6 +255,8 @@ export class MissingPhoneColumn extends Schema.TaggedError<MissingPhoneColumn>()
   static readonly http: HttpError<MissingPhoneColumn> = httpError(this, { status: 400, code: "MISSING_PHONE_COLUMN" })
 }
 
-export class InvalidCsv extends Schema.TaggedError<InvalidCsv>()("InvalidCsv", errorFields("The file is not valid CSV")) {
+export class InvalidCsv
+  extends Schema.TaggedError<InvalidCsv>()("InvalidCsv", errorFields("The file is not valid CSV"))
+{
   static readonly http: HttpError<InvalidCsv> = httpError(this, { status: 400, code: "INVALID_CSV" })
 }

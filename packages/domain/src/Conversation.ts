@@ -279,7 +279,10 @@ export interface ConversationState {
   /** Caller speech while the agent talks or thinks, not yet confirmed as an interruption. */
   readonly candidate: { readonly since: number; readonly words: number; readonly sawText: boolean } | null
   /** The current response, paused for that speech, and what of it was heard (once the engine says). */
-  readonly paused: { readonly responseId: number; readonly heard: { readonly text: string; readonly at: number } | null } | null
+  readonly paused: {
+    readonly responseId: number
+    readonly heard: { readonly text: string; readonly at: number } | null
+  } | null
   /** A response cut off by the caller, waiting for what was heard of it. */
   readonly clearing: Response | null
   /** After an interruption: what the agent had not said, resumed if the caller says nothing. */
@@ -368,7 +371,9 @@ const dropOpenRound = (history: ReadonlyArray<Message>): ReadonlyArray<Message> 
   let end = history.length
   while (end > 0) {
     const last = history[end - 1]!
-    if (last.role === "tool" || (last.role === "assistant" && last.toolCalls !== undefined && last.toolCalls.length > 0)) end--
+    if (
+      last.role === "tool" || (last.role === "assistant" && last.toolCalls !== undefined && last.toolCalls.length > 0)
+    ) end--
     else break
   }
   return history.slice(0, end)
@@ -377,11 +382,19 @@ const dropOpenRound = (history: ReadonlyArray<Message>): ReadonlyArray<Message> 
 /** The response `id` refers to, current or held, and a way to write it back. */
 const find = (state: ConversationState, id: number) => {
   if (state.response?.id === id) {
-    return { response: state.response, held: false, put: (r: Response): ConversationState => ({ ...state, response: r }) }
+    return {
+      response: state.response,
+      held: false,
+      put: (r: Response): ConversationState => ({ ...state, response: r })
+    }
   }
   if (state.held?.response.id === id) {
     const held = state.held
-    return { response: held.response, held: true, put: (r: Response): ConversationState => ({ ...state, held: { ...held, response: r } }) }
+    return {
+      response: held.response,
+      held: true,
+      put: (r: Response): ConversationState => ({ ...state, held: { ...held, response: r } })
+    }
   }
   return undefined
 }
@@ -400,7 +413,14 @@ const commitUserTurn = (state: ConversationState, at: number, settings: Conversa
     return { state: next.state, commands: [...timers, ...abort, ...next.commands] }
   }
   const history: ReadonlyArray<Message> = [...state.history, { role: "user", content: text }]
-  const base: ConversationState = { ...state, history, userTurn: null, unheard: null, candidate: null, remindersGiven: 0 }
+  const base: ConversationState = {
+    ...state,
+    history,
+    userTurn: null,
+    unheard: null,
+    candidate: null,
+    remindersGiven: 0
+  }
   if (state.held !== null && state.held.forText === text) {
     const response = state.held.response
     return {
@@ -460,7 +480,11 @@ const afterClear = (
  */
 const interrupt = (state: ConversationState, settings: ConversationSettings): Step => {
   const since = state.candidate?.since ?? 0
-  const stops = [C.StopTimer({ timer: "interruption" }), C.StopTimer({ timer: "filler" }), C.StopTimer({ timer: "idle" })]
+  const stops = [
+    C.StopTimer({ timer: "interruption" }),
+    C.StopTimer({ timer: "filler" }),
+    C.StopTimer({ timer: "idle" })
+  ]
   const speaking: ConversationState = {
     ...state,
     phase: "UserSpeaking",
@@ -495,7 +519,10 @@ const interrupt = (state: ConversationState, settings: ConversationSettings): St
 const onCandidateWords = (state: ConversationState, text: string, at: number, settings: ConversationSettings): Step => {
   const candidate = state.candidate!
   const words = Math.max(candidate.words, wordsBeyondBackchannel(text, settings.interruption.backchannels))
-  const next: ConversationState = { ...state, candidate: { ...candidate, words, sawText: candidate.sawText || text.trim() !== "" } }
+  const next: ConversationState = {
+    ...state,
+    candidate: { ...candidate, words, sawText: candidate.sawText || text.trim() !== "" }
+  }
   return words >= settings.interruption.minWords && at - candidate.since >= settings.interruption.minSpeechMs
     ? interrupt(next, settings)
     : stay(next)
@@ -522,7 +549,9 @@ const stop = (state: ConversationState, at: number, heard: string | null): Step 
   }
   const said = userText(state.userTurn)
   if (said !== "") {
-    commands.push(C.Commit({ speaker: "customer", text: said, at, interrupted: false, responseId: state.lastResponseId }))
+    commands.push(
+      C.Commit({ speaker: "customer", text: said, at, interrupted: false, responseId: state.lastResponseId })
+    )
   }
   return {
     state: { ...state, phase: "Ended", response: null, held: null, candidate: null, paused: null, userTurn: null },
@@ -542,7 +571,12 @@ const keypad = (state: ConversationState, text: string, at: number, settings: Co
     case "UserSpeaking":
     case "EndpointPending": {
       const said = userText(state.userTurn)
-      const turn: UserTurn = { finals: said === "" ? [text] : [said, text], interim: "", startedAt: state.userTurn?.startedAt ?? at, endedAt: at }
+      const turn: UserTurn = {
+        finals: said === "" ? [text] : [said, text],
+        interim: "",
+        startedAt: state.userTurn?.startedAt ?? at,
+        endedAt: at
+      }
       const step = commitUserTurn({ ...state, userTurn: turn }, at, settings)
       return { state: step.state, commands: [C.StopTimer({ timer: "idle" }), ...step.commands] }
     }
@@ -552,7 +586,11 @@ const keypad = (state: ConversationState, text: string, at: number, settings: Co
       if (response === null || !response.interruptible || !settings.interruption.enabled) return stay(state)
       const cut = interrupt({ ...state, candidate: { since: at, words: 1, sawText: true } }, settings)
       return {
-        state: { ...cut.state, phase: "EndpointPending", userTurn: { finals: [text], interim: "", startedAt: at, endedAt: at } },
+        state: {
+          ...cut.state,
+          phase: "EndpointPending",
+          userTurn: { finals: [text], interim: "", startedAt: at, endedAt: at }
+        },
         commands: [...cut.commands, C.StartTimer({ timer: "endpoint", at })]
       }
     }
@@ -565,7 +603,11 @@ const keypad = (state: ConversationState, text: string, at: number, settings: Co
 // The transition
 // ---------------------------------------------------------------------------
 
-export const transition = (state: ConversationState, event: ConversationEvent, settings: ConversationSettings): Step => {
+export const transition = (
+  state: ConversationState,
+  event: ConversationEvent,
+  settings: ConversationSettings
+): Step => {
   if (state.phase === "Ended") return stay(state)
   switch (event._tag) {
     case "Stopped":
@@ -579,14 +621,22 @@ export const transition = (state: ConversationState, event: ConversationEvent, s
 
     case "Started":
       return state.phase === "Connecting"
-        ? say(state, settings.greeting, { interruptible: settings.greetingInterruptible, then: "listen", inContext: true })
+        ? say(state, settings.greeting, {
+          interruptible: settings.greetingInterruptible,
+          then: "listen",
+          inContext: true
+        })
         : stay(state)
 
     case "SpeechStarted":
       switch (state.phase) {
         case "Listening":
           return {
-            state: { ...state, phase: "UserSpeaking", userTurn: { finals: [], interim: "", startedAt: event.at, endedAt: null } },
+            state: {
+              ...state,
+              phase: "UserSpeaking",
+              userTurn: { finals: [], interim: "", startedAt: event.at, endedAt: null }
+            },
             commands: [C.StopTimer({ timer: "idle" })]
           }
         case "EndpointPending": {
@@ -600,7 +650,9 @@ export const transition = (state: ConversationState, event: ConversationEvent, s
         case "Speaking":
         case "Thinking": {
           const response = state.response
-          if (response === null || !response.interruptible || !settings.interruption.enabled || state.candidate !== null) {
+          if (
+            response === null || !response.interruptible || !settings.interruption.enabled || state.candidate !== null
+          ) {
             return stay(state)
           }
           return {
@@ -642,7 +694,11 @@ export const transition = (state: ConversationState, event: ConversationEvent, s
           if (event.text.trim() === "") return stay(state)
           if (!event.isFinal) {
             return {
-              state: { ...state, phase: "UserSpeaking", userTurn: { finals: [], interim: event.text, startedAt: event.at, endedAt: null } },
+              state: {
+                ...state,
+                phase: "UserSpeaking",
+                userTurn: { finals: [], interim: event.text, startedAt: event.at, endedAt: null }
+              },
               commands: [C.StopTimer({ timer: "idle" })]
             }
           }
@@ -660,7 +716,11 @@ export const transition = (state: ConversationState, event: ConversationEvent, s
           if (!event.isFinal) return stay({ ...state, userTurn: { ...turn, interim: event.text } })
           return stay({
             ...state,
-            userTurn: { ...turn, finals: event.text.trim() === "" ? turn.finals : [...turn.finals, event.text], interim: "" }
+            userTurn: {
+              ...turn,
+              finals: event.text.trim() === "" ? turn.finals : [...turn.finals, event.text],
+              interim: ""
+            }
           })
         }
         case "EndpointPending": {
@@ -679,7 +739,11 @@ export const transition = (state: ConversationState, event: ConversationEvent, s
           const id = state.lastResponseId + 1
           return {
             state: { ...next, lastResponseId: id, held: { response: newResponse(id), forText: text } },
-            commands: [timer, ...abort, C.Generate({ responseId: id, history: [...state.history, { role: "user", content: text }], held: true })]
+            commands: [
+              timer,
+              ...abort,
+              C.Generate({ responseId: id, history: [...state.history, { role: "user", content: text }], held: true })
+            ]
           }
         }
         case "Speaking":
@@ -698,7 +762,10 @@ export const transition = (state: ConversationState, event: ConversationEvent, s
           const { sawText, since, words } = state.candidate
           if (words >= settings.interruption.minWords) return interrupt(state, settings)
           if (event.at - since >= settings.interruption.maxSpeechWithoutWordsMs) return interrupt(state, settings)
-          const later = C.StartTimer({ timer: "interruption", at: since + settings.interruption.maxSpeechWithoutWordsMs })
+          const later = C.StartTimer({
+            timer: "interruption",
+            at: since + settings.interruption.maxSpeechWithoutWordsMs
+          })
           const response = state.response
           if (sawText || state.paused !== null || response === null || !response.playing) {
             // only a backchannel so far, or nothing to pause: it interrupts if it lasts
@@ -713,7 +780,9 @@ export const transition = (state: ConversationState, event: ConversationEvent, s
         case "falseInterruption": {
           // interrupted, and the caller said nothing after all: the agent goes on with what it had not said
           if (state.unheard === null || state.unheard === "" || userText(state.userTurn) !== "") return stay(state)
-          if (state.phase !== "Listening" && state.phase !== "UserSpeaking" && state.phase !== "EndpointPending") return stay(state)
+          if (state.phase !== "Listening" && state.phase !== "UserSpeaking" && state.phase !== "EndpointPending") {
+            return stay(state)
+          }
           const abort = state.held === null ? [] : [C.Abort({ responseId: state.held.response.id })]
           const resumed = say({ ...state, held: null, userTurn: null, unheard: null }, state.unheard, {
             interruptible: true,
@@ -735,7 +804,9 @@ export const transition = (state: ConversationState, event: ConversationEvent, s
         }
         case "filler": {
           const response = state.response
-          if (state.phase !== "Thinking" || response === null || response.playing || response.toolsRunning.length === 0) {
+          if (
+            state.phase !== "Thinking" || response === null || response.playing || response.toolsRunning.length === 0
+          ) {
             return stay(state)
           }
           // a tool takes a while and nothing plays: a line, so the caller does not wait in silence
@@ -763,11 +834,21 @@ export const transition = (state: ConversationState, event: ConversationEvent, s
       const found = find(state, event.responseId)
       if (found === undefined || found.response.complete) return stay(state)
       const r = found.response
-      const history: ReadonlyArray<Message> = [...state.history, { role: "assistant", content: r.round, toolCalls: event.calls }]
+      const history: ReadonlyArray<Message> = [...state.history, {
+        role: "assistant",
+        content: r.round,
+        toolCalls: event.calls
+      }]
       if (event.calls.some((call) => call.name === END_CALL_TOOL)) {
         // the model ends the call: what it said is its goodbye, else the closing line
         const closing = r.said.trim() === "" ? settings.closingText : ""
-        const ended = { ...r, said: r.said + closing, complete: true, interruptible: false, then: "agent_ended" as const }
+        const ended = {
+          ...r,
+          said: r.said + closing,
+          complete: true,
+          interruptible: false,
+          then: "agent_ended" as const
+        }
         return {
           state: found.put(ended),
           commands: [
@@ -794,7 +875,11 @@ export const transition = (state: ConversationState, event: ConversationEvent, s
       const found = find(state, event.responseId)
       if (found === undefined || !found.response.toolsRunning.includes(event.callId)) return stay(state)
       const r = found.response
-      const history: ReadonlyArray<Message> = [...state.history, { role: "tool", toolCallId: event.callId, content: event.result }]
+      const history: ReadonlyArray<Message> = [...state.history, {
+        role: "tool",
+        toolCallId: event.callId,
+        content: event.result
+      }]
       const running = r.toolsRunning.filter((id) => id !== event.callId)
       if (event.finish !== undefined && !found.held) {
         // the agent's part of the call is over: its last line, then the call goes on without it
@@ -819,7 +904,10 @@ export const transition = (state: ConversationState, event: ConversationEvent, s
       const next = { ...found.put({ ...r, toolsRunning: running }), history }
       if (running.length > 0) return stay(next)
       // every result is in: the model goes on
-      return { state: next, commands: [C.StopTimer({ timer: "filler" }), C.Generate({ responseId: r.id, history, held: false })] }
+      return {
+        state: next,
+        commands: [C.StopTimer({ timer: "filler" }), C.Generate({ responseId: r.id, history, held: false })]
+      }
     }
 
     case "ReplyDone": {
@@ -842,10 +930,19 @@ export const transition = (state: ConversationState, event: ConversationEvent, s
       // a held reply that failed is asked for again once the turn is confirmed
       if (found.held) return stay({ ...state, held: null })
       const r = found.response
-      const next = say({ ...state, response: null }, settings.fallbackText, { interruptible: false, then: "llm_failed", inContext: false })
+      const next = say({ ...state, response: null }, settings.fallbackText, {
+        interruptible: false,
+        then: "llm_failed",
+        inContext: false
+      })
       return {
         state: next.state,
-        commands: [...(r.playing ? [C.Clear({ responseId: r.id })] : []), C.Abort({ responseId: r.id }), C.StopTimer({ timer: "filler" }), ...next.commands]
+        commands: [
+          ...(r.playing ? [C.Clear({ responseId: r.id })] : []),
+          C.Abort({ responseId: r.id }),
+          C.StopTimer({ timer: "filler" }),
+          ...next.commands
+        ]
       }
     }
 
@@ -862,7 +959,9 @@ export const transition = (state: ConversationState, event: ConversationEvent, s
       if (r?.id !== event.responseId || !r.complete) return stay(state)
       const said = r.said.trim()
       const round = r.round.trim()
-      const commit = said === "" ? [] : [C.Commit({ speaker: "agent", text: said, at: event.at, interrupted: false, responseId: r.id })]
+      const commit = said === ""
+        ? []
+        : [C.Commit({ speaker: "agent", text: said, at: event.at, interrupted: false, responseId: r.id })]
       const history: ReadonlyArray<Message> = r.inContext && round !== "" && r.then === "listen"
         ? [...state.history, { role: "assistant", content: round }]
         : state.history
@@ -873,7 +972,10 @@ export const transition = (state: ConversationState, event: ConversationEvent, s
         }
       }
       const listening = listen({ ...state, history }, event.at, settings)
-      return { state: listening.state, commands: [...commit, C.StopTimer({ timer: "interruption" }), ...listening.commands] }
+      return {
+        state: listening.state,
+        commands: [...commit, C.StopTimer({ timer: "interruption" }), ...listening.commands]
+      }
     }
 
     case "PlaybackCleared": {
@@ -892,7 +994,11 @@ export const transition = (state: ConversationState, event: ConversationEvent, s
       // nothing can be said any more: the call ends
       return {
         state: { ...state, phase: "Ended", response: null, candidate: null },
-        commands: [C.Abort({ responseId: event.responseId }), ...TIMERS.map((timer) => C.StopTimer({ timer })), C.HangUp({ reason: "speech_failed" })]
+        commands: [
+          C.Abort({ responseId: event.responseId }),
+          ...TIMERS.map((timer) => C.StopTimer({ timer })),
+          C.HangUp({ reason: "speech_failed" })
+        ]
       }
     }
   }

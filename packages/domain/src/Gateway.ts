@@ -4,7 +4,16 @@
  */
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as OpenApi from "@effect/platform/OpenApi"
-import { CampaignDocumentSchemas, CampaignsGroup, ChatAppGroup, ChatAppWebhookGroup, ContactListsGroup, DncGroup, SmsGroup } from "./CampaignApi.js"
+import { PayloadTooLarge, RateLimited } from "./ApiError.js"
+import {
+  CampaignDocumentSchemas,
+  CampaignsGroup,
+  ChatAppGroup,
+  ChatAppWebhookGroup,
+  ContactListsGroup,
+  DncGroup,
+  SmsGroup
+} from "./CampaignApi.js"
 import {
   AgentsGroup,
   AgentWebhookGroup,
@@ -15,9 +24,8 @@ import {
   VoiceNumbersGroup
 } from "./CommsApi.js"
 import { HealthGroup } from "./Health.js"
-import { ApiKeysGroup, AuthGroup, ProfileGroup, TopUpsGroup, WalletGroup } from "./PlatformCoreApi.js"
-import { PayloadTooLarge, RateLimited } from "./ApiError.js"
 import { makeApi } from "./HttpApis.js"
+import { ApiKeysGroup, AuthGroup, ProfileGroup, TopUpsGroup, WalletGroup } from "./PlatformCoreApi.js"
 import { WEB_CALL_STREAM_PATH, WebCallsGroup } from "./WebCalls.js"
 
 export const ServiceNames = ["platform-core", "comms", "campaign"] as const
@@ -57,7 +65,8 @@ export const GatewayRoutes: ReadonlyArray<GatewayRoute> = [
 const under = (path: string, prefix: string) => path === prefix || path.startsWith(prefix + "/")
 
 /** The service owning `path`, matching whole path segments (`/api/v1/agents2` is not `/api/v1/agents`). */
-export const routeFor = (path: string): GatewayRoute | undefined => GatewayRoutes.find((route) => under(path, route.prefix))
+export const routeFor = (path: string): GatewayRoute | undefined =>
+  GatewayRoutes.find((route) => under(path, route.prefix))
 
 /**
  * The paths the gateway opens WebSockets on, forwarded to their service as they are (a web call's

@@ -1,6 +1,6 @@
 import * as HttpApi from "@effect/platform/HttpApi"
-import * as Context from "effect/Context"
 import * as OpenApi from "@effect/platform/OpenApi"
+import * as Context from "effect/Context"
 import { DecodeErrorAsValidationFailed, InternalError, RequestTimeout, UnsupportedMediaType } from "./ApiError.js"
 
 /**
@@ -43,7 +43,9 @@ export class SignedBody extends Context.Tag("@voiceagent/domain/HttpApis/SignedB
 export const withMediaTypeErrorsOnBodies = (spec: Record<string, any>): Record<string, any> => {
   for (const operations of Object.values<Record<string, any>>(spec.paths ?? {})) {
     for (const operation of Object.values<Record<string, any>>(operations)) {
-      if (operation.requestBody === undefined && operation.responses?.["415"] !== undefined) delete operation.responses["415"]
+      if (operation.requestBody === undefined && operation.responses?.["415"] !== undefined) {
+        delete operation.responses["415"]
+      }
     }
   }
   return spec

@@ -91,7 +91,9 @@ export const nestsValueDeeperThan = (value: unknown, max: number): boolean => {
  */
 export const metadataProblem = (u: unknown, maxBytes = 16_384): string | undefined => {
   if (!isPlainObject(u)) return "must be a JSON object"
-  if (nestsValueDeeperThan(u, METADATA_MAX_DEPTH)) return `must nest at most ${METADATA_MAX_DEPTH} levels of objects and arrays`
+  if (nestsValueDeeperThan(u, METADATA_MAX_DEPTH)) {
+    return `must nest at most ${METADATA_MAX_DEPTH} levels of objects and arrays`
+  }
   const [problem] = jsonProblems(u, 1)
   if (problem !== undefined) return problem.message
   if (JSON.stringify(u).length > maxBytes) return `must be at most ${maxBytes} bytes of JSON`

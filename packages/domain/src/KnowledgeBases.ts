@@ -4,7 +4,7 @@
  * Chroma collection; what the API returns lives in PostgreSQL.
  */
 import * as Schema from "effect/Schema"
-import { errorFields, httpError, type HttpError } from "./ApiError.js"
+import { errorFields, type HttpError, httpError } from "./ApiError.js"
 import { IngestionJobId, KbDocumentId, KnowledgeBaseId, TenantId } from "./Ids.js"
 import { JsonObjectSchema } from "./Json.js"
 import {
@@ -30,6 +30,7 @@ import { Timestamp } from "./Timestamp.js"
 
 // in Limits.ts (no imports: the web dashboard's forms import them too)
 export {
+  DEFAULT_TOP_K,
   KB_KEY_PATTERN,
   MAX_AGENT_KNOWLEDGE_BASES,
   MAX_DOCUMENT_CHARS,
@@ -44,7 +45,6 @@ export {
   MAX_UPLOAD_BYTES,
   MAX_UPLOAD_FILES,
   MAX_URL_LENGTH,
-  DEFAULT_TOP_K,
   UPLOAD_EXTENSIONS
 } from "./Limits.js"
 
@@ -62,7 +62,10 @@ export const KbKey = Schema.String.pipe(
     message: () =>
       "kbKey must be 2 to 64 characters of lowercase letters, digits, '-' and '_', starting with a letter or digit"
   }),
-  Schema.annotations({ description: "Unique within the tenant; pattern ^[a-z0-9][a-z0-9_-]{1,63}$", examples: ["product-faq"] })
+  Schema.annotations({
+    description: "Unique within the tenant; pattern ^[a-z0-9][a-z0-9_-]{1,63}$",
+    examples: ["product-faq"]
+  })
 )
 
 export const ScoreThreshold = Schema.Number.pipe(
@@ -74,7 +77,9 @@ export const ScoreThreshold = Schema.Number.pipe(
 
 const EmbedderName = Schema.String.pipe(
   Schema.filter((s) => s.length >= 1 && s.length <= 200, { message: () => "embedder must be 1 to 200 characters" }),
-  Schema.annotations({ description: "An embedder this platform offers, e.g. offline-hash-v1 or openai:text-embedding-3-small" })
+  Schema.annotations({
+    description: "An embedder this platform offers, e.g. offline-hash-v1 or openai:text-embedding-3-small"
+  })
 )
 
 export class CreateKnowledgeBaseRequest extends Schema.Class<CreateKnowledgeBaseRequest>("CreateKnowledgeBaseRequest")({
@@ -152,7 +157,9 @@ const DocumentText = Schema.String.pipe(
 )
 
 const SourceUrl = Schema.String.pipe(
-  Schema.filter((s) => s.length >= 1 && s.length <= MAX_URL_LENGTH, { message: () => `url must be 1 to ${MAX_URL_LENGTH} characters` })
+  Schema.filter((s) => s.length >= 1 && s.length <= MAX_URL_LENGTH, {
+    message: () => `url must be 1 to ${MAX_URL_LENGTH} characters`
+  })
 )
 
 export const TextSource = Schema.Struct({
@@ -164,7 +171,8 @@ export const TextSource = Schema.Struct({
 export const UrlSource = Schema.Struct({
   type: Schema.Literal("URL"),
   url: SourceUrl.annotations({
-    description: "http or https; fetched by each ingestion job. Private and loopback addresses are refused unless KB_URL_ALLOWLIST names them"
+    description:
+      "http or https; fetched by each ingestion job. Private and loopback addresses are refused unless KB_URL_ALLOWLIST names them"
   }),
   title: Schema.optional(trimmedText(MAX_TITLE, "title"))
 }).annotations({ identifier: "UrlSource" })
@@ -173,7 +181,9 @@ export const FaqSource = Schema.Struct({
   type: Schema.Literal("FAQ"),
   title: Schema.optional(trimmedText(MAX_TITLE, "title")),
   faqs: Schema.Array(FaqPair).pipe(
-    Schema.filter((a) => a.length >= 1 && a.length <= MAX_FAQ_PAIRS, { message: () => `faqs must hold 1 to ${MAX_FAQ_PAIRS} pairs` })
+    Schema.filter((a) => a.length >= 1 && a.length <= MAX_FAQ_PAIRS, {
+      message: () => `faqs must hold 1 to ${MAX_FAQ_PAIRS} pairs`
+    })
   )
 }).annotations({ identifier: "FaqSource", description: "Each pair becomes its own chunk" })
 
@@ -191,12 +201,18 @@ export class KbDocument extends Schema.Class<KbDocument>("KbDocument")({
   title: Schema.NullOr(Schema.String),
   url: Schema.NullOr(Schema.String),
   fileName: Schema.NullOr(Schema.String),
-  format: Schema.NullOr(Schema.String).annotations({ description: "txt, md, csv, html or pdf (files and fetched pages)" }),
+  format: Schema.NullOr(Schema.String).annotations({
+    description: "txt, md, csv, html or pdf (files and fetched pages)"
+  }),
   sizeBytes: Schema.NullOr(Schema.Int).annotations({ description: "Uploaded or fetched bytes" }),
-  characters: Schema.NullOr(Schema.Int).annotations({ description: "Length of the text that is chunked; null for a URL not fetched yet" }),
+  characters: Schema.NullOr(Schema.Int).annotations({
+    description: "Length of the text that is chunked; null for a URL not fetched yet"
+  }),
   status: DocumentStatus,
   chunkCount: Schema.Int,
-  contentHash: Schema.NullOr(Schema.String).annotations({ description: "SHA-256 of the text; unchanged text is not ingested again" }),
+  contentHash: Schema.NullOr(Schema.String).annotations({
+    description: "SHA-256 of the text; unchanged text is not ingested again"
+  }),
   lastError: Schema.NullOr(DocumentError),
   ingestedAt: Schema.NullOr(Timestamp),
   createdAt: Timestamp,
@@ -299,7 +315,10 @@ export class KnowledgeBaseNotFound extends Schema.TaggedError<KnowledgeBaseNotFo
   "KnowledgeBaseNotFound",
   errorFields("Knowledge base not found")
 ) {
-  static readonly http: HttpError<KnowledgeBaseNotFound> = httpError(this, { status: 404, code: "KNOWLEDGE_BASE_NOT_FOUND" })
+  static readonly http: HttpError<KnowledgeBaseNotFound> = httpError(this, {
+    status: 404,
+    code: "KNOWLEDGE_BASE_NOT_FOUND"
+  })
 }
 
 export class KbKeyTaken extends Schema.TaggedError<KbKeyTaken>()(
@@ -320,7 +339,10 @@ export class IngestionJobNotFound extends Schema.TaggedError<IngestionJobNotFoun
   "IngestionJobNotFound",
   errorFields("Ingestion job not found")
 ) {
-  static readonly http: HttpError<IngestionJobNotFound> = httpError(this, { status: 404, code: "INGESTION_JOB_NOT_FOUND" })
+  static readonly http: HttpError<IngestionJobNotFound> = httpError(this, {
+    status: 404,
+    code: "INGESTION_JOB_NOT_FOUND"
+  })
 }
 
 export class UrlNotAllowed extends Schema.TaggedError<UrlNotAllowed>()(
@@ -334,7 +356,10 @@ export class UnsupportedDocumentType extends Schema.TaggedError<UnsupportedDocum
   "UnsupportedDocumentType",
   errorFields(`Only ${UPLOAD_EXTENSIONS.join(", ")} files can be uploaded; nothing was stored`)
 ) {
-  static readonly http: HttpError<UnsupportedDocumentType> = httpError(this, { status: 415, code: "UNSUPPORTED_DOCUMENT_TYPE" })
+  static readonly http: HttpError<UnsupportedDocumentType> = httpError(this, {
+    status: 415,
+    code: "UNSUPPORTED_DOCUMENT_TYPE"
+  })
 }
 
 export class DocumentUnreadable extends Schema.TaggedError<DocumentUnreadable>()(
@@ -369,14 +394,20 @@ export class UnknownKnowledgeBase extends Schema.TaggedError<UnknownKnowledgeBas
   "UnknownKnowledgeBase",
   errorFields("knowledgeBaseIds names a knowledge base this tenant does not have")
 ) {
-  static readonly http: HttpError<UnknownKnowledgeBase> = httpError(this, { status: 400, code: "UNKNOWN_KNOWLEDGE_BASE" })
+  static readonly http: HttpError<UnknownKnowledgeBase> = httpError(this, {
+    status: 400,
+    code: "UNKNOWN_KNOWLEDGE_BASE"
+  })
 }
 
 export class KnowledgeStoreUnavailable extends Schema.TaggedError<KnowledgeStoreUnavailable>()(
   "KnowledgeStoreUnavailable",
   errorFields("The vector store is unavailable; nothing was changed, try again shortly")
 ) {
-  static readonly http: HttpError<KnowledgeStoreUnavailable> = httpError(this, { status: 503, code: "VECTOR_STORE_UNAVAILABLE" })
+  static readonly http: HttpError<KnowledgeStoreUnavailable> = httpError(this, {
+    status: 503,
+    code: "VECTOR_STORE_UNAVAILABLE"
+  })
 }
 
 export class EmbedderUnavailable extends Schema.TaggedError<EmbedderUnavailable>()(

@@ -27,8 +27,7 @@ import type { CallOutcome } from "./CallMachine.js"
  * The GSM 7-bit default alphabet (3GPP TS 23.038 §6.2.1), in table order 0x00..0x7F, without
  * 0x1B (the escape to the extension table, which is not a character of its own).
  */
-const GSM7_BASIC_TABLE =
-  "@£$¥èéùìòÇ\nØø\rÅå" +
+const GSM7_BASIC_TABLE = "@£$¥èéùìòÇ\nØø\rÅå" +
   "Δ_ΦΓΛΩΠΨΣΘΞ" + /* 0x1B escape */ "ÆæßÉ" +
   " !\"#¤%&'()*+,-./" +
   "0123456789:;<=>?" +
@@ -83,7 +82,7 @@ const septets = (ch: string): number => (GSM7_EXTENSION.has(ch) ? 2 : 1)
 /** UTF-16 code units of one code point (a lone surrogate counts 1). */
 const codeUnits = (ch: string): number => ch.length
 
-const costFor = (encoding: SmsEncoding): ((ch: string) => number) => (encoding === "GSM7" ? septets : codeUnits)
+const costFor = (encoding: SmsEncoding): (ch: string) => number => (encoding === "GSM7" ? septets : codeUnits)
 
 const unitsOf = (text: string, cost: (ch: string) => number): number => {
   let units = 0
@@ -322,7 +321,9 @@ export const chatAppTemplateFor = <
 }
 
 /** The SMS status a call outcome falls under: `ANSWERED` for an answered call, `UNANSWERED` for any other. */
-export const smsStatusFor = (outcome: CallOutcome): SmsCallStatus => (outcome === "ANSWERED" ? "ANSWERED" : "UNANSWERED")
+export const smsStatusFor = (
+  outcome: CallOutcome
+): SmsCallStatus => (outcome === "ANSWERED" ? "ANSWERED" : "UNANSWERED")
 
 /** The first SMS template for the status of this outcome (see `smsStatusFor`), if any. */
 export const smsTemplateFor = <T extends { readonly callStatus: SmsCallStatus }>(

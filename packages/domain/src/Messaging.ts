@@ -5,9 +5,10 @@
  */
 import * as Schema from "effect/Schema"
 import { PhoneNumberId } from "./Agents.js"
-import { errorFields, httpError, type HttpError } from "./ApiError.js"
+import { errorFields, type HttpError, httpError } from "./ApiError.js"
 import { CallOutcome } from "./CallMachine.js"
 import { AgentId, ContactId, TenantId } from "./Ids.js"
+import { MESSAGING_LIMITS } from "./Limits.js"
 import {
   bodyLength,
   chatAppMappingKey,
@@ -17,7 +18,6 @@ import {
   isSmsCampaignName,
   unknownPlaceholders
 } from "./MessageRules.js"
-import { MESSAGING_LIMITS } from "./Limits.js"
 import { E164, isValidE164, PhoneProvider } from "./Phone.js"
 import { Timestamp } from "./Timestamp.js"
 
@@ -29,10 +29,16 @@ export const ChatAppCampaignId = Schema.UUID.pipe(
 )
 export type ChatAppCampaignId = typeof ChatAppCampaignId.Type
 
-export const SmsCampaignId = Schema.UUID.pipe(Schema.brand("SmsCampaignId"), Schema.annotations({ description: "SmsCampaignId (UUID)" }))
+export const SmsCampaignId = Schema.UUID.pipe(
+  Schema.brand("SmsCampaignId"),
+  Schema.annotations({ description: "SmsCampaignId (UUID)" })
+)
 export type SmsCampaignId = typeof SmsCampaignId.Type
 
-export const MessageId = Schema.UUID.pipe(Schema.brand("MessageId"), Schema.annotations({ description: "MessageId (UUID)" }))
+export const MessageId = Schema.UUID.pipe(
+  Schema.brand("MessageId"),
+  Schema.annotations({ description: "MessageId (UUID)" })
+)
 export type MessageId = typeof MessageId.Type
 
 export const CallDirection = Schema.Literal("INCOMING", "OUTGOING")
@@ -55,7 +61,8 @@ const placeholdersKnown = (label: string) => (s: string): true | string => {
 
 export const TemplateName = Schema.String.pipe(
   Schema.filter((s) => /^[a-z0-9_]+$/.test(s) && s.length <= MESSAGING_LIMITS.templateName.max, {
-    message: () => `templateName must be 1 to ${MESSAGING_LIMITS.templateName.max} lowercase letters, digits or underscores (the messaging platform's rule)`
+    message: () =>
+      `templateName must be 1 to ${MESSAGING_LIMITS.templateName.max} lowercase letters, digits or underscores (the messaging platform's rule)`
   }),
   Schema.annotations({ examples: ["call_followup"] })
 )
@@ -66,12 +73,14 @@ export const LanguageCode = Schema.String.pipe(
 )
 
 /** How the language of the template sent after a call is chosen (`chatAppTemplateFor`), for the API's descriptions. */
-export const TEMPLATE_LANGUAGE_RULE = "Of the mappings for a call's (process, callStatus), the one sent is the one in " +
+export const TEMPLATE_LANGUAGE_RULE =
+  "Of the mappings for a call's (process, callStatus), the one sent is the one in " +
   "the contact's language (the contact's metadata.languageCode; case and - or _ do not matter, so es-MX is es_MX), else " +
   "in the agent's (the agent's settings.languageCode), else the first with the contact's, then the agent's, primary " +
   "language (contact es_MX → es_ES), else the en_US one, else the first configured. Values that are not language tags are ignored."
 
-const MAPPING_LANGUAGE = `The template's language, default ${DEFAULT_LANGUAGE_CODE}. A campaign may map the same (process, callStatus) ` +
+const MAPPING_LANGUAGE =
+  `The template's language, default ${DEFAULT_LANGUAGE_CODE}. A campaign may map the same (process, callStatus) ` +
   "once per language. " + TEMPLATE_LANGUAGE_RULE
 
 export const BodyParameter = Schema.String.pipe(
@@ -111,7 +120,8 @@ export const ChatAppTemplateMappingInput = Schema.Struct({
 }).annotations({ identifier: "ChatAppTemplateMappingInput" })
 export type ChatAppTemplateMappingInput = typeof ChatAppTemplateMappingInput.Type
 
-const CHATAPP_TEMPLATES = `${MESSAGING_LIMITS.chatAppTemplates.min} to ${MESSAGING_LIMITS.chatAppTemplates.max} mappings, ` +
+const CHATAPP_TEMPLATES =
+  `${MESSAGING_LIMITS.chatAppTemplates.min} to ${MESSAGING_LIMITS.chatAppTemplates.max} mappings, ` +
   `each (process, callStatus, languageCode) at most once (languageCode after its default ${DEFAULT_LANGUAGE_CODE}), so an ` +
   "outcome may have a template per language. " + TEMPLATE_LANGUAGE_RULE
 
@@ -161,20 +171,28 @@ export class ChatAppCampaign extends Schema.Class<ChatAppCampaign>("ChatAppCampa
   updatedAt: Timestamp
 }) {}
 
-export class CreateChatAppCampaignRequest extends Schema.Class<CreateChatAppCampaignRequest>("CreateChatAppCampaignRequest")({
-  agentId: AgentId,
-  name: Schema.optional(ChatAppName),
-  phoneNumberId: Schema.optional(PhoneNumberId),
-  isActive: Schema.optional(Schema.Boolean),
-  templates: Schema.propertySignature(ChatAppTemplates).annotations({ description: CHATAPP_TEMPLATES })
-}) {}
+export class CreateChatAppCampaignRequest
+  extends Schema.Class<CreateChatAppCampaignRequest>("CreateChatAppCampaignRequest")({
+    agentId: AgentId,
+    name: Schema.optional(ChatAppName),
+    phoneNumberId: Schema.optional(PhoneNumberId),
+    isActive: Schema.optional(Schema.Boolean),
+    templates: Schema.propertySignature(ChatAppTemplates).annotations({ description: CHATAPP_TEMPLATES })
+  })
+{}
 
-export class UpdateChatAppCampaignRequest extends Schema.Class<UpdateChatAppCampaignRequest>("UpdateChatAppCampaignRequest")({
-  name: Schema.optional(ChatAppName),
-  phoneNumberId: Schema.optional(Schema.NullOr(PhoneNumberId)).annotations({ description: "null removes the override" }),
-  isActive: Schema.optional(Schema.Boolean),
-  templates: Schema.optional(ChatAppTemplates).annotations({ description: `Replaces the whole set. ${CHATAPP_TEMPLATES}` })
-}) {}
+export class UpdateChatAppCampaignRequest
+  extends Schema.Class<UpdateChatAppCampaignRequest>("UpdateChatAppCampaignRequest")({
+    name: Schema.optional(ChatAppName),
+    phoneNumberId: Schema.optional(Schema.NullOr(PhoneNumberId)).annotations({
+      description: "null removes the override"
+    }),
+    isActive: Schema.optional(Schema.Boolean),
+    templates: Schema.optional(ChatAppTemplates).annotations({
+      description: `Replaces the whole set. ${CHATAPP_TEMPLATES}`
+    })
+  })
+{}
 
 export class AttachNumberRequest extends Schema.Class<AttachNumberRequest>("AttachNumberRequest")({
   phoneNumberId: PhoneNumberId
@@ -209,7 +227,8 @@ export const SmsCampaignName = Schema.String.pipe(
 
 export const SenderNumber = Schema.String.pipe(
   Schema.filter((s) => isValidE164(s) || isAlphanumericSenderId(s), {
-    message: () => "senderNumber must be a phone number in E.164 format or an alphanumeric sender id (3 to 11 letters, digits or spaces)"
+    message: () =>
+      "senderNumber must be a phone number in E.164 format or an alphanumeric sender id (3 to 11 letters, digits or spaces)"
   }),
   Schema.annotations({ examples: ["+14155552671", "ACME"] })
 )
@@ -247,7 +266,10 @@ export type SmsTemplateInput = typeof SmsTemplateInput.Type
 export const SmsTemplates = Schema.Array(SmsTemplateInput).pipe(
   Schema.filter((a) => a.length >= 1 || "templates needs at least one template"),
   Schema.filter(
-    distinctBy<SmsTemplateInput>((t) => t.callStatus, (t) => `two templates for callStatus ${t.callStatus}; each status may appear once`)
+    distinctBy<SmsTemplateInput>(
+      (t) => t.callStatus,
+      (t) => `two templates for callStatus ${t.callStatus}; each status may appear once`
+    )
   )
 )
 
@@ -259,7 +281,9 @@ export class SmsCampaign extends Schema.Class<SmsCampaign>("SmsCampaign")({
   senderNumber: Schema.NullOr(Schema.String).annotations({
     description: "E.164 number or alphanumeric sender id; null: the agent's voice number"
   }),
-  senderProvider: Schema.NullOr(PhoneProvider).annotations({ description: "null: the platform's default SMS provider" }),
+  senderProvider: Schema.NullOr(PhoneProvider).annotations({
+    description: "null: the platform's default SMS provider"
+  }),
   isActive: Schema.Boolean,
   templates: Schema.Array(SmsTemplate),
   createdAt: Timestamp,
@@ -305,14 +329,21 @@ export class MessageLog extends Schema.Class<MessageLog>("MessageLog")({
   callOutcome: CallOutcome,
   to: E164,
   sender: Schema.NullOr(Schema.String).annotations({
-    description: "Phone number id (chat-app), number or sender id (SMS); null when none could be found (the message fails with NO_SENDER)"
+    description:
+      "Phone number id (chat-app), number or sender id (SMS); null when none could be found (the message fails with NO_SENDER)"
   }),
-  provider: Schema.String.annotations({ description: "CHATAPP, or the SMS provider (PROVIDER_A, PROVIDER_B, PROVIDER_C)" }),
-  adapter: Schema.NullOr(Schema.String).annotations({ description: "The adapter that sent it: simulated, whatsapp-cloud, twilio, …" }),
+  provider: Schema.String.annotations({
+    description: "CHATAPP, or the SMS provider (PROVIDER_A, PROVIDER_B, PROVIDER_C)"
+  }),
+  adapter: Schema.NullOr(Schema.String).annotations({
+    description: "The adapter that sent it: simulated, whatsapp-cloud, twilio, …"
+  }),
   templateName: Schema.NullOr(Schema.String),
   languageCode: Schema.NullOr(Schema.String),
   body: Schema.NullOr(Schema.String).annotations({ description: "SMS: the rendered text" }),
-  bodyParameters: Schema.Array(Schema.String).annotations({ description: "Chat-app: the rendered template parameters" }),
+  bodyParameters: Schema.Array(Schema.String).annotations({
+    description: "Chat-app: the rendered template parameters"
+  }),
   encoding: Schema.NullOr(Schema.Literal("GSM7", "UCS2")),
   segments: Schema.NullOr(Schema.Int),
   cost: Schema.Int.annotations({ description: "Minor units charged to the wallet (0 until sent)" }),
@@ -355,21 +386,30 @@ export class ChatAppCampaignNotFound extends Schema.TaggedError<ChatAppCampaignN
   "ChatAppCampaignNotFound",
   errorFields("Chat-app campaign not found")
 ) {
-  static readonly http: HttpError<ChatAppCampaignNotFound> = httpError(this, { status: 404, code: "CHATAPP_CAMPAIGN_NOT_FOUND" })
+  static readonly http: HttpError<ChatAppCampaignNotFound> = httpError(this, {
+    status: 404,
+    code: "CHATAPP_CAMPAIGN_NOT_FOUND"
+  })
 }
 
 export class ChatAppCampaignExists extends Schema.TaggedError<ChatAppCampaignExists>()(
   "ChatAppCampaignExists",
   errorFields("This agent already has a chat-app campaign (one per agent); change it with PUT /chatapp/campaigns/{id}")
 ) {
-  static readonly http: HttpError<ChatAppCampaignExists> = httpError(this, { status: 409, code: "CHATAPP_CAMPAIGN_EXISTS" })
+  static readonly http: HttpError<ChatAppCampaignExists> = httpError(this, {
+    status: 409,
+    code: "CHATAPP_CAMPAIGN_EXISTS"
+  })
 }
 
 export class SmsCampaignNotFound extends Schema.TaggedError<SmsCampaignNotFound>()(
   "SmsCampaignNotFound",
   errorFields("SMS campaign not found")
 ) {
-  static readonly http: HttpError<SmsCampaignNotFound> = httpError(this, { status: 404, code: "SMS_CAMPAIGN_NOT_FOUND" })
+  static readonly http: HttpError<SmsCampaignNotFound> = httpError(this, {
+    status: 404,
+    code: "SMS_CAMPAIGN_NOT_FOUND"
+  })
 }
 
 export class SmsCampaignExists extends Schema.TaggedError<SmsCampaignExists>()(
@@ -383,19 +423,28 @@ export class WebhookTokenNotIssued extends Schema.TaggedError<WebhookTokenNotIss
   "WebhookTokenNotIssued",
   errorFields("No chat-app webhook token yet: call POST /chatapp/webhook-token first")
 ) {
-  static readonly http: HttpError<WebhookTokenNotIssued> = httpError(this, { status: 404, code: "WEBHOOK_TOKEN_NOT_ISSUED" })
+  static readonly http: HttpError<WebhookTokenNotIssued> = httpError(this, {
+    status: 404,
+    code: "WEBHOOK_TOKEN_NOT_ISSUED"
+  })
 }
 
 export class InvalidWebhookSignature extends Schema.TaggedError<InvalidWebhookSignature>()(
   "InvalidWebhookSignature",
   errorFields("X-Hub-Signature-256 is missing or does not match the body")
 ) {
-  static readonly http: HttpError<InvalidWebhookSignature> = httpError(this, { status: 401, code: "WEBHOOK_SIGNATURE_INVALID" })
+  static readonly http: HttpError<InvalidWebhookSignature> = httpError(this, {
+    status: 401,
+    code: "WEBHOOK_SIGNATURE_INVALID"
+  })
 }
 
 export class InvalidWebhookPayload extends Schema.TaggedError<InvalidWebhookPayload>()(
   "InvalidWebhookPayload",
   errorFields("The webhook body is not a chat-app notification")
 ) {
-  static readonly http: HttpError<InvalidWebhookPayload> = httpError(this, { status: 400, code: "WEBHOOK_PAYLOAD_INVALID" })
+  static readonly http: HttpError<InvalidWebhookPayload> = httpError(this, {
+    status: 400,
+    code: "WEBHOOK_PAYLOAD_INVALID"
+  })
 }

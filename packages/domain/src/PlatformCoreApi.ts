@@ -3,6 +3,7 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as OpenApi from "@effect/platform/OpenApi"
 import { AgentNotFound } from "./Agents.js"
+import { reportAllIssues } from "./ApiError.js"
 import { ApiKey, ApiKeyNotFound, CreateApiKeyRequest, CreatedApiKey, ExpiryInPast } from "./ApiKeys.js"
 import { Authentication, SessionAuthentication, SessionTenantAuthentication, TenantAuthentication } from "./Auth.js"
 import {
@@ -18,7 +19,6 @@ import {
 } from "./Billing.js"
 import { createAgentEndpoint } from "./CommsApi.js"
 import { HealthGroup } from "./Health.js"
-import { reportAllIssues } from "./ApiError.js"
 import { API_PREFIX, makeApi } from "./HttpApis.js"
 import { ApiKeyId } from "./Ids.js"
 import { Page, PageQuery } from "./Pagination.js"
@@ -101,7 +101,10 @@ export class ApiKeysGroup extends HttpApiGroup.make("apiKeys")
       .addSuccess(CreatedApiKey, { status: 201 })
       .addError(ExpiryInPast.http)
       .addError(AgentNotFound.http)
-      .annotate(OpenApi.Description, "Creates a key. The full key and its signing secret are returned once, never again.")
+      .annotate(
+        OpenApi.Description,
+        "Creates a key. The full key and its signing secret are returned once, never again."
+      )
   )
   .add(
     HttpApiEndpoint.get("listApiKeys", "/api-keys")
@@ -125,13 +128,18 @@ export class ApiKeysGroup extends HttpApiGroup.make("apiKeys")
 {}
 
 export class WalletGroup extends HttpApiGroup.make("wallet")
-  .add(HttpApiEndpoint.get("getWallet", "/wallet").addSuccess(Wallet).annotate(OpenApi.Summary, "Get the wallet balance"))
+  .add(
+    HttpApiEndpoint.get("getWallet", "/wallet").addSuccess(Wallet).annotate(OpenApi.Summary, "Get the wallet balance")
+  )
   .add(
     HttpApiEndpoint.get("listTransactions", "/billing/transactions")
       .annotate(OpenApi.Summary, "List wallet transactions")
       .setUrlParams(reportAllIssues(PageQuery()))
       .addSuccess(Page(Transaction).annotations({ identifier: "TransactionPage" }))
-      .annotate(OpenApi.Description, "The wallet's ledger, newest first: top-ups and charges, each with its idempotency key")
+      .annotate(
+        OpenApi.Description,
+        "The wallet's ledger, newest first: top-ups and charges, each with its idempotency key"
+      )
   )
   .add(
     HttpApiEndpoint.get("getUsage", "/billing/usage")
@@ -195,4 +203,3 @@ export class PlatformCoreApi extends makeApi("platform-core")
   .annotate(OpenApi.Title, "Voice Agent Platform — platform core")
   .annotate(OpenApi.Version, "1.0.0")
 {}
-

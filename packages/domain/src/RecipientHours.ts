@@ -79,7 +79,10 @@ export const timeZonesOf = (phone: string): ReadonlyArray<string> => {
 }
 
 /** The hours as one call window per zone, every day of the week. */
-export const windowsFor = (zones: ReadonlyArray<string>, hours: LocalHours = TCPA_HOURS): ReadonlyArray<CallWindow.CallWindow> =>
+export const windowsFor = (
+  zones: ReadonlyArray<string>,
+  hours: LocalHours = TCPA_HOURS
+): ReadonlyArray<CallWindow.CallWindow> =>
   zones.map((timezone) => ({ timezone, start: hours.start, end: hours.end, days: EVERY_DAY }))
 
 export interface RecipientWindow {

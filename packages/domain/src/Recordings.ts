@@ -4,7 +4,7 @@
  * agent's audio as the caller heard it (cut where the caller barged in).
  */
 import * as Schema from "effect/Schema"
-import { errorFields, httpError, type HttpError } from "./ApiError.js"
+import { errorFields, type HttpError, httpError } from "./ApiError.js"
 import { Timestamp } from "./Timestamp.js"
 
 /**
@@ -13,7 +13,8 @@ import { Timestamp } from "./Timestamp.js"
  * whatever the call asks.
  */
 export const AgentRecording = Schema.Literal("off", "on", "never").annotations({
-  description: "Extension: off (default: a call is recorded only when it asks, record: true), on (every call unless it asks " +
+  description:
+    "Extension: off (default: a call is recorded only when it asks, record: true), on (every call unless it asks " +
     "not to), never (no call, whatever it asks). See docs/recordings.md"
 })
 export type AgentRecording = typeof AgentRecording.Type

@@ -26,7 +26,7 @@ import * as ClusterSchema from "@effect/cluster/ClusterSchema"
 import * as Entity from "@effect/cluster/Entity"
 import * as Rpc from "@effect/rpc/Rpc"
 import * as Schema from "effect/Schema"
-import { errorFields, httpError, type HttpError } from "./ApiError.js"
+import { errorFields, type HttpError, httpError } from "./ApiError.js"
 import { IdempotencyKeyReused, InsufficientFunds, LedgerKind, Transaction, Wallet } from "./Billing.js"
 import { StorableString } from "./Json.js"
 
@@ -67,7 +67,12 @@ export const TenantEntity = Entity.make("Tenant", [
     error: Schema.Union(InsufficientFunds, ReservationNotOpen)
   }).annotate(ClusterSchema.Persisted, false),
   Rpc.make("Settle", {
-    payload: { reservationId: ReservationId, amount: Schema.Int, kind: LedgerKind, reference: Schema.NullOr(StorableString) },
+    payload: {
+      reservationId: ReservationId,
+      amount: Schema.Int,
+      kind: LedgerKind,
+      reference: Schema.NullOr(StorableString)
+    },
     success: Schema.Struct({ charged: Schema.Int, released: Schema.Int }),
     error: ReservationNotOpen
   }).annotate(ClusterSchema.Persisted, false),
@@ -98,7 +103,12 @@ export const TenantEntity = Entity.make("Tenant", [
     error: InsufficientFunds
   }).annotate(ClusterSchema.Persisted, false),
   Rpc.make("SettleMessage", {
-    payload: { reservationId: ReservationId, amount: Schema.Int, kind: LedgerKind, reference: Schema.NullOr(StorableString) },
+    payload: {
+      reservationId: ReservationId,
+      amount: Schema.Int,
+      kind: LedgerKind,
+      reference: Schema.NullOr(StorableString)
+    },
     success: Schema.Struct({ charged: Schema.Int, released: Schema.Int }),
     error: ReservationNotOpen
   }).annotate(ClusterSchema.Persisted, false),

@@ -1,5 +1,5 @@
 import * as Schema from "effect/Schema"
-import { errorFields, httpError, type HttpError } from "./ApiError.js"
+import { errorFields, type HttpError, httpError } from "./ApiError.js"
 import { ApiKeyId, TenantId, UserId } from "./Ids.js"
 import { ACCOUNT_LIMITS } from "./Limits.js"
 import { Timestamp } from "./Timestamp.js"

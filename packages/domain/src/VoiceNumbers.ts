@@ -1,5 +1,5 @@
 import * as Schema from "effect/Schema"
-import { errorFields, httpError, type HttpError } from "./ApiError.js"
+import { errorFields, type HttpError, httpError } from "./ApiError.js"
 import { VoiceNumberId } from "./Ids.js"
 import { VOICE_NUMBER_LIMITS } from "./Limits.js"
 import { E164, PhoneProvider } from "./Phone.js"
@@ -28,7 +28,10 @@ export class VoiceNumberNotFound extends Schema.TaggedError<VoiceNumberNotFound>
   "VoiceNumberNotFound",
   errorFields("Voice number not found")
 ) {
-  static readonly http: HttpError<VoiceNumberNotFound> = httpError(this, { status: 404, code: "VOICE_NUMBER_NOT_FOUND" })
+  static readonly http: HttpError<VoiceNumberNotFound> = httpError(this, {
+    status: 404,
+    code: "VOICE_NUMBER_NOT_FOUND"
+  })
 }
 
 export class VoiceNumberExists extends Schema.TaggedError<VoiceNumberExists>()(

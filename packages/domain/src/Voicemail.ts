@@ -26,7 +26,8 @@ export const DEFAULT_VOICEMAIL_MESSAGE = "Sorry we missed you. We will call you 
 /** The agent's voicemail choices, each optional (the `voice.voicemail` group). */
 export const voicemailFields = {
   detection: VoicemailDetection.annotations({
-    description: "off (default), carrier (the carrier's answering-machine detection; ours from the audio where it has none) or audio (always ours)"
+    description:
+      "off (default), carrier (the carrier's answering-machine detection; ours from the audio where it has none) or audio (always ours)"
   }),
   policy: VoicemailPolicy.annotations({
     description: "On a machine: hangup (default), or leave_message (after the beep, not interruptible, then hang up)"
@@ -46,7 +47,11 @@ export const ResolvedVoicemail = Schema.Struct({
 export type ResolvedVoicemail = typeof ResolvedVoicemail.Type
 
 export const resolveVoicemail = (
-  chosen: { readonly detection?: VoicemailDetection | undefined; readonly policy?: VoicemailPolicy | undefined; readonly message?: string | undefined } | undefined
+  chosen: {
+    readonly detection?: VoicemailDetection | undefined
+    readonly policy?: VoicemailPolicy | undefined
+    readonly message?: string | undefined
+  } | undefined
 ): ResolvedVoicemail => ({
   detection: chosen?.detection ?? "off",
   policy: chosen?.policy ?? "hangup",

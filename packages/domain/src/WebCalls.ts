@@ -10,7 +10,7 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
 import { AgentInactive, AgentNotFound } from "./Agents.js"
-import { errorFields, httpError, type HttpError, reportAllIssues } from "./ApiError.js"
+import { errorFields, type HttpError, httpError, reportAllIssues } from "./ApiError.js"
 import { TenantAuthentication } from "./Auth.js"
 import { InsufficientFunds } from "./Billing.js"
 import { SessionId } from "./Calls.js"
@@ -64,7 +64,9 @@ export class WebCallTicket extends Schema.Class<WebCallTicket>("WebCallTicket")(
   token: Schema.String.annotations({
     description: "Send it in the first message, {\"type\":\"start\",\"token\":…}: one use, until expiresAt"
   }),
-  expiresAt: Timestamp.annotations({ description: "After this the token is refused and the call ends UNANSWERED, unbilled" })
+  expiresAt: Timestamp.annotations({
+    description: "After this the token is refused and the call ends UNANSWERED, unbilled"
+  })
 }) {}
 
 export class WebCallsUnavailable extends Schema.TaggedError<WebCallsUnavailable>()(
@@ -84,7 +86,9 @@ export class WebCallsUnavailable extends Schema.TaggedError<WebCallsUnavailable>
 export const WebCallStart = Schema.Struct({
   type: Schema.Literal("start"),
   token: Schema.String,
-  sampleRate: Schema.optional(Schema.Literal(WEB_CALL_SAMPLE_RATE)).annotations({ description: "When given, must be 16000" })
+  sampleRate: Schema.optional(Schema.Literal(WEB_CALL_SAMPLE_RATE)).annotations({
+    description: "When given, must be 16000"
+  })
 }).annotations({ identifier: "WebCallStart" })
 
 /** Client → platform: the agent's audio sent before the mark of this name has played. */
@@ -92,11 +96,16 @@ export const WebCallMarkEcho = Schema.Struct({ type: Schema.Literal("mark"), nam
   .annotations({ identifier: "WebCallMarkEcho" })
 
 /** Client → platform: a keypad digit. */
-export const WebCallDtmf = Schema.Struct({ type: Schema.Literal("dtmf"), digit: Schema.String.pipe(Schema.pattern(/^[0-9*#A-D]$/)) })
+export const WebCallDtmf = Schema.Struct({
+  type: Schema.Literal("dtmf"),
+  digit: Schema.String.pipe(Schema.pattern(/^[0-9*#A-D]$/))
+})
   .annotations({ identifier: "WebCallDtmf" })
 
 /** Client → platform: the caller hangs up (closing the socket does the same). */
-export const WebCallHangup = Schema.Struct({ type: Schema.Literal("hangup") }).annotations({ identifier: "WebCallHangup" })
+export const WebCallHangup = Schema.Struct({ type: Schema.Literal("hangup") }).annotations({
+  identifier: "WebCallHangup"
+})
 
 export const WebCallClientMessage = Schema.Union(WebCallStart, WebCallMarkEcho, WebCallDtmf, WebCallHangup)
   .annotations({ identifier: "WebCallClientMessage" })
@@ -130,7 +139,9 @@ export const WebCallTranscript = Schema.Struct({
 /** Platform → client: the call is over (the socket then closes with 1000). */
 export const WebCallEnd = Schema.Struct({
   type: Schema.Literal("end"),
-  reason: Schema.String.annotations({ description: "The call's endReason: agent_hangup, max_duration, funds_exhausted, hangup_requested, …" })
+  reason: Schema.String.annotations({
+    description: "The call's endReason: agent_hangup, max_duration, funds_exhausted, hangup_requested, …"
+  })
 }).annotations({ identifier: "WebCallEnd" })
 
 /** Platform → client: the agent pressed keys (its send_dtmf tool), for a client that takes them as a phone menu would. */
@@ -139,7 +150,14 @@ export const WebCallAgentDtmf = Schema.Struct({
   digits: Schema.String.pipe(Schema.pattern(/^[0-9*#A-D]{1,32}$/))
 }).annotations({ identifier: "WebCallAgentDtmf" })
 
-export const WebCallServerMessage = Schema.Union(WebCallStarted, WebCallMark, WebCallClear, WebCallTranscript, WebCallAgentDtmf, WebCallEnd)
+export const WebCallServerMessage = Schema.Union(
+  WebCallStarted,
+  WebCallMark,
+  WebCallClear,
+  WebCallTranscript,
+  WebCallAgentDtmf,
+  WebCallEnd
+)
   .annotations({ identifier: "WebCallServerMessage" })
 export type WebCallServerMessage = typeof WebCallServerMessage.Type
 

@@ -7,7 +7,9 @@ export class WebhookDelivery extends Schema.Class<WebhookDelivery>("WebhookDeliv
   eventType: Schema.String,
   url: Schema.String,
   attempts: Schema.Int,
-  lastStatus: Schema.NullOr(Schema.Int).annotations({ description: "HTTP status of the last attempt; null when it got none" }),
+  lastStatus: Schema.NullOr(Schema.Int).annotations({
+    description: "HTTP status of the last attempt; null when it got none"
+  }),
   lastError: Schema.NullOr(Schema.String),
   lastAttemptAt: Schema.NullOr(Timestamp),
   nextAttemptAt: Schema.NullOr(Timestamp).annotations({ description: "Null once delivered or given up" }),

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, FiberRef, Schema } from "effect"
 import { CurrentRequestId } from "@voiceagent/domain/ApiError"
 import { ApiKeyExpired, InvalidApiKey } from "@voiceagent/domain/Auth"
+import { Effect, FiberRef, Schema } from "effect"
 
 describe("ApiError", () => {
   it.effect("encodes the standard body with the request id of the fiber", () =>

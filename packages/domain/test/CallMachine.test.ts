@@ -15,7 +15,15 @@ const states: Record<CallState["status"], CallState> = {
   DIALING: { status: "DIALING", dialedAt: 10 },
   RINGING: { status: "RINGING", dialedAt: 10, ringingAt: 20 },
   IN_PROGRESS: { status: "IN_PROGRESS", dialedAt: 10, ringingAt: 20, answeredAt: 30 },
-  ENDED: { status: "ENDED", outcome: "ANSWERED", reason: "completed", dialedAt: 10, ringingAt: 20, answeredAt: 30, endedAt: 40 }
+  ENDED: {
+    status: "ENDED",
+    outcome: "ANSWERED",
+    reason: "completed",
+    dialedAt: 10,
+    ringingAt: 20,
+    answeredAt: 30,
+    endedAt: 40
+  }
 }
 
 const events = {
@@ -117,7 +125,9 @@ const table: Record<CallState["status"], Record<keyof typeof events, Expected>> 
 }
 
 describe("call state machine", () => {
-  for (const [status, row] of Object.entries(table) as Array<[CallState["status"], Record<keyof typeof events, Expected>]>) {
+  for (
+    const [status, row] of Object.entries(table) as Array<[CallState["status"], Record<keyof typeof events, Expected>]>
+  ) {
     for (const [name, expected] of Object.entries(row) as Array<[keyof typeof events, Expected]>) {
       it(`${status} + ${name}`, () => {
         const before = states[status]
@@ -147,7 +157,10 @@ describe("call state machine", () => {
   }
 
   it("keeps the times it has seen through to the end", () => {
-    const ringing = transition(transition(states.DIALING, CallEvent.Ringing({ at: 20 })).state, CallEvent.Answered({ at: 30 }))
+    const ringing = transition(
+      transition(states.DIALING, CallEvent.Ringing({ at: 20 })).state,
+      CallEvent.Answered({ at: 30 })
+    )
     assert.deepStrictEqual(ringing.state, { status: "IN_PROGRESS", dialedAt: 10, ringingAt: 20, answeredAt: 30 })
     const ended = transition(ringing.state, CallEvent.Completed({ at: 50_030 }))
     assert.deepStrictEqual(ended.state, {
@@ -193,7 +206,18 @@ describe("call state machine", () => {
     assert.strictEqual(costOf(60, 5), 5)
     assert.strictEqual(costOf(42, 5), 4) // 3.5 → 4
     assert.strictEqual(costOf(120, 7), 14)
-    assert.strictEqual(talkSeconds({ status: "ENDED", outcome: "ANSWERED", reason: "completed", dialedAt: 0, ringingAt: null, answeredAt: 1_000, endedAt: 2_001 }), 2)
+    assert.strictEqual(
+      talkSeconds({
+        status: "ENDED",
+        outcome: "ANSWERED",
+        reason: "completed",
+        dialedAt: 0,
+        ringingAt: null,
+        answeredAt: 1_000,
+        endedAt: 2_001
+      }),
+      2
+    )
     assert.strictEqual(talkSeconds(states.QUEUED), 0)
   })
 })

@@ -42,7 +42,26 @@ describe("CallWindow", () => {
     })
 
     it("refuses anything else", () => {
-      for (const s of ["24:00", "9:00", "09:0", "12:60", "25:00", "", "0900", "09:00:00", " 09:00", "09:00 ", "9:5", "-1:00", "+9:00", "09.00", "ab:cd", "２３:00"]) {
+      for (
+        const s of [
+          "24:00",
+          "9:00",
+          "09:0",
+          "12:60",
+          "25:00",
+          "",
+          "0900",
+          "09:00:00",
+          " 09:00",
+          "09:00 ",
+          "9:5",
+          "-1:00",
+          "+9:00",
+          "09.00",
+          "ab:cd",
+          "２３:00"
+        ]
+      ) {
         assert.strictEqual(parseHHMM(s), undefined, JSON.stringify(s))
       }
     })
@@ -100,25 +119,58 @@ describe("CallWindow", () => {
 
   describe("zonedToEpoch", () => {
     it("uses the offset of that day", () => {
-      assertInstant(zonedToEpoch("America/New_York", { year: 2026, month: 1, day: 7, hour: 9, minute: 0 }), "2026-01-07T14:00:00.000Z")
-      assertInstant(zonedToEpoch("America/New_York", { year: 2026, month: 7, day: 8, hour: 9, minute: 0 }), "2026-07-08T13:00:00.000Z")
-      assertInstant(zonedToEpoch("Asia/Kolkata", { year: 2026, month: 11, day: 21, hour: 10, minute: 0 }), "2026-11-21T04:30:00.000Z")
-      assertInstant(zonedToEpoch("UTC", { year: 2026, month: 2, day: 28, hour: 23, minute: 59 }), "2026-02-28T23:59:00.000Z")
+      assertInstant(
+        zonedToEpoch("America/New_York", { year: 2026, month: 1, day: 7, hour: 9, minute: 0 }),
+        "2026-01-07T14:00:00.000Z"
+      )
+      assertInstant(
+        zonedToEpoch("America/New_York", { year: 2026, month: 7, day: 8, hour: 9, minute: 0 }),
+        "2026-07-08T13:00:00.000Z"
+      )
+      assertInstant(
+        zonedToEpoch("Asia/Kolkata", { year: 2026, month: 11, day: 21, hour: 10, minute: 0 }),
+        "2026-11-21T04:30:00.000Z"
+      )
+      assertInstant(
+        zonedToEpoch("UTC", { year: 2026, month: 2, day: 28, hour: 23, minute: 59 }),
+        "2026-02-28T23:59:00.000Z"
+      )
     })
 
     it("moves a local time in the spring-forward gap past it by the gap's length", () => {
       // 2026-03-08 02:00 EST → 03:00 EDT (07:00Z): 02:30 does not exist and is read as 02:30 EST = 03:30 EDT.
-      assertInstant(zonedToEpoch("America/New_York", { year: 2026, month: 3, day: 8, hour: 2, minute: 30 }), "2026-03-08T07:30:00.000Z")
-      assertInstant(zonedToEpoch("America/New_York", { year: 2026, month: 3, day: 8, hour: 2, minute: 0 }), "2026-03-08T07:00:00.000Z")
-      assertInstant(zonedToEpoch("America/New_York", { year: 2026, month: 3, day: 8, hour: 1, minute: 59 }), "2026-03-08T06:59:00.000Z")
-      assertInstant(zonedToEpoch("America/New_York", { year: 2026, month: 3, day: 8, hour: 3, minute: 0 }), "2026-03-08T07:00:00.000Z")
+      assertInstant(
+        zonedToEpoch("America/New_York", { year: 2026, month: 3, day: 8, hour: 2, minute: 30 }),
+        "2026-03-08T07:30:00.000Z"
+      )
+      assertInstant(
+        zonedToEpoch("America/New_York", { year: 2026, month: 3, day: 8, hour: 2, minute: 0 }),
+        "2026-03-08T07:00:00.000Z"
+      )
+      assertInstant(
+        zonedToEpoch("America/New_York", { year: 2026, month: 3, day: 8, hour: 1, minute: 59 }),
+        "2026-03-08T06:59:00.000Z"
+      )
+      assertInstant(
+        zonedToEpoch("America/New_York", { year: 2026, month: 3, day: 8, hour: 3, minute: 0 }),
+        "2026-03-08T07:00:00.000Z"
+      )
     })
 
     it("takes the earlier instant of a local time repeated at fall-back", () => {
       // 2026-11-01 02:00 EDT → 01:00 EST (06:00Z): 01:30 happens at 05:30Z and again at 06:30Z.
-      assertInstant(zonedToEpoch("America/New_York", { year: 2026, month: 11, day: 1, hour: 1, minute: 30 }), "2026-11-01T05:30:00.000Z")
-      assertInstant(zonedToEpoch("America/New_York", { year: 2026, month: 11, day: 1, hour: 0, minute: 59 }), "2026-11-01T04:59:00.000Z")
-      assertInstant(zonedToEpoch("America/New_York", { year: 2026, month: 11, day: 1, hour: 2, minute: 0 }), "2026-11-01T07:00:00.000Z")
+      assertInstant(
+        zonedToEpoch("America/New_York", { year: 2026, month: 11, day: 1, hour: 1, minute: 30 }),
+        "2026-11-01T05:30:00.000Z"
+      )
+      assertInstant(
+        zonedToEpoch("America/New_York", { year: 2026, month: 11, day: 1, hour: 0, minute: 59 }),
+        "2026-11-01T04:59:00.000Z"
+      )
+      assertInstant(
+        zonedToEpoch("America/New_York", { year: 2026, month: 11, day: 1, hour: 2, minute: 0 }),
+        "2026-11-01T07:00:00.000Z"
+      )
     })
 
     it("round-trips with localParts for every quarter hour of both DST days", () => {
@@ -226,7 +278,10 @@ describe("CallWindow", () => {
       assert.isFalse(isOpen(gap, at("2026-03-08T06:59:59.999Z")))
       assert.isTrue(isOpen(gap, at("2026-03-08T07:00:00Z")))
       assert.isTrue(isOpen(gap, at("2026-03-08T07:30:00Z")))
-      assertInstant(zonedToEpoch("America/New_York", { year: 2026, month: 3, day: 8, hour: 2, minute: 30 }), "2026-03-08T07:30:00.000Z")
+      assertInstant(
+        zonedToEpoch("America/New_York", { year: 2026, month: 3, day: 8, hour: 2, minute: 30 }),
+        "2026-03-08T07:30:00.000Z"
+      )
       // The day after, 02:30 exists again: 02:30 EDT.
       assertInstant(nextOpening(gap, at("2026-03-08T15:00:00Z")), "2026-03-09T06:30:00.000Z")
     })

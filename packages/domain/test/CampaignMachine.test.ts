@@ -21,9 +21,27 @@ const states: Record<CampaignStatus, CampaignState> = {
   DRAFT: { status: "DRAFT", statusReason: null, scheduledAt: null, startedAt: null, completedAt: null },
   SCHEDULED: { status: "SCHEDULED", statusReason: null, scheduledAt: 2_000_000, startedAt: null, completedAt: null },
   RUNNING: { status: "RUNNING", statusReason: null, scheduledAt: 500_000, startedAt: 600_000, completedAt: null },
-  PAUSED: { status: "PAUSED", statusReason: "INSUFFICIENT_FUNDS", scheduledAt: 500_000, startedAt: 600_000, completedAt: null },
-  COMPLETED: { status: "COMPLETED", statusReason: null, scheduledAt: 500_000, startedAt: 600_000, completedAt: 900_000 },
-  FAILED: { status: "FAILED", statusReason: "AGENT_INACTIVE", scheduledAt: 500_000, startedAt: 600_000, completedAt: null }
+  PAUSED: {
+    status: "PAUSED",
+    statusReason: "INSUFFICIENT_FUNDS",
+    scheduledAt: 500_000,
+    startedAt: 600_000,
+    completedAt: null
+  },
+  COMPLETED: {
+    status: "COMPLETED",
+    statusReason: null,
+    scheduledAt: 500_000,
+    startedAt: 600_000,
+    completedAt: 900_000
+  },
+  FAILED: {
+    status: "FAILED",
+    statusReason: "AGENT_INACTIVE",
+    scheduledAt: 500_000,
+    startedAt: 600_000,
+    completedAt: null
+  }
 }
 
 /** Every command variant: each tag, each reason, and the three kinds of schedule time. */
@@ -221,7 +239,10 @@ describe("campaign state machine", () => {
   describe("schedule", () => {
     it("uses the requested time when it is in the future, and now when it is null or past", () => {
       const draft = states.DRAFT
-      assert.strictEqual(accepted(transition(draft, CampaignCommand.Schedule({ at: now + 1, now }))).scheduledAt, now + 1)
+      assert.strictEqual(
+        accepted(transition(draft, CampaignCommand.Schedule({ at: now + 1, now }))).scheduledAt,
+        now + 1
+      )
       assert.strictEqual(accepted(transition(draft, CampaignCommand.Schedule({ at: now, now }))).scheduledAt, now)
       assert.strictEqual(accepted(transition(draft, CampaignCommand.Schedule({ at: now - 1, now }))).scheduledAt, now)
       assert.strictEqual(accepted(transition(draft, CampaignCommand.Schedule({ at: 0, now }))).scheduledAt, now)
@@ -280,12 +301,14 @@ describe("campaign state machine", () => {
   })
 
   it("edit and delete leave the state as it was", () => {
-    for (const [status, command] of [
-      ["DRAFT", CampaignCommand.Edit()],
-      ["DRAFT", CampaignCommand.Delete()],
-      ["COMPLETED", CampaignCommand.Delete()],
-      ["FAILED", CampaignCommand.Delete()]
-    ] as const) {
+    for (
+      const [status, command] of [
+        ["DRAFT", CampaignCommand.Edit()],
+        ["DRAFT", CampaignCommand.Delete()],
+        ["COMPLETED", CampaignCommand.Delete()],
+        ["FAILED", CampaignCommand.Delete()]
+      ] as const
+    ) {
       const before = states[status]
       assert.deepStrictEqual(accepted(transition(before, command)), before)
     }
@@ -314,7 +337,11 @@ describe("campaign state machine", () => {
     }
     for (const status of CampaignStatuses) {
       assert.strictEqual(holdsResources(status), expected[status], status)
-      assert.strictEqual(holdsResources(status), Either.isLeft(transition(states[status], CampaignCommand.Delete())), status)
+      assert.strictEqual(
+        holdsResources(status),
+        Either.isLeft(transition(states[status], CampaignCommand.Delete())),
+        status
+      )
     }
   })
 
@@ -373,7 +400,11 @@ describe("campaign state machine", () => {
       visited.add(next.status)
 
       // What the stored row always satisfies.
-      assert.strictEqual(next.statusReason !== null, next.status === "PAUSED" || next.status === "FAILED", `step ${step}`)
+      assert.strictEqual(
+        next.statusReason !== null,
+        next.status === "PAUSED" || next.status === "FAILED",
+        `step ${step}`
+      )
       assert.strictEqual(next.completedAt !== null, next.status === "COMPLETED", `step ${step}`)
       if (next.status !== "DRAFT") assert.isNotNull(next.scheduledAt, `step ${step}`)
       if (next.status === "RUNNING" || next.status === "PAUSED" || next.status === "COMPLETED") {

@@ -71,7 +71,11 @@ describe("Chunking", () => {
 
   describe("splitParagraphs", () => {
     it("splits on blank lines, including whitespace-only ones", () => {
-      assert.deepStrictEqual(splitParagraphs("One\nstill one\n\nTwo\n   \n\n Three "), ["One\nstill one", "Two", "Three"])
+      assert.deepStrictEqual(splitParagraphs("One\nstill one\n\nTwo\n   \n\n Three "), [
+        "One\nstill one",
+        "Two",
+        "Three"
+      ])
       assert.deepStrictEqual(splitParagraphs("   "), [])
     })
   })
@@ -264,8 +268,14 @@ describe("Chunking", () => {
 
     describe("properties", () => {
       const token = fc.oneof(
-        { weight: 6, arbitrary: fc.constantFrom("the", "cat", "sat", "on", "a", "mat", "Dr.", "e.g.", "3.14", "J.", "你好。") },
-        { weight: 3, arbitrary: fc.constantFrom(".", "!", "?", "…", "...", " ", " ", "\n", "\n\n", "\r\n", "\t", "\u00a0") },
+        {
+          weight: 6,
+          arbitrary: fc.constantFrom("the", "cat", "sat", "on", "a", "mat", "Dr.", "e.g.", "3.14", "J.", "你好。")
+        },
+        {
+          weight: 3,
+          arbitrary: fc.constantFrom(".", "!", "?", "…", "...", " ", " ", "\n", "\n\n", "\r\n", "\t", "\u00a0")
+        },
         { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 80 }) },
         { weight: 1, arbitrary: fc.constantFrom("😀", "x".repeat(150), "🎉".repeat(40)) }
       )

@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import {
   type ConversationCommand,
-  ConversationEvent as E,
   type ConversationEvent,
+  ConversationEvent as E,
   type ConversationState,
   defaultSettings,
   initialState,
@@ -43,7 +43,12 @@ const states: Record<Phase, ConversationState> = {
     lastResponseId: 1,
     userTurn: { finals: ["When do you open?"], interim: "", startedAt: at - 2_000, endedAt: at - 100 }
   },
-  Thinking: { ...initialState, phase: "Thinking", lastResponseId: 2, response: response(2, { said: "", round: "", playing: false }) },
+  Thinking: {
+    ...initialState,
+    phase: "Thinking",
+    lastResponseId: 2,
+    response: response(2, { said: "", round: "", playing: false })
+  },
   Speaking: { ...initialState, phase: "Speaking", lastResponseId: 2, response: response(2) },
   Ended: { ...initialState, phase: "Ended", lastResponseId: 2 }
 }
@@ -191,7 +196,10 @@ const table: Record<Phase, Record<keyof typeof events, Expected>> = {
     PlaybackStarted: { phase: "Speaking", commands: ["StopTimer"] },
     PlaybackFinished: "ignored",
     PlaybackCleared: "ignored",
-    SpeechFailed: { phase: "Ended", commands: ["Abort", "StopTimer", "StopTimer", "StopTimer", "StopTimer", "StopTimer", "HangUp"] },
+    SpeechFailed: {
+      phase: "Ended",
+      commands: ["Abort", "StopTimer", "StopTimer", "StopTimer", "StopTimer", "StopTimer", "HangUp"]
+    },
     Stopped: { phase: "Ended", commands: ["Abort", "StopTimer", "StopTimer", "StopTimer", "StopTimer", "StopTimer"] },
     Keypad: { phase: "EndpointPending", commands: ["Abort", "StopTimer", "StopTimer", "StopTimer", "StartTimer"] },
     KeyPressed: "ignored"
@@ -215,12 +223,24 @@ const table: Record<Phase, Record<keyof typeof events, Expected>> = {
     PlaybackStarted: "ignored",
     PlaybackFinished: "ignored",
     PlaybackCleared: "ignored",
-    SpeechFailed: { phase: "Ended", commands: ["Abort", "StopTimer", "StopTimer", "StopTimer", "StopTimer", "StopTimer", "HangUp"] },
-    Stopped: { phase: "Ended", commands: ["Abort", "StopTimer", "StopTimer", "StopTimer", "StopTimer", "StopTimer", "Commit"] },
-    Keypad: { phase: "EndpointPending", commands: ["Clear", "Abort", "StopTimer", "StopTimer", "StopTimer", "StartTimer"] },
+    SpeechFailed: {
+      phase: "Ended",
+      commands: ["Abort", "StopTimer", "StopTimer", "StopTimer", "StopTimer", "StopTimer", "HangUp"]
+    },
+    Stopped: {
+      phase: "Ended",
+      commands: ["Abort", "StopTimer", "StopTimer", "StopTimer", "StopTimer", "StopTimer", "Commit"]
+    },
+    Keypad: {
+      phase: "EndpointPending",
+      commands: ["Clear", "Abort", "StopTimer", "StopTimer", "StopTimer", "StartTimer"]
+    },
     KeyPressed: "ignored"
   },
-  Ended: Object.fromEntries(Object.keys(events).map((name) => [name, "ignored"])) as Record<keyof typeof events, Expected>
+  Ended: Object.fromEntries(Object.keys(events).map((name) => [name, "ignored"])) as Record<
+    keyof typeof events,
+    Expected
+  >
 }
 
 const tags = (commands: ReadonlyArray<ConversationCommand>) => commands.map((c) => c._tag)
@@ -242,7 +262,11 @@ const speaking: ConversationState = {
   phase: "Speaking",
   lastResponseId: 2,
   history: [{ role: "user", content: "Tell me about your plans" }],
-  response: response(2, { said: "We have three plans: basic, plus and pro.", round: "We have three plans: basic, plus and pro.", complete: true })
+  response: response(2, {
+    said: "We have three plans: basic, plus and pro.",
+    round: "We have three plans: basic, plus and pro.",
+    complete: true
+  })
 }
 
 describe("the conversation machine", () => {
@@ -266,8 +290,15 @@ describe("the conversation machine", () => {
 
   it("greets, listens, commits the caller's turn after the endpoint wait, and answers", () => {
     const greeted = run(initialState, E.Started({ at: 0 }))
-    assert.deepInclude(greeted.commands, { _tag: "Speak", responseId: 1, text: settings.greeting, interruptible: true } as any)
-    const listened = run(greeted.state, E.PlaybackStarted({ responseId: 1, at: 100 }), E.PlaybackFinished({ responseId: 1, at: 3_000 }))
+    assert.deepInclude(
+      greeted.commands,
+      { _tag: "Speak", responseId: 1, text: settings.greeting, interruptible: true } as any
+    )
+    const listened = run(
+      greeted.state,
+      E.PlaybackStarted({ responseId: 1, at: 100 }),
+      E.PlaybackFinished({ responseId: 1, at: 3_000 })
+    )
     assert.strictEqual(listened.state.phase, "Listening")
     assert.deepStrictEqual(listened.state.history, [{ role: "assistant", content: settings.greeting }])
     const spoke = run(
@@ -313,7 +344,10 @@ describe("the conversation machine", () => {
       E.Transcript({ text: "My number is four one five, five five five", isFinal: true, at: 2_100 })
     )
     // stopped on digits: the longest wait
-    assert.deepInclude(paused.commands, { _tag: "StartTimer", timer: "endpoint", at: 2_000 + settings.endpointing.maxDelayMs } as any)
+    assert.deepInclude(
+      paused.commands,
+      { _tag: "StartTimer", timer: "endpoint", at: 2_000 + settings.endpointing.maxDelayMs } as any
+    )
     // the caller goes on 1.5 s later: no turn was committed, the prepared reply is dropped
     const resumed = run(paused.state, E.SpeechStarted({ at: 3_500 }))
     assert.strictEqual(resumed.state.phase, "UserSpeaking")
@@ -342,12 +376,29 @@ describe("the conversation machine", () => {
     assert.deepStrictEqual(tags(confirmed.commands), ["Clear", "Abort", "StopTimer", "StopTimer", "StopTimer"])
     assert.strictEqual(confirmed.state.phase, "UserSpeaking")
     const cleared = run(confirmed.state, E.PlaybackCleared({ responseId: 2, heard: "We have three plans:", at: 1_350 }))
-    assert.deepInclude(cleared.commands, { _tag: "Commit", speaker: "agent", text: "We have three plans:", at: 1_350, interrupted: true, responseId: 2 } as any)
-    assert.deepStrictEqual(cleared.state.history.at(-1), { role: "assistant", content: "We have three plans:", interrupted: true })
+    assert.deepInclude(
+      cleared.commands,
+      {
+        _tag: "Commit",
+        speaker: "agent",
+        text: "We have three plans:",
+        at: 1_350,
+        interrupted: true,
+        responseId: 2
+      } as any
+    )
+    assert.deepStrictEqual(cleared.state.history.at(-1), {
+      role: "assistant",
+      content: "We have three plans:",
+      interrupted: true
+    })
     assert.strictEqual(cleared.state.unheard, "basic, plus and pro.")
     // the caller's voice stops with no words after all (a cough): the agent goes on with the rest
     const resumed = run(cleared.state, E.SpeechEnded({ at: 1_500 }), E.TimerFired({ timer: "endpoint", at: 4_000 }))
-    assert.deepInclude(resumed.commands, { _tag: "Speak", responseId: 3, text: "basic, plus and pro.", interruptible: true } as any)
+    assert.deepInclude(
+      resumed.commands,
+      { _tag: "Speak", responseId: 3, text: "basic, plus and pro.", interruptible: true } as any
+    )
     // output of the cut response that arrives late is never played
     const late = run(resumed.state, E.ReplyText({ responseId: 2, text: " And enterprise.", at: 4_100 }))
     assert.deepStrictEqual(late.commands, [])
@@ -356,7 +407,10 @@ describe("the conversation machine", () => {
   it("the media stops mid-answer: the line on the air is kept, cut off, as far as the caller heard it", () => {
     const heard = run(speaking, E.Stopped({ at: 2_000, heard: "We have three" }))
     assert.strictEqual(heard.state.phase, "Ended")
-    assert.deepInclude(heard.commands, { _tag: "Commit", speaker: "agent", text: "We have three", at: 2_000, interrupted: true, responseId: 2 } as any)
+    assert.deepInclude(
+      heard.commands,
+      { _tag: "Commit", speaker: "agent", text: "We have three", at: 2_000, interrupted: true, responseId: 2 } as any
+    )
     // nothing heard of it: no line
     assert.notInclude(tags(run(speaking, E.Stopped({ at: 2_000, heard: "" })).commands), "Commit")
     // the engine cannot tell: the text sent is kept
@@ -393,11 +447,28 @@ describe("the conversation machine", () => {
     )
     assert.deepStrictEqual(tags(noise.commands), ["StartTimer", "Pause", "StartTimer", "StopTimer", "Resume"])
     assert.isFalse(noise.commands.some((c) => c._tag === "Clear" || c._tag === "Abort" || c._tag === "Commit"))
-    assert.deepStrictEqual([noise.state.phase, noise.state.paused, noise.state.response?.said], ["Speaking", null, "We open at nine."])
+    assert.deepStrictEqual([noise.state.phase, noise.state.paused, noise.state.response?.said], [
+      "Speaking",
+      null,
+      "We open at nine."
+    ])
     const finished = run(noise.state, E.PlaybackFinished({ responseId: 2, at: 3_000 }))
     assert.strictEqual(finished.state.phase, "Speaking", "an unfinished response does not end")
-    const whole = run({ ...noise.state, response: { ...noise.state.response!, complete: true } }, E.PlaybackFinished({ responseId: 2, at: 3_000 }))
-    assert.deepInclude(whole.commands, { _tag: "Commit", speaker: "agent", text: "We open at nine.", at: 3_000, interrupted: false, responseId: 2 } as any)
+    const whole = run(
+      { ...noise.state, response: { ...noise.state.response!, complete: true } },
+      E.PlaybackFinished({ responseId: 2, at: 3_000 })
+    )
+    assert.deepInclude(
+      whole.commands,
+      {
+        _tag: "Commit",
+        speaker: "agent",
+        text: "We open at nine.",
+        at: 3_000,
+        interrupted: false,
+        responseId: 2
+      } as any
+    )
     // paused, then words: an interruption, with what was heard before the pause
     const words = run(
       speaking,
@@ -406,11 +477,26 @@ describe("the conversation machine", () => {
       E.PlaybackCleared({ responseId: 2, heard: "We open", at: 1_200 }),
       E.Transcript({ text: "no wait", isFinal: false, at: 1_350 })
     )
-    assert.deepStrictEqual(tags(words.commands).slice(3), ["Abort", "StopTimer", "StopTimer", "StopTimer", "Commit", "StartTimer"])
-    assert.deepInclude(words.commands, { _tag: "Commit", speaker: "agent", text: "We open", at: 1_200, interrupted: true, responseId: 2 } as any)
+    assert.deepStrictEqual(tags(words.commands).slice(3), [
+      "Abort",
+      "StopTimer",
+      "StopTimer",
+      "StopTimer",
+      "Commit",
+      "StartTimer"
+    ])
+    assert.deepInclude(
+      words.commands,
+      { _tag: "Commit", speaker: "agent", text: "We open", at: 1_200, interrupted: true, responseId: 2 } as any
+    )
     assert.strictEqual(words.state.phase, "UserSpeaking")
     // long speech without words interrupts all the same
-    const long = run(speaking, E.SpeechStarted({ at: 1_000 }), E.TimerFired({ timer: "interruption", at: 1_200 }), E.TimerFired({ timer: "interruption", at: 2_200 }))
+    const long = run(
+      speaking,
+      E.SpeechStarted({ at: 1_000 }),
+      E.TimerFired({ timer: "interruption", at: 1_200 }),
+      E.TimerFired({ timer: "interruption", at: 2_200 })
+    )
     assert.include(tags(long.commands), "Pause")
     assert.include(tags(long.commands), "Abort")
     assert.strictEqual(long.state.phase, "UserSpeaking")
@@ -430,8 +516,13 @@ describe("the conversation machine", () => {
     // the model's stream ends its round before the lookup answers: the response waits for the result
     assert.deepStrictEqual(run(asked.state, E.ReplyDone({ responseId: 2, at: 1_010 })).state, asked.state)
     const filled = run(asked.state, E.TimerFired({ timer: "filler", at: 2_000 }))
-    assert.deepStrictEqual(filled.commands, [{ _tag: "Speak", responseId: 2, text: settings.fillerText, interruptible: true } as any])
-    const resulted = run(filled.state, E.ToolFinished({ responseId: 2, callId: "call_1", result: "Pro is 49 a month.", at: 2_500 }))
+    assert.deepStrictEqual(filled.commands, [
+      { _tag: "Speak", responseId: 2, text: settings.fillerText, interruptible: true } as any
+    ])
+    const resulted = run(
+      filled.state,
+      E.ToolFinished({ responseId: 2, callId: "call_1", result: "Pro is 49 a month.", at: 2_500 })
+    )
     assert.deepStrictEqual(resulted.commands.at(-1), {
       _tag: "Generate",
       responseId: 2,
@@ -464,20 +555,48 @@ describe("the conversation machine", () => {
       E.PlaybackStarted({ responseId: 2, at: 1_100 }),
       E.PlaybackFinished({ responseId: 2, at: 3_000 })
     )
-    assert.deepInclude(ending.commands, { _tag: "Speak", responseId: 2, text: settings.closingText, interruptible: false } as any)
+    assert.deepInclude(
+      ending.commands,
+      { _tag: "Speak", responseId: 2, text: settings.closingText, interruptible: false } as any
+    )
     assert.deepStrictEqual(ending.commands.at(-1), { _tag: "HangUp", reason: "agent_ended" } as any)
     assert.strictEqual(ending.state.phase, "Ended")
   })
 
   it("keypad: an entry is the caller's turn at once, after any words of theirs; during the agent's answer it cuts it off like speech", () => {
-    const listening: ConversationState = { ...initialState, phase: "Listening", lastResponseId: 1, history: [{ role: "assistant", content: "Your account number?" }] }
+    const listening: ConversationState = {
+      ...initialState,
+      phase: "Listening",
+      lastResponseId: 1,
+      history: [{ role: "assistant", content: "Your account number?" }]
+    }
     const keyed = run(listening, E.Keypad({ text: "[keypad] 4321", at: 5_000 }))
     assert.strictEqual(keyed.state.phase, "Thinking")
-    assert.deepInclude(keyed.commands, { _tag: "Commit", speaker: "customer", text: "[keypad] 4321", at: 5_000, interrupted: false, responseId: 2 } as any)
+    assert.deepInclude(
+      keyed.commands,
+      {
+        _tag: "Commit",
+        speaker: "customer",
+        text: "[keypad] 4321",
+        at: 5_000,
+        interrupted: false,
+        responseId: 2
+      } as any
+    )
     assert.deepStrictEqual((keyed.commands.at(-1) as any).history.at(-1), { role: "user", content: "[keypad] 4321" })
     // words said before the keys are the same turn
     const both = run(states.EndpointPending, E.Keypad({ text: "[keypad] 7", at }))
-    assert.deepInclude(both.commands, { _tag: "Commit", speaker: "customer", text: "When do you open? [keypad] 7", at, interrupted: false, responseId: 2 } as any)
+    assert.deepInclude(
+      both.commands,
+      {
+        _tag: "Commit",
+        speaker: "customer",
+        text: "When do you open? [keypad] 7",
+        at,
+        interrupted: false,
+        responseId: 2
+      } as any
+    )
 
     // mid-answer: cleared at once; the words heard stay the agent's (cut off), then the keys are the turn
     const cut = run(
@@ -486,14 +605,22 @@ describe("the conversation machine", () => {
       E.PlaybackCleared({ responseId: 2, heard: "We have three plans:", at: 1_000 }),
       E.TimerFired({ timer: "endpoint", at: 1_000 })
     )
-    assert.deepStrictEqual(tags(cut.commands).filter((t) => t === "Clear" || t === "Commit" || t === "Generate"), ["Clear", "Commit", "Commit", "Generate"])
+    assert.deepStrictEqual(tags(cut.commands).filter((t) => t === "Clear" || t === "Commit" || t === "Generate"), [
+      "Clear",
+      "Commit",
+      "Commit",
+      "Generate"
+    ])
     assert.deepStrictEqual((cut.commands.at(-1) as any).history.slice(-2), [
       { role: "assistant", content: "We have three plans:", interrupted: true },
       { role: "user", content: "[keypad] 2" }
     ])
     assert.isNull(cut.state.unheard)
     // a line that may not be interrupted lets the keys go
-    const goodbye: ConversationState = { ...speaking, response: response(2, { interruptible: false, then: "agent_ended" }) }
+    const goodbye: ConversationState = {
+      ...speaking,
+      response: response(2, { interruptible: false, then: "agent_ended" })
+    }
     assert.deepStrictEqual(run(goodbye, E.Keypad({ text: "[keypad] 1", at })), { state: goodbye, commands: [] })
   })
 
@@ -509,41 +636,83 @@ describe("the conversation machine", () => {
     const asked = run(thinking, E.ReplyToolCalls({ responseId: 2, calls: [transfer], at: 1_000 }))
     const warm = run(
       asked.state,
-      E.ToolFinished({ responseId: 2, callId: "call_7", result: "Transferring.", at: 1_100, finish: { text: "Connecting you to billing now.", reason: "transferred" } })
+      E.ToolFinished({
+        responseId: 2,
+        callId: "call_7",
+        result: "Transferring.",
+        at: 1_100,
+        finish: { text: "Connecting you to billing now.", reason: "transferred" }
+      })
     )
     assert.deepStrictEqual(tags(warm.commands), ["StopTimer", "Speak", "EndSpeech"])
-    assert.deepInclude(warm.commands, { _tag: "Speak", responseId: 2, text: "Connecting you to billing now.", interruptible: false } as any)
+    assert.deepInclude(
+      warm.commands,
+      { _tag: "Speak", responseId: 2, text: "Connecting you to billing now.", interruptible: false } as any
+    )
     // the caller cannot talk over it, and the model is not asked again
     assert.deepStrictEqual(run(warm.state, E.SpeechStarted({ at: 1_200 })).commands, [])
-    const done = run(warm.state, E.PlaybackStarted({ responseId: 2, at: 1_200 }), E.PlaybackFinished({ responseId: 2, at: 3_000 }))
-    assert.deepStrictEqual(tags(done.commands).filter((t) => t === "Commit" || t === "HangUp" || t === "Generate"), ["Commit", "HangUp"])
+    const done = run(
+      warm.state,
+      E.PlaybackStarted({ responseId: 2, at: 1_200 }),
+      E.PlaybackFinished({ responseId: 2, at: 3_000 })
+    )
+    assert.deepStrictEqual(tags(done.commands).filter((t) => t === "Commit" || t === "HangUp" || t === "Generate"), [
+      "Commit",
+      "HangUp"
+    ])
     assert.deepStrictEqual(done.commands.at(-1), { _tag: "HangUp", reason: "transferred" } as any)
     // cold: nothing to say, the hang-up comes as soon as the (empty) response is done
     const cold = run(
       asked.state,
-      E.ToolFinished({ responseId: 2, callId: "call_7", result: "Transferring.", at: 1_100, finish: { text: "", reason: "transferred" } }),
+      E.ToolFinished({
+        responseId: 2,
+        callId: "call_7",
+        result: "Transferring.",
+        at: 1_100,
+        finish: { text: "", reason: "transferred" }
+      }),
       E.PlaybackFinished({ responseId: 2, at: 1_100 })
     )
-    assert.deepStrictEqual(tags(cold.commands), ["StopTimer", "EndSpeech", "StopTimer", "StopTimer", "StopTimer", "StopTimer", "StopTimer", "HangUp"])
+    assert.deepStrictEqual(tags(cold.commands), [
+      "StopTimer",
+      "EndSpeech",
+      "StopTimer",
+      "StopTimer",
+      "StopTimer",
+      "StopTimer",
+      "StopTimer",
+      "HangUp"
+    ])
     assert.strictEqual(cold.state.phase, "Ended")
   })
 
   it("a model that fails: the fallback line, then the call ends", () => {
-    const thinking: ConversationState = { ...initialState, phase: "Thinking", lastResponseId: 2, response: response(2, { said: "", round: "", playing: false }) }
+    const thinking: ConversationState = {
+      ...initialState,
+      phase: "Thinking",
+      lastResponseId: 2,
+      response: response(2, { said: "", round: "", playing: false })
+    }
     const failed = run(
       thinking,
       E.ReplyFailed({ responseId: 2, reason: "503", at: 1_000 }),
       E.PlaybackStarted({ responseId: 3, at: 1_100 }),
       E.PlaybackFinished({ responseId: 3, at: 4_000 })
     )
-    assert.deepInclude(failed.commands, { _tag: "Speak", responseId: 3, text: settings.fallbackText, interruptible: false } as any)
+    assert.deepInclude(
+      failed.commands,
+      { _tag: "Speak", responseId: 3, text: settings.fallbackText, interruptible: false } as any
+    )
     assert.deepStrictEqual(failed.commands.at(-1), { _tag: "HangUp", reason: "llm_failed" } as any)
   })
 
   it("idle: a reminder after the agent finished and the caller stayed silent, then a goodbye and a hang-up", () => {
     const listening: ConversationState = { ...initialState, phase: "Listening", lastResponseId: 1 }
     const reminded = run(listening, E.TimerFired({ timer: "idle", at: 8_000 }))
-    assert.deepInclude(reminded.commands, { _tag: "Speak", responseId: 2, text: settings.idle.reminderText, interruptible: true } as any)
+    assert.deepInclude(
+      reminded.commands,
+      { _tag: "Speak", responseId: 2, text: settings.idle.reminderText, interruptible: true } as any
+    )
     const again = run(
       reminded.state,
       E.PlaybackStarted({ responseId: 2, at: 8_100 }),
@@ -551,8 +720,15 @@ describe("the conversation machine", () => {
       E.TimerFired({ timer: "idle", at: 17_000 })
     )
     assert.deepInclude(again.commands, { _tag: "StartTimer", timer: "idle", at: 17_000 } as any)
-    assert.deepInclude(again.commands, { _tag: "Speak", responseId: 3, text: settings.idle.goodbyeText, interruptible: false } as any)
-    const ended = run(again.state, E.PlaybackStarted({ responseId: 3, at: 17_100 }), E.PlaybackFinished({ responseId: 3, at: 19_000 }))
+    assert.deepInclude(
+      again.commands,
+      { _tag: "Speak", responseId: 3, text: settings.idle.goodbyeText, interruptible: false } as any
+    )
+    const ended = run(
+      again.state,
+      E.PlaybackStarted({ responseId: 3, at: 17_100 }),
+      E.PlaybackFinished({ responseId: 3, at: 19_000 })
+    )
     assert.deepStrictEqual(ended.commands.at(-1), { _tag: "HangUp", reason: "idle" } as any)
     // reminders are said, not part of the model's context
     assert.deepStrictEqual(ended.state.history, [])

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
+import { AgentVoice } from "@voiceagent/domain/AgentVoice"
 import { CreateCampaignRequest } from "@voiceagent/domain/Campaigns"
 import { CAMPAIGN_LIMITS, VOICE_LIMITS } from "@voiceagent/domain/Limits"
-import { AgentVoice } from "@voiceagent/domain/AgentVoice"
 import { Either, Schema } from "effect"
 import * as fs from "node:fs"
 

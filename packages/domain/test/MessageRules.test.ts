@@ -56,7 +56,31 @@ describe("MessageRules", () => {
       }
       for (const ch of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") assert.isTrue(GSM7_BASIC.has(ch), ch)
       // Lookalikes and near misses that are NOT in the alphabet.
-      for (const ch of ["ç", "`", "á", "í", "ó", "ú", "â", "ê", "Ê", "È", "À", "ã", "õ", "œ", "\t", "’", "“", "–", "\u00a0", "α", "Δ".toLowerCase()]) {
+      for (
+        const ch of [
+          "ç",
+          "`",
+          "á",
+          "í",
+          "ó",
+          "ú",
+          "â",
+          "ê",
+          "Ê",
+          "È",
+          "À",
+          "ã",
+          "õ",
+          "œ",
+          "\t",
+          "’",
+          "“",
+          "–",
+          "\u00a0",
+          "α",
+          "Δ".toLowerCase()
+        ]
+      ) {
         assert.isFalse(GSM7_BASIC.has(ch) || GSM7_EXTENSION.has(ch), JSON.stringify(ch))
       }
     })
@@ -106,8 +130,18 @@ describe("MessageRules", () => {
       assert.strictEqual(smsSegments("^").units, 2)
       assert.strictEqual(smsSegments("\f^{}\\[~]|€").units, 20)
       assert.strictEqual(smsSegments("a€b^c").units, 7)
-      assert.deepStrictEqual(smsSegments("€".repeat(80)), { encoding: "GSM7", units: 160, segments: 1, perSegment: 160 })
-      assert.deepStrictEqual(smsSegments("€".repeat(80) + "a"), { encoding: "GSM7", units: 161, segments: 2, perSegment: 153 })
+      assert.deepStrictEqual(smsSegments("€".repeat(80)), {
+        encoding: "GSM7",
+        units: 160,
+        segments: 1,
+        perSegment: 160
+      })
+      assert.deepStrictEqual(smsSegments("€".repeat(80) + "a"), {
+        encoding: "GSM7",
+        units: 161,
+        segments: 2,
+        perSegment: 153
+      })
       assert.deepStrictEqual(smsSegments(a(159) + "^"), { encoding: "GSM7", units: 161, segments: 2, perSegment: 153 })
     })
 
@@ -120,7 +154,12 @@ describe("MessageRules", () => {
       const straddle = a(152) + "€" + a(152)
       assert.deepStrictEqual(smsSegments(straddle), { encoding: "GSM7", units: 306, segments: 3, perSegment: 153 })
       assert.deepStrictEqual(splitSegments(straddle), [a(152), "€" + a(151), "a"])
-      assert.deepStrictEqual(smsSegments(a(151) + "€" + a(153)), { encoding: "GSM7", units: 306, segments: 2, perSegment: 153 })
+      assert.deepStrictEqual(smsSegments(a(151) + "€" + a(153)), {
+        encoding: "GSM7",
+        units: 306,
+        segments: 2,
+        perSegment: 153
+      })
     })
 
     it("UCS2: 70 code units fit one message, 71 need two of 67", () => {
@@ -139,8 +178,18 @@ describe("MessageRules", () => {
 
     it("UCS2: an emoji counts 2 code units and is never split across a segment boundary", () => {
       assert.deepStrictEqual(smsSegments(EMOJI), { encoding: "UCS2", units: 2, segments: 1, perSegment: 70 })
-      assert.deepStrictEqual(smsSegments(EMOJI.repeat(35)), { encoding: "UCS2", units: 70, segments: 1, perSegment: 70 })
-      assert.deepStrictEqual(smsSegments(EMOJI.repeat(35) + "ç"), { encoding: "UCS2", units: 71, segments: 2, perSegment: 67 })
+      assert.deepStrictEqual(smsSegments(EMOJI.repeat(35)), {
+        encoding: "UCS2",
+        units: 70,
+        segments: 1,
+        perSegment: 70
+      })
+      assert.deepStrictEqual(smsSegments(EMOJI.repeat(35) + "ç"), {
+        encoding: "UCS2",
+        units: 71,
+        segments: 2,
+        perSegment: 67
+      })
       assert.deepStrictEqual(splitSegments(EMOJI.repeat(35) + "ç"), [EMOJI.repeat(33), EMOJI.repeat(2) + "ç"])
       // 66 + 2 would be 68 > 67: the emoji moves to the next segment.
       assert.deepStrictEqual(splitSegments(c(66) + EMOJI + c(10)), [c(66), EMOJI + c(10)])
@@ -193,12 +242,15 @@ describe("MessageRules", () => {
 
   describe("placeholders", () => {
     it("finds the distinct keys in order, tolerating spaces inside the braces", () => {
-      assert.deepStrictEqual(placeholdersIn("Hi {{name}}, {{ email }} / {{  phone\t}} {{name}} {{ metadata.order_id }}"), [
-        "name",
-        "email",
-        "phone",
-        "metadata.order_id"
-      ])
+      assert.deepStrictEqual(
+        placeholdersIn("Hi {{name}}, {{ email }} / {{  phone\t}} {{name}} {{ metadata.order_id }}"),
+        [
+          "name",
+          "email",
+          "phone",
+          "metadata.order_id"
+        ]
+      )
       assert.deepStrictEqual(placeholdersIn("no placeholders { name } {name} {{ name }"), [])
       assert.deepStrictEqual(placeholdersIn(""), [])
     })
@@ -206,7 +258,9 @@ describe("MessageRules", () => {
     it("reports the keys outside the supported set", () => {
       assert.deepStrictEqual(unknownPlaceholders("Hi {{name}} {{email}} {{phone}} {{metadata.a-B_9}}"), [])
       assert.deepStrictEqual(
-        unknownPlaceholders("{{Name}} {{first name}} {{ }} {{metadata.}} {{metadata.a.b}} {{metadata.x y}} {{meta.x}} {{address}} {{Name}}"),
+        unknownPlaceholders(
+          "{{Name}} {{first name}} {{ }} {{metadata.}} {{metadata.a.b}} {{metadata.x y}} {{meta.x}} {{address}} {{Name}}"
+        ),
         ["Name", "first name", "", "metadata.", "metadata.a.b", "metadata.x y", "meta.x", "address"]
       )
     })
@@ -217,7 +271,17 @@ describe("MessageRules", () => {
       name: "  Ada Lovelace ",
       email: "ada@example.com",
       phone: "+14155552671",
-      metadata: { order: "A-17", count: 3, ratio: 0.5, vip: true, off: false, none: null, obj: { a: 1 }, list: [1, 2], empty: "" }
+      metadata: {
+        order: "A-17",
+        count: 3,
+        ratio: 0.5,
+        vip: true,
+        off: false,
+        none: null,
+        obj: { a: 1 },
+        list: [1, 2],
+        empty: ""
+      }
     }
 
     it("fills every supported key", () => {
@@ -331,7 +395,11 @@ describe("MessageRules", () => {
   })
 
   describe("chat-app language variants", () => {
-    const variant = (languageCode: string | undefined, process: CallDirection = "OUTGOING", callStatus: ChatAppCallStatus = "ANSWERED") => ({
+    const variant = (
+      languageCode: string | undefined,
+      process: CallDirection = "OUTGOING",
+      callStatus: ChatAppCallStatus = "ANSWERED"
+    ) => ({
       process,
       callStatus,
       languageCode,
@@ -365,15 +433,44 @@ describe("MessageRules", () => {
         ["hi-in", "hi_IN"]
       ]
       for (const [value, code] of same) assert.strictEqual(normalizeLanguageCode(value), code, JSON.stringify(value))
-      for (const value of [undefined, null, 42, true, {}, ["en"], "", "english", "xx_YY", "xx", "en-Latn-US", "en_USA", " en", "en__US", "-US", "es-419"]) {
+      for (
+        const value of [
+          undefined,
+          null,
+          42,
+          true,
+          {},
+          ["en"],
+          "",
+          "english",
+          "xx_YY",
+          "xx",
+          "en-Latn-US",
+          "en_USA",
+          " en",
+          "en__US",
+          "-US",
+          "es-419"
+        ]
+      ) {
         assert.isUndefined(normalizeLanguageCode(value), JSON.stringify(value))
       }
     })
 
     it("1. the contact's language, exactly, ignoring case and - or _", () => {
-      for (const contact of ["es_ES", "es-ES", "es-es", "ES_es"]) assert.strictEqual(pick(campaign, contact), "OUTGOING/ANSWERED/es_ES", contact)
-      assert.strictEqual(pick(campaign, "hi_IN", "es_ES"), "OUTGOING/ANSWERED/hi_IN", "the contact's language before the agent's")
-      assert.strictEqual(pick(campaign, "en_US", "hi_IN"), "OUTGOING/ANSWERED/en_US", "a contact in en_US gets en_US though the agent is hi_IN")
+      for (const contact of ["es_ES", "es-ES", "es-es", "ES_es"]) {
+        assert.strictEqual(pick(campaign, contact), "OUTGOING/ANSWERED/es_ES", contact)
+      }
+      assert.strictEqual(
+        pick(campaign, "hi_IN", "es_ES"),
+        "OUTGOING/ANSWERED/hi_IN",
+        "the contact's language before the agent's"
+      )
+      assert.strictEqual(
+        pick(campaign, "en_US", "hi_IN"),
+        "OUTGOING/ANSWERED/en_US",
+        "a contact in en_US gets en_US though the agent is hi_IN"
+      )
       assert.strictEqual(pick(campaign, "pt_BR", "pt_PT"), "OUTGOING/ANSWERED/pt_BR")
     })
 
@@ -381,7 +478,11 @@ describe("MessageRules", () => {
       for (const contact of [undefined, null, "fr_FR", "klingon", "xx_YY", 7, { code: "es_ES" }]) {
         assert.strictEqual(pick(campaign, contact, "hi_IN"), "OUTGOING/ANSWERED/hi_IN", JSON.stringify(contact))
       }
-      assert.strictEqual(pick(campaign, undefined, "hi-in"), "OUTGOING/ANSWERED/hi_IN", "the agent's ignores case and - or _ too")
+      assert.strictEqual(
+        pick(campaign, undefined, "hi-in"),
+        "OUTGOING/ANSWERED/hi_IN",
+        "the agent's ignores case and - or _ too"
+      )
       // an exact agent match beats the contact's primary-language match
       assert.strictEqual(pick(campaign, "es_MX", "hi_IN"), "OUTGOING/ANSWERED/hi_IN")
     })
@@ -389,41 +490,88 @@ describe("MessageRules", () => {
     it("3. the same primary language: the contact's, then the agent's", () => {
       assert.strictEqual(pick(campaign, "es_MX"), "OUTGOING/ANSWERED/es_ES", "contact es_MX → es_ES")
       assert.strictEqual(pick(campaign, "es-mx", "fr_FR"), "OUTGOING/ANSWERED/es_ES")
-      assert.strictEqual(pick(campaign, "es"), "OUTGOING/ANSWERED/es_ES", "a bare language matches its regional mappings")
-      assert.strictEqual(pick(campaign, "hi_US", "es_AR"), "OUTGOING/ANSWERED/hi_IN", "the contact's primary language before the agent's")
-      assert.strictEqual(pick(campaign, "fr_FR", "es_AR"), "OUTGOING/ANSWERED/es_ES", "the agent's primary language when the contact's is not mapped")
+      assert.strictEqual(
+        pick(campaign, "es"),
+        "OUTGOING/ANSWERED/es_ES",
+        "a bare language matches its regional mappings"
+      )
+      assert.strictEqual(
+        pick(campaign, "hi_US", "es_AR"),
+        "OUTGOING/ANSWERED/hi_IN",
+        "the contact's primary language before the agent's"
+      )
+      assert.strictEqual(
+        pick(campaign, "fr_FR", "es_AR"),
+        "OUTGOING/ANSWERED/es_ES",
+        "the agent's primary language when the contact's is not mapped"
+      )
       assert.strictEqual(pick(campaign, undefined, "pt"), "OUTGOING/ANSWERED/pt_BR")
-      assert.strictEqual(pick([variant("hi_IN"), variant("es")], "es_MX"), "OUTGOING/ANSWERED/es", "a bare mapping serves its regions")
+      assert.strictEqual(
+        pick([variant("hi_IN"), variant("es")], "es_MX"),
+        "OUTGOING/ANSWERED/es",
+        "a bare mapping serves its regions"
+      )
       // several with that primary language: the first configured
-      assert.strictEqual(pick([variant("en_US"), variant("es_AR"), variant("es_ES")], "es_MX"), "OUTGOING/ANSWERED/es_AR")
-      assert.strictEqual(pick([variant("en_US"), variant("es_ES"), variant("es_AR")], "es_MX"), "OUTGOING/ANSWERED/es_ES")
+      assert.strictEqual(
+        pick([variant("en_US"), variant("es_AR"), variant("es_ES")], "es_MX"),
+        "OUTGOING/ANSWERED/es_AR"
+      )
+      assert.strictEqual(
+        pick([variant("en_US"), variant("es_ES"), variant("es_AR")], "es_MX"),
+        "OUTGOING/ANSWERED/es_ES"
+      )
       // en_GB is English: the en_US mapping is found by its primary language before the en_US fallback matters
       assert.strictEqual(pick([variant("hi_IN"), variant("en_US")], "en_GB"), "OUTGOING/ANSWERED/en_US")
     })
 
     it("4. en_US when neither language is mapped (or none is known)", () => {
-      for (const [contact, agent] of [[undefined, undefined], ["fr_FR", "de_DE"], ["nonsense", null], [undefined, "ja_JP"]]) {
+      for (
+        const [contact, agent] of [[undefined, undefined], ["fr_FR", "de_DE"], ["nonsense", null], [undefined, "ja_JP"]]
+      ) {
         assert.strictEqual(pick(campaign, contact, agent), "OUTGOING/ANSWERED/en_US", `${contact} / ${agent}`)
       }
       const enLast = [variant("hi_IN"), variant("es_ES"), variant("en_US")]
       assert.strictEqual(pick(enLast, "fr_FR"), "OUTGOING/ANSWERED/en_US", "en_US wherever it is configured")
-      assert.strictEqual(chatAppTemplateFor(enLast, "OUTGOING", "ANSWERED")?.id, "OUTGOING/ANSWERED/en_US", "without languages at all")
+      assert.strictEqual(
+        chatAppTemplateFor(enLast, "OUTGOING", "ANSWERED")?.id,
+        "OUTGOING/ANSWERED/en_US",
+        "without languages at all"
+      )
       const implicit = [variant("hi_IN"), variant(undefined)]
-      assert.strictEqual(pick(implicit, "fr_FR"), "OUTGOING/ANSWERED/none", `a mapping without languageCode is ${DEFAULT_LANGUAGE_CODE}`)
+      assert.strictEqual(
+        pick(implicit, "fr_FR"),
+        "OUTGOING/ANSWERED/none",
+        `a mapping without languageCode is ${DEFAULT_LANGUAGE_CODE}`
+      )
       assert.strictEqual(pick(implicit, "en_GB"), "OUTGOING/ANSWERED/none")
     })
 
     it("5. otherwise the first mapping configured for the pair", () => {
-      assert.strictEqual(pick([variant("hi_IN")], "fr_FR", "de_DE"), "OUTGOING/ANSWERED/hi_IN", "a campaign with only hi_IN still sends it")
+      assert.strictEqual(
+        pick([variant("hi_IN")], "fr_FR", "de_DE"),
+        "OUTGOING/ANSWERED/hi_IN",
+        "a campaign with only hi_IN still sends it"
+      )
       assert.strictEqual(pick([variant("hi_IN")]), "OUTGOING/ANSWERED/hi_IN")
-      assert.strictEqual(pick([variant("es_MX", "INCOMING"), variant("pt_BR"), variant("hi_IN")], "fr_FR"), "OUTGOING/ANSWERED/pt_BR")
+      assert.strictEqual(
+        pick([variant("es_MX", "INCOMING"), variant("pt_BR"), variant("hi_IN")], "fr_FR"),
+        "OUTGOING/ANSWERED/pt_BR"
+      )
     })
 
     it("only the call's direction and outcome are candidates; CANCELED and unmapped pairs send nothing", () => {
       assert.strictEqual(pick(campaign, "es_MX", undefined, "INCOMING"), "INCOMING/ANSWERED/es_MX")
-      assert.strictEqual(pick(campaign, "hi_IN", undefined, "INCOMING"), "INCOMING/ANSWERED/es_MX", "the only INCOMING mapping")
+      assert.strictEqual(
+        pick(campaign, "hi_IN", undefined, "INCOMING"),
+        "INCOMING/ANSWERED/es_MX",
+        "the only INCOMING mapping"
+      )
       assert.strictEqual(pick(campaign, "es_MX", undefined, "OUTGOING", "BUSY"), "OUTGOING/BUSY/es_MX")
-      assert.strictEqual(pick(campaign, "es_MX", "hi_IN", "OUTGOING", "ANSWERED"), "OUTGOING/ANSWERED/hi_IN", "never another outcome's variant")
+      assert.strictEqual(
+        pick(campaign, "es_MX", "hi_IN", "OUTGOING", "ANSWERED"),
+        "OUTGOING/ANSWERED/hi_IN",
+        "never another outcome's variant"
+      )
       assert.isUndefined(pick(campaign, "es_ES", "en_US", "OUTGOING", "FAILED"))
       assert.isUndefined(pick(campaign, "es_ES", "en_US", "OUTGOING", "CANCELED"))
       assert.isUndefined(pick([], "es_ES", "en_US"))
@@ -452,7 +600,10 @@ describe("MessageRules", () => {
       }
 
       it("chatAppMappingKey: the triple, languageCode defaulting to en_US", () => {
-        assert.strictEqual(chatAppMappingKey({ process: "OUTGOING", callStatus: "BUSY", languageCode: "hi_IN" }), "OUTGOING/BUSY/hi_IN")
+        assert.strictEqual(
+          chatAppMappingKey({ process: "OUTGOING", callStatus: "BUSY", languageCode: "hi_IN" }),
+          "OUTGOING/BUSY/hi_IN"
+        )
         assert.strictEqual(chatAppMappingKey({ process: "OUTGOING", callStatus: "BUSY" }), "OUTGOING/BUSY/en_US")
         assert.strictEqual(
           chatAppMappingKey({ process: "OUTGOING", callStatus: "BUSY" }),
@@ -465,16 +616,43 @@ describe("MessageRules", () => {
       })
 
       it("the same outcome in several languages is accepted, up to 20 mappings of any mix", () => {
-        const variants = decode([mapping("OUTGOING", "BUSY"), mapping("OUTGOING", "BUSY", "hi_IN"), mapping("OUTGOING", "BUSY", "es_ES")])
+        const variants = decode([
+          mapping("OUTGOING", "BUSY"),
+          mapping("OUTGOING", "BUSY", "hi_IN"),
+          mapping("OUTGOING", "BUSY", "es_ES")
+        ])
         assert.isTrue(Either.isRight(variants))
         assert.deepStrictEqual(Either.getOrThrow(variants).map((m) => m.languageCode), ["en_US", "hi_IN", "es_ES"])
         const languages = ["en_US", "hi_IN", "es_ES"]
         const twenty = ["INCOMING", "OUTGOING"]
-          .flatMap((p) => ["ANSWERED", "UNANSWERED", "FAILED", "BUSY"].flatMap((s) => languages.map((l) => mapping(p, s, l))))
+          .flatMap((p) =>
+            ["ANSWERED", "UNANSWERED", "FAILED", "BUSY"].flatMap((s) => languages.map((l) => mapping(p, s, l)))
+          )
           .slice(0, MESSAGING_LIMITS.chatAppTemplates.max)
         assert.strictEqual(twenty.length, 20)
         assert.isTrue(Either.isRight(decode(twenty)), "20 distinct triples")
-        const oneOutcome = ["en_US", "en_GB", "hi_IN", "es_ES", "es_MX", "pt_BR", "fr_FR", "de_DE", "it_IT", "ja_JP", "ko_KR", "zh_CN", "ar", "ta_IN", "te_IN", "bn_IN", "mr_IN", "gu_IN", "kn_IN", "ml_IN"]
+        const oneOutcome = [
+          "en_US",
+          "en_GB",
+          "hi_IN",
+          "es_ES",
+          "es_MX",
+          "pt_BR",
+          "fr_FR",
+          "de_DE",
+          "it_IT",
+          "ja_JP",
+          "ko_KR",
+          "zh_CN",
+          "ar",
+          "ta_IN",
+          "te_IN",
+          "bn_IN",
+          "mr_IN",
+          "gu_IN",
+          "kn_IN",
+          "ml_IN"
+        ]
           .map((l) => mapping("INCOMING", "UNANSWERED", l))
         assert.isTrue(Either.isRight(decode(oneOutcome)), "20 languages of one outcome")
         const refused = refusal([...twenty, mapping("INCOMING", "ANSWERED", "fr_FR")])
@@ -483,9 +661,28 @@ describe("MessageRules", () => {
 
       it("a repeated triple is refused, naming the index of the repeat", () => {
         const cases: Array<[string, Array<unknown>, number, string]> = [
-          ["the same explicit language", [mapping("OUTGOING", "BUSY", "hi_IN"), mapping("OUTGOING", "BUSY", "es_ES"), mapping("OUTGOING", "BUSY", "hi_IN")], 2, "hi_IN"],
-          ["the default and an explicit en_US", [mapping("OUTGOING", "BUSY"), mapping("INCOMING", "BUSY"), mapping("OUTGOING", "BUSY", "en_US")], 2, "en_US"],
-          ["two defaults", [mapping("INCOMING", "FAILED", "hi_IN"), mapping("INCOMING", "FAILED"), mapping("INCOMING", "FAILED")], 2, "en_US"],
+          [
+            "the same explicit language",
+            [
+              mapping("OUTGOING", "BUSY", "hi_IN"),
+              mapping("OUTGOING", "BUSY", "es_ES"),
+              mapping("OUTGOING", "BUSY", "hi_IN")
+            ],
+            2,
+            "hi_IN"
+          ],
+          [
+            "the default and an explicit en_US",
+            [mapping("OUTGOING", "BUSY"), mapping("INCOMING", "BUSY"), mapping("OUTGOING", "BUSY", "en_US")],
+            2,
+            "en_US"
+          ],
+          [
+            "two defaults",
+            [mapping("INCOMING", "FAILED", "hi_IN"), mapping("INCOMING", "FAILED"), mapping("INCOMING", "FAILED")],
+            2,
+            "en_US"
+          ],
           ["adjacent", [mapping("OUTGOING", "ANSWERED", "es_ES"), mapping("OUTGOING", "ANSWERED", "es_ES")], 1, "es_ES"]
         ]
         for (const [what, input, index, language] of cases) {
@@ -507,16 +704,61 @@ describe("MessageRules", () => {
     })
 
     it("isLanguageCode refuses malformed tags and unknown languages", () => {
-      for (const s of ["", "EN", "en-US", "en_us", "en_USA", "e", "engl", "en_", "_US", " en", "en ", "xx", "xx_YY", "qq_US", "zzz"]) {
+      for (
+        const s of [
+          "",
+          "EN",
+          "en-US",
+          "en_us",
+          "en_USA",
+          "e",
+          "engl",
+          "en_",
+          "_US",
+          " en",
+          "en ",
+          "xx",
+          "xx_YY",
+          "qq_US",
+          "zzz"
+        ]
+      ) {
         assert.isFalse(isLanguageCode(s), JSON.stringify(s))
       }
     })
 
     it("isSmsCampaignName: Unicode letters, digits and spaces, 1–120 characters, not only spaces", () => {
-      for (const s of ["Spring sale", "A", "1", "Promo 2025", "Ñandú Ça", "नमस्ते ग्राहक", "中文 活动", "Ζ".repeat(120), " padded "]) {
+      for (
+        const s of [
+          "Spring sale",
+          "A",
+          "1",
+          "Promo 2025",
+          "Ñandú Ça",
+          "नमस्ते ग्राहक",
+          "中文 活动",
+          "Ζ".repeat(120),
+          " padded "
+        ]
+      ) {
         assert.isTrue(isSmsCampaignName(s), s)
       }
-      for (const s of ["", " ", "   ", "a".repeat(121), "sale!", "a-b", "a_b", "tab\there", "line\nbreak", "😀", "50%", "\u0301a"]) {
+      for (
+        const s of [
+          "",
+          " ",
+          "   ",
+          "a".repeat(121),
+          "sale!",
+          "a-b",
+          "a_b",
+          "tab\there",
+          "line\nbreak",
+          "😀",
+          "50%",
+          "\u0301a"
+        ]
+      ) {
         assert.isFalse(isSmsCampaignName(s), JSON.stringify(s))
       }
     })

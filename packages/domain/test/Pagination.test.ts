@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Either, Schema } from "effect"
 import { CAMPAIGN_PAGE_SIZE, makePage, offsetOf, PageQuery } from "@voiceagent/domain/Pagination"
+import { Effect, Either, Schema } from "effect"
 
 const decode = (query: Record<string, unknown>, defaultSize?: number) =>
   Schema.decodeUnknownEither(PageQuery(defaultSize))(query)
@@ -17,19 +17,21 @@ describe("Pagination", () => {
   })
 
   it("refuses out-of-range and non-numeric values", () => {
-    for (const query of [
-      { pageSize: "101" },
-      { pageSize: "0" },
-      { page: "0" },
-      { page: "-1" },
-      { page: "abc" },
-      { pageSize: "1.5" },
-      { pageSize: "1e2" },
-      { pageSize: " 5" },
-      { pageSize: "" },
-      { page: "0x10" },
-      { page: ["1", "2"] }
-    ]) {
+    for (
+      const query of [
+        { pageSize: "101" },
+        { pageSize: "0" },
+        { page: "0" },
+        { page: "-1" },
+        { page: "abc" },
+        { pageSize: "1.5" },
+        { pageSize: "1e2" },
+        { pageSize: " 5" },
+        { pageSize: "" },
+        { page: "0x10" },
+        { page: ["1", "2"] }
+      ]
+    ) {
       assert.isTrue(Either.isLeft(decode(query)), JSON.stringify(query))
     }
   })

@@ -64,12 +64,20 @@ describe("RecipientHours", () => {
     it("gives non-geographic numbers their whole country, and nothing to unknown or invalid ones", () => {
       const nanp = timeZonesOf(numbers.tollFree)
       assert.isAbove(nanp.length, 30)
-      for (const z of ["Pacific/Guam", "Pacific/Pago_Pago", "America/St_Johns", "America/New_York"]) assert.include(nanp, z)
+      for (const z of ["Pacific/Guam", "Pacific/Pago_Pago", "America/St_Johns", "America/New_York"]) {
+        assert.include(nanp, z)
+      }
       assert.strictEqual(timeZonesOf(numbers.russianMobile).length, 16)
       assert.deepStrictEqual(timeZonesOf(numbers.moscow), ["Europe/Moscow"], "a Moscow landline")
       assert.deepStrictEqual(timeZonesOf(numbers.paris), ["Europe/Paris"])
-      assert.deepStrictEqual(timeZonesOf(numbers.brazilMobile), ["America/Sao_Paulo"], "Brazil's mobiles are geographic")
-      for (const p of [numbers.unknown, "+1", "12125550123", "", "+999123456789", "not a number"]) assert.deepStrictEqual(timeZonesOf(p), [], p)
+      assert.deepStrictEqual(
+        timeZonesOf(numbers.brazilMobile),
+        ["America/Sao_Paulo"],
+        "Brazil's mobiles are geographic"
+      )
+      for (const p of [numbers.unknown, "+1", "12125550123", "", "+999123456789", "not a number"]) {
+        assert.deepStrictEqual(timeZonesOf(p), [], p)
+      }
     })
 
     it("names only zones this runtime's Intl knows", () => {
@@ -115,27 +123,46 @@ describe("RecipientHours", () => {
       // November: Guam UTC+10 opens at 22:00Z, St. John's UTC-03:30 closes at 00:30Z
       const w = recipientWindow(numbers.tollFree, at("2026-11-02T12:00:00Z"))
       assert.strictEqual(show(w.opensAt), "2026-11-02T22:00:00.000Z")
-      assert.strictEqual(show(recipientWindow(numbers.tollFree, at("2026-11-02T22:00:00Z")).closesAt), "2026-11-03T00:30:00.000Z")
+      assert.strictEqual(
+        show(recipientWindow(numbers.tollFree, at("2026-11-02T22:00:00Z")).closesAt),
+        "2026-11-03T00:30:00.000Z"
+      )
       const never = recipientWindow(numbers.unknown, at("2026-11-02T12:00:00Z"))
       assert.deepStrictEqual([never.zones, never.open, never.opensAt], [[], false, undefined])
     })
 
     it("with the campaign's own window: the first overlap, or none", () => {
-      const officeNewYork: CallWindow = { timezone: "America/New_York", start: "09:00", end: "17:00", days: [1, 2, 3, 4, 5] }
+      const officeNewYork: CallWindow = {
+        timezone: "America/New_York",
+        start: "09:00",
+        end: "17:00",
+        days: [1, 2, 3, 4, 5]
+      }
       // Friday 2026-11-06 18:00Z = 13:00 EST: Hawaii opens at 08:00 HST = 18:00Z, inside the office hours
       const friday = recipientWindow(numbers.hawaii, at("2026-11-06T15:00:00Z"), { within: [officeNewYork] })
       assert.strictEqual(show(friday.opensAt), "2026-11-06T18:00:00.000Z")
       // after 17:00 EST on Friday: Monday at 18:00Z
-      assert.strictEqual(show(recipientWindow(numbers.hawaii, at("2026-11-06T22:30:00Z"), { within: [officeNewYork] }).opensAt), "2026-11-09T18:00:00.000Z")
+      assert.strictEqual(
+        show(recipientWindow(numbers.hawaii, at("2026-11-06T22:30:00Z"), { within: [officeNewYork] }).opensAt),
+        "2026-11-09T18:00:00.000Z"
+      )
       const morning: CallWindow = { ...officeNewYork, start: "06:00", end: "08:00" }
-      assert.strictEqual(recipientWindow(numbers.hawaii, at("2026-11-06T15:00:00Z"), { within: [morning] }).opensAt, undefined, "never overlaps")
+      assert.strictEqual(
+        recipientWindow(numbers.hawaii, at("2026-11-06T15:00:00Z"), { within: [morning] }).opensAt,
+        undefined,
+        "never overlaps"
+      )
     })
 
     it("properties: open agrees with the wall clocks; opensAt is the first open instant; closesAt the first closed one", () => {
-      const hhmm = fc.integer({ min: 0, max: 23 * 60 + 58 }).map((m) => `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`)
+      const hhmm = fc.integer({ min: 0, max: 23 * 60 + 58 }).map((m) =>
+        `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`
+      )
       const hours = fc.oneof(
         fc.constant(TCPA_HOURS),
-        fc.tuple(hhmm, hhmm).filter(([a, b]) => a !== b).map(([a, b]): LocalHours => (a < b ? { start: a, end: b } : { start: b, end: a }))
+        fc.tuple(hhmm, hhmm).filter(([a, b]) => a !== b).map((
+          [a, b]
+        ): LocalHours => (a < b ? { start: a, end: b } : { start: b, end: a }))
       )
       const within = fc.oneof(
         fc.constant<ReadonlyArray<CallWindow>>([]),
@@ -149,28 +176,46 @@ describe("RecipientHours", () => {
       // 2026 and 2027, both DST changes included
       const instant = fc.integer({ min: at("2026-01-01T00:00:00Z"), max: at("2027-12-31T00:00:00Z") })
       fc.assert(
-        fc.property(fc.constantFrom(...Object.values(numbers)), instant, hours, within, fc.double({ min: 0, max: 1, noNaN: true }), (phone, t, h, w, u) => {
-          const zones = timeZonesOf(phone)
-          const result = recipientWindow(phone, t, { hours: h, within: w })
-          assert.strictEqual(result.open, openByOracle(zones, h, w, t), `${phone} at ${show(t)}`)
-          if (result.opensAt === undefined) {
-            // no open quarter-hour in the week ahead either
-            for (let s = t; s < t + 8 * 24 * HOUR; s += 15 * MINUTE) assert.isFalse(openByOracle(zones, h, w, s), `${phone} at ${show(s)}`)
-            return
+        fc.property(
+          fc.constantFrom(...Object.values(numbers)),
+          instant,
+          hours,
+          within,
+          fc.double({ min: 0, max: 1, noNaN: true }),
+          (phone, t, h, w, u) => {
+            const zones = timeZonesOf(phone)
+            const result = recipientWindow(phone, t, { hours: h, within: w })
+            assert.strictEqual(result.open, openByOracle(zones, h, w, t), `${phone} at ${show(t)}`)
+            if (result.opensAt === undefined) {
+              // no open quarter-hour in the week ahead either
+              for (let s = t; s < t + 8 * 24 * HOUR; s += 15 * MINUTE) {
+                assert.isFalse(
+                  openByOracle(zones, h, w, s),
+                  `${phone} at ${show(s)}`
+                )
+              }
+              return
+            }
+            const opens = result.opensAt
+            assert.isTrue(opens >= t && openByOracle(zones, h, w, opens), `${phone} opens ${show(opens)}`)
+            assert.strictEqual(result.open, opens === t)
+            if (opens > t) {
+              assert.isFalse(openByOracle(zones, h, w, opens - 1), `${phone}: open before ${show(opens)}`)
+              const between = Math.min(opens - 1, t + Math.floor(u * (opens - t)))
+              assert.isFalse(
+                openByOracle(zones, h, w, between),
+                `${phone}: open at ${show(between)}, before ${show(opens)}`
+              )
+            }
+            const inside = recipientWindow(phone, opens, { hours: h, within: w })
+            const closes = inside.closesAt
+            assert.isDefined(closes)
+            assert.isTrue(
+              closes! > opens && openByOracle(zones, h, w, closes! - 1) && !openByOracle(zones, h, w, closes!),
+              `${phone} closes ${show(closes)}`
+            )
           }
-          const opens = result.opensAt
-          assert.isTrue(opens >= t && openByOracle(zones, h, w, opens), `${phone} opens ${show(opens)}`)
-          assert.strictEqual(result.open, opens === t)
-          if (opens > t) {
-            assert.isFalse(openByOracle(zones, h, w, opens - 1), `${phone}: open before ${show(opens)}`)
-            const between = Math.min(opens - 1, t + Math.floor(u * (opens - t)))
-            assert.isFalse(openByOracle(zones, h, w, between), `${phone}: open at ${show(between)}, before ${show(opens)}`)
-          }
-          const inside = recipientWindow(phone, opens, { hours: h, within: w })
-          const closes = inside.closesAt
-          assert.isDefined(closes)
-          assert.isTrue(closes! > opens && openByOracle(zones, h, w, closes! - 1) && !openByOracle(zones, h, w, closes!), `${phone} closes ${show(closes)}`)
-        }),
+        ),
         { numRuns: 300 }
       )
     })

@@ -17,6 +17,8 @@ describe("which calls are recorded", () => {
       ["never", true, false],
       ["never", false, false]
     ] as const
-    for (const [agent, call, recorded] of table) assert.strictEqual(shouldRecord(agent, call), recorded, `${agent} / ${call}`)
+    for (const [agent, call, recorded] of table) {
+      assert.strictEqual(shouldRecord(agent, call), recorded, `${agent} / ${call}`)
+    }
   })
 })

@@ -60,7 +60,10 @@ describe("what the caller heard", () => {
     // 700 of 1,400 ms of "basic, plus and pro." (20 characters): the first 10 characters, "basic, plu"
     assert.strictEqual(heardText(segments, 1_900), "We have three plans: basic,")
     assert.strictEqual(heardText(segments, 5_000), "We have three plans: basic, plus and pro.")
-    assert.strictEqual(unheardText("We have three plans: basic, plus and pro.", "We have three plans:"), "basic, plus and pro.")
+    assert.strictEqual(
+      unheardText("We have three plans: basic, plus and pro.", "We have three plans:"),
+      "basic, plus and pro."
+    )
     assert.strictEqual(unheardText("Hello there.", ""), "Hello there.")
   })
 

@@ -191,47 +191,46 @@ const limitBody = (request: HttpServerRequest.HttpServerRequest) =>
   )
 }
 
-export const withRequestContext =
-  (service: string) => <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<never, R> =>
-    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-      const requestId = requestIdFor(request.headers[REQUEST_ID_HEADER])
-      const handled = Effect.gen(function*() {
-        // the access line is at info: when the level filters it, neither its clock nor its annotations are read
-        const logging = LogLevel.lessThanEqual(yield* FiberRef.get(FiberRef.currentMinimumLogLevel), LogLevel.Info)
-        const started = logging ? yield* Clock.currentTimeMillis : 0
-        // the histogram wants sub-millisecond resolution; the log line keeps the Clock (TestClock in tests)
-        const startedPrecise = performance.now()
-        const path = pathOf(request)
-        const serving = path === METRICS_PATH && request.method === "GET" ? metricsResponse : app
-        const response = yield* serving.pipe(
-          limitBody(request),
-          Effect.catchAllCause((cause) =>
-            Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : answerFor(cause, request)
-          )
+export const withRequestContext = (service: string) => <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<never, R> =>
+  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    const requestId = requestIdFor(request.headers[REQUEST_ID_HEADER])
+    const handled = Effect.gen(function*() {
+      // the access line is at info: when the level filters it, neither its clock nor its annotations are read
+      const logging = LogLevel.lessThanEqual(yield* FiberRef.get(FiberRef.currentMinimumLogLevel), LogLevel.Info)
+      const started = logging ? yield* Clock.currentTimeMillis : 0
+      // the histogram wants sub-millisecond resolution; the log line keeps the Clock (TestClock in tests)
+      const startedPrecise = performance.now()
+      const path = pathOf(request)
+      const serving = path === METRICS_PATH && request.method === "GET" ? metricsResponse : app
+      const response = yield* serving.pipe(
+        limitBody(request),
+        Effect.catchAllCause((cause) =>
+          Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : answerFor(cause, request)
         )
-        if (logging) {
-          yield* Effect.logInfo("request").pipe(
-            Effect.annotateLogs({
-              method: request.method,
-              path,
-              status: response.status,
-              durationMs: (yield* Clock.currentTimeMillis) - started
-            })
-          )
-        }
-        yield* recordRequest(service, request.method, path, response.status, (performance.now() - startedPrecise) / 1000)
-        return withHeaders(response, {
-          [REQUEST_ID_HEADER]: requestId,
-          ...securityHeaders,
-          // answers carry credentials and account data: no shared cache may keep them
-          ...(response.headers["cache-control"] === undefined && path.startsWith("/api/")
-            ? { "cache-control": "no-store" }
-            : {})
-        })
-      }).pipe(Effect.annotateLogs({ requestId, service }))
-      // a service the gateway reaches in process already runs under the gateway's id, the same
-      return Effect.flatMap(
-        FiberRef.get(CurrentRequestId),
-        (current) => current === requestId ? handled : Effect.locally(handled, CurrentRequestId, requestId)
       )
-    }) as HttpApp.Default<never, R>
+      if (logging) {
+        yield* Effect.logInfo("request").pipe(
+          Effect.annotateLogs({
+            method: request.method,
+            path,
+            status: response.status,
+            durationMs: (yield* Clock.currentTimeMillis) - started
+          })
+        )
+      }
+      yield* recordRequest(service, request.method, path, response.status, (performance.now() - startedPrecise) / 1000)
+      return withHeaders(response, {
+        [REQUEST_ID_HEADER]: requestId,
+        ...securityHeaders,
+        // answers carry credentials and account data: no shared cache may keep them
+        ...(response.headers["cache-control"] === undefined && path.startsWith("/api/")
+          ? { "cache-control": "no-store" }
+          : {})
+      })
+    }).pipe(Effect.annotateLogs({ requestId, service }))
+    // a service the gateway reaches in process already runs under the gateway's id, the same
+    return Effect.flatMap(
+      FiberRef.get(CurrentRequestId),
+      (current) => current === requestId ? handled : Effect.locally(handled, CurrentRequestId, requestId)
+    )
+  }) as HttpApp.Default<never, R>

@@ -11,12 +11,12 @@
  * The JSON body is read and checked here once; the handler's own reads (`json`, `text`) get what was
  * read. A refused request runs no handler, so nothing is written.
  */
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import type * as HttpApp from "@effect/platform/HttpApp"
 import type * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as UrlParams from "@effect/platform/UrlParams"
-import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { formatIssuePath } from "@voiceagent/domain/ApiError"
 import { JSON_BODY_MAX_DEPTH, type JsonProblem, readJsonText, unstorable } from "@voiceagent/domain/Json"
 import * as Effect from "effect/Effect"
@@ -49,7 +49,8 @@ export const parseMediaType = (value: string | undefined): MediaType | undefined
   return { essence, parameters }
 }
 
-const isJson = (type: MediaType) => type.essence === "application/json" || /^application\/[^/]+\+json$/.test(type.essence)
+const isJson = (type: MediaType) =>
+  type.essence === "application/json" || /^application\/[^/]+\+json$/.test(type.essence)
 
 /** RFC 2046 §5.1.1: 1 to 70 characters of its set, not ending in a space. */
 const BOUNDARY = /^[0-9A-Za-z'()+_,\-./:=? ]{0,69}[0-9A-Za-z'()+_,\-./:=?]$/
@@ -101,7 +102,9 @@ const urlProblems = (url: string): ReadonlyArray<{ readonly path: string; readon
       return "malformed"
     }
     const why = unstorable(decoded)
-    if (why !== undefined) found.push({ path: "path", message: `a path segment ${why.replace("must not contain", "contains")}` })
+    if (why !== undefined) {
+      found.push({ path: "path", message: `a path segment ${why.replace("must not contain", "contains")}` })
+    }
   }
   if (q !== -1) {
     for (const [name, value] of new URLSearchParams(url.slice(q + 1))) {
@@ -127,7 +130,8 @@ const withBody = (
     text: { get: () => Effect.succeed(text) },
     json: { get: () => Effect.succeed(json) },
     arrayBuffer: {
-      get: () => Effect.succeed(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer)
+      get: () =>
+        Effect.succeed(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer)
     },
     // parsed from what was read: the original request's own read would wait on a stream already consumed
     urlParamsBody: { get: () => Effect.succeed(UrlParams.fromInput(new URLSearchParams(text))) },
@@ -184,7 +188,11 @@ export class MultipartPartHeadersInvalid extends Error {
 const closeMultipartGaps = (request: HttpServerRequest.HttpServerRequest) => {
   const incoming = NodeHttpServerRequest.toIncomingMessage(request)
   const pipe = incoming.pipe
-  incoming.pipe = function<T extends NodeJS.WritableStream>(this: typeof incoming, destination: T, options?: { end?: boolean }) {
+  incoming.pipe = function<T extends NodeJS.WritableStream>(
+    this: typeof incoming,
+    destination: T,
+    options?: { end?: boolean }
+  ) {
     const parser = destination as unknown as Duplex
     const files = new Set<Readable>()
     const failFiles = (error: unknown) => {
@@ -257,9 +265,12 @@ const readJson = (request: HttpServerRequest.HttpServerRequest) =>
     switch (read._tag) {
       case "TooDeep":
         return {
-          refused: yield* invalidBody(`The JSON body nests deeper than ${JSON_BODY_MAX_DEPTH} levels of objects and arrays`, {
-            maxDepth: JSON_BODY_MAX_DEPTH
-          })
+          refused: yield* invalidBody(
+            `The JSON body nests deeper than ${JSON_BODY_MAX_DEPTH} levels of objects and arrays`,
+            {
+              maxDepth: JSON_BODY_MAX_DEPTH
+            }
+          )
         } as const
       case "NotJson":
         return { refused: yield* invalidBody("The request body could not be parsed (expected valid JSON)") } as const
@@ -290,7 +301,9 @@ export const withRequestRules = (routes: ReadonlyArray<RouteTemplate>) =>
 ): HttpApp.Default<E | HttpServerError.RequestError, R> =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
     const inUrl = urlProblems(request.url)
-    if (inUrl === "malformed") return errorResponse(400, "VALIDATION_FAILED", "The request path is not validly percent-encoded")
+    if (inUrl === "malformed") {
+      return errorResponse(400, "VALIDATION_FAILED", "The request path is not validly percent-encoded")
+    }
     if (inUrl.length > 0) return validationFailed(inUrl)
     if (request.method === "GET" || request.method === "HEAD" || request.method === "OPTIONS") return app
     if (!hasBody(request.headers)) return app
@@ -300,13 +313,21 @@ export const withRequestRules = (routes: ReadonlyArray<RouteTemplate>) =>
     const type = parseMediaType(received)
     const proceed = (
       read: Effect.Effect<
-        { readonly refused: HttpServerResponse.HttpServerResponse } | { readonly request: HttpServerRequest.HttpServerRequest },
+        { readonly refused: HttpServerResponse.HttpServerResponse } | {
+          readonly request: HttpServerRequest.HttpServerRequest
+        },
         HttpServerError.RequestError
       >
     ): Effect.Effect<HttpServerResponse.HttpServerResponse, E | HttpServerError.RequestError, R> =>
-      Effect.flatMap(read, (outcome) =>
-        "refused" in outcome ? Effect.succeed(outcome.refused) : Effect.provideService(app, HttpServerRequest.HttpServerRequest, outcome.request))
-    const jsonType = type !== undefined && isJson(type) && ["utf-8", "utf8", undefined].includes(type.parameters["charset"]?.toLowerCase())
+      Effect.flatMap(
+        read,
+        (outcome) =>
+          "refused" in outcome
+            ? Effect.succeed(outcome.refused)
+            : Effect.provideService(app, HttpServerRequest.HttpServerRequest, outcome.request)
+      )
+    const jsonType = type !== undefined && isJson(type) &&
+      ["utf-8", "utf8", undefined].includes(type.parameters["charset"]?.toLowerCase())
     switch (route.body) {
       case "json": {
         if (!jsonType) return unsupportedMediaType("json", received)

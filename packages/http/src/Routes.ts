@@ -47,7 +47,9 @@ export const routesOf = (api: HttpApi.HttpApi.Any): ReadonlyArray<RouteTemplate>
     onGroup: () => {},
     onEndpoint: ({ endpoint }) => {
       const signed = Context.getOrElse(endpoint.annotations, SignedBody, () => false)
-      found.push(routeTemplate(endpoint.method, endpoint.path, signed ? "signed-json" : bodyKindOf(endpoint.payloadSchema)))
+      found.push(
+        routeTemplate(endpoint.method, endpoint.path, signed ? "signed-json" : bodyKindOf(endpoint.payloadSchema))
+      )
     }
   })
   return found

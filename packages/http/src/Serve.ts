@@ -1,3 +1,4 @@
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import * as Etag from "@effect/platform/Etag"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as HttpApi from "@effect/platform/HttpApi"
@@ -7,7 +8,8 @@ import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpPlatform from "@effect/platform/HttpPlatform"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as Path from "@effect/platform/Path"
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import type { ErrorBody } from "@voiceagent/domain/ApiError"
+import { MetricsRefresh } from "@voiceagent/runner/Observability/PlatformMetrics"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
@@ -17,8 +19,6 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import * as Scope from "effect/Scope"
-import type { ErrorBody } from "@voiceagent/domain/ApiError"
-import { MetricsRefresh } from "@voiceagent/runner/Observability/PlatformMetrics"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
 import { hasBody, REQUEST_ID_HEADER, requestIdFor, securityHeaders, withRequestContext } from "./RequestContext.js"
@@ -44,7 +44,9 @@ export const docsLayer = HttpApiScalar.layer({
 export const baseUrlOf = (address: HttpServer.Address): string =>
   address._tag === "UnixAddress"
     ? `http://unix:${address.path}`
-    : `http://${address.hostname === "0.0.0.0" || address.hostname === "::" ? "127.0.0.1" : address.hostname}:${address.port}`
+    : `http://${
+      address.hostname === "0.0.0.0" || address.hostname === "::" ? "127.0.0.1" : address.hostname
+    }:${address.port}`
 
 /**
  * How long a stopping server lets the requests in flight finish before it closes their connections
@@ -142,24 +144,25 @@ const armBodyTimeout = (
  * closing its side of the connection (`400 INVALID_BODY`). As node's own handler does: only when
  * nothing of an answer was written on the connection yet, and the connection is closed after it.
  */
-const answerClientError = (log: (message: string, annotations: Record<string, unknown>) => void) =>
-(error: NodeJS.ErrnoException, socket: Duplex) => {
-  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage
-  if (!socket.writable || (inFlight != null && inFlight.headersSent)) {
-    socket.destroy()
-    return
+const answerClientError =
+  (log: (message: string, annotations: Record<string, unknown>) => void) =>
+  (error: NodeJS.ErrnoException, socket: Duplex) => {
+    const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage
+    if (!socket.writable || (inFlight != null && inFlight.headersSent)) {
+      socket.destroy()
+      return
+    }
+    const [status, code, message] = error.code === "HPE_HEADER_OVERFLOW"
+      ? [431, "REQUEST_HEADERS_TOO_LARGE", "The request's headers are larger than the server accepts"] as const
+      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+      ? [408, "REQUEST_TIMEOUT", "The request was not received in time"] as const
+      : error.code === "HPE_INVALID_EOF_STATE"
+      ? [400, "INVALID_BODY", "The connection was closed before the request body was complete"] as const
+      : [400, "MALFORMED_REQUEST", "The request is not valid HTTP/1.1"] as const
+    const requestId = requestIdFor(inFlight?.req?.headers[REQUEST_ID_HEADER] as string | undefined)
+    log("client error", { requestId, status, reason: error.code ?? error.message })
+    answerRaw(socket, status, code, message, requestId)
   }
-  const [status, code, message] = error.code === "HPE_HEADER_OVERFLOW"
-    ? [431, "REQUEST_HEADERS_TOO_LARGE", "The request's headers are larger than the server accepts"] as const
-    : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
-    ? [408, "REQUEST_TIMEOUT", "The request was not received in time"] as const
-    : error.code === "HPE_INVALID_EOF_STATE"
-    ? [400, "INVALID_BODY", "The connection was closed before the request body was complete"] as const
-    : [400, "MALFORMED_REQUEST", "The request is not valid HTTP/1.1"] as const
-  const requestId = requestIdFor(inFlight?.req?.headers[REQUEST_ID_HEADER] as string | undefined)
-  log("client error", { requestId, status, reason: error.code ?? error.message })
-  answerRaw(socket, status, code, message, requestId)
-}
 
 /**
  * A node HTTP server that stops gracefully when the layer that serves on it is released: it stops
@@ -172,7 +175,11 @@ const answerClientError = (log: (message: string, annotations: Record<string, un
  * open until node's keep-alive timeout (5 s). The drain is a finalizer of `serve`, added after the
  * platform's, so it runs first: while it waits, the handler is still there.
  */
-const gracefulServer = <R = never>(service: string, options: Listen, upgrade?: Effect.Effect<UpgradeHandler, never, R>) =>
+const gracefulServer = <R = never>(
+  service: string,
+  options: Listen,
+  upgrade?: Effect.Effect<UpgradeHandler, never, R>
+) =>
   Effect.gen(function*() {
     const onUpgrade = upgrade === undefined ? undefined : yield* upgrade
     /** Connections handed to the upgrade handler (a web call's stream): closed once the grace is over. */
@@ -216,7 +223,9 @@ const gracefulServer = <R = never>(service: string, options: Listen, upgrade?: E
       const inTime = yield* Deferred.await(closed).pipe(Effect.interruptible, Effect.timeout(grace), Effect.option)
       if (Option.isNone(inTime)) {
         yield* Effect.logWarning(
-          `${service}: ${inFlight.size} request(s) still in flight after ${Duration.format(grace)}: closing their connections`
+          `${service}: ${inFlight.size} request(s) still in flight after ${
+            Duration.format(grace)
+          }: closing their connections`
         )
         server.closeAllConnections()
         for (const socket of upgraded) socket.destroy()
@@ -254,15 +263,26 @@ const gracefulServer = <R = never>(service: string, options: Listen, upgrade?: E
   })
 
 /** A node HTTP server that stops gracefully (see `gracefulServer`), for any server of a role. */
-export const gracefulHttpServer = <R = never>(service: string, options: Listen, upgrade?: Effect.Effect<UpgradeHandler, never, R>) =>
-  Layer.mergeAll(Layer.scoped(HttpServer.HttpServer, gracefulServer(service, options, upgrade)), NodeHttpServer.layerContext)
+export const gracefulHttpServer = <R = never>(
+  service: string,
+  options: Listen,
+  upgrade?: Effect.Effect<UpgradeHandler, never, R>
+) =>
+  Layer.mergeAll(
+    Layer.scoped(HttpServer.HttpServer, gracefulServer(service, options, upgrade)),
+    NodeHttpServer.layerContext
+  )
 
 /**
  * Binds a node HTTP server that stops gracefully, and records its address in the service directory.
  * `upgrade`: its WebSockets (see `WebSockets`); without it, a request that asks to upgrade is served
  * as any other.
  */
-export const listen = <R = never>(service: string, options: Listen, upgrade?: Effect.Effect<UpgradeHandler, never, R>) =>
+export const listen = <R = never>(
+  service: string,
+  options: Listen,
+  upgrade?: Effect.Effect<UpgradeHandler, never, R>
+) =>
   Layer.effectDiscard(
     Effect.gen(function*() {
       const server = yield* HttpServer.HttpServer
@@ -314,7 +334,10 @@ export const serveApi = <E, R, RU = never>(
     Effect.gen(function*() {
       const { api: served } = yield* HttpApi.Api
       const app = withRequestContext(service)(withRequestRules(routesOf(served))(yield* HttpApiBuilder.httpApp))
-      yield* (yield* ServiceDirectory).registerLocal(service, { app, context: serverContext(yield* Effect.context<never>()) })
+      yield* (yield* ServiceDirectory).registerLocal(service, {
+        app,
+        context: serverContext(yield* Effect.context<never>())
+      })
       yield* serveSlim(app)
       return Layer.empty
     })

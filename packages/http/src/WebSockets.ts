@@ -47,7 +47,9 @@ export const answerRaw = (socket: Duplex, status: number, code: string, message:
     ...securityHeaders
   }
   socket.end(
-    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${Object.entries(head).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n${text}`,
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${
+      Object.entries(head).map(([k, v]) => `${k}: ${v}\r\n`).join("")
+    }\r\n${text}`,
     () => socket.destroy()
   )
 }
@@ -81,7 +83,13 @@ export const forwardedHeaders = (request: http.IncomingMessage, requestId: strin
  * answer comes back as it is: a 101 and then the stream both ways, or a refusal and the connection
  * closed. No answer within 10 s, or none at all, is a 502 in the error body.
  */
-export const tunnel = (request: http.IncomingMessage, socket: Duplex, head: Buffer, target: string, requestId: string) => {
+export const tunnel = (
+  request: http.IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  target: string,
+  requestId: string
+) => {
   const url = new URL(target.replace(/^ws/, "http"))
   let settled = false
   const fail = (message: string) => {
@@ -112,7 +120,9 @@ export const tunnel = (request: http.IncomingMessage, socket: Duplex, head: Buff
     }
     settled = true
     const lines = [`HTTP/1.1 101 ${response.statusMessage ?? "Switching Protocols"}`]
-    for (let i = 0; i + 1 < response.rawHeaders.length; i += 2) lines.push(`${response.rawHeaders[i]}: ${response.rawHeaders[i + 1]}`)
+    for (let i = 0; i + 1 < response.rawHeaders.length; i += 2) {
+      lines.push(`${response.rawHeaders[i]}: ${response.rawHeaders[i + 1]}`)
+    }
     socket.write(`${lines.join("\r\n")}\r\n\r\n`)
     if (nextHead.length > 0) socket.write(nextHead)
     if (head.length > 0) next.write(head)

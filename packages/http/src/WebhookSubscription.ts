@@ -18,7 +18,8 @@ export const sameSecret = (a: string, b: string) =>
 export const subscriptionChallenge = (query: SubscriptionQuery, token: string | undefined): string | undefined => {
   const presented = query["hub.verify_token"]
   const challenge = query["hub.challenge"]
-  return query["hub.mode"] === "subscribe" && presented !== undefined && challenge !== undefined && token !== undefined &&
+  return query["hub.mode"] === "subscribe" && presented !== undefined && challenge !== undefined &&
+      token !== undefined &&
       sameSecret(presented, token)
     ? challenge
     : undefined

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
-import { CredentialCache } from "@voiceagent/http/Auth/CredentialCache"
 import type { ApiKeyId, TenantId, UserId } from "@voiceagent/domain/Ids"
 import { Tenant, User } from "@voiceagent/domain/Users"
+import { CredentialCache } from "@voiceagent/http/Auth/CredentialCache"
 import type { KeyCredential } from "@voiceagent/runner/ApiKeys/ApiKeysRepo"
 
 /** A UUID named by a short label, so the cases read as names. */
@@ -12,8 +12,15 @@ const credential = (id: string, userId: string, tenantId: string | null): KeyCre
   keyHash: new Uint8Array(32),
   expiresAt: null,
   lastUsedAt: null,
-  user: new User({ id: uuid(userId) as UserId, email: `${userId}@example.com`, tenantId: (tenantId === null ? null : uuid(tenantId)) as TenantId | null, createdAt: new Date(0) }),
-  tenant: tenantId === null ? null : new Tenant({ id: uuid(tenantId) as TenantId, name: "Co", currency: "USD", createdAt: new Date(0) })
+  user: new User({
+    id: uuid(userId) as UserId,
+    email: `${userId}@example.com`,
+    tenantId: (tenantId === null ? null : uuid(tenantId)) as TenantId | null,
+    createdAt: new Date(0)
+  }),
+  tenant: tenantId === null
+    ? null
+    : new Tenant({ id: uuid(tenantId) as TenantId, name: "Co", currency: "USD", createdAt: new Date(0) })
 })
 
 describe("CredentialCache", () => {

@@ -24,8 +24,10 @@ const send = (url: string, agent: http.Agent | false) =>
     const request = http.get(url, { agent }, (response) => {
       let body = ""
       response.setEncoding("utf8").on("data", (chunk) => (body += chunk))
-      response.on("end", () => resume(Effect.succeed({ status: response.statusCode!, connection: response.headers.connection, body })))
-      response.on("error", (e: NodeJS.ErrnoException) => resume(Effect.succeed({ error: e.code ?? e.message })))
+      response.on("end", () =>
+        resume(Effect.succeed({ status: response.statusCode!, connection: response.headers.connection, body })))
+      response.on("error", (e: NodeJS.ErrnoException) =>
+        resume(Effect.succeed({ error: e.code ?? e.message })))
     })
     request.on("error", (e: NodeJS.ErrnoException) => resume(Effect.succeed({ error: e.code ?? e.message })))
   })
@@ -47,7 +49,13 @@ const app = HttpRouter.empty.pipe(
 
 /** Waits for `event`; dies naming it after `millis` (generous: the wait ends on the event). */
 const within = <A>(event: Effect.Effect<A>, millis: number, what: string) =>
-  event.pipe(Effect.timeoutFail({ duration: Duration.millis(millis), onTimeout: () => new Error(`waited ${millis} ms for ${what}`) }), Effect.orDie)
+  event.pipe(
+    Effect.timeoutFail({
+      duration: Duration.millis(millis),
+      onTimeout: () => new Error(`waited ${millis} ms for ${what}`)
+    }),
+    Effect.orDie
+  )
 
 /** Resolves once `socket` has closed. */
 const closed = (socket: Duplex) =>

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
 import { DUMMY_HASH, hashPassword, verifyPassword } from "@voiceagent/http/Auth/Passwords"
+import { Effect } from "effect"
 
 describe("passwords", () => {
   it.effect("verifies the right password and refuses others", () =>

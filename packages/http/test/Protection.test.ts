@@ -25,7 +25,8 @@ import { MAX_READ_BODY_BYTES } from "@voiceagent/http/RequestContext"
 import { Effect, TestClock } from "effect"
 
 const MiB = 1024 * 1024
-const key = (address = "198.51.100.1") => identify(`Bearer ${generateApiKey()}`, address) as Extract<Identity, { _tag: "ApiKey" }>
+const key = (address = "198.51.100.1") =>
+  identify(`Bearer ${generateApiKey()}`, address) as Extract<Identity, { _tag: "ApiKey" }>
 const anonymous = (address: string): Identity => ({ _tag: "Address", address })
 
 describe("token buckets", () => {
@@ -97,7 +98,10 @@ describe("token buckets", () => {
       assert.strictEqual(limiter.size().addresses, 1)
       assert.isTrue((yield* limiter.admit(anonymous("192.0.2.1")))!.allowed)
       assert.isTrue((yield* limiter.admit(anonymous("192.0.2.1")))!.allowed)
-      assert.isFalse((yield* limiter.admit(anonymous("192.0.2.1")))!.allowed, "10 keyed requests cost the address one token")
+      assert.isFalse(
+        (yield* limiter.admit(anonymous("192.0.2.1")))!.allowed,
+        "10 keyed requests cost the address one token"
+      )
       // made-up keys (their checksums are right: anyone can compute one) stop at the address's burst
       for (let i = 0; i < 3; i++) {
         const madeUp = key("192.0.2.2")
@@ -175,11 +179,21 @@ describe("identities", () => {
 
   it("take the client address from the connection, or as many places from the right of X-Forwarded-For as there are trusted proxies", () => {
     const request = (xff: string | undefined) =>
-      HttpServerRequest.fromWeb(new Request("http://gw/api/v1/agents", { headers: xff === undefined ? {} : { "x-forwarded-for": xff } }))
+      HttpServerRequest.fromWeb(
+        new Request("http://gw/api/v1/agents", { headers: xff === undefined ? {} : { "x-forwarded-for": xff } })
+      )
         .modify({ remoteAddress: "10.0.0.2" })
-    assert.strictEqual(clientAddress(request("198.51.100.1"), 0), "10.0.0.2", "no trusted proxy: the header is the client's own")
+    assert.strictEqual(
+      clientAddress(request("198.51.100.1"), 0),
+      "10.0.0.2",
+      "no trusted proxy: the header is the client's own"
+    )
     assert.strictEqual(clientAddress(request("198.51.100.1"), 1), "198.51.100.1")
-    assert.strictEqual(clientAddress(request("1.1.1.1, 198.51.100.1"), 1), "198.51.100.1", "entries the client wrote are ignored")
+    assert.strictEqual(
+      clientAddress(request("1.1.1.1, 198.51.100.1"), 1),
+      "198.51.100.1",
+      "entries the client wrote are ignored"
+    )
     assert.strictEqual(clientAddress(request("1.1.1.1, 198.51.100.1, 10.0.0.9"), 2), "198.51.100.1")
     assert.strictEqual(clientAddress(request(undefined), 1), "10.0.0.2", "no header: the connection")
   })
@@ -209,7 +223,9 @@ describe("body limits", () => {
     assert.isAtLeast(limitOf("/api/v1/knowledge-bases/x/sources"), 3 * longestSource)
     assert.strictEqual(defaultProtection.maxUploadBytes, Math.max(...LargeBodyRoutes.map((r) => r.bytes)))
     // JSON is read whole by the services, up to their own ceiling
-    for (const path of ["/api/v1/contact-lists/x/contacts/bulk", "/api/v1/knowledge-bases/x/sources", "/api/v1/agents"]) {
+    for (
+      const path of ["/api/v1/contact-lists/x/contacts/bulk", "/api/v1/knowledge-bases/x/sources", "/api/v1/agents"]
+    ) {
       assert.isAtMost(limitOf(path), MAX_READ_BODY_BYTES, path)
     }
   })

@@ -52,7 +52,12 @@ describe("request context", () => {
       const { lines } = yield* run(Effect.succeed(HttpServerResponse.empty({ status: 204 })), "/api/v1/things?secret=1")
       const access = lines.filter((l) => String(l.message).includes("request"))
       assert.strictEqual(access.length, 1)
-      assert.deepInclude(access[0]!.annotations, { method: "GET", path: "/api/v1/things", status: 204, service: "test" })
+      assert.deepInclude(access[0]!.annotations, {
+        method: "GET",
+        path: "/api/v1/things",
+        status: 204,
+        service: "test"
+      })
       assert.isNumber(access[0]!.annotations["durationMs"])
     }))
 })

@@ -26,8 +26,16 @@ const tenant = new Tenant({
   createdAt: new Date("2026-11-21T07:29:50.001Z")
 })
 const profiles = [
-  new Profile({ user, tenant, credential: { type: "api_key", apiKeyId: "0190a3c4-0000-7000-8000-000000000003" as ApiKeyId } }),
-  new Profile({ user: new User({ ...user, tenantId: null }), tenant: null, credential: { type: "session", apiKeyId: null } })
+  new Profile({
+    user,
+    tenant,
+    credential: { type: "api_key", apiKeyId: "0190a3c4-0000-7000-8000-000000000003" as ApiKeyId }
+  }),
+  new Profile({
+    user: new User({ ...user, tenantId: null }),
+    tenant: null,
+    credential: { type: "session", apiKeyId: null }
+  })
 ]
 const chunk = (index: number, title: string | null) =>
   new RetrievedChunk({
@@ -46,15 +54,34 @@ const results = [
     embedder: "offline-hash-v1",
     items: [chunk(0, "Prices"), chunk(1, null), chunk(2, "Notes")]
   }),
-  new QueryResult({ kbId: "0190a3c4-0000-7000-8000-000000000004" as KnowledgeBaseId, query: "", threshold: 0, embedder: "e", items: [] })
+  new QueryResult({
+    kbId: "0190a3c4-0000-7000-8000-000000000004" as KnowledgeBaseId,
+    query: "",
+    threshold: 0,
+    embedder: "e",
+    items: []
+  })
 ]
 
 const Created = Schema.Struct({ name: Schema.NonEmptyString, at: Schema.DateFromString })
 
 class Answers extends HttpApiGroup.make("answers")
-  .add(HttpApiEndpoint.get("profile", "/profile/:i/:mine").setPath(Schema.Struct({ i: Schema.NumberFromString, mine: Schema.String })).addSuccess(Profile))
-  .add(HttpApiEndpoint.get("query", "/query/:i/:mine").setPath(Schema.Struct({ i: Schema.NumberFromString, mine: Schema.String })).addSuccess(QueryResult))
-  .add(HttpApiEndpoint.get("created", "/created/:mine").setPath(Schema.Struct({ mine: Schema.String })).addSuccess(Created, { status: 201 }))
+  .add(
+    HttpApiEndpoint.get("profile", "/profile/:i/:mine").setPath(
+      Schema.Struct({ i: Schema.NumberFromString, mine: Schema.String })
+    ).addSuccess(Profile)
+  )
+  .add(
+    HttpApiEndpoint.get("query", "/query/:i/:mine").setPath(
+      Schema.Struct({ i: Schema.NumberFromString, mine: Schema.String })
+    ).addSuccess(QueryResult)
+  )
+  .add(
+    HttpApiEndpoint.get("created", "/created/:mine").setPath(Schema.Struct({ mine: Schema.String })).addSuccess(
+      Created,
+      { status: 201 }
+    )
+  )
 {}
 class Api extends HttpApi.make("answers").add(Answers) {}
 
@@ -65,8 +92,10 @@ const created = { name: "x", at: new Date("2026-01-31T09:00:00.000Z") }
 
 const AnswersLive = HttpApiBuilder.group(Api, "answers", (handlers) =>
   handlers
-    .handle("profile", ({ path }) => Effect.succeed(path.mine === "yes" ? profileAnswer(profiles[path.i]!) : profiles[path.i]!))
-    .handle("query", ({ path }) => Effect.succeed(path.mine === "yes" ? queryAnswer(results[path.i]!) : results[path.i]!))
+    .handle("profile", ({ path }) =>
+      Effect.succeed(path.mine === "yes" ? profileAnswer(profiles[path.i]!) : profiles[path.i]!))
+    .handle("query", ({ path }) =>
+      Effect.succeed(path.mine === "yes" ? queryAnswer(results[path.i]!) : results[path.i]!))
     .handle("created", ({ path }) => Effect.succeed(path.mine === "yes" ? createdAnswer(created) : created)))
 
 const answer = async (handler: (request: Request) => Promise<Response>, path: string) => {

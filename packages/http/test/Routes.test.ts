@@ -15,7 +15,10 @@ describe("route templates", () => {
   it("match by method and every segment, a literal segment winning over a parameter in either order", () => {
     assert.strictEqual(matchRoute(table, "GET", "/api/v1/agents/a1")?.path, "/api/v1/agents/:agentId")
     assert.strictEqual(matchRoute(table, "GET", "/api/v1/agents/defaults")?.path, "/api/v1/agents/defaults")
-    assert.strictEqual(matchRoute([...table].reverse(), "GET", "/api/v1/agents/defaults")?.path, "/api/v1/agents/defaults")
+    assert.strictEqual(
+      matchRoute([...table].reverse(), "GET", "/api/v1/agents/defaults")?.path,
+      "/api/v1/agents/defaults"
+    )
     assert.strictEqual(matchRoute(table, "PATCH", "/api/v1/agents/a1")?.method, "PATCH")
     assert.isUndefined(matchRoute(table, "DELETE", "/api/v1/agents/a1"))
     assert.isUndefined(matchRoute(table, "GET", "/api/v1/agents/a1/extra"))

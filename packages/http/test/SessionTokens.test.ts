@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Either, Redacted, TestClock } from "effect"
-import { SessionTokens } from "@voiceagent/http/Auth/SessionTokens"
 import type { UserId } from "@voiceagent/domain/Ids"
+import { SessionTokens } from "@voiceagent/http/Auth/SessionTokens"
+import { Effect, Either, Redacted, TestClock } from "effect"
 
 const userId = "0190f7a0-0000-7000-8000-000000000001" as UserId
 const Tokens = SessionTokens.layer({ secret: Redacted.make("s".repeat(32)), ttl: "1 hour" })

@@ -5,15 +5,16 @@
  * `HttpClient`.
  */
 import * as EntityId from "@effect/cluster/EntityId"
+import * as ShardId from "@effect/cluster/ShardId"
 import * as Sharding from "@effect/cluster/Sharding"
 import * as ShardingConfig from "@effect/cluster/ShardingConfig"
-import * as ShardId from "@effect/cluster/ShardId"
 import * as Singleton from "@effect/cluster/Singleton"
 import { LiveCallEntity } from "@voiceagent/domain/Calls"
 import { CampaignEntity } from "@voiceagent/domain/Campaigns"
 import type { PhoneProvider } from "@voiceagent/domain/Phone"
-import type * as Duration from "effect/Duration"
+import { TenantEntity } from "@voiceagent/domain/TenantEntity"
 import * as Clock from "effect/Clock"
+import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schedule from "effect/Schedule"
@@ -24,47 +25,54 @@ import { RateCards } from "./Billing/RateCards.js"
 import { AgentBrain } from "./Brain/AgentBrain.js"
 import { CallEnded } from "./Calls/CallEnded.js"
 import { CallJournal } from "./Calls/CallJournal.js"
-import { CallTransfersRepo } from "./Calls/CallTransfersRepo.js"
-import { VoicemailRepo } from "./Calls/VoicemailRepo.js"
 import { CallSessionsRepo } from "./Calls/CallSessionsRepo.js"
-import { DeadLetters } from "./Cluster/DeadLetters.js"
-import {
-  ClusterStorageSettings,
-  type ClusterStorageRetention,
-  clusterStorageCleanup,
-  defaultClusterStorageRetention
-} from "./Cluster/StorageCleanup.js"
-import { Failpoints, type FailpointSpec } from "./Failpoints.js"
 import { CallSpecs } from "./Calls/CallSpecs.js"
+import { CallTransfersRepo } from "./Calls/CallTransfersRepo.js"
+import { LiveCallLive } from "./Calls/LiveCallLive.js"
+import { LocalCalls } from "./Calls/LocalCalls.js"
+import { TimerWheel } from "./Calls/TimerWheel.js"
+import { VoicemailRepo } from "./Calls/VoicemailRepo.js"
 import { CampaignLive, defaultDialerOptions, type DialerOptions, DialerSettings } from "./Campaigns/CampaignLive.js"
 import { CampaignsRepo } from "./Campaigns/CampaignsRepo.js"
 import { DialPacer } from "./Campaigns/DialPacer.js"
-import { LiveCallLive } from "./Calls/LiveCallLive.js"
+import { DeadLetters } from "./Cluster/DeadLetters.js"
 import { deliver } from "./Cluster/Deliver.js"
-import { LocalCalls } from "./Calls/LocalCalls.js"
-import { TimerWheel } from "./Calls/TimerWheel.js"
-import { makeSimulatedCarrier, type SimulatorOptions } from "./Telephony/SimulatedCarrier.js"
-import { type Carrier, CallEventSink, Telephony } from "./Telephony/Telephony.js"
-import { makeWebCarrier } from "./Telephony/WebCarrier.js"
-import { TenantEntityLive } from "./Tenants/TenantEntityLive.js"
-import { TenantEntity } from "@voiceagent/domain/TenantEntity"
-import { VoiceNumbersRepo } from "./VoiceNumbers/VoiceNumbersRepo.js"
-import { dispatcher, type DispatcherOptions, Webhooks } from "./Webhooks/Webhooks.js"
-import { defaultMessagingOptions, MessageOutbox, messageDispatcher, type MessagingOptions, MessagingSettings } from "./Messaging/MessageOutbox.js"
-import { type ChatAppSender, MessageSenders, type SmsSender } from "./Messaging/Senders.js"
-import { simulatedChatAppSender, simulatedSmsSender } from "./Messaging/SimulatedSenders.js"
+import {
+  clusterStorageCleanup,
+  type ClusterStorageRetention,
+  ClusterStorageSettings,
+  defaultClusterStorageRetention
+} from "./Cluster/StorageCleanup.js"
+import { Failpoints, type FailpointSpec } from "./Failpoints.js"
 import { Ingestion } from "./Knowledge/Ingestion.js"
 import { type KnowledgeOptions, KnowledgeServices } from "./Knowledge/KnowledgeServices.js"
+import {
+  defaultMessagingOptions,
+  messageDispatcher,
+  MessageOutbox,
+  type MessagingOptions,
+  MessagingSettings
+} from "./Messaging/MessageOutbox.js"
+import { type ChatAppSender, MessageSenders, type SmsSender } from "./Messaging/Senders.js"
+import { simulatedChatAppSender, simulatedSmsSender } from "./Messaging/SimulatedSenders.js"
 import { Recordings, type RecordingsOptions, RecordingsSettings } from "./Recordings/Recordings.js"
+import { makeSimulatedCarrier, type SimulatorOptions } from "./Telephony/SimulatedCarrier.js"
+import { CallEventSink, type Carrier, Telephony } from "./Telephony/Telephony.js"
+import { makeWebCarrier } from "./Telephony/WebCarrier.js"
+import { TenantEntityLive } from "./Tenants/TenantEntityLive.js"
 import { Conversations } from "./Voice/Conversations.js"
 import { LocalMedia, MediaWaker } from "./Voice/Media.js"
 import { MediaServer, type MediaServerOptions } from "./Voice/MediaServer.js"
-import { WebStreams } from "./Voice/WebMedia.js"
 import { webrtcVad } from "./Voice/Vad.js"
 import { type VoiceOptions, VoiceProvidersLive } from "./Voice/VoiceProvidersLive.js"
+import { WebStreams } from "./Voice/WebMedia.js"
+import { VoiceNumbersRepo } from "./VoiceNumbers/VoiceNumbersRepo.js"
+import { dispatcher, type DispatcherOptions, Webhooks } from "./Webhooks/Webhooks.js"
 
 /** Every runner works the queue of ingestion jobs (leases, not a singleton: jobs spread over runners). */
-const IngestionWorker = Layer.scopedDiscard(Effect.flatMap(Ingestion, (ingestion) => Effect.forkScoped(ingestion.worker)))
+const IngestionWorker = Layer.scopedDiscard(
+  Effect.flatMap(Ingestion, (ingestion) => Effect.forkScoped(ingestion.worker))
+)
 
 export interface RuntimeOptions {
   readonly simulator: SimulatorOptions
@@ -120,7 +128,9 @@ export const CallEventSinkLive = Layer.effect(
     return {
       report: (sessionId, event) =>
         local.deliver(sessionId, event).pipe(
-          Effect.flatMap((delivered) => delivered ? Effect.void : Effect.asVoid(client(sessionId).ProviderEvent({ event }))),
+          Effect.flatMap((delivered) =>
+            delivered ? Effect.void : Effect.asVoid(client(sessionId).ProviderEvent({ event }))
+          ),
           Effect.catchAllCause((cause) => Effect.logWarning("could not deliver a carrier event", cause))
         )
     }
@@ -133,7 +143,10 @@ export const CallEventSinkLive = Layer.effect(
  */
 export const MediaWakerLive = Layer.effect(
   MediaWaker,
-  Effect.map(LiveCallEntity.client, (client) => ({ wake: (sessionId) => Effect.orDie(deliver(client(sessionId).OpenMedia())) }))
+  Effect.map(
+    LiveCallEntity.client,
+    (client) => ({ wake: (sessionId) => Effect.orDie(deliver(client(sessionId).OpenMedia())) })
+  )
 )
 
 const TelephonyLive = (options: RuntimeOptions) =>
@@ -142,7 +155,11 @@ const TelephonyLive = (options: RuntimeOptions) =>
     Effect.gen(function*() {
       const simulated = yield* makeSimulatedCarrier(options.simulator)
       const configured: Partial<Record<PhoneProvider, Carrier>> = {}
-      for (const [provider, make] of Object.entries(options.carriers ?? {}) as Array<[PhoneProvider, Effect.Effect<Carrier>]>) {
+      for (
+        const [provider, make] of Object.entries(options.carriers ?? {}) as Array<
+          [PhoneProvider, Effect.Effect<Carrier>]
+        >
+      ) {
         configured[provider] = yield* make
       }
       const web = yield* makeWebCarrier
@@ -158,10 +175,18 @@ const MessageSendersLive = (options: RuntimeOptions) =>
         ? simulatedChatAppSender
         : yield* (options.senders.chatApp as Effect.Effect<ChatAppSender>)
       const sms: Partial<Record<PhoneProvider, SmsSender>> = {}
-      for (const [provider, make] of Object.entries(options.senders?.sms ?? {}) as Array<[PhoneProvider, Effect.Effect<SmsSender>]>) {
+      for (
+        const [provider, make] of Object.entries(options.senders?.sms ?? {}) as Array<
+          [PhoneProvider, Effect.Effect<SmsSender>]
+        >
+      ) {
         sms[provider] = yield* make
       }
-      const simulated = { PROVIDER_A: simulatedSmsSender("PROVIDER_A"), PROVIDER_B: simulatedSmsSender("PROVIDER_B"), PROVIDER_C: simulatedSmsSender("PROVIDER_C") }
+      const simulated = {
+        PROVIDER_A: simulatedSmsSender("PROVIDER_A"),
+        PROVIDER_B: simulatedSmsSender("PROVIDER_B"),
+        PROVIDER_C: simulatedSmsSender("PROVIDER_C")
+      }
       return { chatApp, sms: (provider: PhoneProvider) => sms[provider] ?? simulated[provider] }
     })
   )
@@ -187,14 +212,21 @@ const ledgerSweep = (interval: Duration.DurationInput) =>
     const tenants = yield* TenantEntity.client
     yield* ledger.dropAbandoned(ABANDONED_RESERVATION_SECONDS).pipe(
       Effect.tap((dropped) =>
-        dropped > 0 ? Effect.logWarning(`released the funds of ${dropped} reservation(s) whose call was never written`) : Effect.void
+        dropped > 0
+          ? Effect.logWarning(`released the funds of ${dropped} reservation(s) whose call was never written`)
+          : Effect.void
       ),
       // calls ENDED whose settlement flush was lost with its runner: their tenant settles them
-      Effect.zipRight(ledger.unsettledTenants(UNSETTLED_CALL_SECONDS).pipe(
-        Effect.flatMap((ids) =>
-          Effect.forEach(ids, (id) => tenants(id).SettleEnded().pipe(Effect.ignore), { concurrency: 16, discard: true })
+      Effect.zipRight(
+        ledger.unsettledTenants(UNSETTLED_CALL_SECONDS).pipe(
+          Effect.flatMap((ids) =>
+            Effect.forEach(ids, (id) => tenants(id).SettleEnded().pipe(Effect.ignore), {
+              concurrency: 16,
+              discard: true
+            })
+          )
         )
-      )),
+      ),
       Effect.catchAllCause((cause) => Effect.logWarning("the ledger's sweep failed", cause)),
       Effect.repeat(Schedule.spaced(interval))
     )
@@ -234,7 +266,9 @@ const shardTakeover = Effect.gen(function*() {
       ...active.filter(inGained).map((id) => campaignClient(id).Wake().pipe(Effect.ignore))
     ]
     yield* Effect.all(woken, { concurrency: 16, discard: true })
-    if (woken.length > 0) yield* Effect.logInfo(`acquired ${gained.length} shard(s): woke ${woken.length} call(s) and campaign(s)`)
+    if (woken.length > 0) {
+      yield* Effect.logInfo(`acquired ${gained.length} shard(s): woke ${woken.length} call(s) and campaign(s)`)
+    }
   })
   const realClock = Clock.make()
   yield* tick.pipe(
@@ -329,20 +363,22 @@ export const RuntimeLive = (options: RuntimeOptions = defaultRuntimeOptions) =>
     // TimerWheel: the live calls' deadlines and the simulated carrier's line events, one timer fiber per runner
     Layer.provideMerge(Layer.merge(LocalCalls.Default, TimerWheel.Default)),
     // the live calls' writes, group-committed; the call-ended listeners write in the end's transaction
-    Layer.provideMerge(CallJournal.Default.pipe(Layer.provideMerge(CallEnded.layer<Sharding.Sharding | Webhooks | MessageOutbox>([
-      campaignListener,
-      // the dispatchers are woken only when the end transaction queued rows for them
-      Effect.map(Webhooks, (w) => ({
-        wants: w.wants,
-        onCallEnded: w.onCallEnded,
-        afterCommit: (_, queued) => queued ? w.nudge : Effect.void
-      })),
-      Effect.map(MessageOutbox, (m) => ({
-        wants: m.wants,
-        onCallEnded: m.onCallEnded,
-        afterCommit: (_, queued) => queued ? m.nudge : Effect.void
-      }))
-    ])))),
+    Layer.provideMerge(
+      CallJournal.Default.pipe(Layer.provideMerge(CallEnded.layer<Sharding.Sharding | Webhooks | MessageOutbox>([
+        campaignListener,
+        // the dispatchers are woken only when the end transaction queued rows for them
+        Effect.map(Webhooks, (w) => ({
+          wants: w.wants,
+          onCallEnded: w.onCallEnded,
+          afterCommit: (_, queued) => queued ? w.nudge : Effect.void
+        })),
+        Effect.map(MessageOutbox, (m) => ({
+          wants: m.wants,
+          onCallEnded: m.onCallEnded,
+          afterCommit: (_, queued) => queued ? m.nudge : Effect.void
+        }))
+      ])))
+    ),
     Layer.provide(VoiceProvidersLive(options.voice)),
     Layer.provideMerge(AgentBrain.responder),
     Layer.provideMerge(Repositories),

@@ -27,7 +27,9 @@ export interface PlatformSettingsShape {
 }
 
 /** Platform-wide settings the runtime reads (from configuration in the roles, fixed in tests). */
-export class PlatformSettings extends Context.Tag("Runner/PlatformSettings")<PlatformSettings, PlatformSettingsShape>() {
+export class PlatformSettings
+  extends Context.Tag("Runner/PlatformSettings")<PlatformSettings, PlatformSettingsShape>()
+{
   static readonly defaults: PlatformSettingsShape = {
     rates: {
       voicePerMinute: 5,

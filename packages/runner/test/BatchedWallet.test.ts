@@ -96,7 +96,9 @@ describe(`batched wallet (${TestRuntime.backendName()})`, () => {
   layer(Runtime, { timeout: 600_000, excludeTestServices: true })((it) => {
     it.effect("reserves with their sessions, ends and settlement flushes, duplicated, reordered and concurrent: never below zero, every charge once, none lost, nothing left reserved", () =>
       Effect.gen(function*() {
-        const runtime = yield* Effect.runtime<SqlClient.SqlClient | Ledger | CallSessionsRepo | CallJournal | UsersRepo>()
+        const runtime = yield* Effect.runtime<
+          SqlClient.SqlClient | Ledger | CallSessionsRepo | CallJournal | UsersRepo
+        >()
         const tenantsClient = yield* TenantEntity.client
         const runs: Array<string> = []
 
@@ -116,9 +118,15 @@ describe(`batched wallet (${TestRuntime.backendName()})`, () => {
             const ops: Array<Op> = [
               ...calls.map((_, call) => ({ _tag: "Reserve", call }) as const),
               ...calls.map((_, call) => ({ _tag: "End", call }) as const),
-              ...Array.from({ length: input.flushes }, (_, i) => ({ _tag: i % 2 === 0 ? "FlushEntity" : "FlushLedger" }) as const)
+              ...Array.from({ length: input.flushes }, (_, i) =>
+                ({ _tag: i % 2 === 0 ? "FlushEntity" : "FlushLedger" }) as const)
             ]
-            const delivered = [...ops, ...ops.filter((_, i) => input.duplicate[i % input.duplicate.length])]
+            const delivered = [
+              ...ops,
+              ...ops.filter((_, i) =>
+                input.duplicate[i % input.duplicate.length]
+              )
+            ]
               .map((op, i) => ({ op, key: input.order[i % input.order.length]! + i * 1e-9 }))
               .sort((a, b) => a.key - b.key)
               .map((d) => d.op)
@@ -137,7 +145,8 @@ describe(`batched wallet (${TestRuntime.backendName()})`, () => {
                   }
                   case "End": {
                     const call = calls[op.call]!
-                    // the entity's end, through the runner's journal: the cost never above what was held (one chunk here)
+                    // the entity's end, through the runner's journal: the cost never above what was held (one chunk
+                    // here)
                     const at = Date.now()
                     const cost = Math.min(call.cost, input.amount)
                     yield* journal.end({
@@ -170,20 +179,29 @@ describe(`batched wallet (${TestRuntime.backendName()})`, () => {
               })
 
             for (let i = 0; i < delivered.length; i += input.wave) {
-              yield* Effect.all(delivered.slice(i, i + input.wave).map(apply), { concurrency: "unbounded", discard: true })
+              yield* Effect.all(delivered.slice(i, i + input.wave).map(apply), {
+                concurrency: "unbounded",
+                discard: true
+              })
               const [w] = yield* sql<{ balance: number; reserved: number; openCalls: number }>`
                 SELECT balance, reserved, open_calls FROM wallets WHERE tenant_id = ${tenantId}
               `
               if (w !== undefined) {
                 assert.isAtLeast(Number(w.balance), 0, "the balance never below zero")
                 assert.isAtLeast(Number(w.balance) - Number(w.reserved), 0, "nor the available funds")
-                if (input.limit !== null) assert.isAtMost(w.openCalls, input.limit, "never more calls open than the limit")
+                if (input.limit !== null) {
+                  assert.isAtMost(w.openCalls, input.limit, "never more calls open than the limit")
+                }
               }
             }
 
             // every call that was placed ends (an end delivered before its reservation found no call),
             // and a last flush, sent twice
-            for (const call of calls) if (reserved.has(call.id)) yield* apply({ _tag: "End", call: calls.indexOf(call) })
+            for (const call of calls) {
+              if (reserved.has(call.id)) {
+                yield* apply({ _tag: "End", call: calls.indexOf(call) })
+              }
+            }
             yield* Effect.all([tenant.SettleEnded(), ledger.settleEnded(tenantId)], { concurrency: "unbounded" })
 
             const [wallet] = yield* sql<{ balance: number; reserved: number; openCalls: number }>`
@@ -198,11 +216,16 @@ describe(`batched wallet (${TestRuntime.backendName()})`, () => {
               SELECT reference, sum(amount)::int AS amount, count(*)::int AS n FROM ledger_transactions
               WHERE tenant_id = ${tenantId} AND kind = 'call_charge' GROUP BY reference
             `
-            const [sessionsCount] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM call_sessions WHERE tenant_id = ${tenantId}`
+            const [sessionsCount] = yield* sql<
+              { n: number }
+            >`SELECT count(*)::int AS n FROM call_sessions WHERE tenant_id = ${tenantId}`
             const [openCount] = yield* sql<{ n: number }>`
               SELECT count(*)::int AS n FROM reservations WHERE tenant_id = ${tenantId} AND status = 'open'
             `
-            const expected = calls.filter((c) => reserved.has(c.id)).map((c) => ({ id: c.id, charge: Math.min(c.cost, input.amount) }))
+            const expected = calls.filter((c) => reserved.has(c.id)).map((c) => ({
+              id: c.id,
+              charge: Math.min(c.cost, input.amount)
+            }))
             const byRef = new Map(charges.map((c) => [c.reference, c]))
             const totalCharged = expected.reduce((sum, c) => sum + c.charge, 0)
 
@@ -219,7 +242,11 @@ describe(`batched wallet (${TestRuntime.backendName()})`, () => {
                 assert.strictEqual(charge?.amount, -c.charge, "charged what it cost")
               }
             }
-            assert.strictEqual(charges.length, expected.filter((c) => c.charge > 0).length, "no charge for a call not placed")
+            assert.strictEqual(
+              charges.length,
+              expected.filter((c) => c.charge > 0).length,
+              "no charge for a call not placed"
+            )
             assert.strictEqual(Number(wallet?.reserved ?? 0), 0, "nothing left reserved")
             assert.strictEqual(wallet?.openCalls ?? 0, 0, "no call left open")
             assert.strictEqual(openCount!.n, 0, "no reservation left open")

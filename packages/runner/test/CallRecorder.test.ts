@@ -82,7 +82,12 @@ describe("WavFile", () => {
       const written = fs.readFileSync(file)
       assert.strictEqual(written.length, bytes)
       const wav = parseWav(written)!
-      assert.deepInclude(wav, { channels: 2, sampleRate: 8_000, declaredDataBytes: dataBytes, declaredRiffBytes: 36 + dataBytes })
+      assert.deepInclude(wav, {
+        channels: 2,
+        sampleRate: 8_000,
+        declaredDataBytes: dataBytes,
+        declaredRiffBytes: 36 + dataBytes
+      })
       const frameCount = dataBytes / 4
       assert.deepStrictEqual([...wav.samples[0]!], [...caller.subarray(0, frameCount)])
       assert.deepStrictEqual([...wav.samples[1]!], [...agent.subarray(0, frameCount)])

@@ -12,14 +12,21 @@ import { TimerWheel } from "@voiceagent/runner/Calls/TimerWheel"
 import * as TestKit from "@voiceagent/runner/Testing/TestKit"
 import * as TestRuntime from "@voiceagent/runner/Testing/TestRuntime"
 import { UsersRepo } from "@voiceagent/runner/Users/UsersRepo"
-import { EVENT_ID_HEADER, SIGNATURE_HEADER, sign } from "@voiceagent/runner/Webhooks/Webhooks"
+import { EVENT_ID_HEADER, sign, SIGNATURE_HEADER } from "@voiceagent/runner/Webhooks/Webhooks"
 import { Deferred, Duration, Effect, Exit, Layer, Option } from "effect"
 import * as crypto from "node:crypto"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 
 const Runtime = Layer.mergeAll(UsersRepo.Default, ApiKeysRepo.Default).pipe(
-  Layer.provideMerge(TestRuntime.layer({ runtime: { simulator: { ringMillis: 2000 }, webhooks: { pollInterval: "1 second", maxIdleInterval: "10 seconds", batchSize: 50 } } }))
+  Layer.provideMerge(
+    TestRuntime.layer({
+      runtime: {
+        simulator: { ringMillis: 2000 },
+        webhooks: { pollInterval: "1 second", maxIdleInterval: "10 seconds", batchSize: 50 }
+      }
+    })
+  )
 )
 
 const newTenant = (topUp: number) =>
@@ -27,15 +34,25 @@ const newTenant = (topUp: number) =>
     yield* TestRuntime.warmUp
     const users = yield* UsersRepo
     const agents = yield* AgentsRepo
-    const { tenant, user } = yield* users.create({ email: `c-${crypto.randomUUID()}@example.com`, passwordHash: "x", companyName: "Co" })
+    const { tenant, user } = yield* users.create({
+      email: `c-${crypto.randomUUID()}@example.com`,
+      passwordHash: "x",
+      companyName: "Co"
+    })
     const tenantId = tenant!.id as TenantId
     const persona = Option.getOrThrow(yield* agents.findPersona("4a1f0c56-2c1e-4d1a-9a53-0d6b3f6e0001" as any))
     const agent = yield* agents.create(tenantId, persona, "Agent")
-    if (topUp > 0) yield* (yield* TenantEntity.client)(tenantId).TopUp({ idempotencyKey: `seed-${tenantId}`, amount: topUp })
+    if (topUp > 0) {
+      yield* (yield* TenantEntity.client)(tenantId).TopUp({ idempotencyKey: `seed-${tenantId}`, amount: topUp })
+    }
     return { tenantId, userId: user.id as UserId, agentId: agent.id as AgentId }
   })
 
-const spec = (t: { tenantId: TenantId; agentId: AgentId }, toNumber: string, overrides: Partial<CallSpec> = {}): CallSpec => ({
+const spec = (
+  t: { tenantId: TenantId; agentId: AgentId },
+  toNumber: string,
+  overrides: Partial<CallSpec> = {}
+): CallSpec => ({
   tenantId: t.tenantId,
   jobId: "job",
   agentId: t.agentId,
@@ -66,8 +83,11 @@ const start = (s: CallSpec) =>
   })
 
 const session = (sessionId: string) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql<any>`SELECT * FROM call_sessions WHERE id = ${sessionId}`.pipe(Effect.map(([row]) => row), Effect.orDie))
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) =>
+      sql<any>`SELECT * FROM call_sessions WHERE id = ${sessionId}`.pipe(Effect.map(([row]) => row), Effect.orDie)
+  )
 
 const wallet = (tenantId: TenantId) => Effect.flatMap(Ledger, (l) => l.balance(tenantId))
 
@@ -106,17 +126,22 @@ describe("live calls, driven by TestClock", () => {
         const failed = yield* start(spec(t, "+14155559003"))
         const refused = yield* start(spec(t, "+14155559004"))
         yield* advance(3)
-        for (const [call, outcome, reason] of [
-          [busy, "BUSY", "busy"],
-          [failed, "FAILED", "carrier_failed"],
-          [refused, "FAILED", "dial_failed"]
-        ] as const) {
+        for (
+          const [call, outcome, reason] of [
+            [busy, "BUSY", "busy"],
+            [failed, "FAILED", "carrier_failed"],
+            [refused, "FAILED", "dial_failed"]
+          ] as const
+        ) {
           yield* eventually(Effect.gen(function*() {
             const row = yield* session(call.sessionId)
             assert.deepStrictEqual([row.status, row.outcome, row.endReason, row.cost], ["ENDED", outcome, reason, 0])
           }))
         }
-        assert.deepStrictEqual(yield* wallet(t.tenantId), { currency: "USD", balance: 1000, reserved: 0, available: 1000 } as any)
+        assert.deepStrictEqual(
+          yield* wallet(t.tenantId),
+          { currency: "USD", balance: 1000, reserved: 0, available: 1000 } as any
+        )
       }))
 
     it.effect("an unanswered call ends at its ring timeout, not before", () =>
@@ -150,7 +175,9 @@ describe("live calls, driven by TestClock", () => {
         assert.strictEqual(wheel.deadlineOf(sessionId, "ring"), row.dialedAt.getTime() + 1_200_000)
         // a ringing call is not kept resident: idle for MAX_IDLE_MS (the reaper looks as often), its entity goes
         yield* TestKit.advance(Duration.millis(3 * MAX_IDLE_MS))
-        yield* eventually(Effect.sync(() => assert.isFalse(localCalls.has(sessionId), "the ringing call's entity still runs")))
+        yield* eventually(
+          Effect.sync(() => assert.isFalse(localCalls.has(sessionId), "the ringing call's entity still runs"))
+        )
         assert.isUndefined(wheel.deadlineOf(sessionId, "resident"))
         // what it leaves is its wake at the ring deadline
         assert.strictEqual(wheel.deadlineOf(sessionId, "ring"), row.dialedAt.getTime() + 1_200_000)
@@ -216,15 +243,26 @@ describe("live calls, driven by TestClock", () => {
           240,
           20
         ])
-        assert.deepStrictEqual(yield* wallet(poor.tenantId), { currency: "USD", balance: 0, reserved: 0, available: 0 } as any)
+        assert.deepStrictEqual(
+          yield* wallet(poor.tenantId),
+          { currency: "USD", balance: 0, reserved: 0, available: 0 } as any
+        )
         yield* advance(270)
         const full = yield* eventually(Effect.gen(function*() {
           const row = yield* session(long.sessionId)
           assert.strictEqual(row.status, "ENDED")
           return row
         }))
-        assert.deepStrictEqual([full.outcome, full.durationSeconds, full.billedSeconds, full.cost], ["ANSWERED", 500, 504, 42])
-        assert.deepStrictEqual(yield* wallet(rich.tenantId), { currency: "USD", balance: 958, reserved: 0, available: 958 } as any)
+        assert.deepStrictEqual([full.outcome, full.durationSeconds, full.billedSeconds, full.cost], [
+          "ANSWERED",
+          500,
+          504,
+          42
+        ])
+        assert.deepStrictEqual(
+          yield* wallet(rich.tenantId),
+          { currency: "USD", balance: 958, reserved: 0, available: 958 } as any
+        )
       }))
 
     it.effect("hang-up: before the answer the call is canceled and free; after it, billed for what was said", () =>
@@ -233,12 +271,24 @@ describe("live calls, driven by TestClock", () => {
         const ringing = yield* start(spec(t, "+14155550300"))
         const talking = yield* start(spec(t, "+14155550300"))
         yield* advance(1)
-        assert.deepStrictEqual(yield* ringing.call.Hangup({ requestId: "r1" }), { status: "ENDED", outcome: "CANCELED" })
+        assert.deepStrictEqual(yield* ringing.call.Hangup({ requestId: "r1" }), {
+          status: "ENDED",
+          outcome: "CANCELED"
+        })
         yield* advance(1 + 13)
-        assert.deepStrictEqual(yield* talking.call.Hangup({ requestId: "r2" }), { status: "ENDED", outcome: "ANSWERED" })
+        assert.deepStrictEqual(yield* talking.call.Hangup({ requestId: "r2" }), {
+          status: "ENDED",
+          outcome: "ANSWERED"
+        })
         // the same request again is answered from storage; another one changes nothing
-        assert.deepStrictEqual(yield* talking.call.Hangup({ requestId: "r2" }), { status: "ENDED", outcome: "ANSWERED" })
-        assert.deepStrictEqual(yield* talking.call.Hangup({ requestId: "r3" }), { status: "ENDED", outcome: "ANSWERED" })
+        assert.deepStrictEqual(yield* talking.call.Hangup({ requestId: "r2" }), {
+          status: "ENDED",
+          outcome: "ANSWERED"
+        })
+        assert.deepStrictEqual(yield* talking.call.Hangup({ requestId: "r3" }), {
+          status: "ENDED",
+          outcome: "ANSWERED"
+        })
         const a = yield* session(ringing.sessionId)
         const b = yield* session(talking.sessionId)
         assert.deepStrictEqual([a.endReason, a.cost], ["hangup_requested", 0])
@@ -254,7 +304,10 @@ describe("live calls, driven by TestClock", () => {
         ])
         assert.strictEqual((yield* wallet(t.tenantId)).balance, 1000 - b.cost)
         assert.isAtLeast(b.transcript.length, 1)
-        assert.isTrue(b.transcript.every((line: any) => Date.parse(line.at) <= b.endedAt.getTime()), "only what was said before the end")
+        assert.isTrue(
+          b.transcript.every((line: any) => Date.parse(line.at) <= b.endedAt.getTime()),
+          "only what was said before the end"
+        )
       }))
 
     it.effect("a late or duplicated carrier event is ignored", () =>
@@ -267,9 +320,13 @@ describe("live calls, driven by TestClock", () => {
           assert.strictEqual(row.status, "ENDED")
           return row
         }))
-        const again = yield* call.ProviderEvent({ event: { eventId: "late-ringing", kind: "ringing", at: 0, providerCallId: null } })
+        const again = yield* call.ProviderEvent({
+          event: { eventId: "late-ringing", kind: "ringing", at: 0, providerCallId: null }
+        })
         assert.deepStrictEqual(again, { status: "ENDED", outcome: "ANSWERED" })
-        const completedTwice = yield* call.ProviderEvent({ event: { eventId: "dup", kind: "completed", at: 1, providerCallId: null } })
+        const completedTwice = yield* call.ProviderEvent({
+          event: { eventId: "dup", kind: "completed", at: 1, providerCallId: null }
+        })
         assert.deepStrictEqual(completedTwice, { status: "ENDED", outcome: "ANSWERED" })
         const after = yield* session(sessionId)
         assert.deepStrictEqual([after.endedAt.getTime(), after.cost], [ended.endedAt.getTime(), ended.cost])
@@ -282,7 +339,9 @@ describe("live calls, driven by TestClock", () => {
         const refused = yield* Effect.flip(start(spec(broke, "+14155550100")))
         assert.strictEqual(refused._tag, "InsufficientFunds")
         const sql = yield* SqlClient.SqlClient
-        const [count] = yield* sql<{ n: number }>`SELECT count(*) AS n FROM call_sessions WHERE tenant_id = ${broke.tenantId}`
+        const [count] = yield* sql<
+          { n: number }
+        >`SELECT count(*) AS n FROM call_sessions WHERE tenant_id = ${broke.tenantId}`
         assert.strictEqual(count!.n, 0)
 
         const busyTenant = yield* newTenant(1000)
@@ -339,12 +398,17 @@ describe("live calls, driven by TestClock", () => {
         const payload = JSON.parse(first.body)
         assert.strictEqual(payload.type, "call.ended")
         assert.strictEqual(payload.data.sessionId, sessionId)
-        assert.deepInclude(payload.data, { outcome: "ANSWERED", durationSeconds: 5, billedSeconds: 6, cost: 1, toNumber: "+14155550005" })
+        assert.deepInclude(payload.data, {
+          outcome: "ANSWERED",
+          durationSeconds: 5,
+          billedSeconds: 6,
+          cost: 1,
+          toNumber: "+14155550005"
+        })
         assert.strictEqual(first.headers[EVENT_ID_HEADER], payload.id)
         const signature = String(first.headers[SIGNATURE_HEADER])
         const [, timestamp] = /^t=(\d+),v1=[0-9a-f]{64}$/.exec(signature)!
         assert.strictEqual(signature, sign(secret, Number(timestamp), first.body))
-
       }))
   })
 })

@@ -15,9 +15,9 @@ import type { CampaignId, CreateCampaignRequest } from "@voiceagent/domain/Campa
 import type { ContactListId, TenantId } from "@voiceagent/domain/Ids"
 import { Campaigns } from "@voiceagent/runner/Campaigns/Campaigns"
 import { ContactsRepo } from "@voiceagent/runner/Contacts/ContactsRepo"
+import { campaignsDialing } from "@voiceagent/runner/Observability/PlatformMetrics"
 import * as TestKit from "@voiceagent/runner/Testing/TestKit"
 import { VoiceNumbersRepo } from "@voiceagent/runner/VoiceNumbers/VoiceNumbersRepo"
-import { campaignsDialing } from "@voiceagent/runner/Observability/PlatformMetrics"
 import { Clock, Effect, Metric } from "effect"
 
 const SECOND = 1000
@@ -75,7 +75,10 @@ const progress = (tenantId: TenantId, id: CampaignId) => Effect.flatMap(Campaign
 
 /** The attempts as `[phone, attempt number, status, outcome]`, in the order listed. */
 const attemptRows = (tenantId: TenantId, id: CampaignId) =>
-  Effect.map(TestKit.attempts(tenantId, id), (rows) => rows.map((a) => [a.phoneNumber, a.attemptNumber, a.status, a.outcome] as const))
+  Effect.map(
+    TestKit.attempts(tenantId, id),
+    (rows) => rows.map((a) => [a.phoneNumber, a.attemptNumber, a.status, a.outcome] as const)
+  )
 
 /** The error's tag (the effect must fail). */
 const failureTag = <A, E extends { readonly _tag: string }, R>(effect: Effect.Effect<A, E, R>) =>
@@ -118,102 +121,138 @@ describe("campaigns under the TestClock", () => {
   // from about 18:30Z on.
   // -------------------------------------------------------------------------------------------
   it.layer(TestKit.layer(), { timeout: 300_000 })("from Sunday 2026-11-01, 01:00 EDT", (it) => {
-    it.effect("New York: a campaign started outside its window dials at the next opening, 09:00 EST after the fall-back (14:00Z, not 13:00Z)", () =>
-      Effect.gen(function*() {
-        yield* TestKit.startAt("2026-11-01T05:00:00Z")
-        const campaigns = yield* Campaigns
-        const numbers = [phone(1, 0, "0010"), phone(1, 1, "0020")]
-        const later = [phone(1, 2, "0010")]
-        const fx = yield* setup(numbers)
-        const fx2 = yield* setup(later)
-        const window = { timezone: "America/New_York", callWindowStart: "09:00", callWindowEnd: "17:00", callDays: [1, 2, 3, 4, 5, 6, 7] }
-        const now1 = yield* create(fx, window)
-        const at0700 = yield* create(fx2, window)
+    it.effect(
+      "New York: a campaign started outside its window dials at the next opening, 09:00 EST after the fall-back (14:00Z, not 13:00Z)",
+      () =>
+        Effect.gen(function*() {
+          yield* TestKit.startAt("2026-11-01T05:00:00Z")
+          const campaigns = yield* Campaigns
+          const numbers = [phone(1, 0, "0010"), phone(1, 1, "0020")]
+          const later = [phone(1, 2, "0010")]
+          const fx = yield* setup(numbers)
+          const fx2 = yield* setup(later)
+          const window = {
+            timezone: "America/New_York",
+            callWindowStart: "09:00",
+            callWindowEnd: "17:00",
+            callDays: [1, 2, 3, 4, 5, 6, 7]
+          }
+          const now1 = yield* create(fx, window)
+          const at0700 = yield* create(fx2, window)
 
-        yield* campaigns.schedule(fx.tenantId, now1.id, null)
-        // scheduled for 07:00 EST, still outside the window: started then, dialing at 09:00
-        const scheduled = yield* campaigns.schedule(fx2.tenantId, at0700.id, new Date("2026-11-01T12:00:00Z"))
-        assert.strictEqual(iso(scheduled.scheduledAt), "2026-11-01T12:00:00.000Z")
-        yield* TestKit.advance(0)
+          yield* campaigns.schedule(fx.tenantId, now1.id, null)
+          // scheduled for 07:00 EST, still outside the window: started then, dialing at 09:00
+          const scheduled = yield* campaigns.schedule(fx2.tenantId, at0700.id, new Date("2026-11-01T12:00:00Z"))
+          assert.strictEqual(iso(scheduled.scheduledAt), "2026-11-01T12:00:00.000Z")
+          yield* TestKit.advance(0)
 
-        const waiting = yield* progress(fx.tenantId, now1.id)
-        assert.deepStrictEqual(
-          [waiting.status, waiting.totalContacts, waiting.callWindowOpen, waiting.nextWindowOpensAt && iso(waiting.nextWindowOpensAt)],
-          ["RUNNING", 2, false, "2026-11-01T14:00:00.000Z"]
-        )
-        const notYet = yield* progress(fx2.tenantId, at0700.id)
-        assert.deepStrictEqual([notYet.status, notYet.totalContacts], ["SCHEDULED", 0])
+          const waiting = yield* progress(fx.tenantId, now1.id)
+          assert.deepStrictEqual(
+            [
+              waiting.status,
+              waiting.totalContacts,
+              waiting.callWindowOpen,
+              waiting.nextWindowOpensAt && iso(waiting.nextWindowOpensAt)
+            ],
+            ["RUNNING", 2, false, "2026-11-01T14:00:00.000Z"]
+          )
+          const notYet = yield* progress(fx2.tenantId, at0700.id)
+          assert.deepStrictEqual([notYet.status, notYet.totalContacts], ["SCHEDULED", 0])
 
-        yield* TestKit.advanceTo("2026-11-01T12:00:00Z")
-        const started = yield* get(fx2.tenantId, at0700.id)
-        assert.deepStrictEqual([started.status, started.totalContacts, started.startedAt && iso(started.startedAt)], [
-          "RUNNING",
-          1,
-          "2026-11-01T12:00:00.000Z"
-        ])
+          yield* TestKit.advanceTo("2026-11-01T12:00:00Z")
+          const started = yield* get(fx2.tenantId, at0700.id)
+          assert.deepStrictEqual([started.status, started.totalContacts, started.startedAt && iso(started.startedAt)], [
+            "RUNNING",
+            1,
+            "2026-11-01T12:00:00.000Z"
+          ])
 
-        yield* TestKit.advanceTo("2026-11-01T13:59:59.999Z")
-        assert.deepStrictEqual(yield* dialsAmong([...numbers, ...later]), [], "09:00 EDT (13:00Z) is not 09:00 on this day")
+          yield* TestKit.advanceTo("2026-11-01T13:59:59.999Z")
+          assert.deepStrictEqual(
+            yield* dialsAmong([...numbers, ...later]),
+            [],
+            "09:00 EDT (13:00Z) is not 09:00 on this day"
+          )
 
-        yield* TestKit.advanceTo("2026-11-01T14:00:40Z")
-        assert.deepStrictEqual(yield* dialsAmong(numbers), [
-          [numbers[0]!, "2026-11-01T14:00:00.000Z"],
-          [numbers[1]!, "2026-11-01T14:00:01.000Z"]
-        ])
-        assert.deepStrictEqual(yield* dialsTo(later[0]!), ["2026-11-01T14:00:00.000Z"])
-        const done = yield* get(fx.tenantId, now1.id)
-        // the second call: dialed 14:00:01, answered 2 s later, 20 s of talk
-        assert.deepStrictEqual([done.status, done.completedAt && iso(done.completedAt)], ["COMPLETED", "2026-11-01T14:00:23.000Z"])
-      }), 120_000)
+          yield* TestKit.advanceTo("2026-11-01T14:00:40Z")
+          assert.deepStrictEqual(yield* dialsAmong(numbers), [
+            [numbers[0]!, "2026-11-01T14:00:00.000Z"],
+            [numbers[1]!, "2026-11-01T14:00:01.000Z"]
+          ])
+          assert.deepStrictEqual(yield* dialsTo(later[0]!), ["2026-11-01T14:00:00.000Z"])
+          const done = yield* get(fx.tenantId, now1.id)
+          // the second call: dialed 14:00:01, answered 2 s later, 20 s of talk
+          assert.deepStrictEqual([done.status, done.completedAt && iso(done.completedAt)], [
+            "COMPLETED",
+            "2026-11-01T14:00:23.000Z"
+          ])
+        }),
+      120_000
+    )
 
-    it.effect("Asia/Kolkata (UTC+05:30): windows open and close on the half hour, and weekdays are local", () =>
-      Effect.gen(function*() {
-        const campaigns = yield* Campaigns
-        // 21:00-22:00 IST every day = 15:30Z-16:30Z
-        const evening = [phone(2, 0, "0010"), phone(2, 1, "9001")]
-        // 00:00-01:00 IST on Mondays only: Monday 00:00 IST is Sunday 18:30Z
-        const monday = [phone(2, 2, "0010")]
-        const fx = yield* setup(evening)
-        const fx2 = yield* setup(monday)
-        const eveningCampaign = yield* create(fx, {
-          timezone: "Asia/Kolkata",
-          callWindowStart: "21:00",
-          callWindowEnd: "22:00",
-          callDays: [1, 2, 3, 4, 5, 6, 7],
-          maxAttempts: 2,
-          redialDelayMin: 60
-        })
-        const mondayCampaign = yield* create(fx2, { timezone: "Asia/Kolkata", callWindowStart: "00:00", callWindowEnd: "01:00", callDays: [1] })
-        assert.isTrue((yield* now) < Date.parse("2026-11-01T15:00:00Z"))
-        yield* campaigns.schedule(fx.tenantId, eveningCampaign.id, null)
-        yield* campaigns.schedule(fx2.tenantId, mondayCampaign.id, null)
-        yield* TestKit.advance(0)
-        const p1 = yield* progress(fx.tenantId, eveningCampaign.id)
-        const p2 = yield* progress(fx2.tenantId, mondayCampaign.id)
-        assert.deepStrictEqual(p1.nextWindowOpensAt && iso(p1.nextWindowOpensAt), "2026-11-01T15:30:00.000Z")
-        assert.deepStrictEqual(p2.nextWindowOpensAt && iso(p2.nextWindowOpensAt), "2026-11-01T18:30:00.000Z")
+    it.effect(
+      "Asia/Kolkata (UTC+05:30): windows open and close on the half hour, and weekdays are local",
+      () =>
+        Effect.gen(function*() {
+          const campaigns = yield* Campaigns
+          // 21:00-22:00 IST every day = 15:30Z-16:30Z
+          const evening = [phone(2, 0, "0010"), phone(2, 1, "9001")]
+          // 00:00-01:00 IST on Mondays only: Monday 00:00 IST is Sunday 18:30Z
+          const monday = [phone(2, 2, "0010")]
+          const fx = yield* setup(evening)
+          const fx2 = yield* setup(monday)
+          const eveningCampaign = yield* create(fx, {
+            timezone: "Asia/Kolkata",
+            callWindowStart: "21:00",
+            callWindowEnd: "22:00",
+            callDays: [1, 2, 3, 4, 5, 6, 7],
+            maxAttempts: 2,
+            redialDelayMin: 60
+          })
+          const mondayCampaign = yield* create(fx2, {
+            timezone: "Asia/Kolkata",
+            callWindowStart: "00:00",
+            callWindowEnd: "01:00",
+            callDays: [1]
+          })
+          assert.isTrue((yield* now) < Date.parse("2026-11-01T15:00:00Z"))
+          yield* campaigns.schedule(fx.tenantId, eveningCampaign.id, null)
+          yield* campaigns.schedule(fx2.tenantId, mondayCampaign.id, null)
+          yield* TestKit.advance(0)
+          const p1 = yield* progress(fx.tenantId, eveningCampaign.id)
+          const p2 = yield* progress(fx2.tenantId, mondayCampaign.id)
+          assert.deepStrictEqual(p1.nextWindowOpensAt && iso(p1.nextWindowOpensAt), "2026-11-01T15:30:00.000Z")
+          assert.deepStrictEqual(p2.nextWindowOpensAt && iso(p2.nextWindowOpensAt), "2026-11-01T18:30:00.000Z")
 
-        yield* TestKit.advanceTo("2026-11-01T15:29:59.999Z")
-        assert.deepStrictEqual(yield* dialsAmong([...evening, ...monday]), [])
-        yield* TestKit.advanceTo("2026-11-01T18:29:59.999Z")
-        // the busy number ends at 15:30:03Z; its redial (16:30:03Z) falls after the 16:30Z close: the next evening
-        assert.deepStrictEqual(yield* dialsAmong(evening), [
-          [evening[0]!, "2026-11-01T15:30:00.000Z"],
-          [evening[1]!, "2026-11-01T15:30:01.000Z"]
-        ])
-        const p3 = yield* progress(fx.tenantId, eveningCampaign.id)
-        assert.deepStrictEqual(
-          [p3.status, p3.callWindowOpen, p3.nextWindowOpensAt && iso(p3.nextWindowOpensAt), p3.contacts.pending, p3.contacts.answered],
-          ["RUNNING", false, "2026-11-02T15:30:00.000Z", 1, 1]
-        )
-        assert.deepStrictEqual(yield* dialsTo(monday[0]!), [], "Sunday in UTC and in Kolkata until 18:30Z")
+          yield* TestKit.advanceTo("2026-11-01T15:29:59.999Z")
+          assert.deepStrictEqual(yield* dialsAmong([...evening, ...monday]), [])
+          yield* TestKit.advanceTo("2026-11-01T18:29:59.999Z")
+          // the busy number ends at 15:30:03Z; its redial (16:30:03Z) falls after the 16:30Z close: the next evening
+          assert.deepStrictEqual(yield* dialsAmong(evening), [
+            [evening[0]!, "2026-11-01T15:30:00.000Z"],
+            [evening[1]!, "2026-11-01T15:30:01.000Z"]
+          ])
+          const p3 = yield* progress(fx.tenantId, eveningCampaign.id)
+          assert.deepStrictEqual(
+            [
+              p3.status,
+              p3.callWindowOpen,
+              p3.nextWindowOpensAt && iso(p3.nextWindowOpensAt),
+              p3.contacts.pending,
+              p3.contacts.answered
+            ],
+            ["RUNNING", false, "2026-11-02T15:30:00.000Z", 1, 1]
+          )
+          assert.deepStrictEqual(yield* dialsTo(monday[0]!), [], "Sunday in UTC and in Kolkata until 18:30Z")
 
-        yield* TestKit.advanceTo("2026-11-01T18:30:15Z")
-        assert.deepStrictEqual(yield* dialsTo(monday[0]!), ["2026-11-01T18:30:00.000Z"])
-        assert.strictEqual((yield* get(fx2.tenantId, mondayCampaign.id)).status, "COMPLETED")
-        // the evening campaign still waits for Monday evening
-        yield* campaigns.abort(fx.tenantId, eveningCampaign.id)
-      }), 60_000)
+          yield* TestKit.advanceTo("2026-11-01T18:30:15Z")
+          assert.deepStrictEqual(yield* dialsTo(monday[0]!), ["2026-11-01T18:30:00.000Z"])
+          assert.strictEqual((yield* get(fx2.tenantId, mondayCampaign.id)).status, "COMPLETED")
+          // the evening campaign still waits for Monday evening
+          yield* campaigns.abort(fx.tenantId, eveningCampaign.id)
+        }),
+      60_000
+    )
 
     // From here on the window is always open (UTC, all day), and the clock is past 18:30Z.
 
@@ -279,7 +318,10 @@ describe("campaigns under the TestClock", () => {
         yield* TestKit.advance(MINUTE)
         const moved = yield* campaigns.schedule(fxEarlier.tenantId, a.id, new Date(t0 + 5 * MINUTE))
         const postponed = yield* campaigns.schedule(fxLater.tenantId, b.id, new Date(t0 + 20 * MINUTE))
-        assert.deepStrictEqual([iso(moved.scheduledAt), iso(postponed.scheduledAt)], [iso(t0 + 5 * MINUTE), iso(t0 + 20 * MINUTE)])
+        assert.deepStrictEqual([iso(moved.scheduledAt), iso(postponed.scheduledAt)], [
+          iso(t0 + 5 * MINUTE),
+          iso(t0 + 20 * MINUTE)
+        ])
 
         yield* TestKit.advanceTo(t0 + 31 * MINUTE)
         assert.deepStrictEqual(yield* dialsTo(earlier[0]!), [iso(t0 + 5 * MINUTE)])
@@ -341,10 +383,22 @@ describe("campaigns under the TestClock", () => {
         const attempts = yield* TestKit.attempts(fx.tenantId, c.id)
         const of = (number: string) => attempts.filter((a) => a.phoneNumber === number)
         const summary = (number: string) => of(number).map((a) => [a.attemptNumber, a.status, a.outcome])
-        assert.deepStrictEqual(summary(noAnswer), [[1, "ENDED", "UNANSWERED"], [2, "ENDED", "UNANSWERED"], [3, "ENDED", "UNANSWERED"]])
+        assert.deepStrictEqual(summary(noAnswer), [[1, "ENDED", "UNANSWERED"], [2, "ENDED", "UNANSWERED"], [
+          3,
+          "ENDED",
+          "UNANSWERED"
+        ]])
         assert.deepStrictEqual(summary(busy), [[1, "ENDED", "BUSY"], [2, "ENDED", "BUSY"], [3, "ENDED", "BUSY"]])
-        assert.deepStrictEqual(summary(failed), [[1, "ENDED", "FAILED"], [2, "ENDED", "FAILED"], [3, "ENDED", "FAILED"]])
-        assert.deepStrictEqual(summary(refused), [[1, "ENDED", "FAILED"], [2, "ENDED", "FAILED"], [3, "ENDED", "FAILED"]])
+        assert.deepStrictEqual(summary(failed), [[1, "ENDED", "FAILED"], [2, "ENDED", "FAILED"], [
+          3,
+          "ENDED",
+          "FAILED"
+        ]])
+        assert.deepStrictEqual(summary(refused), [[1, "ENDED", "FAILED"], [2, "ENDED", "FAILED"], [
+          3,
+          "ENDED",
+          "FAILED"
+        ]])
         assert.deepStrictEqual(summary(answered), [[1, "ENDED", "ANSWERED"]])
         // an unanswered call rings for dialTimeout (10 s)
         for (const a of of(noAnswer)) assert.strictEqual(a.endedAt!.getTime() - a.dialedAt!.getTime(), 10 * SECOND)
@@ -359,13 +413,35 @@ describe("campaigns under the TestClock", () => {
 
         const done = yield* get(fx.tenantId, c.id)
         assert.deepStrictEqual(
-          [done.status, done.totalContacts, done.dialedContacts, done.answeredContacts, done.completedAt && iso(done.completedAt)],
+          [
+            done.status,
+            done.totalContacts,
+            done.dialedContacts,
+            done.answeredContacts,
+            done.completedAt && iso(done.completedAt)
+          ],
           ["COMPLETED", 5, 5, 1, at(630)],
           "contacts are counted, not attempts"
         )
         const p = yield* progress(fx.tenantId, c.id)
-        assert.deepStrictEqual(p.contacts, { pending: 0, inProgress: 0, answered: 1, exhausted: 4, skipped: 0, cancelled: 0, awaitingLocalHours: 0 })
-        assert.deepStrictEqual(p.attempts, { total: 13, inProgress: 0, answered: 1, unanswered: 3, busy: 3, failed: 6, canceled: 0 })
+        assert.deepStrictEqual(p.contacts, {
+          pending: 0,
+          inProgress: 0,
+          answered: 1,
+          exhausted: 4,
+          skipped: 0,
+          cancelled: 0,
+          awaitingLocalHours: 0
+        })
+        assert.deepStrictEqual(p.attempts, {
+          total: 13,
+          inProgress: 0,
+          answered: 1,
+          unanswered: 3,
+          busy: 3,
+          failed: 6,
+          canceled: 0
+        })
         assert.strictEqual(p.answerRate, 1 / 5)
       }))
 
@@ -394,13 +470,16 @@ describe("campaigns under the TestClock", () => {
           ["ANSWERED", iso(t0 + 33 * SECOND)]
         ])
         const p = yield* progress(fx.tenantId, c.id)
-        assert.deepStrictEqual([p.status, p.statusReason, p.contacts.pending, p.contacts.answered, p.nextWindowOpensAt], [
-          "PAUSED",
-          "PAUSED_BY_USER",
-          3,
-          2,
-          null
-        ])
+        assert.deepStrictEqual(
+          [p.status, p.statusReason, p.contacts.pending, p.contacts.answered, p.nextWindowOpensAt],
+          [
+            "PAUSED",
+            "PAUSED_BY_USER",
+            3,
+            2,
+            null
+          ]
+        )
 
         const t1 = yield* now
         const resumed = yield* campaigns.resume(fx.tenantId, c.id)
@@ -412,7 +491,12 @@ describe("campaigns under the TestClock", () => {
           [numbers[4]!, iso(t1 + 2 * SECOND)]
         ])
         const done = yield* get(fx.tenantId, c.id)
-        assert.deepStrictEqual([done.status, done.dialedContacts, done.answeredContacts, done.completedAt && iso(done.completedAt)], [
+        assert.deepStrictEqual([
+          done.status,
+          done.dialedContacts,
+          done.answeredContacts,
+          done.completedAt && iso(done.completedAt)
+        ], [
           "COMPLETED",
           5,
           5,
@@ -457,21 +541,42 @@ describe("campaigns under the TestClock", () => {
         yield* TestKit.advance(10 * MINUTE)
         assert.deepStrictEqual(yield* dialsAmong(scheduledNumbers), [], "its time came after the abort")
         // dialed before the abort: the busy one (not redialed) and the first answered one
-        assert.deepStrictEqual(yield* dialsAmong(runningNumbers), [[runningNumbers[0]!, iso(t0)], [runningNumbers[1]!, iso(t0 + SECOND)]])
+        assert.deepStrictEqual(yield* dialsAmong(runningNumbers), [[runningNumbers[0]!, iso(t0)], [
+          runningNumbers[1]!,
+          iso(t0 + SECOND)
+        ]])
         assert.deepStrictEqual(yield* dialsAmong(pausedNumbers), [[pausedNumbers[0]!, iso(t0 + MINUTE)]])
 
         const sAfter = yield* get(fxS.tenantId, s.id)
-        assert.deepStrictEqual([sAfter.status, sAfter.statusReason, sAfter.totalContacts, sAfter.startedAt], ["FAILED", "ABORTED", 0, null])
+        assert.deepStrictEqual([sAfter.status, sAfter.statusReason, sAfter.totalContacts, sAfter.startedAt], [
+          "FAILED",
+          "ABORTED",
+          0,
+          null
+        ])
         const rProgress = yield* progress(fxR.tenantId, r.id)
         assert.deepStrictEqual([rProgress.status, rProgress.statusReason], ["FAILED", "ABORTED"])
         // the call in progress at the abort was answered; the busy one is not redialed; two never dialed
-        assert.deepStrictEqual(rProgress.contacts, { pending: 0, inProgress: 0, answered: 1, exhausted: 0, skipped: 0, cancelled: 3, awaitingLocalHours: 0 })
+        assert.deepStrictEqual(rProgress.contacts, {
+          pending: 0,
+          inProgress: 0,
+          answered: 1,
+          exhausted: 0,
+          skipped: 0,
+          cancelled: 3,
+          awaitingLocalHours: 0
+        })
         assert.deepStrictEqual(yield* attemptRows(fxR.tenantId, r.id), [
           [runningNumbers[0]!, 1, "ENDED", "BUSY"],
           [runningNumbers[1]!, 1, "ENDED", "ANSWERED"]
         ])
         const pProgress = yield* progress(fxP.tenantId, p.id)
-        assert.deepStrictEqual([pProgress.status, pProgress.dialedContacts, pProgress.contacts.cancelled, pProgress.contacts.answered], [
+        assert.deepStrictEqual([
+          pProgress.status,
+          pProgress.dialedContacts,
+          pProgress.contacts.cancelled,
+          pProgress.contacts.answered
+        ], [
           "FAILED",
           1,
           1,
@@ -493,7 +598,10 @@ describe("campaigns under the TestClock", () => {
         const expectGone = (id: CampaignId) =>
           Effect.gen(function*() {
             assert.strictEqual(yield* failureTag(campaigns.get(fx.tenantId, id)), "CampaignNotFound")
-            assert.strictEqual(yield* failureTag(campaigns.attempts(fx.tenantId, id, { page: 1, pageSize: 10 })), "CampaignNotFound")
+            assert.strictEqual(
+              yield* failureTag(campaigns.attempts(fx.tenantId, id, { page: 1, pageSize: 10 })),
+              "CampaignNotFound"
+            )
             assert.strictEqual(yield* failureTag(campaigns.remove(fx.tenantId, id)), "CampaignNotFound")
             assert.deepStrictEqual(yield* rowsOf(id), [0, 0])
           })
@@ -538,13 +646,24 @@ describe("campaigns under the TestClock", () => {
         yield* campaigns.schedule(fx.tenantId, c.id, null)
         yield* TestKit.advance(1500)
         const paused = yield* get(fx.tenantId, c.id)
-        assert.deepStrictEqual([paused.status, paused.statusReason, iso(paused.updatedAt)], ["PAUSED", "INSUFFICIENT_FUNDS", iso(t0 + SECOND)])
+        assert.deepStrictEqual([paused.status, paused.statusReason, iso(paused.updatedAt)], [
+          "PAUSED",
+          "INSUFFICIENT_FUNDS",
+          iso(t0 + SECOND)
+        ])
 
         yield* TestKit.advance(10 * MINUTE)
         assert.deepStrictEqual(yield* dialsAmong(numbers), [[numbers[0]!, iso(t0)]], "no dial while paused")
-        assert.deepStrictEqual(yield* attemptRows(fx.tenantId, c.id), [[numbers[0]!, 1, "ENDED", "ANSWERED"]], "the refused dial left no attempt")
+        assert.deepStrictEqual(
+          yield* attemptRows(fx.tenantId, c.id),
+          [[numbers[0]!, 1, "ENDED", "ANSWERED"]],
+          "the refused dial left no attempt"
+        )
         assert.strictEqual((yield* get(fx.tenantId, c.id)).status, "PAUSED")
-        assert.deepStrictEqual(yield* TestKit.balance(fx.tenantId), { currency: "USD", balance: 7, reserved: 0, available: 7 } as any)
+        assert.deepStrictEqual(
+          yield* TestKit.balance(fx.tenantId),
+          { currency: "USD", balance: 7, reserved: 0, available: 7 } as any
+        )
 
         yield* TestKit.topUp(fx.tenantId, 20)
         const t1 = yield* now
@@ -556,12 +675,20 @@ describe("campaigns under the TestClock", () => {
           [numbers[2]!, iso(t1 + SECOND)]
         ])
         const done = yield* get(fx.tenantId, c.id)
-        assert.deepStrictEqual([done.status, done.statusReason, done.dialedContacts, done.answeredContacts], ["COMPLETED", null, 3, 3])
+        assert.deepStrictEqual([done.status, done.statusReason, done.dialedContacts, done.answeredContacts], [
+          "COMPLETED",
+          null,
+          3,
+          3
+        ])
         const [charged] = yield* Effect.orDie(db<{ total: number; calls: number }>`
           SELECT coalesce(sum(cost), 0)::int AS total, count(*)::int AS calls FROM call_sessions WHERE campaign_id = ${c.id}
         `)
         assert.deepStrictEqual([charged!.calls, charged!.total], [3, 15])
-        assert.deepStrictEqual(yield* TestKit.balance(fx.tenantId), { currency: "USD", balance: 12 + 20 - 15, reserved: 0, available: 17 } as any)
+        assert.deepStrictEqual(
+          yield* TestKit.balance(fx.tenantId),
+          { currency: "USD", balance: 12 + 20 - 15, reserved: 0, available: 17 } as any
+        )
       }))
 
     it.effect("progress: contacts by state, attempts by outcome, answer rate, the next window and the next redial", () =>
@@ -583,7 +710,13 @@ describe("campaigns under the TestClock", () => {
           redialDelayMin: 5
         })
         const draft = yield* progress(fx.tenantId, c.id)
-        assert.deepStrictEqual([draft.status, draft.totalContacts, draft.attempts.total, draft.answerRate, draft.nextWindowOpensAt], [
+        assert.deepStrictEqual([
+          draft.status,
+          draft.totalContacts,
+          draft.attempts.total,
+          draft.answerRate,
+          draft.nextWindowOpensAt
+        ], [
           "DRAFT",
           0,
           0,
@@ -594,38 +727,115 @@ describe("campaigns under the TestClock", () => {
         yield* TestKit.advance(0)
         const waiting = yield* progress(fx.tenantId, c.id)
         assert.deepStrictEqual(
-          [waiting.status, waiting.callWindowOpen, waiting.nextWindowOpensAt && iso(waiting.nextWindowOpensAt), waiting.totalContacts],
+          [
+            waiting.status,
+            waiting.callWindowOpen,
+            waiting.nextWindowOpensAt && iso(waiting.nextWindowOpensAt),
+            waiting.totalContacts
+          ],
           ["RUNNING", false, iso(opens), 3]
         )
-        assert.deepStrictEqual(waiting.contacts, { pending: 3, inProgress: 0, answered: 0, exhausted: 0, skipped: 0, cancelled: 0, awaitingLocalHours: 0 })
+        assert.deepStrictEqual(waiting.contacts, {
+          pending: 3,
+          inProgress: 0,
+          answered: 0,
+          exhausted: 0,
+          skipped: 0,
+          cancelled: 0,
+          awaitingLocalHours: 0
+        })
         assert.deepStrictEqual([waiting.attempts.total, waiting.dialedContacts, waiting.answerRate], [0, 0, null])
 
         // +1.5 s: two calls ringing
         yield* TestKit.advanceTo(opens + 1500)
         const ringing = yield* progress(fx.tenantId, c.id)
-        assert.deepStrictEqual([ringing.callWindowOpen, ringing.nextWindowOpensAt, ringing.dialedContacts, ringing.answerRate], [true, null, 2, 0])
-        assert.deepStrictEqual(ringing.contacts, { pending: 1, inProgress: 2, answered: 0, exhausted: 0, skipped: 0, cancelled: 0, awaitingLocalHours: 0 })
-        assert.deepStrictEqual(ringing.attempts, { total: 2, inProgress: 2, answered: 0, unanswered: 0, busy: 0, failed: 0, canceled: 0 })
+        assert.deepStrictEqual([
+          ringing.callWindowOpen,
+          ringing.nextWindowOpensAt,
+          ringing.dialedContacts,
+          ringing.answerRate
+        ], [true, null, 2, 0])
+        assert.deepStrictEqual(ringing.contacts, {
+          pending: 1,
+          inProgress: 2,
+          answered: 0,
+          exhausted: 0,
+          skipped: 0,
+          cancelled: 0,
+          awaitingLocalHours: 0
+        })
+        assert.deepStrictEqual(ringing.attempts, {
+          total: 2,
+          inProgress: 2,
+          answered: 0,
+          unanswered: 0,
+          busy: 0,
+          failed: 0,
+          canceled: 0
+        })
 
         // +30 s: both answered calls over (ended +12 s and +24 s), the busy one (+3 s) due again at +303 s
         yield* TestKit.advanceTo(opens + 30 * SECOND)
         const between = yield* progress(fx.tenantId, c.id)
-        assert.deepStrictEqual(between.contacts, { pending: 1, inProgress: 0, answered: 2, exhausted: 0, skipped: 0, cancelled: 0, awaitingLocalHours: 0 })
-        assert.deepStrictEqual(between.attempts, { total: 3, inProgress: 0, answered: 2, unanswered: 0, busy: 1, failed: 0, canceled: 0 })
-        assert.deepStrictEqual([between.status, between.dialedContacts, between.answeredContacts, between.answerRate], ["RUNNING", 3, 2, 2 / 3])
+        assert.deepStrictEqual(between.contacts, {
+          pending: 1,
+          inProgress: 0,
+          answered: 2,
+          exhausted: 0,
+          skipped: 0,
+          cancelled: 0,
+          awaitingLocalHours: 0
+        })
+        assert.deepStrictEqual(between.attempts, {
+          total: 3,
+          inProgress: 0,
+          answered: 2,
+          unanswered: 0,
+          busy: 1,
+          failed: 0,
+          canceled: 0
+        })
+        assert.deepStrictEqual([between.status, between.dialedContacts, between.answeredContacts, between.answerRate], [
+          "RUNNING",
+          3,
+          2,
+          2 / 3
+        ])
         assert.deepStrictEqual(between.nextAttemptAt && iso(between.nextAttemptAt), iso(opens + 303 * SECOND))
 
         yield* TestKit.advanceTo(opens + 6 * MINUTE)
         const done = yield* progress(fx.tenantId, c.id)
-        assert.deepStrictEqual([done.status, done.totalContacts, done.dialedContacts, done.answeredContacts, done.answerRate], [
+        assert.deepStrictEqual([
+          done.status,
+          done.totalContacts,
+          done.dialedContacts,
+          done.answeredContacts,
+          done.answerRate
+        ], [
           "COMPLETED",
           3,
           3,
           2,
           2 / 3
         ])
-        assert.deepStrictEqual(done.contacts, { pending: 0, inProgress: 0, answered: 2, exhausted: 1, skipped: 0, cancelled: 0, awaitingLocalHours: 0 })
-        assert.deepStrictEqual(done.attempts, { total: 4, inProgress: 0, answered: 2, unanswered: 0, busy: 2, failed: 0, canceled: 0 })
+        assert.deepStrictEqual(done.contacts, {
+          pending: 0,
+          inProgress: 0,
+          answered: 2,
+          exhausted: 1,
+          skipped: 0,
+          cancelled: 0,
+          awaitingLocalHours: 0
+        })
+        assert.deepStrictEqual(done.attempts, {
+          total: 4,
+          inProgress: 0,
+          answered: 2,
+          unanswered: 0,
+          busy: 2,
+          failed: 0,
+          canceled: 0
+        })
         assert.deepStrictEqual([done.nextWindowOpensAt, done.nextAttemptAt], [null, null])
         assert.deepStrictEqual(iso((yield* get(fx.tenantId, c.id)).completedAt!), iso(opens + 305 * SECOND))
       }))
@@ -640,18 +850,29 @@ describe("campaigns under the TestClock", () => {
         yield* campaigns.schedule(fx.tenantId, c.id, null)
         yield* TestKit.advance(4 * MINUTE)
         // each call lasts 62 s (2 s ring, 60 s talk)
-        assert.deepStrictEqual((yield* dialsAmong(numbers)).map(([, at]) => at), [0, 1, 62, 63, 124].map((s) => iso(t0 + s * SECOND)))
+        assert.deepStrictEqual(
+          (yield* dialsAmong(numbers)).map(([, at]) => at),
+          [0, 1, 62, 63, 124].map((s) => iso(t0 + s * SECOND))
+        )
         const attempts = yield* TestKit.attempts(fx.tenantId, c.id)
         assert.strictEqual(attempts.length, 5)
         assert.strictEqual(maxOverlap(attempts), 2)
         const done = yield* get(fx.tenantId, c.id)
-        assert.deepStrictEqual([done.status, done.completedAt && iso(done.completedAt)], ["COMPLETED", iso(t0 + 186 * SECOND)])
+        assert.deepStrictEqual([done.status, done.completedAt && iso(done.completedAt)], [
+          "COMPLETED",
+          iso(t0 + 186 * SECOND)
+        ])
       }))
 
     it.effect("do-not-call: a number listed before the start is skipped (attempt SKIPPED) and never dialed; one listed later is skipped at its redial; a removed one is dialed", () =>
       Effect.gen(function*() {
         const campaigns = yield* Campaigns
-        const [a, blocked, c3, busy] = [phone(13, 0, "0010"), phone(13, 1, "0010"), phone(13, 2, "0010"), phone(13, 3, "9001")] as const
+        const [a, blocked, c3, busy] = [
+          phone(13, 0, "0010"),
+          phone(13, 1, "0010"),
+          phone(13, 2, "0010"),
+          phone(13, 3, "9001")
+        ] as const
         const fx = yield* setup([a, blocked, c3, busy])
         const entry = yield* campaigns.addDnc(fx.tenantId, blocked, "asked not to be called")
         assert.deepStrictEqual([entry.phoneNumber, entry.reason], [blocked, "asked not to be called"])
@@ -659,7 +880,10 @@ describe("campaigns under the TestClock", () => {
         const t0 = yield* now
         yield* campaigns.schedule(fx.tenantId, c.id, null)
         yield* TestKit.advance(MINUTE)
-        assert.deepStrictEqual(yield* dialsAmong([a, blocked, c3, busy]), [[a, iso(t0)], [c3, iso(t0 + SECOND)], [busy, iso(t0 + 2 * SECOND)]])
+        assert.deepStrictEqual(yield* dialsAmong([a, blocked, c3, busy]), [[a, iso(t0)], [c3, iso(t0 + SECOND)], [
+          busy,
+          iso(t0 + 2 * SECOND)
+        ]])
         // the busy number asks not to be called before its redial
         yield* campaigns.addDnc(fx.tenantId, busy, null)
         yield* TestKit.advance(10 * MINUTE)
@@ -668,13 +892,25 @@ describe("campaigns under the TestClock", () => {
         const attempts = yield* TestKit.attempts(fx.tenantId, c.id)
         const skipped = attempts.find((x) => x.phoneNumber === blocked)!
         assert.deepStrictEqual(
-          [skipped.attemptNumber, skipped.status, skipped.skipReason, skipped.outcome, skipped.sessionId, skipped.dialedAt],
+          [
+            skipped.attemptNumber,
+            skipped.status,
+            skipped.skipReason,
+            skipped.outcome,
+            skipped.sessionId,
+            skipped.dialedAt
+          ],
           [1, "SKIPPED", "DO_NOT_CALL", null, null, null]
         )
-        assert.deepStrictEqual(attempts.filter((x) => x.phoneNumber === busy).map((x) => [x.attemptNumber, x.status, x.outcome, x.skipReason]), [
-          [1, "ENDED", "BUSY", null],
-          [2, "SKIPPED", null, "DO_NOT_CALL"]
-        ])
+        assert.deepStrictEqual(
+          attempts.filter((x) => x.phoneNumber === busy).map((
+            x
+          ) => [x.attemptNumber, x.status, x.outcome, x.skipReason]),
+          [
+            [1, "ENDED", "BUSY", null],
+            [2, "SKIPPED", null, "DO_NOT_CALL"]
+          ]
+        )
         // listed in the order they happened: the skip was recorded with the snapshot, before the first dial
         assert.deepStrictEqual(attempts.map((x) => [x.phoneNumber, x.attemptNumber, iso(x.claimedAt)]), [
           [blocked, 1, iso(t0)],
@@ -684,8 +920,21 @@ describe("campaigns under the TestClock", () => {
           [busy, 2, iso(t0 + 304 * SECOND)]
         ])
         const p = yield* progress(fx.tenantId, c.id)
-        assert.deepStrictEqual([p.status, p.totalContacts, p.dialedContacts, p.answeredContacts], ["COMPLETED", 4, 3, 2])
-        assert.deepStrictEqual(p.contacts, { pending: 0, inProgress: 0, answered: 2, exhausted: 0, skipped: 2, cancelled: 0, awaitingLocalHours: 0 })
+        assert.deepStrictEqual([p.status, p.totalContacts, p.dialedContacts, p.answeredContacts], [
+          "COMPLETED",
+          4,
+          3,
+          2
+        ])
+        assert.deepStrictEqual(p.contacts, {
+          pending: 0,
+          inProgress: 0,
+          answered: 2,
+          exhausted: 0,
+          skipped: 2,
+          cancelled: 0,
+          awaitingLocalHours: 0
+        })
 
         // off the list again: a new campaign dials it
         assert.isTrue(yield* campaigns.removeDnc(fx.tenantId, blocked))
@@ -713,7 +962,15 @@ describe("campaigns under the TestClock", () => {
         assert.deepStrictEqual(yield* dialsAmong(numbers), [[numbers[0]!, iso(t0)]])
         const failed = yield* progress(fx.tenantId, c.id)
         assert.deepStrictEqual([failed.status, failed.statusReason], ["FAILED", "AGENT_INACTIVE"])
-        assert.deepStrictEqual(failed.contacts, { pending: 0, inProgress: 0, answered: 1, exhausted: 0, skipped: 0, cancelled: 2, awaitingLocalHours: 0 })
+        assert.deepStrictEqual(failed.contacts, {
+          pending: 0,
+          inProgress: 0,
+          answered: 1,
+          exhausted: 0,
+          skipped: 0,
+          cancelled: 2,
+          awaitingLocalHours: 0
+        })
         assert.strictEqual(iso((yield* get(fx.tenantId, c.id)).updatedAt), iso(t0 + 32 * SECOND), "when the call ended")
       }))
 
@@ -731,7 +988,11 @@ describe("campaigns under the TestClock", () => {
         yield* TestKit.advance(2 * MINUTE)
         assert.deepStrictEqual(yield* dialsAmong(numbers), [[numbers[0]!, iso(t0)]])
         const failed = yield* get(fx.tenantId, c.id)
-        assert.deepStrictEqual([failed.status, failed.statusReason, iso(failed.updatedAt)], ["FAILED", "AGENT_INACTIVE", iso(t0 + SECOND)])
+        assert.deepStrictEqual([failed.status, failed.statusReason, iso(failed.updatedAt)], [
+          "FAILED",
+          "AGENT_INACTIVE",
+          iso(t0 + SECOND)
+        ])
         // and a campaign cannot be created with the inactive agent
         const refused = campaigns.create(fx.tenantId, {
           name: "other",
@@ -768,9 +1029,29 @@ describe("campaigns under the TestClock", () => {
         assert.deepStrictEqual(yield* dialsAmong(numbers), [[numbers[0]!, iso(t0)], [numbers[1]!, iso(t0 + SECOND)]])
         const failed = yield* progress(fx.tenantId, c.id)
         assert.deepStrictEqual([failed.status, failed.statusReason], ["FAILED", "VOICE_NUMBER_REMOVED"])
-        assert.deepStrictEqual(failed.contacts, { pending: 0, inProgress: 0, answered: 1, exhausted: 0, skipped: 0, cancelled: 2, awaitingLocalHours: 0 })
-        assert.deepStrictEqual(failed.attempts, { total: 2, inProgress: 0, answered: 1, unanswered: 0, busy: 1, failed: 0, canceled: 0 })
-        assert.strictEqual(iso((yield* get(fx.tenantId, c.id)).updatedAt), iso(t0 + 3 * SECOND), "when the busy call ended")
+        assert.deepStrictEqual(failed.contacts, {
+          pending: 0,
+          inProgress: 0,
+          answered: 1,
+          exhausted: 0,
+          skipped: 0,
+          cancelled: 2,
+          awaitingLocalHours: 0
+        })
+        assert.deepStrictEqual(failed.attempts, {
+          total: 2,
+          inProgress: 0,
+          answered: 1,
+          unanswered: 0,
+          busy: 1,
+          failed: 0,
+          canceled: 0
+        })
+        assert.strictEqual(
+          iso((yield* get(fx.tenantId, c.id)).updatedAt),
+          iso(t0 + 3 * SECOND),
+          "when the busy call ended"
+        )
 
         assert.deepStrictEqual(yield* dialsAmong(paced), [[paced[0]!, iso(t0)]])
         const failedPaced = yield* get(fxPaced.tenantId, d.id)
@@ -787,46 +1068,68 @@ describe("campaigns under the TestClock", () => {
   // (02:00 EST -> 03:00 EDT): 09:00 New York is 14:00Z on Saturday, 13:00Z from Sunday on.
   // -------------------------------------------------------------------------------------------
   it.layer(TestKit.layer(), { timeout: 300_000 })("from Saturday 2026-03-07, 23:30 EST", (it) => {
-    it.effect("spring-forward: scheduled on Saturday evening, an every-day campaign dials Sunday 09:00 EDT (13:00Z), a weekday one Monday 09:00 EDT; the window closes at 10:00 EDT", () =>
-      Effect.gen(function*() {
-        yield* TestKit.startAt("2026-03-08T04:30:00Z")
-        const campaigns = yield* Campaigns
-        const daily = [phone(20, 0, "0010"), phone(20, 1, "9001")]
-        const weekdays = [phone(20, 2, "0010")]
-        const fxDaily = yield* setup(daily)
-        const fxWeekdays = yield* setup(weekdays)
-        const window = { timezone: "America/New_York", callWindowStart: "09:00", callWindowEnd: "10:00" }
-        const everyDay = yield* create(fxDaily, { ...window, callDays: [1, 2, 3, 4, 5, 6, 7], maxAttempts: 2, redialDelayMin: 60 })
-        const mondayToFriday = yield* create(fxWeekdays, { ...window, callDays: [1, 2, 3, 4, 5] })
-        yield* campaigns.schedule(fxDaily.tenantId, everyDay.id, null)
-        yield* campaigns.schedule(fxWeekdays.tenantId, mondayToFriday.id, null)
-        yield* TestKit.advance(0)
-        const p1 = yield* progress(fxDaily.tenantId, everyDay.id)
-        const p2 = yield* progress(fxWeekdays.tenantId, mondayToFriday.id)
-        assert.deepStrictEqual(p1.nextWindowOpensAt && iso(p1.nextWindowOpensAt), "2026-03-08T13:00:00.000Z")
-        assert.deepStrictEqual(p2.nextWindowOpensAt && iso(p2.nextWindowOpensAt), "2026-03-09T13:00:00.000Z")
+    it.effect(
+      "spring-forward: scheduled on Saturday evening, an every-day campaign dials Sunday 09:00 EDT (13:00Z), a weekday one Monday 09:00 EDT; the window closes at 10:00 EDT",
+      () =>
+        Effect.gen(function*() {
+          yield* TestKit.startAt("2026-03-08T04:30:00Z")
+          const campaigns = yield* Campaigns
+          const daily = [phone(20, 0, "0010"), phone(20, 1, "9001")]
+          const weekdays = [phone(20, 2, "0010")]
+          const fxDaily = yield* setup(daily)
+          const fxWeekdays = yield* setup(weekdays)
+          const window = { timezone: "America/New_York", callWindowStart: "09:00", callWindowEnd: "10:00" }
+          const everyDay = yield* create(fxDaily, {
+            ...window,
+            callDays: [1, 2, 3, 4, 5, 6, 7],
+            maxAttempts: 2,
+            redialDelayMin: 60
+          })
+          const mondayToFriday = yield* create(fxWeekdays, { ...window, callDays: [1, 2, 3, 4, 5] })
+          yield* campaigns.schedule(fxDaily.tenantId, everyDay.id, null)
+          yield* campaigns.schedule(fxWeekdays.tenantId, mondayToFriday.id, null)
+          yield* TestKit.advance(0)
+          const p1 = yield* progress(fxDaily.tenantId, everyDay.id)
+          const p2 = yield* progress(fxWeekdays.tenantId, mondayToFriday.id)
+          assert.deepStrictEqual(p1.nextWindowOpensAt && iso(p1.nextWindowOpensAt), "2026-03-08T13:00:00.000Z")
+          assert.deepStrictEqual(p2.nextWindowOpensAt && iso(p2.nextWindowOpensAt), "2026-03-09T13:00:00.000Z")
 
-        yield* TestKit.advanceTo("2026-03-08T12:59:59.999Z")
-        assert.deepStrictEqual(yield* dialsAmong([...daily, ...weekdays]), [])
-        yield* TestKit.advanceTo("2026-03-08T13:00:30Z")
-        assert.deepStrictEqual(yield* dialsAmong(daily), [
-          [daily[0]!, "2026-03-08T13:00:00.000Z"],
-          [daily[1]!, "2026-03-08T13:00:01.000Z"]
-        ])
-        // the busy number ended 13:00:03Z; its redial (14:00:03Z) is after the 10:00 EDT close (14:00Z)
-        yield* TestKit.advanceTo("2026-03-09T12:59:59.999Z")
-        assert.deepStrictEqual(yield* dialsTo(daily[1]!), ["2026-03-08T13:00:01.000Z"], "not redialed after 10:00 EDT")
-        assert.deepStrictEqual(yield* dialsTo(weekdays[0]!), [], "not on Sunday")
-        const sunday = yield* progress(fxDaily.tenantId, everyDay.id)
-        assert.deepStrictEqual([sunday.status, sunday.nextWindowOpensAt && iso(sunday.nextWindowOpensAt)], ["RUNNING", "2026-03-09T13:00:00.000Z"])
+          yield* TestKit.advanceTo("2026-03-08T12:59:59.999Z")
+          assert.deepStrictEqual(yield* dialsAmong([...daily, ...weekdays]), [])
+          yield* TestKit.advanceTo("2026-03-08T13:00:30Z")
+          assert.deepStrictEqual(yield* dialsAmong(daily), [
+            [daily[0]!, "2026-03-08T13:00:00.000Z"],
+            [daily[1]!, "2026-03-08T13:00:01.000Z"]
+          ])
+          // the busy number ended 13:00:03Z; its redial (14:00:03Z) is after the 10:00 EDT close (14:00Z)
+          yield* TestKit.advanceTo("2026-03-09T12:59:59.999Z")
+          assert.deepStrictEqual(
+            yield* dialsTo(daily[1]!),
+            ["2026-03-08T13:00:01.000Z"],
+            "not redialed after 10:00 EDT"
+          )
+          assert.deepStrictEqual(yield* dialsTo(weekdays[0]!), [], "not on Sunday")
+          const sunday = yield* progress(fxDaily.tenantId, everyDay.id)
+          assert.deepStrictEqual([sunday.status, sunday.nextWindowOpensAt && iso(sunday.nextWindowOpensAt)], [
+            "RUNNING",
+            "2026-03-09T13:00:00.000Z"
+          ])
 
-        yield* TestKit.advanceTo("2026-03-09T13:01:00Z")
-        assert.deepStrictEqual(yield* dialsTo(daily[1]!), ["2026-03-08T13:00:01.000Z", "2026-03-09T13:00:00.000Z"])
-        assert.deepStrictEqual(yield* dialsTo(weekdays[0]!), ["2026-03-09T13:00:00.000Z"])
-        const [a, b] = [yield* get(fxDaily.tenantId, everyDay.id), yield* get(fxWeekdays.tenantId, mondayToFriday.id)]
-        assert.deepStrictEqual([a.status, a.completedAt && iso(a.completedAt)], ["COMPLETED", "2026-03-09T13:00:02.000Z"])
-        assert.deepStrictEqual([b.status, b.completedAt && iso(b.completedAt)], ["COMPLETED", "2026-03-09T13:00:12.000Z"])
-      }), 180_000)
+          yield* TestKit.advanceTo("2026-03-09T13:01:00Z")
+          assert.deepStrictEqual(yield* dialsTo(daily[1]!), ["2026-03-08T13:00:01.000Z", "2026-03-09T13:00:00.000Z"])
+          assert.deepStrictEqual(yield* dialsTo(weekdays[0]!), ["2026-03-09T13:00:00.000Z"])
+          const [a, b] = [yield* get(fxDaily.tenantId, everyDay.id), yield* get(fxWeekdays.tenantId, mondayToFriday.id)]
+          assert.deepStrictEqual([a.status, a.completedAt && iso(a.completedAt)], [
+            "COMPLETED",
+            "2026-03-09T13:00:02.000Z"
+          ])
+          assert.deepStrictEqual([b.status, b.completedAt && iso(b.completedAt)], [
+            "COMPLETED",
+            "2026-03-09T13:00:12.000Z"
+          ])
+        }),
+      180_000
+    )
   })
   // -------------------------------------------------------------------------------------------
   // The dial loop's life, on a runtime of its own (the gauge counts every loop of the process).

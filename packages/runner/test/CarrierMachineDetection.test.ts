@@ -9,7 +9,11 @@ import { mapAnsweredBy, TWILIO_ANSWERED_BY } from "@voiceagent/runner/Telephony/
 import { Either } from "effect"
 
 const telnyx = (eventType: string, payload: Record<string, unknown>) =>
-  machineVerdictOf(Either.getOrThrow(parseWebhookEvent({ data: { id: "e1", event_type: eventType, occurred_at: "2026-11-24T10:00:00Z", payload } })))
+  machineVerdictOf(
+    Either.getOrThrow(
+      parseWebhookEvent({ data: { id: "e1", event_type: eventType, occurred_at: "2026-11-24T10:00:00Z", payload } })
+    )
+  )
 
 describe("carrier answering-machine verdicts", () => {
   it("Twilio: a machine_end_* is a machine whose greeting is over; machine_start and fax a machine still greeting; anything else is refused", () => {
@@ -38,17 +42,35 @@ describe("carrier answering-machine verdicts", () => {
     })
     assert.deepInclude(telnyx("call.machine.detection.ended", { ...id, result: "human" }), { answeredBy: "human" })
     assert.deepInclude(telnyx("call.machine.detection.ended", { ...id, result: "not_sure" }), { answeredBy: "unknown" })
-    assert.deepInclude(telnyx("call.machine.premium.detection.ended", { ...id, result: "human_business" }), { answeredBy: "human" })
-    assert.deepInclude(telnyx("call.machine.premium.detection.ended", { ...id, result: "fax_detected" }), { answeredBy: "machine" })
+    assert.deepInclude(telnyx("call.machine.premium.detection.ended", { ...id, result: "human_business" }), {
+      answeredBy: "human"
+    })
+    assert.deepInclude(telnyx("call.machine.premium.detection.ended", { ...id, result: "fax_detected" }), {
+      answeredBy: "machine"
+    })
     for (const result of ["beep_detected", "ended", "not_sure"]) {
-      assert.deepInclude(telnyx("call.machine.greeting.ended", { ...id, result }), { answeredBy: "machine", messageEnded: true })
+      assert.deepInclude(telnyx("call.machine.greeting.ended", { ...id, result }), {
+        answeredBy: "machine",
+        messageEnded: true
+      })
     }
-    assert.deepInclude(telnyx("call.machine.premium.greeting.ended", { ...id, result: "no_beep_detected" }), { messageEnded: true })
+    assert.deepInclude(telnyx("call.machine.premium.greeting.ended", { ...id, result: "no_beep_detected" }), {
+      messageEnded: true
+    })
     assert.isNull(telnyx("call.answered", id))
     assert.isNull(telnyx("streaming.started", id))
-    assert.strictEqual(telnyx("call.machine.detection.ended", { result: "machine" }), "call.machine.detection.ended without a call_control_id")
+    assert.strictEqual(
+      telnyx("call.machine.detection.ended", { result: "machine" }),
+      "call.machine.detection.ended without a call_control_id"
+    )
     assert.strictEqual(telnyx("call.machine.detection.ended", id), "call.machine.detection.ended without a result")
-    assert.strictEqual(telnyx("call.machine.detection.ended", { ...id, result: 7 }), "call.machine.detection.ended without a result")
-    assert.strictEqual(telnyx("call.machine.detection.ended", { ...id, result: "robot" }), "call.machine.detection.ended with an unknown result: robot")
+    assert.strictEqual(
+      telnyx("call.machine.detection.ended", { ...id, result: 7 }),
+      "call.machine.detection.ended without a result"
+    )
+    assert.strictEqual(
+      telnyx("call.machine.detection.ended", { ...id, result: "robot" }),
+      "call.machine.detection.ended with an unknown result: robot"
+    )
   })
 })

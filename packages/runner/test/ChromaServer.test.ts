@@ -185,39 +185,43 @@ describe("ChromaServer", () => {
       assert.strictEqual(yield* chroma.restarts, 1)
     }), { timeout: 60_000 })
 
-  it.scopedLive("a stop signal that reaches Chroma with us (the process group's Ctrl-C) is not told as a restart; alone, it is one", () =>
-    Effect.gen(function*() {
-      const dataDir = yield* tempDir
-      const said: Array<string> = []
-      const logger = Logger.replace(Logger.defaultLogger, Logger.make(({ message }) => said.push(String(message))))
+  it.scopedLive(
+    "a stop signal that reaches Chroma with us (the process group's Ctrl-C) is not told as a restart; alone, it is one",
+    () =>
+      Effect.gen(function*() {
+        const dataDir = yield* tempDir
+        const said: Array<string> = []
+        const logger = Logger.replace(Logger.defaultLogger, Logger.make(({ message }) => said.push(String(message))))
 
-      // the platform stops with it: the scope closes within the restart delay
-      const scope = yield* Scope.make()
-      const chroma = yield* startChroma({ dataDir: Path.join(dataDir, "a"), restartDelay: "2 seconds" }).pipe(
-        Scope.extend(scope),
-        Effect.provide(logger)
-      )
-      const pid = yield* chroma.pid
-      process.kill(pid!, "SIGTERM")
-      yield* eventually(Effect.sync(() => assert.isFalse(isAlive(pid!))), 10)
-      yield* Scope.close(scope, Exit.void)
-      assert.deepStrictEqual(said.filter((m) => m.includes("restarting")), [])
-      assert.strictEqual(yield* chroma.restarts, 0)
+        // the platform stops with it: the scope closes within the restart delay
+        const scope = yield* Scope.make()
+        const chroma = yield* startChroma({ dataDir: Path.join(dataDir, "a"), restartDelay: "2 seconds" }).pipe(
+          Scope.extend(scope),
+          Effect.provide(logger)
+        )
+        const pid = yield* chroma.pid
+        process.kill(pid!, "SIGTERM")
+        yield* eventually(Effect.sync(() => assert.isFalse(isAlive(pid!))), 10)
+        yield* Scope.close(scope, Exit.void)
+        assert.deepStrictEqual(said.filter((m) => m.includes("restarting")), [])
+        assert.strictEqual(yield* chroma.restarts, 0)
 
-      // the signal came to Chroma alone: after the delay it is told and restarted
-      const alone = yield* startChroma({ dataDir: Path.join(dataDir, "b"), restartDelay: "200 millis" }).pipe(
-        Effect.provide(logger)
-      )
-      process.kill((yield* alone.pid)!, "SIGTERM")
-      yield* eventually(
-        Effect.gen(function*() {
-          assert.strictEqual(yield* alone.restarts, 1)
-          assert.isTrue(yield* alone.healthy)
-        }),
-        20
-      )
-      assert.lengthOf(said.filter((m) => m.includes("Chroma exited (signal SIGTERM): restarting")), 1)
-    }), { timeout: 60_000 })
+        // the signal came to Chroma alone: after the delay it is told and restarted
+        const alone = yield* startChroma({ dataDir: Path.join(dataDir, "b"), restartDelay: "200 millis" }).pipe(
+          Effect.provide(logger)
+        )
+        process.kill((yield* alone.pid)!, "SIGTERM")
+        yield* eventually(
+          Effect.gen(function*() {
+            assert.strictEqual(yield* alone.restarts, 1)
+            assert.isTrue(yield* alone.healthy)
+          }),
+          20
+        )
+        assert.lengthOf(said.filter((m) => m.includes("Chroma exited (signal SIGTERM): restarting")), 1)
+      }),
+    { timeout: 60_000 }
+  )
 
   it.scopedLive("as a layer; another on its port fails rather than answer for it", () =>
     Effect.gen(function*() {
@@ -225,53 +229,63 @@ describe("ChromaServer", () => {
       yield* Effect.gen(function*() {
         const first = yield* ChromaServer
         assert.isTrue(yield* first.healthy)
-        const error = yield* Effect.flip(Effect.scoped(startChroma({ dataDir: Path.join(dataDir, "second"), port: first.port })))
+        const error = yield* Effect.flip(
+          Effect.scoped(startChroma({ dataDir: Path.join(dataDir, "second"), port: first.port }))
+        )
         assert.instanceOf(error, ChromaStartFailed)
         assert.match(error.message, /in use/)
         assert.isTrue(yield* first.healthy)
       }).pipe(Effect.provide(ChromaServer.layer({ dataDir: Path.join(dataDir, "first") })))
     }), { timeout: 60_000 })
 
-  it.scopedLive("a server left running by a parent that was SIGKILLed is killed before the next start", () =>
-    Effect.gen(function*() {
-      const dataDir = yield* tempDir
-      const parent = yield* parentProcess(dataDir)
-      const orphan = yield* announced(parent)
-      assert.strictEqual(readPid(dataDir), orphan.pid)
-      const before = new ChromaClient({ host: "127.0.0.1", port: orphan.port })
-      const collection = yield* Effect.promise(() =>
-        before.createCollection({ name: "kept", configuration: { hnsw: { space: "cosine" } }, embeddingFunction: null })
-      )
-      yield* Effect.promise(() => collection.upsert({ ids: ["a"], embeddings: [[1, 0]], documents: ["alpha"] }))
+  it.scopedLive(
+    "a server left running by a parent that was SIGKILLed is killed before the next start",
+    () =>
+      Effect.gen(function*() {
+        const dataDir = yield* tempDir
+        const parent = yield* parentProcess(dataDir)
+        const orphan = yield* announced(parent)
+        assert.strictEqual(readPid(dataDir), orphan.pid)
+        const before = new ChromaClient({ host: "127.0.0.1", port: orphan.port })
+        const collection = yield* Effect.promise(() =>
+          before.createCollection({
+            name: "kept",
+            configuration: { hnsw: { space: "cosine" } },
+            embeddingFunction: null
+          })
+        )
+        yield* Effect.promise(() => collection.upsert({ ids: ["a"], embeddings: [[1, 0]], documents: ["alpha"] }))
 
-      // The parent dies without a chance to stop its child, which keeps serving the data directory.
-      parent.child.kill("SIGKILL")
-      yield* Effect.async<void>((resume) => {
-        if (parent.child.exitCode !== null || parent.child.signalCode !== null) resume(Effect.void)
-        else parent.child.once("exit", () => resume(Effect.void))
-      })
-      assert.isTrue(isRunning(orphan.pid))
-      assert.strictEqual((yield* Effect.promise(() => before.heartbeat())) > 0, true)
-      assert.strictEqual(readPid(dataDir), orphan.pid)
+        // The parent dies without a chance to stop its child, which keeps serving the data directory.
+        parent.child.kill("SIGKILL")
+        yield* Effect.async<void>((resume) => {
+          if (parent.child.exitCode !== null || parent.child.signalCode !== null) resume(Effect.void)
+          else parent.child.once("exit", () => resume(Effect.void))
+        })
+        assert.isTrue(isRunning(orphan.pid))
+        assert.strictEqual((yield* Effect.promise(() => before.heartbeat())) > 0, true)
+        assert.strictEqual(readPid(dataDir), orphan.pid)
 
-      const scope = yield* Scope.make()
-      yield* Effect.addFinalizer(() => Scope.close(scope, Exit.void))
-      const chroma = yield* startChroma({ dataDir }).pipe(Scope.extend(scope))
-      assert.isFalse(isRunning(orphan.pid))
-      const pid = yield* chroma.pid
-      assert.isDefined(pid)
-      assert.notStrictEqual(pid, orphan.pid)
-      assert.strictEqual(readPid(dataDir), pid)
-      const after = new ChromaClient({ host: "127.0.0.1", port: chroma.port })
-      const again = yield* Effect.promise(() => after.getCollection({ name: "kept" }))
-      const got = yield* Effect.promise(() => again.get({ ids: ["a"], include: ["documents"] }))
-      assert.deepStrictEqual([got.ids, got.documents], [["a"], ["alpha"]])
+        const scope = yield* Scope.make()
+        yield* Effect.addFinalizer(() => Scope.close(scope, Exit.void))
+        const chroma = yield* startChroma({ dataDir }).pipe(Scope.extend(scope))
+        assert.isFalse(isRunning(orphan.pid))
+        const pid = yield* chroma.pid
+        assert.isDefined(pid)
+        assert.notStrictEqual(pid, orphan.pid)
+        assert.strictEqual(readPid(dataDir), pid)
+        const after = new ChromaClient({ host: "127.0.0.1", port: chroma.port })
+        const again = yield* Effect.promise(() => after.getCollection({ name: "kept" }))
+        const got = yield* Effect.promise(() => again.get({ ids: ["a"], include: ["documents"] }))
+        assert.deepStrictEqual([got.ids, got.documents], [["a"], ["alpha"]])
 
-      // A clean stop takes its pid file away.
-      yield* Scope.close(scope, Exit.void)
-      assert.isFalse(isAlive(pid!))
-      assert.isUndefined(readPid(dataDir))
-    }), { timeout: 120_000 })
+        // A clean stop takes its pid file away.
+        yield* Scope.close(scope, Exit.void)
+        assert.isFalse(isAlive(pid!))
+        assert.isUndefined(readPid(dataDir))
+      }),
+    { timeout: 120_000 }
+  )
 
   it.scopedLive("a pid file naming some other process leaves that process alone", () =>
     Effect.gen(function*() {

@@ -150,8 +150,16 @@ describe("ChromaVectorStore against a real Chroma", () => {
           const store = yield* VectorStore
           const name = fresh()
           yield* store.ensureCollection(name)
-          yield* store.upsert(name, [chunk("d", 0, at(0), "old 0"), chunk("d", 1, at(1), "old 1"), chunk("d", 2, at(2), "old 2")])
-          yield* store.upsert(name, [chunk("d", 0, at(2), "new 0"), chunk("d", 1, at(1), "new 1"), chunk("d", 2, at(0), "new 2")])
+          yield* store.upsert(name, [
+            chunk("d", 0, at(0), "old 0"),
+            chunk("d", 1, at(1), "old 1"),
+            chunk("d", 2, at(2), "old 2")
+          ])
+          yield* store.upsert(name, [
+            chunk("d", 0, at(2), "new 0"),
+            chunk("d", 1, at(1), "new 1"),
+            chunk("d", 2, at(0), "new 2")
+          ])
           assert.strictEqual(yield* store.count(name), 3)
           assert.deepStrictEqual(sorted(yield* store.ids(name)), ["d:0", "d:1", "d:2"])
           const matches = yield* store.query(name, at(0), { topK: 3 })
@@ -200,7 +208,11 @@ describe("ChromaVectorStore against a real Chroma", () => {
           const all = yield* store.query(name, at(0), { topK: 10 })
           assert.deepStrictEqual(all.map((match) => match.id), ["d1:0", "d2:0", "d2:1", "d3:0", "d4:0", "d5:0"])
           all.forEach((match, i) => {
-            assert.closeTo(match.distance, 1 - Math.cos(Number(match.id[1]) / 10 + (match.id === "d2:1" ? 0.05 : 0)), 1e-5)
+            assert.closeTo(
+              match.distance,
+              1 - Math.cos(Number(match.id[1]) / 10 + (match.id === "d2:1" ? 0.05 : 0)),
+              1e-5
+            )
             if (i > 0) assert.isAtLeast(match.distance, all[i - 1].distance)
           })
           const top = yield* store.query(name, at(0), { topK: 3, excludeDocumentIds: ["d1", "d3"] })

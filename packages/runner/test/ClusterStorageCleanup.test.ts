@@ -10,7 +10,6 @@ import { holdWalletLock, newTenant, waitingOnLock } from "./WalletLock.js"
 
 const Runtime = UsersRepo.Default.pipe(Layer.provideMerge(TestRuntime.layer()))
 
-
 /** The tenant entity's rows in the cluster's storage. */
 const rowsOf = (tenantId: TenantId) =>
   Effect.gen(function*() {
@@ -54,19 +53,26 @@ describe(`cluster storage cleanup (${TestRuntime.backendName()})`, () => {
       }))
 
     // PostgreSQL only: a second connection holds the wallet's lock while a top-up waits on it
-    it.effect.skipIf(TestRuntime.backendName() === "pglite")("a command still running is not touched, however old", () =>
-      Effect.gen(function*() {
-        const tenantId = yield* newTenant
-        const tenant = (yield* TenantEntity.client)(tenantId)
-        yield* tenant.TopUp({ idempotencyKey: "first", amount: 10 }) // the wallet's row exists
-        const lock = yield* holdWalletLock(tenantId)
-        const waiting = yield* Effect.fork(tenant.TopUp({ idempotencyKey: "waiting", amount: 5 }))
-        yield* waitingOnLock("%FOR UPDATE%")
-        yield* cleanupClusterStorage(Date.now() + 1)
-        assert.deepStrictEqual(yield* rowsOf(tenantId), { messages: 1, unprocessed: 1, replies: 0 }, "the running one stays")
-        yield* lock.release
-        assert.strictEqual((yield* Fiber.join(waiting)).amount, 5)
-        assert.strictEqual((yield* tenant.GetBalance()).balance, 15)
-      }))
+    it.effect.skipIf(TestRuntime.backendName() === "pglite")(
+      "a command still running is not touched, however old",
+      () =>
+        Effect.gen(function*() {
+          const tenantId = yield* newTenant
+          const tenant = (yield* TenantEntity.client)(tenantId)
+          yield* tenant.TopUp({ idempotencyKey: "first", amount: 10 }) // the wallet's row exists
+          const lock = yield* holdWalletLock(tenantId)
+          const waiting = yield* Effect.fork(tenant.TopUp({ idempotencyKey: "waiting", amount: 5 }))
+          yield* waitingOnLock("%FOR UPDATE%")
+          yield* cleanupClusterStorage(Date.now() + 1)
+          assert.deepStrictEqual(
+            yield* rowsOf(tenantId),
+            { messages: 1, unprocessed: 1, replies: 0 },
+            "the running one stays"
+          )
+          yield* lock.release
+          assert.strictEqual((yield* Fiber.join(waiting)).amount, 5)
+          assert.strictEqual((yield* tenant.GetBalance()).balance, 15)
+        })
+    )
   })
 })

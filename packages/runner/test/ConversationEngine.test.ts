@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
+import type { SessionId } from "@voiceagent/domain/Calls"
 import { type ConversationSettings, defaultSettings, type Message } from "@voiceagent/domain/Conversation"
 import { endpointDelay } from "@voiceagent/domain/TurnPolicy"
-import type { SessionId } from "@voiceagent/domain/Calls"
 import * as TestKit from "@voiceagent/runner/Testing/TestKit"
 import { SAMPLE_RATE } from "@voiceagent/runner/Voice/Audio"
 import { type EngineReport, runConversation } from "@voiceagent/runner/Voice/Engine"
@@ -34,7 +34,9 @@ const tts: TtsSession = {
 }
 
 /** A model that answers by the caller's last words, as a script says. */
-const scriptedModel = (answers: ReadonlyArray<readonly [RegExp, string]>): LanguageModelProvider & { readonly asked: Array<ReadonlyArray<Message>> } => {
+const scriptedModel = (
+  answers: ReadonlyArray<readonly [RegExp, string]>
+): LanguageModelProvider & { readonly asked: Array<ReadonlyArray<Message>> } => {
   const asked: Array<ReadonlyArray<Message>> = []
   return {
     name: "scripted",
@@ -43,7 +45,10 @@ const scriptedModel = (answers: ReadonlyArray<readonly [RegExp, string]>): Langu
       asked.push(request.messages)
       const last = [...request.messages].reverse().find((m) => m.role === "user")
       const answer = answers.find(([pattern]) => last !== undefined && pattern.test(last.content))?.[1] ?? "Sorry?"
-      return Stream.fromIterable([...answer.match(/.{1,6}/gs)!.map((text) => LlmChunk.Text({ text })), LlmChunk.Done({ finishReason: "stop" })])
+      return Stream.fromIterable([
+        ...answer.match(/.{1,6}/gs)!.map((text) => LlmChunk.Text({ text })),
+        LlmChunk.Done({ finishReason: "stop" })
+      ])
     }
   }
 }
@@ -82,7 +87,9 @@ const relay = (
       silentFrames = loud ? 0 : silentFrames + 1
       const stamped = options.stamp === undefined ? frame : { ...frame, at: options.stamp(frame.at) }
       const hold = options.hold
-      if (hold !== undefined && !released && onsets.length === hold.utterance + 1 && loud && held.length < hold.frames) {
+      if (
+        hold !== undefined && !released && onsets.length === hold.utterance + 1 && loud && held.length < hold.frames
+      ) {
         held.push(stamped)
         return
       }
@@ -114,7 +121,11 @@ const converse = (
       stt: caller.transcripts,
       tts,
       llm: model,
-      request: { system: "You are Ada.", tools: [], agent: { tenantId: "t", knowledgeBaseIds: [], metadata: {}, greeting: "Hello, this is Ada." } },
+      request: {
+        system: "You are Ada.",
+        tools: [],
+        agent: { tenantId: "t", knowledgeBaseIds: [], metadata: {}, greeting: "Hello, this is Ada." }
+      },
       runTool: () => Effect.succeed(""),
       report: (report) => Effect.sync(() => void reports.push(report))
     })))
@@ -126,7 +137,11 @@ describe("the conversation engine, on a simulated line under the TestClock", () 
   it.effect("greets at once, hears the caller, answers, and records lines with their latencies", () =>
     Effect.gen(function*() {
       const model = scriptedModel([[/open/i, "We open at nine."]])
-      const { reports } = yield* converse([Caller.say("When do you open?"), Caller.silent(3_000), Caller.hangUp()], model, 20)
+      const { reports } = yield* converse(
+        [Caller.say("When do you open?"), Caller.silent(3_000), Caller.hangUp()],
+        model,
+        20
+      )
       const lines = reports.filter((r) => r._tag === "Line")
       assert.deepStrictEqual(lines.map((l) => [l.speaker, l.text, l.interrupted]), [
         ["agent", "Hello, this is Ada.", false],
@@ -148,11 +163,19 @@ describe("the conversation engine, on a simulated line under the TestClock", () 
   it.effect("barge-in: the caller cuts the agent off; the transcript and the context keep the words heard", () =>
     Effect.gen(function*() {
       const model = scriptedModel([
-        [/plans/i, "We have three plans. Basic costs ten dollars a month, plus costs twenty, and pro costs forty nine."],
+        [
+          /plans/i,
+          "We have three plans. Basic costs ten dollars a month, plus costs twenty, and pro costs forty nine."
+        ],
         [/pro/i, "Pro includes everything."]
       ])
       const { reports, caller } = yield* converse(
-        [Caller.say("Tell me about your plans"), Caller.interrupt("What about pro?", { afterAgentStartsMs: 1_500 }), Caller.silent(6_000), Caller.hangUp()],
+        [
+          Caller.say("Tell me about your plans"),
+          Caller.interrupt("What about pro?", { afterAgentStartsMs: 1_500 }),
+          Caller.silent(6_000),
+          Caller.hangUp()
+        ],
         model,
         30
       )
@@ -175,18 +198,27 @@ describe("the conversation engine, on a simulated line under the TestClock", () 
       assert.deepStrictEqual(context.at(-1), { role: "user", content: "What about pro?" })
     }))
 
-  for (const [what, step] of [
-    ["a backchannel", Caller.backchannel("uh-huh", { afterAgentStartsMs: 1_000 })],
-    ["a noise burst", Caller.noise(300, { afterAgentStartsMs: 1_000 })]
-  ] as const) {
+  for (
+    const [what, step] of [
+      ["a backchannel", Caller.backchannel("uh-huh", { afterAgentStartsMs: 1_000 })],
+      ["a noise burst", Caller.noise(300, { afterAgentStartsMs: 1_000 })]
+    ] as const
+  ) {
     it.effect(`${what} while the agent talks does not interrupt it: it pauses, then goes on from the word it stopped on`, () =>
       Effect.gen(function*() {
         const answer = "We have three plans. Basic costs ten dollars a month, and pro costs forty nine."
         const model = scriptedModel([[/plans/i, answer]])
-        const { reports, caller } = yield* converse([Caller.say("Tell me about your plans"), step, Caller.silent(8_000), Caller.hangUp()], model, 30)
+        const { reports, caller } = yield* converse(
+          [Caller.say("Tell me about your plans"), step, Caller.silent(8_000), Caller.hangUp()],
+          model,
+          30
+        )
         const lines = reports.filter((r) => r._tag === "Line")
         assert.isFalse(lines.some((l) => l.interrupted), JSON.stringify(lines))
-        assert.deepStrictEqual(lines.filter((l) => l.speaker === "agent").map((l) => l.text), ["Hello, this is Ada.", answer])
+        assert.deepStrictEqual(lines.filter((l) => l.speaker === "agent").map((l) => l.text), [
+          "Hello, this is Ada.",
+          answer
+        ])
         assert.strictEqual(caller.log().filter((e) => e.event === "clear").length, 1, "one pause")
         // resumed after the pause: the line is timed from its first word, and keeps its latency
         const said = lines.find((l) => l.text === answer)!
@@ -196,13 +228,20 @@ describe("the conversation engine, on a simulated line under the TestClock", () 
         const greeting = "Hello, this is Ada.".length * 60
         const heardMs = caller.heard().reduce((ms, h) => ms + (h.samples * 1_000) / 8_000, 0) - greeting
         assert.approximately(heardMs, answer.length * 60, 700)
-        assert.isFalse(model.asked.some((context) => context.some((m) => m.role === "assistant" && m.interrupted === true)))
+        assert.isFalse(
+          model.asked.some((context) => context.some((m) => m.role === "assistant" && m.interrupted === true))
+        )
       }))
   }
 
   describe("the caller's speech is timed by the stream's clock", () => {
     const plans = "We have three plans. Basic costs ten dollars a month, plus costs twenty, and pro costs forty nine."
-    const bargeIn = [Caller.say("Tell me about your plans"), Caller.interrupt("What about pro?", { afterAgentStartsMs: 1_500 }), Caller.silent(6_000), Caller.hangUp()]
+    const bargeIn = [
+      Caller.say("Tell me about your plans"),
+      Caller.interrupt("What about pro?", { afterAgentStartsMs: 1_500 }),
+      Caller.silent(6_000),
+      Caller.hangUp()
+    ]
     /** From the interruption's first sound (when the caller said it) to the clear. */
     const reaction = (caller: Caller.SimulatedCaller, onsets: ReadonlyArray<number>) => {
       const clear = caller.log().find((e) => e.event === "clear")
@@ -213,9 +252,14 @@ describe("the conversation engine, on a simulated line under the TestClock", () 
     it.effect("frames that arrive in a burst after a stall still pause the agent at the speech's 200 ms", () =>
       Effect.gen(function*() {
         // the interruption's first 160 ms reach the engine only with the frame after them
-        const { reports, caller, onsets } = yield* converse(bargeIn, scriptedModel([[/plans/i, plans], [/pro/i, "Pro includes everything."]]), 30, {
-          line: { hold: { utterance: 1, frames: 8 } }
-        })
+        const { reports, caller, onsets } = yield* converse(
+          bargeIn,
+          scriptedModel([[/plans/i, plans], [/pro/i, "Pro includes everything."]]),
+          30,
+          {
+            line: { hold: { utterance: 1, frames: 8 } }
+          }
+        )
         // timed by when it arrived, the speech would have begun 160 ms late and the pause come at 360 ms
         const ms = reaction(caller, onsets)
         assert.isAtLeast(ms, 200)
@@ -224,26 +268,38 @@ describe("the conversation engine, on a simulated line under the TestClock", () 
         assert.isBelow(barge!.reactionMs, 220)
         const lines = reports.filter((r) => r._tag === "Line")
         assert.isTrue(lines.some((l) => l.speaker === "agent" && l.interrupted), JSON.stringify(lines))
-        assert.isTrue(lines.some((l) => l.speaker === "customer" && l.text === "What about pro?"), JSON.stringify(lines))
+        assert.isTrue(
+          lines.some((l) => l.speaker === "customer" && l.text === "What about pro?"),
+          JSON.stringify(lines)
+        )
       }))
 
-    it.effect("a stream whose clock runs slow against ours (0.1%): ten minutes in, the barge-in and the turn's end are timed as at the start", () =>
-      Effect.gen(function*() {
-        const settings = defaultSettings("Hello, this is Ada.")
-        const patient = { ...settings, idle: { ...settings.idle, reminderAfterMs: 3_600_000 } }
-        // the stream's 20 ms frames are 20.02 ms of ours: 600 ms behind after ten minutes
-        const { reports, caller, onsets } = yield* converse(
-          [Caller.silent(600_000), ...bargeIn],
-          scriptedModel([[/plans/i, plans], [/pro/i, "Pro includes everything."]]),
-          630,
-          { line: { stamp: (at) => Math.round(at * 0.999) }, settings: patient }
-        )
-        const ms = reaction(caller, onsets)
-        assert.isAtLeast(ms, 195)
-        assert.isBelow(ms, 220)
-        // the wait counts from the end of the caller's speech, as long as what they said asks for
-        const latencies = reports.flatMap((r) => r._tag === "Line" && r.speaker === "agent" && r.latency !== null ? [r.latency.endpointingMs] : [])
-        assert.deepStrictEqual(latencies, [endpointDelay("Tell me about your plans"), endpointDelay("What about pro?")])
-      }), { timeout: 120_000 })
+    it.effect(
+      "a stream whose clock runs slow against ours (0.1%): ten minutes in, the barge-in and the turn's end are timed as at the start",
+      () =>
+        Effect.gen(function*() {
+          const settings = defaultSettings("Hello, this is Ada.")
+          const patient = { ...settings, idle: { ...settings.idle, reminderAfterMs: 3_600_000 } }
+          // the stream's 20 ms frames are 20.02 ms of ours: 600 ms behind after ten minutes
+          const { reports, caller, onsets } = yield* converse(
+            [Caller.silent(600_000), ...bargeIn],
+            scriptedModel([[/plans/i, plans], [/pro/i, "Pro includes everything."]]),
+            630,
+            { line: { stamp: (at) => Math.round(at * 0.999) }, settings: patient }
+          )
+          const ms = reaction(caller, onsets)
+          assert.isAtLeast(ms, 195)
+          assert.isBelow(ms, 220)
+          // the wait counts from the end of the caller's speech, as long as what they said asks for
+          const latencies = reports.flatMap((r) =>
+            r._tag === "Line" && r.speaker === "agent" && r.latency !== null ? [r.latency.endpointingMs] : []
+          )
+          assert.deepStrictEqual(latencies, [
+            endpointDelay("Tell me about your plans"),
+            endpointDelay("What about pro?")
+          ])
+        }),
+      { timeout: 120_000 }
+    )
   })
 })

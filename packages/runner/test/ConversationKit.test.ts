@@ -41,7 +41,10 @@ describe("testing a conversation with the kit", () => {
         assert.strictEqual(said[1], "customer: How much does the premium plan cost?")
         // cut off: the line keeps only the words the caller heard
         assert.match(said[2]!, /^agent \(cut off\): Our premium plan/)
-        assert.isBelow(said[2]!.length, "agent (cut off): Our premium plan costs twenty dollars a month, and the basic plan is free.".length)
+        assert.isBelow(
+          said[2]!.length,
+          "agent (cut off): Our premium plan costs twenty dollars a month, and the basic plan is free.".length
+        )
         assert.deepStrictEqual(said.slice(3), [
           "customer: Wait, stop. What was the price again?",
           "agent: Our premium plan costs twenty dollars a month, and the basic plan is free.",
@@ -52,7 +55,10 @@ describe("testing a conversation with the kit", () => {
         assert.strictEqual(call.transcript[0]!.at.getTime(), call.answeredAt!.getTime())
         assert.isTrue(call.transcript.filter((l) => l.speaker === "agent").slice(1).every((l) => l.latency !== null))
         // billed for the talk time, to the second
-        assert.strictEqual(call.durationSeconds, Math.ceil((call.endedAt!.getTime() - call.answeredAt!.getTime()) / 1000))
+        assert.strictEqual(
+          call.durationSeconds,
+          Math.ceil((call.endedAt!.getTime() - call.answeredAt!.getTime()) / 1000)
+        )
         assert.isTrue(call.events.some((e) => e.type === "agent_hangup"))
       }))
 
@@ -65,7 +71,11 @@ describe("testing a conversation with the kit", () => {
           voice: { idle: { reminderAfterSeconds: 5, reminders: 1, reminderText: "Are you still there?" } }
         })
         const voiceNumberId = yield* TestKit.voiceNumber(t.tenantId)
-        const sessionId = yield* TestKit.call(t, { voiceNumberId, to: "+14155550300", caller: [Caller.silent(300_000)] })
+        const sessionId = yield* TestKit.call(t, {
+          voiceNumberId,
+          to: "+14155550300",
+          caller: [Caller.silent(300_000)]
+        })
         yield* TestKit.advance("1 minute")
         const call = yield* TestKit.callDetail(t.tenantId, sessionId)
         assert.deepStrictEqual(lines(call), [
@@ -106,7 +116,10 @@ describe("testing a conversation with the kit", () => {
         yield* TestKit.advance("1 minute")
         const call = yield* TestKit.callDetail(t.tenantId, sessionId)
         const said = lines(call)
-        assert.strictEqual(said[0], "agent: Hello, this is Ada from Acme. Please tell me your phone number so I can look up your account.")
+        assert.strictEqual(
+          said[0],
+          "agent: Hello, this is Ada from Acme. Please tell me your phone number so I can look up your account."
+        )
         assert.strictEqual(said[1], "customer: My number is four one five, five five five, two six seven one.")
         assert.strictEqual(said[2], "agent: Thank you. I have found your account, and everything is in order.")
       }))

@@ -7,7 +7,17 @@ const rows = (text: string) => Either.getOrThrow(parseContactsCsv(text))
 
 describe("contacts CSV", () => {
   it("matches alias headers in any case, with spaces or underscores", () => {
-    for (const header of ["phone_number", "Phone Number", "PHONE", "Mobile", "customer number", "Customer_Number", "  phone  "]) {
+    for (
+      const header of [
+        "phone_number",
+        "Phone Number",
+        "PHONE",
+        "Mobile",
+        "customer number",
+        "Customer_Number",
+        "  phone  "
+      ]
+    ) {
       const [row] = rows(`${header},Name\n+14155552671,Ada\n`)
       assert.strictEqual(row!.phone, "+14155552671", header)
     }
@@ -66,7 +76,10 @@ describe("contacts CSV", () => {
       ],
       null
     )
-    assert.deepStrictEqual(plan.valid.map((v) => [v.row, v.contact.phoneNumber]), [[2, "+14155552671"], [9, "+442079460958"]])
+    assert.deepStrictEqual(plan.valid.map((v) => [v.row, v.contact.phoneNumber]), [[2, "+14155552671"], [
+      9,
+      "+442079460958"
+    ]])
     assert.deepStrictEqual(plan.invalid.map((r) => [r.row, r.reason]), [
       [3, "missing_country_code"],
       [4, "duplicate"],

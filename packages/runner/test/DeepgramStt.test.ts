@@ -9,7 +9,12 @@ import {
   makeInterpreter,
   parseDeepgramMessage
 } from "@voiceagent/runner/Voice/DeepgramStt"
-import { SpeechToTextError, type SttEvent, type SttOptions, type SttStream } from "@voiceagent/runner/Voice/SpeechToText"
+import {
+  SpeechToTextError,
+  type SttEvent,
+  type SttOptions,
+  type SttStream
+} from "@voiceagent/runner/Voice/SpeechToText"
 import { Effect, Exit, Queue, Redacted, TestClock } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
@@ -66,7 +71,9 @@ const GOLDEN = {
     duration: 3.4,
     channels: 1,
     models: ["c0d1a568-ce81-4fea-97e7-bd45cb1fdf3c"],
-    model_info: { "c0d1a568-ce81-4fea-97e7-bd45cb1fdf3c": { name: "2-general-nova", version: "2024-01-18.26916", arch: "nova-2" } }
+    model_info: {
+      "c0d1a568-ce81-4fea-97e7-bd45cb1fdf3c": { name: "2-general-nova", version: "2024-01-18.26916", arch: "nova-2" }
+    }
   },
   error: {
     type: "Error",
@@ -82,7 +89,13 @@ const interimOf = (golden: typeof GOLDEN.final, words: number) => {
     ...golden,
     is_final: false,
     speech_final: false,
-    channel: { alternatives: [{ ...golden.channel.alternatives[0], transcript: kept.map((w) => w.punctuated_word).join(" "), words: kept }] }
+    channel: {
+      alternatives: [{
+        ...golden.channel.alternatives[0],
+        transcript: kept.map((w) => w.punctuated_word).join(" "),
+        words: kept
+      }]
+    }
   }
 }
 
@@ -104,10 +117,15 @@ const sameShape = (actual: unknown, golden: unknown, path = "$"): void => {
     return
   }
   if (golden !== null && typeof golden === "object") {
-    assert.isTrue(actual !== null && typeof actual === "object" && !Array.isArray(actual), `${path}: expected an object`)
+    assert.isTrue(
+      actual !== null && typeof actual === "object" && !Array.isArray(actual),
+      `${path}: expected an object`
+    )
     const record = actual as Record<string, unknown>
     assert.deepStrictEqual(Object.keys(record).sort(), Object.keys(golden).sort(), `${path}: keys`)
-    for (const key of Object.keys(golden)) sameShape(record[key], (golden as Record<string, unknown>)[key], `${path}.${key}`)
+    for (const key of Object.keys(golden)) {
+      sameShape(record[key], (golden as Record<string, unknown>)[key], `${path}.${key}`)
+    }
     return
   }
   assert.strictEqual(typeof actual, typeof golden, `${path}: type`)
@@ -160,7 +178,8 @@ const noise = (ms: number): Int16Array => {
 
 const ulaw = (...parts: ReadonlyArray<Int16Array>): ReadonlyArray<Uint8Array> => frames(concat(parts)).map(mulawEncode)
 
-const pushAll = (stream: SttStream, audio: ReadonlyArray<Uint8Array>) => Effect.sync(() => audio.forEach((frame) => stream.push(frame)))
+const pushAll = (stream: SttStream, audio: ReadonlyArray<Uint8Array>) =>
+  Effect.sync(() => audio.forEach((frame) => stream.push(frame)))
 
 /** Dies after `millis` of real time (the tests on the TestClock cannot use `Effect.timeout`). */
 const within = <A, E, R>(effect: Effect.Effect<A, E, R>, millis: number, label: string) =>
@@ -209,7 +228,11 @@ const plain = (items: ReadonlyArray<Item>) =>
     }
   })
 
-const openOn = (fake: FakeDeepgram.FakeDeepgramServer, overrides: Partial<DeepgramSttOptions> = {}, stt: Partial<SttOptions> = {}) =>
+const openOn = (
+  fake: FakeDeepgram.FakeDeepgramServer,
+  overrides: Partial<DeepgramSttOptions> = {},
+  stt: Partial<SttOptions> = {}
+) =>
   Effect.gen(function*() {
     const provider = yield* make({ url: fake.url, apiKey: Redacted.make(fake.apiKey), ...overrides })
     return yield* provider.open({ language: "en", ...stt })
@@ -246,7 +269,16 @@ const EXPECTED_QUERY: ReadonlyArray<readonly [string, string]> = [
 
 describe("Deepgram contract", () => {
   it("reads every golden message, and ignores what is not one", () => {
-    for (const golden of [GOLDEN.final, interimOf(GOLDEN.final, 2), GOLDEN.speechStarted, GOLDEN.utteranceEnd, GOLDEN.metadata, GOLDEN.error]) {
+    for (
+      const golden of [
+        GOLDEN.final,
+        interimOf(GOLDEN.final, 2),
+        GOLDEN.speechStarted,
+        GOLDEN.utteranceEnd,
+        GOLDEN.metadata,
+        GOLDEN.error
+      ]
+    ) {
       assert.isDefined(parseDeepgramMessage(JSON.stringify(golden)), JSON.stringify(golden))
     }
     assert.isUndefined(parseDeepgramMessage("not json"))
@@ -286,10 +318,12 @@ describe("Deepgram contract", () => {
     assert.deepStrictEqual(JSON.parse(DeepgramControl.keepAlive), { type: "KeepAlive" })
     assert.deepStrictEqual(JSON.parse(DeepgramControl.finalize), { type: "Finalize" })
     assert.deepStrictEqual(JSON.parse(DeepgramControl.closeStream), { type: "CloseStream" })
-    const url = new URL(listenUrl("wss://api.deepgram.com/v1/listen", { model: "nova-3", endpointingMs: 300, utteranceEndMs: 1000 }, {
-      language: "en-US",
-      keyterms: ["Acme Corp", " ", "Zyxel"]
-    }))
+    const url = new URL(
+      listenUrl("wss://api.deepgram.com/v1/listen", { model: "nova-3", endpointingMs: 300, utteranceEndMs: 1000 }, {
+        language: "en-US",
+        keyterms: ["Acme Corp", " ", "Zyxel"]
+      })
+    )
     assert.strictEqual(url.origin + url.pathname, "wss://api.deepgram.com/v1/listen")
     assert.deepStrictEqual(Array.from(url.searchParams.entries()), [
       ...EXPECTED_QUERY.slice(0, -1),
@@ -301,7 +335,11 @@ describe("Deepgram contract", () => {
 
   it.effect("refuses configuration it cannot use", () =>
     Effect.gen(function*() {
-      for (const options of [{ url: "https://api.deepgram.com/v1/listen" }, { url: "nonsense" }, { keepAliveMs: 0 }, { framesPerSend: 1.5 }, { endpointingMs: -1 }]) {
+      for (
+        const options of [{ url: "https://api.deepgram.com/v1/listen" }, { url: "nonsense" }, { keepAliveMs: 0 }, {
+          framesPerSend: 1.5
+        }, { endpointingMs: -1 }]
+      ) {
         const exit = yield* Effect.exit(make({ apiKey: Redacted.make("k"), ...options }))
         assert.isTrue(Exit.isFailure(exit), JSON.stringify(options))
       }
@@ -356,12 +394,20 @@ describe("DeepgramStt against FakeDeepgram", () => {
       const sent = connection(fake, 0).sent
       for (const message of sent) sameShape(message, goldenFor(message))
       assert.includeMembers(sent.map((m) => m.type), ["Results", "SpeechStarted", "UtteranceEnd"])
-      // the speech_final came 300 ms (endpointing) after the speech ended at 2.3 s; UtteranceEnd 1 s after the last word
+      // the speech_final came 300 ms (endpointing) after the speech ended at 2.3 s; UtteranceEnd 1 s after the last
+      // word
       const speechFinal = sent.find((m) => m.speech_final === true)!
       assert.closeTo((speechFinal.start as number) + (speechFinal.duration as number), 2.6, 1e-9)
-      assert.deepStrictEqual(sent.find((m) => m.type === "UtteranceEnd"), { channel: [0, 1], last_word_end: 2.3, type: "UtteranceEnd" })
+      assert.deepStrictEqual(sent.find((m) => m.type === "UtteranceEnd"), {
+        channel: [0, 1],
+        last_word_end: 2.3,
+        type: "UtteranceEnd"
+      })
       const final = sent.find((m) => m.is_final === true) as unknown as typeof GOLDEN.final
-      assert.deepStrictEqual(final.channel.alternatives[0].words.map((w) => [w.word, w.punctuated_word]), [["hello", "Hello"], ["there", "there."]])
+      assert.deepStrictEqual(final.channel.alternatives[0].words.map((w) => [w.word, w.punctuated_word]), [[
+        "hello",
+        "Hello"
+      ], ["there", "there."]])
       // 2 frames a binary message
       assert.strictEqual(connection(fake, 0).audioMessages * 2, connection(fake, 0).audioMs / 20)
     }))
@@ -381,7 +427,10 @@ describe("DeepgramStt against FakeDeepgram", () => {
       ])
       // the fake did finalise the noise, with no words
       const noiseFinal = connection(fake, 0).sent.find((m) => m.is_final === true)!
-      assert.strictEqual((noiseFinal.channel as { alternatives: Array<{ transcript: string }> }).alternatives[0]!.transcript, "")
+      assert.strictEqual(
+        (noiseFinal.channel as { alternatives: Array<{ transcript: string }> }).alternatives[0]!.transcript,
+        ""
+      )
     }))
 
   it.scoped("when noise keeps speech_final from coming, UtteranceEnd ends the utterance", () =>
@@ -406,7 +455,12 @@ describe("DeepgramStt against FakeDeepgram", () => {
       assert.isAbove(speechFinal, utteranceEnd)
       yield* fake.until("the late speech_final", () => connection(fake, 0).sent.some((m) => m.speech_final === true))
       yield* pushAll(stream, ulaw(voiced(600), silence(600)))
-      assert.deepStrictEqual(plain(yield* takeUntil(stream, isSpeechFinal, "Bye.")), ["SpeechStarted", "Interim Bye.", "Final Bye.", "Final! "])
+      assert.deepStrictEqual(plain(yield* takeUntil(stream, isSpeechFinal, "Bye.")), [
+        "SpeechStarted",
+        "Interim Bye.",
+        "Final Bye.",
+        "Final! "
+      ])
     }))
 
   it.scoped("finalize sends the partial batch, then Finalize; the words heard so far come back final", () =>
@@ -417,7 +471,13 @@ describe("DeepgramStt against FakeDeepgram", () => {
       yield* pushAll(stream, ulaw(silence(300), voiced(680)))
       yield* stream.finalize
       const heard = yield* takeUntil(stream, isTag("Final"), "the from_finalize final")
-      assert.deepStrictEqual(plain(heard), ["SpeechStarted", "Interim Book", "Interim Book a", "Interim Book a table", "Final Book a table"])
+      assert.deepStrictEqual(plain(heard), [
+        "SpeechStarted",
+        "Interim Book",
+        "Interim Book a",
+        "Interim Book a table",
+        "Final Book a table"
+      ])
       const conn = connection(fake, 0)
       assert.strictEqual(conn.finalizes, 1)
       assert.deepStrictEqual(conn.controls, [DeepgramControl.finalize])
@@ -436,9 +496,14 @@ describe("DeepgramStt against FakeDeepgram", () => {
       ])
       // a Finalize with nothing pending is answered with an empty final, which says nothing
       yield* stream.finalize
-      yield* fake.until("the second Finalize's answer", () => connection(fake, 0).sent.filter((m) => m.from_finalize === true).length === 2)
+      yield* fake.until(
+        "the second Finalize's answer",
+        () => connection(fake, 0).sent.filter((m) => m.from_finalize === true).length === 2
+      )
       yield* pushAll(stream, ulaw(voiced(100), silence(300)))
-      assert.deepStrictEqual(plain(yield* takeUntil(stream, isTag("SpeechStarted"), "the next onset")), ["SpeechStarted"])
+      assert.deepStrictEqual(plain(yield* takeUntil(stream, isTag("SpeechStarted"), "the next onset")), [
+        "SpeechStarted"
+      ])
     }))
 
   it.scoped("sends KeepAlive every 4 s on the Clock while no audio goes out, none while it does", () =>
@@ -461,7 +526,11 @@ describe("DeepgramStt against FakeDeepgram", () => {
       assert.strictEqual(keepAlives(), 2)
       yield* TestClock.adjust("4 seconds")
       yield* fake.until("a KeepAlive after the audio stopped", () => keepAlives() === 3)
-      assert.deepStrictEqual(connection(fake, 0).controls, [DeepgramControl.keepAlive, DeepgramControl.keepAlive, DeepgramControl.keepAlive])
+      assert.deepStrictEqual(connection(fake, 0).controls, [
+        DeepgramControl.keepAlive,
+        DeepgramControl.keepAlive,
+        DeepgramControl.keepAlive
+      ])
       assert.isUndefined(connection(fake, 0).closed)
     }))
 
@@ -475,7 +544,10 @@ describe("DeepgramStt against FakeDeepgram", () => {
       const [reconnected] = yield* takeUntil(stream, isTag("Reconnected"), "Reconnected")
       assert.strictEqual(reconnected!._tag, "Reconnected")
       assert.include((reconnected as Extract<SttEvent, { _tag: "Reconnected" }>).reason, "1011 NET-0001")
-      assert.include((reconnected as Extract<SttEvent, { _tag: "Reconnected" }>).reason, "Deepgram did not receive audio data")
+      assert.include(
+        (reconnected as Extract<SttEvent, { _tag: "Reconnected" }>).reason,
+        "Deepgram did not receive audio data"
+      )
       assert.deepStrictEqual(connection(fake, 0).closed, { code: 1011, reason: "NET-0001", by: "server" })
       const error = connection(fake, 0).sent.at(-1)!
       sameShape(error, GOLDEN.error)
@@ -490,7 +562,13 @@ describe("DeepgramStt against FakeDeepgram", () => {
       fake.disconnectAfter(1500)
       yield* pushAll(stream, ulaw(silence(300), voiced(400), silence(700)))
       const first = yield* takeUntil(stream, isSpeechFinal, "the first utterance")
-      assert.deepStrictEqual(plain(first), ["SpeechStarted", "Interim First", "Interim First part.", "Final First part.", "Final! "])
+      assert.deepStrictEqual(plain(first), [
+        "SpeechStarted",
+        "Interim First",
+        "Interim First part.",
+        "Final First part.",
+        "Final! "
+      ])
       // the fake drops the socket once it has 1.5 s of audio (the sixth frame completes a batch of two)
       yield* pushAll(stream, ulaw(silence(120)))
       const [reconnected] = yield* takeUntil(stream, isTag("Reconnected"), "Reconnected")
@@ -521,12 +599,15 @@ describe("DeepgramStt against FakeDeepgram", () => {
         ["language", "multi"],
         ["keyterm", "alpha"]
       ])
-      assert.deepStrictEqual(connection(fake, 1).query.filter(([k]) => ["endpointing", "utterance_end_ms", "keyterm"].includes(k)), [
-        ["endpointing", "500"],
-        ["utterance_end_ms", "1500"],
-        ["keyterm", "beta"],
-        ["keyterm", "Acme"]
-      ])
+      assert.deepStrictEqual(
+        connection(fake, 1).query.filter(([k]) => ["endpointing", "utterance_end_ms", "keyterm"].includes(k)),
+        [
+          ["endpointing", "500"],
+          ["utterance_end_ms", "1500"],
+          ["keyterm", "beta"],
+          ["keyterm", "Acme"]
+        ]
+      )
       const audio = ulaw(silence(200), voiced(400), silence(800))
       yield* pushAll(b, audio)
       yield* pushAll(a, audio)
@@ -563,7 +644,10 @@ describe("DeepgramStt against FakeDeepgram", () => {
       sameShape(last, GOLDEN.metadata)
       assert.strictEqual(last.request_id, conn.requestId)
       assert.strictEqual(beforeLast.is_final, true)
-      assert.strictEqual((beforeLast.channel as { alternatives: Array<{ transcript: string }> }).alternatives[0]!.transcript, "Goodbye.")
+      assert.strictEqual(
+        (beforeLast.channel as { alternatives: Array<{ transcript: string }> }).alternatives[0]!.transcript,
+        "Goodbye."
+      )
     }))
 })
 
@@ -619,7 +703,9 @@ describe("DeepgramStt on the real clock", () => {
       assert.strictEqual(reconnected!._tag, "Reconnected")
       assert.deepStrictEqual(fake.upgrades().map((u) => u.status), [101, 503, 503, 101])
       yield* pushAll(stream, ulaw(silence(200), voiced(400), silence(600)))
-      const finals = plain(yield* takeUntil(stream, isSpeechFinal, "after the gap")).filter((s) => s.startsWith("Final "))
+      const finals = plain(yield* takeUntil(stream, isSpeechFinal, "after the gap")).filter((s) =>
+        s.startsWith("Final ")
+      )
       assert.deepStrictEqual(finals, ["Final After the gap."])
       assert.strictEqual(connection(fake, 1).audioMs, 1200)
     }))
@@ -660,7 +746,10 @@ describe("DeepgramStt on the real clock", () => {
       }
       const items = yield* takeUntil(stream, isSpeechFinal, "the paced utterance")
       assert.deepStrictEqual(plain(items).filter((s) => s.startsWith("Final")), ["Final Paced speech.", "Final! "])
-      const final = items.find((item) => item._tag === "Final" && item.text !== "") as Extract<SttEvent, { _tag: "Final" }>
+      const final = items.find((item) => item._tag === "Final" && item.text !== "") as Extract<
+        SttEvent,
+        { _tag: "Final" }
+      >
       // 100 ms of silence must arrive before the stretch ends (at 20 ms a frame), then 30 ms of latency
       assert.isAtLeast(final.at - speechEndedAt, 100)
       assert.strictEqual(connection(fake, 0).keepAlives, 0)

@@ -1,9 +1,9 @@
-import { assert, describe, it } from "@effect/vitest"
 import { MailboxFull } from "@effect/cluster/ClusterError"
 import * as EntityAddress from "@effect/cluster/EntityAddress"
 import * as EntityId from "@effect/cluster/EntityId"
 import type * as EntityType from "@effect/cluster/EntityType"
 import * as ShardId from "@effect/cluster/ShardId"
+import { assert, describe, it } from "@effect/vitest"
 import { deliver } from "@voiceagent/runner/Cluster/Deliver"
 import { Cause, Data, Deferred, Effect, Exit, Fiber, Ref, TestClock } from "effect"
 
@@ -18,7 +18,11 @@ const scripted = <A>(answers: ReadonlyArray<Effect.Effect<A, MailboxFull | Refus
 
 const mailboxFull = Effect.fail(
   new MailboxFull({
-    address: EntityAddress.make({ shardId: ShardId.make("default", 1), entityType: "Tenant" as EntityType.EntityType, entityId: EntityId.make("t") })
+    address: EntityAddress.make({
+      shardId: ShardId.make("default", 1),
+      entityType: "Tenant" as EntityType.EntityType,
+      entityId: EntityId.make("t")
+    })
   })
 )
 
@@ -49,7 +53,10 @@ describe("Deliver.deliver: one policy for the cluster's transport errors", () =>
     Effect.gen(function*() {
       const started = yield* Deferred.make<void>()
       const tries = yield* Ref.make(0)
-      const send = Ref.update(tries, (n) => n + 1).pipe(Effect.zipRight(Deferred.succeed(started, undefined)), Effect.zipRight(Effect.never))
+      const send = Ref.update(tries, (n) => n + 1).pipe(
+        Effect.zipRight(Deferred.succeed(started, undefined)),
+        Effect.zipRight(Effect.never)
+      )
       const fiber = yield* Effect.fork(deliver(send))
       yield* Deferred.await(started)
       const exit = yield* Fiber.interrupt(fiber)
@@ -61,7 +68,9 @@ describe("Deliver.deliver: one policy for the cluster's transport errors", () =>
   it.effect("never answered: a defect after the last try", () =>
     Effect.gen(function*() {
       const { send, tries } = yield* scripted<string>([mailboxFull])
-      const fiber = yield* Effect.fork(Effect.exit(deliver(send, { attempts: 4, delay: "10 millis", maxDelay: "10 millis" })))
+      const fiber = yield* Effect.fork(
+        Effect.exit(deliver(send, { attempts: 4, delay: "10 millis", maxDelay: "10 millis" }))
+      )
       yield* TestClock.adjust("1 second")
       const exit = yield* Fiber.join(fiber)
       assert.isTrue(Exit.isFailure(exit) && Cause.isDie(exit.cause))

@@ -1,5 +1,5 @@
-import { assert, describe, layer } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
+import { assert, describe, layer } from "@effect/vitest"
 import { DialPacer } from "@voiceagent/runner/Campaigns/DialPacer"
 import * as TestDatabase from "@voiceagent/runner/Testing/TestDatabase"
 import { Clock, Effect, Fiber, TestClock } from "effect"
@@ -20,7 +20,11 @@ describe("dial pacing per number, shared by the runners", () => {
         const start = yield* Clock.currentTimeMillis
         const when: Array<readonly [string, number]> = []
         const dial = (name: string, pacer: DialPacer["Type"], voiceNumberId: string) =>
-          pacer.slot(voiceNumberId).pipe(Effect.zipRight(Effect.flatMap(Clock.currentTimeMillis, (t) => Effect.sync(() => when.push([name, t - start])))))
+          pacer.slot(voiceNumberId).pipe(
+            Effect.zipRight(
+              Effect.flatMap(Clock.currentTimeMillis, (t) => Effect.sync(() => when.push([name, t - start])))
+            )
+          )
         // one after another, so each takes the slot after the last: a, b, a, b at 2 a second
         const fibers = []
         for (const [name, pacer] of [["a1", a], ["b1", b], ["a2", a], ["b2", b]] as const) {
@@ -51,8 +55,12 @@ describe("dial pacing per number, shared by the runners", () => {
         const number = crypto.randomUUID()
         const start = yield* Clock.currentTimeMillis
         const when: Array<readonly [string, number]> = []
-        const at = (name: string) => Effect.flatMap(Clock.currentTimeMillis, (t) => Effect.sync(() => when.push([name, t - start])))
-        const nextAt = Effect.map(sql<{ nextAt: string }>`SELECT next_at FROM voice_number_pace WHERE voice_number_id = ${number}`, ([row]) => Number(row!.nextAt) - start)
+        const at = (name: string) =>
+          Effect.flatMap(Clock.currentTimeMillis, (t) => Effect.sync(() => when.push([name, t - start])))
+        const nextAt = Effect.map(
+          sql<{ nextAt: string }>`SELECT next_at FROM voice_number_pace WHERE voice_number_id = ${number}`,
+          ([row]) => Number(row!.nextAt) - start
+        )
         const run = yield* a.run(number, 4)
         yield* run.next
         yield* at("a1")
@@ -76,7 +84,10 @@ describe("dial pacing per number, shared by the runners", () => {
         const a4 = yield* Effect.fork(Effect.zipRight(run.next, at("a4")))
         yield* TestClock.adjust("500 millis")
         yield* Fiber.join(a4)
-        assert.deepStrictEqual([...when].sort((x, y) => x[1] - y[1]), [["a1", 0], ["a2", 500], ["b1", 1_000], ["a3", 1_500], ["a4", 2_000]])
+        assert.deepStrictEqual([...when].sort((x, y) => x[1] - y[1]), [["a1", 0], ["a2", 500], ["b1", 1_000], [
+          "a3",
+          1_500
+        ], ["a4", 2_000]])
         // no slot taken beyond the run's four
         assert.strictEqual(yield* nextAt, 2_500)
       }))

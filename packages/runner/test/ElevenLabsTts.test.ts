@@ -28,7 +28,11 @@ const DOCS_CLIENT_MESSAGES = [
   { text: " ", voice_settings: { stability: 0.5, similarity_boost: 0.8 }, context_id: "conv_1" },
   { text: "Hello from conversation one. ", context_id: "conv_1" },
   { text: "This is added to the buffer of text to flush. ", context_id: "conv_1", flush: true },
-  { text: "Hi this is a new context with different settings! ", context_id: "interruption_context", voice_settings: { stability: 0.2, similarity_boost: 0.9 } },
+  {
+    text: "Hi this is a new context with different settings! ",
+    context_id: "interruption_context",
+    voice_settings: { stability: 0.2, similarity_boost: 0.9 }
+  },
   { context_id: "conv_1", close_context: true },
   { context_id: "interruption_context", flush: true },
   { context_id: "interruption_context", text: "" },
@@ -92,7 +96,12 @@ const rms = (pcm: Int16Array, fromMs: number, toMs: number) => {
 
 const withFake = (options: FakeElevenLabsOptions = {}) => makeFake(options)
 
-const sessionFor = (fake: FakeElevenLabsServer, overrides: Partial<ElevenLabsOptions> = {}, voice = VOICE, language?: string) =>
+const sessionFor = (
+  fake: FakeElevenLabsServer,
+  overrides: Partial<ElevenLabsOptions> = {},
+  voice = VOICE,
+  language?: string
+) =>
   Effect.flatMap(
     make({ url: fake.url, apiKey: Redacted.make(fake.apiKey), ...overrides }),
     (provider) => provider.open({ voice, language })
@@ -136,18 +145,35 @@ describe("the protocol's golden messages (ElevenLabs' AsyncAPI example)", () => 
 
   it("offsets each message's character times by the audio before it, unless they already continue", () => {
     const relative = charTimeline()
-    relative.add({ chars: ["H", "i", " ", "y"], charStartTimesMs: [0, 60, 120, 180], charDurationsMs: [60, 60, 60, 60] }, 0)
-    relative.add({ chars: ["o", "u", " ", "a", "l", "l"], charStartTimesMs: [0, 60, 120, 180, 240, 300], charDurationsMs: [60, 60, 60, 60, 60, 60] }, 240)
+    relative.add({
+      chars: ["H", "i", " ", "y"],
+      charStartTimesMs: [0, 60, 120, 180],
+      charDurationsMs: [60, 60, 60, 60]
+    }, 0)
+    relative.add({
+      chars: ["o", "u", " ", "a", "l", "l"],
+      charStartTimesMs: [0, 60, 120, 180, 240, 300],
+      charDurationsMs: [60, 60, 60, 60, 60, 60]
+    }, 240)
     assert.deepStrictEqual(relative.wordEnds(), [120, 360, 600], "'you' spans two messages")
     const continuing = charTimeline()
-    continuing.add({ chars: ["H", "i", " ", "y"], charStartTimesMs: [0, 60, 120, 180], charDurationsMs: [60, 60, 60, 60] }, 0)
+    continuing.add({
+      chars: ["H", "i", " ", "y"],
+      charStartTimesMs: [0, 60, 120, 180],
+      charDurationsMs: [60, 60, 60, 60]
+    }, 0)
     continuing.add({ chars: ["o", "u"], charStartTimesMs: [240, 300], charDurationsMs: [60, 60] }, 240)
     assert.deepStrictEqual(continuing.wordEnds(), [120, 360])
   })
 
   it("builds the documented socket address", () => {
     assert.strictEqual(
-      multiStreamUrl("wss://api.elevenlabs.io", { voice: VOICE, model: "eleven_flash_v2_5", inactivityTimeoutSeconds: 180, language: "en" }),
+      multiStreamUrl("wss://api.elevenlabs.io", {
+        voice: VOICE,
+        model: "eleven_flash_v2_5",
+        inactivityTimeoutSeconds: 180,
+        language: "en"
+      }),
       `wss://api.elevenlabs.io/v1/text-to-speech/${VOICE}/multi-stream-input?model_id=eleven_flash_v2_5&output_format=ulaw_8000&sync_alignment=true&inactivity_timeout=180&language_code=en`
     )
   })
@@ -156,9 +182,12 @@ describe("the protocol's golden messages (ElevenLabs' AsyncAPI example)", () => 
     Effect.gen(function*() {
       const fake = yield* withFake()
       const messages = yield* Effect.async<ReadonlyArray<Record<string, unknown>>>((resume) => {
-        const socket = new WebSocket(`${fake.url}/v1/text-to-speech/${VOICE}/multi-stream-input?model_id=eleven_flash_v2_5&output_format=ulaw_8000`, {
-          headers: { "xi-api-key": FAKE_ELEVENLABS_API_KEY }
-        })
+        const socket = new WebSocket(
+          `${fake.url}/v1/text-to-speech/${VOICE}/multi-stream-input?model_id=eleven_flash_v2_5&output_format=ulaw_8000`,
+          {
+            headers: { "xi-api-key": FAKE_ELEVENLABS_API_KEY }
+          }
+        )
         const received: Array<Record<string, unknown>> = []
         socket.on("open", () => DOCS_CLIENT_MESSAGES.forEach((message) => socket.send(JSON.stringify(message))))
         socket.on("message", (data) => received.push(JSON.parse(String(data))))
@@ -170,7 +199,11 @@ describe("the protocol's golden messages (ElevenLabs' AsyncAPI example)", () => 
       assert.isAbove(audio.length, 2)
       for (const message of audio) {
         assert.deepStrictEqual(Object.keys(message).sort(), SCHEMA_AUDIO_KEYS)
-        assert.deepStrictEqual(Object.keys(message.normalizedAlignment as object).sort(), ["charDurationsMs", "charStartTimesMs", "chars"])
+        assert.deepStrictEqual(Object.keys(message.normalizedAlignment as object).sort(), [
+          "charDurationsMs",
+          "charStartTimesMs",
+          "chars"
+        ])
         assert.isDefined(parseServerMessage(message).alignment)
       }
       for (const message of finals) assert.deepStrictEqual(Object.keys(message).sort(), SCHEMA_FINAL_KEYS)
@@ -266,7 +299,9 @@ describe("ElevenLabs against the fake", () => {
       const fake = yield* withFake({ chunkIntervalMillis: 2 })
       const session = yield* sessionFor(fake)
       const texts = Array.from({ length: 8 }, (_, i) => `Sentence number ${i} ${"is long ".repeat(i)}enough.`)
-      const results = yield* Effect.all(texts.map((text) => collect(session.synthesize(text))), { concurrency: "unbounded" })
+      const results = yield* Effect.all(texts.map((text) => collect(session.synthesize(text))), {
+        concurrency: "unbounded"
+      })
       results.forEach((result, i) => {
         assert.deepStrictEqual(result.pcm, overTheWire(texts[i]!))
         assert.deepStrictEqual(result.wordEndsMs, fakeWordEndsMs(texts[i]!))
@@ -282,14 +317,20 @@ describe("ElevenLabs against the fake", () => {
       const surfaced: Array<SpeechPart> = []
       const long = "This is a long answer that the caller is going to interrupt before it ends."
       // take the first audio part, then stop listening (what a barge-in does)
-      yield* Stream.runDrain(session.synthesize(long).pipe(Stream.tap((part) => Effect.sync(() => surfaced.push(part))), Stream.take(1)))
+      yield* Stream.runDrain(
+        session.synthesize(long).pipe(Stream.tap((part) => Effect.sync(() => surfaced.push(part))), Stream.take(1))
+      )
       const [id] = contextIds(fake)
       yield* fake.awaitContextDone(id!)
       const context = fake.context(id!)!
       assert.strictEqual(surfaced.length, 1)
       assert.isAbove(context.audioMessages, 5, "the server went on speaking what it had been sent")
       assert.isTrue(context.finalSent)
-      assert.strictEqual(context.closeAfterChunks, 0, "the context was closed with its text: no message is needed after")
+      assert.strictEqual(
+        context.closeAfterChunks,
+        0,
+        "the context was closed with its text: no message is needed after"
+      )
       assert.deepStrictEqual(fake.received().map((r) => r.message), [
         { text: `${long} `, context_id: id, flush: true },
         { context_id: id, close_context: true }
@@ -305,7 +346,9 @@ describe("ElevenLabs against the fake", () => {
     Effect.gen(function*() {
       const fake = yield* withFake({ chunkIntervalMillis: 10 })
       const session = yield* sessionFor(fake)
-      for (let i = 0; i < 7; i++) yield* Stream.runDrain(Stream.take(session.synthesize(`Interrupted answer number ${i}, quite long.`), 1))
+      for (let i = 0; i < 7; i++) {
+        yield* Stream.runDrain(Stream.take(session.synthesize(`Interrupted answer number ${i}, quite long.`), 1))
+      }
       const last = yield* collect(session.synthesize("Finally."))
       assert.deepStrictEqual(last.pcm, overTheWire("Finally."))
       assert.deepStrictEqual(fake.violations(), [])
@@ -335,7 +378,9 @@ describe("ElevenLabs against the fake", () => {
       const session = yield* sessionFor(fake)
       fake.dropAfterChunks(2)
       const parts: Array<SpeechPart> = []
-      const error = yield* Effect.flip(Stream.runForEach(session.synthesize(TEXT), (part) => Effect.sync(() => parts.push(part))))
+      const error = yield* Effect.flip(
+        Stream.runForEach(session.synthesize(TEXT), (part) => Effect.sync(() => parts.push(part)))
+      )
       assert.isTrue(error.retryable)
       assert.match(error.reason, /closed the connection \(1006/)
       assert.strictEqual(parts.length, 2)
@@ -361,7 +406,11 @@ describe("ElevenLabs against the fake", () => {
       assert.strictEqual(fake.connections().length, handshakes)
       const badModel = yield* Effect.flip(sessionFor(fake, { model: "eleven_v3" }))
       assert.isFalse(badModel.retryable)
-      fake.fault({ _tag: "Refuse", status: 404, body: { detail: { status: "voice_not_found", message: "A voice with that ID was not found" } } })
+      fake.fault({
+        _tag: "Refuse",
+        status: 404,
+        body: { detail: { status: "voice_not_found", message: "A voice with that ID was not found" } }
+      })
       assert.isFalse((yield* Effect.flip(sessionFor(fake))).retryable)
       fake.fault({ _tag: "Refuse", status: 503 })
       assert.isTrue((yield* Effect.flip(sessionFor(fake))).retryable)

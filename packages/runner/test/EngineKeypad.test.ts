@@ -9,8 +9,8 @@ import type { SessionId } from "@voiceagent/domain/Calls"
 import { defaultSettings, type Message } from "@voiceagent/domain/Conversation"
 import * as TestKit from "@voiceagent/runner/Testing/TestKit"
 import { SAMPLE_RATE } from "@voiceagent/runner/Voice/Audio"
-import { makeCallTools, parseDigits, parseTransfer } from "@voiceagent/runner/Voice/CallTools"
 import { concat } from "@voiceagent/runner/Voice/Audio"
+import { makeCallTools, parseDigits, parseTransfer } from "@voiceagent/runner/Voice/CallTools"
 import { detectDigits } from "@voiceagent/runner/Voice/Dtmf"
 import { type EngineReport, runConversation } from "@voiceagent/runner/Voice/Engine"
 import { type LanguageModelProvider, LlmChunk, type LlmRequest } from "@voiceagent/runner/Voice/LanguageModel"
@@ -40,14 +40,21 @@ const model = (reply: (last: Message, request: LlmRequest) => ReadonlyArray<LlmC
   return { provider, asked }
 }
 const text = (t: string) => [LlmChunk.Text({ text: t })]
-const call = (name: string, args: unknown) => [LlmChunk.ToolCalls({ calls: [{ id: `call_${name}`, name, arguments: JSON.stringify(args) }] })]
+const call = (
+  name: string,
+  args: unknown
+) => [LlmChunk.ToolCalls({ calls: [{ id: `call_${name}`, name, arguments: JSON.stringify(args) }] })]
 
 const voice = (choices: Parameters<typeof resolveVoice>[0] = {}) =>
-  resolveVoice(choices, { speechToText: "none", languageModel: "offline", textToSpeech: "flite", maxCallSeconds: 600 }, {
-    speechToText: [],
-    languageModel: ["offline"],
-    textToSpeech: ["flite"]
-  })
+  resolveVoice(
+    choices,
+    { speechToText: "none", languageModel: "offline", textToSpeech: "flite", maxCallSeconds: 600 },
+    {
+      speechToText: [],
+      languageModel: ["offline"],
+      textToSpeech: ["flite"]
+    }
+  )
 
 const converse = (
   script: ReadonlyArray<Caller.CallerStep>,
@@ -63,7 +70,10 @@ const converse = (
       script,
       voice: (t) => Effect.succeed(voiced(t))
     })
-    const media = { ...caller.media, play: (pcm: Int16Array) => Effect.zipRight(Effect.sync(() => void played.push(pcm)), caller.media.play(pcm)) }
+    const media = {
+      ...caller.media,
+      play: (pcm: Int16Array) => Effect.zipRight(Effect.sync(() => void played.push(pcm)), caller.media.play(pcm))
+    }
     const resolved = voice(choices)
     const tools = makeCallTools(resolved, media)
     yield* Effect.forkScoped(runConversation({
@@ -73,9 +83,17 @@ const converse = (
       stt: caller.transcripts,
       tts,
       llm,
-      request: { system: "You are Ada.", tools: tools.specs, agent: { tenantId: "t", knowledgeBaseIds: [], metadata: {}, greeting: "Hello, this is Ada." } },
+      request: {
+        system: "You are Ada.",
+        tools: tools.specs,
+        agent: { tenantId: "t", knowledgeBaseIds: [], metadata: {}, greeting: "Hello, this is Ada." }
+      },
       runTool: (name, args, context) => tools.run(name, args, context) ?? Effect.succeed(`Unknown tool ${name}.`),
-      keypad: { terminator: resolved.keypad.terminator, interDigitMs: resolved.keypad.interDigitTimeoutMs, maxDigits: resolved.keypad.maxDigits },
+      keypad: {
+        terminator: resolved.keypad.terminator,
+        interDigitMs: resolved.keypad.interDigitTimeoutMs,
+        maxDigits: resolved.keypad.maxDigits
+      },
       report: (report) => Effect.flatMap(tools.report(report), (r) => Effect.sync(() => void reports.push(r)))
     }))
     yield* TestKit.advance(`${seconds} seconds`)
@@ -86,8 +104,14 @@ const converse = (
 describe("keys on a call, through the conversation engine (TestClock)", () => {
   it.effect("the caller's entry, ended by #, then one ended by the 3 s timeout: each a turn the model answers, in the transcript", () =>
     Effect.gen(function*() {
-      const { asked, provider } = model((last) => text(last.content.includes("4321") ? "Account 4321, thank you." : "Option one it is."))
-      const { lines } = yield* converse([Caller.press("4321#"), Caller.press("1"), Caller.silent(6_000), Caller.hangUp()], provider, 30)
+      const { asked, provider } = model((last) =>
+        text(last.content.includes("4321") ? "Account 4321, thank you." : "Option one it is.")
+      )
+      const { lines } = yield* converse(
+        [Caller.press("4321#"), Caller.press("1"), Caller.silent(6_000), Caller.hangUp()],
+        provider,
+        30
+      )
       assert.deepStrictEqual(lines, [
         "agent: Hello, this is Ada.",
         "customer: [keypad] 4321",
@@ -103,9 +127,20 @@ describe("keys on a call, through the conversation engine (TestClock)", () => {
       const entryAt = (choices: Parameters<typeof resolveVoice>[0]) =>
         Effect.gen(function*() {
           const { provider } = model(() => text("Got it."))
-          const { reports } = yield* converse([Caller.press("77", { gapMs: 200 }), Caller.silent(5_000), Caller.hangUp()], provider, 20, choices)
-          const line = reports.find((r) => r._tag === "Line" && r.speaker === "customer") as Extract<EngineReport, { _tag: "Line" }>
-          const greeting = reports.find((r) => r._tag === "Line" && r.speaker === "agent") as Extract<EngineReport, { _tag: "Line" }>
+          const { reports } = yield* converse(
+            [Caller.press("77", { gapMs: 200 }), Caller.silent(5_000), Caller.hangUp()],
+            provider,
+            20,
+            choices
+          )
+          const line = reports.find((r) => r._tag === "Line" && r.speaker === "customer") as Extract<
+            EngineReport,
+            { _tag: "Line" }
+          >
+          const greeting = reports.find((r) => r._tag === "Line" && r.speaker === "agent") as Extract<
+            EngineReport,
+            { _tag: "Line" }
+          >
           assert.strictEqual(line.text, "[keypad] 77")
           return line.at - greeting.at
         })
@@ -117,16 +152,28 @@ describe("keys on a call, through the conversation engine (TestClock)", () => {
   it.effect("a slow entry (keys 2.5 s apart, 10 s in all) is not taken for silence: no idle reminder while the caller presses keys", () =>
     Effect.gen(function*() {
       const { provider } = model(() => text("Got it."))
-      const { lines } = yield* converse([Caller.press("98765#", { gapMs: 2_500 }), Caller.silent(3_000), Caller.hangUp()], provider, 30)
+      const { lines } = yield* converse(
+        [Caller.press("98765#", { gapMs: 2_500 }), Caller.silent(3_000), Caller.hangUp()],
+        provider,
+        30
+      )
       assert.deepStrictEqual(lines, ["agent: Hello, this is Ada.", "customer: [keypad] 98765", "agent: Got it."])
     }))
 
   it.effect("keys pressed while the agent talks cut it off, like speech: the words heard are kept, the keys are the turn", () =>
     Effect.gen(function*() {
-      const long = "Our menu has many options. Listen carefully, as they have changed recently. Thank you for your patience."
-      const { asked, provider } = model((last) => text(last.content === "[keypad] 0" ? "Connecting you to an operator." : long))
+      const long =
+        "Our menu has many options. Listen carefully, as they have changed recently. Thank you for your patience."
+      const { asked, provider } = model((last) =>
+        text(last.content === "[keypad] 0" ? "Connecting you to an operator." : long)
+      )
       const { lines, reports } = yield* converse(
-        [Caller.say("Hi"), Caller.press("0#", { afterAgentStartsMs: 1_500, gapMs: 100 }), Caller.silent(5_000), Caller.hangUp()],
+        [
+          Caller.say("Hi"),
+          Caller.press("0#", { afterAgentStartsMs: 1_500, gapMs: 100 }),
+          Caller.silent(5_000),
+          Caller.hangUp()
+        ],
         provider,
         30
       )
@@ -135,19 +182,32 @@ describe("keys on a call, through the conversation engine (TestClock)", () => {
       assert.isTrue(long.startsWith(cut.text) && cut.text.length < long.length, cut.text)
       assert.isTrue(reports.some((r) => r._tag === "BargeIn"))
       assert.deepStrictEqual(lines.slice(-2), ["customer: [keypad] 0", "agent: Connecting you to an operator."])
-      assert.deepStrictEqual(asked.at(-1)!.slice(-2), [{ role: "assistant", content: cut.text, interrupted: true }, { role: "user", content: "[keypad] 0" }])
+      assert.deepStrictEqual(asked.at(-1)!.slice(-2), [{ role: "assistant", content: cut.text, interrupted: true }, {
+        role: "user",
+        content: "[keypad] 0"
+      }])
     }))
 
   it.effect("send_dtmf: the agent's keys go out as tones after what it said, read back by the Goertzel detector; bad keys are refused, not pressed", () =>
     Effect.gen(function*() {
       const { asked, provider } = model((last) => {
-        if (last.role === "user" && last.content.includes("sales")) return [LlmChunk.Text({ text: "Pressing one." }), ...call("send_dtmf", { digits: "1" })]
+        if (last.role === "user" && last.content.includes("sales")) {
+          return [LlmChunk.Text({ text: "Pressing one." }), ...call("send_dtmf", { digits: "1" })]
+        }
         if (last.role === "user" && last.content.includes("account")) return call("send_dtmf", { digits: "12x" })
-        if (last.role === "tool" && last.content.startsWith("Only the keys")) return call("send_dtmf", { digits: "4321#" })
+        if (last.role === "tool" && last.content.startsWith("Only the keys")) {
+          return call("send_dtmf", { digits: "4321#" })
+        }
         return []
       })
       const { chunks, lines, played, reports } = yield* converse(
-        [Caller.say("For sales press one"), Caller.silent(3_000), Caller.say("Enter your account number"), Caller.silent(4_000), Caller.hangUp()],
+        [
+          Caller.say("For sales press one"),
+          Caller.silent(3_000),
+          Caller.say("Enter your account number"),
+          Caller.silent(4_000),
+          Caller.hangUp()
+        ],
         provider,
         30,
         { keypad: { agentMayPress: true } }
@@ -158,7 +218,10 @@ describe("keys on a call, through the conversation engine (TestClock)", () => {
       const before = chunks.slice(0, firstTone).reduce((n, c) => n + c.length, 0)
       assert.strictEqual(before, (("Hello, this is Ada.".length + "Pressing one.".length) * 60 * SAMPLE_RATE) / 1_000)
       const tools = reports.flatMap((r) => r._tag === "ToolCalled" ? [[r.name, r.arguments, r.result]] : [])
-      assert.deepStrictEqual(tools.map(([name, args]) => [name, JSON.parse(args!).digits]), [["send_dtmf", "1"], ["send_dtmf", "12x"], ["send_dtmf", "4321#"]])
+      assert.deepStrictEqual(tools.map(([name, args]) => [name, JSON.parse(args!).digits]), [["send_dtmf", "1"], [
+        "send_dtmf",
+        "12x"
+      ], ["send_dtmf", "4321#"]])
       assert.match(tools[1]![2]!, /^Only the keys 0-9/)
       assert.include(lines, "agent: Pressing one.")
       // the model saw the refusal and its own retry's result
@@ -168,15 +231,22 @@ describe("keys on a call, through the conversation engine (TestClock)", () => {
   it.effect("transfer_call: warm says the hand-off line whole, then the engine reports the transfer in place of a hang-up; a number not allowed is refused", () =>
     Effect.gen(function*() {
       const { provider } = model((last) => {
-        if (last.role === "user" && last.content.includes("human")) return call("transfer_call", { number: "+14155550199", mode: "cold" })
+        if (last.role === "user" && last.content.includes("human")) {
+          return call("transfer_call", { number: "+14155550199", mode: "cold" })
+        }
         if (last.role === "tool" && last.content.startsWith("The call can only")) {
           return call("transfer_call", { mode: "warm", message: "Connecting you to billing now." })
         }
         return text("OK.")
       })
-      const { lines, reports } = yield* converse([Caller.say("Can I talk to a human"), Caller.silent(10_000)], provider, 30, {
-        transfer: { numbers: ["+14155550123", "+14155550124"] }
-      })
+      const { lines, reports } = yield* converse(
+        [Caller.say("Can I talk to a human"), Caller.silent(10_000)],
+        provider,
+        30,
+        {
+          transfer: { numbers: ["+14155550123", "+14155550124"] }
+        }
+      )
       assert.deepStrictEqual(lines.slice(-1), ["agent: Connecting you to billing now."])
       const transfer = reports.find((r) => r._tag === "Transfer")
       assert.deepInclude(transfer, { to: "+14155550123", mode: "warm" })
@@ -185,13 +255,34 @@ describe("keys on a call, through the conversation engine (TestClock)", () => {
 
   it("tool arguments are checked: keys, lengths, numbers and modes", () => {
     assert.deepStrictEqual(parseDigits(JSON.stringify({ digits: "0123456789*#ABCD" })), { digits: "0123456789*#ABCD" })
-    for (const bad of ["{", "[]", "{}", JSON.stringify({ digits: "" }), JSON.stringify({ digits: 5 }), JSON.stringify({ digits: "1 2" }), JSON.stringify({ digits: "1".repeat(33) })]) {
+    for (
+      const bad of [
+        "{",
+        "[]",
+        "{}",
+        JSON.stringify({ digits: "" }),
+        JSON.stringify({ digits: 5 }),
+        JSON.stringify({ digits: "1 2" }),
+        JSON.stringify({ digits: "1".repeat(33) })
+      ]
+    ) {
       assert.property(parseDigits(bad), "refused", bad)
     }
     const settings = { numbers: ["+14155550123"], warmMessage: "Please hold." }
     assert.deepStrictEqual(parseTransfer("{}", settings), { to: "+14155550123", mode: "cold", line: "" })
-    assert.deepStrictEqual(parseTransfer(JSON.stringify({ mode: "warm" }), settings), { to: "+14155550123", mode: "warm", line: "Please hold." })
-    for (const bad of ["nope", JSON.stringify({ mode: "hot" }), JSON.stringify({ number: "+14155550000" }), JSON.stringify({ number: 1 })]) {
+    assert.deepStrictEqual(parseTransfer(JSON.stringify({ mode: "warm" }), settings), {
+      to: "+14155550123",
+      mode: "warm",
+      line: "Please hold."
+    })
+    for (
+      const bad of [
+        "nope",
+        JSON.stringify({ mode: "hot" }),
+        JSON.stringify({ number: "+14155550000" }),
+        JSON.stringify({ number: 1 })
+      ]
+    ) {
       assert.property(parseTransfer(bad, settings), "refused", bad)
     }
   })

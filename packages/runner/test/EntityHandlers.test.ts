@@ -61,39 +61,56 @@ describe("entity handlers", () => {
   it("tells outages from defects a new try cannot change", () => {
     assert.isTrue(isOutage(dropped))
     assert.isTrue(isOutage(new SqlError({ cause: { code: "40P01" } })))
-    assert.isTrue(isOutage(new SqlError({ cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }) })))
+    assert.isTrue(
+      isOutage(new SqlError({ cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }) }))
+    )
     assert.isTrue(isOutage({ _tag: "PersistenceError" }))
     assert.isFalse(isOutage(refused))
     assert.isFalse(isOutage(new SqlError({ cause: { code: "23505" } })))
     assert.isFalse(isOutage(new TypeError("x is undefined")))
   })
 
-  it.effect("a message that dies on every delivery is tried MAX_DELIVERIES times, recorded, and its caller answered", () =>
-    Effect.gen(function*() {
-      const client = (yield* Flaky.client)("entity-1")
-      const exit = yield* withClockMoving(client.Break({ id: "bad-1" }))
-      assert.isTrue(Exit.isFailure(exit), "the caller got an error, not a hang")
-      assert.strictEqual(yield* Ref.get(yield* Runs), MAX_DELIVERIES)
-      const sql = yield* SqlClient.SqlClient
-      const letters = yield* sql<{ entityType: string; entityId: string; rpc: string; payload: string; cause: string; attempts: number }>`
+  it.effect(
+    "a message that dies on every delivery is tried MAX_DELIVERIES times, recorded, and its caller answered",
+    () =>
+      Effect.gen(function*() {
+        const client = (yield* Flaky.client)("entity-1")
+        const exit = yield* withClockMoving(client.Break({ id: "bad-1" }))
+        assert.isTrue(Exit.isFailure(exit), "the caller got an error, not a hang")
+        assert.strictEqual(yield* Ref.get(yield* Runs), MAX_DELIVERIES)
+        const sql = yield* SqlClient.SqlClient
+        const letters = yield* sql<
+          { entityType: string; entityId: string; rpc: string; payload: string; cause: string; attempts: number }
+        >`
         SELECT entity_type, entity_id, rpc, payload, cause, attempts FROM dead_letters
       `
-      assert.strictEqual(letters.length, 1)
-      assert.deepInclude(letters[0], { entityType: "Flaky", entityId: "entity-1", rpc: "Break", attempts: MAX_DELIVERIES })
-      assert.deepStrictEqual(JSON.parse(letters[0]!.payload), { id: "bad-1" })
-      assert.include(letters[0]!.cause, "invalid byte sequence")
-      // sent again: answered from storage, not delivered again
-      const again = yield* withClockMoving(client.Break({ id: "bad-1" }))
-      assert.isTrue(Exit.isFailure(again))
-      assert.strictEqual(yield* Ref.get(yield* Runs), MAX_DELIVERIES)
-    }).pipe(Effect.provide(TestLayer)), { timeout: 60_000 })
+        assert.strictEqual(letters.length, 1)
+        assert.deepInclude(letters[0], {
+          entityType: "Flaky",
+          entityId: "entity-1",
+          rpc: "Break",
+          attempts: MAX_DELIVERIES
+        })
+        assert.deepStrictEqual(JSON.parse(letters[0]!.payload), { id: "bad-1" })
+        assert.include(letters[0]!.cause, "invalid byte sequence")
+        // sent again: answered from storage, not delivered again
+        const again = yield* withClockMoving(client.Break({ id: "bad-1" }))
+        assert.isTrue(Exit.isFailure(again))
+        assert.strictEqual(yield* Ref.get(yield* Runs), MAX_DELIVERIES)
+      }).pipe(Effect.provide(TestLayer)),
+    { timeout: 60_000 }
+  )
 
-  it.effect("an outage is waited out, however many tries it takes, and nothing is recorded", () =>
-    Effect.gen(function*() {
-      const client = (yield* Flaky.client)("entity-2")
-      const exit = yield* withClockMoving(client.Outage({ id: "flaky-1", failures: MAX_DELIVERIES + 2 }))
-      assert.deepStrictEqual(exit, Exit.succeed(MAX_DELIVERIES + 3))
-      const sql = yield* SqlClient.SqlClient
-      assert.strictEqual((yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM dead_letters`)[0]!.n, 0)
-    }).pipe(Effect.provide(TestLayer)), { timeout: 60_000 })
+  it.effect(
+    "an outage is waited out, however many tries it takes, and nothing is recorded",
+    () =>
+      Effect.gen(function*() {
+        const client = (yield* Flaky.client)("entity-2")
+        const exit = yield* withClockMoving(client.Outage({ id: "flaky-1", failures: MAX_DELIVERIES + 2 }))
+        assert.deepStrictEqual(exit, Exit.succeed(MAX_DELIVERIES + 3))
+        const sql = yield* SqlClient.SqlClient
+        assert.strictEqual((yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM dead_letters`)[0]!.n, 0)
+      }).pipe(Effect.provide(TestLayer)),
+    { timeout: 60_000 }
+  )
 })

@@ -13,7 +13,10 @@ describe("FairLock", () => {
       yield* Effect.yieldNow()
       const waiters = yield* Effect.forEach(
         [1, 2, 3, 4, 5],
-        (i) => Effect.fork(lock.withLock(Effect.asVoid(Effect.sync(() => order.push(i))).pipe(Effect.zipRight(Effect.yieldNow())))),
+        (i) =>
+          Effect.fork(
+            lock.withLock(Effect.asVoid(Effect.sync(() => order.push(i))).pipe(Effect.zipRight(Effect.yieldNow())))
+          ),
         { concurrency: 1 }
       )
       for (let i = 0; i < 5; i++) yield* Effect.yieldNow()

@@ -56,7 +56,13 @@ describe("one instance of a call at a time", () => {
         yield* sql`UPDATE call_sessions SET owner_epoch = owner_epoch + 1 WHERE id = ${sessionId}`
         // the carrier reports the end to the old instance: it may neither settle nor end the call
         yield* TestKit.advance("60 seconds")
-        assert.deepStrictEqual(yield* row, { status: "IN_PROGRESS", durationSeconds: 0, cost: 0, ended: 0, reservation: "open" })
+        assert.deepStrictEqual(yield* row, {
+          status: "IN_PROGRESS",
+          durationSeconds: 0,
+          cost: 0,
+          ended: 0,
+          reservation: "open"
+        })
 
         // the old instance stepped down and is stopped once idle; the next message (a supervisor's
         // round) starts a new one, which owns the call and ends it with the carrier's times: 42 s
@@ -64,7 +70,13 @@ describe("one instance of a call at a time", () => {
         yield* TestKit.advance("6 minutes")
         yield* calls(sessionId).Status()
         yield* TestKit.advance("1 second")
-        assert.deepStrictEqual(yield* row, { status: "ENDED", durationSeconds: 42, cost: 42, ended: 1, reservation: "settled" })
+        assert.deepStrictEqual(yield* row, {
+          status: "ENDED",
+          durationSeconds: 42,
+          cost: 42,
+          ended: 1,
+          reservation: "settled"
+        })
       }))
 
     it.effect("a call taken over after its ring deadline passed is settled by the carrier's record, not timed out", () =>

@@ -67,14 +67,20 @@ describe("Flite's output, parsed (golden lines from this build)", () => {
     const phones = parsePhoneDurations(
       "pau:0.220 d:0.281 aa:0.412 k:0.459 t:0.535 er:0.610 s:0.740 m:0.806 ih:0.905 th:0.995 s:1.088 pau:1.300"
     )
-    assert.deepStrictEqual(alignWordEnds(phones, [["d", "r", "ay", "v"], ["s", "m", "ih", "th", "s"]], 1_300), [610, 1088])
-    // punctuation has no phones: it ends with the word before it; nothing passes the audio's end
-    assert.deepStrictEqual(alignWordEnds(phones, [[], ["d", "aa", "k", "t", "er"], [], ["s", "m", "ih", "th", "s"]], 1_000), [
-      0,
+    assert.deepStrictEqual(alignWordEnds(phones, [["d", "r", "ay", "v"], ["s", "m", "ih", "th", "s"]], 1_300), [
       610,
-      610,
-      1_000
+      1088
     ])
+    // punctuation has no phones: it ends with the word before it; nothing passes the audio's end
+    assert.deepStrictEqual(
+      alignWordEnds(phones, [[], ["d", "aa", "k", "t", "er"], [], ["s", "m", "ih", "th", "s"]], 1_000),
+      [
+        0,
+        610,
+        610,
+        1_000
+      ]
+    )
     // two passes that have little in common are not trusted
     assert.isUndefined(alignWordEnds(phones, [["b", "iy"], ["k", "ow", "l", "d"]], 1_300))
     assert.deepStrictEqual(alignWordEnds(phones, [[], []], 1_300), [0, 0])
@@ -148,21 +154,25 @@ describe("Flite (real synthesis in WebAssembly)", () => {
       assert.notDeepEqual(alone[0]!.pcm.length, alone[1]!.pcm.length)
     }))
 
-  it.scoped("survives many syntheses alternating voices on one worker (Node 20's node:wasi crashed here)", () =>
-    Effect.gen(function*() {
-      const provider = yield* make({ workers: 1 })
-      const slt = yield* provider.open({ voice: "slt" })
-      const kal = yield* provider.open({ voice: "kal" })
-      const first = yield* Effect.all([collect(slt.synthesize(SENTENCE)), collect(kal.synthesize(SENTENCE))])
-      for (let round = 0; round < 12; round++) {
-        const again = yield* Effect.all([
-          collect(slt.synthesize(SENTENCE)),
-          collect(kal.synthesize(`${SENTENCE} Round ${round}.`))
-        ])
-        assert.deepStrictEqual(again[0].pcm, first[0].pcm)
-        assert.isAbove(again[1].pcm.length, first[1].pcm.length)
-      }
-    }), { timeout: 120_000 })
+  it.scoped(
+    "survives many syntheses alternating voices on one worker (Node 20's node:wasi crashed here)",
+    () =>
+      Effect.gen(function*() {
+        const provider = yield* make({ workers: 1 })
+        const slt = yield* provider.open({ voice: "slt" })
+        const kal = yield* provider.open({ voice: "kal" })
+        const first = yield* Effect.all([collect(slt.synthesize(SENTENCE)), collect(kal.synthesize(SENTENCE))])
+        for (let round = 0; round < 12; round++) {
+          const again = yield* Effect.all([
+            collect(slt.synthesize(SENTENCE)),
+            collect(kal.synthesize(`${SENTENCE} Round ${round}.`))
+          ])
+          assert.deepStrictEqual(again[0].pcm, first[0].pcm)
+          assert.isAbove(again[1].pcm.length, first[1].pcm.length)
+        }
+      }),
+    { timeout: 120_000 }
+  )
 
   it.effect("writes nothing to disk and loads no node:wasi: no ExperimentalWarning reaches stderr", () =>
     Effect.gen(function*() {

@@ -37,7 +37,11 @@ const newTenant = Effect.gen(function*() {
   yield* TestRuntime.warmUp
   const users = yield* UsersRepo
   const agents = yield* AgentsRepo
-  const { tenant } = yield* users.create({ email: `h-${crypto.randomUUID()}@example.com`, passwordHash: "x", companyName: "Co" })
+  const { tenant } = yield* users.create({
+    email: `h-${crypto.randomUUID()}@example.com`,
+    passwordHash: "x",
+    companyName: "Co"
+  })
   const tenantId = tenant!.id as TenantId
   const persona = Option.getOrThrow(yield* agents.findPersona("4a1f0c56-2c1e-4d1a-9a53-0d6b3f6e0001" as any))
   const agent = yield* agents.create(tenantId, persona, "Agent")
@@ -75,15 +79,21 @@ const start = (s: CallSpec) =>
   })
 
 const session = (sessionId: string) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql<any>`SELECT * FROM call_sessions WHERE id = ${sessionId}`.pipe(Effect.map(([row]) => row), Effect.orDie))
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) =>
+      sql<any>`SELECT * FROM call_sessions WHERE id = ${sessionId}`.pipe(Effect.map(([row]) => row), Effect.orDie)
+  )
 
 const eventTypes = (sessionId: string) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql<{ type: string }>`SELECT type FROM call_events WHERE session_id = ${sessionId} ORDER BY at, id`.pipe(
-      Effect.map((rows) => rows.map((r) => r.type)),
-      Effect.orDie
-    ))
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) =>
+      sql<{ type: string }>`SELECT type FROM call_events WHERE session_id = ${sessionId} ORDER BY at, id`.pipe(
+        Effect.map((rows) => rows.map((r) => r.type)),
+        Effect.orDie
+      )
+  )
 
 /** Moves the clock a second at a time, letting the runtime finish what each move started. */
 const advance = (seconds: number) =>
@@ -100,7 +110,9 @@ const assertLetGo = (sessionId: SessionId, ringDeadline: number) =>
     const localCalls = yield* LocalCalls
     const media = yield* LocalMedia
     const wheel = yield* TimerWheel
-    yield* TestKit.eventually(Effect.sync(() => assert.isFalse(localCalls.has(sessionId), "the ringing call's entity still runs")))
+    yield* TestKit.eventually(
+      Effect.sync(() => assert.isFalse(localCalls.has(sessionId), "the ringing call's entity still runs"))
+    )
     assert.isFalse(media.has(sessionId), "the ringing call's conversation is still registered")
     assert.isUndefined(wheel.deadlineOf(sessionId, "resident"), "the ringing call is still touched")
     assert.strictEqual(wheel.deadlineOf(sessionId, "ring"), ringDeadline)

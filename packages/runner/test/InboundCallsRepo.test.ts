@@ -9,7 +9,9 @@ import { Deferred, Effect, Fiber, Layer } from "effect"
 import * as crypto from "node:crypto"
 import { waitingOnLock } from "./WalletLock.js"
 
-const Runtime = Layer.mergeAll(UsersRepo.Default, InboundCallsRepo.Default).pipe(Layer.provideMerge(TestRuntime.layer()))
+const Runtime = Layer.mergeAll(UsersRepo.Default, InboundCallsRepo.Default).pipe(
+  Layer.provideMerge(TestRuntime.layer())
+)
 
 describe(`inbound calls' sessions (${TestRuntime.backendName()})`, () => {
   // the real clock: the database's own lock wait is what is raced here
@@ -21,7 +23,11 @@ describe(`inbound calls' sessions (${TestRuntime.backendName()})`, () => {
         Effect.gen(function*() {
           const sql = yield* SqlClient.SqlClient
           const repo = yield* InboundCallsRepo
-          const { tenant } = yield* (yield* UsersRepo).create({ email: `in-${crypto.randomUUID()}@example.com`, passwordHash: "x", companyName: "Co" })
+          const { tenant } = yield* (yield* UsersRepo).create({
+            email: `in-${crypto.randomUUID()}@example.com`,
+            passwordHash: "x",
+            companyName: "Co"
+          })
           const tenantId = tenant!.id as TenantId
           const callSid = `CA${crypto.randomUUID().replaceAll("-", "")}`
           const first = crypto.randomUUID() as SessionId

@@ -7,7 +7,9 @@ const collect = (settings = defaultKeypad) =>
     const entries: Array<KeypadEntry> = []
     const keypad = yield* makeKeypad(settings, (entry) => Effect.sync(() => void entries.push(entry)))
     const press = (keys: string, gapMs = 200) =>
-      Effect.forEach(Array.from(keys), (key) => Effect.zipRight(keypad.press(key), TestClock.adjust(gapMs)), { discard: true })
+      Effect.forEach(Array.from(keys), (key) => Effect.zipRight(keypad.press(key), TestClock.adjust(gapMs)), {
+        discard: true
+      })
     return { entries, keypad, press }
   })
 

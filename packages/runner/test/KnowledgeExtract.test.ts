@@ -1,16 +1,16 @@
 import { assert, describe, it } from "@effect/vitest"
+import { normalizeText } from "@voiceagent/domain/Chunking"
 import {
   DOCUMENT_FORMATS,
   type DocumentFormat,
-  extractText,
   ExtractionFailed,
+  extractText,
   formatOfContentType,
   formatOfFileName
 } from "@voiceagent/runner/Knowledge/Extract"
-import { normalizeText } from "@voiceagent/domain/Chunking"
+import { minimalPdf } from "@voiceagent/runner/Testing/MinimalPdf"
 import { Effect } from "effect"
 import * as fs from "node:fs"
-import { minimalPdf } from "@voiceagent/runner/Testing/MinimalPdf"
 
 const fixture = (name: string): Uint8Array => fs.readFileSync(new URL(`./fixtures/kb-docs/${name}`, import.meta.url))
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
@@ -72,7 +72,10 @@ describe("Knowledge/Extract", () => {
   describe("txt", () => {
     it.effect("keeps the text, normalises line endings, trailing spaces and blank lines, drops a BOM", () =>
       Effect.gen(function*() {
-        const text = yield* extractText("txt", utf8("\uFEFF  Opening hours  \r\n\r\n\r\n\r\nMonday to Friday: 9–17 \r\nSaturday: 10–14\t\n\n"))
+        const text = yield* extractText(
+          "txt",
+          utf8("\uFEFF  Opening hours  \r\n\r\n\r\n\r\nMonday to Friday: 9–17 \r\nSaturday: 10–14\t\n\n")
+        )
         assert.strictEqual(text, "Opening hours\n\nMonday to Friday: 9–17\nSaturday: 10–14")
       }))
 
@@ -209,7 +212,20 @@ describe("Knowledge/Extract", () => {
             "Keep your number when you switch."
           ].join("\n")
         )
-        for (const leak of ["SECRET", "INJECTED", "font-family", "Sign in", "Help centre", "Privacy", "SVG", "Promo", "https://", "JavaScript"]) {
+        for (
+          const leak of [
+            "SECRET",
+            "INJECTED",
+            "font-family",
+            "Sign in",
+            "Help centre",
+            "Privacy",
+            "SVG",
+            "Promo",
+            "https://",
+            "JavaScript"
+          ]
+        ) {
           assert.notInclude(text, leak)
         }
       }))
@@ -223,14 +239,19 @@ describe("Knowledge/Extract", () => {
               "<blockquote><p>Quoted advice.</p></blockquote><pre>line  one\n  line two</pre><p>A<br>B</p>"
           )
         )
-        assert.strictEqual(text, "Steps\n\n2. Open Settings\n3. Tap Network\n\nQuoted advice.\n\nline  one\n  line two\n\nA\nB")
+        assert.strictEqual(
+          text,
+          "Steps\n\n2. Open Settings\n3. Tap Network\n\nQuoted advice.\n\nline  one\n  line two\n\nA\nB"
+        )
       }))
 
     it.effect("fails NO_TEXT on a page with nothing but scripts and chrome", () =>
       Effect.gen(function*() {
         const error = yield* failure(
           "html",
-          utf8("<html><head><title>Empty</title></head><body><nav>Menu</nav><script>x()</script><img src=a.png></body></html>")
+          utf8(
+            "<html><head><title>Empty</title></head><body><nav>Menu</nav><script>x()</script><img src=a.png></body></html>"
+          )
         )
         assert.strictEqual(error.code, "NO_TEXT")
       }))

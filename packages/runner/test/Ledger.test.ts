@@ -1,41 +1,41 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { assert, describe, layer } from "@effect/vitest"
+import type { CallSpec, SessionId } from "@voiceagent/domain/Calls"
 import type { TenantId } from "@voiceagent/domain/Ids"
 import { TenantEntity } from "@voiceagent/domain/TenantEntity"
 import { Ledger } from "@voiceagent/runner/Billing/Ledger"
+import { CallSessionsRepo } from "@voiceagent/runner/Calls/CallSessionsRepo"
 import * as TestRuntime from "@voiceagent/runner/Testing/TestRuntime"
 import { UsersRepo } from "@voiceagent/runner/Users/UsersRepo"
-import type { CallSpec, SessionId } from "@voiceagent/domain/Calls"
-import { CallSessionsRepo } from "@voiceagent/runner/Calls/CallSessionsRepo"
 import { Deferred, Effect, Either, Fiber, Layer } from "effect"
 import * as crypto from "node:crypto"
 import { holdWalletLock, newTenant, waitingOnLock } from "./WalletLock.js"
 
 const Runtime = UsersRepo.Default.pipe(Layer.provideMerge(TestRuntime.layer()))
 
-
 /** An outgoing call's spec (the reservation's statement stores it with the session). */
-const callSpec = (tenantId: TenantId) => ({
-  tenantId,
-  jobId: `job_${crypto.randomUUID()}`,
-  agentId: crypto.randomUUID(),
-  direction: "OUTGOING",
-  voiceNumberId: crypto.randomUUID(),
-  provider: "PROVIDER_A",
-  fromNumber: "+14155550100",
-  toNumber: "+16465550100",
-  customerId: null,
-  campaignId: null,
-  campaignAttemptId: null,
-  metadata: {},
-  dialTimeoutSeconds: 30,
-  maxDurationSeconds: 600,
-  concurrencyLimit: null,
-  currency: "USD",
-  voicePerMinute: 60,
-  billingIncrementSeconds: 1,
-  reservationChunkSeconds: 60
-}) as unknown as CallSpec
+const callSpec = (tenantId: TenantId) =>
+  ({
+    tenantId,
+    jobId: `job_${crypto.randomUUID()}`,
+    agentId: crypto.randomUUID(),
+    direction: "OUTGOING",
+    voiceNumberId: crypto.randomUUID(),
+    provider: "PROVIDER_A",
+    fromNumber: "+14155550100",
+    toNumber: "+16465550100",
+    customerId: null,
+    campaignId: null,
+    campaignAttemptId: null,
+    metadata: {},
+    dialTimeoutSeconds: 30,
+    maxDurationSeconds: 600,
+    concurrencyLimit: null,
+    currency: "USD",
+    voicePerMinute: 60,
+    billingIncrementSeconds: 1,
+    reservationChunkSeconds: 60
+  }) as unknown as CallSpec
 
 /** The ledger's invariants, read straight from the tables. */
 const invariants = (tenantId: TenantId) =>
@@ -75,10 +75,14 @@ describe(`ledger (${TestRuntime.backendName()})`, () => {
         const tenant = (yield* TenantEntity.client)(tenantId)
         yield* tenant.TopUp({ idempotencyKey: "funds", amount: 100_000 })
         const calls = Array.from({ length: 300 }, (_, i) => ({ id: `call-${i}`, cost: 1 + (i % 17) }))
-        yield* Effect.forEach(calls, (c) => tenant.Reserve({ reservationId: c.id, amount: 20, concurrencyLimit: null }), {
-          concurrency: 50,
-          discard: true
-        })
+        yield* Effect.forEach(
+          calls,
+          (c) => tenant.Reserve({ reservationId: c.id, amount: 20, concurrencyLimit: null }),
+          {
+            concurrency: 50,
+            discard: true
+          }
+        )
         assert.strictEqual((yield* invariants(tenantId)).reserved, 6000)
 
         // every settlement twice, concurrently, and a late release of each
@@ -112,13 +116,19 @@ describe(`ledger (${TestRuntime.backendName()})`, () => {
       Effect.gen(function*() {
         const tenantId = yield* newTenant
         const ledger = yield* Ledger
-        const topUps = yield* Effect.all(Array.from({ length: 20 }, () => ledger.topUp(tenantId, "once", 500)), { concurrency: "unbounded" })
+        const topUps = yield* Effect.all(Array.from({ length: 20 }, () => ledger.topUp(tenantId, "once", 500)), {
+          concurrency: "unbounded"
+        })
         assert.strictEqual(new Set(topUps.map((t) => t.id)).size, 1, "one transaction for one key")
         const reuse = yield* Effect.either(ledger.topUp(tenantId, "once", 501))
         assert.isTrue(Either.isLeft(reuse) && reuse.left._tag === "IdempotencyKeyReused")
 
-        yield* Effect.all(Array.from({ length: 10 }, () => ledger.reserve(tenantId, "r", 100, null)), { concurrency: "unbounded" })
-        yield* Effect.all(Array.from({ length: 10 }, (_, step) => ledger.extend(tenantId, "r", step % 2, 50)), { concurrency: "unbounded" })
+        yield* Effect.all(Array.from({ length: 10 }, () => ledger.reserve(tenantId, "r", 100, null)), {
+          concurrency: "unbounded"
+        })
+        yield* Effect.all(Array.from({ length: 10 }, (_, step) => ledger.extend(tenantId, "r", step % 2, 50)), {
+          concurrency: "unbounded"
+        })
         const settled = yield* Effect.all(
           Array.from({ length: 10 }, () => ledger.settle(tenantId, "r", 170, "call_charge", "r")),
           { concurrency: "unbounded" }
@@ -130,7 +140,13 @@ describe(`ledger (${TestRuntime.backendName()})`, () => {
         )
         assert.strictEqual(new Set(charges.map((c) => c.id)).size, 1)
         const books = yield* invariants(tenantId)
-        assert.deepStrictEqual([books.balance, books.reserved, books.walletEntries, books.unbalancedTransactions, books.openCallsMiscounted], [
+        assert.deepStrictEqual([
+          books.balance,
+          books.reserved,
+          books.walletEntries,
+          books.unbalancedTransactions,
+          books.openCallsMiscounted
+        ], [
           500 - 170 - 3,
           0,
           500 - 170 - 3,
@@ -145,7 +161,9 @@ describe(`ledger (${TestRuntime.backendName()})`, () => {
         const tenantId = yield* newTenant
         yield* ledger.topUp(tenantId, "funds", 100_000)
         const ids = Array.from({ length: 40 }, () => crypto.randomUUID())
-        const results = yield* Effect.forEach(ids, (id) => Effect.either(ledger.reserve(tenantId, id, 10, 5)), { concurrency: "unbounded" })
+        const results = yield* Effect.forEach(ids, (id) => Effect.either(ledger.reserve(tenantId, id, 10, 5)), {
+          concurrency: "unbounded"
+        })
         const taken = ids.filter((_, i) => Either.isRight(results[i]!))
         assert.strictEqual(taken.length, 5)
         assert.isTrue(results.every((r) => Either.isRight(r) || r.left._tag === "ConcurrentCallLimit"))
@@ -154,8 +172,16 @@ describe(`ledger (${TestRuntime.backendName()})`, () => {
         assert.deepInclude(yield* invariants(tenantId), { reserved: 60, openCallsMiscounted: 0 })
         // a repeat of a taken reservation is not taken again, and not refused
         yield* ledger.reserve(tenantId, taken[0]!, 10, 5)
-        yield* Effect.forEach(taken, (id) => ledger.settle(tenantId, id, 3, "call_charge", id), { concurrency: "unbounded", discard: true })
-        assert.deepInclude(yield* invariants(tenantId), { balance: 100_000 - 15, reserved: 10, openCallsMiscounted: 0, unbalancedTransactions: 0 })
+        yield* Effect.forEach(taken, (id) => ledger.settle(tenantId, id, 3, "call_charge", id), {
+          concurrency: "unbounded",
+          discard: true
+        })
+        assert.deepInclude(yield* invariants(tenantId), {
+          balance: 100_000 - 15,
+          reserved: 10,
+          openCallsMiscounted: 0,
+          unbalancedTransactions: 0
+        })
         yield* ledger.reserve(tenantId, crypto.randomUUID(), 10, 5)
         assert.deepInclude(yield* invariants(tenantId), { reserved: 20, openCallsMiscounted: 0 })
       }))
@@ -181,7 +207,13 @@ describe(`ledger (${TestRuntime.backendName()})`, () => {
 
         assert.strictEqual(yield* ledger.dropAbandoned(600), 1)
         const after = yield* invariants(tenantId)
-        assert.deepInclude(after, { balance: 1_000, reserved: 250, openReservations: 250, unbalancedTransactions: 0, openCallsMiscounted: 0 })
+        assert.deepInclude(after, {
+          balance: 1_000,
+          reserved: 250,
+          openReservations: 250,
+          unbalancedTransactions: 0,
+          openCallsMiscounted: 0
+        })
         const left = yield* sql<{ id: string }>`SELECT id FROM reservations WHERE tenant_id = ${tenantId} ORDER BY id`
         assert.notInclude(left.map((r) => r.id), abandoned)
         assert.strictEqual(yield* ledger.dropAbandoned(600), 0, "nothing else is abandoned")
@@ -191,7 +223,7 @@ describe(`ledger (${TestRuntime.backendName()})`, () => {
         assert.strictEqual((yield* invariants(tenantId)).reserved, 350)
       }))
 
-        it.effect("available never goes negative: reservations and charges beyond it are refused", () =>
+    it.effect("available never goes negative: reservations and charges beyond it are refused", () =>
       Effect.gen(function*() {
         const tenantId = yield* newTenant
         const ledger = yield* Ledger
@@ -247,7 +279,12 @@ describe(`ledger (${TestRuntime.backendName()})`, () => {
           const taken = yield* Fiber.join(reserving)
           assert.deepStrictEqual(taken, Either.right("inserted" as const))
           const books = yield* invariants(tenantId)
-          assert.deepStrictEqual([books.balance, books.reserved, books.openReservations, books.openCallsMiscounted], [190, 118, 118, 0])
+          assert.deepStrictEqual([books.balance, books.reserved, books.openReservations, books.openCallsMiscounted], [
+            190,
+            118,
+            118,
+            0
+          ])
         })
     )
 
@@ -269,7 +306,10 @@ describe(`ledger (${TestRuntime.backendName()})`, () => {
             Effect.sandbox,
             Effect.either
           )
-          assert.isTrue(Either.isRight(retried), `the retry is answered with the transaction, not ${Either.isLeft(retried) ? retried.left : ""}`)
+          assert.isTrue(
+            Either.isRight(retried),
+            `the retry is answered with the transaction, not ${Either.isLeft(retried) ? retried.left : ""}`
+          )
           const again = yield* tenant.TopUp({ idempotencyKey: "caller-went-away", amount: 25 })
           assert.strictEqual(again.amount, 25)
           const books = yield* invariants(tenantId)

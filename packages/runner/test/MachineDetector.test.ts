@@ -4,10 +4,10 @@
  * beeps, fed as the 20 ms frames a media stream carries.
  */
 import { assert, describe, it } from "@effect/vitest"
+import { callerLine } from "@voiceagent/runner/Testing/FakeCallerLine"
+import { machineGreeting, machineWithBeep, personHello, silence, tone } from "@voiceagent/runner/Testing/MachineAudio"
 import { concat, frames } from "@voiceagent/runner/Voice/Audio"
 import { type DetectorEvent, dominantTone, makeMachineDetector } from "@voiceagent/runner/Voice/MachineDetector"
-import { machineGreeting, machineWithBeep, personHello, silence, tone } from "@voiceagent/runner/Testing/MachineAudio"
-import { callerLine } from "@voiceagent/runner/Testing/FakeCallerLine"
 import { Effect } from "effect"
 
 /** Every event the detector gives for `pcm`, the first frame at 0 ms. */

@@ -22,7 +22,9 @@ export const MediaLayer = Conversations.Default.pipe(
   Layer.provideMerge(MediaServer.layer({ host: "127.0.0.1", port: 0 })),
   Layer.provideMerge(LocalMedia.Default),
   Layer.provide(webrtcVad()),
-  Layer.provide(VoiceProvidersLive().pipe(Layer.provide(AgentBrain.scripted), Layer.provide(NodeHttpClient.layerUndici)))
+  Layer.provide(
+    VoiceProvidersLive().pipe(Layer.provide(AgentBrain.scripted), Layer.provide(NodeHttpClient.layerUndici))
+  )
 )
 
 const GREETING = "Hello, this is Ada."

@@ -23,8 +23,10 @@ import * as path from "node:path"
 const START = "2026-11-23T15:00:00Z"
 
 /** Azure Communication Services: it de-duplicates by our message id, so a message sent again reaches the customer once. */
-const acs = Effect.flatMap(FakeMessaging, (fake) =>
-  makeAzureSmsSender({ endpoint: fake.url, accessKey: Redacted.make(fake.credentials.acs.accessKey) }))
+const acs = Effect.flatMap(
+  FakeMessaging,
+  (fake) => makeAzureSmsSender({ endpoint: fake.url, accessKey: Redacted.make(fake.credentials.acs.accessKey) })
+)
 
 /** Each tenant's wallet against its ledger and its reservations, and each message's charges. */
 const books = (tenantIds: ReadonlyArray<TenantId>) =>
@@ -41,7 +43,9 @@ const books = (tenantIds: ReadonlyArray<TenantId>) =>
       assert.strictEqual(Number(w.reserved), Number(w.open), `tenant ${w.tenantId}: reserved is its open reservations`)
       assert.isAtLeast(Number(w.balance) - Number(w.reserved), 0, `tenant ${w.tenantId}: never negative`)
     }
-    const messages = yield* sql<{ id: string; status: string; price: number; cost: number; charges: number; charged: number }>`
+    const messages = yield* sql<
+      { id: string; status: string; price: number; cost: number; charges: number; charged: number }
+    >`
       SELECT m.id, m.status, m.price, m.cost,
              (SELECT count(*) FROM ledger_transactions t WHERE t.tenant_id = m.tenant_id AND t.reference = m.id::text) AS charges,
              (SELECT COALESCE(-sum(t.amount), 0) FROM ledger_transactions t WHERE t.tenant_id = m.tenant_id AND t.reference = m.id::text) AS charged
@@ -94,20 +98,23 @@ describe("message charges", () => {
         const seed = Number(process.env["MESSAGE_CHARGES_SEED"] ?? Date.now() % 1_000_000)
         const rand = random(seed)
         const pick = <A>(xs: ReadonlyArray<A>) => xs[Math.floor(rand() * xs.length)]!
-        const shuffle = <A>(xs: ReadonlyArray<A>) => [...xs].map((x) => [rand(), x] as const).sort((a, b) => a[0] - b[0]).map(([, x]) => x)
+        const shuffle = <A>(xs: ReadonlyArray<A>) =>
+          [...xs].map((x) => [rand(), x] as const).sort((a, b) => a[0] - b[0]).map(([, x]) => x)
         const charges = yield* MessageCharges
         const tenants = yield* Effect.forEach([0, 1, 2], (i) => TestKit.tenant({ balance: [40, 120, 1][i]! }))
-        const messages = (yield* Effect.forEach(Array.from({ length: 120 }), () => {
+        const messages = yield* Effect.forEach(Array.from({ length: 120 }), () => {
           const t = pick(tenants)
           return queued(t, pick([0, 1, 1, 2, 3, 5]))
-        }))
+        })
         let open = messages
         const at = new Date("2026-01-01T00:00:00Z")
         for (let round = 0; round < 8 && open.length > 0; round++) {
           const batch = shuffle(open).slice(0, 50)
           const requests = batch.map((m) => ({ id: m.id, tenantId: m.tenantId, amount: m.price, adapter: "test" }))
           // two dispatchers hold the same batch at once (a split brain), the second in another order
-          const [a, b] = yield* Effect.all([charges.hold(requests, at), charges.hold(shuffle(requests), at)], { concurrency: 2 })
+          const [a, b] = yield* Effect.all([charges.hold(requests, at), charges.hold(shuffle(requests), at)], {
+            concurrency: 2
+          })
           const holding = [...new Map([...a, ...b].map((h) => [h.id, h])).values()]
           const tenantOf = new Map(batch.map((m) => [m.id, m.tenantId]))
           const outcomes = holding.map((h): SendOutcome => {
@@ -166,7 +173,10 @@ describe("message charges", () => {
           assert.deepStrictEqual(wallets.map((w) => [Number(w.balance), Number(w.reserved)]), [[1000, 5]])
         }))
         const ids = (yield* books([t.tenantId])).messages.map((m) => m.id).sort()
-        const keys = () => fake.requests("acs").slice(before).map((r) => (r.body as any).smsRecipients[0].repeatabilityRequestId as string).sort()
+        const keys = () =>
+          fake.requests("acs").slice(before).map((r) =>
+            (r.body as any).smsRecipients[0].repeatabilityRequestId as string
+          ).sort()
         assert.deepStrictEqual(keys(), ids)
 
         // the claims run out; another runner's dispatcher (its own adapter) takes the batch up
@@ -182,16 +192,23 @@ describe("message charges", () => {
         const { messages, wallets } = yield* books([t.tenantId])
         assert.deepStrictEqual(messages.map((m) => [m.status, Number(m.cost)]), Array(5).fill(["SENT", 1]))
         assert.deepStrictEqual(wallets.map((w) => [Number(w.balance), Number(w.reserved)]), [[995, 0]])
-        const attempts = yield* Effect.flatMap(SqlClient.SqlClient, (sql) =>
-          sql<{ attempts: number }>`SELECT attempts FROM messages WHERE tenant_id = ${t.tenantId}`.pipe(Effect.orDie))
+        const attempts = yield* Effect.flatMap(
+          SqlClient.SqlClient,
+          (sql) =>
+            sql<{ attempts: number }>`SELECT attempts FROM messages WHERE tenant_id = ${t.tenantId}`.pipe(Effect.orDie)
+        )
         assert.deepStrictEqual(attempts.map((a) => a.attempts), [2, 2, 2, 2, 2])
 
         // the same record delivered again (a retried statement) changes nothing
         const charges = yield* MessageCharges
         const at = new Date()
         const tenantId = t.tenantId
-        yield* charges.record(ids.map((id): SendOutcome => ({ _tag: "Sent", id, tenantId, providerMessageId: `again-${id}`, at })))
-        yield* charges.record(ids.map((id): SendOutcome => ({ _tag: "Failed", id, tenantId, status: 400, code: "X", message: "late", at })))
+        yield* charges.record(
+          ids.map((id): SendOutcome => ({ _tag: "Sent", id, tenantId, providerMessageId: `again-${id}`, at }))
+        )
+        yield* charges.record(
+          ids.map((id): SendOutcome => ({ _tag: "Failed", id, tenantId, status: 400, code: "X", message: "late", at }))
+        )
         const again = yield* books([t.tenantId])
         assert.deepStrictEqual(again.wallets.map((w) => [Number(w.balance), Number(w.reserved)]), [[995, 0]])
         assert.deepStrictEqual(again.messages.map((m) => m.status), Array(5).fill("SENT"))

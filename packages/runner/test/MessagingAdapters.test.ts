@@ -4,8 +4,8 @@ import { type AzureSmsOptions, makeAzureSmsSender, signAcsRequest } from "@voice
 import type { OutboundChatApp, OutboundSms, SendFailure } from "@voiceagent/runner/Messaging/Senders"
 import {
   makeSimulatedSenders,
-  type SimulatedSend,
   simulatedChatAppSender,
+  type SimulatedSend,
   simulatedSmsSender
 } from "@voiceagent/runner/Messaging/SimulatedSenders"
 import { makeTwilioSmsSender, type TwilioSmsOptions } from "@voiceagent/runner/Messaging/TwilioSms"
@@ -261,7 +261,13 @@ layer(NodeHttpClient.layerUndici)("Twilio SMS sender", (it) => {
       assert.isFalse(sender.idempotent)
 
       const { providerMessageId } = yield* sender.send(
-        sms({ from: "ACME", dltSenderId: "ACMEIN", dltTemplateId: "1107161234567890123", encoding: "UCS2", body: "Grüße 👋" })
+        sms({
+          from: "ACME",
+          dltSenderId: "ACMEIN",
+          dltTemplateId: "1107161234567890123",
+          encoding: "UCS2",
+          body: "Grüße 👋"
+        })
       )
 
       const [request] = fake.requests("twilio")
@@ -269,7 +275,9 @@ layer(NodeHttpClient.layerUndici)("Twilio SMS sender", (it) => {
       assert.strictEqual(request!.path, `/2010-04-01/Accounts/${fake.credentials.twilio.accountSid}/Messages.json`)
       assert.strictEqual(
         request!.headers.authorization,
-        `Basic ${Buffer.from(`${fake.credentials.twilio.accountSid}:${fake.credentials.twilio.authToken}`).toString("base64")}`
+        `Basic ${
+          Buffer.from(`${fake.credentials.twilio.accountSid}:${fake.credentials.twilio.authToken}`).toString("base64")
+        }`
       )
       assert.match(request!.headers["content-type"]!, /^application\/x-www-form-urlencoded/)
       assert.deepStrictEqual(request!.form, [
@@ -375,7 +383,15 @@ layer(NodeHttpClient.layerUndici)("Vonage SMS sender", (it) => {
       yield* sender.send(sms({ messageId: "0190b0a2-7c1e-7d3a-9f00-0000000000bb", body: "x".repeat(200) }))
 
       const [unicode, long] = fake.requests("vonage")
-      assert.deepStrictEqual(unicode!.form.map(([name]) => name), ["api_key", "api_secret", "from", "to", "text", "type", "client-ref"])
+      assert.deepStrictEqual(unicode!.form.map(([name]) => name), [
+        "api_key",
+        "api_secret",
+        "from",
+        "to",
+        "text",
+        "type",
+        "client-ref"
+      ])
       assert.strictEqual((unicode!.body as Record<string, string>).type, "unicode")
       assert.strictEqual((unicode!.body as Record<string, string>).from, "14155550100")
       assert.strictEqual((unicode!.body as Record<string, string>).to, "14155552671")
@@ -532,7 +548,10 @@ layer(NodeHttpClient.layerUndici)("Azure Communication Services SMS sender", (it
       const message = yield* smsNow()
       fake.fault("acs", { _tag: "Delay", millis: 200 })
       const timeout = yield* timedOut(fake, sender.send(message), "9 seconds", "1 second")
-      assert.deepStrictEqual([timeout.message, timeout.retryable], ["Azure Communication Services timed out after 10 s", true])
+      assert.deepStrictEqual([timeout.message, timeout.retryable], [
+        "Azure Communication Services timed out after 10 s",
+        true
+      ])
 
       yield* fake.awaitSent("acs", 1)
       const retry = yield* sender.send(message)
@@ -544,7 +563,9 @@ layer(NodeHttpClient.layerUndici)("Azure Communication Services SMS sender", (it
     Effect.gen(function*() {
       const fake = yield* withFake()
       const sender = yield* azureSender(fake)
-      const refused = yield* failure(sender.send(sms({ firstAttemptAt: new Date((yield* Clock.currentTimeMillis) - 10 * 60_000) })))
+      const refused = yield* failure(
+        sender.send(sms({ firstAttemptAt: new Date((yield* Clock.currentTimeMillis) - 10 * 60_000) }))
+      )
       assert.deepStrictEqual([refused.status, refused.code, refused.retryable], [412, "412", false])
       assert.include(refused.message, "repeatability rejected")
       assert.strictEqual(fake.deliveryCount("acs"), 0)
@@ -562,16 +583,22 @@ layer(NodeHttpClient.layerUndici)("Azure Communication Services SMS sender", (it
       fake.fault("acs", {
         _tag: "Respond",
         status: 202,
-        body: { value: [{ to: "+14155552671", httpStatusCode: 500, successful: false, errorMessage: "Internal error" }] }
+        body: {
+          value: [{ to: "+14155552671", httpStatusCode: 500, successful: false, errorMessage: "Internal error" }]
+        }
       })
-      const recipientError = yield* failure(sender.send(yield* smsNow({ messageId: "0190b0a2-7c1e-7d3a-9f00-0000000000dd" })))
+      const recipientError = yield* failure(
+        sender.send(yield* smsNow({ messageId: "0190b0a2-7c1e-7d3a-9f00-0000000000dd" }))
+      )
       assert.deepStrictEqual([recipientError.status, recipientError.retryable], [500, true])
 
       fake.fault("acs", { _tag: "Respond", status: 429 })
       const throttled = yield* failure(sender.send(yield* smsNow()))
       assert.deepStrictEqual([throttled.status, throttled.code, throttled.retryable], [429, "TooManyRequests", true])
 
-      const badKey = yield* azureSender(fake, { accessKey: Redacted.make(Buffer.from("not-the-key").toString("base64")) })
+      const badKey = yield* azureSender(fake, {
+        accessKey: Redacted.make(Buffer.from("not-the-key").toString("base64"))
+      })
       const denied = yield* failure(badKey.send(yield* smsNow()))
       assert.deepStrictEqual([denied.status, denied.code, denied.retryable], [401, "Denied", false])
 
@@ -684,7 +711,9 @@ layer(NodeHttpClient.layerUndici)("WhatsApp webhooks from the fake", (it) => {
       const fake = yield* withFake()
       const sender = yield* whatsappSender(fake)
       const first = yield* sender.send(chatApp())
-      const second = yield* sender.send(chatApp({ messageId: "0190b0a2-7c1e-7d3a-9f00-0000000000ee", to: "+447700900123" }))
+      const second = yield* sender.send(
+        chatApp({ messageId: "0190b0a2-7c1e-7d3a-9f00-0000000000ee", to: "+447700900123" })
+      )
       const at = new Date("2024-05-01T10:00:07Z")
 
       const delivered = fake.statusWebhook([first.providerMessageId, second.providerMessageId], "delivered", { at })

@@ -1,8 +1,8 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
 import * as Migrations from "@voiceagent/runner/Sql/Migrations"
 import * as TestDatabase from "@voiceagent/runner/Testing/TestDatabase"
+import { Effect } from "effect"
 
 describe(`migrations (${TestDatabase.backend()})`, () => {
   it.layer(TestDatabase.layerUnmigrated, { timeout: 120_000 })((it) => {

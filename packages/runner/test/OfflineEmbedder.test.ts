@@ -1,6 +1,6 @@
-import { DEFAULT_SCORE_THRESHOLD } from "@voiceagent/runner/Knowledge/KnowledgeSettings"
 import { assert, describe, it } from "@effect/vitest"
 import { cosineSimilarity } from "@voiceagent/runner/Knowledge/Embedder"
+import { DEFAULT_SCORE_THRESHOLD } from "@voiceagent/runner/Knowledge/KnowledgeSettings"
 import { makeOfflineEmbedder, stem, tokenize } from "@voiceagent/runner/Knowledge/OfflineEmbedder"
 import { type EvalPassage, type EvalQuestion, evaluateRetrieval } from "@voiceagent/runner/Knowledge/RetrievalEval"
 import { Effect } from "effect"
@@ -81,7 +81,14 @@ describe("OfflineEmbedder", () => {
     }))
 
   it("tokenizes Unicode text and stems lightly", () => {
-    assert.deepStrictEqual(tokenize("Don't pay €5 — Ünïcode Straße, 5G!"), ["dont", "pay", "5", "ünïcode", "straße", "5g"])
+    assert.deepStrictEqual(tokenize("Don't pay €5 — Ünïcode Straße, 5G!"), [
+      "dont",
+      "pay",
+      "5",
+      "ünïcode",
+      "straße",
+      "5g"
+    ])
     assert.deepStrictEqual(
       ["charges", "charged", "charging", "charge", "plans", "batteries", "bills", "billed", "status", "stopped", "5gs"]
         .map(stem),
@@ -99,7 +106,9 @@ describe("OfflineEmbedder", () => {
           `(${questions.length} questions, ${corpus.length} passages; floors ${RECALL_AT_1_FLOOR} / ${RECALL_AT_5_FLOOR})`
       )
       for (const r of report.questions) {
-        if (r.rank !== 1) console.log(`  rank ${r.rank ?? "-"}: ${r.question} → expected ${r.expected}, got ${r.top[0]}`)
+        if (r.rank !== 1) {
+          console.log(`  rank ${r.rank ?? "-"}: ${r.question} → expected ${r.expected}, got ${r.top[0]}`)
+        }
       }
       assert.strictEqual(report.questions.length, questions.length)
       assert.isTrue(report.questions.every((r) => r.rank !== null), "every expected passage is in the corpus")
@@ -131,7 +140,15 @@ describe("OfflineEmbedder", () => {
         })
       }
       let smallTalkKept = 0
-      for (const line of ["Hello?", "Who is calling, please?", "Can you tell me a bit more?", "Okay", "What's the weather in Paris?"]) {
+      for (
+        const line of [
+          "Hello?",
+          "Who is calling, please?",
+          "Can you tell me a bit more?",
+          "Okay",
+          "What's the weather in Paris?"
+        ]
+      ) {
         const [v] = yield* embedder.embed([line])
         for (const p of passages) smallTalkKept += cosineSimilarity(v!, p) >= DEFAULT_SCORE_THRESHOLD ? 1 : 0
       }

@@ -11,7 +11,13 @@ import {
 } from "@voiceagent/domain/Conversation"
 import type { TenantId } from "@voiceagent/domain/Ids"
 import { RetrievedChunk } from "@voiceagent/domain/KnowledgeBases"
-import { AgentBrain, type AgentPersona, DEFAULT_FALLBACK, GOODBYE, type Turn } from "@voiceagent/runner/Brain/AgentBrain"
+import {
+  AgentBrain,
+  type AgentPersona,
+  DEFAULT_FALLBACK,
+  GOODBYE,
+  type Turn
+} from "@voiceagent/runner/Brain/AgentBrain"
 import { Retrieval } from "@voiceagent/runner/Knowledge/Retrieval"
 import type { LanguageModelError, LlmChunk, LlmRequest } from "@voiceagent/runner/Voice/LanguageModel"
 import { fromBrain, make, sentenceDeltas, turnsOf } from "@voiceagent/runner/Voice/OfflineLanguageModel"
@@ -56,11 +62,20 @@ const PASSAGES: ReadonlyArray<{ readonly tenant: string; readonly kb: string; re
   {
     tenant: TENANT,
     kb: "kb_plans",
-    text: "Q: How much does roaming in Mexico cost?\nA: Roaming in Mexico costs $5 a day. It includes your plan's data, talk and text."
+    text:
+      "Q: How much does roaming in Mexico cost?\nA: Roaming in Mexico costs $5 a day. It includes your plan's data, talk and text."
   },
-  { tenant: TENANT, kb: "kb_plans", text: "Our stores open at 9 a.m. and close at 8 p.m. on weekdays. On Sundays they are closed." },
+  {
+    tenant: TENANT,
+    kb: "kb_plans",
+    text: "Our stores open at 9 a.m. and close at 8 p.m. on weekdays. On Sundays they are closed."
+  },
   { tenant: TENANT, kb: "kb_other", text: "Q: How do I reset my voicemail PIN?\nA: Dial *86 and follow the prompts." },
-  { tenant: OTHER_TENANT, kb: "kb_plans", text: "Q: How much does roaming in Mexico cost?\nA: Another tenant's secret price." }
+  {
+    tenant: OTHER_TENANT,
+    kb: "kb_plans",
+    text: "Q: How much does roaming in Mexico cost?\nA: Another tenant's secret price."
+  }
 ]
 
 const words = (text: string) => new Set(text.toLowerCase().match(/[a-z0-9]+/g) ?? [])
@@ -101,7 +116,11 @@ const Responder = AgentBrain.responder.pipe(Layer.provide(StubRetrieval))
 
 describe("the offline provider's pieces", () => {
   it("says a reply a sentence at a time; the pieces add up to the reply", () => {
-    assert.deepStrictEqual(sentenceDeltas("Hello there. How are you? Fine!"), ["Hello there.", " How are you?", " Fine!"])
+    assert.deepStrictEqual(sentenceDeltas("Hello there. How are you? Fine!"), [
+      "Hello there.",
+      " How are you?",
+      " Fine!"
+    ])
     assert.deepStrictEqual(sentenceDeltas("Dr. Smith costs $3.50 a day."), ["Dr. Smith costs $3.50 a day."])
     assert.deepStrictEqual(sentenceDeltas("No full stop"), ["No full stop"])
     assert.deepStrictEqual(sentenceDeltas("   "), [])
@@ -136,19 +155,28 @@ describe("OfflineLanguageModel with the scripted brain", () => {
 
   it.effect("answers anything else with the agent's fallback line, or the default one, ignoring the tools", () =>
     Effect.gen(function*() {
-      const chunks = yield* collect(requestOf([{ role: "assistant", content: GREETING }, { role: "user", content: "Can I port my number?" }]))
+      const chunks = yield* collect(
+        requestOf([{ role: "assistant", content: GREETING }, { role: "user", content: "Can I port my number?" }])
+      )
       assert.deepStrictEqual(texts(chunks), ["I don't know that yet, but a colleague will call you back today."])
       assert.deepStrictEqual(tags(chunks), ["Text", "Done"])
 
-      const plain = yield* collect(requestOf([{ role: "user", content: "Can I port my number?" }], { agent: agent({ metadata: {} }) }))
+      const plain = yield* collect(
+        requestOf([{ role: "user", content: "Can I port my number?" }], { agent: agent({ metadata: {} }) })
+      )
       assert.strictEqual(texts(plain).join(""), DEFAULT_FALLBACK)
-      assert.deepStrictEqual(texts(plain), ["I'm sorry, I don't have that information right now.", " I'll make sure someone follows up with you."])
+      assert.deepStrictEqual(texts(plain), [
+        "I'm sorry, I don't have that information right now.",
+        " I'll make sure someone follows up with you."
+      ])
     }).pipe(Effect.provide(AgentBrain.scripted)))
 
   it.effect("a goodbye is said, then end_call ends the round", () =>
     Effect.gen(function*() {
       for (const utterance of ["Okay, bye!", "Thank you, that's all.", "goodbye"]) {
-        const chunks = yield* collect(requestOf([{ role: "assistant", content: GREETING }, { role: "user", content: utterance }]))
+        const chunks = yield* collect(
+          requestOf([{ role: "assistant", content: GREETING }, { role: "user", content: utterance }])
+        )
         assert.deepStrictEqual(tags(chunks), ["Text", "Text", "ToolCalls", "Done"], utterance)
         assert.strictEqual(texts(chunks).join(""), GOODBYE)
         const calls = chunks[2]._tag === "ToolCalls" ? chunks[2].calls : []
@@ -177,9 +205,16 @@ describe("OfflineLanguageModel with the retrieval responder", () => {
         { role: "assistant", content: GREETING },
         { role: "user", content: "How much does roaming in Mexico cost?" }
       ]))
-      assert.deepStrictEqual(texts(chunks), ["Roaming in Mexico costs $5 a day.", " It includes your plan's data, talk and text."])
+      assert.deepStrictEqual(texts(chunks), [
+        "Roaming in Mexico costs $5 a day.",
+        " It includes your plan's data, talk and text."
+      ])
       assert.deepStrictEqual(tags(chunks).slice(-1), ["Done"])
-      assert.deepStrictEqual(searches, [{ tenantId: TENANT, kbIds: ["kb_plans"], query: "How much does roaming in Mexico cost?" }])
+      assert.deepStrictEqual(searches, [{
+        tenantId: TENANT,
+        kbIds: ["kb_plans"],
+        query: "How much does roaming in Mexico cost?"
+      }])
 
       // a passage in a knowledge base the agent does not use is not found: the fallback line
       const other = yield* collect(requestOf([{ role: "user", content: "How do I reset my voicemail PIN?" }]))
@@ -187,7 +222,9 @@ describe("OfflineLanguageModel with the retrieval responder", () => {
 
       // an agent without knowledge bases does not search at all
       searches.length = 0
-      const none = yield* collect(requestOf([{ role: "user", content: "When do your stores open?" }], { agent: agent({ knowledgeBaseIds: [] }) }))
+      const none = yield* collect(
+        requestOf([{ role: "user", content: "When do your stores open?" }], { agent: agent({ knowledgeBaseIds: [] }) })
+      )
       assert.deepStrictEqual(texts(none), [FALLBACK])
       assert.strictEqual(searches.length, 0)
 
@@ -200,7 +237,9 @@ describe("OfflineLanguageModel with the retrieval responder", () => {
 
 describe("OfflineLanguageModel with a brain of our own", () => {
   const recordingBrain = (answer: (utterance: string) => string) => {
-    const calls: Array<{ readonly persona: AgentPersona; readonly history: ReadonlyArray<Turn>; readonly utterance: string }> = []
+    const calls: Array<
+      { readonly persona: AgentPersona; readonly history: ReadonlyArray<Turn>; readonly utterance: string }
+    > = []
     const brain = {
       greet: (persona: AgentPersona) => Effect.succeed(`greet:${persona.greetMessage}`),
       reply: (persona: AgentPersona, history: ReadonlyArray<Turn>, utterance: string) =>
@@ -234,20 +273,30 @@ describe("OfflineLanguageModel with a brain of our own", () => {
           metadata: { fallback_message: FALLBACK, name: "Ava" },
           knowledgeBaseIds: ["kb_plans"]
         },
-        history: [{ speaker: "agent", text: GREETING }, { speaker: "customer", text: "Hello" }, { speaker: "agent", text: "Hi there, what" }],
+        history: [{ speaker: "agent", text: GREETING }, { speaker: "customer", text: "Hello" }, {
+          speaker: "agent",
+          text: "Hi there, what"
+        }],
         utterance: "I'm done here"
       }])
 
       // the caller's goodbye ends the call even when this brain answers something else
-      const bye = yield* Stream.runCollect(provider.stream(requestOf([{ role: "user", content: "bye now" }]))).pipe(Effect.map(Chunk.toArray))
+      const bye = yield* Stream.runCollect(provider.stream(requestOf([{ role: "user", content: "bye now" }]))).pipe(
+        Effect.map(Chunk.toArray)
+      )
       assert.deepStrictEqual(texts(bye), ["Sure."])
       assert.deepStrictEqual(tags(bye), ["Text", "ToolCalls", "Done"])
     }))
 
   it.effect("a brain that dies fails the round, not retryably", () =>
     Effect.gen(function*() {
-      const provider = fromBrain({ greet: () => Effect.die("no greeting"), reply: () => Effect.die(new Error("index corrupt")) })
-      const error: LanguageModelError = yield* Effect.flip(Stream.runCollect(provider.stream(requestOf([{ role: "user", content: "hi" }]))))
+      const provider = fromBrain({
+        greet: () => Effect.die("no greeting"),
+        reply: () => Effect.die(new Error("index corrupt"))
+      })
+      const error: LanguageModelError = yield* Effect.flip(
+        Stream.runCollect(provider.stream(requestOf([{ role: "user", content: "hi" }])))
+      )
       assert.isFalse(error.retryable)
       assert.include(error.reason, "index corrupt")
     }))
@@ -276,9 +325,17 @@ describe("OfflineLanguageModel driving the conversation machine", () => {
 
   it.effect("a question is answered and the call goes on; a goodbye is said and the call hangs up", () =>
     Effect.gen(function*() {
-      let { state } = run(initialState, [E.Started({ at: 0 }), E.PlaybackStarted({ responseId: 1, at: 100 }), E.PlaybackFinished({ responseId: 1, at: 3_000 })])
+      let { state } = run(initialState, [
+        E.Started({ at: 0 }),
+        E.PlaybackStarted({ responseId: 1, at: 100 }),
+        E.PlaybackFinished({ responseId: 1, at: 3_000 })
+      ])
       const turn = (words: string, at: number) =>
-        run(state, [E.SpeechStarted({ at }), E.SpeechEnded({ at: at + 1_000 }), E.Transcript({ text: words, isFinal: true, at: at + 1_100 })])
+        run(state, [
+          E.SpeechStarted({ at }),
+          E.SpeechEnded({ at: at + 1_000 }),
+          E.Transcript({ text: words, isFinal: true, at: at + 1_100 })
+        ])
 
       // a question: the machine asks for a reply, the offline model gives it, it plays, the machine listens again
       let step = turn("How much does roaming in Mexico cost?", 4_000)
@@ -286,12 +343,18 @@ describe("OfflineLanguageModel driving the conversation machine", () => {
       assert.isDefined(generate)
       if (generate?._tag !== "Generate") return
       const answer = yield* collect(requestOf(generate.history))
-      step = run(step.state, [E.TimerFired({ timer: "endpoint", at: 5_300 }), ...asEvents(generate.responseId, answer, 5_400)])
+      step = run(step.state, [
+        E.TimerFired({ timer: "endpoint", at: 5_300 }),
+        ...asEvents(generate.responseId, answer, 5_400)
+      ])
       assert.deepStrictEqual(
         step.commands.filter((c) => c._tag === "Speak").map((c) => (c as { text: string }).text),
         ["Roaming in Mexico costs $5 a day.", " It includes your plan's data, talk and text."]
       )
-      step = run(step.state, [E.PlaybackStarted({ responseId: generate.responseId, at: 5_500 }), E.PlaybackFinished({ responseId: generate.responseId, at: 9_000 })])
+      step = run(step.state, [
+        E.PlaybackStarted({ responseId: generate.responseId, at: 5_500 }),
+        E.PlaybackFinished({ responseId: generate.responseId, at: 9_000 })
+      ])
       assert.strictEqual(step.state.phase, "Listening")
       state = step.state
 
@@ -300,9 +363,18 @@ describe("OfflineLanguageModel driving the conversation machine", () => {
       const bye = step.commands.find((c) => c._tag === "Generate")
       if (bye?._tag !== "Generate") return assert.fail("no Generate")
       const goodbye = yield* collect(requestOf(bye.history))
-      step = run(step.state, [E.TimerFired({ timer: "endpoint", at: 11_300 }), ...asEvents(bye.responseId, goodbye, 11_400)])
-      assert.strictEqual(step.commands.filter((c) => c._tag === "Speak").map((c) => (c as { text: string }).text).join(""), GOODBYE)
-      step = run(step.state, [E.PlaybackStarted({ responseId: bye.responseId, at: 11_500 }), E.PlaybackFinished({ responseId: bye.responseId, at: 13_000 })])
+      step = run(step.state, [
+        E.TimerFired({ timer: "endpoint", at: 11_300 }),
+        ...asEvents(bye.responseId, goodbye, 11_400)
+      ])
+      assert.strictEqual(
+        step.commands.filter((c) => c._tag === "Speak").map((c) => (c as { text: string }).text).join(""),
+        GOODBYE
+      )
+      step = run(step.state, [
+        E.PlaybackStarted({ responseId: bye.responseId, at: 11_500 }),
+        E.PlaybackFinished({ responseId: bye.responseId, at: 13_000 })
+      ])
       assert.strictEqual(step.state.phase, "Ended")
       assert.deepInclude(step.commands, { _tag: "HangUp", reason: "agent_ended" } as any)
     }).pipe(Effect.provide(Responder)))

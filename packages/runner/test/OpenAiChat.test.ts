@@ -8,10 +8,16 @@ import {
   makeFakeOpenAiChat,
   pieces
 } from "@voiceagent/runner/Testing/FakeOpenAiChat"
-import { type LanguageModelError, type LanguageModelProvider, LlmChunk, type LlmRequest, type ToolSpec } from "@voiceagent/runner/Voice/LanguageModel"
 import {
-  ChatStreamAccumulator,
+  type LanguageModelError,
+  type LanguageModelProvider,
+  LlmChunk,
+  type LlmRequest,
+  type ToolSpec
+} from "@voiceagent/runner/Voice/LanguageModel"
+import {
   chatRequestBody,
+  ChatStreamAccumulator,
   completionChunks,
   make,
   type OpenAiChatOptions,
@@ -82,7 +88,12 @@ const GOLDEN_USAGE = sse(
       completion_tokens: 5,
       total_tokens: 15,
       prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-      completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 }
+      completion_tokens_details: {
+        reasoning_tokens: 0,
+        audio_tokens: 0,
+        accepted_prediction_tokens: 0,
+        rejected_prediction_tokens: 0
+      }
     }
   }),
   "[DONE]"
@@ -92,11 +103,20 @@ const GOLDEN_USAGE = sse(
 const GOLDEN_PARALLEL = sse(
   docChunk({ role: "assistant", content: "" }),
   docChunk({ content: "Checking both." }),
-  docChunk({ tool_calls: [{ index: 0, id: "call_a", type: "function", function: { name: "get_weather", arguments: "" } }] }),
-  docChunk({ tool_calls: [{ index: 1, id: "call_b", type: "function", function: { name: "get_weather", arguments: "" } }] }),
+  docChunk({
+    tool_calls: [{ index: 0, id: "call_a", type: "function", function: { name: "get_weather", arguments: "" } }]
+  }),
+  docChunk({
+    tool_calls: [{ index: 1, id: "call_b", type: "function", function: { name: "get_weather", arguments: "" } }]
+  }),
   docChunk({ tool_calls: [{ index: 0, function: { arguments: "{\"location\":" } }] }),
   docChunk({ tool_calls: [{ index: 1, function: { arguments: "{\"location\":" } }] }),
-  docChunk({ tool_calls: [{ index: 1, function: { arguments: "\"Berlin\"}" } }, { index: 0, function: { arguments: "\"Paris\"}" } }] }),
+  docChunk({
+    tool_calls: [{ index: 1, function: { arguments: "\"Berlin\"}" } }, {
+      index: 0,
+      function: { arguments: "\"Paris\"}" }
+    }]
+  }),
   docChunk({}, "tool_calls"),
   "[DONE]"
 )
@@ -106,15 +126,36 @@ const GOLDEN_VLLM = sse(
   docChunk({ role: "assistant", content: "" }),
   docChunk({ content: "Yes." }),
   docChunk({}, "stop"),
-  JSON.stringify({ id: "chatcmpl-123", object: "chat.completion.chunk", created: 1694268190, model: "m", choices: null, usage: { prompt_tokens: 7, completion_tokens: 2, total_tokens: 9 } }),
+  JSON.stringify({
+    id: "chatcmpl-123",
+    object: "chat.completion.chunk",
+    created: 1694268190,
+    model: "m",
+    choices: null,
+    usage: { prompt_tokens: 7, completion_tokens: 2, total_tokens: 9 }
+  }),
   "[DONE]"
 )
 
 /** Ollama-compatible: parallel calls all at index 0, each with its own id, whole in one fragment. */
 const GOLDEN_OLLAMA = sse(
   docChunk({ role: "assistant", content: "" }),
-  docChunk({ tool_calls: [{ index: 0, id: "call_x1", type: "function", function: { name: "get_weather", arguments: "{\"location\":\"Paris\"}" } }] }),
-  docChunk({ tool_calls: [{ index: 0, id: "call_x2", type: "function", function: { name: "get_time", arguments: "{\"zone\":\"CET\"}" } }] }),
+  docChunk({
+    tool_calls: [{
+      index: 0,
+      id: "call_x1",
+      type: "function",
+      function: { name: "get_weather", arguments: "{\"location\":\"Paris\"}" }
+    }]
+  }),
+  docChunk({
+    tool_calls: [{
+      index: 0,
+      id: "call_x2",
+      type: "function",
+      function: { name: "get_time", arguments: "{\"zone\":\"CET\"}" }
+    }]
+  }),
   docChunk({}, "tool_calls"),
   "[DONE]"
 )
@@ -125,13 +166,27 @@ const GOLDEN_OLLAMA = sse(
 
 const API_KEY = "sk-test-chat-0123456789"
 const SYSTEM = "You are Ava, the assistant of Acme Mobile. Answer briefly."
-const AGENT = { tenantId: "00000000-0000-4000-8000-000000000001", knowledgeBaseIds: [], metadata: {}, greeting: "Hi, this is Ava." }
+const AGENT = {
+  tenantId: "00000000-0000-4000-8000-000000000001",
+  knowledgeBaseIds: [],
+  metadata: {},
+  greeting: "Hi, this is Ava."
+}
 const WEATHER: ToolSpec = {
   name: "get_weather",
   description: "Current weather for a city",
-  parameters: { type: "object", properties: { location: { type: "string" } }, required: ["location"], additionalProperties: false }
+  parameters: {
+    type: "object",
+    properties: { location: { type: "string" } },
+    required: ["location"],
+    additionalProperties: false
+  }
 }
-const END_CALL: ToolSpec = { name: "end_call", description: "End the call", parameters: { type: "object", properties: {} } }
+const END_CALL: ToolSpec = {
+  name: "end_call",
+  description: "End the call",
+  parameters: { type: "object", properties: {} }
+}
 
 const requestOf = (messages: ReadonlyArray<Message>, overrides: Partial<LlmRequest> = {}): LlmRequest => ({
   system: SYSTEM,
@@ -208,7 +263,11 @@ describe("the request body", () => {
   it("maps the conversation: instructions first, tool calls and results, an interrupted turn as what was heard", () => {
     const messages: ReadonlyArray<Message> = [
       { role: "user", content: "What's the weather in Paris?" },
-      { role: "assistant", content: "", toolCalls: [{ id: "call_1", name: "get_weather", arguments: "{\"location\":\"Paris\"}" }] },
+      {
+        role: "assistant",
+        content: "",
+        toolCalls: [{ id: "call_1", name: "get_weather", arguments: "{\"location\":\"Paris\"}" }]
+      },
       { role: "tool", toolCallId: "call_1", content: "18 °C, sunny" },
       { role: "assistant", content: "It's 18 degrees and sunny in Paris, so", interrupted: true },
       { role: "user", content: "And tomorrow?" },
@@ -216,7 +275,10 @@ describe("the request body", () => {
       { role: "tool", toolCallId: "call_2", content: "20 °C" },
       { role: "assistant", content: "", interrupted: true }
     ]
-    const body = chatRequestBody(requestOf(messages, { tools: [WEATHER, END_CALL], temperature: 0.3 }), { model: "gpt-4o-mini", includeUsage: true })
+    const body = chatRequestBody(requestOf(messages, { tools: [WEATHER, END_CALL], temperature: 0.3 }), {
+      model: "gpt-4o-mini",
+      includeUsage: true
+    })
     assert.deepStrictEqual(body, {
       model: "gpt-4o-mini",
       messages: [
@@ -225,19 +287,33 @@ describe("the request body", () => {
         {
           role: "assistant",
           content: null,
-          tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: "{\"location\":\"Paris\"}" } }]
+          tool_calls: [{
+            id: "call_1",
+            type: "function",
+            function: { name: "get_weather", arguments: "{\"location\":\"Paris\"}" }
+          }]
         },
         { role: "tool", tool_call_id: "call_1", content: "18 °C, sunny" },
         // only the heard words; the flag is not sent
         { role: "assistant", content: "It's 18 degrees and sunny in Paris, so" },
         { role: "user", content: "And tomorrow?" },
-        { role: "assistant", content: "Let me look.", tool_calls: [{ id: "call_2", type: "function", function: { name: "get_weather", arguments: "{}" } }] },
+        {
+          role: "assistant",
+          content: "Let me look.",
+          tool_calls: [{ id: "call_2", type: "function", function: { name: "get_weather", arguments: "{}" } }]
+        },
         { role: "tool", tool_call_id: "call_2", content: "20 °C" }
         // nothing heard: left out
       ],
       tools: [
-        { type: "function", function: { name: "get_weather", description: WEATHER.description, parameters: WEATHER.parameters } },
-        { type: "function", function: { name: "end_call", description: "End the call", parameters: END_CALL.parameters } }
+        {
+          type: "function",
+          function: { name: "get_weather", description: WEATHER.description, parameters: WEATHER.parameters }
+        },
+        {
+          type: "function",
+          function: { name: "end_call", description: "End the call", parameters: END_CALL.parameters }
+        }
       ],
       tool_choice: "auto",
       stream: true,
@@ -247,12 +323,22 @@ describe("the request body", () => {
   })
 
   it("leaves out what is not there: tools, tool_choice, empty instructions, usage, temperature; the request's model wins", () => {
-    assert.deepStrictEqual(chatRequestBody(requestOf([{ role: "user", content: "hi" }], { system: "  " }), { model: "m1", includeUsage: false }), {
+    assert.deepStrictEqual(
+      chatRequestBody(requestOf([{ role: "user", content: "hi" }], { system: "  " }), {
+        model: "m1",
+        includeUsage: false
+      }),
+      {
+        model: "m1",
+        messages: [{ role: "user", content: "hi" }],
+        stream: true
+      }
+    )
+    const body = chatRequestBody(requestOf([{ role: "user", content: "hi" }], { model: "m2" }), {
       model: "m1",
-      messages: [{ role: "user", content: "hi" }],
-      stream: true
+      includeUsage: true,
+      temperature: 0.5
     })
-    const body = chatRequestBody(requestOf([{ role: "user", content: "hi" }], { model: "m2" }), { model: "m1", includeUsage: true, temperature: 0.5 })
     assert.strictEqual(body.model, "m2")
     assert.strictEqual(body.temperature, 0.5)
   })
@@ -295,7 +381,10 @@ describe("the SSE decoder", () => {
       { event: "message", data: "[DONE]" }
     ])
     // a line cut off by the end of the body is dropped
-    assert.deepStrictEqual(eventsOf(["data: {\"choices\":[]}\n\ndata: {\"choi"]), [{ event: "message", data: "{\"choices\":[]}" }])
+    assert.deepStrictEqual(eventsOf(["data: {\"choices\":[]}\n\ndata: {\"choi"]), [{
+      event: "message",
+      data: "{\"choices\":[]}"
+    }])
   })
 })
 
@@ -307,15 +396,28 @@ describe("golden chunks from the docs", () => {
   it("text: deltas as they come, then Done(stop)", () => {
     const chunks = parseBody([GOLDEN_TEXT])
     assert.deepStrictEqual(chunks.map((c) => c._tag), ["Text", "Text", "Text", "Done"])
-    assert.deepStrictEqual(chunks.slice(0, 3).map((c) => (c as { text: string }).text), ["Hello", "! How", " can I help?"])
-    assert.deepStrictEqual({ ...doneOf(chunks) }, { _tag: "Done", finishReason: "stop", promptTokens: undefined, completionTokens: undefined })
+    assert.deepStrictEqual(chunks.slice(0, 3).map((c) => (c as { text: string }).text), [
+      "Hello",
+      "! How",
+      " can I help?"
+    ])
+    assert.deepStrictEqual({ ...doneOf(chunks) }, {
+      _tag: "Done",
+      finishReason: "stop",
+      promptTokens: undefined,
+      completionTokens: undefined
+    })
   })
 
   it("a tool call over fragments (the function-calling guide's, nulls included) is one complete call", () => {
     for (const split of [[GOLDEN_TOOL], Array.from(GOLDEN_TOOL), randomSplits(GOLDEN_TOOL, 9)]) {
       const chunks = parseBody(split)
       assert.deepStrictEqual(chunks.map((c) => c._tag), ["ToolCalls", "Done"])
-      assert.deepStrictEqual(callsOf(chunks), [{ id: "call_DdmO9pD3xa9XTPNJ32zg2hcA", name: "get_weather", arguments: "{\"location\":\"Paris, France\"}" }])
+      assert.deepStrictEqual(callsOf(chunks), [{
+        id: "call_DdmO9pD3xa9XTPNJ32zg2hcA",
+        name: "get_weather",
+        arguments: "{\"location\":\"Paris, France\"}"
+      }])
       assert.strictEqual(doneOf(chunks).finishReason, "tool_calls")
     }
   })
@@ -333,7 +435,12 @@ describe("golden chunks from the docs", () => {
   it("usage: the choices:[] chunk gives the token counts; usage:null elsewhere is ignored", () => {
     const chunks = parseBody([GOLDEN_USAGE])
     assert.strictEqual(textOf(chunks), "Hi there.")
-    assert.deepStrictEqual({ ...doneOf(chunks) }, { _tag: "Done", finishReason: "stop", promptTokens: 10, completionTokens: 5 })
+    assert.deepStrictEqual({ ...doneOf(chunks) }, {
+      _tag: "Done",
+      finishReason: "stop",
+      promptTokens: 10,
+      completionTokens: 5
+    })
   })
 
   it("vLLM's choices:null and Ollama's reused index 0 with new ids", () => {
@@ -351,8 +458,14 @@ describe("golden chunks from the docs", () => {
     const chunks = parseBody([
       sse(
         JSON.stringify({ choices: [{ delta: { tool_calls: [{ function: { name: "end_call" } }] } }] }),
-        JSON.stringify({ choices: [{ delta: { tool_calls: [{ index: 1, id: "c9", function: { name: "lookup", arguments: "{\"q\":" } }] } }] }),
-        JSON.stringify({ choices: [{ delta: { tool_calls: [{ index: 1, id: "c9", function: { name: "lookup", arguments: "1}" } }] } }] }),
+        JSON.stringify({
+          choices: [{
+            delta: { tool_calls: [{ index: 1, id: "c9", function: { name: "lookup", arguments: "{\"q\":" } }] }
+          }]
+        }),
+        JSON.stringify({
+          choices: [{ delta: { tool_calls: [{ index: 1, id: "c9", function: { name: "lookup", arguments: "1}" } }] } }]
+        }),
         "[DONE]"
       )
     ])
@@ -361,9 +474,32 @@ describe("golden chunks from the docs", () => {
       { id: "c9", name: "lookup", arguments: "{\"q\":1}" }
     ])
     assert.strictEqual(doneOf(chunks).finishReason, "tool_calls")
-    assert.throws(() => parseBody([sse(JSON.stringify({ choices: [{ delta: { tool_calls: [{ index: 0, id: "x", function: { arguments: "{}" } }] } }] }), "[DONE]")]), /without a name/)
+    assert.throws(
+      () =>
+        parseBody([
+          sse(
+            JSON.stringify({
+              choices: [{ delta: { tool_calls: [{ index: 0, id: "x", function: { arguments: "{}" } }] } }]
+            }),
+            "[DONE]"
+          )
+        ]),
+      /without a name/
+    )
     // another choice than the first (n > 1) is not this answer
-    assert.strictEqual(textOf(parseBody([sse(JSON.stringify({ choices: [{ index: 1, delta: { content: "other" } }, { index: 0, delta: { content: "mine" } }] }), "[DONE]")])), "mine")
+    assert.strictEqual(
+      textOf(
+        parseBody([
+          sse(
+            JSON.stringify({
+              choices: [{ index: 1, delta: { content: "other" } }, { index: 0, delta: { content: "mine" } }]
+            }),
+            "[DONE]"
+          )
+        ])
+      ),
+      "mine"
+    )
   })
 
   it("a whole chat.completion body (a server that ignored stream) gives the same chunks", () => {
@@ -372,7 +508,15 @@ describe("golden chunks from the docs", () => {
       object: "chat.completion",
       choices: [{
         index: 0,
-        message: { role: "assistant", content: "One moment.", tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: "{\"location\":\"Oslo\"}" } }] },
+        message: {
+          role: "assistant",
+          content: "One moment.",
+          tool_calls: [{
+            id: "call_1",
+            type: "function",
+            function: { name: "get_weather", arguments: "{\"location\":\"Oslo\"}" }
+          }]
+        },
         finish_reason: "tool_calls"
       }],
       usage: { prompt_tokens: 20, completion_tokens: 9, total_tokens: 29 }
@@ -381,7 +525,9 @@ describe("golden chunks from the docs", () => {
     const chunks = "out" in out ? out.out : []
     assert.deepStrictEqual(chunks.map((c) => c._tag), ["Text", "ToolCalls", "Done"])
     assert.deepStrictEqual([doneOf(chunks).finishReason, doneOf(chunks).promptTokens], ["tool_calls", 20])
-    assert.deepStrictEqual(completionChunks({ object: "chat.completion" }), { error: "sent a completion without choices" })
+    assert.deepStrictEqual(completionChunks({ object: "chat.completion" }), {
+      error: "sent a completion without choices"
+    })
   })
 })
 
@@ -418,7 +564,12 @@ describe("the fake against the golden chunks", () => {
 
       // tool calls: a first fragment with id, type and name, then at least two argument pieces
       const tools = fake.eventsFor(
-        { toolCalls: [{ name: "get_weather", arguments: { location: "Paris, France" } }, { name: "end_call", arguments: "{}" }] },
+        {
+          toolCalls: [{ name: "get_weather", arguments: { location: "Paris, France" } }, {
+            name: "end_call",
+            arguments: "{}"
+          }]
+        },
         { ...body, stream_options: { include_usage: true } }
       ).map((e) => e.slice("data: ".length).trim())
       const fragments = tools.slice(1, -3).map((e) => JSON.parse(e).choices[0].delta.tool_calls[0])
@@ -426,13 +577,18 @@ describe("the fake against the golden chunks", () => {
       const goldenFirst = GOLDEN_TOOL_FRAGMENTS[0] as Record<string, unknown>
       assert.deepStrictEqual(shapeOf(fragments[0]), shapeOf(goldenFirst))
       // later fragments: the golden ones without the nulls the SDK prints (the wire leaves them out)
-      assert.deepStrictEqual(shapeOf(fragments[1]), shapeOf({ ...wire(GOLDEN_TOOL_FRAGMENTS[1] as Record<string, unknown>), function: { arguments: "" } }))
+      assert.deepStrictEqual(
+        shapeOf(fragments[1]),
+        shapeOf({ ...wire(GOLDEN_TOOL_FRAGMENTS[1] as Record<string, unknown>), function: { arguments: "" } })
+      )
       const byIndex = new Map<number, Array<unknown>>()
       for (const f of fragments) byIndex.set(f.index, [...(byIndex.get(f.index) ?? []), f])
       assert.deepStrictEqual([...byIndex.keys()], [0, 1])
       for (const group of byIndex.values()) assert.isAtLeast(group.length, 3)
       // the usage chunk and usage:null on the others, as with include_usage
-      const goldenUsage = GOLDEN_USAGE.split("\n\n").filter((e) => e !== "").map((e) => JSON.parse(e.slice(6) === "[DONE]" ? "null" : e.slice(6)))
+      const goldenUsage = GOLDEN_USAGE.split("\n\n").filter((e) => e !== "").map((e) =>
+        JSON.parse(e.slice(6) === "[DONE]" ? "null" : e.slice(6))
+      )
       const usage = JSON.parse(tools.at(-2)!)
       assert.deepStrictEqual(Object.keys(usage).sort(), Object.keys(goldenUsage[3]).sort())
       assert.deepStrictEqual(usage.choices, [])
@@ -442,7 +598,9 @@ describe("the fake against the golden chunks", () => {
 
       // and the adapter's own decoding of the fake's stream gives back the reply
       const parsed = parseBody(tools.map((e) => `data: ${e}\n\n`))
-      assert.deepStrictEqual(callsOf(parsed).map((c) => [c.name, JSON.parse(c.arguments)]), [["get_weather", { location: "Paris, France" }], ["end_call", {}]])
+      assert.deepStrictEqual(callsOf(parsed).map((c) => [c.name, JSON.parse(c.arguments)]), [["get_weather", {
+        location: "Paris, France"
+      }], ["end_call", {}]])
     }))
 
   it("splits text into 1–4 character pieces and arguments into at least two", () => {
@@ -496,10 +654,12 @@ layer(NodeHttpClient.layerUndici)("OpenAiChat against the fake", (it) => {
       assert.deepStrictEqual(recorded.body, chatRequestBody(request, { model: "gpt-4o-mini", includeUsage: true }))
       // the interrupted turn went out as the words heard, nothing more
       assert.deepStrictEqual(recorded.body.messages[0], { role: "system", content: SYSTEM })
-      assert.deepStrictEqual(recorded.body.messages[2], { role: "assistant", content: "Hello! I can help with your plan, roaming and" })
+      assert.deepStrictEqual(recorded.body.messages[2], {
+        role: "assistant",
+        content: "Hello! I can help with your plan, roaming and"
+      })
       assert.strictEqual(fake.completedStreams(), 1)
       assert.strictEqual(fake.abortedStreams(), 0)
-
     }))
 
   it.scoped("after [DONE] the rest of the body is read, briefly, so the connection is kept for the next round", () =>
@@ -568,7 +728,11 @@ layer(NodeHttpClient.layerUndici)("OpenAiChat against the fake", (it) => {
           {
             role: "assistant",
             content: "Let me check.",
-            tool_calls: calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } }))
+            tool_calls: calls.map((c) => ({
+              id: c.id,
+              type: "function",
+              function: { name: c.name, arguments: c.arguments }
+            }))
           },
           { role: "tool", tool_call_id: "call_p", content: "sunny" },
           { role: "tool", tool_call_id: "call_b", content: "cloudy" }
@@ -598,7 +762,10 @@ layer(NodeHttpClient.layerUndici)("OpenAiChat against the fake", (it) => {
       fake.fault({
         _tag: "Body",
         contentType: "application/json",
-        body: JSON.stringify({ object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: "Fine." }, finish_reason: "stop" }] })
+        body: JSON.stringify({
+          object: "chat.completion",
+          choices: [{ index: 0, message: { role: "assistant", content: "Fine." }, finish_reason: "stop" }]
+        })
       })
       assert.strictEqual(textOf(yield* collect(provider, hello)), "Fine.")
     }))
@@ -609,14 +776,22 @@ layer(NodeHttpClient.layerUndici)("OpenAiChat against the fake", (it) => {
       const provider = yield* providerFor(fake)
       fake.fault({ _tag: "Lines", afterEvents: 0, lines: [": OPENROUTER PROCESSING", ""] })
       assert.strictEqual(textOf(yield* collect(provider, hello)), "All good here.")
-      fake.fault({ _tag: "Lines", afterEvents: 2, lines: [": keep-alive", "garbage line", "event: ping", "id: 42", "retry: 3000", ""] })
+      fake.fault({
+        _tag: "Lines",
+        afterEvents: 2,
+        lines: [": keep-alive", "garbage line", "event: ping", "id: 42", "retry: 3000", ""]
+      })
       assert.strictEqual(textOf(yield* collect(provider, hello)), "All good here.")
 
       fake.fault({ _tag: "Lines", afterEvents: 2, lines: ["data: {\"choices\": [{\"delta\": {\"content\"", ""] })
       const broken = yield* failure(provider, hello)
       assert.isFalse(broken.retryable)
       assert.include(broken.reason, "sent a chunk that is not JSON")
-      fake.fault({ _tag: "Lines", afterEvents: 2, lines: ["data: {\"error\":{\"message\":\"The server had an error\",\"type\":\"server_error\"}}", ""] })
+      fake.fault({
+        _tag: "Lines",
+        afterEvents: 2,
+        lines: ["data: {\"error\":{\"message\":\"The server had an error\",\"type\":\"server_error\"}}", ""]
+      })
       const midStream = yield* failure(provider, hello)
       assert.isTrue(midStream.retryable)
       assert.include(midStream.reason, "sent an error: The server had an error")
@@ -626,24 +801,42 @@ layer(NodeHttpClient.layerUndici)("OpenAiChat against the fake", (it) => {
     Effect.gen(function*() {
       const fake = yield* withFake()
       const provider = yield* providerFor(fake)
-      const orphan = yield* failure(provider, requestOf([{ role: "user", content: "hi" }, { role: "tool", toolCallId: "call_x", content: "42" }]))
+      const orphan = yield* failure(
+        provider,
+        requestOf([{ role: "user", content: "hi" }, { role: "tool", toolCallId: "call_x", content: "42" }])
+      )
       assert.isFalse(orphan.retryable)
-      assert.include(orphan.reason, "answered 400: Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.")
+      assert.include(
+        orphan.reason,
+        "answered 400: Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'."
+      )
 
       const unanswered = yield* failure(
         provider,
-        requestOf([{ role: "user", content: "hi" }, { role: "assistant", content: "", toolCalls: [{ id: "call_1", name: "x", arguments: "{}" }] }, { role: "user", content: "?" }])
+        requestOf([{ role: "user", content: "hi" }, {
+          role: "assistant",
+          content: "",
+          toolCalls: [{ id: "call_1", name: "x", arguments: "{}" }]
+        }, { role: "user", content: "?" }])
       )
       assert.include(unanswered.reason, "The following tool_call_ids did not have response messages: call_1")
 
-      const badTool = yield* failure(provider, requestOf([{ role: "user", content: "hi" }], { tools: [{ name: "get weather", description: "", parameters: { type: "object" } }] }))
+      const badTool = yield* failure(
+        provider,
+        requestOf([{ role: "user", content: "hi" }], {
+          tools: [{ name: "get weather", description: "", parameters: { type: "object" } }]
+        })
+      )
       assert.include(badTool.reason, "does not match pattern")
       const hot = yield* failure(provider, requestOf([{ role: "user", content: "hi" }], { temperature: 3 }))
       assert.include(hot.reason, "Expected a value <= 2, but got 3 instead.")
 
       const unknown = yield* failure(provider, requestOf([{ role: "user", content: "hi" }], { model: "gpt-9" }))
       assert.isFalse(unknown.retryable)
-      assert.include(unknown.reason, "answered 404: The model `gpt-9` does not exist or you do not have access to it. (model_not_found)")
+      assert.include(
+        unknown.reason,
+        "answered 404: The model `gpt-9` does not exist or you do not have access to it. (model_not_found)"
+      )
       assert.strictEqual(fake.completedStreams(), 0)
     }))
 
@@ -654,16 +847,35 @@ layer(NodeHttpClient.layerUndici)("OpenAiChat against the fake", (it) => {
       const cases: ReadonlyArray<readonly [FakeChatFault, boolean, string]> = [
         [{ _tag: "Respond", status: 400 }, false, "answered 400: Bad request"],
         [{ _tag: "Respond", status: 401 }, false, "answered 401: Incorrect API key provided: sk-wrong."],
-        [{ _tag: "Respond", status: 403 }, false, "answered 403: Project does not have access to model (model_not_found)"],
+        [
+          { _tag: "Respond", status: 403 },
+          false,
+          "answered 403: Project does not have access to model (model_not_found)"
+        ],
         [{ _tag: "Respond", status: 429 }, true, "Rate limit reached for gpt-4o-mini"],
-        [{ _tag: "Respond", status: 500 }, true, "answered 500: The server had an error while processing your request."],
-        [{ _tag: "Respond", status: 502, body: "<html>Bad gateway</html>" }, true, "answered 502: <html>Bad gateway</html>"],
+        [
+          { _tag: "Respond", status: 500 },
+          true,
+          "answered 500: The server had an error while processing your request."
+        ],
+        [
+          { _tag: "Respond", status: 502, body: "<html>Bad gateway</html>" },
+          true,
+          "answered 502: <html>Bad gateway</html>"
+        ],
         [{ _tag: "Respond", status: 503 }, true, "answered 503: The engine is currently overloaded"],
         [
           {
             _tag: "Respond",
             status: 429,
-            body: { error: { message: "You exceeded your current quota, please check your plan and billing details.", type: "insufficient_quota", param: null, code: "insufficient_quota" } }
+            body: {
+              error: {
+                message: "You exceeded your current quota, please check your plan and billing details.",
+                type: "insufficient_quota",
+                param: null,
+                code: "insufficient_quota"
+              }
+            }
           },
           false,
           "You exceeded your current quota"
@@ -713,7 +925,14 @@ layer(NodeHttpClient.layerUndici)("OpenAiChat against the fake", (it) => {
 
   it.scoped("refuses a configuration it cannot use", () =>
     Effect.gen(function*() {
-      for (const options of [{ baseUrl: "not a url" }, { baseUrl: "ftp://example.com/v1" }, { firstTokenTimeoutMillis: 0 }, { idleTimeoutMillis: -1 }]) {
+      for (
+        const options of [
+          { baseUrl: "not a url" },
+          { baseUrl: "ftp://example.com/v1" },
+          { firstTokenTimeoutMillis: 0 },
+          { idleTimeoutMillis: -1 }
+        ]
+      ) {
         const exit = yield* Effect.exit(make(options))
         assert.isTrue(Exit.isFailure(exit) && !Exit.isInterrupted(exit), JSON.stringify(options))
       }
@@ -722,7 +941,10 @@ layer(NodeHttpClient.layerUndici)("OpenAiChat against the fake", (it) => {
   it.scoped("interrupting the consumer (a barge-in) aborts the request: the fake sees the client leave", () =>
     Effect.gen(function*() {
       // a slow answer on the fake's clock (the TestClock, which nobody moves): one delta, then a wait
-      const fake = yield* withFake({ chunkDelayMillis: 1_000, scripts: [{ when: "", reply: { text: "This is a long answer that the caller will not let me finish." } }] })
+      const fake = yield* withFake({
+        chunkDelayMillis: 1_000,
+        scripts: [{ when: "", reply: { text: "This is a long answer that the caller will not let me finish." } }]
+      })
       const provider = yield* providerFor(fake)
       const seen = yield* Queue.unbounded<LlmChunk>()
       const fiber = yield* provider.stream(hello).pipe(Stream.runForEach((c) => Queue.offer(seen, c)), Effect.fork)
@@ -766,7 +988,10 @@ layer(NodeHttpClient.layerUndici)("OpenAiChat against the fake", (it) => {
 
   it.scoped("a first token within the limit streams on (TestClock drives the fake's delay too)", () =>
     Effect.gen(function*() {
-      const fake = yield* withFake({ firstTokenDelayMillis: 1_500, scripts: [{ when: "", reply: { text: "Sure, one moment." } }] })
+      const fake = yield* withFake({
+        firstTokenDelayMillis: 1_500,
+        scripts: [{ when: "", reply: { text: "Sure, one moment." } }]
+      })
       const provider = yield* providerFor(fake, { firstTokenTimeoutMillis: 2_000, idleTimeoutMillis: 500 })
       const fiber = yield* Effect.fork(collect(provider, hello))
       yield* fake.awaitRequests(1)
@@ -783,7 +1008,11 @@ layer(NodeHttpClient.layerUndici)("OpenAiChat against the fake", (it) => {
       // the role chunk and two text deltas, then silence
       fake.fault({ _tag: "Stall", afterEvents: 3 })
       const seen = yield* Queue.unbounded<LlmChunk>()
-      const fiber = yield* provider.stream(hello).pipe(Stream.runForEach((c) => Queue.offer(seen, c)), Effect.flip, Effect.fork)
+      const fiber = yield* provider.stream(hello).pipe(
+        Stream.runForEach((c) => Queue.offer(seen, c)),
+        Effect.flip,
+        Effect.fork
+      )
       yield* Queue.take(seen)
       yield* Queue.take(seen)
       yield* TestClock.adjust(2_999)
@@ -801,7 +1030,12 @@ layer(NodeHttpClient.layerUndici)("OpenAiChat against the fake", (it) => {
       assert.deepStrictEqual(yield* Queue.take(seen), LlmChunk.Text({ text: "Done." }))
       yield* TestClock.adjust(3_000)
       yield* Fiber.join(late)
-      assert.deepStrictEqual({ ...(yield* Queue.take(seen)) }, { _tag: "Done", finishReason: "stop", promptTokens: undefined, completionTokens: undefined })
+      assert.deepStrictEqual({ ...(yield* Queue.take(seen)) }, {
+        _tag: "Done",
+        finishReason: "stop",
+        promptTokens: undefined,
+        completionTokens: undefined
+      })
     }))
 })
 

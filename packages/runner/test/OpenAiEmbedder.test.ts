@@ -22,7 +22,8 @@ const embedderFor = (fake: FakeEmbeddingsServer, overrides: Partial<OpenAiEmbedd
 
 const failure = <A>(effect: Effect.Effect<A, EmbeddingFailed>) => Effect.flip(effect)
 
-const texts = (n: number) => Array.from({ length: n }, (_, i) => `Passage number ${i} about plan ${i % 7} and roaming zone ${i % 5}`)
+const texts = (n: number) =>
+  Array.from({ length: n }, (_, i) => `Passage number ${i} about plan ${i % 7} and roaming zone ${i % 5}`)
 
 const inputsOf = (fake: FakeEmbeddingsServer) =>
   fake.requests().map((request) => (request.body as { readonly input: ReadonlyArray<string> }).input)
@@ -164,12 +165,16 @@ layer(NodeHttpClient.layerUndici)("OpenAiEmbedder", (it) => {
   it.scoped("an unknown model, a bad request or a refused dimensions is permanent", () =>
     Effect.gen(function*() {
       const fake = yield* withFake({ models: ["text-embedding-3-small", "text-embedding-ada-002"] })
-      const unknown = yield* failure((yield* embedderFor(fake, { model: "text-embedding-4-huge", dimensions: 64 })).embed(["x"]))
+      const unknown = yield* failure(
+        (yield* embedderFor(fake, { model: "text-embedding-4-huge", dimensions: 64 })).embed(["x"])
+      )
       assert.isFalse(unknown.retryable)
       assert.include(unknown.message, "answered 404: The model `text-embedding-4-huge` does not exist")
       assert.include(unknown.message, "(model_not_found)")
 
-      const ada = yield* failure((yield* embedderFor(fake, { model: "text-embedding-ada-002", dimensions: 256 })).embed(["x"]))
+      const ada = yield* failure(
+        (yield* embedderFor(fake, { model: "text-embedding-ada-002", dimensions: 256 })).embed(["x"])
+      )
       assert.isFalse(ada.retryable)
       assert.include(ada.message, "answered 400: This model does not support specifying dimensions.")
 
@@ -194,7 +199,10 @@ layer(NodeHttpClient.layerUndici)("OpenAiEmbedder", (it) => {
       fake.fault({ _tag: "Respond", status: 429 })
       assert.include((yield* failure(embedder.embed(["x"]))).message, "Rate limit reached for text-embedding-3-small")
       fake.fault({ _tag: "Respond", status: 503 })
-      assert.include((yield* failure(embedder.embed(["x"]))).message, "answered 503: The engine is currently overloaded")
+      assert.include(
+        (yield* failure(embedder.embed(["x"]))).message,
+        "answered 503: The engine is currently overloaded"
+      )
 
       fake.fault({
         _tag: "Respond",
@@ -238,8 +246,17 @@ layer(NodeHttpClient.layerUndici)("OpenAiEmbedder", (it) => {
     Effect.gen(function*() {
       const fake = yield* withFake()
       const embedder = yield* embedderFor(fake, { dimensions: 3 })
-      const item = (index: number, embedding: ReadonlyArray<unknown> = [0.6, 0.8, 0]) => ({ object: "embedding", index, embedding })
-      const list = (data: ReadonlyArray<unknown>) => ({ object: "list", data, model: MODEL, usage: { prompt_tokens: 2, total_tokens: 2 } })
+      const item = (index: number, embedding: ReadonlyArray<unknown> = [0.6, 0.8, 0]) => ({
+        object: "embedding",
+        index,
+        embedding
+      })
+      const list = (data: ReadonlyArray<unknown>) => ({
+        object: "list",
+        data,
+        model: MODEL,
+        usage: { prompt_tokens: 2, total_tokens: 2 }
+      })
       const cases: ReadonlyArray<readonly [unknown, string]> = [
         [list([{ object: "embedding", embedding: [1, 0, 0] }, item(1)]), "index"],
         [list([item(0), item(1, [1, 0])]), "embedding 1 has 2 dimensions, expected 3"],
@@ -280,7 +297,11 @@ layer(NodeHttpClient.layerUndici)("OpenAiEmbedder", (it) => {
       fake.fault({
         _tag: "Respond",
         status: 200,
-        body: { object: "list", data: [{ object: "embedding", index: 0, embedding: full }], model: "text-embedding-3-large" }
+        body: {
+          object: "list",
+          data: [{ object: "embedding", index: 0, embedding: full }],
+          model: "text-embedding-3-large"
+        }
       })
       const error = yield* failure(ignoring.embed(["x"]))
       assert.isFalse(error.retryable)
@@ -304,7 +325,8 @@ layer(NodeHttpClient.layerUndici)("OpenAiEmbedder", (it) => {
       const otherModel = yield* makeFakeEmbeddings({ models: [{ name: "local-model", dimensions: 1536 }] })
       const passageText = "Roaming in Mexico costs $5 a day and includes your plan's data, talk and text."
       const across = cosineSimilarity(fake.vectorOf(passageText), otherModel.vectorOf(passageText))
-      // The same text through another model: random signs leave only noise (-0.11 here), below even the related pair (0.46).
+      // The same text through another model: random signs leave only noise (-0.11 here), below even the related pair
+      // (0.46).
       assert.isBelow(Math.abs(across), 0.2)
       assert.isBelow(Math.abs(across), related)
     }))

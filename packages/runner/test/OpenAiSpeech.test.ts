@@ -1,9 +1,9 @@
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { assert, describe, it, layer } from "@effect/vitest"
 import {
-  make as makeFake,
   type FakeOpenAiSpeechOptions,
   type FakeOpenAiSpeechServer,
+  make as makeFake,
   OPENAI_SPEECH_SAMPLE_RATE
 } from "@voiceagent/runner/Testing/FakeOpenAiSpeech"
 import { fakeSpeechMs } from "@voiceagent/runner/Testing/FakeVoice"
@@ -105,8 +105,21 @@ describe("the request (golden example from the API reference)", () => {
       GOLDEN_REQUEST
     )
     assert.deepStrictEqual(
-      speechRequestBody({ model: "gpt-4o-mini-tts", input: "Hi", voice: "coral", instructions: "Speak warmly.", speed: 1.25 }),
-      { model: "gpt-4o-mini-tts", input: "Hi", voice: "coral", response_format: "pcm", instructions: "Speak warmly.", speed: 1.25 }
+      speechRequestBody({
+        model: "gpt-4o-mini-tts",
+        input: "Hi",
+        voice: "coral",
+        instructions: "Speak warmly.",
+        speed: 1.25
+      }),
+      {
+        model: "gpt-4o-mini-tts",
+        input: "Hi",
+        voice: "coral",
+        response_format: "pcm",
+        instructions: "Speak warmly.",
+        speed: 1.25
+      }
     )
   })
 })
@@ -121,11 +134,17 @@ layer(NodeHttpClient.layerUndici)("OpenAiSpeech against the fake", (it) => {
             method: "POST",
             headers: { authorization: auth, "content-type": "application/json" },
             body: JSON.stringify(body)
-          }).then(async (response) => ({ status: response.status, bytes: new Uint8Array(await response.arrayBuffer()) }))
+          }).then(async (response) => ({
+            status: response.status,
+            bytes: new Uint8Array(await response.arrayBuffer())
+          }))
         )
       const golden = yield* post(GOLDEN_REQUEST)
       assert.strictEqual(golden.status, 200)
-      assert.strictEqual(golden.bytes.length / 2, (fakeSpeechMs(GOLDEN_REQUEST.input) * OPENAI_SPEECH_SAMPLE_RATE) / 1_000)
+      assert.strictEqual(
+        golden.bytes.length / 2,
+        (fakeSpeechMs(GOLDEN_REQUEST.input) * OPENAI_SPEECH_SAMPLE_RATE) / 1_000
+      )
       const refused = [
         [{ ...GOLDEN_REQUEST, model: "tts-2" }, 404],
         [{ ...GOLDEN_REQUEST, voice: "bob" }, 400],
@@ -136,7 +155,9 @@ layer(NodeHttpClient.layerUndici)("OpenAiSpeech against the fake", (it) => {
         [{ ...GOLDEN_REQUEST, response_format: "mp3" }, 400],
         [{ ...GOLDEN_REQUEST, stream_format: "sse" }, 400]
       ] as const
-      for (const [body, status] of refused) assert.strictEqual((yield* post(body)).status, status, JSON.stringify(body).slice(0, 80))
+      for (const [body, status] of refused) {
+        assert.strictEqual((yield* post(body)).status, status, JSON.stringify(body).slice(0, 80))
+      }
       assert.strictEqual((yield* post(GOLDEN_REQUEST, "Bearer wrong")).status, 401)
       assert.strictEqual((yield* post({ ...GOLDEN_REQUEST, voice: { id: "voice_1234" } })).status, 200)
     }))
@@ -156,19 +177,37 @@ layer(NodeHttpClient.layerUndici)("OpenAiSpeech against the fake", (it) => {
       assert.strictEqual(new URL(request!.path, "http://x").pathname, "/v1/audio/speech")
       assert.strictEqual(request!.headers.authorization, `Bearer ${API_KEY}`)
       assert.strictEqual(request!.headers["content-type"], "application/json")
-      assert.deepStrictEqual(request!.body, { model: "gpt-4o-mini-tts", input: TEXT, voice: "alloy", response_format: "pcm" })
+      assert.deepStrictEqual(request!.body, {
+        model: "gpt-4o-mini-tts",
+        input: TEXT,
+        voice: "alloy",
+        response_format: "pcm"
+      })
     }))
 
   it.scoped("takes the session's voice and model, and the provider's instructions and speed", () =>
     Effect.gen(function*() {
       const fake = yield* withFake()
-      const provider = yield* make({ baseUrl: fake.url, apiKey: Redacted.make(API_KEY), voice: "nova", instructions: "Calm.", speed: 1.5 })
+      const provider = yield* make({
+        baseUrl: fake.url,
+        apiKey: Redacted.make(API_KEY),
+        voice: "nova",
+        instructions: "Calm.",
+        speed: 1.5
+      })
       const byDefault = yield* provider.open({ voice: "" })
       const chosen = yield* provider.open({ voice: "coral", model: "gpt-4o-mini-tts-2025-12-15" })
       const fast = yield* collect(byDefault.synthesize("Hello."))
       yield* collect(chosen.synthesize("Hello."))
       const [first, second] = fake.requests().map((request) => request.body as Record<string, unknown>)
-      assert.deepStrictEqual(first, { model: "gpt-4o-mini-tts", input: "Hello.", voice: "nova", response_format: "pcm", instructions: "Calm.", speed: 1.5 })
+      assert.deepStrictEqual(first, {
+        model: "gpt-4o-mini-tts",
+        input: "Hello.",
+        voice: "nova",
+        response_format: "pcm",
+        instructions: "Calm.",
+        speed: 1.5
+      })
       assert.strictEqual(second!.voice, "coral")
       assert.strictEqual(second!.model, "gpt-4o-mini-tts-2025-12-15")
       assert.approximately(durationMs(fast.pcm.length), fakeSpeechMs("Hello.") / 1.5, 1)
@@ -190,7 +229,9 @@ layer(NodeHttpClient.layerUndici)("OpenAiSpeech against the fake", (it) => {
       const session = yield* sessionFor(fake)
       const fail = () => Effect.flip(collect(session.synthesize(TEXT)))
 
-      const wrongKey = yield* Effect.flip(collect((yield* sessionFor(fake, { apiKey: Redacted.make("sk-wrong") })).synthesize(TEXT)))
+      const wrongKey = yield* Effect.flip(
+        collect((yield* sessionFor(fake, { apiKey: Redacted.make("sk-wrong") })).synthesize(TEXT))
+      )
       assert.isFalse(wrongKey.retryable)
       assert.match(wrongKey.reason, /answered 401: Incorrect API key provided \(invalid_api_key\)/)
       const noKey = yield* Effect.flip(collect((yield* sessionFor(fake, { apiKey: undefined })).synthesize(TEXT)))
@@ -210,9 +251,19 @@ layer(NodeHttpClient.layerUndici)("OpenAiSpeech against the fake", (it) => {
         assert.isTrue(error.retryable, `${status}`)
         assert.match(error.reason, new RegExp(`answered ${status}`))
       }
-      fake.fault({ _tag: "Respond", status: 429, body: { error: { message: "You exceeded your current quota", type: "insufficient_quota", code: "insufficient_quota" } } })
+      fake.fault({
+        _tag: "Respond",
+        status: 429,
+        body: {
+          error: { message: "You exceeded your current quota", type: "insufficient_quota", code: "insufficient_quota" }
+        }
+      })
       assert.isFalse((yield* fail()).retryable)
-      fake.fault({ _tag: "Respond", status: 403, body: { error: { message: "Country not supported", code: "unsupported_country_region_territory" } } })
+      fake.fault({
+        _tag: "Respond",
+        status: 403,
+        body: { error: { message: "Country not supported", code: "unsupported_country_region_territory" } }
+      })
       assert.isFalse((yield* fail()).retryable)
 
       fake.fault({ _tag: "Reset" })
@@ -223,7 +274,9 @@ layer(NodeHttpClient.layerUndici)("OpenAiSpeech against the fake", (it) => {
       // a reset part way through: the audio before it came first, then a retryable failure
       fake.fault({ _tag: "ResetMidStream", afterBytes: 24_000 })
       const parts: Array<SpeechPart> = []
-      const midway = yield* Effect.flip(Stream.runForEach(session.synthesize(TEXT), (part) => Effect.sync(() => parts.push(part))))
+      const midway = yield* Effect.flip(
+        Stream.runForEach(session.synthesize(TEXT), (part) => Effect.sync(() => parts.push(part)))
+      )
       assert.isTrue(midway.retryable)
       assert.match(midway.reason, /broke off the audio/)
       assert.isAbove(parts.length, 0)

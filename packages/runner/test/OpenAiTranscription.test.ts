@@ -7,10 +7,15 @@ import {
   make,
   multipartBody,
   type OpenAiTranscriptionOptions,
-  TranscriptionResponse,
-  transcriptionFields
+  transcriptionFields,
+  TranscriptionResponse
 } from "@voiceagent/runner/Voice/OpenAiTranscription"
-import { SpeechToTextError, type SttEvent, type SttOptions, type SttStream } from "@voiceagent/runner/Voice/SpeechToText"
+import {
+  SpeechToTextError,
+  type SttEvent,
+  type SttOptions,
+  type SttStream
+} from "@voiceagent/runner/Voice/SpeechToText"
 import { Effect, Exit, Queue, Redacted, Schema, TestClock } from "effect"
 
 // ---------------------------------------------------------------------------
@@ -20,7 +25,8 @@ import { Effect, Exit, Queue, Redacted, Schema, TestClock } from "effect"
 
 const GOLDEN = {
   tokens: {
-    text: "Imagine the wildest idea that you've ever had, and you're curious about how it might scale to something that's a 100, a 1,000 times bigger. This is a place where you can get to know the fellow students and faculty.",
+    text:
+      "Imagine the wildest idea that you've ever had, and you're curious about how it might scale to something that's a 100, a 1,000 times bigger. This is a place where you can get to know the fellow students and faculty.",
     usage: {
       type: "tokens",
       input_tokens: 14,
@@ -30,11 +36,17 @@ const GOLDEN = {
     }
   },
   duration: {
-    text: "Imagine the wildest idea that you've ever had, and you're curious about how it might scale to something that's a 100, a 1,000 times bigger. This is a place where you can get to know the fellow students and faculty.",
+    text:
+      "Imagine the wildest idea that you've ever had, and you're curious about how it might scale to something that's a 100, a 1,000 times bigger. This is a place where you can get to know the fellow students and faculty.",
     usage: { type: "duration", seconds: 9 }
   },
   error: {
-    error: { message: "Incorrect API key provided", type: "invalid_request_error", param: null, code: "invalid_api_key" }
+    error: {
+      message: "Incorrect API key provided",
+      type: "invalid_request_error",
+      param: null,
+      code: "invalid_api_key"
+    }
   }
 } as const
 
@@ -47,7 +59,9 @@ const sameShape = (actual: unknown, golden: unknown, path = "$"): void => {
   if (golden !== null && typeof golden === "object") {
     assert.isTrue(actual !== null && typeof actual === "object", `${path}: expected an object`)
     assert.deepStrictEqual(Object.keys(actual as object).sort(), Object.keys(golden).sort(), `${path}: keys`)
-    for (const [key, value] of Object.entries(golden)) sameShape((actual as Record<string, unknown>)[key], value, `${path}.${key}`)
+    for (const [key, value] of Object.entries(golden)) {
+      sameShape((actual as Record<string, unknown>)[key], value, `${path}.${key}`)
+    }
     return
   }
   assert.strictEqual(typeof actual, typeof golden, `${path}: type`)
@@ -68,7 +82,8 @@ const voiced = (ms: number, f0 = 150): Int16Array => {
 }
 const silence = (ms: number) => new Int16Array((SAMPLE_RATE * ms) / 1000)
 const ulaw = (...parts: ReadonlyArray<Int16Array>) => frames(concat(parts)).map(mulawEncode)
-const pushAll = (stream: SttStream, audio: ReadonlyArray<Uint8Array>) => Effect.sync(() => audio.forEach((frame) => stream.push(frame)))
+const pushAll = (stream: SttStream, audio: ReadonlyArray<Uint8Array>) =>
+  Effect.sync(() => audio.forEach((frame) => stream.push(frame)))
 
 type Item = SttEvent | SpeechToTextError
 
@@ -121,11 +136,18 @@ describe("OpenAI transcription contract", () => {
       ["language", "en"],
       ["response_format", "json"]
     ])
-    assert.deepStrictEqual(transcriptionFields("whisper-1", { language: "multi", model: "gpt-4o-transcribe", keyterms: ["Acme", " ", "Zyxel"] }), [
-      ["model", "gpt-4o-transcribe"],
-      ["prompt", "Acme, Zyxel"],
-      ["response_format", "json"]
-    ])
+    assert.deepStrictEqual(
+      transcriptionFields("whisper-1", {
+        language: "multi",
+        model: "gpt-4o-transcribe",
+        keyterms: ["Acme", " ", "Zyxel"]
+      }),
+      [
+        ["model", "gpt-4o-transcribe"],
+        ["prompt", "Acme, Zyxel"],
+        ["response_format", "json"]
+      ]
+    )
   })
 
   it.effect("encodes multipart bodies the platform's own parser reads back", () =>
@@ -138,7 +160,9 @@ describe("OpenAI transcription contract", () => {
         bytes: wav
       })
       assert.match(contentType, /^multipart\/form-data; boundary=----voiceagent-[0-9a-f-]{36}$/)
-      const form = yield* Effect.promise(() => new Response(body, { headers: { "content-type": contentType } }).formData())
+      const form = yield* Effect.promise(() =>
+        new Response(body, { headers: { "content-type": contentType } }).formData()
+      )
       assert.deepStrictEqual([form.get("model"), form.get("prompt")], ["whisper-1", "Acme \"Corp\",\r\nZyxel"])
       const file = form.get("file") as File
       assert.deepStrictEqual([file.name, file.type], ["utterance.wav", "audio/wav"])
@@ -148,7 +172,9 @@ describe("OpenAI transcription contract", () => {
   it("the fake checks WAV headers strictly", () => {
     const wav = writeWav(voiced(200))
     const good = FakeTranscription.inspectWav(wav)
-    assert.deepStrictEqual(good, { wav: { sampleRate: 8000, channels: 1, bitsPerSample: 16, durationMs: 200, loudMs: 200 } })
+    assert.deepStrictEqual(good, {
+      wav: { sampleRate: 8000, channels: 1, bitsPerSample: 16, durationMs: 200, loudMs: 200 }
+    })
     const wrongSize = wav.slice()
     new DataView(wrongSize.buffer).setUint32(4, 12, true)
     assert.include((FakeTranscription.inspectWav(wrongSize) as { problem: string }).problem, "RIFF size")
@@ -215,7 +241,9 @@ layer(NodeHttpClient.layerUndici)("OpenAiTranscription against the fake", (it) =
         const form = new FormData()
         form.append("file", new Blob([writeWav(voiced(500))], { type: "audio/wav" }), "a.wav")
         form.append("model", model)
-        const response = yield* Effect.promise(() => fetch(`${fake.url}/audio/transcriptions`, { method: "POST", body: form }))
+        const response = yield* Effect.promise(() =>
+          fetch(`${fake.url}/audio/transcriptions`, { method: "POST", body: form })
+        )
         assert.strictEqual(response.status, 200)
         seen.push(yield* Effect.promise(() => response.json()))
       }
@@ -227,11 +255,18 @@ layer(NodeHttpClient.layerUndici)("OpenAiTranscription against the fake", (it) =
   it.scoped("an agent's model, language and keyterms reach the request; the base URL may end with a slash", () =>
     Effect.gen(function*() {
       const fake = yield* FakeTranscription.make({ texts: ["Namaste."] })
-      const stream = yield* openOn(fake, { baseUrl: `${fake.url}/` }, { language: "multi", model: "gpt-4o-mini-transcribe", keyterms: ["Acme"] })
+      const stream = yield* openOn(fake, { baseUrl: `${fake.url}/` }, {
+        language: "multi",
+        model: "gpt-4o-mini-transcribe",
+        keyterms: ["Acme"]
+      })
       yield* pushAll(stream, UTTERANCE())
       yield* stream.finalize
       assert.deepStrictEqual(finalOf(yield* next(stream)), { text: "Namaste.", speechFinal: true })
-      assert.deepStrictEqual(fake.requests()[0]!.fields, [["model", "gpt-4o-mini-transcribe"], ["prompt", "Acme"], ["response_format", "json"]])
+      assert.deepStrictEqual(fake.requests()[0]!.fields, [["model", "gpt-4o-mini-transcribe"], ["prompt", "Acme"], [
+        "response_format",
+        "json"
+      ]])
     }))
 
   it.scoped("keeps at most maxUtteranceMs: a full buffer goes out as a final that is not speech-final", () =>
@@ -266,7 +301,10 @@ layer(NodeHttpClient.layerUndici)("OpenAiTranscription against the fake", (it) =
       yield* bad.finalize
       const error = errorOf(yield* next(bad))
       assert.isFalse(error.retryable)
-      assert.strictEqual(error.reason, `Transcription API at ${new URL(fake.url).host} answered 401: Incorrect API key provided (invalid_api_key)`)
+      assert.strictEqual(
+        error.reason,
+        `Transcription API at ${new URL(fake.url).host} answered 401: Incorrect API key provided (invalid_api_key)`
+      )
       // not retried, and nothing more is sent
       yield* pushAll(bad, UTTERANCE())
       yield* bad.finalize
@@ -310,7 +348,14 @@ layer(NodeHttpClient.layerUndici)("OpenAiTranscription against the fake", (it) =
       fake.fault({
         _tag: "Respond",
         status: 429,
-        body: { error: { message: "You exceeded your current quota, please check your plan and billing details.", type: "insufficient_quota", param: null, code: "insufficient_quota" } }
+        body: {
+          error: {
+            message: "You exceeded your current quota, please check your plan and billing details.",
+            type: "insufficient_quota",
+            param: null,
+            code: "insufficient_quota"
+          }
+        }
       })
       yield* pushAll(stream, UTTERANCE())
       yield* stream.finalize
@@ -340,7 +385,10 @@ layer(NodeHttpClient.layerUndici)("OpenAiTranscription against the fake", (it) =
       const post = (form: FormData | string, headers: Record<string, string> = {}) =>
         Effect.promise(async () => {
           const response = await fetch(`${fake.url}/audio/transcriptions`, { method: "POST", body: form, headers })
-          return { status: response.status, body: (await response.json()) as { error: { message: string; code: string | null } } }
+          return {
+            status: response.status,
+            body: (await response.json()) as { error: { message: string; code: string | null } }
+          }
         })
       const form = (fields: Record<string, string>, file?: { bytes: Uint8Array; name: string }) => {
         const data = new FormData()
@@ -367,7 +415,9 @@ layer(NodeHttpClient.layerUndici)("OpenAiTranscription against the fake", (it) =
       }
       const notMultipart = yield* post("{}", { "content-type": "application/json" })
       assert.strictEqual(notMultipart.status, 400)
-      const broken = yield* post("--x\r\nContent-Disposition: form-data; name=\"model\"\r\n\r\nwhisper-1", { "content-type": "multipart/form-data; boundary=x" })
+      const broken = yield* post("--x\r\nContent-Disposition: form-data; name=\"model\"\r\n\r\nwhisper-1", {
+        "content-type": "multipart/form-data; boundary=x"
+      })
       assert.strictEqual(broken.status, 400)
       assert.include(broken.body.error.message, "multipart")
       assert.lengthOf(fake.answered(), 0)
@@ -375,7 +425,15 @@ layer(NodeHttpClient.layerUndici)("OpenAiTranscription against the fake", (it) =
 
   it.effect("refuses configuration it cannot use", () =>
     Effect.gen(function*() {
-      for (const options of [{ baseUrl: "ftp://x/v1" }, { baseUrl: "nonsense" }, { timeoutMs: 0 }, { maxUtteranceMs: 10 }, { retries: -1 }]) {
+      for (
+        const options of [
+          { baseUrl: "ftp://x/v1" },
+          { baseUrl: "nonsense" },
+          { timeoutMs: 0 },
+          { maxUtteranceMs: 10 },
+          { retries: -1 }
+        ]
+      ) {
         const exit = yield* Effect.exit(make({ baseUrl: "http://localhost:8000/v1", ...options }))
         assert.isTrue(Exit.isFailure(exit), JSON.stringify(options))
       }

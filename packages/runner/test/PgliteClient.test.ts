@@ -1,7 +1,7 @@
-import { assert, describe, it } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Deferred, Effect, Exit, Fiber } from "effect"
+import { assert, describe, it } from "@effect/vitest"
 import * as PgliteClient from "@voiceagent/runner/Sql/PgliteClient"
+import { Deferred, Effect, Exit, Fiber } from "effect"
 
 const Memory = PgliteClient.layer({ dataDir: undefined })
 
@@ -139,20 +139,26 @@ describe("PgliteClient", () => {
         assert.strictEqual(mode!.planCacheMode, "force_custom_plan")
       }))
 
-    it.effect("keeps at most 1,000 statements prepared, the least recently used closed first", () =>
-      Effect.gen(function*() {
-        const sql = yield* SqlClient.SqlClient
-        for (let i = 0; i < 1_100; i++) {
-          const [row] = yield* sql<{ n: number }>`SELECT ${i}::int + ${sql.literal(String(i))} AS n`
-          assert.strictEqual(row!.n, 2 * i)
-        }
-        const [row] = yield* sql<{ count: number }>`SELECT count(*)::int AS count FROM pg_prepared_statements WHERE name LIKE ${"pglite_%"}`
-        assert.isAtMost(row!.count, 1_001)
-        assert.isAtLeast(row!.count, 990)
-        // the oldest texts were closed; asked again, they are prepared again and answer
-        const [again] = yield* sql<{ n: number }>`SELECT ${0}::int + ${sql.literal("0")} AS n`
-        assert.strictEqual(again!.n, 0)
-      }), { timeout: 60_000 })
+    it.effect(
+      "keeps at most 1,000 statements prepared, the least recently used closed first",
+      () =>
+        Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          for (let i = 0; i < 1_100; i++) {
+            const [row] = yield* sql<{ n: number }>`SELECT ${i}::int + ${sql.literal(String(i))} AS n`
+            assert.strictEqual(row!.n, 2 * i)
+          }
+          const [row] = yield* sql<
+            { count: number }
+          >`SELECT count(*)::int AS count FROM pg_prepared_statements WHERE name LIKE ${"pglite_%"}`
+          assert.isAtMost(row!.count, 1_001)
+          assert.isAtLeast(row!.count, 990)
+          // the oldest texts were closed; asked again, they are prepared again and answer
+          const [again] = yield* sql<{ n: number }>`SELECT ${0}::int + ${sql.literal("0")} AS n`
+          assert.strictEqual(again!.n, 0)
+        }),
+      { timeout: 60_000 }
+    )
   })
 
   it.live("keeps data in a directory across restarts", () =>
@@ -162,11 +168,11 @@ describe("PgliteClient", () => {
       const dir = fs.mkdtempSync(`${os.tmpdir()}/pglite-`)
       const write = Effect.flatMap(SqlClient.SqlClient, (sql) =>
         sql`CREATE TABLE kept (n int)`.pipe(Effect.zipRight(sql`INSERT INTO kept VALUES (42)`)))
-      const read = Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: number }>`SELECT n FROM kept`)
+      const read = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+        sql<{ n: number }>`SELECT n FROM kept`)
       yield* write.pipe(Effect.provide(PgliteClient.layer({ dataDir: dir })))
       const rows = yield* read.pipe(Effect.provide(PgliteClient.layer({ dataDir: dir })))
       assert.deepStrictEqual(rows.map((r) => r.n), [42])
       fs.rmSync(dir, { recursive: true, force: true })
     }), { timeout: 60_000 })
 })
-

@@ -14,8 +14,8 @@ import type { CallOutcome } from "@voiceagent/domain/CallMachine"
 import { type CallSpec, LiveCallEntity, type SessionId } from "@voiceagent/domain/Calls"
 import type { AgentId, ContactId, ContactListId, TenantId, VoiceNumberId } from "@voiceagent/domain/Ids"
 import type { CallEndedEvent } from "@voiceagent/runner/Calls/CallEnded"
-import { ContactsRepo } from "@voiceagent/runner/Contacts/ContactsRepo"
 import { ContactListsRepo } from "@voiceagent/runner/Contacts/ContactListsRepo"
+import { ContactsRepo } from "@voiceagent/runner/Contacts/ContactsRepo"
 import { makeAzureSmsSender } from "@voiceagent/runner/Messaging/AzureSms"
 import { MessageOutbox } from "@voiceagent/runner/Messaging/MessageOutbox"
 import type { SmsSender } from "@voiceagent/runner/Messaging/Senders"
@@ -31,8 +31,11 @@ const START = "2026-11-23T15:00:00Z"
 const eventually = TestKit.eventually
 
 const messageRows = (tenantId: TenantId) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql<any>`SELECT * FROM messages WHERE tenant_id = ${tenantId} ORDER BY created_at, channel`.pipe(Effect.orDie))
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) =>
+      sql<any>`SELECT * FROM messages WHERE tenant_id = ${tenantId} ORDER BY created_at, channel`.pipe(Effect.orDie)
+  )
 
 const ledger = (tenantId: TenantId) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
@@ -41,15 +44,27 @@ const ledger = (tenantId: TenantId) =>
     `.pipe(Effect.orDie))
 
 /** A contact of the tenant, for `{{name}}` and `{{metadata.*}}`. */
-const contact = (tenantId: TenantId, phoneNumber: string, name: string | null, metadata: Record<string, unknown> = {}) =>
+const contact = (
+  tenantId: TenantId,
+  phoneNumber: string,
+  name: string | null,
+  metadata: Record<string, unknown> = {}
+) =>
   Effect.gen(function*() {
     const lists = yield* ContactListsRepo
     const contacts = yield* ContactsRepo
     const sql = yield* SqlClient.SqlClient
     const list = yield* lists.create(tenantId, `list-${crypto.randomUUID()}`, {}).pipe(Effect.orDie)
-    yield* contacts.insertMany({ tenantId, listId: list.id as ContactListId }, [{ phoneNumber, name, email: "ada@example.com", metadata }])
+    yield* contacts.insertMany({ tenantId, listId: list.id as ContactListId }, [{
+      phoneNumber,
+      name,
+      email: "ada@example.com",
+      metadata
+    }])
       .pipe(sql.withTransaction, Effect.orDie)
-    const [row] = yield* sql<{ id: string }>`SELECT id FROM contacts WHERE contact_list_id = ${list.id}`.pipe(Effect.orDie)
+    const [row] = yield* sql<{ id: string }>`SELECT id FROM contacts WHERE contact_list_id = ${list.id}`.pipe(
+      Effect.orDie
+    )
     return row!.id as ContactId
   })
 
@@ -106,14 +121,27 @@ let crashes = 0
 const crashingAfterSend = (sender: SmsSender): SmsSender => ({
   ...sender,
   send: (message) =>
-    Effect.flatMap(sender.send(message), (result) => crashes > 0 ? Effect.sync(() => crashes--).pipe(Effect.zipRight(Effect.die("crash after the provider answered"))) : Effect.succeed(result))
+    Effect.flatMap(
+      sender.send(message),
+      (result) =>
+        crashes > 0
+          ? Effect.sync(() => crashes--).pipe(Effect.zipRight(Effect.die("crash after the provider answered")))
+          : Effect.succeed(result)
+    )
 })
 
 const AdaptersKit = TestKit.layer({
   runtime: {
     senders: {
-      chatApp: Effect.flatMap(FakeMessaging, (fake) =>
-        makeWhatsAppCloudSender({ baseUrl: fake.url, apiVersion: "v21.0", accessToken: Redacted.make(fake.credentials.whatsapp.accessToken) })),
+      chatApp: Effect.flatMap(
+        FakeMessaging,
+        (fake) =>
+          makeWhatsAppCloudSender({
+            baseUrl: fake.url,
+            apiVersion: "v21.0",
+            accessToken: Redacted.make(fake.credentials.whatsapp.accessToken)
+          })
+      ),
       sms: {
         PROVIDER_A: Effect.flatMap(FakeMessaging, (fake) =>
           makeTwilioSmsSender({
@@ -121,8 +149,13 @@ const AdaptersKit = TestKit.layer({
             accountSid: fake.credentials.twilio.accountSid,
             authToken: Redacted.make(fake.credentials.twilio.authToken)
           }).pipe(Effect.map(crashingAfterSend))),
-        PROVIDER_C: Effect.flatMap(FakeMessaging, (fake) =>
-          makeAzureSmsSender({ endpoint: fake.url, accessKey: Redacted.make(fake.credentials.acs.accessKey) }).pipe(Effect.map(crashingAfterSend)))
+        PROVIDER_C: Effect.flatMap(
+          FakeMessaging,
+          (fake) =>
+            makeAzureSmsSender({ endpoint: fake.url, accessKey: Redacted.make(fake.credentials.acs.accessKey) }).pipe(
+              Effect.map(crashingAfterSend)
+            )
+        )
       }
     }
   }
@@ -165,7 +198,10 @@ describe("post-call messaging", () => {
         yield* TestKit.smsCampaign(t.tenantId, {
           agentId: t.agentId,
           senderNumber: "+14155550100",
-          templates: [{ callStatus: "ANSWERED", messageBody: "thanks" }, { callStatus: "UNANSWERED", messageBody: "missed you" }]
+          templates: [{ callStatus: "ANSWERED", messageBody: "thanks" }, {
+            callStatus: "UNANSWERED",
+            messageBody: "missed you"
+          }]
         })
         const sessions = new Map<string, { direction: string; outcome: string }>()
         for (const pair of ALL_PAIRS) {
@@ -178,7 +214,11 @@ describe("post-call messaging", () => {
           const mine = rows.filter((r) => r.sessionId === sessionId)
           const chat = mine.find((r) => r.channel === "CHATAPP")
           const sms = mine.find((r) => r.channel === "SMS")
-          assert.strictEqual(chat?.templateName, outcome === "CANCELED" ? undefined : `${direction}_${outcome}`.toLowerCase(), `${direction} ${outcome}`)
+          assert.strictEqual(
+            chat?.templateName,
+            outcome === "CANCELED" ? undefined : `${direction}_${outcome}`.toLowerCase(),
+            `${direction} ${outcome}`
+          )
           assert.strictEqual(sms?.body, outcome === "ANSWERED" ? "thanks" : "missed you", `${direction} ${outcome}`)
           // an outgoing call messages the number called; an incoming one, the caller
           assert.strictEqual(sms?.toNumber, "+919812345678")
@@ -194,12 +234,20 @@ describe("post-call messaging", () => {
         yield* TestKit.smsCampaign(t.tenantId, {
           agentId: t.agentId,
           senderNumber: "ACME",
-          templates: [{ callStatus: "ANSWERED", messageBody: "Hi {{name}}, thanks for talking to us about {{metadata.plan}} €" }]
+          templates: [{
+            callStatus: "ANSWERED",
+            messageBody: "Hi {{name}}, thanks for talking to us about {{metadata.plan}} €"
+          }]
         })
         yield* TestKit.chatAppCampaign(t.tenantId, {
           agentId: t.agentId,
           phoneNumberId: "106540352242922",
-          templates: [{ templateName: "call_followup", process: "OUTGOING", callStatus: "ANSWERED", bodyParameters: ["{{name}}"] }]
+          templates: [{
+            templateName: "call_followup",
+            process: "OUTGOING",
+            callStatus: "ANSWERED",
+            bodyParameters: ["{{name}}"]
+          }]
         })
         const spec: CallSpec = {
           tenantId: t.tenantId,
@@ -233,7 +281,13 @@ describe("post-call messaging", () => {
         const [chat, sms] = rows
         assert.deepStrictEqual(chat.bodyParameters, ["Ada Lovelace"])
         assert.strictEqual(sms.body, "Hi Ada Lovelace, thanks for talking to us about gold €")
-        assert.deepStrictEqual([sms.encoding, sms.segments, sms.sender, sms.provider, sms.adapter], ["GSM7", 1, "ACME", "PROVIDER_A", "simulated"])
+        assert.deepStrictEqual([sms.encoding, sms.segments, sms.sender, sms.provider, sms.adapter], [
+          "GSM7",
+          1,
+          "ACME",
+          "PROVIDER_A",
+          "simulated"
+        ])
         assert.deepStrictEqual([Number(chat.cost), Number(sms.cost)], [1, 1])
         assert.isString(chat.providerMessageId)
         const charges = yield* ledger(t.tenantId)
@@ -266,11 +320,19 @@ describe("post-call messaging", () => {
         assert.deepStrictEqual([sms.encoding, sms.segments, Number(sms.cost)], ["UCS2", 3, 3])
 
         const other = yield* TestKit.tenant({ balance: 10_000, agentName: "Unsent" })
-        yield* TestKit.smsCampaign(other.tenantId, { agentId: other.agentId, templates: [{ callStatus: "ANSWERED", messageBody: "hello" }] })
+        yield* TestKit.smsCampaign(other.tenantId, {
+          agentId: other.agentId,
+          templates: [{ callStatus: "ANSWERED", messageBody: "hello" }]
+        })
         yield* publish(ended(other, "OUTGOING", "ANSWERED"))
         yield* TestKit.advance("5 seconds")
         const [failed] = yield* messageRows(other.tenantId)
-        assert.deepStrictEqual([failed.status, failed.errorCode, failed.attempts, Number(failed.cost)], ["FAILED", "NO_SENDER", 0, 0])
+        assert.deepStrictEqual([failed.status, failed.errorCode, failed.attempts, Number(failed.cost)], [
+          "FAILED",
+          "NO_SENDER",
+          0,
+          0
+        ])
         assert.deepStrictEqual(yield* ledger(other.tenantId), [])
       }))
 
@@ -296,10 +358,24 @@ describe("post-call messaging", () => {
         const { sent, t } = yield* sentChatApp("ANSWERED")
         const outbox = yield* MessageOutbox
         const at = new Date(yield* Clock.currentTimeMillis)
-        const status = (s: "sent" | "delivered" | "read" | "failed") => ({ providerMessageId: sent.providerMessageId, status: s, at, error: null })
-        assert.deepStrictEqual(yield* outbox.recordInbound(t.tenantId, [status("delivered")], []), { statuses: 1, replies: 0 })
-        assert.deepStrictEqual(yield* outbox.recordInbound(t.tenantId, [status("delivered")], []), { statuses: 0, replies: 0 })
-        assert.deepStrictEqual(yield* outbox.recordInbound(t.tenantId, [status("read"), status("failed")], []), { statuses: 2, replies: 0 })
+        const status = (s: "sent" | "delivered" | "read" | "failed") => ({
+          providerMessageId: sent.providerMessageId,
+          status: s,
+          at,
+          error: null
+        })
+        assert.deepStrictEqual(yield* outbox.recordInbound(t.tenantId, [status("delivered")], []), {
+          statuses: 1,
+          replies: 0
+        })
+        assert.deepStrictEqual(yield* outbox.recordInbound(t.tenantId, [status("delivered")], []), {
+          statuses: 0,
+          replies: 0
+        })
+        assert.deepStrictEqual(yield* outbox.recordInbound(t.tenantId, [status("read"), status("failed")], []), {
+          statuses: 2,
+          replies: 0
+        })
         const [after] = yield* messageRows(t.tenantId)
         // failed after delivery is recorded as an event, but the message stays READ
         assert.deepStrictEqual([after.status, after.errorCode], ["READ", null])
@@ -317,7 +393,12 @@ describe("post-call messaging", () => {
         const outbox = yield* MessageOutbox
         const at = new Date(yield* Clock.currentTimeMillis)
         const error = { code: "131026", title: "Message undeliverable" }
-        yield* outbox.recordInbound(t.tenantId, [{ providerMessageId: sent.providerMessageId, status: "failed", at, error }], [])
+        yield* outbox.recordInbound(t.tenantId, [{
+          providerMessageId: sent.providerMessageId,
+          status: "failed",
+          at,
+          error
+        }], [])
         yield* outbox.recordInbound(t.tenantId, [
           { providerMessageId: sent.providerMessageId, status: "delivered", at, error: null },
           { providerMessageId: sent.providerMessageId, status: "read", at, error: null }
@@ -330,7 +411,16 @@ describe("post-call messaging", () => {
           null,
           null
         ])
-        const reply = { providerMessageId: "wamid.reply-1", from: "919812345678", phoneNumberId: "106540352242922", at, type: "text", text: "Call me", contactName: null, raw: {} }
+        const reply = {
+          providerMessageId: "wamid.reply-1",
+          from: "919812345678",
+          phoneNumberId: "106540352242922",
+          at,
+          type: "text",
+          text: "Call me",
+          contactName: null,
+          raw: {}
+        }
         const other = yield* TestKit.tenant()
         assert.deepStrictEqual(yield* outbox.recordInbound(t.tenantId, [], [reply]), { statuses: 0, replies: 1 })
         assert.deepStrictEqual(yield* outbox.recordInbound(t.tenantId, [], [reply]), { statuses: 0, replies: 0 })
@@ -368,7 +458,10 @@ describe("post-call messaging", () => {
           assert.deepStrictEqual([row.status, row.attempts, row.errorCode], ["QUEUED", 2, "TIMEOUT"])
           return row
         }))
-        assert.strictEqual(new Date(second.nextAttemptAt).getTime() - new Date(second.firstAttemptAt).getTime(), 10_000 + 10_000 + 60_000)
+        assert.strictEqual(
+          new Date(second.nextAttemptAt).getTime() - new Date(second.firstAttemptAt).getTime(),
+          10_000 + 10_000 + 60_000
+        )
         // now t0 + 21 s; the third attempt is due at t0 + 80 s
         yield* TestKit.advance("58 seconds")
         assert.strictEqual(fake.requests("twilio").length - before, 2)
@@ -389,7 +482,16 @@ describe("post-call messaging", () => {
         yield* TestKit.startAt(START)
         const fake = yield* FakeMessaging
         const before = fake.requests("twilio").length
-        fake.fault("twilio", { _tag: "Respond", status: 400, body: { code: 21211, message: "Invalid 'To' Phone Number", more_info: "https://www.twilio.com/docs/errors/21211", status: 400 } })
+        fake.fault("twilio", {
+          _tag: "Respond",
+          status: 400,
+          body: {
+            code: 21211,
+            message: "Invalid 'To' Phone Number",
+            more_info: "https://www.twilio.com/docs/errors/21211",
+            status: 400
+          }
+        })
         const t = yield* smsSetup("PROVIDER_A")
         yield* TestKit.advance("1 second")
         const row = yield* eventually(Effect.gen(function*() {
@@ -428,7 +530,9 @@ describe("post-call messaging", () => {
           return row
         }))
         assert.strictEqual(row.id, stuck.id)
-        const requests = fake.requests("acs").slice(-2).map((r) => (r.body as any).smsRecipients[0].repeatabilityRequestId)
+        const requests = fake.requests("acs").slice(-2).map((r) =>
+          (r.body as any).smsRecipients[0].repeatabilityRequestId
+        )
         assert.deepStrictEqual(requests, [row.id, row.id])
         assert.strictEqual(fake.deliveryCount("acs") - before, 1)
         assert.deepStrictEqual((yield* ledger(t.tenantId)).map((c) => [c.kind, Number(c.amount)]), [["sms_charge", -1]])
@@ -462,7 +566,13 @@ describe("post-call messaging", () => {
         yield* TestKit.chatAppCampaign(t.tenantId, {
           agentId: t.agentId,
           phoneNumberId: fake.credentials.whatsapp.phoneNumberId,
-          templates: [{ templateName: "missed_call", process: "OUTGOING", callStatus: "UNANSWERED", languageCode: "hi_IN", bodyParameters: ["{{name}}"] }]
+          templates: [{
+            templateName: "missed_call",
+            process: "OUTGOING",
+            callStatus: "UNANSWERED",
+            languageCode: "hi_IN",
+            bodyParameters: ["{{name}}"]
+          }]
         })
         yield* publish(ended(t, "OUTGOING", "UNANSWERED", customer))
         yield* TestKit.advance("1 second")

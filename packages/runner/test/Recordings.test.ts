@@ -34,7 +34,9 @@ const placeCall = (
   record?: boolean
 ) =>
   Effect.gen(function*() {
-    const number = Option.getOrThrow(yield* (yield* VoiceNumbersRepo).find(t.tenantId, voiceNumberId).pipe(Effect.orDie))
+    const number = Option.getOrThrow(
+      yield* (yield* VoiceNumbersRepo).find(t.tenantId, voiceNumberId).pipe(Effect.orDie)
+    )
     const sessionId = crypto.randomUUID() as SessionId
     const spec = yield* (yield* CallSpecs).make({
       tenantId: t.tenantId,
@@ -70,7 +72,10 @@ const ANSWER = "Our premium plan costs twenty dollars a month, and the basic pla
 
 describe("recorded calls on the simulated carrier", () => {
   it.layer(
-    TestKit.layer({ ringMillis: 1_000, runtime: { recordings: { directory, retentionDays: 30, sweepInterval: "1 day" } } }),
+    TestKit.layer({
+      ringMillis: 1_000,
+      runtime: { recordings: { directory, retentionDays: 30, sweepInterval: "1 day" } }
+    }),
     { timeout: 180_000 }
   )((it) => {
     it.effect("an agent that records: the caller left, the agent right as heard (cut at the barge-in); deleted after the retention", () =>
@@ -93,10 +98,16 @@ describe("recorded calls on the simulated carrier", () => {
         yield* TestKit.advance("2 minutes")
         const call = yield* TestKit.callDetail(t.tenantId, sessionId)
         assert.deepStrictEqual([call.status, call.endReason], ["ENDED", "agent_hangup"])
-        assert.isTrue(call.transcript[2]!.interrupted, JSON.stringify(call.transcript.map((l) => [l.speaker, l.text, l.interrupted, l.at])))
+        assert.isTrue(
+          call.transcript[2]!.interrupted,
+          JSON.stringify(call.transcript.map((l) => [l.speaker, l.text, l.interrupted, l.at]))
+        )
 
         const summary = yield* TestKit.eventually(
-          Effect.map(recordings.summary(t.tenantId, sessionId), (s) => Option.getOrThrowWith(s, () => new Error("no recording yet")))
+          Effect.map(
+            recordings.summary(t.tenantId, sessionId),
+            (s) => Option.getOrThrowWith(s, () => new Error("no recording yet"))
+          )
         )
         const file = Option.getOrThrow(yield* recordings.file(t.tenantId, sessionId))
         assert.strictEqual(path.dirname(file.path), path.join(directory, t.tenantId))
@@ -106,7 +117,12 @@ describe("recorded calls on the simulated carrier", () => {
         assert.deepInclude(wav, { channels: 2, sampleRate: 8_000, declaredDataBytes: bytes.length - 44 })
         // the whole conversation, answer to hang-up
         const talkMs = call.endedAt!.getTime() - call.answeredAt!.getTime()
-        assert.approximately(summary.durationMs, talkMs, 1_000, `${summary.durationMs} ms recorded of ${talkMs} ms talked`)
+        assert.approximately(
+          summary.durationMs,
+          talkMs,
+          1_000,
+          `${summary.durationMs} ms recorded of ${talkMs} ms talked`
+        )
         assert.strictEqual(summary.durationMs, Math.round((wav.samples[0]!.length * 1_000) / 8_000))
 
         const caller = runs(voiced(wav.samples[0]!))
@@ -123,7 +139,10 @@ describe("recorded calls on the simulated carrier", () => {
         assert.isDefined(cut, JSON.stringify({ caller, agent }))
         assert.approximately((from - cut![0]) * 20, 1_500, 300)
         assert.isAtMost(cut![1] - from, 25, `the agent went on ${(cut![1] - from) * 20} ms over the caller`)
-        assert.isFalse(agent.some(([start]) => start > cut![1] && start < to), "the agent is quiet while the caller speaks")
+        assert.isFalse(
+          agent.some(([start]) => start > cut![1] && start < to),
+          "the agent is quiet while the caller speaks"
+        )
         // its answer heard in full afterwards is longer than what was heard before the barge-in
         const full = agent.find(([start]) => start >= to)!
         assert.isAbove(full[1] - full[0], cut![1] - cut![0])
@@ -176,7 +195,9 @@ describe("recorded calls on the simulated carrier", () => {
         for (const sessionId of [never, asked]) {
           assert.strictEqual((yield* TestKit.callDetail(t.tenantId, sessionId)).status, "ENDED")
         }
-        yield* TestKit.eventually(Effect.map(recordings.summary(t.tenantId, asked), (s) => assert.isTrue(Option.isSome(s))))
+        yield* TestKit.eventually(
+          Effect.map(recordings.summary(t.tenantId, asked), (s) => assert.isTrue(Option.isSome(s)))
+        )
         assert.isTrue(Option.isNone(yield* recordings.summary(t.tenantId, never)))
         const files = fs.readdirSync(path.join(directory, t.tenantId))
         assert.strictEqual(files.length, 1)

@@ -16,7 +16,12 @@ describe("a recordings directory that cannot be written", () => {
   const blocked = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "recordings-blocked-")), "file")
   fs.writeFileSync(blocked, "not a directory")
   it.layer(
-    TestKit.layer({ ringMillis: 1_000, runtime: { recordings: { directory: path.join(blocked, "recordings"), retentionDays: 30, sweepInterval: "1 day" } } }),
+    TestKit.layer({
+      ringMillis: 1_000,
+      runtime: {
+        recordings: { directory: path.join(blocked, "recordings"), retentionDays: 30, sweepInterval: "1 day" }
+      }
+    }),
     { timeout: 120_000 }
   )((it) => {
     it.effect("the call goes on as if it were not recorded: its conversation whole, no row", () =>
@@ -36,8 +41,18 @@ describe("a recordings directory that cannot be written", () => {
         })
         yield* TestKit.advance("2 minutes")
         const call = yield* TestKit.callDetail(t.tenantId, sessionId)
-        assert.deepStrictEqual([call.status, call.endReason], ["ENDED", "agent_hangup"], JSON.stringify(call.transcript))
-        assert.deepStrictEqual(call.transcript.map((l) => l.speaker), ["agent", "customer", "agent", "customer", "agent"])
+        assert.deepStrictEqual(
+          [call.status, call.endReason],
+          ["ENDED", "agent_hangup"],
+          JSON.stringify(call.transcript)
+        )
+        assert.deepStrictEqual(call.transcript.map((l) => l.speaker), [
+          "agent",
+          "customer",
+          "agent",
+          "customer",
+          "agent"
+        ])
         const rows = yield* (yield* SqlClient.SqlClient)`SELECT 1 FROM call_recordings WHERE session_id = ${sessionId}`
         assert.strictEqual(rows.length, 0)
       }))

@@ -51,12 +51,18 @@ describe(`row decoding (${TestDatabase.backend()})`, () => {
         const sql = yield* SqlClient.SqlClient
         const TenantRow = Rows.of(Tenant)
         const wrongType = yield* Effect.exit(
-          Rows.findOne(TenantRow, sql`SELECT gen_random_uuid() AS id, 'Co' AS name, 'EUR' AS currency, 'yesterday' AS created_at`)
+          Rows.findOne(
+            TenantRow,
+            sql`SELECT gen_random_uuid() AS id, 'Co' AS name, 'EUR' AS currency, 'yesterday' AS created_at`
+          )
         )
         assert.isTrue(Exit.isFailure(wrongType) && Cause.isDie(wrongType.cause))
         assert.include(Cause.pretty((wrongType as Exit.Failure<unknown, unknown>).cause), "createdAt")
         const renamed = yield* Effect.exit(
-          Rows.findAll(TenantRow, sql`SELECT gen_random_uuid() AS id, 'Co' AS tenant_name, 'EUR' AS currency, now() AS created_at`)
+          Rows.findAll(
+            TenantRow,
+            sql`SELECT gen_random_uuid() AS id, 'Co' AS tenant_name, 'EUR' AS currency, now() AS created_at`
+          )
         )
         assert.isTrue(Exit.isFailure(renamed) && Cause.isDie(renamed.cause))
         assert.include(Cause.pretty((renamed as Exit.Failure<unknown, unknown>).cause), "name")

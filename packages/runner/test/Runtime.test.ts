@@ -1,5 +1,6 @@
+import * as SqlClient from "@effect/sql/SqlClient"
 import { assert, describe, it } from "@effect/vitest"
-import { LiveCallEntity, type CallSpec, type SessionId } from "@voiceagent/domain/Calls"
+import { type CallSpec, LiveCallEntity, type SessionId } from "@voiceagent/domain/Calls"
 import type { AgentId, TenantId, VoiceNumberId } from "@voiceagent/domain/Ids"
 import { TenantEntity } from "@voiceagent/domain/TenantEntity"
 import { AgentsRepo } from "@voiceagent/runner/Agents/AgentsRepo"
@@ -8,7 +9,6 @@ import { LocalCalls } from "@voiceagent/runner/Calls/LocalCalls"
 import * as TestKit from "@voiceagent/runner/Testing/TestKit"
 import * as TestRuntime from "@voiceagent/runner/Testing/TestRuntime"
 import { UsersRepo } from "@voiceagent/runner/Users/UsersRepo"
-import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Exit, Layer, Option, Scope } from "effect"
 import * as crypto from "node:crypto"
 
@@ -20,7 +20,11 @@ const setup = Effect.gen(function*() {
   yield* TestRuntime.warmUp
   const users = yield* UsersRepo
   const agents = yield* AgentsRepo
-  const { tenant } = yield* users.create({ email: `rt-${crypto.randomUUID()}@example.com`, passwordHash: "x", companyName: "Co" })
+  const { tenant } = yield* users.create({
+    email: `rt-${crypto.randomUUID()}@example.com`,
+    passwordHash: "x",
+    companyName: "Co"
+  })
   const tenantId = tenant!.id as TenantId
   const persona = Option.getOrThrow(yield* agents.findPersona("4a1f0c56-2c1e-4d1a-9a53-0d6b3f6e0001" as any))
   const agent = yield* agents.create(tenantId, persona, "Agent")
@@ -78,15 +82,27 @@ describe("runtime on the embedded cluster", () => {
         // the simulated carrier's events went to the entity in-process, Start is volatile, and the
         // entity stays resident by its own volatile touches (no persisted keep-alive): the call stored
         // no cluster message; the tenant's reservation and settlement (volatile too) stored none
-        const messages = yield* sql<{ tag: string }>`SELECT tag FROM cluster_messages WHERE entity_id = ${sessionId} ORDER BY id`
+        const messages = yield* sql<
+          { tag: string }
+        >`SELECT tag FROM cluster_messages WHERE entity_id = ${sessionId} ORDER BY id`
         assert.deepStrictEqual(messages.map((m) => m.tag), [])
-        const tenantMessages = yield* sql<{ tag: string }>`SELECT tag FROM cluster_messages WHERE entity_id = ${tenantId} ORDER BY id`
+        const tenantMessages = yield* sql<
+          { tag: string }
+        >`SELECT tag FROM cluster_messages WHERE entity_id = ${tenantId} ORDER BY id`
         assert.deepStrictEqual(tenantMessages.map((m) => m.tag), ["TopUp"])
         const [events] = yield* sql<{ types: Array<string> }>`
           SELECT array_agg(type ORDER BY at, id) AS types FROM call_events WHERE session_id = ${sessionId}
         `
         // the conversation's media line opened with the answer and stopped when the callee hung up
-        assert.deepStrictEqual(events!.types, ["queued", "dialing", "ringing", "answered", "media_connected", "media_stopped", "ended"])
+        assert.deepStrictEqual(events!.types, [
+          "queued",
+          "dialing",
+          "ringing",
+          "answered",
+          "media_connected",
+          "media_stopped",
+          "ended"
+        ])
       }))
 
     it.effect("LocalCalls: delivers to a registered entity while its scope lasts, and says when it cannot", () =>

@@ -15,7 +15,9 @@ const countingSession = () => {
     synthesize: (text) =>
       Stream.fromEffect(Effect.sync(() => calls.push(text))).pipe(
         Stream.flatMap(() => Stream.range(1, 3)),
-        Stream.mapEffect((n) => Effect.as(Effect.sleep("100 millis"), SpeechPart.Audio({ pcm: new Int16Array(160).fill(n) })))
+        Stream.mapEffect((n) =>
+          Effect.as(Effect.sleep("100 millis"), SpeechPart.Audio({ pcm: new Int16Array(160).fill(n) }))
+        )
       )
   }
   return { calls, session }

@@ -4,7 +4,10 @@ import { makeStreamClock, STREAM_CLOCK_BLOCK_MS } from "@voiceagent/runner/Voice
 /** Places `count` frames of 20 ms; `arrival(i)` says when frame i reached the engine. */
 const place = (count: number, arrival: (i: number) => number, stamp: (i: number) => number = (i) => i * 20) => {
   const clock = makeStreamClock()
-  return Array.from({ length: count }, (_, i) => ({ i, arrived: arrival(i), placed: clock.place(stamp(i), arrival(i)) }))
+  return Array.from(
+    { length: count },
+    (_, i) => ({ i, arrived: arrival(i), placed: clock.place(stamp(i), arrival(i)) })
+  )
 }
 
 describe("the stream's clock, placed on the engine's", () => {
@@ -66,7 +69,9 @@ describe("the stream's clock, placed on the engine's", () => {
     const arrival = (i: number) => 500 + i * 20 + (i >= 500 ? 3_000 : 0)
     const frames = place(1_000, arrival)
     for (const frame of frames) assert.isAtMost(frame.placed, frame.arrived)
-    for (const frame of frames.filter((f) => f.i >= 500 + (2 * STREAM_CLOCK_BLOCK_MS) / 20)) assert.strictEqual(frame.placed, frame.arrived)
+    for (const frame of frames.filter((f) => f.i >= 500 + (2 * STREAM_CLOCK_BLOCK_MS) / 20)) {
+      assert.strictEqual(frame.placed, frame.arrived)
+    }
   })
 
   it("a stream whose time goes back starts the map again", () => {

@@ -2,9 +2,13 @@ import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { assert, describe, it, layer } from "@effect/vitest"
 import type { SessionId } from "@voiceagent/domain/Calls"
 import type { TenantId } from "@voiceagent/domain/Ids"
-import * as FakeTelnyx from "@voiceagent/runner/Testing/FakeTelnyx"
-import { callStatusOf, hangupCommandId, refusedHangUpAfter, transferCommandId } from "@voiceagent/runner/Telephony/TelnyxCarrier"
 import { type DialRequest, INBOUND_REFUSED_MESSAGE } from "@voiceagent/runner/Telephony/Telephony"
+import {
+  callStatusOf,
+  hangupCommandId,
+  refusedHangUpAfter,
+  transferCommandId
+} from "@voiceagent/runner/Telephony/TelnyxCarrier"
 import {
   callEventOf,
   hangupCauseKind,
@@ -14,6 +18,7 @@ import {
   TIMESTAMP_TOLERANCE_MS,
   verifyWebhook
 } from "@voiceagent/runner/Telephony/TelnyxWebhooks"
+import * as FakeTelnyx from "@voiceagent/runner/Testing/FakeTelnyx"
 import { telnyxStreamUrl } from "@voiceagent/runner/Voice/TelnyxMedia"
 import { Chunk, Clock, Duration, Effect, Either, Fiber, Logger, Option, Redacted, TestClock } from "effect"
 import * as crypto from "node:crypto"
@@ -53,7 +58,8 @@ const withCapturedLogs = <A, E, R>(effect: Effect.Effect<A, E, R>) => {
   return Effect.map(Effect.provide(effect, Logger.replace(Logger.defaultLogger, logger)), (a) => [a, lines] as const)
 }
 
-const refusal = <A>(effect: Effect.Effect<A, { readonly reason: string }>) => Effect.map(Effect.flip(effect), (error) => error.reason)
+const refusal = <A>(effect: Effect.Effect<A, { readonly reason: string }>) =>
+  Effect.map(Effect.flip(effect), (error) => error.reason)
 
 layer(NodeHttpClient.layerUndici)("TelnyxCarrier", (it) => {
   it.scoped("dials with Call Control's documented fields, Bearer auth, the session as command_id, and answers the call_control_id", () =>
@@ -87,7 +93,10 @@ layer(NodeHttpClient.layerUndici)("TelnyxCarrier", (it) => {
 
   it("puts the Telnyx stream beside the runner's Twilio one, whatever prefix the media address has", () => {
     assert.strictEqual(telnyxStreamUrl("ws://127.0.0.1:3004/media/twilio"), "ws://127.0.0.1:3004/media/telnyx")
-    assert.strictEqual(telnyxStreamUrl("wss://proxy.example.com/runner-1/media/twilio"), "wss://proxy.example.com/runner-1/media/telnyx")
+    assert.strictEqual(
+      telnyxStreamUrl("wss://proxy.example.com/runner-1/media/twilio"),
+      "wss://proxy.example.com/runner-1/media/telnyx"
+    )
     assert.strictEqual(telnyxStreamUrl("wss://runner-1.example.com/"), "wss://runner-1.example.com/media/telnyx")
   })
 
@@ -119,8 +128,15 @@ layer(NodeHttpClient.layerUndici)("TelnyxCarrier", (it) => {
       assert.include(badTo, "Invalid value")
       assert.include(badTo, "10015")
       assert.strictEqual(fake.requests().length, 1)
-      fake.failNext({ _tag: "Respond", status: 403, body: { errors: [{ code: "10010", title: "Forbidden", detail: "Not allowed" }] } })
-      assert.strictEqual(yield* refusal(carrier.dial(dialRequest())), "Telnyx answered 403: Forbidden (Not allowed) (code 10010)")
+      fake.failNext({
+        _tag: "Respond",
+        status: 403,
+        body: { errors: [{ code: "10010", title: "Forbidden", detail: "Not allowed" }] }
+      })
+      assert.strictEqual(
+        yield* refusal(carrier.dial(dialRequest())),
+        "Telnyx answered 403: Forbidden (Not allowed) (code 10010)"
+      )
       assert.strictEqual(fake.requests().length, 2)
     }))
 
@@ -141,7 +157,11 @@ layer(NodeHttpClient.layerUndici)("TelnyxCarrier", (it) => {
       fake.failNext({ _tag: "Reset" })
       const { providerCallId } = yield* carrier.dial(dialRequest())
       assert.strictEqual(fake.requests().length, 3)
-      assert.deepStrictEqual(fake.requests().map((r) => (r.body as any).command_id), [SESSION_ID, SESSION_ID, SESSION_ID])
+      assert.deepStrictEqual(fake.requests().map((r) => (r.body as any).command_id), [
+        SESSION_ID,
+        SESSION_ID,
+        SESSION_ID
+      ])
       assert.deepStrictEqual(fake.createdCalls().map((c) => c.callControlId), [providerCallId])
 
       // the same session dialled again (a retried command that did reach Telnyx): the same call, nothing placed
@@ -180,7 +200,11 @@ layer(NodeHttpClient.layerUndici)("TelnyxCarrier", (it) => {
   it.scoped("answers an incoming call with the dial's stream settings, the session's webhook URL and a command_id: sent again on an outage, answered once", () =>
     Effect.gen(function*() {
       const { carrier, fake } = yield* setup()
-      const call = fake.incoming({ webhookUrl: `${WEBHOOKS}/api/v1/telephony/telnyx/webhook`, from: "+14155552671", to: "+14155550100" })
+      const call = fake.incoming({
+        webhookUrl: `${WEBHOOKS}/api/v1/telephony/telnyx/webhook`,
+        from: "+14155552671",
+        to: "+14155550100"
+      })
       const media = dialRequest().media!
       fake.failNext({ _tag: "Respond", status: 503 })
       yield* carrier.answer!({ sessionId: SESSION_ID, providerCallId: call.callControlId, media })
@@ -207,9 +231,15 @@ layer(NodeHttpClient.layerUndici)("TelnyxCarrier", (it) => {
       yield* carrier.answer!({ sessionId: SESSION_ID, providerCallId: call.callControlId, media })
       fake.hangUp(call.callControlId, "normal_clearing", "caller")
       const other = "0190b0a2-7c1e-7d3a-9f00-000000000002" as SessionId
-      assert.include(yield* refusal(carrier.answer!({ sessionId: other, providerCallId: call.callControlId, media })), "Call has already ended")
+      assert.include(
+        yield* refusal(carrier.answer!({ sessionId: other, providerCallId: call.callControlId, media })),
+        "Call has already ended"
+      )
       const before = fake.requests().length
-      assert.include(yield* refusal(carrier.answer!({ sessionId: other, providerCallId: call.callControlId, media: undefined })), "no media server")
+      assert.include(
+        yield* refusal(carrier.answer!({ sessionId: other, providerCallId: call.callControlId, media: undefined })),
+        "no media server"
+      )
       assert.strictEqual(fake.requests().length, before)
     }))
 
@@ -229,7 +259,11 @@ layer(NodeHttpClient.layerUndici)("TelnyxCarrier", (it) => {
         stream_bidirectional_codec: "PCMU",
         stream_auth_token: "fresh-token"
       })
-      assert.deepInclude(fake.call(providerCallId), { streamUrl: telnyxStreamUrl(media.streamUrl), streamAuthToken: "fresh-token", streamStarts: 1 })
+      assert.deepInclude(fake.call(providerCallId), {
+        streamUrl: telnyxStreamUrl(media.streamUrl),
+        streamAuthToken: "fresh-token",
+        streamStarts: 1
+      })
       fake.hangUp(providerCallId, "normal_clearing", "caller")
       const [, lines] = yield* withCapturedLogs(carrier.restream!(providerCallId, media))
       assert.strictEqual(lines.length, 1)
@@ -272,9 +306,16 @@ layer(NodeHttpClient.layerUndici)("TelnyxCarrier", (it) => {
 
       // Telnyx will not answer it: rejected, busy
       const other = fake.incoming({ webhookUrl, from: "+14155552671", to: "+14155550100" })
-      fake.failNext({ _tag: "Respond", status: 422, body: { errors: [{ code: "90034", title: "Call is not in an answerable state" }] } })
+      fake.failNext({
+        _tag: "Respond",
+        status: 422,
+        body: { errors: [{ code: "90034", title: "Call is not in an answerable state" }] }
+      })
       yield* carrier.refuse!(other.callControlId, "concurrent_call_limit")
-      assert.deepStrictEqual(fake.requests().at(-1)!.body, { cause: "USER_BUSY", command_id: `reject-${other.callControlId}` })
+      assert.deepStrictEqual(fake.requests().at(-1)!.body, {
+        cause: "USER_BUSY",
+        command_id: `reject-${other.callControlId}`
+      })
       assert.deepInclude(fake.call(other.callControlId), { state: "hangup", hangupCause: "user_busy" })
 
       // a call Telnyx does not know: logged (without the key), not raised
@@ -317,9 +358,16 @@ layer(NodeHttpClient.layerUndici)("TelnyxCarrier", (it) => {
       yield* carrier.transfer!(providerCallId, { to: "+14155550199", from: "+14155550100" })
       yield* carrier.transfer!(providerCallId, { to: "+14155550199", from: "+14155550100" })
       const posts = fake.requests().filter((r) => r.path.endsWith("/actions/transfer"))
-      assert.deepStrictEqual(posts.at(-1)!.body, { to: "+14155550199", from: "+14155550100", command_id: transferCommandId(providerCallId) })
+      assert.deepStrictEqual(posts.at(-1)!.body, {
+        to: "+14155550199",
+        from: "+14155550100",
+        command_id: transferCommandId(providerCallId)
+      })
       assert.strictEqual(posts.length, 4)
-      assert.deepStrictEqual(fake.call(providerCallId)!.transfers?.map((t) => [t.to, t.from]), [["+14155550199", "+14155550100"]])
+      assert.deepStrictEqual(fake.call(providerCallId)!.transfers?.map((t) => [t.to, t.from]), [[
+        "+14155550199",
+        "+14155550100"
+      ]])
       // a number Telnyx cannot dial: its error
       const other = yield* carrier.dial(dialRequest({ sessionId: "0190b0a2-7c1e-7d3a-9f00-000000000002" as SessionId }))
       fake.answer(other.providerCallId)
@@ -358,11 +406,14 @@ layer(NodeHttpClient.layerUndici)("TelnyxCarrier", (it) => {
       fake.hangUp(providerCallId)
       const status = yield* carrier.status(providerCallId)
       const call = fake.call(providerCallId)!
-      assert.deepStrictEqual(status, Option.some({
-        phase: "completed" as const,
-        endedAt: call.endedAt!.getTime(),
-        answeredAt: call.endedAt!.getTime() - 42_000
-      }))
+      assert.deepStrictEqual(
+        status,
+        Option.some({
+          phase: "completed" as const,
+          endedAt: call.endedAt!.getTime(),
+          answeredAt: call.endedAt!.getTime() - 42_000
+        })
+      )
       assert.deepStrictEqual(yield* carrier.status("v3:unknown"), Option.none())
 
       // an outage, and an answer Telnyx should not give, say nothing about the call
@@ -375,14 +426,28 @@ layer(NodeHttpClient.layerUndici)("TelnyxCarrier", (it) => {
 
 describe("Telnyx call status", () => {
   it("an unanswered call over has no answer time; a live one says nothing", () => {
-    assert.deepStrictEqual(callStatusOf({ data: { is_alive: false, call_duration: 0, end_time: "2026-11-23T15:00:10.000Z" } }), {
-      phase: "completed",
-      endedAt: Date.parse("2026-11-23T15:00:10.000Z")
-    })
+    assert.deepStrictEqual(
+      callStatusOf({ data: { is_alive: false, call_duration: 0, end_time: "2026-11-23T15:00:10.000Z" } }),
+      {
+        phase: "completed",
+        endedAt: Date.parse("2026-11-23T15:00:10.000Z")
+      }
+    )
     // the documented example: 110 s from start to end, 50 of them talked
     assert.deepStrictEqual(
-      callStatusOf({ data: { is_alive: false, call_duration: 50, start_time: "2019-01-23T18:10:02.574Z", end_time: "2019-01-23T18:11:52.574Z" } }),
-      { phase: "completed", endedAt: Date.parse("2019-01-23T18:11:52.574Z"), answeredAt: Date.parse("2019-01-23T18:11:02.574Z") }
+      callStatusOf({
+        data: {
+          is_alive: false,
+          call_duration: 50,
+          start_time: "2019-01-23T18:10:02.574Z",
+          end_time: "2019-01-23T18:11:52.574Z"
+        }
+      }),
+      {
+        phase: "completed",
+        endedAt: Date.parse("2019-01-23T18:11:52.574Z"),
+        answeredAt: Date.parse("2019-01-23T18:11:02.574Z")
+      }
     )
     assert.deepStrictEqual(callStatusOf({ data: { is_alive: true, call_duration: 12 } }), { phase: "dialing" })
     assert.deepStrictEqual(callStatusOf("garbage"), { phase: "dialing" })
@@ -394,18 +459,25 @@ describe("Telnyx webhook signatures", () => {
   const keys = crypto.generateKeyPairSync("ed25519")
   const raw = keys.publicKey.export({ format: "der", type: "spki" }).subarray(12).toString("base64")
   const key = Either.getOrThrow(parsePublicKey(raw))
-  const body = Buffer.from(JSON.stringify({ data: { id: "e1", event_type: "call.answered", payload: { call_control_id: "v3:x" } } }))
+  const body = Buffer.from(
+    JSON.stringify({ data: { id: "e1", event_type: "call.answered", payload: { call_control_id: "v3:x" } } })
+  )
   const now = Date.parse("2026-11-23T15:00:00Z")
   const timestamp = String(now / 1000)
   const signature = signWebhook(keys.privateKey, timestamp, body)
 
   it("reads the key as Telnyx shows it (base64 of 32 bytes), as DER or PEM; refuses anything else", () => {
     assert.isTrue(Either.isRight(parsePublicKey(` ${raw}\n`)))
-    assert.isTrue(Either.isRight(parsePublicKey(keys.publicKey.export({ format: "der", type: "spki" }).toString("base64"))))
+    assert.isTrue(
+      Either.isRight(parsePublicKey(keys.publicKey.export({ format: "der", type: "spki" }).toString("base64")))
+    )
     assert.isTrue(Either.isRight(parsePublicKey(keys.publicKey.export({ format: "pem", type: "spki" }) as string)))
     assert.include(Either.flip(parsePublicKey("not a key!")).pipe(Either.getOrThrow), "base64")
     assert.include(Either.flip(parsePublicKey(Buffer.alloc(31).toString("base64"))).pipe(Either.getOrThrow), "31 bytes")
-    const rsa = crypto.generateKeyPairSync("rsa", { modulusLength: 1024 }).publicKey.export({ format: "pem", type: "spki" }) as string
+    const rsa = crypto.generateKeyPairSync("rsa", { modulusLength: 1024 }).publicKey.export({
+      format: "pem",
+      type: "spki"
+    }) as string
     assert.include(Either.flip(parsePublicKey(rsa)).pipe(Either.getOrThrow), "not an Ed25519")
   })
 
@@ -416,8 +488,11 @@ describe("Telnyx webhook signatures", () => {
   })
 
   it("refuses a missing, malformed or wrong signature, a missing or stale timestamp, an altered body, another key", () => {
-    const check = (headers: { signature?: string | undefined; timestamp?: string | undefined }, bytes = body, at = now) =>
-      verifyWebhook(key, { signature: headers.signature, timestamp: headers.timestamp }, bytes, at)
+    const check = (
+      headers: { signature?: string | undefined; timestamp?: string | undefined },
+      bytes = body,
+      at = now
+    ) => verifyWebhook(key, { signature: headers.signature, timestamp: headers.timestamp }, bytes, at)
     assert.strictEqual(check({ timestamp }), "missing signature")
     assert.strictEqual(check({ signature, timestamp: "" }), "missing timestamp")
     assert.strictEqual(check({ signature, timestamp: "1.5e9" }), "malformed timestamp")
@@ -426,7 +501,10 @@ describe("Telnyx webhook signatures", () => {
     assert.strictEqual(check({ signature: "AAAA", timestamp }), "malformed signature")
     assert.strictEqual(check({ signature: "@@@", timestamp }), "malformed signature")
     // the body replayed with one character changed, or under a newer timestamp
-    assert.strictEqual(check({ signature, timestamp }, Buffer.from(body.toString().replace("answered", "hangup"))), "bad signature")
+    assert.strictEqual(
+      check({ signature, timestamp }, Buffer.from(body.toString().replace("answered", "hangup"))),
+      "bad signature"
+    )
     assert.strictEqual(check({ signature, timestamp: String(now / 1000 + 1) }), "bad signature")
     const other = crypto.generateKeyPairSync("ed25519").privateKey
     assert.strictEqual(check({ signature: signWebhook(other, timestamp, body), timestamp }), "bad signature")
@@ -434,10 +512,14 @@ describe("Telnyx webhook signatures", () => {
 })
 
 describe("Telnyx webhook events", () => {
-  const envelope = (data: Record<string, unknown>) => ({ data: { record_type: "event", id: "0ccc7b54", occurred_at: "2026-11-23T15:00:00.521992Z", ...data } })
+  const envelope = (data: Record<string, unknown>) => ({
+    data: { record_type: "event", id: "0ccc7b54", occurred_at: "2026-11-23T15:00:00.521992Z", ...data }
+  })
 
   it("reads the envelope; refuses what is not one", () => {
-    const event = Either.getOrThrow(parseWebhookEvent(envelope({ event_type: "call.answered", payload: { call_control_id: "v3:a" } })))
+    const event = Either.getOrThrow(
+      parseWebhookEvent(envelope({ event_type: "call.answered", payload: { call_control_id: "v3:a" } }))
+    )
     assert.deepStrictEqual(event, {
       id: "0ccc7b54",
       eventType: "call.answered",
@@ -461,27 +543,66 @@ describe("Telnyx webhook events", () => {
   })
 
   it("maps answered and hang-ups by cause onto the call; everything else changes nothing", () => {
-    const of = (eventType: string, payload: Record<string, unknown>) => callEventOf(Either.getOrThrow(parseWebhookEvent(envelope({ event_type: eventType, payload }))))
+    const of = (eventType: string, payload: Record<string, unknown>) =>
+      callEventOf(Either.getOrThrow(parseWebhookEvent(envelope({ event_type: eventType, payload }))))
     assert.deepStrictEqual(of("call.answered", { call_control_id: "v3:a" }), {
       kind: "answered",
       at: Date.parse("2026-11-23T15:00:00.521Z"),
       callControlId: "v3:a"
     })
-    assert.deepStrictEqual(of("call.hangup", { call_control_id: "v3:a", hangup_cause: "normal_clearing", end_time: "2026-11-23T15:01:00Z" }), {
-      kind: "completed",
-      at: Date.parse("2026-11-23T15:01:00Z"),
-      callControlId: "v3:a"
+    assert.deepStrictEqual(
+      of("call.hangup", { call_control_id: "v3:a", hangup_cause: "normal_clearing", end_time: "2026-11-23T15:01:00Z" }),
+      {
+        kind: "completed",
+        at: Date.parse("2026-11-23T15:01:00Z"),
+        callControlId: "v3:a"
+      }
+    )
+    assert.deepInclude(of("call.hangup", { call_control_id: "v3:a", hangup_cause: "user_busy" }), {
+      kind: "busy",
+      at: Date.parse("2026-11-23T15:00:00.521Z")
     })
-    assert.deepInclude(of("call.hangup", { call_control_id: "v3:a", hangup_cause: "user_busy" }), { kind: "busy", at: Date.parse("2026-11-23T15:00:00.521Z") })
-    for (const type of ["call.initiated", "streaming.started", "streaming.stopped", "call.machine.detection.ended", "call.bridged"]) {
+    for (
+      const type of [
+        "call.initiated",
+        "streaming.started",
+        "streaming.stopped",
+        "call.machine.detection.ended",
+        "call.bridged"
+      ]
+    ) {
       assert.isNull(of(type, { call_control_id: "v3:a" }), type)
     }
     assert.include(of("call.answered", {}) as string, "without a call_control_id")
     assert.include(of("call.hangup", { call_control_id: "v3:a", end_time: "soon" }) as string, "end_time")
     assert.deepStrictEqual(
-      ["user_busy", "call_rejected", "timeout", "no_answer", "originator_cancel", "not_found", "unspecified", "normal_clearing", "time_limit", "new_cause", undefined]
+      [
+        "user_busy",
+        "call_rejected",
+        "timeout",
+        "no_answer",
+        "originator_cancel",
+        "not_found",
+        "unspecified",
+        "normal_clearing",
+        "time_limit",
+        "new_cause",
+        undefined
+      ]
         .map(hangupCauseKind),
-      ["busy", "busy", "no_answer", "no_answer", "no_answer", "failed", "failed", "completed", "completed", "completed", "completed"]
+      [
+        "busy",
+        "busy",
+        "no_answer",
+        "no_answer",
+        "no_answer",
+        "failed",
+        "failed",
+        "completed",
+        "completed",
+        "completed",
+        "completed"
+      ]
     )
   })
 })

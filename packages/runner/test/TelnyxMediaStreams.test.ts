@@ -16,10 +16,13 @@ import { Effect, Queue, TestClock } from "effect"
 import * as crypto from "node:crypto"
 import { type Call, call, MediaLayer } from "./MediaCall.js"
 
-
 const open = (
   route: Call["route"],
-  options: { readonly start?: boolean; readonly token?: string | null; readonly tokenIn?: "header" | "connected" | "both" } = {}
+  options: {
+    readonly start?: boolean
+    readonly token?: string | null
+    readonly tokenIn?: "header" | "connected" | "both"
+  } = {}
 ) =>
   FakeTelnyxMedia.connect({
     url: telnyxStreamUrl(route.streamUrl),
@@ -43,14 +46,22 @@ const startMessage = (fields: { readonly streamId?: unknown; readonly mediaForma
     ...(fields.streamId === undefined ? {} : { stream_id: fields.streamId }),
     start: {
       call_control_id: "v3:abc",
-      ...("mediaFormat" in fields ? { media_format: fields.mediaFormat } : { media_format: { encoding: "PCMU", sample_rate: 8000, channels: 1 } })
+      ...("mediaFormat" in fields
+        ? { media_format: fields.mediaFormat }
+        : { media_format: { encoding: "PCMU", sample_rate: 8000, channels: 1 } })
     }
   })
 
 const mediaMessage = (streamId: string | undefined, payload: string, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ event: "media", sequence_number: "2", media: { track: "inbound", chunk: "1", timestamp: "0", payload, ...extra }, stream_id: streamId })
+  JSON.stringify({
+    event: "media",
+    sequence_number: "2",
+    media: { track: "inbound", chunk: "1", timestamp: "0", payload, ...extra },
+    stream_id: streamId
+  })
 
-const connected = (c: Call, what = "the media connected") => c.until(what, () => c.reports.some((r) => r._tag === "MediaConnected"))
+const connected = (c: Call, what = "the media connected") =>
+  c.until(what, () => c.reports.some((r) => r._tag === "MediaConnected"))
 
 describe("Telnyx media streams at the runner", () => {
   layer(MediaLayer, { timeout: 60_000 })((it) => {
@@ -58,7 +69,10 @@ describe("Telnyx media streams at the runner", () => {
       Effect.gen(function*() {
         const c = yield* call
         const stream = yield* open(c.route)
-        yield* stream.until("the greeting's first audio and mark", () => stream.audio().length > 0 && stream.marks().length > 0)
+        yield* stream.until(
+          "the greeting's first audio and mark",
+          () => stream.audio().length > 0 && stream.marks().length > 0
+        )
         assert.isTrue(c.attached())
         assert.deepInclude(c.reports.find((r) => r._tag === "MediaConnected"), { streamId: stream.streamId })
         const sent = stream.audio().length
@@ -67,7 +81,9 @@ describe("Telnyx media streams at the runner", () => {
         assert.isTrue(stream.marks().some((m) => m.echoedAt !== undefined && !m.cleared))
         yield* stream.dtmf("5")
         // an error frame from Telnyx is logged; the stream goes on
-        yield* stream.send(JSON.stringify({ event: "error", payload: { code: 100002, title: "unknown error", detail: "x" } }))
+        yield* stream.send(
+          JSON.stringify({ event: "error", payload: { code: 100002, title: "unknown error", detail: "x" } })
+        )
         // an event Telnyx may add later is ignored
         yield* stream.send(JSON.stringify({ event: "transcription", stream_id: stream.streamId }))
         yield* TestClock.adjust("100 millis")
@@ -105,8 +121,14 @@ describe("Telnyx media streams at the runner", () => {
         for (const [token, reason] of tokens) assertRefused(yield* closeOf(yield* open(c.route, { token })), reason)
         const frames: ReadonlyArray<readonly [string, string]> = [
           [startMessage({}), "start without a stream_id"],
-          [startMessage({ streamId: "s1", mediaFormat: { encoding: "PCMA", sample_rate: 8000, channels: 1 } }), "media format is not PCMU 8 kHz mono"],
-          [startMessage({ streamId: "s1", mediaFormat: { encoding: "L16", sample_rate: 16000, channels: 1 } }), "media format is not PCMU 8 kHz mono"],
+          [
+            startMessage({ streamId: "s1", mediaFormat: { encoding: "PCMA", sample_rate: 8000, channels: 1 } }),
+            "media format is not PCMU 8 kHz mono"
+          ],
+          [
+            startMessage({ streamId: "s1", mediaFormat: { encoding: "L16", sample_rate: 16000, channels: 1 } }),
+            "media format is not PCMU 8 kHz mono"
+          ],
           [mediaMessage("s1", "/w=="), "media before start"],
           [JSON.stringify({ event: "stop" }), "stop before start"],
           [JSON.stringify({ event: "dtmf", dtmf: { digit: "1" } }), "dtmf before start"],
@@ -146,7 +168,11 @@ describe("Telnyx media streams at the runner", () => {
         const sessionId = crypto.randomUUID() as SessionId
         const sessions = yield* Queue.unbounded<MediaSession>()
         yield* local.register(sessionId, (session) => Queue.offer(sessions, session))
-        const stream = yield* FakeTelnyxMedia.connect({ url: telnyxStreamUrl(server.twilioStreamUrl), token: yield* server.tokenFor(sessionId), start: false })
+        const stream = yield* FakeTelnyxMedia.connect({
+          url: telnyxStreamUrl(server.twilioStreamUrl),
+          token: yield* server.tokenFor(sessionId),
+          start: false
+        })
         yield* stream.send(JSON.stringify({ event: "connected", version: "1.0.0" }))
         yield* stream.send(startMessage({ streamId: "s-1" }))
         const session = yield* Queue.take(sessions)
@@ -168,15 +194,29 @@ describe("Telnyx media streams at the runner", () => {
         const events: Array<MediaEvent> = []
         while (events.at(-1)?._tag !== "Stopped") events.push(yield* Queue.take(session.events))
         assert.deepStrictEqual(
-          events.map((e) => e._tag === "Audio" ? ["Audio", e.at, e.mulaw[0], e.mulaw.length] : e._tag === "Mark" ? ["Mark", e.name, e.at] : e._tag === "Dtmf" ? ["Dtmf", e.digit] : ["Stopped", e.reason]),
-          [["Audio", 0, 0x01, 160], ["Audio", 40, 0x03, 160], ["Audio", 60, 0x05, 320], ["Mark", "m-0", 60], ["Dtmf", "#"], ["Stopped", "the caller's stream stopped"]]
+          events.map((e) =>
+            e._tag === "Audio"
+              ? ["Audio", e.at, e.mulaw[0], e.mulaw.length]
+              : e._tag === "Mark"
+              ? ["Mark", e.name, e.at]
+              : e._tag === "Dtmf"
+              ? ["Dtmf", e.digit]
+              : ["Stopped", e.reason]
+          ),
+          [["Audio", 0, 0x01, 160], ["Audio", 40, 0x03, 160], ["Audio", 60, 0x05, 320], ["Mark", "m-0", 60], [
+            "Dtmf",
+            "#"
+          ], ["Stopped", "the caller's stream stopped"]]
         )
         assert.deepStrictEqual(yield* closeOf(stream), { code: 1000, reason: "" })
 
         // what the platform sends, as Telnyx takes it (recorded by the fake; a second stream for it)
         const other = crypto.randomUUID() as SessionId
         yield* local.register(other, (s) => Queue.offer(sessions, s))
-        const line = yield* FakeTelnyxMedia.connect({ url: telnyxStreamUrl(server.twilioStreamUrl), token: yield* server.tokenFor(other) })
+        const line = yield* FakeTelnyxMedia.connect({
+          url: telnyxStreamUrl(server.twilioStreamUrl),
+          token: yield* server.tokenFor(other)
+        })
         const media = yield* Queue.take(sessions)
         yield* media.play(new Int16Array(800))
         yield* media.mark("m-1")
@@ -198,10 +238,22 @@ describe("Telnyx media streams at the runner", () => {
           ["another stream", () => mediaMessage("another", "/w=="), "media for another stream"],
           ["base64 garbage", (id) => mediaMessage(id, "@@not*base64@@"), "a media payload that is not base64"],
           ["an empty payload", (id) => mediaMessage(id, ""), "a media payload that is not base64"],
-          ["over a second of audio", (id) => mediaMessage(id, Buffer.alloc(8_001, 0xff).toString("base64")), "a media payload over 1 s"],
+          [
+            "over a second of audio",
+            (id) => mediaMessage(id, Buffer.alloc(8_001, 0xff).toString("base64")),
+            "a media payload over 1 s"
+          ],
           ["a second start", (id) => startMessage({ streamId: id }), "a second start"],
-          ["a dtmf without a digit", (id) => JSON.stringify({ event: "dtmf", stream_id: id, dtmf: { digit: "xy" } }), "a dtmf event without a digit"],
-          ["a mark without a name", (id) => JSON.stringify({ event: "mark", stream_id: id, mark: {} }), "a mark without a name"]
+          [
+            "a dtmf without a digit",
+            (id) => JSON.stringify({ event: "dtmf", stream_id: id, dtmf: { digit: "xy" } }),
+            "a dtmf event without a digit"
+          ],
+          [
+            "a mark without a name",
+            (id) => JSON.stringify({ event: "mark", stream_id: id, mark: {} }),
+            "a mark without a name"
+          ]
         ]
         for (const [what, frame, reason] of cases) {
           const c = yield* call
@@ -218,7 +270,12 @@ describe("Telnyx media streams at the runner", () => {
       Effect.gen(function*() {
         const c = yield* call
         assert.match(c.route.streamUrl, /\/media\/twilio$/)
-        const wrong = yield* Effect.either(FakeTelnyxMedia.connect({ url: c.route.streamUrl.replace("/media/twilio", "/media/other"), token: c.route.token }))
+        const wrong = yield* Effect.either(
+          FakeTelnyxMedia.connect({
+            url: c.route.streamUrl.replace("/media/twilio", "/media/other"),
+            token: c.route.token
+          })
+        )
         assert.isTrue(wrong._tag === "Left")
       }))
   })

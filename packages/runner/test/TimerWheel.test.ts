@@ -13,7 +13,8 @@ const pendingSleeps = Effect.map(TestClock.sleeps(), (sleeps) => sleeps.length)
 const setup = Effect.gen(function*() {
   const wheel = yield* TimerWheel
   const fired = yield* Ref.make<ReadonlyArray<string>>([])
-  const record = (name: string) => Effect.flatMap(Clock.currentTimeMillis, (at) => Ref.update(fired, (all) => [...all, `${name}@${at}`]))
+  const record = (name: string) =>
+    Effect.flatMap(Clock.currentTimeMillis, (at) => Ref.update(fired, (all) => [...all, `${name}@${at}`]))
   return { wheel, fired, record }
 })
 
@@ -85,8 +86,14 @@ describe("TimerWheel", () => {
       yield* wheel.arm("a", "ring", 5_000, record("late"))
       yield* Effect.yieldNow()
       assert.deepStrictEqual(yield* Ref.get(fired), ["late@10000"])
-      const tick: Effect.Effect<void> = Effect.flatMap(record("tick"), () =>
-        Effect.flatMap(Clock.currentTimeMillis, (now) => now < 13_000 ? wheel.arm("a", "tick", now + 1_000, tick) : Effect.void))
+      const tick: Effect.Effect<void> = Effect.flatMap(
+        record("tick"),
+        () =>
+          Effect.flatMap(
+            Clock.currentTimeMillis,
+            (now) => now < 13_000 ? wheel.arm("a", "tick", now + 1_000, tick) : Effect.void
+          )
+      )
       yield* wheel.arm("a", "tick", 11_000, tick)
       yield* TestClock.adjust(10_000)
       assert.deepStrictEqual(yield* Ref.get(fired), ["late@10000", "tick@11000", "tick@12000", "tick@13000"])
@@ -110,10 +117,14 @@ describe("TimerWheel", () => {
     Effect.gen(function*() {
       const { fired, wheel } = yield* setup
       for (let i = 0; i < 500; i++) {
-        for (let round = 0; round < 5; round++) yield* wheel.arm(`call-${i}`, "ring", 60_000 + round * 1_000 + (i % 3), Effect.void)
+        for (let round = 0; round < 5; round++) {
+          yield* wheel.arm(`call-${i}`, "ring", 60_000 + round * 1_000 + (i % 3), Effect.void)
+        }
       }
       assert.strictEqual(wheel.size(), 500)
-      for (let i = 0; i < 500; i += 2) yield* wheel.cancelAll(`call-${i}`)
+      for (let i = 0; i < 500; i += 2) {
+        yield* wheel.cancelAll(`call-${i}`)
+      }
       assert.strictEqual(wheel.size(), 250)
       yield* TestClock.adjust(70_000)
       assert.strictEqual(wheel.size(), 0)

@@ -1,9 +1,7 @@
-import type { TenantId } from "@voiceagent/domain/Ids"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { assert, describe, it, layer } from "@effect/vitest"
 import type { SessionId } from "@voiceagent/domain/Calls"
-import * as FakeTwilio from "@voiceagent/runner/Testing/FakeTwilio"
-import * as FakeTwilioMedia from "@voiceagent/runner/Testing/FakeTwilioMedia"
+import type { TenantId } from "@voiceagent/domain/Ids"
 import type { DialRequest } from "@voiceagent/runner/Telephony/Telephony"
 import {
   computeSignature,
@@ -12,6 +10,8 @@ import {
   type TwilioOptions,
   verifySignature
 } from "@voiceagent/runner/Telephony/TwilioCarrier"
+import * as FakeTwilio from "@voiceagent/runner/Testing/FakeTwilio"
+import * as FakeTwilioMedia from "@voiceagent/runner/Testing/FakeTwilioMedia"
 import { Effect, Either, Fiber, Logger, Option, Redacted, TestClock } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
@@ -94,7 +94,10 @@ layer(NodeHttpClient.layerUndici)("TwilioCarrier", (it) => {
 
   it.scoped("sends the ring timeout as Twilio's Timeout when set", () =>
     Effect.gen(function*() {
-      const { carrier, fake } = yield* setup({ ringTimeoutSeconds: 25, statusCallbackBaseUrl: "https://voice.example.com/" })
+      const { carrier, fake } = yield* setup({
+        ringTimeoutSeconds: 25,
+        statusCallbackBaseUrl: "https://voice.example.com/"
+      })
       const { providerCallId } = yield* carrier.dial(dialRequest())
       const form = fake.calls()[0]!.form
       assert.deepStrictEqual(form.at(-1), ["Timeout", "25"])
@@ -189,14 +192,23 @@ layer(NodeHttpClient.layerUndici)("TwilioCarrier", (it) => {
       yield* carrier.transfer!(providerCallId, { to: "+14155550199", from: "+14155550100" })
       const request = fake.calls().at(-1)!
       assert.strictEqual(request.path, `/2010-04-01/Accounts/${fake.accountSid}/Calls/${providerCallId}.json`)
-      assert.deepStrictEqual(request.form, [["Twiml", "<Response><Dial callerId=\"+14155550100\"><Number>+14155550199</Number></Dial></Response>"]])
+      assert.deepStrictEqual(request.form, [[
+        "Twiml",
+        "<Response><Dial callerId=\"+14155550100\"><Number>+14155550199</Number></Dial></Response>"
+      ]])
       const call = fake.call(providerCallId)!
       assert.strictEqual(call.status, "in-progress")
-      assert.deepStrictEqual(FakeTwilioMedia.parseTwiml(call.twiml!).dial, { number: "+14155550199", callerId: "+14155550100" })
+      assert.deepStrictEqual(FakeTwilioMedia.parseTwiml(call.twiml!).dial, {
+        number: "+14155550199",
+        callerId: "+14155550100"
+      })
       assert.strictEqual(call.redirects?.length, 1)
       // a 5xx or no answer is a refusal too
       fake.failNext({ _tag: "Respond", status: 503 })
-      assert.match(yield* refusal(carrier.transfer!(providerCallId, { to: "+14155550199", from: "+14155550100" })), /Twilio answered 503/)
+      assert.match(
+        yield* refusal(carrier.transfer!(providerCallId, { to: "+14155550199", from: "+14155550100" })),
+        /Twilio answered 503/
+      )
     }))
 
   it.scoped("logs and swallows hangup failures, keeping secrets out of the logs", () =>
@@ -240,7 +252,11 @@ layer(NodeHttpClient.layerUndici)("TwilioCarrier", (it) => {
       ]
       for (const [twilioStatus, expected] of table) {
         fake.setCallStatus(providerCallId, twilioStatus)
-        assert.deepStrictEqual(Option.map(yield* carrier.status(providerCallId), (s) => s.phase), Option.some(expected), twilioStatus)
+        assert.deepStrictEqual(
+          Option.map(yield* carrier.status(providerCallId), (s) => s.phase),
+          Option.some(expected),
+          twilioStatus
+        )
       }
       const last = fake.calls().at(-1)!
       assert.strictEqual(last.method, "GET")
@@ -254,7 +270,11 @@ layer(NodeHttpClient.layerUndici)("TwilioCarrier", (it) => {
       const [unknowns, lines] = yield* withCapturedLogs(
         Effect.all([carrier.status(providerCallId), carrier.status(providerCallId), carrier.status(providerCallId)])
       )
-      assert.deepStrictEqual(unknowns, [Option.some({ phase: "dialing" }), Option.some({ phase: "dialing" }), Option.some({ phase: "dialing" })])
+      assert.deepStrictEqual(unknowns, [
+        Option.some({ phase: "dialing" }),
+        Option.some({ phase: "dialing" }),
+        Option.some({ phase: "dialing" })
+      ])
       assert.strictEqual(lines.length, 2)
     }))
 

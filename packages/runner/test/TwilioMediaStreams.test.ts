@@ -16,9 +16,12 @@ import { Effect, Redacted, TestClock } from "effect"
 import * as crypto from "node:crypto"
 import { type Call, call, MediaLayer } from "./MediaCall.js"
 
-
 const open = (route: Call["route"], options: { readonly start?: boolean; readonly token?: string } = {}) =>
-  FakeTwilioMedia.connect({ url: route.streamUrl, parameters: { token: options.token ?? route.token }, start: options.start ?? true })
+  FakeTwilioMedia.connect({
+    url: route.streamUrl,
+    parameters: { token: options.token ?? route.token },
+    start: options.start ?? true
+  })
 
 const closeOf = (stream: FakeTwilioMedia.FakeTwilioMediaStream) =>
   Effect.map(stream.until("the socket to close", () => stream.closed() !== undefined), () => stream.closed()!)
@@ -31,7 +34,9 @@ const assertRefused = (closed: { readonly code: number; readonly reason: string 
   assert.isAtMost(Buffer.byteLength(closed.reason, "utf8"), 123)
 }
 
-const startMessage = (fields: { readonly streamSid?: unknown; readonly token?: unknown; readonly mediaFormat?: unknown }) =>
+const startMessage = (
+  fields: { readonly streamSid?: unknown; readonly token?: unknown; readonly mediaFormat?: unknown }
+) =>
   JSON.stringify({
     event: "start",
     sequenceNumber: "1",
@@ -41,13 +46,20 @@ const startMessage = (fields: { readonly streamSid?: unknown; readonly token?: u
       callSid: "CA00000000000000000000000000000001",
       tracks: ["inbound"],
       customParameters: fields.token === undefined ? {} : { token: fields.token },
-      ...("mediaFormat" in fields ? { mediaFormat: fields.mediaFormat } : { mediaFormat: { encoding: "audio/x-mulaw", sampleRate: 8000, channels: 1 } })
+      ...("mediaFormat" in fields
+        ? { mediaFormat: fields.mediaFormat }
+        : { mediaFormat: { encoding: "audio/x-mulaw", sampleRate: 8000, channels: 1 } })
     },
     streamSid: fields.streamSid
   })
 
 const mediaMessage = (streamSid: string, payload: string) =>
-  JSON.stringify({ event: "media", sequenceNumber: "2", media: { track: "inbound", chunk: "1", timestamp: "0", payload }, streamSid })
+  JSON.stringify({
+    event: "media",
+    sequenceNumber: "2",
+    media: { track: "inbound", chunk: "1", timestamp: "0", payload },
+    streamSid
+  })
 
 const connected = (c: Call, what = "the media connected") =>
   c.until(what, () => c.reports.some((r) => r._tag === "MediaConnected"))
@@ -65,7 +77,10 @@ describe("Twilio media streams at the runner", () => {
       Effect.gen(function*() {
         const c = yield* call
         const stream = yield* open(c.route)
-        yield* stream.until("the greeting's first audio and mark", () => stream.audio().length > 0 && stream.marks().length > 0)
+        yield* stream.until(
+          "the greeting's first audio and mark",
+          () => stream.audio().length > 0 && stream.marks().length > 0
+        )
         assert.isTrue(c.attached())
         const connected = c.reports.find((r) => r._tag === "MediaConnected")
         assert.deepInclude(connected, { streamId: stream.streamSid })
@@ -90,17 +105,33 @@ describe("Twilio media streams at the runner", () => {
           ["not an object", ["5"], "a message that is not an object"],
           ["null", ["null"], "a message that is not an object"],
           ["media before start", [mediaMessage("MZ1", "/w==")], "media before start"],
-          ["mark before start", [JSON.stringify({ event: "mark", streamSid: "MZ1", mark: { name: "x" } })], "mark before start"],
-          ["dtmf before start", [JSON.stringify({ event: "dtmf", streamSid: "MZ1", dtmf: { digit: "1" } })], "dtmf before start"],
+          [
+            "mark before start",
+            [JSON.stringify({ event: "mark", streamSid: "MZ1", mark: { name: "x" } })],
+            "mark before start"
+          ],
+          [
+            "dtmf before start",
+            [JSON.stringify({ event: "dtmf", streamSid: "MZ1", dtmf: { digit: "1" } })],
+            "dtmf before start"
+          ],
           ["unknown event", [JSON.stringify({ event: "hello" })], "an unknown event before start"],
           ["no streamSid", [startMessage({ token: c.route.token })], "start without a streamSid"],
           ["no token", [startMessage({ streamSid: "MZ1" })], "start without a token"],
           [
             "not μ-law",
-            [startMessage({ streamSid: "MZ1", token: c.route.token, mediaFormat: { encoding: "audio/x-l16", sampleRate: 16000, channels: 1 } })],
+            [startMessage({
+              streamSid: "MZ1",
+              token: c.route.token,
+              mediaFormat: { encoding: "audio/x-l16", sampleRate: 16000, channels: 1 }
+            })],
             "media format is not μ-law 8 kHz mono"
           ],
-          ["a null media format", [startMessage({ streamSid: "MZ1", token: c.route.token, mediaFormat: null })], "media format is not μ-law 8 kHz mono"]
+          [
+            "a null media format",
+            [startMessage({ streamSid: "MZ1", token: c.route.token, mediaFormat: null })],
+            "media format is not μ-law 8 kHz mono"
+          ]
         ]
         for (const [what, frames, reason] of cases) {
           const stream = yield* open(c.route, { start: false })
@@ -182,15 +213,35 @@ describe("Twilio media streams at the runner", () => {
       Effect.gen(function*() {
         const cases: ReadonlyArray<readonly [string, (streamSid: string) => string, string | RegExp]> = [
           ["not JSON", () => "{\"event\": \"media\",", "a message that is not JSON"],
-          ["an unknown stream", () => mediaMessage("MZ00000000000000000000000000000000", "/w=="), "media for another stream"],
+          [
+            "an unknown stream",
+            () => mediaMessage("MZ00000000000000000000000000000000", "/w=="),
+            "media for another stream"
+          ],
           ["base64 garbage", (sid) => mediaMessage(sid, "@@not*base64@@"), "a media payload that is not base64"],
           ["an empty payload", (sid) => mediaMessage(sid, ""), "a media payload that is not base64"],
-          ["over a second of audio", (sid) => mediaMessage(sid, Buffer.alloc(8_001, 0xff).toString("base64")), "a media payload over 1 s"],
+          [
+            "over a second of audio",
+            (sid) => mediaMessage(sid, Buffer.alloc(8_001, 0xff).toString("base64")),
+            "a media payload over 1 s"
+          ],
           ["a second start", (sid) => startMessage({ streamSid: sid, token: "x" }), "a second start"],
-          ["a dtmf without a digit", (sid) => JSON.stringify({ event: "dtmf", streamSid: sid, dtmf: { digit: "xy" } }), "a dtmf event without a digit"],
-          ["a mark without a name", (sid) => JSON.stringify({ event: "mark", streamSid: sid, mark: {} }), "a mark without a name"],
+          [
+            "a dtmf without a digit",
+            (sid) => JSON.stringify({ event: "dtmf", streamSid: sid, dtmf: { digit: "xy" } }),
+            "a dtmf event without a digit"
+          ],
+          [
+            "a mark without a name",
+            (sid) => JSON.stringify({ event: "mark", streamSid: sid, mark: {} }),
+            "a mark without a name"
+          ],
           // three bytes a character: a reason cut at 120 characters would not fit a close frame (123 bytes)
-          ["an unknown event named in CJK", (sid) => JSON.stringify({ event: "語".repeat(60), streamSid: sid }), /^an unknown event 語+$/]
+          [
+            "an unknown event named in CJK",
+            (sid) => JSON.stringify({ event: "語".repeat(60), streamSid: sid }),
+            /^an unknown event 語+$/
+          ]
         ]
         for (const [what, frame, reason] of cases) {
           const c = yield* call
@@ -199,7 +250,10 @@ describe("Twilio media streams at the runner", () => {
           yield* stream.send(frame(stream.streamSid))
           assertRefused(yield* closeOf(stream), reason)
           yield* c.until(what, () => c.reports.some((r) => r._tag === "MediaStopped"))
-          const stopped = c.reports.find((r) => r._tag === "MediaStopped") as Extract<EngineReport, { _tag: "MediaStopped" }>
+          const stopped = c.reports.find((r) => r._tag === "MediaStopped") as Extract<
+            EngineReport,
+            { _tag: "MediaStopped" }
+          >
           if (typeof reason === "string") assert.strictEqual(stopped.reason, reason, what)
         }
       }))

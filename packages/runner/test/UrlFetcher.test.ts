@@ -95,10 +95,14 @@ const routes = (req: http.IncomingMessage, res: http.ServerResponse, server: Loo
       res.write("partial")
       return
     case "/gzip":
-      res.writeHead(200, { "content-type": "text/plain", "content-encoding": "gzip" }).end(zlib.gzipSync("Compressed text, unpacked."))
+      res.writeHead(200, { "content-type": "text/plain", "content-encoding": "gzip" }).end(
+        zlib.gzipSync("Compressed text, unpacked.")
+      )
       return
     case "/gzip-bomb":
-      res.writeHead(200, { "content-type": "text/plain", "content-encoding": "gzip" }).end(zlib.gzipSync(Buffer.alloc(4 * 1024 * 1024)))
+      res.writeHead(200, { "content-type": "text/plain", "content-encoding": "gzip" }).end(
+        zlib.gzipSync(Buffer.alloc(4 * 1024 * 1024))
+      )
       return
     case "/pdf":
       res.writeHead(200, { "content-type": "application/pdf" }).end(Buffer.from([0x25, 0x50, 0x44, 0x46, 0x00, 0xff]))
@@ -193,7 +197,19 @@ describe("Knowledge/UrlFetcher", () => {
     })
 
     it("refuses invalid entries, naming them", () => {
-      for (const entry of ["10.0.0.0/33", "300.1.1.1", "*.example.com", "http://intranet", "intranet:8080", "10.1", "::1/129", "host!name", "-x.example"]) {
+      for (
+        const entry of [
+          "10.0.0.0/33",
+          "300.1.1.1",
+          "*.example.com",
+          "http://intranet",
+          "intranet:8080",
+          "10.1",
+          "::1/129",
+          "host!name",
+          "-x.example"
+        ]
+      ) {
         const result = parseAllowList(`127.0.0.1, ${entry}`)
         assert.isTrue(Either.isLeft(result), entry)
         if (Either.isLeft(result)) assert.include(result.left, `"${entry.split(" ")[0]}"`)
@@ -249,13 +265,22 @@ describe("Knowledge/UrlFetcher", () => {
       Effect.gen(function*() {
         const url = yield* checkUrl("https://8.8.8.8/docs?q=1", defaultUrlPolicy)
         assert.strictEqual(url.href, "https://8.8.8.8/docs?q=1")
-        assert.strictEqual((yield* checkUrl("http://[2606:4700:4700::1111]/", defaultUrlPolicy)).hostname, "[2606:4700:4700::1111]")
+        assert.strictEqual(
+          (yield* checkUrl("http://[2606:4700:4700::1111]/", defaultUrlPolicy)).hostname,
+          "[2606:4700:4700::1111]"
+        )
       }))
 
     it.effect("refuses localhost, which resolves to loopback", () =>
       Effect.gen(function*() {
-        assert.strictEqual((yield* notAllowed(checkUrl("http://localhost:8080/", defaultUrlPolicy))).reason, "PRIVATE_ADDRESS")
-        assert.strictEqual((yield* notAllowed(checkUrl("http://LocalHost/", defaultUrlPolicy))).reason, "PRIVATE_ADDRESS")
+        assert.strictEqual(
+          (yield* notAllowed(checkUrl("http://localhost:8080/", defaultUrlPolicy))).reason,
+          "PRIVATE_ADDRESS"
+        )
+        assert.strictEqual(
+          (yield* notAllowed(checkUrl("http://LocalHost/", defaultUrlPolicy))).reason,
+          "PRIVATE_ADDRESS"
+        )
       }))
 
     it.effect("lets through what the allow-list names: addresses, ranges, hostnames", () =>
@@ -268,9 +293,18 @@ describe("Knowledge/UrlFetcher", () => {
         yield* checkUrl("http://[fd00::5]/", policy(["[fd00::5]"]))
         yield* checkUrl("http://localhost:8080/", policy(["LocalHost"]))
         // ranges are exact: a neighbour stays refused, as does another family
-        assert.strictEqual((yield* notAllowed(checkUrl("http://10.1.0.1/", policy(["10.0.0.0/16"])))).reason, "PRIVATE_ADDRESS")
-        assert.strictEqual((yield* notAllowed(checkUrl("http://192.168.1.1/", policy(["10.0.0.0/8", "::1"])))).reason, "PRIVATE_ADDRESS")
-        assert.strictEqual((yield* notAllowed(checkUrl("http://127.0.0.2/", policy(["127.0.0.1"])))).reason, "PRIVATE_ADDRESS")
+        assert.strictEqual(
+          (yield* notAllowed(checkUrl("http://10.1.0.1/", policy(["10.0.0.0/16"])))).reason,
+          "PRIVATE_ADDRESS"
+        )
+        assert.strictEqual(
+          (yield* notAllowed(checkUrl("http://192.168.1.1/", policy(["10.0.0.0/8", "::1"])))).reason,
+          "PRIVATE_ADDRESS"
+        )
+        assert.strictEqual(
+          (yield* notAllowed(checkUrl("http://127.0.0.2/", policy(["127.0.0.1"])))).reason,
+          "PRIVATE_ADDRESS"
+        )
       }))
   })
 
@@ -303,7 +337,10 @@ describe("Knowledge/UrlFetcher", () => {
         assert.strictEqual(refused.reason, "PRIVATE_ADDRESS")
         assert.deepStrictEqual(server.hits, [])
         // allowed by name, whichever loopback address it resolves to
-        const fetched = yield* fetchUrl(`http://localhost:${server.port}/page`, { ...defaultUrlPolicy, allow: ["localhost"] })
+        const fetched = yield* fetchUrl(`http://localhost:${server.port}/page`, {
+          ...defaultUrlPolicy,
+          allow: ["localhost"]
+        })
         assert.strictEqual(new TextDecoder().decode(fetched.bytes), PAGE)
       }))
 
@@ -325,7 +362,9 @@ describe("Knowledge/UrlFetcher", () => {
         const toFile = yield* notAllowed(fetchUrl(`${server.base}/to-file`, loopbackPolicy))
         assert.strictEqual(toFile.reason, "SCHEME")
         // a hostname allowed by name does not carry its allowance to the next host
-        const toLoopback = yield* notAllowed(fetchUrl(`http://localhost:${server.port}/to-loopback`, { ...defaultUrlPolicy, allow: ["localhost"] }))
+        const toLoopback = yield* notAllowed(
+          fetchUrl(`http://localhost:${server.port}/to-loopback`, { ...defaultUrlPolicy, allow: ["localhost"] })
+        )
         assert.strictEqual(toLoopback.reason, "PRIVATE_ADDRESS")
         assert.deepStrictEqual(server.hits, ["/to-private", "/to-file", "/to-loopback"])
       }))

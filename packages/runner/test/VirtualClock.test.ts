@@ -16,7 +16,11 @@ describe("the kit's virtual clock", () => {
       const clock = (yield* VirtualClockModule.current)!
       assert.instanceOf(clock, VirtualClock)
       const woke: Array<string> = []
-      const at = (label: string) => Effect.flatMap(Effect.clockWith((c) => c.currentTimeMillis), (now) => Effect.sync(() => woke.push(`${label}@${now}`)))
+      const at = (label: string) =>
+        Effect.flatMap(
+          Effect.clockWith((c) => c.currentTimeMillis),
+          (now) => Effect.sync(() => woke.push(`${label}@${now}`))
+        )
       const start = clock.unsafeCurrentTimeMillis()
       // a thousand timeouts that did not fire: none stays behind
       for (let i = 0; i < 1_000; i++) yield* Effect.timeout(Effect.void, "1 hour")

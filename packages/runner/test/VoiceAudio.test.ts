@@ -10,7 +10,14 @@ import {
   SAMPLES_PER_FRAME,
   writeWav
 } from "@voiceagent/runner/Voice/Audio"
-import { defaultDetector, detect, initialDetector, type SpeechChange, Vad, webrtcVad } from "@voiceagent/runner/Voice/Vad"
+import {
+  defaultDetector,
+  detect,
+  initialDetector,
+  type SpeechChange,
+  Vad,
+  webrtcVad
+} from "@voiceagent/runner/Voice/Vad"
 import { Effect } from "effect"
 
 const tone = (ms: number, hz: number, amplitude: number, rate = 8_000) => {

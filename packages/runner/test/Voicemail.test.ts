@@ -20,11 +20,15 @@ const MESSAGE = "Hi, this is Ada from Acme. Please call us back."
 const lines = (call: { readonly transcript: ReadonlyArray<{ speaker: string; text: string; interrupted: boolean }> }) =>
   call.transcript.map((l) => `${l.speaker}${l.interrupted ? " (cut off)" : ""}: ${l.text}`)
 
-const story = (call: any) => JSON.stringify({ outcome: call.outcome, endReason: call.endReason, transcript: lines(call), events: call.events })
+const story = (call: any) =>
+  JSON.stringify({ outcome: call.outcome, endReason: call.endReason, transcript: lines(call), events: call.events })
 
 /** How long the simulated machine plays (greeting and beep), from the same fixtures. */
 const machineMs = (beepMs: number) =>
-  Effect.map(Caller.machineAudio((text) => Effect.map(fixtureFor(text), Option.getOrThrow), { beepMs }), (pcm) => durationMs(pcm.length))
+  Effect.map(
+    Caller.machineAudio((text) => Effect.map(fixtureFor(text), Option.getOrThrow), { beepMs }),
+    (pcm) => durationMs(pcm.length)
+  )
 
 const agentWith = (voicemail: Record<string, unknown>) =>
   Effect.gen(function*() {
@@ -43,10 +47,20 @@ describe("voicemail detection from the audio", () => {
       Effect.gen(function*() {
         yield* TestKit.startAt("2026-11-23T15:00:00Z")
         const t = yield* agentWith({ detection: "carrier", policy: "hangup" })
-        const sessionId = yield* TestKit.call(t, { voiceNumberId: t.voiceNumberId, to: "+14155550160", caller: [Caller.machine()] })
+        const sessionId = yield* TestKit.call(t, {
+          voiceNumberId: t.voiceNumberId,
+          to: "+14155550160",
+          caller: [Caller.machine()]
+        })
         yield* TestKit.advance("1 minute")
         const call = yield* TestKit.callDetail(t.tenantId, sessionId)
-        assert.deepInclude(call, { status: "ENDED", outcome: "UNANSWERED", endReason: "voicemail", answeredBy: "machine", voicemail: "hung_up" }, story(call))
+        assert.deepInclude(call, {
+          status: "ENDED",
+          outcome: "UNANSWERED",
+          endReason: "voicemail",
+          answeredBy: "machine",
+          voicemail: "hung_up"
+        }, story(call))
         // the greeting went out (paused under the machine's voice, cut off by the hang-up), and nothing else
         assert.deepStrictEqual(lines(call).map((l) => l.split(":")[0]), ["agent (cut off)"], story(call))
         assert.isTrue(GREETING.startsWith(call.transcript[0]!.text), story(call))
@@ -71,7 +85,12 @@ describe("voicemail detection from the audio", () => {
         })
         yield* TestKit.advance("1 minute")
         const call = yield* TestKit.callDetail(t.tenantId, sessionId)
-        assert.deepInclude(call, { outcome: "UNANSWERED", endReason: "voicemail", answeredBy: "machine", voicemail: "message_left" }, story(call))
+        assert.deepInclude(call, {
+          outcome: "UNANSWERED",
+          endReason: "voicemail",
+          answeredBy: "machine",
+          voicemail: "message_left"
+        }, story(call))
         const said = lines(call)
         // the message is the agent's last line, not cut off by the noise
         assert.strictEqual(said.at(-1), `agent: ${MESSAGE}`, story(call))
@@ -81,7 +100,9 @@ describe("voicemail detection from the audio", () => {
         assert.isBelow(message.at.getTime(), beepEnd + 1_500, "the message began under the noise")
         assert.isAtLeast(message.at.getTime(), beepEnd - 40, story(call))
         assert.isBelow(message.at.getTime(), beepEnd + 500, story(call))
-        assert.deepStrictEqual(eventOf(call, "media_stopped")?.detail, { reason: "the conversation stopped: its stream was handed over" })
+        assert.deepStrictEqual(eventOf(call, "media_stopped")?.detail, {
+          reason: "the conversation stopped: its stream was handed over"
+        })
         const left = eventOf(call, "voicemail")!.detail as any
         assert.deepInclude(left, { result: "message_left", afterBeep: true, played: true }, story(call))
         // hung up once it had played, not before
@@ -100,7 +121,11 @@ describe("voicemail detection from the audio", () => {
         })
         yield* TestKit.advance("1 minute")
         const call = yield* TestKit.callDetail(t.tenantId, sessionId)
-        assert.deepInclude(call, { outcome: "ANSWERED", endReason: "completed", answeredBy: "human", voicemail: null }, story(call))
+        assert.deepInclude(
+          call,
+          { outcome: "ANSWERED", endReason: "completed", answeredBy: "human", voicemail: null },
+          story(call)
+        )
         assert.deepStrictEqual(lines(call).slice(0, 2), [`agent: ${GREETING}`, "customer: Hello."], story(call))
         // the greeting was not held back for the detection: it started as the call was answered
         assert.strictEqual(call.transcript[0]!.at.getTime(), call.answeredAt!.getTime(), story(call))
@@ -113,7 +138,11 @@ describe("voicemail detection from the audio", () => {
       Effect.gen(function*() {
         yield* TestKit.startAt("2026-11-23T18:00:00Z")
         const t = yield* agentWith({ detection: "audio", policy: "leave_message", message: MESSAGE })
-        const sessionId = yield* TestKit.call(t, { voiceNumberId: t.voiceNumberId, to: "+14155550162", caller: [Caller.machine({ beepMs: 0 })] })
+        const sessionId = yield* TestKit.call(t, {
+          voiceNumberId: t.voiceNumberId,
+          to: "+14155550162",
+          caller: [Caller.machine({ beepMs: 0 })]
+        })
         yield* TestKit.advance("2 minutes")
         const call = yield* TestKit.callDetail(t.tenantId, sessionId)
         assert.deepInclude(call, { endReason: "voicemail", voicemail: "message_left" }, story(call))
@@ -133,7 +162,10 @@ describe("voicemail detection from the audio", () => {
         yield* TestKit.smsCampaign(t.tenantId, {
           agentId: t.agentId,
           senderNumber: "+14155550100",
-          templates: [{ callStatus: "ANSWERED", messageBody: "thanks" }, { callStatus: "UNANSWERED", messageBody: "missed you" }]
+          templates: [{ callStatus: "ANSWERED", messageBody: "thanks" }, {
+            callStatus: "UNANSWERED",
+            messageBody: "missed you"
+          }]
         })
         const campaign = yield* TestKit.campaign(t.tenantId, {
           name: "Voicemail",
@@ -152,7 +184,10 @@ describe("voicemail detection from the audio", () => {
         yield* Effect.flatMap(Campaigns, (c) => c.schedule(t.tenantId, campaign.id, null)).pipe(Effect.orDie)
         yield* TestKit.advance("5 minutes")
         const attempts = yield* TestKit.attempts(t.tenantId, campaign.id)
-        assert.deepStrictEqual(attempts.map((a) => [a.attemptNumber, a.status, a.outcome]), [[1, "ENDED", "UNANSWERED"], [2, "ENDED", "UNANSWERED"]])
+        assert.deepStrictEqual(attempts.map((a) => [a.attemptNumber, a.status, a.outcome]), [
+          [1, "ENDED", "UNANSWERED"],
+          [2, "ENDED", "UNANSWERED"]
+        ])
         // the redial came the campaign's delay after the first voicemail ended
         assert.isAtLeast(attempts[1]!.dialedAt!.getTime() - attempts[0]!.endedAt!.getTime(), 60_000)
         for (const a of attempts) {
@@ -160,7 +195,10 @@ describe("voicemail detection from the audio", () => {
           assert.deepInclude(call, { endReason: "voicemail", answeredBy: "machine", voicemail: "hung_up" }, story(call))
         }
         const sms = yield* TestKit.messages(t.tenantId, "SMS")
-        assert.deepStrictEqual(sms.map((m) => [m.body, m.callOutcome, m.sessionId]).sort(), attempts.map((a) => ["missed you", "UNANSWERED", a.sessionId]).sort() as any)
+        assert.deepStrictEqual(
+          sms.map((m) => [m.body, m.callOutcome, m.sessionId]).sort(),
+          attempts.map((a) => ["missed you", "UNANSWERED", a.sessionId]).sort() as any
+        )
       }))
   })
 })

@@ -10,7 +10,11 @@ import * as crypto from "node:crypto"
 
 /** A new tenant of its own. */
 export const newTenant = Effect.gen(function*() {
-  const { tenant } = yield* (yield* UsersRepo).create({ email: `t-${crypto.randomUUID()}@example.com`, passwordHash: "x", companyName: "Co" })
+  const { tenant } = yield* (yield* UsersRepo).create({
+    email: `t-${crypto.randomUUID()}@example.com`,
+    passwordHash: "x",
+    companyName: "Co"
+  })
   return tenant!.id as TenantId
 })
 

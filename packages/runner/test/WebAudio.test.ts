@@ -19,7 +19,13 @@ const inPieces = (step: (pcm: Int16Array) => Int16Array, pcm: Int16Array, size: 
 
 describe("web call audio: 16 kHz to 8 kHz and back", () => {
   it("keeps the telephone band and takes out what would fold into it", () => {
-    for (const [hz, low, high] of [[300, 0.99, 1.01], [1_000, 0.99, 1.01], [3_000, 0.97, 1.03], [4_500, 0, 0.1], [6_000, 0, 0.01]] as const) {
+    for (
+      const [hz, low, high] of [[300, 0.99, 1.01], [1_000, 0.99, 1.01], [3_000, 0.97, 1.03], [4_500, 0, 0.1], [
+        6_000,
+        0,
+        0.01
+      ]] as const
+    ) {
       const input = tone(hz, 16_000, 16_000)
       const halved = makeDownsampler()(input)
       assert.strictEqual(halved.length, 8_000)
@@ -34,9 +40,13 @@ describe("web call audio: 16 kHz to 8 kHz and back", () => {
   it("gives the same samples whatever the size of the pieces (odd ones included)", () => {
     const input = tone(700, 16_000, 4_000)
     const whole = makeDownsampler()(input)
-    for (const size of [1, 7, 160, 317, 320]) assert.deepStrictEqual(inPieces(makeDownsampler(), input, size), whole, `pieces of ${size}`)
+    for (const size of [1, 7, 160, 317, 320]) {
+      assert.deepStrictEqual(inPieces(makeDownsampler(), input, size), whole, `pieces of ${size}`)
+    }
     const back = makeUpsampler()(whole)
-    for (const size of [1, 33, 160]) assert.deepStrictEqual(inPieces(makeUpsampler(), whole, size), back, `pieces of ${size}`)
+    for (const size of [1, 33, 160]) {
+      assert.deepStrictEqual(inPieces(makeUpsampler(), whole, size), back, `pieces of ${size}`)
+    }
   })
 
   it("reads and writes little-endian 16-bit samples, negative ones included", () => {

@@ -40,7 +40,9 @@ const receiver = (script: Array<Reply>) =>
           let body = ""
           req.on("data", (c) => (body += c)).on("end", () => {
             received.push({ headers: req.headers, body })
-            for (const waiter of waiting) if (received.length >= waiter.count) Deferred.unsafeDone(waiter.arrived, Exit.void)
+            for (const waiter of waiting) {
+              if (received.length >= waiter.count) Deferred.unsafeDone(waiter.arrived, Exit.void)
+            }
             const reply = script.shift() ?? "ok"
             if (reply === "hang") return
             res.writeHead(reply === "ok" ? 200 : 500).end()
@@ -54,19 +56,31 @@ const receiver = (script: Array<Reply>) =>
             return Deferred.await(waiter.arrived)
           })
         server.listen(0, "127.0.0.1", () =>
-          resume(Effect.succeed({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received, arrived })))
+          resume(
+            Effect.succeed({
+              server,
+              url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+              received,
+              arrived
+            })
+          ))
       }
     ),
-    ({ server }) => Effect.sync(() => server.closeAllConnections()).pipe(
-      Effect.zipRight(Effect.async<void>((resume) => void server.close(() => resume(Effect.void))))
-    )
+    ({ server }) =>
+      Effect.sync(() => server.closeAllConnections()).pipe(
+        Effect.zipRight(Effect.async<void>((resume) => void server.close(() => resume(Effect.void))))
+      )
   )
 
 const subscriber = (url: string) =>
   Effect.gen(function*() {
     const users = yield* UsersRepo
     const keys = yield* ApiKeysRepo
-    const { tenant, user } = yield* users.create({ email: `w-${crypto.randomUUID()}@example.com`, passwordHash: "x", companyName: "Co" })
+    const { tenant, user } = yield* users.create({
+      email: `w-${crypto.randomUUID()}@example.com`,
+      passwordHash: "x",
+      companyName: "Co"
+    })
     const secret = `whsec_${crypto.randomBytes(8).toString("hex")}`
     yield* keys.insert({
       id: crypto.randomUUID() as ApiKeyId,
@@ -108,8 +122,14 @@ const ended = (tenantId: TenantId): CallEndedEvent => ({
 const settle = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 20)))
 
 const rowOf = (tenantId: TenantId) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql<any>`SELECT * FROM webhook_deliveries WHERE tenant_id = ${tenantId}`.pipe(Effect.map(([r]) => r), Effect.orDie))
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) =>
+      sql<any>`SELECT * FROM webhook_deliveries WHERE tenant_id = ${tenantId}`.pipe(
+        Effect.map(([r]) => r),
+        Effect.orDie
+      )
+  )
 
 /** How long (real time) the tests wait for what real I/O finishes; generous, every wait ends on its event. */
 const REAL_TIME_LIMIT_MS = 30_000
@@ -139,7 +159,9 @@ const rowAfter = (tenantId: TenantId, attempts: number) =>
       if (row.attempts >= attempts) return row
       if (performance.now() >= deadline) {
         return yield* Effect.dieMessage(
-          `attempt ${attempts} was not recorded within ${REAL_TIME_LIMIT_MS / 1000} s of real time; the row has ${row.attempts}`
+          `attempt ${attempts} was not recorded within ${
+            REAL_TIME_LIMIT_MS / 1000
+          } s of real time; the row has ${row.attempts}`
         )
       }
       yield* settle
@@ -160,7 +182,11 @@ const until = (hook: Receiver, count: number, maxSeconds: number) =>
       if (hook.received.length >= count) break
       yield* TestClock.adjust("1 second")
     }
-    yield* awaitReal(hook.arrived(count), REAL_TIME_LIMIT_MS, `request ${count} at the receiver, ${maxSeconds} s into the TestClock`)
+    yield* awaitReal(
+      hook.arrived(count),
+      REAL_TIME_LIMIT_MS,
+      `request ${count} at the receiver, ${maxSeconds} s into the TestClock`
+    )
     assert.strictEqual(hook.received.length, count, `exactly ${count} request(s) at the receiver`)
     return seconds
   })
@@ -174,7 +200,9 @@ describe("webhook dispatcher, driven by TestClock", () => {
         const webhooks = yield* Webhooks
         yield* webhooks.onCallEnded(ended(tenantId))
         // a long idle pause keeps the number of polls over these 27 hours small
-        const loop = yield* Effect.fork(dispatcher({ pollInterval: "1 second", maxIdleInterval: "1 minute", batchSize: 10 }))
+        const loop = yield* Effect.fork(
+          dispatcher({ pollInterval: "1 second", maxIdleInterval: "1 minute", batchSize: 10 })
+        )
 
         yield* until(hook, 1, 5)
         for (let attempt = 1; attempt < RETRY_SCHEDULE.length; attempt++) {
@@ -182,9 +210,15 @@ describe("webhook dispatcher, driven by TestClock", () => {
           const delay = Duration.toMillis(Duration.decode(RETRY_SCHEDULE[attempt]!))
           assert.strictEqual(row.attempts, attempt)
           assert.strictEqual(row.lastStatus, 500)
-          assert.strictEqual(row.nextAttemptAt.getTime() - row.lastAttemptAt.getTime(), delay, `delay before attempt ${attempt + 1}`)
+          assert.strictEqual(
+            row.nextAttemptAt.getTime() - row.lastAttemptAt.getTime(),
+            delay,
+            `delay before attempt ${attempt + 1}`
+          )
           // nothing early (3 s before it is due, however far the clock went while the attempt was on its way)...
-          yield* TestClock.adjust(Duration.millis(Math.max(0, row.nextAttemptAt.getTime() - 3_000 - (yield* Clock.currentTimeMillis))))
+          yield* TestClock.adjust(
+            Duration.millis(Math.max(0, row.nextAttemptAt.getTime() - 3_000 - (yield* Clock.currentTimeMillis)))
+          )
           yield* settle
           assert.strictEqual(hook.received.length, attempt, `attempt ${attempt + 1} not before its time`)
           // ...and it comes within the dispatcher's idle poll
@@ -206,7 +240,9 @@ describe("webhook dispatcher, driven by TestClock", () => {
         const hook = yield* receiver(["hang", "ok"])
         const { secret, tenantId } = yield* subscriber(hook.url)
         yield* (yield* Webhooks).onCallEnded(ended(tenantId))
-        const loop = yield* Effect.fork(dispatcher({ pollInterval: "1 second", maxIdleInterval: "10 seconds", batchSize: 10 }))
+        const loop = yield* Effect.fork(
+          dispatcher({ pollInterval: "1 second", maxIdleInterval: "10 seconds", batchSize: 10 })
+        )
         yield* until(hook, 1, 5)
         // the request left at the second its signature names (the clock may have moved on since, on a
         // slow machine, before the request reached the receiver): its 10 s run from there
@@ -232,7 +268,11 @@ describe("webhook dispatcher, driven by TestClock", () => {
       Effect.gen(function*() {
         const users = yield* UsersRepo
         const keys = yield* ApiKeysRepo
-        const { tenant, user } = yield* users.create({ email: `p-${crypto.randomUUID()}@example.com`, passwordHash: "x", companyName: "Co" })
+        const { tenant, user } = yield* users.create({
+          email: `p-${crypto.randomUUID()}@example.com`,
+          passwordHash: "x",
+          companyName: "Co"
+        })
         const event = ended(tenant!.id as TenantId)
         const key = (webhookUrl: string | null, agentId: string | null, revoked = false) =>
           Effect.gen(function*() {
@@ -258,7 +298,9 @@ describe("webhook dispatcher, driven by TestClock", () => {
         yield* key("https://example.com/revoked", null, true)
         yield* (yield* Webhooks).onCallEnded(event)
         const sql = yield* SqlClient.SqlClient
-        const rows = yield* sql<{ apiKeyId: string }>`SELECT api_key_id FROM webhook_deliveries WHERE tenant_id = ${tenant!.id}`
+        const rows = yield* sql<{ apiKeyId: string }>`SELECT api_key_id FROM webhook_deliveries WHERE tenant_id = ${
+          tenant!.id
+        }`
         assert.sameMembers(rows.map((r) => r.apiKeyId), [everyAgent, pinnedHere])
       }))
   })

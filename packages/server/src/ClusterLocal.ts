@@ -229,7 +229,13 @@ const spawnProcess = (spec: Spec, logsDir: string, defaultStopTimeout: Duration.
   const fd = fs.openSync(logFile, "w")
   let child: ChildProcess.ChildProcess
   try {
-    child = ChildProcess.spawn(process.execPath, [...(spec.nodeFlags ?? []), "--import", "tsx", spec.script, ...spec.args], {
+    child = ChildProcess.spawn(process.execPath, [
+      ...(spec.nodeFlags ?? []),
+      "--import",
+      "tsx",
+      spec.script,
+      ...spec.args
+    ], {
       cwd: repoRoot,
       env,
       stdio: ["ignore", fd, fd],
@@ -296,7 +302,10 @@ const exitedEarly = (process: RoleProcess, status: ExitStatus) =>
   Effect.flatMap(process.log, (log) =>
     Effect.fail(
       new ClusterLocalError({
-        message: `${process.name} (${process.role}, pid ${process.pid}) exited with ${describeExit(status)} before it was ready; ` +
+        message:
+          `${process.name} (${process.role}, pid ${process.pid}) exited with ${
+            describeExit(status)
+          } before it was ready; ` +
           `its log: ${displayPath(process.logFile)}`,
         log: tail(log)
       })
@@ -373,7 +382,9 @@ const stopGroup = (processes: ReadonlyArray<RoleProcess>, report: (line: string)
     const started = Date.now()
     const statuses = yield* Effect.forEach(running, (p) => p.stop(), { concurrency: "unbounded" })
     report(
-      `  stopped ${running.map((p, i) => `${p.name} (${describeExit(statuses[i]!)})`).join(", ")} in ${Date.now() - started} ms`
+      `  stopped ${running.map((p, i) => `${p.name} (${describeExit(statuses[i]!)})`).join(", ")} in ${
+        Date.now() - started
+      } ms`
     )
   })
 
@@ -409,7 +420,8 @@ export const start = (options: ClusterLocalOptions): Effect.Effect<ClusterLocal,
       return yield* new ClusterLocalError({ message: "the gateway needs all three services", log: "" })
     }
 
-    const port = (offset: number) => options.basePort === undefined ? Effect.orDie(freePort(host)) : Effect.succeed(options.basePort + offset)
+    const port = (offset: number) =>
+      options.basePort === undefined ? Effect.orDie(freePort(host)) : Effect.succeed(options.basePort + offset)
     const gatewayPort = withGateway ? yield* port(0) : undefined
     const servicePorts = new Map<ServiceName, number>()
     for (const service of services) servicePorts.set(service, yield* port(1 + ServiceNames.indexOf(service)))
@@ -434,7 +446,8 @@ export const start = (options: ClusterLocalOptions): Effect.Effect<ClusterLocal,
       ...runnerPorts.map((runnerPort, i) => [`runner-${i + 1}`, host, runnerPort] as const)
     ]
     const unavailable = (yield* Effect.forEach(planned, ([name, on, p]) =>
-      Effect.map(bindError(on, p), (error) => error === undefined ? [] : [`${on}:${p} for ${name} (${error})`]))).flat()
+      Effect.map(bindError(on, p), (error) =>
+        error === undefined ? [] : [`${on}:${p} for ${name} (${error})`]))).flat()
     if (unavailable.length > 0) {
       return yield* new ClusterLocalError({
         message: `cannot listen on ${unavailable.join(", ")}: another process holds ${
@@ -445,7 +458,9 @@ export const start = (options: ClusterLocalOptions): Effect.Effect<ClusterLocal,
     }
 
     const inherited: Record<string, string | undefined> = { ...process.env }
-    for (const name of CONTROLLED) delete inherited[name]
+    for (const name of CONTROLLED) {
+      delete inherited[name]
+    }
     const common: Record<string, string | undefined> = {
       ...inherited,
       DATABASE_URL: options.databaseUrl,
@@ -460,36 +475,43 @@ export const start = (options: ClusterLocalOptions): Effect.Effect<ClusterLocal,
     let migrateProcess: RoleProcess | undefined
     if (options.migrate ?? true) {
       report("  migrate: applying the migrations")
-      const [migrate] = yield* spawnGroup([{
-        name: "migrate",
-        role: "migrate",
-        script: MAIN,
-        args: ["migrate"],
-        address: "-",
-        port: undefined,
-        env: common
-      }], logsDir, stopTimeout, report)
+      const [migrate] = yield* spawnGroup(
+        [{
+          name: "migrate",
+          role: "migrate",
+          script: MAIN,
+          args: ["migrate"],
+          address: "-",
+          port: undefined,
+          env: common
+        }],
+        logsDir,
+        stopTimeout,
+        report
+      )
       migrateProcess = migrate!
       processes.push(migrate!)
       yield* waitSuccess(migrate!)
     }
 
     const specs = {
-      chroma: chromaPort === undefined ? [] : [{
-        name: "chroma",
-        role: "chroma",
-        script: CHROMA_MAIN,
-        args: [],
-        address: chromaUrl!,
-        port: chromaPort,
-        env: {
-          ...common,
-          CHROMA_PORT: String(chromaPort),
-          CHROMA_DATA_DIR: path.resolve(options.chromaDataDir ?? path.join(logsDir, "chroma"))
-        },
-        // its process checks that the port is free, starts the server, and says so once the heartbeat answers
-        ready: { _tag: "Log", pattern: /Chroma listening on/ }
-      } satisfies ServerSpec],
+      chroma: chromaPort === undefined ? [] : [
+        {
+          name: "chroma",
+          role: "chroma",
+          script: CHROMA_MAIN,
+          args: [],
+          address: chromaUrl!,
+          port: chromaPort,
+          env: {
+            ...common,
+            CHROMA_PORT: String(chromaPort),
+            CHROMA_DATA_DIR: path.resolve(options.chromaDataDir ?? path.join(logsDir, "chroma"))
+          },
+          // its process checks that the port is free, starts the server, and says so once the heartbeat answers
+          ready: { _tag: "Log", pattern: /Chroma listening on/ }
+        } satisfies ServerSpec
+      ],
       runners: runnerPorts.map((runnerPort, i): ServerSpec => ({
         name: `runner-${i + 1}`,
         role: "runner",
@@ -520,20 +542,22 @@ export const start = (options: ClusterLocalOptions): Effect.Effect<ClusterLocal,
         env: { ...common, [SERVICE_PORT[service]]: String(servicePorts.get(service)!) },
         ready: { _tag: "Http", url: `${urlOf(servicePorts.get(service)!)}/readyz` }
       })),
-      gateway: gatewayPort === undefined ? [] : [{
-        name: "gateway",
-        role: "serve gateway",
-        script: MAIN,
-        args: ["serve", "gateway"],
-        address: gatewayUrl!,
-        port: gatewayPort,
-        env: {
-          ...common,
-          PORT: String(gatewayPort),
-          ...Object.fromEntries(ServiceNames.map((s) => [SERVICE_URL[s], urlOf(servicePorts.get(s)!)]))
-        },
-        ready: { _tag: "Http", url: `${gatewayUrl}/readyz` }
-      } satisfies ServerSpec]
+      gateway: gatewayPort === undefined ? [] : [
+        {
+          name: "gateway",
+          role: "serve gateway",
+          script: MAIN,
+          args: ["serve", "gateway"],
+          address: gatewayUrl!,
+          port: gatewayPort,
+          env: {
+            ...common,
+            PORT: String(gatewayPort),
+            ...Object.fromEntries(ServiceNames.map((s) => [SERVICE_URL[s], urlOf(servicePorts.get(s)!)]))
+          },
+          ready: { _tag: "Http", url: `${gatewayUrl}/readyz` }
+        } satisfies ServerSpec
+      ]
     }
 
     // Started together, stopped front to back (finalizers run in reverse): gateway, services, runners, Chroma.
@@ -553,7 +577,9 @@ export const start = (options: ClusterLocalOptions): Effect.Effect<ClusterLocal,
     const allSpecs = [...specs.chroma, ...specs.runners, ...specs.services, ...specs.gateway]
     yield* waitAllReady(
       started,
-      allSpecs.map((spec) => spec.ready),
+      allSpecs.map((spec) =>
+        spec.ready
+      ),
       Duration.decode(options.readyTimeout ?? "3 minutes")
     )
 
@@ -567,7 +593,8 @@ export const start = (options: ClusterLocalOptions): Effect.Effect<ClusterLocal,
       gatewayUrl,
       chromaUrl,
       logsDir,
-      stopping: () => stopping
+      stopping: () =>
+        stopping
     } satisfies ClusterLocal
   })
 
@@ -595,5 +622,7 @@ export const table = (cluster: ClusterLocal, cwd = process.cwd()): string => {
     })
   ]
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)))
-  return rows.map((row) => `  ${row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ")}`.trimEnd()).join("\n")
+  return rows.map((row) => `  ${row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ")}`.trimEnd()).join(
+    "\n"
+  )
 }

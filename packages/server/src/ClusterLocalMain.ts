@@ -61,7 +61,10 @@ const program = (options: {
       logsDir,
       runners: options.runners,
       basePort: Option.getOrUndefined(options.basePort),
-      chroma: Option.match(config.knowledge.chromaUrl, { onNone: () => "embedded" as const, onSome: (url) => ({ url }) }),
+      chroma: Option.match(config.knowledge.chromaUrl, {
+        onNone: () => "embedded" as const,
+        onSome: (url) => ({ url })
+      }),
       jwtSecret: Redacted.value(secret),
       stopTimeout: Duration.sum(config.shutdownGrace, Duration.seconds(10)),
       report
@@ -71,7 +74,9 @@ const program = (options: {
         "",
         ClusterLocal.table(cluster),
         "",
-        `Ready in ${((Date.now() - started) / 1000).toFixed(1)} s. Gateway: ${cluster.gatewayUrl} (API under /api/v1, ` +
+        `Ready in ${
+          ((Date.now() - started) / 1000).toFixed(1)
+        } s. Gateway: ${cluster.gatewayUrl} (API under /api/v1, ` +
         `reference at ${cluster.gatewayUrl}/docs). Ctrl-C stops everything.`,
         ""
       ].join("\n")
@@ -81,14 +86,18 @@ const program = (options: {
       Effect.flatMap(p.exited, (status) =>
         cluster.stopping()
           ? Effect.void
-          : Console.log(`${p.name} (pid ${p.pid}) exited with ${ClusterLocal.describeExit(status)}; the others keep running`)), {
+          : Console.log(
+            `${p.name} (pid ${p.pid}) exited with ${ClusterLocal.describeExit(status)}; the others keep running`
+          )), {
       concurrency: "unbounded",
       discard: true
     }).pipe(Effect.forkScoped)
     return yield* Effect.never
   }).pipe(
     Effect.scoped,
-    Effect.onInterrupt(() => Console.log("All stopped."))
+    Effect.onInterrupt(() =>
+      Console.log("All stopped.")
+    )
   )
 
 const command = Command.make("cluster:local", { logs, basePort, runners }, program).pipe(
@@ -105,10 +114,14 @@ Command.run(command, { name: "cluster:local", version: "0.1.0" })(process.argv).
     (e): e is Config.InvalidConfiguration => e instanceof Config.InvalidConfiguration,
     (e) => Console.error(e.message).pipe(Effect.zipRight(Effect.sync(() => process.exit(2))))
   ),
-  Effect.catchTag("ClusterLocalError", (e) =>
-    Console.error(`cluster:local: ${e.message}${e.log === "" ? "" : `\n--- last lines of its log ---\n${e.log}`}`).pipe(
-      Effect.zipRight(Effect.sync(() => process.exit(1)))
-    )),
+  Effect.catchTag(
+    "ClusterLocalError",
+    (e) =>
+      Console.error(`cluster:local: ${e.message}${e.log === "" ? "" : `\n--- last lines of its log ---\n${e.log}`}`)
+        .pipe(
+          Effect.zipRight(Effect.sync(() => process.exit(1)))
+        )
+  ),
   Effect.provide(NodeContext.layer),
   NodeRuntime.runMain({ disablePrettyLogger: true })
 )

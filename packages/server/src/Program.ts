@@ -90,7 +90,9 @@ export const WATCHDOG_MARGIN = Duration.seconds(15)
 
 /** The grace every HTTP server of the role drains within (`SHUTDOWN_GRACE`), and its clients' timeouts. */
 const withGrace = (config: Config.AppConfig) =>
-  Layer.provide(Layer.mergeAll(Layer.succeed(ShutdownGrace, config.shutdownGrace), Layer.succeed(HttpTimeouts, config.httpTimeouts)))
+  Layer.provide(
+    Layer.mergeAll(Layer.succeed(ShutdownGrace, config.shutdownGrace), Layer.succeed(HttpTimeouts, config.httpTimeouts))
+  )
 
 /**
  * Runs `start` (which builds the role's layers in the scope) until interrupted: SIGTERM or SIGINT,
@@ -108,7 +110,9 @@ const runUntilInterrupted = <E, R>(role: string, config: Config.AppConfig, start
       yield* Effect.addFinalizer(() =>
         Effect.suspend(() => {
           const watchdog = setTimeout(() => {
-            process.stderr.write(`${role}: still stopping ${Duration.format(limit)} after the signal: exiting with code 1\n`)
+            process.stderr.write(
+              `${role}: still stopping ${Duration.format(limit)} after the signal: exiting with code 1\n`
+            )
             process.exit(1)
           }, Duration.toMillis(limit))
           watchdog.unref()

@@ -16,28 +16,36 @@ import { webCallStreams } from "@voiceagent/http/Comms/WebCallsHttp"
 import { serveGateway } from "@voiceagent/http/Gateway/Gateway"
 import type { ProtectionOptions } from "@voiceagent/http/Gateway/Protection"
 import { HttpDependencies } from "@voiceagent/http/HttpDependencies"
-import { PlatformCoreHttpLive } from "@voiceagent/http/PlatformCore/PlatformCoreHttp"
 import { serveMetrics } from "@voiceagent/http/Observability/MetricsServer"
 import { type TracingOptions, withTracing } from "@voiceagent/http/Observability/Tracing"
+import { PlatformCoreHttpLive } from "@voiceagent/http/PlatformCore/PlatformCoreHttp"
 import { serveApi } from "@voiceagent/http/Serve"
 import { ServiceDirectory } from "@voiceagent/http/ServiceDirectory"
 import * as Cluster from "@voiceagent/runner/Cluster/Cluster"
-import { MetricsRefresh } from "@voiceagent/runner/Observability/PlatformMetrics"
-import { defaultRuntimeOptions, RuntimeLive, type RuntimeOptions } from "@voiceagent/runner/Runtime"
-import { VoiceCatalog } from "@voiceagent/runner/Voice/VoiceCatalog"
-import { catalogOf, type VoiceOptions } from "@voiceagent/runner/Voice/VoiceProvidersLive"
-import { Recordings, RecordingsSettings } from "@voiceagent/runner/Recordings/Recordings"
-import { PlatformSettings, type PlatformSettingsShape } from "@voiceagent/runner/Settings"
-import * as Database from "@voiceagent/runner/Sql/Database"
-import * as Schema from "@voiceagent/runner/Sql/Schema"
 import { defaultClusterStorageRetention } from "@voiceagent/runner/Cluster/StorageCleanup"
-import { makeTelnyxCarrier } from "@voiceagent/runner/Telephony/TelnyxCarrier"
-import { makeTwilioCarrier } from "@voiceagent/runner/Telephony/TwilioCarrier"
+import { ChromaServer } from "@voiceagent/runner/Knowledge/ChromaServer"
+import * as ChromaVectorStore from "@voiceagent/runner/Knowledge/ChromaVectorStore"
+import { Embedders, makeEmbedders } from "@voiceagent/runner/Knowledge/Embedders"
+import { type KnowledgeOptions, KnowledgeServices } from "@voiceagent/runner/Knowledge/KnowledgeServices"
+import { defaultIngestionOptions } from "@voiceagent/runner/Knowledge/KnowledgeSettings"
+import { makeOfflineEmbedder } from "@voiceagent/runner/Knowledge/OfflineEmbedder"
+import { makeOpenAiEmbedder } from "@voiceagent/runner/Knowledge/OpenAiEmbedder"
+import { defaultUrlPolicy } from "@voiceagent/runner/Knowledge/UrlFetcher"
 import { makeAzureSmsSender } from "@voiceagent/runner/Messaging/AzureSms"
 import { defaultMessagingOptions } from "@voiceagent/runner/Messaging/MessageOutbox"
 import { makeTwilioSmsSender } from "@voiceagent/runner/Messaging/TwilioSms"
 import { makeVonageSmsSender } from "@voiceagent/runner/Messaging/VonageSms"
 import { makeWhatsAppCloudSender } from "@voiceagent/runner/Messaging/WhatsAppCloud"
+import { MetricsRefresh } from "@voiceagent/runner/Observability/PlatformMetrics"
+import { Recordings, RecordingsSettings } from "@voiceagent/runner/Recordings/Recordings"
+import { defaultRuntimeOptions, RuntimeLive, type RuntimeOptions } from "@voiceagent/runner/Runtime"
+import { PlatformSettings, type PlatformSettingsShape } from "@voiceagent/runner/Settings"
+import * as Database from "@voiceagent/runner/Sql/Database"
+import * as Schema from "@voiceagent/runner/Sql/Schema"
+import { makeTelnyxCarrier } from "@voiceagent/runner/Telephony/TelnyxCarrier"
+import { makeTwilioCarrier } from "@voiceagent/runner/Telephony/TwilioCarrier"
+import { VoiceCatalog } from "@voiceagent/runner/Voice/VoiceCatalog"
+import { catalogOf, type VoiceOptions } from "@voiceagent/runner/Voice/VoiceProvidersLive"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -45,14 +53,6 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type * as crypto from "node:crypto"
 import * as fs from "node:fs"
-import { ChromaServer } from "@voiceagent/runner/Knowledge/ChromaServer"
-import * as ChromaVectorStore from "@voiceagent/runner/Knowledge/ChromaVectorStore"
-import { Embedders, makeEmbedders } from "@voiceagent/runner/Knowledge/Embedders"
-import { defaultIngestionOptions } from "@voiceagent/runner/Knowledge/KnowledgeSettings"
-import { type KnowledgeOptions, KnowledgeServices } from "@voiceagent/runner/Knowledge/KnowledgeServices"
-import { makeOfflineEmbedder } from "@voiceagent/runner/Knowledge/OfflineEmbedder"
-import { makeOpenAiEmbedder } from "@voiceagent/runner/Knowledge/OpenAiEmbedder"
-import { defaultUrlPolicy } from "@voiceagent/runner/Knowledge/UrlFetcher"
 import * as path from "node:path"
 import { type AppConfig, publicUrlOf } from "./Config.js"
 
@@ -162,7 +162,11 @@ export const messageSenders = (config: AppConfig): NonNullable<RuntimeOptions["s
   }
   return {
     chatApp: m.chatApp === "whatsapp" && Option.isSome(m.whatsappAccessToken)
-      ? makeWhatsAppCloudSender({ baseUrl: m.whatsappApiUrl, apiVersion: m.whatsappApiVersion, accessToken: m.whatsappAccessToken.value })
+      ? makeWhatsAppCloudSender({
+        baseUrl: m.whatsappApiUrl,
+        apiVersion: m.whatsappApiVersion,
+        accessToken: m.whatsappAccessToken.value
+      })
       : undefined,
     sms
   }
@@ -219,13 +223,18 @@ export const knowledgeOptions = (config: AppConfig, role: NodeRole): KnowledgeOp
 export const voiceOptions = (config: AppConfig): VoiceOptions => {
   const v = config.voice
   const some = <A>(o: Option.Option<A>) => Option.getOrUndefined(o)
-  const configured = (url: Option.Option<string>, key: Option.Option<Redacted.Redacted>) => Option.isSome(url) || Option.isSome(key)
+  const configured = (url: Option.Option<string>, key: Option.Option<Redacted.Redacted>) =>
+    Option.isSome(url) || Option.isSome(key)
   return {
     deepgram: Option.isNone(v.deepgramApiKey)
       ? undefined
       : { url: v.deepgramUrl, apiKey: v.deepgramApiKey.value, model: v.deepgramModel },
     openAiTranscription: configured(v.transcriptionUrl, v.transcriptionApiKey)
-      ? { baseUrl: Option.getOrElse(v.transcriptionUrl, () => OPENAI_API_URL), apiKey: some(v.transcriptionApiKey), model: v.transcriptionModel }
+      ? {
+        baseUrl: Option.getOrElse(v.transcriptionUrl, () => OPENAI_API_URL),
+        apiKey: some(v.transcriptionApiKey),
+        model: v.transcriptionModel
+      }
       : undefined,
     openAiChat: configured(v.llmUrl, v.llmApiKey)
       ? { baseUrl: Option.getOrElse(v.llmUrl, () => OPENAI_API_URL), apiKey: some(v.llmApiKey), model: v.llmModel }
@@ -250,7 +259,11 @@ const OPENAI_API_URL = "https://api.openai.com/v1"
 
 export const nodeOptions = (config: AppConfig, role: NodeRole = "embedded"): NodeOptions => {
   const carriers: Partial<RuntimeOptions["carriers"] & {}> = {}
-  for (const [provider, carrier] of Object.entries(config.telephony) as Array<[PhoneProvider, "simulated" | "twilio" | "telnyx"]>) {
+  for (
+    const [provider, carrier] of Object.entries(config.telephony) as Array<
+      [PhoneProvider, "simulated" | "twilio" | "telnyx"]
+    >
+  ) {
     if (carrier === "twilio" && Option.isSome(config.twilio.accountSid) && Option.isSome(config.twilio.authToken)) {
       carriers[provider] = makeTwilioCarrier({
         baseUrl: config.twilio.apiUrl,
@@ -345,7 +358,10 @@ const dependencies = (options: ServicesOptions) =>
   })
 
 export const serviceLayers = (options: ServicesOptions) => ({
-  "platform-core": serveApi("platform-core", PlatformCoreHttpLive, { host: options.host, port: options.ports["platform-core"] }),
+  "platform-core": serveApi("platform-core", PlatformCoreHttpLive, {
+    host: options.host,
+    port: options.ports["platform-core"]
+  }),
   comms: serveApi("comms", CommsHttpLive, { host: options.host, port: options.ports.comms }, webCallStreams),
   campaign: serveApi("campaign", CampaignHttpLive, { host: options.host, port: options.ports.campaign })
 })

@@ -7,21 +7,21 @@ import type { ServiceName } from "@voiceagent/domain/Gateway"
 import { defaultProtection, type ProtectionOptions } from "@voiceagent/http/Gateway/Protection"
 import { HttpTimeouts } from "@voiceagent/http/Serve"
 import { ServiceDirectory } from "@voiceagent/http/ServiceDirectory"
+import * as Cluster from "@voiceagent/runner/Cluster/Cluster"
+import { defaultRuntimeOptions, type RuntimeOptions } from "@voiceagent/runner/Runtime"
+import { PlatformSettings, type PlatformSettingsShape } from "@voiceagent/runner/Settings"
+import { parsePublicKey } from "@voiceagent/runner/Telephony/TelnyxWebhooks"
 import * as TestDatabase from "@voiceagent/runner/Testing/TestDatabase"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
+import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as crypto from "node:crypto"
-import * as Cluster from "@voiceagent/runner/Cluster/Cluster"
-import { defaultRuntimeOptions, type RuntimeOptions } from "@voiceagent/runner/Runtime"
-import { PlatformSettings, type PlatformSettingsShape } from "@voiceagent/runner/Settings"
-import * as Either from "effect/Either"
-import * as Option from "effect/Option"
-import { parsePublicKey } from "@voiceagent/runner/Telephony/TelnyxWebhooks"
 import { Embedded } from "./Roles.js"
 
 export type PlatformUrls = Readonly<Record<ServiceName | "gateway", string>>
@@ -76,7 +76,8 @@ export const layer = (options: TestPlatformOptions = {}) =>
         jwtTtl: Duration.decode(options.jwtTtl ?? "1 hour"),
         publicUrl: options.publicUrl,
         twilioAuthToken: Option.map(Option.fromNullable(options.twilioAuthToken), Redacted.make),
-        telnyxPublicKey: Option.map(Option.fromNullable(options.telnyxPublicKey), (key) => Either.getOrThrow(parsePublicKey(key))),
+        telnyxPublicKey: Option.map(Option.fromNullable(options.telnyxPublicKey), (key) =>
+          Either.getOrThrow(parsePublicKey(key))),
         chatAppAppSecret: Option.map(Option.fromNullable(options.chatAppAppSecret), Redacted.make),
         protection: { ...testProtection, ...options.protection }
       }, {
@@ -92,7 +93,9 @@ export const layer = (options: TestPlatformOptions = {}) =>
       })
     ),
     Layer.provideMerge(ServiceDirectory.make()),
-    Layer.provide(Layer.effect(HttpTimeouts, Effect.map(HttpTimeouts, (defaults) => ({ ...defaults, ...options.httpTimeouts })))),
+    Layer.provide(
+      Layer.effect(HttpTimeouts, Effect.map(HttpTimeouts, (defaults) => ({ ...defaults, ...options.httpTimeouts })))
+    ),
     Layer.provideMerge(TestDatabase.layer),
     Layer.provide(Logger.minimumLogLevel(options.logLevel ?? LogLevel.Warning))
   )

@@ -16,7 +16,10 @@ const firstPersona = (base: string, key: string) =>
   Effect.map(get(`${base}/prompts/personas`, { token: key }), (r) => r.body.items[0])
 
 describe("agents, personas and voice numbers", () => {
-  layer(TestPlatform.layer({ publicUrl: "https://voice.example.com" }), { timeout: 120_000, excludeTestServices: true })(
+  layer(TestPlatform.layer({ publicUrl: "https://voice.example.com" }), {
+    timeout: 120_000,
+    excludeTestServices: true
+  })(
     (it) => {
       it.effect("lists the seeded personas, paginated", () =>
         Effect.gen(function*() {
@@ -26,7 +29,9 @@ describe("agents, personas and voice numbers", () => {
           assert.strictEqual(all.status, 200)
           assert.isAtLeast(all.body.total, 5)
           const persona = all.body.items[0]
-          for (const field of ["id", "name", "description", "defaultPrompt", "defaultGreeting"]) assert.isString(persona[field])
+          for (const field of ["id", "name", "description", "defaultPrompt", "defaultGreeting"]) {
+            assert.isString(persona[field])
+          }
           const page = yield* get(`${comms}/prompts/personas?pageSize=2&page=2`, { token: key })
           assert.strictEqual(page.body.items.length, 2)
           assert.strictEqual(page.body.totalPages, Math.ceil(all.body.total / 2))
@@ -39,7 +44,10 @@ describe("agents, personas and voice numbers", () => {
           const { key } = yield* tenantKey()
           const persona = yield* firstPersona(urls.comms, key)
           for (const base of [urls.comms, urls["platform-core"], urls.gateway]) {
-            const created = yield* post(`${base}/agents`, { token: key, json: { name: "  Front desk  ", agent_persona_id: persona.id } })
+            const created = yield* post(`${base}/agents`, {
+              token: key,
+              json: { name: "  Front desk  ", agent_persona_id: persona.id }
+            })
             assert.strictEqual(created.status, 201, created.text)
             const agent = created.body
             assert.strictEqual(agent.name, "Front desk")
@@ -49,7 +57,12 @@ describe("agents, personas and voice numbers", () => {
             assert.notStrictEqual(agent.agent_id, agent.id)
             assert.strictEqual(agent.agent_prompt, persona.defaultPrompt)
             assert.strictEqual(agent.greetMessage, persona.defaultGreeting)
-            assert.deepStrictEqual([agent.channel, agent.connectionId, agent.settings, agent.metadata], [null, null, {}, {}])
+            assert.deepStrictEqual([agent.channel, agent.connectionId, agent.settings, agent.metadata], [
+              null,
+              null,
+              {},
+              {}
+            ])
             assert.deepStrictEqual(agent.knowledgeBaseIds, [])
             const read = yield* get(`${urls.comms}/agents/${agent.id}`, { token: key })
             assert.deepStrictEqual(read.body, agent)
@@ -72,7 +85,13 @@ describe("agents, personas and voice numbers", () => {
             const bad = yield* post(`${comms}/agents`, { token: key, json: { name, agent_persona_id: persona.id } })
             assert.deepStrictEqual([bad.status, bad.body.error.code], [400, "VALIDATION_FAILED"], String(name))
           }
-          assert.strictEqual((yield* post(`${comms}/agents`, { token: key, json: { name: "x".repeat(120), agent_persona_id: persona.id } })).status, 201)
+          assert.strictEqual(
+            (yield* post(`${comms}/agents`, {
+              token: key,
+              json: { name: "x".repeat(120), agent_persona_id: persona.id }
+            })).status,
+            201
+          )
           assert.strictEqual((yield* get(`${comms}/agents`, { token: key })).body.total, 1)
         }))
 
@@ -81,7 +100,8 @@ describe("agents, personas and voice numbers", () => {
           const { comms } = yield* TestPlatform.TestPlatformUrls
           const { key } = yield* tenantKey()
           const persona = yield* firstPersona(comms, key)
-          const agent = (yield* post(`${comms}/agents`, { token: key, json: { name: "A", agent_persona_id: persona.id } })).body
+          const agent =
+            (yield* post(`${comms}/agents`, { token: key, json: { name: "A", agent_persona_id: persona.id } })).body
 
           const first = yield* patch(`${comms}/agents/${agent.id}`, {
             token: key,
@@ -117,13 +137,26 @@ describe("agents, personas and voice numbers", () => {
           const { comms } = yield* TestPlatform.TestPlatformUrls
           const { key } = yield* tenantKey()
           const persona = yield* firstPersona(comms, key)
-          const agent = (yield* post(`${comms}/agents`, { token: key, json: { name: "A", agent_persona_id: persona.id } })).body
+          const agent =
+            (yield* post(`${comms}/agents`, { token: key, json: { name: "A", agent_persona_id: persona.id } })).body
           const url = `${comms}/agents/${agent.id}`
           const cases: Array<[unknown, number, string]> = [
-            [{ settings: { phone_provider: "PROVIDER_B", phone_number: "+14155552671" } }, 400, "INVALID_AGENT_SETTINGS"],
+            [
+              { settings: { phone_provider: "PROVIDER_B", phone_number: "+14155552671" } },
+              400,
+              "INVALID_AGENT_SETTINGS"
+            ],
             [{ channel: "VOICE", settings: { phone_provider: "PROVIDER_B" } }, 400, "INVALID_AGENT_SETTINGS"],
-            [{ channel: "VOICE", settings: { phone_provider: "PROVIDER_Z", phone_number: "+14155552671" } }, 400, "VALIDATION_FAILED"],
-            [{ channel: "VOICE", settings: { phone_provider: "PROVIDER_A", phone_number: "4155552671" } }, 400, "VALIDATION_FAILED"],
+            [
+              { channel: "VOICE", settings: { phone_provider: "PROVIDER_Z", phone_number: "+14155552671" } },
+              400,
+              "VALIDATION_FAILED"
+            ],
+            [
+              { channel: "VOICE", settings: { phone_provider: "PROVIDER_A", phone_number: "4155552671" } },
+              400,
+              "VALIDATION_FAILED"
+            ],
             [{ channel: "SMS" }, 400, "VALIDATION_FAILED"],
             [{ settings: { phoneNumberID: "x" } }, 400, "VALIDATION_FAILED"],
             [{ metadata: [1, 2] }, 400, "VALIDATION_FAILED"],
@@ -142,7 +175,8 @@ describe("agents, personas and voice numbers", () => {
           const { comms } = yield* TestPlatform.TestPlatformUrls
           const { key } = yield* tenantKey()
           const persona = yield* firstPersona(comms, key)
-          const agent = (yield* post(`${comms}/agents`, { token: key, json: { name: "A", agent_persona_id: persona.id } })).body
+          const agent =
+            (yield* post(`${comms}/agents`, { token: key, json: { name: "A", agent_persona_id: persona.id } })).body
           const url = `${comms}/agents/${agent.id}`
           // nothing chosen: the platform's defaults, and what they cannot do (no speech-to-text here)
           assert.deepStrictEqual(agent.voice, {})
@@ -168,13 +202,26 @@ describe("agents, personas and voice numbers", () => {
             }
           })
           assert.strictEqual(first.status, 200, first.text)
-          assert.deepStrictEqual(first.body.voice.languageModel, { provider: "openai", model: "gpt-4o-mini", temperature: 0.3 })
+          assert.deepStrictEqual(first.body.voice.languageModel, {
+            provider: "openai",
+            model: "gpt-4o-mini",
+            temperature: 0.3
+          })
           const effective = first.body.effectiveVoice
           assert.deepStrictEqual(
-            [effective.language, effective.endpointing, effective.interruption.minSpeechMs, effective.interruption.backchannels],
+            [
+              effective.language,
+              effective.endpointing,
+              effective.interruption.minSpeechMs,
+              effective.interruption.backchannels
+            ],
             ["en-GB", { minDelayMs: 400, maxDelayMs: 2500 }, 300, ["uh-huh", "right"]]
           )
-          assert.deepStrictEqual([effective.idle.reminderAfterSeconds, effective.idle.reminders, effective.maxCallSeconds], [10, 2, 600])
+          assert.deepStrictEqual([
+            effective.idle.reminderAfterSeconds,
+            effective.idle.reminders,
+            effective.maxCallSeconds
+          ], [10, 2, 600])
           assert.deepStrictEqual(effective.tools, { endCall: false, knowledgeLookup: true })
           // chosen but not configured on this platform: the offline responder answers, and the agent says so
           assert.strictEqual(effective.languageModel.provider, "offline")
@@ -184,7 +231,13 @@ describe("agents, personas and voice numbers", () => {
           // merged: null removes a choice (and a group left empty), the rest stays
           const second = yield* patch(url, {
             token: key,
-            json: { voice: { languageModel: null, idle: { reminders: null, reminderAfterSeconds: null }, endpointing: { maxDelayMs: 3000 } } }
+            json: {
+              voice: {
+                languageModel: null,
+                idle: { reminders: null, reminderAfterSeconds: null },
+                endpointing: { maxDelayMs: 3000 }
+              }
+            }
           })
           assert.strictEqual(second.status, 200, second.text)
           assert.isUndefined(second.body.voice.languageModel)
@@ -208,7 +261,11 @@ describe("agents, personas and voice numbers", () => {
           ]
           for (const [body, field] of cases) {
             const reply = yield* patch(url, { token: key, json: body })
-            assert.deepStrictEqual([reply.status, reply.body.error?.code], [400, "VALIDATION_FAILED"], JSON.stringify(body))
+            assert.deepStrictEqual(
+              [reply.status, reply.body.error?.code],
+              [400, "VALIDATION_FAILED"],
+              JSON.stringify(body)
+            )
             assert.isTrue(
               reply.body.error.details.some((d: { path: string }) => d.path.startsWith(field)),
               `${JSON.stringify(body)}: ${JSON.stringify(reply.body.error.details)}`
@@ -222,18 +279,25 @@ describe("agents, personas and voice numbers", () => {
           const { comms } = yield* TestPlatform.TestPlatformUrls
           const { key } = yield* tenantKey()
           const persona = yield* firstPersona(comms, key)
-          const agent = (yield* post(`${comms}/agents`, { token: key, json: { name: "A", agent_persona_id: persona.id } })).body
+          const agent =
+            (yield* post(`${comms}/agents`, { token: key, json: { name: "A", agent_persona_id: persona.id } })).body
           const enable = { connectionId: "chatapp-integration-1", settings: { phoneNumberId: "1099" } }
 
           const refused = yield* patch(`${comms}/agents/${agent.id}`, { token: key, json: enable })
           assert.deepStrictEqual([refused.status, refused.body.error.code], [409, "WEBHOOK_TOKEN_REQUIRED"])
           // one half alone is fine
-          assert.strictEqual((yield* patch(`${comms}/agents/${agent.id}`, { token: key, json: { connectionId: "c-1" } })).status, 200)
+          assert.strictEqual(
+            (yield* patch(`${comms}/agents/${agent.id}`, { token: key, json: { connectionId: "c-1" } })).status,
+            200
+          )
 
           const token = yield* post(`${comms}/agents/${agent.id}/webhook-token`, { token: key })
           assert.strictEqual(token.status, 200)
           assert.match(token.body.token, /^[A-Za-z0-9_-]{32}$/)
-          assert.strictEqual(token.body.webhookUrl, `https://voice.example.com/api/v1/channels/chatapp/agents/${agent.id}/webhook`)
+          assert.strictEqual(
+            token.body.webhookUrl,
+            `https://voice.example.com/api/v1/channels/chatapp/agents/${agent.id}/webhook`
+          )
           const again = yield* post(`${comms}/agents/${agent.id}/webhook-token`, { token: key })
           assert.deepStrictEqual(again.body, token.body, "idempotent: the same token on repeat")
 
@@ -259,17 +323,25 @@ describe("agents, personas and voice numbers", () => {
           const alice = yield* tenantKey()
           const bob = yield* tenantKey()
           const persona = yield* firstPersona(comms, alice.key)
-          const agent = (yield* post(`${comms}/agents`, { token: alice.key, json: { name: "Alice Secret Agent", agent_persona_id: persona.id } })).body
-          for (const reply of [
-            yield* get(`${comms}/agents/${agent.id}`, { token: bob.key }),
-            yield* patch(`${comms}/agents/${agent.id}`, { token: bob.key, json: { name: "stolen" } }),
-            yield* post(`${comms}/agents/${agent.id}/webhook-token`, { token: bob.key })
-          ]) {
+          const agent = (yield* post(`${comms}/agents`, {
+            token: alice.key,
+            json: { name: "Alice Secret Agent", agent_persona_id: persona.id }
+          })).body
+          for (
+            const reply of [
+              yield* get(`${comms}/agents/${agent.id}`, { token: bob.key }),
+              yield* patch(`${comms}/agents/${agent.id}`, { token: bob.key, json: { name: "stolen" } }),
+              yield* post(`${comms}/agents/${agent.id}/webhook-token`, { token: bob.key })
+            ]
+          ) {
             assert.deepStrictEqual([reply.status, reply.body.error.code], [404, "AGENT_NOT_FOUND"])
             assert.notInclude(reply.text, agent.name)
           }
           assert.strictEqual((yield* get(`${comms}/agents`, { token: bob.key })).body.total, 0)
-          assert.strictEqual((yield* get(`${comms}/agents/${agent.id}`, { token: alice.key })).body.name, "Alice Secret Agent")
+          assert.strictEqual(
+            (yield* get(`${comms}/agents/${agent.id}`, { token: alice.key })).body.name,
+            "Alice Secret Agent"
+          )
         }))
 
       it.effect("an API key can be pinned to one of the tenant's agents, and only those", () =>
@@ -278,10 +350,19 @@ describe("agents, personas and voice numbers", () => {
           const alice = yield* tenantKey()
           const bob = yield* tenantKey()
           const persona = yield* firstPersona(comms, alice.key)
-          const agent = (yield* post(`${comms}/agents`, { token: alice.key, json: { name: "Pinned", agent_persona_id: persona.id } })).body
-          const pinned = yield* post(`${gateway}/api-keys`, { token: alice.token, json: { name: "pinned", agentId: agent.id } })
+          const agent = (yield* post(`${comms}/agents`, {
+            token: alice.key,
+            json: { name: "Pinned", agent_persona_id: persona.id }
+          })).body
+          const pinned = yield* post(`${gateway}/api-keys`, {
+            token: alice.token,
+            json: { name: "pinned", agentId: agent.id }
+          })
           assert.deepStrictEqual([pinned.status, pinned.body.agentId], [201, agent.id])
-          const foreign = yield* post(`${gateway}/api-keys`, { token: bob.token, json: { name: "foreign", agentId: agent.id } })
+          const foreign = yield* post(`${gateway}/api-keys`, {
+            token: bob.token,
+            json: { name: "foreign", agentId: agent.id }
+          })
           assert.deepStrictEqual([foreign.status, foreign.body.error.code], [404, "AGENT_NOT_FOUND"])
         }))
 
@@ -308,25 +389,36 @@ describe("agents, personas and voice numbers", () => {
           })
           assert.strictEqual(otherTenant.status, 201, "another tenant may register the same number")
 
-          for (const body of [
-            { phoneNumber: "4155552671", provider: "PROVIDER_A" },
-            { phoneNumber: "+1 415 555 2671", provider: "PROVIDER_A" },
-            { phoneNumber: "+10000000000", provider: "PROVIDER_A" },
-            { phoneNumber: "+14155552672", provider: "TWILIO" },
-            { phoneNumber: "+14155552672" }
-          ]) {
+          for (
+            const body of [
+              { phoneNumber: "4155552671", provider: "PROVIDER_A" },
+              { phoneNumber: "+1 415 555 2671", provider: "PROVIDER_A" },
+              { phoneNumber: "+10000000000", provider: "PROVIDER_A" },
+              { phoneNumber: "+14155552672", provider: "TWILIO" },
+              { phoneNumber: "+14155552672" }
+            ]
+          ) {
             const bad = yield* post(`${comms}/voice-numbers`, { token: alice.key, json: body })
             assert.deepStrictEqual([bad.status, bad.body.error.code], [400, "VALIDATION_FAILED"], JSON.stringify(body))
           }
 
           const list = yield* get(`${comms}/voice-numbers`, { token: alice.key })
           assert.deepStrictEqual([list.body.total, list.body.items[0].id], [1, created.body.id])
-          assert.strictEqual((yield* get(`${comms}/voice-numbers/${created.body.id}`, { token: alice.key })).status, 200)
+          assert.strictEqual(
+            (yield* get(`${comms}/voice-numbers/${created.body.id}`, { token: alice.key })).status,
+            200
+          )
           const foreign = yield* get(`${comms}/voice-numbers/${created.body.id}`, { token: bob.key })
           assert.deepStrictEqual([foreign.status, foreign.body.error.code], [404, "VOICE_NUMBER_NOT_FOUND"])
           assert.strictEqual((yield* del(`${comms}/voice-numbers/${created.body.id}`, { token: bob.key })).status, 404)
-          assert.strictEqual((yield* del(`${comms}/voice-numbers/${created.body.id}`, { token: alice.key })).status, 204)
-          assert.strictEqual((yield* get(`${comms}/voice-numbers/${created.body.id}`, { token: alice.key })).status, 404)
+          assert.strictEqual(
+            (yield* del(`${comms}/voice-numbers/${created.body.id}`, { token: alice.key })).status,
+            204
+          )
+          assert.strictEqual(
+            (yield* get(`${comms}/voice-numbers/${created.body.id}`, { token: alice.key })).status,
+            404
+          )
         }))
     }
   )

@@ -1,12 +1,15 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect } from "effect"
 import * as TestPlatform from "@voiceagent/server/TestPlatform"
+import { Effect } from "effect"
 import { createKey, del, get, patch, post, signup, uniqueEmail } from "./Http.js"
 
 const count = (table: string) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql<{ n: number }>`SELECT count(*) AS n FROM ${sql(table)}`.pipe(Effect.map(([row]) => row!.n), Effect.orDie))
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) =>
+      sql<{ n: number }>`SELECT count(*) AS n FROM ${sql(table)}`.pipe(Effect.map(([row]) => row!.n), Effect.orDie)
+  )
 
 const expectError = (reply: { status: number; body: any }, status: number, code: string, message?: string) => {
   assert.strictEqual(reply.status, status, JSON.stringify(reply.body))
@@ -45,9 +48,13 @@ describe("platform core over HTTP", () => {
         Effect.gen(function*() {
           const { "platform-core": core } = yield* TestPlatform.TestPlatformUrls
           const account = yield* signup(core)
-          const wrong = yield* post(`${core}/auth/login`, { json: { email: account.email, password: "not the password" } })
+          const wrong = yield* post(`${core}/auth/login`, {
+            json: { email: account.email, password: "not the password" }
+          })
           expectError(wrong, 401, "INVALID_CREDENTIALS", "Invalid email or password")
-          const unknown = yield* post(`${core}/auth/login`, { json: { email: uniqueEmail(), password: "whatever-it-is" } })
+          const unknown = yield* post(`${core}/auth/login`, {
+            json: { email: uniqueEmail(), password: "whatever-it-is" }
+          })
           expectError(unknown, 401, "INVALID_CREDENTIALS", "Invalid email or password")
         }))
 
@@ -61,7 +68,11 @@ describe("platform core over HTTP", () => {
           })
           expectError(again, 409, "EMAIL_TAKEN")
           assert.strictEqual(yield* count("users"), users)
-          assert.strictEqual(yield* count("tenants"), tenants, "the tenant created in the same transaction is rolled back")
+          assert.strictEqual(
+            yield* count("tenants"),
+            tenants,
+            "the tenant created in the same transaction is rolled back"
+          )
         }))
 
       it.effect("reports every invalid field with its path, and writes nothing", () =>
@@ -111,16 +122,33 @@ describe("platform core over HTTP", () => {
 
           expectError(yield* get(`${core}/profile`), 401, "MISSING_CREDENTIALS")
           expectError(yield* get(`${core}/profile`, { headers: { authorization: "" } }), 401, "MISSING_CREDENTIALS")
-          expectError(yield* get(`${core}/profile`, { headers: { authorization: "Basic dXNlcjpwYXNz" } }), 401, "MALFORMED_AUTHORIZATION")
-          expectError(yield* get(`${core}/profile`, { headers: { authorization: "Bearer" } }), 401, "MALFORMED_AUTHORIZATION")
-          expectError(yield* get(`${core}/profile`, { headers: { authorization: key } }), 401, "MALFORMED_AUTHORIZATION")
+          expectError(
+            yield* get(`${core}/profile`, { headers: { authorization: "Basic dXNlcjpwYXNz" } }),
+            401,
+            "MALFORMED_AUTHORIZATION"
+          )
+          expectError(
+            yield* get(`${core}/profile`, { headers: { authorization: "Bearer" } }),
+            401,
+            "MALFORMED_AUTHORIZATION"
+          )
+          expectError(
+            yield* get(`${core}/profile`, { headers: { authorization: key } }),
+            401,
+            "MALFORMED_AUTHORIZATION"
+          )
           expectError(
             yield* get(`${core}/profile`, { headers: { authorization: `Bearer Bearer ${key}` } }),
             401,
             "INVALID_API_KEY",
             "Invalid API key"
           )
-          expectError(yield* get(`${core}/profile`, { token: "aok_doesnotexist" }), 401, "INVALID_API_KEY", "Invalid API key")
+          expectError(
+            yield* get(`${core}/profile`, { token: "aok_doesnotexist" }),
+            401,
+            "INVALID_API_KEY",
+            "Invalid API key"
+          )
           // right shape and checksum, but never issued
           const forged = key.slice(0, 4) + "x".repeat(30)
           expectError(yield* get(`${core}/profile`, { token: forged }), 401, "INVALID_API_KEY", "Invalid API key")
@@ -138,7 +166,12 @@ describe("platform core over HTTP", () => {
           const account = yield* signup(core)
           const [header, payload] = account.token.split(".")
           const tampered = `${header}.${payload}.${"A".repeat(43)}`
-          expectError(yield* get(`${core}/profile`, { token: tampered }), 401, "INVALID_SESSION", "Invalid session token")
+          expectError(
+            yield* get(`${core}/profile`, { token: tampered }),
+            401,
+            "INVALID_SESSION",
+            "Invalid session token"
+          )
         }))
     })
 
@@ -159,7 +192,9 @@ describe("platform core over HTTP", () => {
           assert.strictEqual(created.body.webhookUrl, "https://example.com/hooks")
 
           const sql = yield* SqlClient.SqlClient
-          const stored = yield* sql<{ keyHash: Uint8Array }>`SELECT key_hash FROM api_keys WHERE id = ${created.body.id}`
+          const stored = yield* sql<
+            { keyHash: Uint8Array }
+          >`SELECT key_hash FROM api_keys WHERE id = ${created.body.id}`
           assert.strictEqual(Buffer.from(stored[0]!.keyHash).length, 32, "only the SHA-256 of the key is stored")
 
           const listed = yield* get(`${core}/api-keys`, { token: account.token })
@@ -186,9 +221,19 @@ describe("platform core over HTTP", () => {
           const { id, key } = yield* createKey(core, account.token)
           const message = "API key authentication is not allowed for this route"
           expectError(yield* get(`${core}/api-keys`, { token: key }), 403, "API_KEY_NOT_ALLOWED", message)
-          expectError(yield* post(`${core}/api-keys`, { token: key, json: { name: "x" } }), 403, "API_KEY_NOT_ALLOWED", message)
+          expectError(
+            yield* post(`${core}/api-keys`, { token: key, json: { name: "x" } }),
+            403,
+            "API_KEY_NOT_ALLOWED",
+            message
+          )
           expectError(yield* del(`${core}/api-keys/${id}`, { token: key }), 403, "API_KEY_NOT_ALLOWED", message)
-          expectError(yield* post(`${core}/tenants`, { token: key, json: { companyName: "x" } }), 403, "API_KEY_NOT_ALLOWED", message)
+          expectError(
+            yield* post(`${core}/tenants`, { token: key, json: { companyName: "x" } }),
+            403,
+            "API_KEY_NOT_ALLOWED",
+            message
+          )
         }))
 
       it.effect("revocation takes effect on the very next request", () =>
@@ -213,7 +258,10 @@ describe("platform core over HTTP", () => {
           const { id, key } = yield* createKey(core, account.token)
           assert.strictEqual((yield* get(`${comms}/agents`, { token: key })).status, 200)
           assert.strictEqual((yield* get(`${core}/profile`, { token: key })).body.tenant.name, "Acme Voice")
-          assert.strictEqual((yield* patch(`${core}/tenant`, { token: account.token, json: { name: "Renamed" } })).status, 200)
+          assert.strictEqual(
+            (yield* patch(`${core}/tenant`, { token: account.token, json: { name: "Renamed" } })).status,
+            200
+          )
           assert.strictEqual((yield* get(`${core}/profile`, { token: key })).body.tenant.name, "Renamed")
           assert.strictEqual((yield* get(`${gateway}/tenant`, { token: key })).body.name, "Renamed")
           assert.strictEqual((yield* del(`${core}/api-keys/${id}`, { token: account.token })).status, 204)
@@ -260,7 +308,10 @@ describe("platform core over HTTP", () => {
           const account = yield* signup(core)
           const before = yield* count("api_keys")
           expectError(
-            yield* post(`${core}/api-keys`, { token: account.token, json: { name: "old", expiresAt: "2001-01-01T00:00:00Z" } }),
+            yield* post(`${core}/api-keys`, {
+              token: account.token,
+              json: { name: "old", expiresAt: "2001-01-01T00:00:00Z" }
+            }),
             400,
             "EXPIRY_IN_PAST"
           )
@@ -282,7 +333,12 @@ describe("platform core over HTTP", () => {
           for (const name of ["a", "b", "c"]) yield* createKey(core, account.token, { name })
           const first = yield* get(`${core}/api-keys?pageSize=2`, { token: account.token })
           assert.deepStrictEqual(
-            { total: first.body.total, page: first.body.page, pageSize: first.body.pageSize, totalPages: first.body.totalPages },
+            {
+              total: first.body.total,
+              page: first.body.page,
+              pageSize: first.body.pageSize,
+              totalPages: first.body.totalPages
+            },
             { total: 3, page: 1, pageSize: 2, totalPages: 2 }
           )
           assert.deepStrictEqual(first.body.items.map((k: any) => k.name), ["c", "b"], "newest first")
@@ -292,7 +348,9 @@ describe("platform core over HTTP", () => {
           assert.deepStrictEqual([beyond.status, beyond.body.items.length, beyond.body.total], [200, 0, 3])
           const defaults = yield* get(`${core}/api-keys`, { token: account.token })
           assert.strictEqual(defaults.body.pageSize, 20)
-          for (const query of ["pageSize=101", "pageSize=0", "page=0", "page=abc", "pageSize=1.5", "page=-1", "pageSize="]) {
+          for (
+            const query of ["pageSize=101", "pageSize=0", "page=0", "page=abc", "pageSize=1.5", "page=-1", "pageSize="]
+          ) {
             const reply = yield* get(`${core}/api-keys?${query}`, { token: account.token })
             expectError(reply, 400, "VALIDATION_FAILED")
           }
@@ -305,7 +363,12 @@ describe("platform core over HTTP", () => {
           const { "platform-core": core } = yield* TestPlatform.TestPlatformUrls
           const account = yield* signup(core, { companyName: null })
           const { key } = yield* createKey(core, account.token)
-          expectError(yield* get(`${core}/tenant`, { token: key }), 403, "TENANT_CONTEXT_REQUIRED", "Tenant context required")
+          expectError(
+            yield* get(`${core}/tenant`, { token: key }),
+            403,
+            "TENANT_CONTEXT_REQUIRED",
+            "Tenant context required"
+          )
           expectError(yield* get(`${core}/tenant`, { token: account.token }), 403, "TENANT_CONTEXT_REQUIRED")
           // routes that are not tenant-scoped still work
           assert.strictEqual((yield* get(`${core}/profile`, { token: key })).status, 200)
@@ -319,14 +382,20 @@ describe("platform core over HTTP", () => {
           const { key } = yield* createKey(core, alice.token)
 
           expectError(yield* get(`${core}/tenant?tenantId=${bob.tenantId}`, { token: key }), 403, "TENANT_MISMATCH")
-          const renamed = yield* patch(`${core}/tenant`, { token: key, json: { name: "Hijacked", tenantId: bob.tenantId } })
+          const renamed = yield* patch(`${core}/tenant`, {
+            token: key,
+            json: { name: "Hijacked", tenantId: bob.tenantId }
+          })
           expectError(renamed, 403, "TENANT_MISMATCH")
           const bobTenant = yield* get(`${core}/tenant`, { token: bob.token })
           assert.notStrictEqual(bobTenant.body.name, "Hijacked")
           const aliceTenant = yield* get(`${core}/tenant`, { token: key })
           assert.notStrictEqual(aliceTenant.body.name, "Hijacked")
 
-          const same = yield* patch(`${core}/tenant`, { token: key, json: { name: "Alice Co", tenantId: alice.tenantId } })
+          const same = yield* patch(`${core}/tenant`, {
+            token: key,
+            json: { name: "Alice Co", tenantId: alice.tenantId }
+          })
           assert.strictEqual(same.status, 200)
           assert.strictEqual(same.body.id, alice.tenantId)
           assert.strictEqual(same.body.name, "Alice Co")
@@ -341,7 +410,12 @@ describe("platform core over HTTP", () => {
             const origin = base.replace(/\/api\/v1$/, "")
             const alive = yield* get(`${origin}/healthz`)
             // every one of them in this process: each answer names it
-            assert.deepStrictEqual([alive.status, alive.body.status, alive.body.service, alive.body.pid], [200, "ok", name, process.pid])
+            assert.deepStrictEqual([alive.status, alive.body.status, alive.body.service, alive.body.pid], [
+              200,
+              "ok",
+              name,
+              process.pid
+            ])
             const ready = yield* get(`${origin}/readyz`)
             assert.strictEqual(ready.status, 200, ready.text)
             assert.deepStrictEqual([ready.body.status, ready.body.pid], ["ready", process.pid])
@@ -370,7 +444,7 @@ describe("platform core over HTTP", () => {
           assert.strictEqual(docs.status, 200)
           // nothing the page loads comes from another origin: the reference script is inlined from npm
           assert.notMatch(docs.text, /<(script|link|img)\b[^>]*\b(src|href)\s*=\s*["']?(https?:)?\/\//i)
-          assert.include(docs.text, '"withDefaultFonts":false')
+          assert.include(docs.text, "\"withDefaultFonts\":false")
         }))
     })
   })

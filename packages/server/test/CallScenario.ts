@@ -17,7 +17,12 @@ export const lines = (session: any): Array<string> =>
 
 /** What a failed assertion prints: status, end reason, transcript and events. */
 export const story = (session: any) =>
-  JSON.stringify({ status: session.status, endReason: session.endReason, transcript: lines(session), events: session.events })
+  JSON.stringify({
+    status: session.status,
+    endReason: session.endReason,
+    transcript: lines(session),
+    events: session.events
+  })
 
 /**
  * Billed for its talk time (answer to end) to the second, at the rate card's price (`price`) and
@@ -37,9 +42,19 @@ export const assertBilled = (
     assert.strictEqual(session.billedSeconds, billableSeconds(talked, rates.billingIncrementSeconds))
     assert.strictEqual(session.cost, costOf(session.billedSeconds, rates[price]))
     const wallet = (yield* get(`${core}/wallet`, { token: key })).body
-    assert.deepStrictEqual(wallet, { currency: "USD", balance: toppedUp - session.cost, reserved: 0, available: toppedUp - session.cost })
-    const charges = (yield* get(`${core}/billing/transactions`, { token: key })).body.items.filter((t: any) => t.kind === "call_charge")
-    assert.deepStrictEqual(charges.map((t: any) => [t.amount, t.reference]), session.cost === 0 ? [] : [[-session.cost, session.sessionId]])
+    assert.deepStrictEqual(wallet, {
+      currency: "USD",
+      balance: toppedUp - session.cost,
+      reserved: 0,
+      available: toppedUp - session.cost
+    })
+    const charges = (yield* get(`${core}/billing/transactions`, { token: key })).body.items.filter((t: any) =>
+      t.kind === "call_charge"
+    )
+    assert.deepStrictEqual(
+      charges.map((t: any) => [t.amount, t.reference]),
+      session.cost === 0 ? [] : [[-session.cost, session.sessionId]]
+    )
   })
 
 /** A receiver on loopback for a key's call-result webhook: what it was sent, answered 200. */

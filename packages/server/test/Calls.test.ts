@@ -12,11 +12,15 @@ const account = (topUp: number) =>
     const user = yield* signup(gateway)
     const { key } = yield* createKey(gateway, user.token)
     if (topUp > 0) {
-      const top = yield* post(`${gateway}/wallet/top-ups`, { token: user.token, json: { amount: topUp, idempotencyKey: "seed" } })
+      const top = yield* post(`${gateway}/wallet/top-ups`, {
+        token: user.token,
+        json: { amount: topUp, idempotencyKey: "seed" }
+      })
       assert.strictEqual(top.status, 201, top.text)
     }
     const persona = (yield* get(`${comms}/prompts/personas`, { token: key })).body.items[0]
-    const agent = (yield* post(`${comms}/agents`, { token: key, json: { name: "Caller", agent_persona_id: persona.id } })).body
+    const agent =
+      (yield* post(`${comms}/agents`, { token: key, json: { name: "Caller", agent_persona_id: persona.id } })).body
     const number = (yield* post(`${comms}/voice-numbers`, {
       token: key,
       json: { phoneNumber: `+1415555${String(1000 + Math.floor(Math.random() * 8999))}`, provider: "PROVIDER_A" }
@@ -43,19 +47,48 @@ describe("wallet and calls over HTTP", () => {
         const empty = yield* get(`${core}/wallet`, { token: user.key })
         assert.deepStrictEqual(empty.body, { currency: "USD", balance: 0, reserved: 0, available: 0 })
 
-        const viaKey = yield* post(`${core}/wallet/top-ups`, { token: user.key, json: { amount: 100, idempotencyKey: "k1" } })
+        const viaKey = yield* post(`${core}/wallet/top-ups`, {
+          token: user.key,
+          json: { amount: 100, idempotencyKey: "k1" }
+        })
         assert.deepStrictEqual([viaKey.status, viaKey.body.error.code], [403, "API_KEY_NOT_ALLOWED"])
-        const first = yield* post(`${core}/wallet/top-ups`, { token: user.token, json: { amount: 2500, idempotencyKey: "order-1" } })
+        const first = yield* post(`${core}/wallet/top-ups`, {
+          token: user.token,
+          json: { amount: 2500, idempotencyKey: "order-1" }
+        })
         assert.strictEqual(first.status, 201)
-        assert.deepInclude(first.body.transaction, { kind: "top_up", amount: 2500, balanceAfter: 2500, idempotencyKey: "order-1" })
+        assert.deepInclude(first.body.transaction, {
+          kind: "top_up",
+          amount: 2500,
+          balanceAfter: 2500,
+          idempotencyKey: "order-1"
+        })
         assert.deepStrictEqual(first.body.wallet, { currency: "USD", balance: 2500, reserved: 0, available: 2500 })
-        const again = yield* post(`${core}/wallet/top-ups`, { token: user.token, json: { amount: 2500, idempotencyKey: "order-1" } })
+        const again = yield* post(`${core}/wallet/top-ups`, {
+          token: user.token,
+          json: { amount: 2500, idempotencyKey: "order-1" }
+        })
         assert.strictEqual(again.body.transaction.id, first.body.transaction.id, "a retry answers the first top-up")
-        const reused = yield* post(`${core}/wallet/top-ups`, { token: user.token, json: { amount: 9, idempotencyKey: "order-1" } })
+        const reused = yield* post(`${core}/wallet/top-ups`, {
+          token: user.token,
+          json: { amount: 9, idempotencyKey: "order-1" }
+        })
         assert.deepStrictEqual([reused.status, reused.body.error.code], [422, "IDEMPOTENCY_KEY_REUSED"])
-        for (const body of [{ amount: 0, idempotencyKey: "x" }, { amount: 1.5, idempotencyKey: "x" }, { amount: -5, idempotencyKey: "x" }, { amount: 5, idempotencyKey: "has space" }, { amount: 5 }]) {
+        for (
+          const body of [
+            { amount: 0, idempotencyKey: "x" },
+            { amount: 1.5, idempotencyKey: "x" },
+            { amount: -5, idempotencyKey: "x" },
+            { amount: 5, idempotencyKey: "has space" },
+            { amount: 5 }
+          ]
+        ) {
           const bad = yield* post(`${core}/wallet/top-ups`, { token: user.token, json: body })
-          assert.deepStrictEqual([bad.status, bad.body.error?.code], [400, "VALIDATION_FAILED"], `${JSON.stringify(body)} → ${bad.text}`)
+          assert.deepStrictEqual(
+            [bad.status, bad.body.error?.code],
+            [400, "VALIDATION_FAILED"],
+            `${JSON.stringify(body)} → ${bad.text}`
+          )
         }
         assert.strictEqual((yield* get(`${core}/wallet`, { token: user.key })).body.balance, 2500)
         const ledger = yield* get(`${core}/billing/transactions`, { token: user.key })
@@ -82,7 +115,12 @@ describe("wallet and calls over HTTP", () => {
         // which under CI's load took up to ~2 s, so a 2 s call could end before its greeting began
         const placed = yield* post(`${gateway}/channels/voice/call`, {
           token: user.key,
-          json: { agentId: user.agentId, voiceNumberId: user.voiceNumberId, toNumber: "+14155550005", metadata: { crm: "lead-7" } }
+          json: {
+            agentId: user.agentId,
+            voiceNumberId: user.voiceNumberId,
+            toNumber: "+14155550005",
+            metadata: { crm: "lead-7" }
+          }
         })
         assert.strictEqual(placed.status, 202, placed.text)
         assert.strictEqual(placed.body.status, "QUEUED")
@@ -102,13 +140,22 @@ describe("wallet and calls over HTTP", () => {
         assert.deepStrictEqual(session.metadata, { crm: "lead-7" })
         // the media's events sit beside the call's own: connected after the answer, stopped around the end
         const types: Array<string> = session.events.map((e: any) => e.type)
-        assert.deepStrictEqual(types.filter((t) => !t.startsWith("media_")), ["queued", "dialing", "ringing", "answered", "ended"])
+        assert.deepStrictEqual(types.filter((t) => !t.startsWith("media_")), [
+          "queued",
+          "dialing",
+          "ringing",
+          "answered",
+          "ended"
+        ])
         assert.deepStrictEqual(types.filter((t) => t.startsWith("media_")), ["media_connected", "media_stopped"])
         assert.isAbove(types.indexOf("media_connected"), types.indexOf("answered"))
         // the greeting, from its first audio just after the answer, cut off where the callee hung up
         assert.strictEqual(session.transcript[0].speaker, "agent")
         const greetingDelay = Date.parse(session.transcript[0].at) - Date.parse(session.answeredAt)
-        assert.isTrue(greetingDelay >= 0 && greetingDelay < 2_000, `greeting began ${greetingDelay} ms after the answer`)
+        assert.isTrue(
+          greetingDelay >= 0 && greetingDelay < 2_000,
+          `greeting began ${greetingDelay} ms after the answer`
+        )
         assert.isBoolean(session.transcript[0].interrupted)
         const wallet = yield* get(`${core}/wallet`, { token: user.key })
         assert.deepStrictEqual(wallet.body, { currency: "USD", balance: 999, reserved: 0, available: 999 })
@@ -118,8 +165,14 @@ describe("wallet and calls over HTTP", () => {
         const withLines = yield* get(`${comms}/call-logs?include=transcript`, { token: user.key })
         assert.deepStrictEqual(withLines.body.items[0].transcript, session.transcript)
         assert.strictEqual((yield* get(`${comms}/call-logs?status=BUSY`, { token: user.key })).body.total, 0)
-        assert.strictEqual((yield* get(`${comms}/call-logs?agentId=${user.agentId}`, { token: user.key })).body.total, 1)
-        assert.strictEqual((yield* get(`${comms}/call-logs?from=2999-01-01T00:00:00Z`, { token: user.key })).body.total, 0)
+        assert.strictEqual(
+          (yield* get(`${comms}/call-logs?agentId=${user.agentId}`, { token: user.key })).body.total,
+          1
+        )
+        assert.strictEqual(
+          (yield* get(`${comms}/call-logs?from=2999-01-01T00:00:00Z`, { token: user.key })).body.total,
+          0
+        )
         assert.strictEqual((yield* get(`${comms}/call-logs?status=SOMETIMES`, { token: user.key })).status, 400)
 
         const usage = yield* get(`${core}/billing/usage`, { token: user.key })
@@ -161,7 +214,10 @@ describe("wallet and calls over HTTP", () => {
         const withOwnTenant = yield* call({ tenantId: alice.tenantId })
         assert.strictEqual(withOwnTenant.status, 202)
 
-        const inactive = yield* patch(`${comms}/agents/${alice.agentId}`, { token: alice.key, json: { is_active: false } })
+        const inactive = yield* patch(`${comms}/agents/${alice.agentId}`, {
+          token: alice.key,
+          json: { is_active: false }
+        })
         assert.strictEqual(inactive.status, 200)
         const refusedInactive = yield* call({})
         assert.deepStrictEqual([refusedInactive.status, refusedInactive.body.error.code], [409, "AGENT_INACTIVE"])
@@ -191,11 +247,19 @@ describe("wallet and calls over HTTP", () => {
         const retry = yield* post(`${comms}/channels/voice/call`, { token: user.key, json: { ...body }, headers })
         assert.deepStrictEqual([first.status, retry.status], [202, 202])
         assert.deepStrictEqual(retry.body, first.body)
-        const other = yield* post(`${comms}/channels/voice/call`, { token: user.key, json: { ...body, toNumber: "+14155559001" }, headers })
+        const other = yield* post(`${comms}/channels/voice/call`, {
+          token: user.key,
+          json: { ...body, toNumber: "+14155559001" },
+          headers
+        })
         assert.deepStrictEqual([other.status, other.body.error.code], [422, "IDEMPOTENCY_KEY_REUSED"])
         const logs = yield* get(`${comms}/call-logs`, { token: user.key })
         assert.strictEqual(logs.body.total, 1, "one call placed")
-        const badKey = yield* post(`${comms}/channels/voice/call`, { token: user.key, json: body, headers: { "idempotency-key": "no spaces please" } })
+        const badKey = yield* post(`${comms}/channels/voice/call`, {
+          token: user.key,
+          json: body,
+          headers: { "idempotency-key": "no spaces please" }
+        })
         assert.strictEqual(badKey.status, 400)
       }))
 

@@ -1,11 +1,11 @@
 /**
- * A running campaign survives the runner that owns it: three runner processes on PostgreSQL (started
- * by `ClusterLocal`, as `npm run cluster:local` starts them, with the default cluster timings), the
- * campaign's owner stopped by a failpoint between a call's start and its record of the dial (the
- * narrowest window a crash can fall in) and killed there with SIGKILL; once the others have taken
- * over, a fourth runner joins, so shards move again mid-campaign. The simulated carriers of all
- * runners append every dial to one file, which shows when dialing resumed; the dials are counted from
- * the carrier's records (`simulated_calls`), and every call's billed time is checked against them. Used by the campaign failover test.
+ * A running campaign survives the runner that owns it: three runner processes on PostgreSQL (started by `ClusterLocal`,
+ * as `npm run cluster:local` starts them, with the default cluster timings), the campaign's owner stopped by a
+ * failpoint between a call's start and its record of the dial (the narrowest window a crash can fall in) and killed
+ * there with SIGKILL; once the others have taken over, a fourth runner joins, so shards move again mid-campaign. The
+ * simulated carriers of all runners append every dial to one file, which shows when dialing resumed; the dials are
+ * counted from the carrier's records (`simulated_calls`), and every call's billed time is checked against them. Used by
+ * the campaign failover test.
  */
 import * as EntityId from "@effect/cluster/EntityId"
 import * as Sharding from "@effect/cluster/Sharding"
@@ -21,8 +21,8 @@ import { ContactListsRepo } from "@voiceagent/runner/Contacts/ContactListsRepo"
 import { ContactsRepo } from "@voiceagent/runner/Contacts/ContactsRepo"
 import { PlatformSettings } from "@voiceagent/runner/Settings"
 import * as Migrations from "@voiceagent/runner/Sql/Migrations"
-import { behaviourOf } from "@voiceagent/runner/Telephony/SimulatedCarrier"
 import * as PostgresClient from "@voiceagent/runner/Sql/PostgresClient"
+import { behaviourOf } from "@voiceagent/runner/Telephony/SimulatedCarrier"
 import * as TestDatabase from "@voiceagent/runner/Testing/TestDatabase"
 import { UsersRepo } from "@voiceagent/runner/Users/UsersRepo"
 import { VoiceNumbersRepo } from "@voiceagent/runner/VoiceNumbers/VoiceNumbersRepo"
@@ -79,7 +79,12 @@ export interface CampaignFailoverReport {
   readonly toppedUp: number
 }
 
-const clusterOptions: Cluster.ClusterOptions = { ...Cluster.defaultClusterOptions, shardsPerGroup: 30, runnerHost: "127.0.0.1", runnerPort: 0 }
+const clusterOptions: Cluster.ClusterOptions = {
+  ...Cluster.defaultClusterOptions,
+  shardsPerGroup: 30,
+  runnerHost: "127.0.0.1",
+  runnerPort: 0
+}
 
 /** Where the runner is stopped (and killed): by default between a call's start and the campaign's record of its dial. */
 export interface FailoverPoint {
@@ -90,7 +95,11 @@ export interface FailoverPoint {
 }
 
 /** The default cluster timings (lock refresh and expiry, message poll, supervisor), so takeover is measured as deployed. */
-const runnerEnv = (dialLog: string, tokens: { readonly remote: string; readonly local: string }, point?: FailoverPoint & { readonly token: string }) => ({
+const runnerEnv = (
+  dialLog: string,
+  tokens: { readonly remote: string; readonly local: string },
+  point?: FailoverPoint & { readonly token: string }
+) => ({
   SHARDS_PER_GROUP: "30",
   SIMULATOR_RING_MS: "300",
   SIMULATOR_DIAL_LOG: dialLog,
@@ -126,13 +135,22 @@ const readDials = (file: string) =>
  * `point`: stop the runner that reaches that failpoint instead (whichever runs it: the campaign's owner
  * for a claim, the tenant's for a settlement flush) and kill that one.
  */
-export const runCampaignFailover = (adminUrl: string, victimRunsHealthCheck = true, answered = 30, busy = 10, point?: FailoverPoint) =>
+export const runCampaignFailover = (
+  adminUrl: string,
+  victimRunsHealthCheck = true,
+  answered = 30,
+  busy = 10,
+  point?: FailoverPoint
+) =>
   Effect.gen(function*() {
     const db = yield* TestDatabase.scratchPostgresDatabase(adminUrl)
     const database = PostgresClient.layer({ url: Redacted.make(db.url), maxConnections: 8 })
     const directory = yield* scratchDirectory("campaign-failover-")
     const dialLog = path.join(directory, "dials.log")
-    const tokens = { remote: path.join(directory, "remote-call.token"), local: path.join(directory, "local-call.token") }
+    const tokens = {
+      remote: path.join(directory, "remote-call.token"),
+      local: path.join(directory, "local-call.token")
+    }
     const pointToken = path.join(directory, "point.token")
     const stopAt = point === undefined ? undefined : { ...point, token: pointToken }
     const toppedUp = 100_000
@@ -145,11 +163,19 @@ export const runCampaignFailover = (adminUrl: string, victimRunsHealthCheck = tr
     const seeded = yield* Effect.gen(function*() {
       yield* Migrations.run()
       const sql = yield* SqlClient.SqlClient
-      const { tenant } = yield* (yield* UsersRepo).create({ email: "campaign-failover@example.com", passwordHash: "x", companyName: "Co" })
+      const { tenant } = yield* (yield* UsersRepo).create({
+        email: "campaign-failover@example.com",
+        passwordHash: "x",
+        companyName: "Co"
+      })
       const tenantId = tenant!.id as TenantId
       const agents = yield* AgentsRepo
       const agent = yield* agents.create(tenantId, Option.getOrThrow(yield* agents.findPersona(RECEPTIONIST)), "Dialer")
-      const number = yield* (yield* VoiceNumbersRepo).create(tenantId, { phoneNumber: "+14155550100", provider: "PROVIDER_A", label: null })
+      const number = yield* (yield* VoiceNumbersRepo).create(tenantId, {
+        phoneNumber: "+14155550100",
+        provider: "PROVIDER_A",
+        label: null
+      })
       const list = yield* (yield* ContactListsRepo).create(tenantId, "failover", {})
       yield* (yield* ContactsRepo).insertMany(
         { tenantId, listId: list.id as ContactListId },
@@ -158,14 +184,16 @@ export const runCampaignFailover = (adminUrl: string, victimRunsHealthCheck = tr
       yield* (yield* Ledger).topUp(tenantId, "seed", toppedUp)
       return { tenantId, agentId: agent.id, voiceNumberId: number.id, listId: list.id as ContactListId }
     }).pipe(
-      Effect.provide(Layer.mergeAll(
-        UsersRepo.Default,
-        AgentsRepo.Default,
-        VoiceNumbersRepo.Default,
-        ContactListsRepo.Default,
-        ContactsRepo.Default,
-        Ledger.Default
-      ).pipe(Layer.provideMerge(database))),
+      Effect.provide(
+        Layer.mergeAll(
+          UsersRepo.Default,
+          AgentsRepo.Default,
+          VoiceNumbersRepo.Default,
+          ContactListsRepo.Default,
+          ContactsRepo.Default,
+          Ledger.Default
+        ).pipe(Layer.provideMerge(database))
+      ),
       Effect.orDie
     )
 
@@ -240,13 +268,18 @@ export const runCampaignFailover = (adminUrl: string, victimRunsHealthCheck = tr
       yield* campaigns.schedule(seeded.tenantId, id, null)
 
       // the owner stops at both failpoints (calls started, their dials not yet recorded): kill it there
-      const reached = () => point !== undefined ? fs.existsSync(pointToken) : fs.existsSync(tokens.remote) && fs.existsSync(tokens.local)
+      const reached = () =>
+        point !== undefined ? fs.existsSync(pointToken) : fs.existsSync(tokens.remote) && fs.existsSync(tokens.local)
       for (let i = 0; i < 1200 && !reached(); i++) yield* Effect.sleep("50 millis")
       if (!reached()) {
         return yield* Effect.dieMessage(
           `the campaign's owner never reached both failpoints (dials ${readDials(dialLog).length}, ` +
             `remote ${fs.existsSync(tokens.remote)}, local ${fs.existsSync(tokens.local)}, drafts ${drafts}, ` +
-            `logs ${fs.readdirSync(path.join(directory, "logs")).map((f) => fs.readFileSync(path.join(directory, "logs", f), "utf8").slice(-800)).join("\n---\n")})`
+            `logs ${
+              fs.readdirSync(path.join(directory, "logs")).map((f) =>
+                fs.readFileSync(path.join(directory, "logs", f), "utf8").slice(-800)
+              ).join("\n---\n")
+            })`
         )
       }
       const victim = point !== undefined
@@ -255,7 +288,9 @@ export const runCampaignFailover = (adminUrl: string, victimRunsHealthCheck = tr
       if (victim === undefined) return yield* Effect.dieMessage("the failpoint stopped no runner of the cluster")
       for (const token of point !== undefined ? [] : [tokens.remote, tokens.local]) {
         const paused = Number(fs.readFileSync(token, "utf8"))
-        if (paused !== victim.pid) return yield* Effect.dieMessage(`a failpoint stopped pid ${paused}, not the owner ${victim.pid}`)
+        if (paused !== victim.pid) {
+          return yield* Effect.dieMessage(`a failpoint stopped pid ${paused}, not the owner ${victim.pid}`)
+        }
       }
       const victimPort = ports[runners.indexOf(victim)]!
       // the dead runner's database session can outlive it by a moment, its locks with it
@@ -280,8 +315,12 @@ export const runCampaignFailover = (adminUrl: string, victimRunsHealthCheck = tr
       let joined = false
       let final = campaign
       for (let i = 0; i < 3600; i++) {
-        if (resumedAfterMs < 0 && readDials(dialLog).some((d) => d.at > killedAt)) resumedAfterMs = Date.now() - killedAt
-        if (shardsHeldAgainAfterMs < 0 && (yield* heldBySurvivors) === 30) shardsHeldAgainAfterMs = Date.now() - killedAt
+        if (resumedAfterMs < 0 && readDials(dialLog).some((d) => d.at > killedAt)) {
+          resumedAfterMs = Date.now() - killedAt
+        }
+        if (shardsHeldAgainAfterMs < 0 && (yield* heldBySurvivors) === 30) {
+          shardsHeldAgainAfterMs = Date.now() - killedAt
+        }
         if (!joined && resumedAfterMs >= 0) {
           // a runner joins while calls are in progress: shards move to it mid-campaign
           joined = true
@@ -319,7 +358,9 @@ export const runCampaignFailover = (adminUrl: string, victimRunsHealthCheck = tr
       for (const d of dials) perSession.set(d.sessionId, (perSession.get(d.sessionId) ?? 0) + 1)
       const attempts = yield* (yield* CampaignsRepo).attempts(seeded.tenantId, id, { page: 1, pageSize: 10_000 })
       const dialedAttempts = new Map<string, number>()
-      for (const a of attempts.items) if (a.status !== "SKIPPED") dialedAttempts.set(a.phoneNumber, (dialedAttempts.get(a.phoneNumber) ?? 0) + 1)
+      for (const a of attempts.items) {
+        if (a.status !== "SKIPPED") dialedAttempts.set(a.phoneNumber, (dialedAttempts.get(a.phoneNumber) ?? 0) + 1)
+      }
       const dialsPerPhone = new Map<string, number>()
       for (const d of dials) dialsPerPhone.set(d.to, (dialsPerPhone.get(d.to) ?? 0) + 1)
       // Sessions the victim had marked DIALING before it died but had not dialled yet (the carrier
@@ -330,7 +371,9 @@ export const runCampaignFailover = (adminUrl: string, victimRunsHealthCheck = tr
       const cutMidDial = yield* sql<{ id: string; toNumber: string }>`
         SELECT s.id, s.to_number FROM call_sessions s
         WHERE s.tenant_id = ${seeded.tenantId} AND s.provider_call_id IS NULL
-          AND EXISTS (SELECT 1 FROM call_events e WHERE e.session_id = s.id AND e.type = 'dialing' AND e.at < ${new Date(killedAt)})
+          AND EXISTS (SELECT 1 FROM call_events e WHERE e.session_id = s.id AND e.type = 'dialing' AND e.at < ${new Date(
+        killedAt
+      )})
       `
       const undialledCut = cutMidDial.filter((c) => !perSession.has(c.id))
       const cutPerPhone = new Map<string, number>()
@@ -363,12 +406,15 @@ export const runCampaignFailover = (adminUrl: string, victimRunsHealthCheck = tr
         SELECT count(DISTINCT contact_id)::int AS n FROM campaign_attempts WHERE campaign_id = ${id} AND status <> 'SKIPPED'
       `
       // what the carrier's record says each call talked: answered numbers (…0001) one second, the others none
-      const sessions = yield* sql<{ id: string; toNumber: string; outcome: string; durationSeconds: number; cost: number; ended: number }>`
+      const sessions = yield* sql<
+        { id: string; toNumber: string; outcome: string; durationSeconds: number; cost: number; ended: number }
+      >`
         SELECT s.id, s.to_number, s.outcome, s.duration_seconds, s.cost::int AS cost,
                (SELECT count(*)::int FROM call_events e WHERE e.session_id = s.id AND e.type = 'ended') AS ended
         FROM call_sessions s WHERE s.tenant_id = ${seeded.tenantId}
       `
-      const talked = (to: string) => behaviourOf(to)._tag === "Answered" ? (behaviourOf(to) as { talkSeconds: number }).talkSeconds : 0
+      const talked = (to: string) =>
+        behaviourOf(to)._tag === "Answered" ? (behaviourOf(to) as { talkSeconds: number }).talkSeconds : 0
       const cut = new Set(undialledCut.map((c) => c.id))
       const callsMisbilled = sessions
         .filter((c) => c.durationSeconds !== (cut.has(c.id) ? 0 : talked(c.toNumber)) || c.cost !== c.durationSeconds)

@@ -15,12 +15,19 @@ const account = (topUp = 5000) =>
     const user = yield* signup(gateway)
     const { key } = yield* createKey(gateway, user.token)
     if (topUp > 0) {
-      const top = yield* post(`${gateway}/wallet/top-ups`, { token: user.token, json: { amount: topUp, idempotencyKey: "seed" } })
+      const top = yield* post(`${gateway}/wallet/top-ups`, {
+        token: user.token,
+        json: { amount: topUp, idempotencyKey: "seed" }
+      })
       assert.strictEqual(top.status, 201, top.text)
     }
     const persona = (yield* get(`${comms}/prompts/personas`, { token: key })).body.items[0]
-    const agent = (yield* post(`${comms}/agents`, { token: key, json: { name: "Dialer", agent_persona_id: persona.id } })).body
-    const number = (yield* post(`${comms}/voice-numbers`, { token: key, json: { phoneNumber: phone("5000"), provider: "PROVIDER_A" } })).body
+    const agent =
+      (yield* post(`${comms}/agents`, { token: key, json: { name: "Dialer", agent_persona_id: persona.id } })).body
+    const number = (yield* post(`${comms}/voice-numbers`, {
+      token: key,
+      json: { phoneNumber: phone("5000"), provider: "PROVIDER_A" }
+    })).body
     const list = (yield* post(`${campaign}/contact-lists`, { token: key, json: { name: `list ${++unique}` } })).body
     return { ...user, key, agentId: agent.id as string, voiceNumberId: number.id as string, listId: list.id as string }
   })
@@ -47,7 +54,12 @@ describe("voice campaigns over HTTP", () => {
       Effect.gen(function*() {
         const { campaign } = yield* TestPlatform.TestPlatformUrls
         const a = yield* account(0)
-        const base = { name: "Q4 renewals", agentId: a.agentId, voiceNumberId: a.voiceNumberId, contactListId: a.listId }
+        const base = {
+          name: "Q4 renewals",
+          agentId: a.agentId,
+          voiceNumberId: a.voiceNumberId,
+          contactListId: a.listId
+        }
         const created = yield* post(`${campaign}/campaigns`, { token: a.key, json: base })
         assert.strictEqual(created.status, 201, created.text)
         assert.deepInclude(created.body, {
@@ -106,20 +118,29 @@ describe("voice campaigns over HTTP", () => {
           assert.isTrue(JSON.stringify(reply.body.error.details).includes(field), `${field} named in ${reply.text}`)
         }
         const other = yield* account(0)
-        for (const [override, code] of [
-          [{ agentId: other.agentId }, "AGENT_NOT_FOUND"],
-          [{ voiceNumberId: other.voiceNumberId }, "VOICE_NUMBER_NOT_FOUND"],
-          [{ contactListId: other.listId }, "CONTACT_LIST_NOT_FOUND"]
-        ] as const) {
+        for (
+          const [override, code] of [
+            [{ agentId: other.agentId }, "AGENT_NOT_FOUND"],
+            [{ voiceNumberId: other.voiceNumberId }, "VOICE_NUMBER_NOT_FOUND"],
+            [{ contactListId: other.listId }, "CONTACT_LIST_NOT_FOUND"]
+          ] as const
+        ) {
           const reply = yield* post(`${campaign}/campaigns`, { token: a.key, json: { ...base, ...override } })
           assert.deepStrictEqual([reply.status, reply.body.error.code], [404, code])
         }
-        yield* patch(`${(yield* TestPlatform.TestPlatformUrls).comms}/agents/${a.agentId}`, { token: a.key, json: { is_active: false } })
+        yield* patch(`${(yield* TestPlatform.TestPlatformUrls).comms}/agents/${a.agentId}`, {
+          token: a.key,
+          json: { is_active: false }
+        })
         const inactive = yield* post(`${campaign}/campaigns`, { token: a.key, json: base })
         assert.deepStrictEqual([inactive.status, inactive.body.error.code], [409, "AGENT_INACTIVE"])
 
         const list = yield* get(`${campaign}/campaigns`, { token: a.key })
-        assert.deepStrictEqual([list.body.total, list.body.pageSize, list.body.items.length], [1, 15, 1], "nothing else was written")
+        assert.deepStrictEqual(
+          [list.body.total, list.body.pageSize, list.body.items.length],
+          [1, 15, 1],
+          "nothing else was written"
+        )
         const tooBig = yield* get(`${campaign}/campaigns?pageSize=101`, { token: a.key })
         assert.strictEqual(tooBig.status, 400)
         const badStatus = yield* get(`${campaign}/campaigns?status=DONE`, { token: a.key })
@@ -141,23 +162,43 @@ describe("voice campaigns over HTTP", () => {
         assert.deepStrictEqual(page.body.items.map((c: any) => c.name), ["third", "second"])
         assert.deepInclude(page.body, { total: 3, page: 1, pageSize: 2, totalPages: 2 })
 
-        const edited = yield* patch(`${campaign}/campaigns/${ids[0]}`, { token: a.key, json: { maxAttempts: 3, metadata: { crm: "7" } } })
+        const edited = yield* patch(`${campaign}/campaigns/${ids[0]}`, {
+          token: a.key,
+          json: { maxAttempts: 3, metadata: { crm: "7" } }
+        })
         assert.deepStrictEqual([edited.status, edited.body.maxAttempts, edited.body.metadata], [200, 3, { crm: "7" }])
         const future = new Date(Date.now() + 3_600_000).toISOString()
-        const scheduled = yield* post(`${campaign}/campaigns/${ids[0]}/schedule`, { token: a.key, json: { scheduledAt: future } })
+        const scheduled = yield* post(`${campaign}/campaigns/${ids[0]}/schedule`, {
+          token: a.key,
+          json: { scheduledAt: future }
+        })
         assert.strictEqual(scheduled.status, 200, scheduled.text)
         assert.deepStrictEqual(Object.keys(scheduled.body).sort(), ["id", "name", "scheduledAt", "status", "updatedAt"])
         assert.deepStrictEqual([scheduled.body.status, scheduled.body.scheduledAt], ["SCHEDULED", future])
         const later = new Date(Date.now() + 7_200_000).toISOString()
-        const moved = yield* post(`${campaign}/campaigns/${ids[0]}/schedule`, { token: a.key, json: { scheduledAt: later } })
+        const moved = yield* post(`${campaign}/campaigns/${ids[0]}/schedule`, {
+          token: a.key,
+          json: { scheduledAt: later }
+        })
         assert.strictEqual(moved.body.scheduledAt, later, "a SCHEDULED campaign can be moved")
         const locked = yield* patch(`${campaign}/campaigns/${ids[0]}`, { token: a.key, json: { name: "renamed" } })
         assert.deepStrictEqual([locked.status, locked.body.error.code], [409, "CAMPAIGN_STATE_CONFLICT"])
-        const badBody = yield* post(`${campaign}/campaigns/${ids[1]}/schedule`, { token: a.key, json: { scheduledAt: "tomorrow" } })
+        const badBody = yield* post(`${campaign}/campaigns/${ids[1]}/schedule`, {
+          token: a.key,
+          json: { scheduledAt: "tomorrow" }
+        })
         assert.deepStrictEqual([badBody.status, badBody.body.error.code], [400, "VALIDATION_FAILED"])
-        const notJson = yield* request("POST", `${campaign}/campaigns/${ids[1]}/schedule`, { token: a.key, body: "{", headers: { "content-type": "application/json" } })
+        const notJson = yield* request("POST", `${campaign}/campaigns/${ids[1]}/schedule`, {
+          token: a.key,
+          body: "{",
+          headers: { "content-type": "application/json" }
+        })
         assert.strictEqual(notJson.status, 400)
-        assert.strictEqual((yield* get(`${campaign}/campaigns/${ids[1]}`, { token: a.key })).body.status, "DRAFT", "nothing written")
+        assert.strictEqual(
+          (yield* get(`${campaign}/campaigns/${ids[1]}`, { token: a.key })).body.status,
+          "DRAFT",
+          "nothing written"
+        )
 
         const scheduledOnly = yield* get(`${campaign}/campaigns?status=SCHEDULED`, { token: a.key })
         assert.deepStrictEqual(scheduledOnly.body.items.map((c: any) => c.id), [ids[0]])
@@ -166,51 +207,98 @@ describe("voice campaigns over HTTP", () => {
         assert.deepStrictEqual([refused.status, refused.body.error.code], [409, "CAMPAIGN_ACTIVE"])
         assert.match(refused.body.error.message, /abort/)
         const pauseScheduled = yield* post(`${campaign}/campaigns/${ids[0]}/pause`, { token: a.key })
-        assert.deepStrictEqual([pauseScheduled.status, pauseScheduled.body.error.code], [409, "CAMPAIGN_STATE_CONFLICT"])
+        assert.deepStrictEqual([pauseScheduled.status, pauseScheduled.body.error.code], [
+          409,
+          "CAMPAIGN_STATE_CONFLICT"
+        ])
         const aborted = yield* post(`${campaign}/campaigns/${ids[0]}/abort`, { token: a.key })
-        assert.deepStrictEqual([aborted.status, aborted.body.status, aborted.body.statusReason], [200, "FAILED", "ABORTED"])
+        assert.deepStrictEqual([aborted.status, aborted.body.status, aborted.body.statusReason], [
+          200,
+          "FAILED",
+          "ABORTED"
+        ])
         const again = yield* post(`${campaign}/campaigns/${ids[0]}/schedule`, { token: a.key })
         assert.deepStrictEqual([again.status, again.body.error.code], [409, "CAMPAIGN_STATE_CONFLICT"])
         const gone = yield* del(`${campaign}/campaigns/${ids[0]}`, { token: a.key })
         assert.deepStrictEqual([gone.status, gone.text], [204, ""])
         assert.strictEqual((yield* get(`${campaign}/campaigns/${ids[0]}`, { token: a.key })).status, 404)
-        assert.strictEqual((yield* del(`${campaign}/campaigns/${ids[1]}`, { token: a.key })).status, 204, "a DRAFT is deletable")
+        assert.strictEqual(
+          (yield* del(`${campaign}/campaigns/${ids[1]}`, { token: a.key })).status,
+          204,
+          "a DRAFT is deletable"
+        )
       }))
 
     it.effect("recipientCallingHours: off unless asked for, shown in GET, PATCHed in DRAFT against what is stored; a bad patch is a 400 and nothing is written", () =>
       Effect.gen(function*() {
         const { campaign } = yield* TestPlatform.TestPlatformUrls
         const a = yield* account(0)
-        const base = { name: "Local hours", agentId: a.agentId, voiceNumberId: a.voiceNumberId, contactListId: a.listId }
-        const on = yield* post(`${campaign}/campaigns`, { token: a.key, json: { ...base, recipientCallingHours: { enabled: true, end: "20:00" } } })
+        const base = {
+          name: "Local hours",
+          agentId: a.agentId,
+          voiceNumberId: a.voiceNumberId,
+          contactListId: a.listId
+        }
+        const on = yield* post(`${campaign}/campaigns`, {
+          token: a.key,
+          json: { ...base, recipientCallingHours: { enabled: true, end: "20:00" } }
+        })
         assert.strictEqual(on.status, 201, on.text)
         assert.deepStrictEqual(on.body.recipientCallingHours, { enabled: true, start: "08:00", end: "20:00" })
         const id = on.body.id as string
         const url = `${campaign}/campaigns/${id}`
-        assert.deepStrictEqual((yield* get(url, { token: a.key })).body.recipientCallingHours, { enabled: true, start: "08:00", end: "20:00" })
+        assert.deepStrictEqual((yield* get(url, { token: a.key })).body.recipientCallingHours, {
+          enabled: true,
+          start: "08:00",
+          end: "20:00"
+        })
 
-        const later = yield* patch(url, { token: a.key, json: { recipientCallingHours: { enabled: true, start: "09:00" } } })
-        assert.deepStrictEqual([later.status, later.body.recipientCallingHours], [200, { enabled: true, start: "09:00", end: "20:00" }], "end kept")
+        const later = yield* patch(url, {
+          token: a.key,
+          json: { recipientCallingHours: { enabled: true, start: "09:00" } }
+        })
+        assert.deepStrictEqual([later.status, later.body.recipientCallingHours], [200, {
+          enabled: true,
+          start: "09:00",
+          end: "20:00"
+        }], "end kept")
         const before = (yield* get(url, { token: a.key })).body
-        for (const [json, field] of [
-          [{ recipientCallingHours: { enabled: true, start: "20:30" } }, "recipientCallingHours.start"], // past the stored end
-          [{ recipientCallingHours: { enabled: true, end: "09:00" } }, "recipientCallingHours.end"],
-          [{ callWindowEnd: "08:00" }, "callWindowEnd"], // before the stored 09:00 start
-          [{ recipientCallingHours: { start: "10:00" } }, "recipientCallingHours.enabled"],
-          [{ recipientCallingHours: null }, "recipientCallingHours"]
-        ] as const) {
+        for (
+          const [json, field] of [
+            [{ recipientCallingHours: { enabled: true, start: "20:30" } }, "recipientCallingHours.start"], // past the stored end
+            [{ recipientCallingHours: { enabled: true, end: "09:00" } }, "recipientCallingHours.end"],
+            [{ callWindowEnd: "08:00" }, "callWindowEnd"], // before the stored 09:00 start
+            [{ recipientCallingHours: { start: "10:00" } }, "recipientCallingHours.enabled"],
+            [{ recipientCallingHours: null }, "recipientCallingHours"]
+          ] as const
+        ) {
           const reply = yield* patch(url, { token: a.key, json })
-          assert.deepStrictEqual([reply.status, reply.body.error?.code], [400, "VALIDATION_FAILED"], `${JSON.stringify(json)} → ${reply.text}`)
+          assert.deepStrictEqual(
+            [reply.status, reply.body.error?.code],
+            [400, "VALIDATION_FAILED"],
+            `${JSON.stringify(json)} → ${reply.text}`
+          )
           assert.isTrue(JSON.stringify(reply.body.error.details).includes(field), `${field} named in ${reply.text}`)
         }
         assert.deepStrictEqual((yield* get(url, { token: a.key })).body, before, "nothing written")
 
         const off = yield* patch(url, { token: a.key, json: { recipientCallingHours: { enabled: false } } })
-        assert.deepStrictEqual(off.body.recipientCallingHours, { enabled: false, start: "09:00", end: "20:00" }, "hours kept for next time")
+        assert.deepStrictEqual(
+          off.body.recipientCallingHours,
+          { enabled: false, start: "09:00", end: "20:00" },
+          "hours kept for next time"
+        )
         const listed = yield* get(`${campaign}/campaigns`, { token: a.key })
-        assert.deepStrictEqual(listed.body.items.map((c: any) => c.recipientCallingHours), [{ enabled: false, start: "09:00", end: "20:00" }])
+        assert.deepStrictEqual(listed.body.items.map((c: any) => c.recipientCallingHours), [{
+          enabled: false,
+          start: "09:00",
+          end: "20:00"
+        }])
 
-        yield* post(`${url}/schedule`, { token: a.key, json: { scheduledAt: new Date(Date.now() + 3_600_000).toISOString() } })
+        yield* post(`${url}/schedule`, {
+          token: a.key,
+          json: { scheduledAt: new Date(Date.now() + 3_600_000).toISOString() }
+        })
         const locked = yield* patch(url, { token: a.key, json: { recipientCallingHours: { enabled: true } } })
         assert.deepStrictEqual([locked.status, locked.body.error.code], [409, "CAMPAIGN_STATE_CONFLICT"])
         yield* post(`${url}/abort`, { token: a.key })
@@ -231,7 +319,15 @@ describe("voice campaigns over HTTP", () => {
 
         const c = (yield* post(`${campaign}/campaigns`, {
           token: a.key,
-          json: { name: "Run", agentId: a.agentId, voiceNumberId: a.voiceNumberId, contactListId: a.listId, maxAttempts: 2, redialDelayMin: 1, ...always }
+          json: {
+            name: "Run",
+            agentId: a.agentId,
+            voiceNumberId: a.voiceNumberId,
+            contactListId: a.listId,
+            maxAttempts: 2,
+            redialDelayMin: 1,
+            ...always
+          }
         })).body
         const scheduled = yield* post(`${campaign}/campaigns/${c.id}/schedule`, { token: a.key })
         assert.strictEqual(scheduled.status, 200, scheduled.text)
@@ -243,7 +339,12 @@ describe("voice campaigns over HTTP", () => {
         assert.deepStrictEqual([busyDelete.status, busyDelete.body.error.code], [409, "CAMPAIGN_ACTIVE"])
 
         // the busy contact is redialed a minute after its first attempt ended
-        const progress = yield* waitFor(`${campaign}/campaigns/${c.id}/progress`, a.key, (b) => b.attempts.busy === 1 && b.contacts.pending === 1, "the first busy attempt")
+        const progress = yield* waitFor(
+          `${campaign}/campaigns/${c.id}/progress`,
+          a.key,
+          (b) => b.attempts.busy === 1 && b.contacts.pending === 1,
+          "the first busy attempt"
+        )
         assert.isNotNull(progress.nextAttemptAt)
         assert.isAbove(Date.parse(progress.nextAttemptAt), Date.now() + 20_000)
         assert.deepInclude(progress.contacts, { answered: 2, skipped: 1, pending: 1 })
@@ -252,11 +353,28 @@ describe("voice campaigns over HTTP", () => {
         const attempts = yield* get(`${campaign}/campaigns/${c.id}/attempts`, { token: a.key })
         const byPhone = new Map<string, Array<any>>()
         for (const at of attempts.body.items) byPhone.set(at.phoneNumber, [...(byPhone.get(at.phoneNumber) ?? []), at])
-        assert.deepStrictEqual(byPhone.get(blocked)!.map((x) => [x.status, x.skipReason, x.sessionId]), [["SKIPPED", "DO_NOT_CALL", null]])
-        for (const p of answered) assert.deepStrictEqual(byPhone.get(p)!.map((x) => [x.attemptNumber, x.status, x.outcome]), [[1, "ENDED", "ANSWERED"]])
+        assert.deepStrictEqual(byPhone.get(blocked)!.map((x) => [x.status, x.skipReason, x.sessionId]), [[
+          "SKIPPED",
+          "DO_NOT_CALL",
+          null
+        ]])
+        for (const p of answered) {
+          assert.deepStrictEqual(byPhone.get(p)!.map((x) => [x.attemptNumber, x.status, x.outcome]), [[
+            1,
+            "ENDED",
+            "ANSWERED"
+          ]])
+        }
         assert.deepStrictEqual(byPhone.get(busy)!.map((x) => [x.attemptNumber, x.outcome]), [[1, "BUSY"]])
-        const call = yield* get(`${(yield* TestPlatform.TestPlatformUrls).comms}/calls/${byPhone.get(answered[0]!)![0].sessionId}`, { token: a.key })
-        assert.deepInclude(call.body, { campaignId: c.id, campaignAttemptId: byPhone.get(answered[0]!)![0].id, status: "ENDED" })
+        const call = yield* get(
+          `${(yield* TestPlatform.TestPlatformUrls).comms}/calls/${byPhone.get(answered[0]!)![0].sessionId}`,
+          { token: a.key }
+        )
+        assert.deepInclude(call.body, {
+          campaignId: c.id,
+          campaignAttemptId: byPhone.get(answered[0]!)![0].id,
+          status: "ENDED"
+        })
 
         const other = yield* account(0)
         assert.strictEqual((yield* get(`${campaign}/campaigns/${c.id}/attempts`, { token: other.key })).status, 404)
@@ -271,7 +389,12 @@ describe("voice campaigns over HTTP", () => {
 
         // abort: the pending retry is cancelled, the list is released, the campaign can go
         const aborted = yield* post(`${campaign}/campaigns/${c.id}/abort`, { token: a.key })
-        assert.deepStrictEqual([aborted.body.status, aborted.body.statusReason, aborted.body.dialedContacts, aborted.body.answeredContacts], [
+        assert.deepStrictEqual([
+          aborted.body.status,
+          aborted.body.statusReason,
+          aborted.body.dialedContacts,
+          aborted.body.answeredContacts
+        ], [
           "FAILED",
           "ABORTED",
           3,

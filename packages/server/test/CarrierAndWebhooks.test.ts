@@ -4,8 +4,8 @@ import * as FakeTwilio from "@voiceagent/runner/Testing/FakeTwilio"
 import { sign, SIGNATURE_HEADER } from "@voiceagent/runner/Webhooks/Webhooks"
 import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Effect, Layer } from "effect"
-import { callReady, get, portToName, post, waitUntil } from "./Http.js"
 import { webhookReceiver } from "./CallScenario.js"
+import { callReady, get, portToName, post, waitUntil } from "./Http.js"
 
 const gatewayPort = await portToName()
 const publicUrl = `http://127.0.0.1:${gatewayPort}`
@@ -49,7 +49,11 @@ describe("a real carrier and call-result webhooks", () => {
         })
         assert.strictEqual(placed.status, 202, placed.text)
         const sessionId = placed.body.sessionId
-        const created = yield* waitFor(Effect.sync(() => twilio.calls().filter((c) => c.method === "POST")), (c) => c.length > 0, "the call created on Twilio")
+        const created = yield* waitFor(
+          Effect.sync(() => twilio.calls().filter((c) => c.method === "POST")),
+          (c) => c.length > 0,
+          "the call created on Twilio"
+        )
         const form = Object.fromEntries(created[0]!.form)
         assert.strictEqual(form["To"], "+14155550123")
         assert.strictEqual(form["From"], "+14155550199")
@@ -59,7 +63,8 @@ describe("a real carrier and call-result webhooks", () => {
         yield* waitFor(session(), (s) => s.status === "DIALING", "the session DIALING")
         const sql = yield* SqlClient.SqlClient
         const [row] = yield* waitFor(
-          sql<{ providerCallId: string | null }>`SELECT provider_call_id FROM call_sessions WHERE id = ${sessionId}`.pipe(Effect.orDie),
+          sql<{ providerCallId: string | null }>`SELECT provider_call_id FROM call_sessions WHERE id = ${sessionId}`
+            .pipe(Effect.orDie),
           (rows) => rows[0]?.providerCallId != null,
           "the session's Twilio call sid"
         )
@@ -70,7 +75,11 @@ describe("a real carrier and call-result webhooks", () => {
         for (const [status, expected] of [["ringing", "RINGING"], ["in-progress", "IN_PROGRESS"]] as const) {
           twilio.setCallStatus(callSid, status)
           assert.strictEqual(yield* twilio.deliverStatusCallback(callSid), 204)
-          yield* waitFor(session(), (s) => s.status === expected, `the session ${expected} after the ${status} callback`)
+          yield* waitFor(
+            session(),
+            (s) => s.status === expected,
+            `the session ${expected} after the ${status} callback`
+          )
         }
         // the same callback again changes nothing; a forged one is refused and changes nothing
         assert.strictEqual(yield* twilio.deliverStatusCallback(callSid), 204)
@@ -87,7 +96,11 @@ describe("a real carrier and call-result webhooks", () => {
         yield* Effect.sleep("1100 millis")
         twilio.setCallStatus(callSid, "completed")
         assert.strictEqual(yield* twilio.deliverStatusCallback(callSid), 204)
-        const done = yield* waitFor(session(), (s) => s.status === "ENDED", "the session ENDED after the completed callback")
+        const done = yield* waitFor(
+          session(),
+          (s) => s.status === "ENDED",
+          "the session ENDED after the completed callback"
+        )
         assert.deepInclude(done, { outcome: "ANSWERED", endReason: "completed", provider: "PROVIDER_B" })
         assert.isAtLeast(done.durationSeconds, 1)
         assert.strictEqual(done.cost, Math.ceil((done.billedSeconds * 5) / 60))
@@ -97,17 +110,22 @@ describe("a real carrier and call-result webhooks", () => {
           token: user.key,
           json: { agentId: user.agentId, voiceNumberId: user.voiceNumberId, toNumber: "+14155550124" }
         })
-        const secondSession = () => Effect.map(get(`${comms}/calls/${second.body.sessionId}`, { token: user.key }), (r) => r.body)
+        const secondSession = () =>
+          Effect.map(get(`${comms}/calls/${second.body.sessionId}`, { token: user.key }), (r) => r.body)
         yield* waitFor(secondSession(), (s) => s.status === "DIALING", "the second session DIALING")
         const [secondRow] = yield* waitFor(
-          sql<{ providerCallId: string | null }>`SELECT provider_call_id FROM call_sessions WHERE id = ${second.body.sessionId}`.pipe(Effect.orDie),
+          sql<
+            { providerCallId: string | null }
+          >`SELECT provider_call_id FROM call_sessions WHERE id = ${second.body.sessionId}`.pipe(Effect.orDie),
           (rows) => rows[0]?.providerCallId != null,
           "the second session's Twilio call sid"
         )
         yield* post(`${comms}/calls/${second.body.sessionId}/hangup`, { token: user.key })
         const hangups = yield* waitFor(
           Effect.sync(() =>
-            twilio.calls().filter((c) => c.path.endsWith(`/Calls/${secondRow!.providerCallId}.json`) && c.method === "POST")
+            twilio.calls().filter((c) =>
+              c.path.endsWith(`/Calls/${secondRow!.providerCallId}.json`) && c.method === "POST"
+            )
           ),
           (c) => c.length > 0,
           "the hang-up posted to Twilio"
@@ -122,16 +140,29 @@ describe("a real carrier and call-result webhooks", () => {
         const user = yield* setUp("PROVIDER_A", url)
         const placed = yield* post(`${comms}/channels/voice/call`, {
           token: user.key,
-          json: { agentId: user.agentId, voiceNumberId: user.voiceNumberId, toNumber: "+14155550001", metadata: { ref: "x1" } }
+          json: {
+            agentId: user.agentId,
+            voiceNumberId: user.voiceNumberId,
+            toNumber: "+14155550001",
+            metadata: { ref: "x1" }
+          }
         })
         yield* waitFor(Effect.sync(() => received.length), (n) => n > 0, "the call-result webhook at the receiver")
         const delivery = received[0]!
         const payload = JSON.parse(delivery.body)
         assert.deepInclude(payload, { type: "call.ended" })
-        assert.deepInclude(payload.data, { sessionId: placed.body.sessionId, outcome: "ANSWERED", durationSeconds: 1, toNumber: "+14155550001" })
+        assert.deepInclude(payload.data, {
+          sessionId: placed.body.sessionId,
+          outcome: "ANSWERED",
+          durationSeconds: 1,
+          toNumber: "+14155550001"
+        })
         assert.deepStrictEqual(payload.data.metadata, { ref: "x1" })
         const [, timestamp] = /^t=(\d+),v1=/.exec(String(delivery.headers[SIGNATURE_HEADER]))!
-        assert.strictEqual(delivery.headers[SIGNATURE_HEADER], sign(user.signingSecret, Number(timestamp), delivery.body))
+        assert.strictEqual(
+          delivery.headers[SIGNATURE_HEADER],
+          sign(user.signingSecret, Number(timestamp), delivery.body)
+        )
         assert.isBelow(Math.abs(Number(timestamp) - Date.now() / 1000), 60)
 
         const listed = yield* waitFor(
@@ -139,7 +170,13 @@ describe("a real carrier and call-result webhooks", () => {
           (b) => b.items[0]?.deliveredAt != null,
           "the delivery listed as delivered"
         )
-        assert.deepInclude(listed.items[0], { eventId: payload.id, eventType: "call.ended", url, attempts: 1, lastStatus: 200 })
+        assert.deepInclude(listed.items[0], {
+          eventId: payload.id,
+          eventType: "call.ended",
+          url,
+          attempts: 1,
+          lastStatus: 200
+        })
       }))
   })
 })

@@ -8,7 +8,10 @@ const main = fileURLToPath(new URL("../src/main.ts", import.meta.url))
 const repoRoot = path.resolve(path.dirname(main), "../../..")
 
 /** How production starts the CLI: compiled JavaScript (`npm run build`), plain node, no loader. */
-export const COMPILED: ReadonlyArray<string> = ["--conditions=voiceagent-compiled", path.join(repoRoot, "packages/server/dist/main.js")]
+export const COMPILED: ReadonlyArray<string> = [
+  "--conditions=voiceagent-compiled",
+  path.join(repoRoot, "packages/server/dist/main.js")
+]
 
 export interface CliProcess {
   readonly child: ChildProcess

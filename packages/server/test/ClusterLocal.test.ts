@@ -71,7 +71,9 @@ const clusterLocalCli = (args: ReadonlyArray<string>, env: Readonly<Record<strin
       })
       child.stdout.on("data", (chunk) => (output += chunk))
       child.stderr.on("data", (chunk) => (output += chunk))
-      const exit = new Promise<ClusterLocal.ExitStatus>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })))
+      const exit = new Promise<ClusterLocal.ExitStatus>((resolve) =>
+        child.on("exit", (code, signal) => resolve({ code, signal }))
+      )
       return {
         child,
         cli: {
@@ -99,7 +101,15 @@ const clusterLocalCli = (args: ReadonlyArray<string>, env: Readonly<Record<strin
   ).pipe(Effect.map(({ cli }) => cli))
 
 /** Its ports with `--base-port`, by process (ClusterLocal's `basePort`; two runners). */
-const PORTS = { gateway: 0, "platform-core": 1, comms: 2, campaign: 3, chroma: 4, "runner-1": 10, "runner-2": 11 } as const
+const PORTS = {
+  gateway: 0,
+  "platform-core": 1,
+  comms: 2,
+  campaign: 3,
+  chroma: 4,
+  "runner-1": 10,
+  "runner-2": 11
+} as const
 const HTTP_OFFSETS = [PORTS.gateway, PORTS["platform-core"], PORTS.comms, PORTS.campaign, PORTS.chroma]
 const RUNNER_OFFSETS = [PORTS["runner-1"], PORTS["runner-2"]]
 
@@ -108,35 +118,39 @@ const answers200 = (port: number) =>
   Effect.promise(() => fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status === 200, () => false))
 
 describe("npm run cluster:local with its ports held by another process", () => {
-  it.scopedLive("refuses to start, naming each port, its process and EADDRINUSE; starts nothing; the other process is untouched", () =>
-    Effect.gen(function*() {
-      const base = yield* freeBasePort([...HTTP_OFFSETS, ...RUNNER_OFFSETS])
-      const other = yield* impostor({
-        httpPorts: HTTP_OFFSETS.map((offset) => base + offset),
-        tcpPorts: RUNNER_OFFSETS.map((offset) => base + offset)
-      })
-      const directory = yield* scratchDirectory("cluster-local-taken-")
-      const logs = path.join(directory, "logs")
-      const started = Date.now()
-      const cli = yield* clusterLocalCli(["--base-port", String(base), "--logs", logs], {
-        // never reached: it stops before the migration (were it not to, the migration would fail)
-        DATABASE_URL: "postgres://cluster-local-test@127.0.0.1:1/none",
-        DATA_DIR: directory,
-        JWT_SECRET
-      })
-      const status = yield* cli.exited.pipe(Effect.timeout("90 seconds"))
-      console.log(`cluster:local with its ports held: exit ${status.code} after ${Date.now() - started} ms`)
-      assert.strictEqual(status.code, 1, cli.output())
-      for (const [name, offset] of Object.entries(PORTS)) {
-        assert.include(cli.output(), `127.0.0.1:${base + offset} for ${name} (EADDRINUSE)`)
-      }
-      assert.notInclude(cli.output(), "migrate: applying", "nothing started")
-      assert.isFalse(fs.existsSync(path.join(logs, "migrate.log")), "nothing started")
-      assert.deepStrictEqual(processesWithEnvironment("DATA_DIR", directory), [], "no process of it is left")
-      assert.deepStrictEqual(other.requests(), [], "nothing was sent to the other process")
-      assert.isTrue(isRunning(other.pid), "the other process still runs")
-      assert.isTrue(yield* answers200(base), "and still answers")
-    }), 120_000)
+  it.scopedLive(
+    "refuses to start, naming each port, its process and EADDRINUSE; starts nothing; the other process is untouched",
+    () =>
+      Effect.gen(function*() {
+        const base = yield* freeBasePort([...HTTP_OFFSETS, ...RUNNER_OFFSETS])
+        const other = yield* impostor({
+          httpPorts: HTTP_OFFSETS.map((offset) => base + offset),
+          tcpPorts: RUNNER_OFFSETS.map((offset) => base + offset)
+        })
+        const directory = yield* scratchDirectory("cluster-local-taken-")
+        const logs = path.join(directory, "logs")
+        const started = Date.now()
+        const cli = yield* clusterLocalCli(["--base-port", String(base), "--logs", logs], {
+          // never reached: it stops before the migration (were it not to, the migration would fail)
+          DATABASE_URL: "postgres://cluster-local-test@127.0.0.1:1/none",
+          DATA_DIR: directory,
+          JWT_SECRET
+        })
+        const status = yield* cli.exited.pipe(Effect.timeout("90 seconds"))
+        console.log(`cluster:local with its ports held: exit ${status.code} after ${Date.now() - started} ms`)
+        assert.strictEqual(status.code, 1, cli.output())
+        for (const [name, offset] of Object.entries(PORTS)) {
+          assert.include(cli.output(), `127.0.0.1:${base + offset} for ${name} (EADDRINUSE)`)
+        }
+        assert.notInclude(cli.output(), "migrate: applying", "nothing started")
+        assert.isFalse(fs.existsSync(path.join(logs, "migrate.log")), "nothing started")
+        assert.deepStrictEqual(processesWithEnvironment("DATA_DIR", directory), [], "no process of it is left")
+        assert.deepStrictEqual(other.requests(), [], "nothing was sent to the other process")
+        assert.isTrue(isRunning(other.pid), "the other process still runs")
+        assert.isTrue(yield* answers200(base), "and still answers")
+      }),
+    120_000
+  )
 })
 
 describe.skipIf(postgres === undefined)("cluster:local start-up failures (PostgreSQL only)", () => {
@@ -159,7 +173,10 @@ describe.skipIf(postgres === undefined)("cluster:local start-up failures (Postgr
         yield* cli.waitFor(/migrate: applying the migrations/, 60_000)
         const other = yield* impostor({ httpPorts: HTTP_OFFSETS.map((offset) => base + offset), tcpPorts: [] })
         const taken = Date.now()
-        const [outcome] = yield* cli.waitFor(/Ready in [\d.]+ s|cluster:local: .* before it was ready; its log: \S+/, 150_000)
+        const [outcome] = yield* cli.waitFor(
+          /Ready in [\d.]+ s|cluster:local: .* before it was ready; its log: \S+/,
+          150_000
+        )
         const reported = Date.now()
         assert.notMatch(outcome, /Ready in/, `ready on the other process's behalf:\n${cli.output()}`)
         const [failure, name] = outcome.match(
@@ -178,8 +195,12 @@ describe.skipIf(postgres === undefined)("cluster:local start-up failures (Postgr
         // the named child's log file was last written when it exited
         const exitedAt = fs.statSync(path.join(logs, `${name}.log`)).mtimeMs
         console.log(
-          `cluster:local with its ports taken after the check: ${name} exited ${Math.round(exitedAt - taken)} ms after, ` +
-            `reported ${Math.round(reported - exitedAt)} ms after its exit, cluster:local exited ${Date.now() - taken} ms after; ` +
+          `cluster:local with its ports taken after the check: ${name} exited ${
+            Math.round(exitedAt - taken)
+          } ms after, ` +
+            `reported ${Math.round(reported - exitedAt)} ms after its exit, cluster:local exited ${
+              Date.now() - taken
+            } ms after; ` +
             `${probes.length} /readyz probe(s) answered 200 by the other process`
         )
         assert.isBelow(reported - exitedAt, 5_000, "reported at once")
@@ -190,40 +211,48 @@ describe.skipIf(postgres === undefined)("cluster:local start-up failures (Postgr
     300_000
   )
 
-  it.scopedLive("a child that exits during start-up (runner-2, an invalid METRICS_PORT) fails ClusterLocal.start, naming it; the others are stopped", () =>
-    Effect.gen(function*() {
-      const db = yield* TestDatabase.scratchPostgresDatabase(postgres!)
-      const logsDir = yield* scratchDirectory("cluster-local-invalid-")
-      const run = crypto.randomUUID()
-      const lines: Array<string> = []
-      let stoppingAt = 0
-      const started = Date.now()
-      const error = yield* ClusterLocal.start({
-        databaseUrl: db.url,
-        logsDir,
-        runners: 2,
-        chroma: "none",
-        env: { CLUSTER_LOCAL_TEST_RUN: run, SHUTDOWN_GRACE: `${GRACE_MS} millis` },
-        runnerEnv: (i) => i === 1 ? { METRICS_PORT: "not-a-port" } : {},
-        report: (line) => {
-          if (line.includes("stopping:")) stoppingAt = Date.now()
-          lines.push(line)
-        }
-      }).pipe(Effect.scoped, Effect.flip)
-      const failed = Date.now()
-      // its log file was last written when it exited
-      const exitedAt = fs.statSync(path.join(logsDir, "runner-2.log")).mtimeMs
-      console.log(
-        `ClusterLocal.start with runner-2 misconfigured: runner-2 exited ${Math.round(exitedAt - started)} ms after the start, ` +
-          `the stop began ${Math.round(stoppingAt - exitedAt)} ms after its exit, start failed ${failed - stoppingAt} ms later\n` +
-          lines.join("\n")
-      )
-      assert.isBelow(stoppingAt - exitedAt, 5_000, "the others are stopped at once")
-      assert.match(error.message, /^runner-2 \(runner, pid \d+\) exited with code 2 before it was ready; its log: /)
-      assert.include(error.log, "METRICS_PORT: expected a port number")
-      assert.include(lines.join("\n"), "stopping: the gateway, then the services, then the runners, then Chroma")
-      assert.deepStrictEqual(processesWithEnvironment("CLUSTER_LOCAL_TEST_RUN", run), [], "no process of it is left")
-    }), 300_000)
+  it.scopedLive(
+    "a child that exits during start-up (runner-2, an invalid METRICS_PORT) fails ClusterLocal.start, naming it; the others are stopped",
+    () =>
+      Effect.gen(function*() {
+        const db = yield* TestDatabase.scratchPostgresDatabase(postgres!)
+        const logsDir = yield* scratchDirectory("cluster-local-invalid-")
+        const run = crypto.randomUUID()
+        const lines: Array<string> = []
+        let stoppingAt = 0
+        const started = Date.now()
+        const error = yield* ClusterLocal.start({
+          databaseUrl: db.url,
+          logsDir,
+          runners: 2,
+          chroma: "none",
+          env: { CLUSTER_LOCAL_TEST_RUN: run, SHUTDOWN_GRACE: `${GRACE_MS} millis` },
+          runnerEnv: (i) => i === 1 ? { METRICS_PORT: "not-a-port" } : {},
+          report: (line) => {
+            if (line.includes("stopping:")) stoppingAt = Date.now()
+            lines.push(line)
+          }
+        }).pipe(Effect.scoped, Effect.flip)
+        const failed = Date.now()
+        // its log file was last written when it exited
+        const exitedAt = fs.statSync(path.join(logsDir, "runner-2.log")).mtimeMs
+        console.log(
+          `ClusterLocal.start with runner-2 misconfigured: runner-2 exited ${
+            Math.round(exitedAt - started)
+          } ms after the start, ` +
+            `the stop began ${Math.round(stoppingAt - exitedAt)} ms after its exit, start failed ${
+              failed - stoppingAt
+            } ms later\n` +
+            lines.join("\n")
+        )
+        assert.isBelow(stoppingAt - exitedAt, 5_000, "the others are stopped at once")
+        assert.match(error.message, /^runner-2 \(runner, pid \d+\) exited with code 2 before it was ready; its log: /)
+        assert.include(error.log, "METRICS_PORT: expected a port number")
+        assert.include(lines.join("\n"), "stopping: the gateway, then the services, then the runners, then Chroma")
+        assert.deepStrictEqual(processesWithEnvironment("CLUSTER_LOCAL_TEST_RUN", run), [], "no process of it is left")
+      }),
+    300_000
+  )
 })
 
 interface Listed {
@@ -251,7 +280,13 @@ const parseTable = (output: string): Map<string, Listed> => {
   for (const line of output.split("\n")) {
     const cells = line.trim().split(/\s{2,}/)
     if (cells.length < 5 || !/^\d+$/.test(cells[3]!)) continue
-    rows.set(cells[0]!, { name: cells[0]!, role: cells[1]!, address: cells[2]!, pid: Number(cells[3]), log: cells[4]!.replace(/ \(exited.*$/, "") })
+    rows.set(cells[0]!, {
+      name: cells[0]!,
+      role: cells[1]!,
+      address: cells[2]!,
+      pid: Number(cells[3]),
+      log: cells[4]!.replace(/ \(exited.*$/, "")
+    })
   }
   return rows
 }
@@ -267,17 +302,17 @@ const TopologyLive = Layer.scoped(
     // runs after the supervisor's own stop (below)
     yield* Effect.addFinalizer(() => killAll([...[...listed.values()].map((p) => p.pid), chromaServerPid]))
     const cli = yield* clusterLocalCli(["--logs", logs], {
-        DATABASE_URL: db.url,
-        DATA_DIR: directory,
-        JWT_SECRET,
-        SHUTDOWN_GRACE: `${GRACE_MS} millis`,
-        SHARD_LOCK_REFRESH: "1 second",
-        SHARD_LOCK_EXPIRATION: "5 seconds",
-        ENTITY_MESSAGE_POLL: "500 millis",
-        SHARDS_PER_GROUP: "30",
-        // the gateway's rate limits are not what this test is about (40 top-ups at once from one address)
-        RATE_LIMIT_PER_SECOND: "0",
-        RATE_LIMIT_IP_PER_SECOND: "0"
+      DATABASE_URL: db.url,
+      DATA_DIR: directory,
+      JWT_SECRET,
+      SHUTDOWN_GRACE: `${GRACE_MS} millis`,
+      SHARD_LOCK_REFRESH: "1 second",
+      SHARD_LOCK_EXPIRATION: "5 seconds",
+      ENTITY_MESSAGE_POLL: "500 millis",
+      SHARDS_PER_GROUP: "30",
+      // the gateway's rate limits are not what this test is about (40 top-ups at once from one address)
+      RATE_LIMIT_PER_SECOND: "0",
+      RATE_LIMIT_IP_PER_SECOND: "0"
     })
     yield* cli.waitFor(/Ready in [\d.]+ s/, 240_000)
     for (const [name, row] of parseTable(cli.output())) listed.set(name, row)
@@ -326,12 +361,19 @@ const stopDuring = (name: string, request: Effect.Effect<SlowRequest>) =>
     yield* slow.finish
     const answer = yield* slow.answer
     assert.notProperty(answer, "error", `${name} answered the request in flight: ${JSON.stringify(answer)}`)
-    const [, code] = yield* topology.waitFor(new RegExp(`${name} \\(pid ${row.pid}\\) exited with code (\\d+)`), GRACE_MS + 10_000)
+    const [, code] = yield* topology.waitFor(
+      new RegExp(`${name} \\(pid ${row.pid}\\) exited with code (\\d+)`),
+      GRACE_MS + 10_000
+    )
     const stoppedMs = Date.now() - signalled
     assert.strictEqual(code, "0", `${name} exits 0`)
     assert.isBelow(stoppedMs, GRACE_MS, `${name} stopped within the grace`)
     const log = fs.readFileSync(path.resolve(repoRoot, row.log), "utf8")
-    assert.match(log, /stopping: no new connections, [1-9]\d* request\(s\) in flight/, `${name} had the request in flight`)
+    assert.match(
+      log,
+      /stopping: no new connections, [1-9]\d* request\(s\) in flight/,
+      `${name} had the request in flight`
+    )
     console.log(`${name}: SIGTERM with a request in flight → answered, exited 0 after ${stoppedMs} ms`)
     return answer as Answer
   })
@@ -364,16 +406,29 @@ describe.skipIf(postgres === undefined)("npm run cluster:local on PostgreSQL (Po
         const gateway = `${topology.listed.get("gateway")!.address}/api/v1`
         const token = topology.state.account!.token
         const runner = topology.listed.get("runner-1")!
-        const topUps = Array.from({ length: 40 }, (_, i) =>
-          post(`${gateway}/wallet/top-ups`, { token, json: { amount: 1 + i, idempotencyKey: `during-runner-stop-${i}` } }))
+        const topUps = Array.from(
+          { length: 40 },
+          (_, i) =>
+            post(`${gateway}/wallet/top-ups`, {
+              token,
+              json: { amount: 1 + i, idempotencyKey: `during-runner-stop-${i}` }
+            })
+        )
         const sending = yield* Effect.fork(Effect.all(topUps, { concurrency: "unbounded" }))
         yield* Effect.sleep("100 millis")
         const signalled = Date.now()
         process.kill(runner.pid, "SIGTERM")
-        const [, code] = yield* topology.waitFor(new RegExp(`runner-1 \\(pid ${runner.pid}\\) exited with code (\\d+)`), GRACE_MS + 10_000)
+        const [, code] = yield* topology.waitFor(
+          new RegExp(`runner-1 \\(pid ${runner.pid}\\) exited with code (\\d+)`),
+          GRACE_MS + 10_000
+        )
         const stoppedMs = Date.now() - signalled
         const replies = yield* sending.await.pipe(Effect.flatten)
-        assert.deepStrictEqual(replies.map((r) => r.status), replies.map(() => 201), replies.map((r) => r.text).join("\n"))
+        assert.deepStrictEqual(
+          replies.map((r) => r.status),
+          replies.map(() => 201),
+          replies.map((r) => r.text).join("\n")
+        )
         assert.strictEqual(code, "0")
         assert.isBelow(stoppedMs, GRACE_MS)
         const locks = yield* query(
@@ -400,7 +455,9 @@ describe.skipIf(postgres === undefined)("npm run cluster:local on PostgreSQL (Po
         )
         assert.strictEqual(answer.status, 201)
         assert.strictEqual(answer.connection, "close")
-        const users = yield* query(topology.databaseUrl, "SELECT count(*)::int AS n FROM users WHERE email = $1", [email])
+        const users = yield* query(topology.databaseUrl, "SELECT count(*)::int AS n FROM users WHERE email = $1", [
+          email
+        ])
         assert.strictEqual(users[0].n, 1)
       }))
 
@@ -432,7 +489,9 @@ describe.skipIf(postgres === undefined)("npm run cluster:local on PostgreSQL (Po
           })
         )
         assert.strictEqual(answer.status, 201, JSON.stringify(answer.body))
-        const agents = yield* query(topology.databaseUrl, "SELECT count(*)::int AS n FROM agents WHERE id = $1", [answer.body.id])
+        const agents = yield* query(topology.databaseUrl, "SELECT count(*)::int AS n FROM agents WHERE id = $1", [
+          answer.body.id
+        ])
         assert.strictEqual(agents[0].n, 1)
       }))
 
@@ -440,16 +499,26 @@ describe.skipIf(postgres === undefined)("npm run cluster:local on PostgreSQL (Po
       Effect.gen(function*() {
         const topology = yield* Topology
         const campaign = `${topology.listed.get("campaign")!.address}/api/v1`
-        const list = yield* post(`${campaign}/contact-lists`, { token: topology.state.key!, json: { name: "while stopping" } })
+        const list = yield* post(`${campaign}/contact-lists`, {
+          token: topology.state.key!,
+          json: { name: "while stopping" }
+        })
         assert.strictEqual(list.status, 201, list.text)
         const contacts = Array.from({ length: 200 }, (_, i) => ({ phoneNumber: `+1646555${String(1000 + i)}` }))
         const answer = yield* stopDuring(
           "campaign",
-          slowRequest("POST", `${campaign}/contact-lists/${list.body.id}/contacts/bulk`, { token: topology.state.key!, json: { contacts } })
+          slowRequest("POST", `${campaign}/contact-lists/${list.body.id}/contacts/bulk`, {
+            token: topology.state.key!,
+            json: { contacts }
+          })
         )
         assert.strictEqual(answer.status, 200, JSON.stringify(answer.body))
         assert.strictEqual(answer.body.imported, 200)
-        const stored = yield* query(topology.databaseUrl, "SELECT count(*)::int AS n FROM contacts WHERE contact_list_id = $1", [list.body.id])
+        const stored = yield* query(
+          topology.databaseUrl,
+          "SELECT count(*)::int AS n FROM contacts WHERE contact_list_id = $1",
+          [list.body.id]
+        )
         assert.strictEqual(stored[0].n, 200)
       }))
 

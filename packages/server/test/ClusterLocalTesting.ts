@@ -171,7 +171,9 @@ for (const port of tcpPorts) net.createServer((socket) => socket.destroy()).list
  * JSON body with its own pid) to everything on `httpPorts`, a TCP listener closing every connection
  * on `tcpPorts`. Resumes once all listen; killed when the scope closes.
  */
-export const impostor = (ports: { readonly httpPorts: ReadonlyArray<number>; readonly tcpPorts: ReadonlyArray<number> }) =>
+export const impostor = (
+  ports: { readonly httpPorts: ReadonlyArray<number>; readonly tcpPorts: ReadonlyArray<number> }
+) =>
   Effect.gen(function*() {
     const child = yield* Effect.acquireRelease(
       Effect.sync(() =>
@@ -197,6 +199,8 @@ export const impostor = (ports: { readonly httpPorts: ReadonlyArray<number>; rea
  */
 export const startedOrDie = <A, R>(start: Effect.Effect<A, ClusterLocalError, R>): Effect.Effect<A, never, R> =>
   start.pipe(
-    Effect.tapError((error) => Effect.sync(() => console.error(`${error.message}\n--- the end of its log ---\n${error.log}`))),
+    Effect.tapError((error) =>
+      Effect.sync(() => console.error(`${error.message}\n--- the end of its log ---\n${error.log}`))
+    ),
     Effect.orDie
   )

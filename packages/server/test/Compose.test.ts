@@ -92,11 +92,13 @@ describe("docker-compose.yml", () => {
 
   it("points the gateway at the services' compose names and ports", () => {
     const env = compose.services["gateway"].environment
-    for (const [service, variable] of [
-      ["platform-core", "PLATFORM_CORE_URL"],
-      ["comms", "COMMS_URL"],
-      ["campaign", "CAMPAIGN_URL"]
-    ] as const) {
+    for (
+      const [service, variable] of [
+        ["platform-core", "PLATFORM_CORE_URL"],
+        ["comms", "COMMS_URL"],
+        ["campaign", "CAMPAIGN_URL"]
+      ] as const
+    ) {
       const port = compose.services[service].environment[portVariable[service]!]
       assert.strictEqual(env[variable], `http://${service}:${port}`)
     }
@@ -163,7 +165,8 @@ describe("Dockerfile", () => {
   it("runs every role with the V8 flags of the processes that hold live calls, as npm start does", () => {
     const entrypoint = JSON.parse(/^ENTRYPOINT (\[.*\])$/m.exec(dockerfile)![1]!) as Array<string>
     assert.deepStrictEqual(entrypoint.slice(1, 1 + RUNNER_NODE_FLAGS.length), [...RUNNER_NODE_FLAGS])
-    const scripts = (JSON.parse(fs.readFileSync(`${root}package.json`, "utf8")) as { scripts: Record<string, string> }).scripts
+    const scripts =
+      (JSON.parse(fs.readFileSync(`${root}package.json`, "utf8")) as { scripts: Record<string, string> }).scripts
     assert.include(scripts["start"]!, `tsx ${RUNNER_NODE_FLAGS.join(" ")} packages/server/src/main.ts start`)
   })
 

@@ -54,8 +54,13 @@ describe("configuration", () => {
   it.effect("recordings: under DATA_DIR/recordings for 30 days unless told; a retention under a day is refused", () =>
     Effect.gen(function*() {
       const defaults = nodeOptions(yield* load({ DATA_DIR: "/var/lib/vap" })).runtime.recordings
-      assert.deepStrictEqual(defaults, { directory: "/var/lib/vap/recordings", retentionDays: 30, sweepInterval: "1 hour" })
-      const set = nodeOptions(yield* load({ RECORDINGS_DIR: "/mnt/recordings", RECORDING_RETENTION_DAYS: "7" })).runtime.recordings
+      assert.deepStrictEqual(defaults, {
+        directory: "/var/lib/vap/recordings",
+        retentionDays: 30,
+        sweepInterval: "1 hour"
+      })
+      const set = nodeOptions(yield* load({ RECORDINGS_DIR: "/mnt/recordings", RECORDING_RETENTION_DAYS: "7" })).runtime
+        .recordings
       assert.deepInclude(set, { directory: "/mnt/recordings", retentionDays: 7 })
       for (const days of ["0", "-1", "1.5", "week"]) {
         const problems = yield* problemsOf({ RECORDING_RETENTION_DAYS: days })
@@ -105,7 +110,12 @@ describe("configuration", () => {
     Effect.gen(function*() {
       const config = yield* load({})
       assert.deepStrictEqual(
-        [config.messaging.chatApp, config.messaging.PROVIDER_A, config.messaging.PROVIDER_B, config.messaging.PROVIDER_C],
+        [
+          config.messaging.chatApp,
+          config.messaging.PROVIDER_A,
+          config.messaging.PROVIDER_B,
+          config.messaging.PROVIDER_C
+        ],
         ["simulated", "simulated", "simulated", "simulated"]
       )
       assert.strictEqual(config.messaging.defaultSmsProvider, "PROVIDER_A")
@@ -126,7 +136,9 @@ describe("configuration", () => {
         "AZURE_COMMUNICATION_ENDPOINT",
         "AZURE_COMMUNICATION_ACCESS_KEY"
       ])
-      assert.deepStrictEqual((yield* problemsOf({ SMS_DEFAULT_PROVIDER: "PROVIDER_D" })).map((p) => p.split(":")[0]), ["SMS_DEFAULT_PROVIDER"])
+      assert.deepStrictEqual((yield* problemsOf({ SMS_DEFAULT_PROVIDER: "PROVIDER_D" })).map((p) => p.split(":")[0]), [
+        "SMS_DEFAULT_PROVIDER"
+      ])
       const configured = yield* load({
         CHATAPP_PROVIDER: "whatsapp",
         WHATSAPP_ACCESS_TOKEN: "EAAtoken",

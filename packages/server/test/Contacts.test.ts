@@ -31,11 +31,14 @@ const upload = (url: string, key: string, csv: string | Uint8Array, filename = "
 }
 
 const contactCount = (listId: string) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql<{ n: number }>`SELECT count(*) AS n FROM contacts WHERE contact_list_id = ${listId}`.pipe(
-      Effect.map(([r]) => r!.n),
-      Effect.orDie
-    ))
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) =>
+      sql<{ n: number }>`SELECT count(*) AS n FROM contacts WHERE contact_list_id = ${listId}`.pipe(
+        Effect.map(([r]) => r!.n),
+        Effect.orDie
+      )
+  )
 
 describe("contact lists and contacts", () => {
   layer(TestPlatform.layer(), { timeout: 120_000, excludeTestServices: true })((it) => {
@@ -53,11 +56,17 @@ describe("contact lists and contacts", () => {
 
         const duplicate = yield* post(`${campaign}/contact-lists`, { token: key, json: { name: "SPRING LEADS" } })
         assert.deepStrictEqual([duplicate.status, duplicate.body.error.code], [409, "CONTACT_LIST_NAME_TAKEN"])
-        const badCountry = yield* post(`${campaign}/contact-lists`, { token: key, json: { name: "x", metadata: { defaultCountry: "USA" } } })
+        const badCountry = yield* post(`${campaign}/contact-lists`, {
+          token: key,
+          json: { name: "x", metadata: { defaultCountry: "USA" } }
+        })
         assert.deepStrictEqual([badCountry.status, badCountry.body.error.code], [400, "VALIDATION_FAILED"])
         assert.strictEqual((yield* post(`${campaign}/contact-lists`, { token: key, json: { name: "" } })).status, 400)
 
-        yield* post(`${campaign}/contact-lists/${created.body.id}/contacts`, { token: key, json: { phoneNumber: "415 555 2671" } })
+        yield* post(`${campaign}/contact-lists/${created.body.id}/contacts`, {
+          token: key,
+          json: { phoneNumber: "415 555 2671" }
+        })
         const listed = yield* get(`${campaign}/contact-lists`, { token: key })
         assert.strictEqual(listed.body.total, 1)
         assert.strictEqual(listed.body.items[0].contactCount, 1)
@@ -68,7 +77,10 @@ describe("contact lists and contacts", () => {
         })
         assert.strictEqual(renamed.status, 200)
         assert.deepStrictEqual(renamed.body.metadata, { defaultCountry: "US", owner: "ana" })
-        assert.strictEqual((yield* get(`${campaign}/contact-lists/${created.body.id}`, { token: key })).body.name, "Renamed")
+        assert.strictEqual(
+          (yield* get(`${campaign}/contact-lists/${created.body.id}`, { token: key })).body.name,
+          "Renamed"
+        )
 
         const other = yield* newList(key)
         const clash = yield* patch(`${campaign}/contact-lists/${other.id}`, { token: key, json: { name: "renamed" } })
@@ -109,7 +121,9 @@ describe("contact lists and contacts", () => {
         assert.strictEqual(yield* contactCount(list.id), 1)
         // and a contact id looked up through another list of the same tenant is not found
         const second = yield* newList(alice.key)
-        const wrongList = yield* get(`${campaign}/contact-lists/${second.id}/contacts/${contact.id}`, { token: alice.key })
+        const wrongList = yield* get(`${campaign}/contact-lists/${second.id}/contacts/${contact.id}`, {
+          token: alice.key
+        })
         assert.deepStrictEqual([wrongList.status, wrongList.body.error.code], [404, "CONTACT_NOT_FOUND"])
       }))
 
@@ -118,7 +132,10 @@ describe("contact lists and contacts", () => {
         const { campaign, gateway } = yield* TestPlatform.TestPlatformUrls
         const { key } = yield* tenantKey()
         const list = yield* newList(key)
-        yield* post(`${campaign}/contact-lists/${list.id}/contacts`, { token: key, json: { phoneNumber: "+14155550100" } })
+        yield* post(`${campaign}/contact-lists/${list.id}/contacts`, {
+          token: key,
+          json: { phoneNumber: "+14155550100" }
+        })
         const csv = [
           "\uFEFFMobile,Customer Name,EMAIL,Metadata,Plan",
           "+1 (415) 555-2671,\"Lovelace, Ada\",ada@example.com,\"{\"\"vip\"\":true}\",gold",
@@ -163,7 +180,11 @@ describe("contact lists and contacts", () => {
         const { campaign } = yield* TestPlatform.TestPlatformUrls
         const { key } = yield* tenantKey()
         const list = yield* newList(key, { defaultCountry: "IN" })
-        const reply = yield* upload(`${campaign}/contact-lists/${list.id}/upload`, key, "phone_number,name\n098765 43210,Asha\n+14155552671,Ada\n")
+        const reply = yield* upload(
+          `${campaign}/contact-lists/${list.id}/upload`,
+          key,
+          "phone_number,name\n098765 43210,Asha\n+14155552671,Ada\n"
+        )
         assert.deepStrictEqual([reply.body.imported, reply.body.invalidRows], [2, []])
         const data = (yield* get(`${campaign}/contact-lists/${list.id}/contacts`, { token: key })).body.data
         assert.deepStrictEqual(data.map((c: any) => c.phoneNumber), ["+919876543210", "+14155552671"])
@@ -192,10 +213,19 @@ describe("contact lists and contacts", () => {
         assert.strictEqual(reply.body.imported, 1, reply.text)
         assert.deepStrictEqual(
           reply.body.invalidRows.map((r: { row: number; reason: string }) => [r.row, r.reason]),
-          [[2, "invalid_name"], [3, "invalid_metadata"], [4, "invalid_metadata"], [5, "invalid_metadata"], [6, "invalid_metadata"], [
-            7,
-            "invalid_metadata"
-          ], [8, "invalid_metadata"], [9, "invalid_metadata"]]
+          [
+            [2, "invalid_name"],
+            [3, "invalid_metadata"],
+            [4, "invalid_metadata"],
+            [5, "invalid_metadata"],
+            [6, "invalid_metadata"],
+            [
+              7,
+              "invalid_metadata"
+            ],
+            [8, "invalid_metadata"],
+            [9, "invalid_metadata"]
+          ]
         )
         assert.strictEqual(yield* contactCount(list.id), 1)
       }))
@@ -206,7 +236,8 @@ describe("contact lists and contacts", () => {
         const { key } = yield* tenantKey()
         const list = yield* newList(key)
         const url = `${campaign}/contact-lists/${list.id}/upload`
-        const rows = (n: number) => Array.from({ length: n }, (_, i) => `+1415555${String(i).padStart(4, "0")}`).join("\n")
+        const rows = (n: number) =>
+          Array.from({ length: n }, (_, i) => `+1415555${String(i).padStart(4, "0")}`).join("\n")
 
         const txt = yield* upload(url, key, "phone\n+14155552671\n", "contacts.txt")
         assert.deepStrictEqual([txt.status, txt.body.error.code], [400, "UNSUPPORTED_FILE_TYPE"])
@@ -225,19 +256,31 @@ describe("contact lists and contacts", () => {
         const noFile = yield* request("POST", url, { token: key, body: wrongPart })
         assert.deepStrictEqual([noFile.status, noFile.body.error.code], [400, "VALIDATION_FAILED"])
         const json = yield* post(url, { token: key, json: { file: "phone\n+14155552671" } })
-        assert.deepStrictEqual([json.status, json.body.error.code], [415, "UNSUPPORTED_MEDIA_TYPE"], "an upload is multipart")
+        assert.deepStrictEqual(
+          [json.status, json.body.error.code],
+          [415, "UNSUPPORTED_MEDIA_TYPE"],
+          "an upload is multipart"
+        )
         const hugeCsv = `phone,notes\n+14155552671,${"x".repeat(3 * 1024 * 1024)}\n`
         const huge = yield* upload(url, key, hugeCsv)
         assert.deepStrictEqual([huge.status, huge.body.error.code], [413, "PAYLOAD_TOO_LARGE"])
         const { gateway } = yield* TestPlatform.TestPlatformUrls
         const hugeViaGateway = yield* upload(`${gateway}/contact-lists/${list.id}/upload`, key, hugeCsv)
         assert.deepStrictEqual([hugeViaGateway.status, hugeViaGateway.body.error.code], [413, "PAYLOAD_TOO_LARGE"])
-        assert.strictEqual((yield* post(`${gateway}/contact-lists/${list.id}/contacts/bulk`, { token: key, json: { contacts: [] } })).status, 200)
+        assert.strictEqual(
+          (yield* post(`${gateway}/contact-lists/${list.id}/contacts/bulk`, { token: key, json: { contacts: [] } }))
+            .status,
+          200
+        )
         assert.strictEqual(yield* contactCount(list.id), 0)
 
         const exactly500 = yield* upload(url, key, `phone\n${rows(500)}\n`)
         assert.deepStrictEqual([exactly500.status, exactly500.body.imported], [200, 500])
-        const second = yield* upload(url, key, `phone\n${rows(500).split("\n").map((p) => p.replace("+1415", "+1212")).join("\n")}\n`)
+        const second = yield* upload(
+          url,
+          key,
+          `phone\n${rows(500).split("\n").map((p) => p.replace("+1415", "+1212")).join("\n")}\n`
+        )
         assert.strictEqual(second.body.imported, 500, "a list holds more than 500 contacts across uploads")
         assert.strictEqual((yield* get(`${campaign}/contact-lists/${list.id}`, { token: key })).body.contactCount, 1000)
       }))
@@ -284,9 +327,17 @@ describe("contact lists and contacts", () => {
         assert.deepStrictEqual([all.body.data.length, all.body.total, all.body.page, all.body.limit], [60, 60, 1, 60])
         assert.deepStrictEqual(all.body.data.map((c: any) => c.phoneNumber), phones, "oldest first")
         const first = yield* get(`${url}?page=1`, { token: key })
-        assert.deepStrictEqual([first.body.data.length, first.body.total, first.body.page, first.body.limit], [25, 60, 1, 25])
+        assert.deepStrictEqual([first.body.data.length, first.body.total, first.body.page, first.body.limit], [
+          25,
+          60,
+          1,
+          25
+        ])
         const third = yield* get(`${url}?page=3&limit=25`, { token: key })
-        assert.deepStrictEqual(third.body.data.map((c: any) => c.name), Array.from({ length: 10 }, (_, i) => `C${50 + i}`))
+        assert.deepStrictEqual(
+          third.body.data.map((c: any) => c.name),
+          Array.from({ length: 10 }, (_, i) => `C${50 + i}`)
+        )
         const onlyLimit = yield* get(`${url}?limit=200`, { token: key })
         assert.deepStrictEqual([onlyLimit.body.data.length, onlyLimit.body.page], [60, 1])
         for (const query of ["limit=201", "limit=0", "page=0", "page=x", "limit=2.5"]) {
@@ -306,26 +357,43 @@ describe("contact lists and contacts", () => {
           json: { phoneNumber: "+1 415-555-2671", name: " Ada ", email: "ada@example.com", metadata: { a: 1 } }
         })
         assert.strictEqual(created.status, 201, created.text)
-        assert.deepInclude(created.body, { phoneNumber: "+14155552671", name: "Ada", email: "ada@example.com", contactListId: list.id })
+        assert.deepInclude(created.body, {
+          phoneNumber: "+14155552671",
+          name: "Ada",
+          email: "ada@example.com",
+          contactListId: list.id
+        })
 
         const dup = yield* post(url, { token: key, json: { phoneNumber: "+14155552671" } })
         assert.deepStrictEqual([dup.status, dup.body.error.code], [409, "CONTACT_EXISTS"])
-        for (const [body, reason] of [
-          [{ phoneNumber: "12" }, "missing_country_code"],
-          [{ phoneNumber: "+1 2" }, "invalid_phone"],
-          [{ phoneNumber: "+14155552679", email: "x@" }, "invalid_email"],
-          [{ phoneNumber: "+14155552679", metadata: [1] }, "invalid_metadata"]
-        ] as const) {
+        for (
+          const [body, reason] of [
+            [{ phoneNumber: "12" }, "missing_country_code"],
+            [{ phoneNumber: "+1 2" }, "invalid_phone"],
+            [{ phoneNumber: "+14155552679", email: "x@" }, "invalid_email"],
+            [{ phoneNumber: "+14155552679", metadata: [1] }, "invalid_metadata"]
+          ] as const
+        ) {
           const bad = yield* post(url, { token: key, json: body })
-          assert.deepStrictEqual([bad.status, bad.body.error.code, bad.body.error.details.reason], [400, "INVALID_CONTACT", reason])
+          assert.deepStrictEqual([bad.status, bad.body.error.code, bad.body.error.details.reason], [
+            400,
+            "INVALID_CONTACT",
+            reason
+          ])
         }
         assert.strictEqual((yield* post(url, { token: key, json: { name: "no phone" } })).status, 400)
 
         const other = (yield* post(url, { token: key, json: { phoneNumber: "+14155552672" } })).body
-        const edited = yield* patch(`${url}/${created.body.id}`, { token: key, json: { name: "Ada L.", metadata: { b: 2, a: null } } })
+        const edited = yield* patch(`${url}/${created.body.id}`, {
+          token: key,
+          json: { name: "Ada L.", metadata: { b: 2, a: null } }
+        })
         assert.deepInclude(edited.body, { name: "Ada L.", email: "ada@example.com", phoneNumber: "+14155552671" })
         assert.deepStrictEqual(edited.body.metadata, { b: 2 })
-        const clash = yield* patch(`${url}/${created.body.id}`, { token: key, json: { phoneNumber: other.phoneNumber } })
+        const clash = yield* patch(`${url}/${created.body.id}`, {
+          token: key,
+          json: { phoneNumber: other.phoneNumber }
+        })
         assert.deepStrictEqual([clash.status, clash.body.error.code], [409, "CONTACT_EXISTS"])
         const cleared = yield* patch(`${url}/${created.body.id}`, { token: key, json: { email: null } })
         assert.isNull(cleared.body.email)
@@ -363,7 +431,9 @@ describe("contact lists and contacts", () => {
         })
         const tooMany = yield* post(url, {
           token: key,
-          json: { contacts: Array.from({ length: 501 }, (_, i) => ({ phoneNumber: `+1212555${String(i).padStart(4, "0")}` })) }
+          json: {
+            contacts: Array.from({ length: 501 }, (_, i) => ({ phoneNumber: `+1212555${String(i).padStart(4, "0")}` }))
+          }
         })
         assert.deepStrictEqual([tooMany.status, tooMany.body.error.code], [400, "VALIDATION_FAILED"])
         assert.strictEqual(yield* contactCount(list.id), 2)

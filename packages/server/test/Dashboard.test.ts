@@ -18,7 +18,12 @@ import { openAllDay } from "./Http.js"
 const root = new URL("../../../", import.meta.url).pathname
 const bundle = `${root}packages/web/dist/index.html`
 
-const browserPath = [process.env["CHROMIUM_PATH"], "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
+const browserPath = [
+  process.env["CHROMIUM_PATH"],
+  "/usr/bin/chromium",
+  "/usr/bin/chromium-browser",
+  "/usr/bin/google-chrome"
+]
   .find((candidate): candidate is string => candidate !== undefined && candidate !== "" && fs.existsSync(candidate))
 
 const LAUNCH_FLAGS = [
@@ -121,10 +126,14 @@ const measureFirstPage = async (browser: Browser, origin: string): Promise<First
     return await page.evaluate(() => {
       type Entry = { name: string; startTime: number; encodedBodySize: number; decodedBodySize: number }
       const timing = (globalThis as any).performance
-      const navigation = timing.getEntriesByType("navigation")[0] as Entry & { domContentLoadedEventEnd: number; loadEventEnd: number }
+      const navigation = timing.getEntriesByType("navigation")[0] as Entry & {
+        domContentLoadedEventEnd: number
+        loadEventEnd: number
+      }
       const resources = timing.getEntriesByType("resource") as Array<Entry>
       const scripts = resources.filter((r) => r.name.endsWith(".js"))
-      const sum = (entries: Array<Entry>, key: "encodedBodySize" | "decodedBodySize") => entries.reduce((total, r) => total + r[key], 0)
+      const sum = (entries: Array<Entry>, key: "encodedBodySize" | "decodedBodySize") =>
+        entries.reduce((total, r) => total + r[key], 0)
       return {
         jsEncodedBytes: sum(scripts, "encodedBodySize"),
         jsDecodedBytes: sum(scripts, "decodedBodySize"),
@@ -174,10 +183,16 @@ const writeWeight = (runs: ReadonlyArray<FirstPage>, chromiumVersion: string) =>
       "",
       "| figure | value | budget |",
       "| --- | --- | --- |",
-      `| JavaScript transferred | ${(result.jsEncodedBytes / 1024).toFixed(1)} KiB (${(result.jsDecodedBytes / 1024).toFixed(1)} KiB uncompressed) | ${FIRST_PAGE_JS_BUDGET_BYTES / 1024} KiB (asserted) |`,
-      `| everything transferred | ${(result.totalEncodedBytes / 1024).toFixed(1)} KiB in ${result.requests} requests | — |`,
+      `| JavaScript transferred | ${(result.jsEncodedBytes / 1024).toFixed(1)} KiB (${
+        (result.jsDecodedBytes / 1024).toFixed(1)
+      } KiB uncompressed) | ${FIRST_PAGE_JS_BUDGET_BYTES / 1024} KiB (asserted) |`,
+      `| everything transferred | ${
+        (result.totalEncodedBytes / 1024).toFixed(1)
+      } KiB in ${result.requests} requests | — |`,
       `| DOMContentLoaded (median of ${runs.length}) | ${result.domContentLoadedMsMedian} ms | — (reported, not asserted) |`,
-      `| load event (median of ${runs.length}) | ${result.loadMsMedian} ms (runs: ${result.loadMs.join(", ")}) | — (reported, not asserted) |`,
+      `| load event (median of ${runs.length}) | ${result.loadMsMedian} ms (runs: ${
+        result.loadMs.join(", ")
+      }) | — (reported, not asserted) |`,
       "",
       "Reproduce: `DASHBOARD_RECORD=1 npx vitest run --project server packages/server/test/Dashboard.test.ts`.",
       ""
@@ -250,15 +265,20 @@ const flow = async (origin: string) => {
     // talk to it from the browser: a web call on the fake microphone, its greeting in the live transcript
     // the microphone is read by an AudioWorklet, a module the gateway serves from the bundle (its
     // fetch is the audio thread's, which Playwright does not report): its frames go up the call's WebSocket
-    const workletFile = fs.readdirSync(`${root}packages/web/dist/assets`).find((name) => /^MicrophoneWorklet-.+\.js$/.test(name))
+    const workletFile = fs.readdirSync(`${root}packages/web/dist/assets`).find((name) =>
+      /^MicrophoneWorklet-.+\.js$/.test(name)
+    )
     const workletModule = await fetch(`${origin}/assets/${workletFile}`)
     assert.strictEqual(workletModule.status, 200, "the worklet module is served")
     assert.match(workletModule.headers.get("content-type") ?? "", /^text\/javascript/)
     let microphoneFrames = 0
-    page.on("websocket", (socket) => socket.on("framesent", ({ payload }) => typeof payload !== "string" && microphoneFrames++))
+    page.on(
+      "websocket",
+      (socket) => socket.on("framesent", ({ payload }) => typeof payload !== "string" && microphoneFrames++)
+    )
     await page.getByRole("button", { name: "Start a web call" }).click()
     await page.getByTestId("talk-transcript").getByText("Hello from the dashboard test.").waitFor()
-    await page.locator('[data-testid="talk-state"][data-state="live"]').waitFor()
+    await page.locator("[data-testid=\"talk-state\"][data-state=\"live\"]").waitFor()
     assert.isAbove(microphoneFrames, 0, "microphone frames were sent")
     // the live transcript beside the controls (below them only at phone width)
     const controls = (await page.locator(".talk-controls").boundingBox())!
@@ -267,7 +287,7 @@ const flow = async (origin: string) => {
     assert.isBelow(Math.abs(beside.y - controls.y), 40, "and level with them")
     await shoot(page, "talk")
     await page.getByRole("button", { name: "Hang up" }).click()
-    await page.locator('[data-testid="talk-state"][data-state="ended"]').waitFor()
+    await page.locator("[data-testid=\"talk-state\"][data-state=\"ended\"]").waitFor()
     await nav(page, "Agents")
     await page.getByLabel("Phone number (E.164)").fill("+14155550199")
     await page.getByRole("button", { name: "Add number" }).click()
@@ -290,11 +310,20 @@ const flow = async (origin: string) => {
     await page.getByRole("button", { name: "Create list" }).click()
     await page.getByRole("link", { name: "Leads" }).click()
     await page.getByRole("heading", { level: 1, name: "Leads" }).waitFor()
-    const csv = "phone,name\n+14155550003,Ada\n+14155550004,Grace\nnot-a-phone,Bad\n+1415,Short\n+14155550003,Ada again\n"
-    await page.getByLabel("CSV file").setInputFiles({ name: "leads.csv", mimeType: "text/csv", buffer: Buffer.from(csv) })
+    const csv =
+      "phone,name\n+14155550003,Ada\n+14155550004,Grace\nnot-a-phone,Bad\n+1415,Short\n+14155550003,Ada again\n"
+    await page.getByLabel("CSV file").setInputFiles({
+      name: "leads.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from(csv)
+    })
     const uploaded = page.waitForResponse((r) => r.url().endsWith("/upload"))
     await page.getByRole("button", { name: "Upload" }).click()
-    const imported = await (await uploaded).json() as { imported: number; skipped: number; invalidRows: Array<{ row: number; reason: string }> }
+    const imported = await (await uploaded).json() as {
+      imported: number
+      skipped: number
+      invalidRows: Array<{ row: number; reason: string }>
+    }
     assert.strictEqual(imported.imported, 2)
     assert.isAtLeast(imported.invalidRows.length, 2)
     const result = page.getByTestId("import-result")
@@ -349,7 +378,9 @@ const flow = async (origin: string) => {
     await page.getByRole("link", { name: "Store FAQ" }).click()
     await page.getByRole("heading", { level: 1, name: "Store FAQ" }).waitFor()
     await page.getByLabel("Title", { exact: true }).fill("Opening hours")
-    await page.getByLabel("Text", { exact: true }).fill("The shop is open Monday to Friday from 9 am to 6 pm. Deliveries go anywhere in the European Union.")
+    await page.getByLabel("Text", { exact: true }).fill(
+      "The shop is open Monday to Friday from 9 am to 6 pm. Deliveries go anywhere in the European Union."
+    )
     await page.getByRole("button", { name: "Add text" }).click()
     await page.getByRole("cell", { name: "Opening hours", exact: true }).waitFor()
     // a FAQ source; a URL source the API refuses (credentials in it), nothing added
@@ -360,9 +391,13 @@ const flow = async (origin: string) => {
     await page.getByRole("cell", { name: "Shipping", exact: true }).waitFor()
     await page.getByLabel("Page address").fill("https://user:secret@example.com/help")
     assert.strictEqual(await refusedAsWorded(page, "Add page", /\/sources$/), "URL_NOT_ALLOWED")
-    assert.strictEqual(await page.getByRole("cell", { name: "URL", exact: true }).count(), 0, "the refused page is not listed")
+    assert.strictEqual(
+      await page.getByRole("cell", { name: "URL", exact: true }).count(),
+      0,
+      "the refused page is not listed"
+    )
     await page.getByRole("button", { name: "Ingest new and changed documents" }).click()
-    await page.locator('[data-testid="ingestion"][data-status="SUCCEEDED"]').waitFor()
+    await page.locator("[data-testid=\"ingestion\"][data-status=\"SUCCEEDED\"]").waitFor()
     for (const title of ["Opening hours", "Shipping"]) {
       await page.getByRole("row").filter({ hasText: title }).getByRole("cell", { name: "INGESTED" }).waitFor()
     }
@@ -388,17 +423,18 @@ const flow = async (origin: string) => {
 
     // the agent's voice choices and its knowledge base, saved and read back from the API
     const readAgent = async () =>
-      (await (await fetch(`${origin}/api/v1/agents/${agentId}`, { headers: { authorization: `Bearer ${key}` } })).json()) as {
-        knowledgeBaseIds: Array<string>
-        voice: {
-          languageModel?: { temperature?: number }
-          maxCallSeconds?: number
-          interruption?: { backchannels?: Array<string> }
-          idle?: { reminderText?: string }
-          keypad?: { terminator?: string; maxDigits?: number }
-          transfer?: { numbers?: Array<string> }
+      (await (await fetch(`${origin}/api/v1/agents/${agentId}`, { headers: { authorization: `Bearer ${key}` } }))
+        .json()) as {
+          knowledgeBaseIds: Array<string>
+          voice: {
+            languageModel?: { temperature?: number }
+            maxCallSeconds?: number
+            interruption?: { backchannels?: Array<string> }
+            idle?: { reminderText?: string }
+            keypad?: { terminator?: string; maxDigits?: number }
+            transfer?: { numbers?: Array<string> }
+          }
         }
-      }
     await page.goto(`${origin}/agents/${agentId}`)
     await page.getByLabel("Temperature").fill("0.4")
     await page.getByLabel("Language", { exact: true }).fill("English!")
@@ -407,11 +443,17 @@ const flow = async (origin: string) => {
     await page.getByLabel("Language", { exact: true }).fill("")
     // an edit in another card, not saved yet, outlives this card's save (and the agent's reload)
     await page.getByLabel("Longest call (seconds)").fill("900")
-    const reloaded = page.waitForResponse((r) => r.url().endsWith(`/agents/${agentId}`) && r.request().method() === "GET")
+    const reloaded = page.waitForResponse((r) =>
+      r.url().endsWith(`/agents/${agentId}`) && r.request().method() === "GET"
+    )
     await page.getByRole("button", { name: "Save voice" }).click()
     await expectText(page, "Voice saved.")
     await reloaded
-    assert.strictEqual(await page.getByLabel("Longest call (seconds)").inputValue(), "900", "another card's unsaved edit is kept")
+    assert.strictEqual(
+      await page.getByLabel("Longest call (seconds)").inputValue(),
+      "900",
+      "another card's unsaved edit is kept"
+    )
     await page.getByLabel("Backchannel phrases (one a line; they never interrupt)").fill("uh-huh\nsure thing")
     await page.getByLabel("Reminder", { exact: true }).fill("Are you still with me?")
     await page.getByRole("button", { name: "Save call handling" }).click()
@@ -439,7 +481,10 @@ const flow = async (origin: string) => {
     assert.deepStrictEqual(configured.voice.keypad, { terminator: "*", maxDigits: 6 })
     assert.deepStrictEqual(configured.voice.transfer?.numbers, ["+14155550123"])
     await page.reload()
-    assert.isTrue(await page.getByRole("checkbox", { name: "Store FAQ" }).isChecked(), "the link is shown after a reload")
+    assert.isTrue(
+      await page.getByRole("checkbox", { name: "Store FAQ" }).isChecked(),
+      "the link is shown after a reload"
+    )
     assert.strictEqual(await page.getByLabel("Temperature").inputValue(), "0.4")
     assert.strictEqual(await page.getByLabel("Longest call (seconds)").inputValue(), "900")
     assert.strictEqual(await page.getByLabel(/^Transfer numbers/).inputValue(), "+14155550123")
@@ -468,7 +513,9 @@ const flow = async (origin: string) => {
     assert.isNotEmpty(issued)
     await page.locator("dd").filter({ hasText: issued }).waitFor() // the details show the token just issued
     // a chat-app campaign, then edited: renamed, a second mapping added (the set replaced), one refused first
-    const chatApp = page.locator("section.card").filter({ has: page.getByRole("heading", { name: "Chat-app messages after calls" }) })
+    const chatApp = page.locator("section.card").filter({
+      has: page.getByRole("heading", { name: "Chat-app messages after calls" })
+    })
     await chatApp.getByLabel("Template name").fill("call_follow_up")
     await chatApp.getByRole("button", { name: "Create chat-app campaign" }).click()
     await chatApp.getByText("call_follow_up (OUTGOING ANSWERED)").waitFor()
@@ -477,8 +524,15 @@ const flow = async (origin: string) => {
     await chatEdit.getByLabel("Name", { exact: true }).fill("Follow-ups")
     const added = chatEdit.getByRole("group", { name: "Add a mapping" })
     await added.getByLabel("Template name").fill("call_follow_up") // the same (process, status, language) twice
-    assert.strictEqual(await refusedAsWorded(page, "Save chat-app campaign", /\/chatapp\/campaigns\/[^/]+$/), "VALIDATION_FAILED")
-    assert.strictEqual(await chatApp.locator("li > strong").filter({ hasText: "Follow-ups" }).count(), 0, "nothing of the refused edit is saved")
+    assert.strictEqual(
+      await refusedAsWorded(page, "Save chat-app campaign", /\/chatapp\/campaigns\/[^/]+$/),
+      "VALIDATION_FAILED"
+    )
+    assert.strictEqual(
+      await chatApp.locator("li > strong").filter({ hasText: "Follow-ups" }).count(),
+      0,
+      "nothing of the refused edit is saved"
+    )
     await added.getByLabel("Template name").fill("missed_call")
     await added.getByLabel("When the call was").selectOption("UNANSWERED")
     await page.getByRole("button", { name: "Save chat-app campaign" }).click()
@@ -510,14 +564,16 @@ const flow = async (origin: string) => {
     await draft.getByRole("button", { name: "Save draft" }).click()
     await page.getByRole("heading", { level: 1, name: "Renewals Q4" }).waitFor()
     const campaignId = campaignUrl.split("/").at(-1)!
-    const edited = await (await fetch(`${origin}/api/v1/campaigns/${campaignId}`, { headers: { authorization: `Bearer ${key}` } })).json() as {
-      timezone: string
-    }
+    const edited =
+      await (await fetch(`${origin}/api/v1/campaigns/${campaignId}`, { headers: { authorization: `Bearer ${key}` } }))
+        .json() as {
+          timezone: string
+        }
     assert.strictEqual(edited.timezone, window.timezone, "the draft's time zone is saved")
     // resume before it runs: the API's refusal, as it words it
     assert.strictEqual(await refusedAsWorded(page, "Resume", /\/resume$/), "CAMPAIGN_STATE_CONFLICT")
     await page.getByRole("button", { name: "Schedule" }).click()
-    await page.locator('[data-testid="progress"][data-status="COMPLETED"]').waitFor()
+    await page.locator("[data-testid=\"progress\"][data-status=\"COMPLETED\"]").waitFor()
     assert.strictEqual(await draft.count(), 0, "no draft editing after scheduling")
     await page.getByRole("link", { name: "Open call" }).first().waitFor()
     await shoot(page, "campaign")
@@ -534,9 +590,10 @@ const flow = async (origin: string) => {
 
     // a call placed through the API with the new key, its callee saying two lines: the call's page,
     // opened while it goes on, shows the turns as they come and each answer's latency as a chart
-    const numbers = await (await fetch(`${origin}/api/v1/voice-numbers`, { headers: { authorization: `Bearer ${key}` } })).json() as {
-      items: Array<{ id: string }>
-    }
+    const numbers =
+      await (await fetch(`${origin}/api/v1/voice-numbers`, { headers: { authorization: `Bearer ${key}` } })).json() as {
+        items: Array<{ id: string }>
+      }
     const placed = await fetch(`${origin}/api/v1/channels/voice/call`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
@@ -552,20 +609,22 @@ const flow = async (origin: string) => {
     await page.goto(`${origin}/calls/${sessionId}`)
     await page.getByTestId("transcript").getByText("Hi, what are your opening hours?").waitFor()
     await page.getByRole("img", { name: "Voice-to-voice latency per turn" }).waitFor()
-    await page.locator('[data-testid="call-status"][data-status="ENDED"]').waitFor()
+    await page.locator("[data-testid=\"call-status\"][data-status=\"ENDED\"]").waitFor()
     await shoot(page, "call")
     await nav(page, "Calls")
     await page.getByRole("cell", { name: "+14155550004" }).waitFor()
     await shoot(page, "calls")
     // the SMS sent after Grace's answered call, in the message log
     await nav(page, "Messaging")
-    await page.getByTestId("message-log").getByRole("row").filter({ hasText: "+14155550004" }).filter({ hasText: "Thanks for your call today." }).first().waitFor()
+    await page.getByTestId("message-log").getByRole("row").filter({ hasText: "+14155550004" }).filter({
+      hasText: "Thanks for your call today."
+    }).first().waitFor()
 
     // at phone width
     await page.setViewportSize({ width: 390, height: 844 })
     await page.goto(campaignUrl)
     await page.getByRole("heading", { level: 1, name: "Renewals" }).waitFor()
-    await page.locator('[data-testid="progress"]').waitFor()
+    await page.locator("[data-testid=\"progress\"]").waitFor()
     const overflow = await page.evaluate(() => {
       const html = (globalThis as any).document.documentElement
       return html.scrollWidth - html.clientWidth
@@ -582,7 +641,11 @@ const flow = async (origin: string) => {
     assert.isAtMost(phoneOverflow, 0, "no sideways scrolling on the agent's page at 390 px")
     const phoneControls = (await page.locator(".talk-controls").boundingBox())!
     const below = (await page.getByRole("region", { name: "Live transcript" }).boundingBox())!
-    assert.isAtLeast(below.y, phoneControls.y + phoneControls.height, "the transcript is below the controls at phone width")
+    assert.isAtLeast(
+      below.y,
+      phoneControls.y + phoneControls.height,
+      "the transcript is below the controls at phone width"
+    )
     await page.setViewportSize({ width: 1280, height: 860 })
 
     // revoke the key: gone from the list, refused by the API
@@ -597,11 +660,34 @@ const flow = async (origin: string) => {
     // a second tenant sees none of the first one's data, on any page or by a first-tenant link
     const other = await newPage()
     await signUp(other, origin, `dash-b-${stamp}@example.com`, "Other Co")
-    for (const [name, heading] of [["Agents"], ["Contacts", "Contact lists"], ["Campaigns"], ["Calls"], ["Knowledge", "Knowledge bases"], ["Messaging"], ["Wallet"], ["API keys"]] as const) {
+    for (
+      const [name, heading] of [
+        ["Agents"],
+        ["Contacts", "Contact lists"],
+        ["Campaigns"],
+        ["Calls"],
+        ["Knowledge", "Knowledge bases"],
+        ["Messaging"],
+        ["Wallet"],
+        ["API keys"]
+      ] as const
+    ) {
       await nav(other, name, heading ?? name)
       await other.waitForLoadState("networkidle")
       const text = (await other.locator("main").textContent()) ?? ""
-      for (const foreign of ["Support bot", "Spring leads", "Renewals", "+14155550199", "+14155550004", "ci key", "$50.00", "Store FAQ", "Thanks for your call today."]) {
+      for (
+        const foreign of [
+          "Support bot",
+          "Spring leads",
+          "Renewals",
+          "+14155550199",
+          "+14155550004",
+          "ci key",
+          "$50.00",
+          "Store FAQ",
+          "Thanks for your call today."
+        ]
+      ) {
         assert.notInclude(text, foreign, `${name} shows the first tenant's ${foreign}`)
       }
     }
@@ -637,7 +723,11 @@ const flow = async (origin: string) => {
     // what the page showed when it failed, for the log
     const failed = `${os.tmpdir()}/dashboard-failure-${Date.now()}.png`
     await contexts[0]?.pages()[0]?.screenshot({ path: failed, fullPage: true }).catch(() => undefined)
-    console.error(`Dashboard.test.ts: the page when it failed: ${failed}; its text: ${await contexts[0]?.pages()[0]?.locator("main").textContent().catch(() => "") ?? ""}`)
+    console.error(
+      `Dashboard.test.ts: the page when it failed: ${failed}; its text: ${
+        await contexts[0]?.pages()[0]?.locator("main").textContent().catch(() => "") ?? ""
+      }`
+    )
     throw error
   } finally {
     for (const context of contexts) await context.close().catch(() => undefined)
@@ -658,13 +748,20 @@ if (browserPath === undefined) {
     // knowledge bases on a real Chroma server, as npm start runs one
     const platform = TestPlatform.layer({ runtime: { knowledge: { vectorStore: TestChroma.layer } } })
     layer(platform, { timeout: 180_000, excludeTestServices: true })((it) => {
-      it.effect("sign up → key → top up → agent → CSV → campaign completes → transcript → revoke; a second tenant sees nothing", () =>
-        Effect.gen(function*() {
-          assert.isTrue(fs.existsSync(bundle), "packages/web/dist is missing: `npm install` builds it (packages/web prepare)")
-          const { gateway } = yield* TestPlatform.TestPlatformUrls
-          const origin = gateway.replace(/\/api\/v1$/, "")
-          yield* Effect.promise(() => flow(origin))
-        }), { timeout: 240_000 })
+      it.effect(
+        "sign up → key → top up → agent → CSV → campaign completes → transcript → revoke; a second tenant sees nothing",
+        () =>
+          Effect.gen(function*() {
+            assert.isTrue(
+              fs.existsSync(bundle),
+              "packages/web/dist is missing: `npm install` builds it (packages/web prepare)"
+            )
+            const { gateway } = yield* TestPlatform.TestPlatformUrls
+            const origin = gateway.replace(/\/api\/v1$/, "")
+            yield* Effect.promise(() => flow(origin))
+          }),
+        { timeout: 240_000 }
+      )
     })
   })
 }

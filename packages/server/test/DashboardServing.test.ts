@@ -18,10 +18,19 @@ const dist = new URL("../../web/dist/", import.meta.url).pathname
 
 class GatewayUrl extends Context.Tag("test/DashboardGatewayUrl")<GatewayUrl, string>() {}
 
-const Gateway = Layer.effect(GatewayUrl, Effect.flatMap(ServiceDirectory, (d) => Effect.map(d.lookup("gateway"), Option.getOrThrow))).pipe(
+const Gateway = Layer.effect(
+  GatewayUrl,
+  Effect.flatMap(ServiceDirectory, (d) => Effect.map(d.lookup("gateway"), Option.getOrThrow))
+).pipe(
   Layer.provideMerge(serveGateway({ host: "127.0.0.1", port: 0 })),
   // nothing listens upstream: an API path is the proxy's to answer (502), never the dashboard's
-  Layer.provideMerge(ServiceDirectory.make({ comms: "http://127.0.0.1:1", campaign: "http://127.0.0.1:1", "platform-core": "http://127.0.0.1:1" }))
+  Layer.provideMerge(
+    ServiceDirectory.make({
+      comms: "http://127.0.0.1:1",
+      campaign: "http://127.0.0.1:1",
+      "platform-core": "http://127.0.0.1:1"
+    })
+  )
 )
 
 interface Raw {
@@ -37,7 +46,10 @@ const raw = (base: string, path: string, headers: Record<string, string> = {}) =
     const request = http.request({ host: url.hostname, port: url.port, path, method: "GET", headers }, (response) => {
       const chunks: Array<Buffer> = []
       response.on("data", (chunk: Buffer) => chunks.push(chunk))
-      response.on("end", () => resume(Effect.succeed({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) })))
+      response.on("end", () =>
+        resume(
+          Effect.succeed({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) })
+        ))
     })
     request.on("error", (error) => resume(Effect.die(error)))
     request.end()
@@ -47,9 +59,15 @@ const assets = () => fs.readdirSync(`${dist}assets`)
 
 describe("the gateway serves the dashboard", () => {
   it("has a bundle to serve: npm install builds packages/web/dist", () => {
-    assert.isTrue(fs.existsSync(`${dist}index.html`), "packages/web/dist is missing: `npm install` builds it (packages/web prepare)")
+    assert.isTrue(
+      fs.existsSync(`${dist}index.html`),
+      "packages/web/dist is missing: `npm install` builds it (packages/web prepare)"
+    )
     assert.isTrue(assets().some((name) => /^index-[\w-]+\.js$/.test(name)), "a hashed script")
-    assert.isTrue(assets().some((name) => /^MicrophoneWorklet-[\w-]+\.js$/.test(name)), "the microphone's AudioWorklet module")
+    assert.isTrue(
+      assets().some((name) => /^MicrophoneWorklet-[\w-]+\.js$/.test(name)),
+      "the microphone's AudioWorklet module"
+    )
   })
 
   layer(Gateway, { timeout: 60_000 })((it) => {
@@ -83,7 +101,11 @@ describe("the gateway serves the dashboard", () => {
           assert.strictEqual(plain.headers["cache-control"], "public, max-age=31536000, immutable", name)
           assert.isUndefined(plain.headers["content-encoding"], name)
           assert.deepStrictEqual(plain.body, file, name)
-          assert.strictEqual(plain.headers["content-type"], name.endsWith(".js") ? "text/javascript; charset=utf-8" : "text/css; charset=utf-8", name)
+          assert.strictEqual(
+            plain.headers["content-type"],
+            name.endsWith(".js") ? "text/javascript; charset=utf-8" : "text/css; charset=utf-8",
+            name
+          )
           const gzipped = yield* raw(base, `/assets/${name}`, { "accept-encoding": "gzip, deflate, br" })
           if (file.length <= 1024) {
             // a file this small (the microphone's AudioWorklet module) is sent as it is: gzip saves nothing
@@ -141,7 +163,11 @@ describe("the gateway serves the dashboard", () => {
       const ask = (url: string) =>
         handler.pipe(
           Effect.provideService(HttpServerRequest.HttpServerRequest, HttpServerRequest.fromWeb(new Request(url))),
-          Effect.flatMap((response) => Effect.promise(() => HttpServerResponse.toWeb(response).text().then((text) => [response.status, text] as const)))
+          Effect.flatMap((response) =>
+            Effect.promise(() =>
+              HttpServerResponse.toWeb(response).text().then((text) => [response.status, text] as const)
+            )
+          )
         )
       const [status, text] = yield* ask("http://gateway/")
       assert.strictEqual(status, 503)

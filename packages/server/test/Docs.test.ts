@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { GatewayRoutes, GatewayWebSocketRoutes } from "@voiceagent/domain/Gateway"
-import * as Config from "@voiceagent/server/Config"
 import { sign } from "@voiceagent/runner/Webhooks/Webhooks"
+import * as Config from "@voiceagent/server/Config"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -29,7 +29,9 @@ const brokenLinks = (file: string, markdown: string): Array<string> => {
   for (const target of linkTargets(markdown)) {
     if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue // https:, mailto:
     const [pathPart = "", anchor] = target.split("#", 2)
-    const resolved = pathPart === "" ? path.join(root, file) : path.resolve(root, path.dirname(file), decodeURI(pathPart))
+    const resolved = pathPart === ""
+      ? path.join(root, file)
+      : path.resolve(root, path.dirname(file), decodeURI(pathPart))
     // a link out of the repository (the API spec beside it) is not the repository's to check
     if (path.relative(root, resolved).startsWith("..")) continue
     const self = pathPart === ""
@@ -39,7 +41,9 @@ const brokenLinks = (file: string, markdown: string): Array<string> => {
     }
     if (anchor === undefined) continue
     if (!resolved.endsWith(".md")) broken.push(`${target}: an anchor into a file that is not markdown`)
-    else if (!headingAnchors(self ? markdown : fs.readFileSync(resolved, "utf8")).has(anchor)) broken.push(`${target}: no such heading`)
+    else if (!headingAnchors(self ? markdown : fs.readFileSync(resolved, "utf8")).has(anchor)) {
+      broken.push(`${target}: no such heading`)
+    }
   }
   return broken
 }
@@ -86,7 +90,9 @@ describe("docs/decisions", () => {
 
   it("lists every record in its index", () => {
     const targets = linkTargets(read(`${decisionsDir}/README.md`))
-    for (const record of decisionRecords) assert.include(targets, record, `${record} is missing from docs/decisions/README.md`)
+    for (const record of decisionRecords) {
+      assert.include(targets, record, `${record} is missing from docs/decisions/README.md`)
+    }
   })
 
   it("gives every record its number as title, and its context, decision and consequences", () => {
@@ -94,7 +100,9 @@ describe("docs/decisions", () => {
       const text = read(`${decisionsDir}/${record}`)
       assert.match(text, new RegExp(`^# ${record.slice(0, 4)}\\. `), record)
       const anchors = headingAnchors(text)
-      for (const section of ["context", "decision", "consequences"]) assert.isTrue(anchors.has(section), `${record}: ## ${section}`)
+      for (const section of ["context", "decision", "consequences"]) {
+        assert.isTrue(anchors.has(section), `${record}: ## ${section}`)
+      }
     }
   })
 })
@@ -131,14 +139,19 @@ describe("docs/testing.md testing example", () => {
   it("is the test file it says it is, verbatim (so it runs with npm test)", () => {
     const block = read("docs/testing.md").split("<!-- testkit-example -->")[1]?.match(/```ts\n([\s\S]*?)```/)
     assert.isDefined(block?.[1], "docs/testing.md has the example after its marker")
-    const file = fs.readFileSync(fileURLToPath(new URL("../../runner/test/ReadmeExample.test.ts", import.meta.url)), "utf8")
+    const file = fs.readFileSync(
+      fileURLToPath(new URL("../../runner/test/ReadmeExample.test.ts", import.meta.url)),
+      "utf8"
+    )
     assert.strictEqual(block![1], file)
   })
 })
 
 describe("docs/webhooks.md webhook verification snippet", () => {
   it("accepts what the dispatcher signs, and refuses a changed body, a wrong secret and an old timestamp", async () => {
-    const block = read("docs/webhooks.md").split("<!-- webhook-verification-snippet -->")[1]?.match(/```js\n([\s\S]*?)```/)
+    const block = read("docs/webhooks.md").split("<!-- webhook-verification-snippet -->")[1]?.match(
+      /```js\n([\s\S]*?)```/
+    )
     assert.isDefined(block?.[1], "docs/webhooks.md has the snippet after its marker")
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "snippet-")), "verify.mjs")
     fs.writeFileSync(file, block![1]!)
@@ -168,7 +181,12 @@ describe("markdown links", () => {
     ].join("\n")
     assert.deepStrictEqual(
       [...headingAnchors(sample)],
-      ["the-production-topology-on-one-machine-npm-run-clusterlocal", "stopping", "stopping-1", "a-linked-max_body_size-café"]
+      [
+        "the-production-topology-on-one-machine-npm-run-clusterlocal",
+        "stopping",
+        "stopping-1",
+        "a-linked-max_body_size-café"
+      ]
     )
     assert.deepStrictEqual(linkTargets(sample), ["x.md", "../redocly.yaml", "pic.png"])
   })

@@ -34,8 +34,10 @@ const DESK = "+14155550177"
 const BILLING_DESK = "+14155550178"
 
 const last = (body: any) => body.messages.at(-1)
-const toolResult = (prefix: string) => (body: any) => last(body).role === "tool" && String(last(body).content).startsWith(prefix)
-const userSaid = (text: string) => (body: any) => last(body).role === "user" && String(last(body).content).includes(text)
+const toolResult = (prefix: string) => (body: any) =>
+  last(body).role === "tool" && String(last(body).content).startsWith(prefix)
+const userSaid = (text: string) => (body: any) =>
+  last(body).role === "user" && String(last(body).content).includes(text)
 
 /** The speech and language providers' fakes, and the platform's voice options pointed at them. */
 const providers = Effect.gen(function*() {
@@ -49,22 +51,42 @@ const providers = Effect.gen(function*() {
     apiKey: "sk-fake-dtmf",
     scripts: [
       // the agent navigates the menu: a bad key first (refused, the call goes on), then the right ones
-      { when: userSaid("press two"), reply: { text: "Pressing two.", toolCalls: [{ name: "send_dtmf", arguments: { digits: "2" } }] } },
-      { when: userSaid("account number"), reply: { toolCalls: [{ name: "send_dtmf", arguments: { digits: "43x1" } }] } },
-      { when: toolResult("Only the keys"), reply: { toolCalls: [{ name: "send_dtmf", arguments: { digits: "4321#" } }] } },
+      {
+        when: userSaid("press two"),
+        reply: { text: "Pressing two.", toolCalls: [{ name: "send_dtmf", arguments: { digits: "2" } }] }
+      },
+      {
+        when: userSaid("account number"),
+        reply: { toolCalls: [{ name: "send_dtmf", arguments: { digits: "43x1" } }] }
+      },
+      {
+        when: toolResult("Only the keys"),
+        reply: { toolCalls: [{ name: "send_dtmf", arguments: { digits: "4321#" } }] }
+      },
       { when: toolResult("Pressed"), reply: {} },
       // the caller's keys reach the model as their turn
       { when: userSaid("[keypad] 1234"), reply: { text: "Thank you, I found account one two three four." } },
       { when: userSaid("[keypad] 9"), reply: { text: "Nine it is." } },
       // on a web call, and on Telnyx, the agent answers the caller's keys with keys of its own
       { when: userSaid("[keypad] 55"), reply: { toolCalls: [{ name: "send_dtmf", arguments: { digits: "5#" } }] } },
-      { when: userSaid("[keypad] 7"), reply: { text: "Seven.", toolCalls: [{ name: "send_dtmf", arguments: { digits: "7" } }] } },
+      {
+        when: userSaid("[keypad] 7"),
+        reply: { text: "Seven.", toolCalls: [{ name: "send_dtmf", arguments: { digits: "7" } }] }
+      },
       // transfers: cold to the default, warm after a number the agent may not use
       { when: userSaid(HUMAN), reply: { toolCalls: [{ name: "transfer_call", arguments: { mode: "cold" } }] } },
-      { when: userSaid(BILLING), reply: { toolCalls: [{ name: "transfer_call", arguments: { number: "+19005550100", mode: "warm" } }] } },
+      {
+        when: userSaid(BILLING),
+        reply: { toolCalls: [{ name: "transfer_call", arguments: { number: "+19005550100", mode: "warm" } }] }
+      },
       {
         when: toolResult("The call can only"),
-        reply: { toolCalls: [{ name: "transfer_call", arguments: { number: BILLING_DESK, mode: "warm", message: "Connecting you to billing now." } }] }
+        reply: {
+          toolCalls: [{
+            name: "transfer_call",
+            arguments: { number: BILLING_DESK, mode: "warm", message: "Connecting you to billing now." }
+          }]
+        }
       }
     ]
   })
@@ -88,7 +110,11 @@ const platform = Layer.unwrapScoped(Effect.gen(function*() {
     ports: { gateway: gatewayPort },
     publicUrl,
     twilioAuthToken: twilio.authToken,
-    runtime: { carriers: { PROVIDER_B: FakeTwilio.carrier(twilio, publicUrl) }, media: { host: "127.0.0.1", port: 0 }, voice }
+    runtime: {
+      carriers: { PROVIDER_B: FakeTwilio.carrier(twilio, publicUrl) },
+      media: { host: "127.0.0.1", port: 0 },
+      voice
+    }
   }).pipe(Layer.merge(Layer.succeed(Fakes, { twilio, chat })))
 }))
 
@@ -103,7 +129,11 @@ const telnyxPlatform = Layer.unwrapScoped(Effect.gen(function*() {
     ports: { gateway: gatewayPort },
     publicUrl,
     telnyxPublicKey: telnyx.publicKey,
-    runtime: { carriers: { PROVIDER_B: FakeTelnyx.carrier(telnyx, publicUrl, { ringTimeoutSeconds: 30 }) }, media: { host: "127.0.0.1", port: 0 }, voice }
+    runtime: {
+      carriers: { PROVIDER_B: FakeTelnyx.carrier(telnyx, publicUrl, { ringTimeoutSeconds: 30 }) },
+      media: { host: "127.0.0.1", port: 0 },
+      voice
+    }
   }).pipe(Layer.merge(Layer.succeed(Telnyx, telnyx)))
 }))
 
@@ -135,14 +165,17 @@ const liveCall = (user: User, to: string) =>
     })
     assert.strictEqual(placed.status, 202, placed.text)
     const sessionId = placed.body.sessionId as string
-    const [created] = yield* waitUntil(Effect.sync(() => twilio.createdCalls().filter((c) => c.to === to)), (c) => c.length > 0, `the call to ${to}`)
+    const [created] = yield* waitUntil(Effect.sync(() => twilio.createdCalls().filter((c) => c.to === to)), (c) =>
+      c.length > 0, `the call to ${to}`)
     const callSid = created!.sid
     for (const status of ["ringing", "in-progress"] as const) {
       twilio.setCallStatus(callSid, status)
       assert.strictEqual(yield* twilio.deliverStatusCallback(callSid), 204)
     }
     const stream = yield* FakeTwilioMedia.connectCall(twilio, callSid)
-    const session = () => Effect.map(get(`${comms}/calls/${sessionId}`, { token: user.key }), (r) => r.body)
+    const session = () =>
+      Effect.map(get(`${comms}/calls/${sessionId}`, { token: user.key }), (r) =>
+        r.body)
     yield* waitUntil(session(), (s) => s.transcript.length >= 1, "the greeting said")
     yield* stream.until("the greeting played", () => stream.audio().length > 0 && !stream.agentSpeaking())
     return { sessionId, callSid, stream, session }
@@ -152,7 +185,11 @@ const liveCall = (user: User, to: string) =>
 const endByPlatform = (callSid: string, stream: FakeTwilioMedia.FakeTwilioMediaStream) =>
   Effect.gen(function*() {
     const { twilio } = yield* Fakes
-    yield* waitUntil(Effect.sync(() => twilio.call(callSid)!.status), (s) => s === "completed", "the platform's hang-up")
+    yield* waitUntil(
+      Effect.sync(() => twilio.call(callSid)!.status),
+      (s) => s === "completed",
+      "the platform's hang-up"
+    )
     yield* stream.stop
     assert.strictEqual(yield* twilio.deliverStatusCallback(callSid), 204)
   })
@@ -184,14 +221,26 @@ describe("keys both ways and transfers, on Twilio Media Streams", () => {
         yield* agentNamed(user, "Kim")
         const { callSid, session, stream } = yield* liveCall(user, "+14155550121")
         for (const key of "1234#") yield* stream.dtmf(key)
-        yield* waitUntil(session(), (s) => lines(s).includes("agent: Thank you, I found account one two three four."), "the answer to the keys")
+        yield* waitUntil(
+          session(),
+          (s) => lines(s).includes("agent: Thank you, I found account one two three four."),
+          "the answer to the keys"
+        )
         yield* stream.until("the agent quiet", () => !stream.agentSpeaking())
         // no terminator: the entry ends 3 s after the key
         const pressed = Date.now()
         yield* stream.dtmf("9")
-        const nine = yield* waitUntil(session(), (s) => lines(s).includes("customer: [keypad] 9"), "the timed-out entry")
+        const nine = yield* waitUntil(
+          session(),
+          (s) => lines(s).includes("customer: [keypad] 9"),
+          "the timed-out entry"
+        )
         assert.isAtLeast(Date.now() - pressed, 3_000)
-        assert.isBelow(Date.parse(nine.transcript.find((l: any) => l.text === "[keypad] 9").at) - pressed, 3_500, story(nine))
+        assert.isBelow(
+          Date.parse(nine.transcript.find((l: any) => l.text === "[keypad] 9").at) - pressed,
+          3_500,
+          story(nine)
+        )
         yield* waitUntil(session(), (s) => lines(s).includes("agent: Nine it is."), "the answer to 9")
 
         yield* post(`${comms}/calls/${(yield* session()).sessionId}/hangup`, { token: user.key })
@@ -226,11 +275,21 @@ describe("keys both ways and transfers, on Twilio Media Streams", () => {
         yield* stream.until("the agent pressed 2", () => stream.keysHeard(menu.endedAt) === "2", 20_000)
         yield* stream.until("the agent quiet", () => !stream.agentSpeaking())
         const account = yield* stream.say(yield* FakeTwilioMedia.callerLine(IVR_ACCOUNT))
-        yield* stream.until("the agent entered its account", () => stream.keysHeard(account.endedAt) === "4321#", 20_000)
+        yield* stream.until(
+          "the agent entered its account",
+          () => stream.keysHeard(account.endedAt) === "4321#",
+          20_000
+        )
         assert.strictEqual(stream.keysHeard(), "24321#")
 
         const tools = () =>
-          Effect.map(session(), (s) => s.events.filter((e: any) => e.type === "tool_called").map((e: any) => [JSON.parse(e.detail.arguments).digits, e.detail.result]))
+          Effect.map(
+            session(),
+            (s) =>
+              s.events.filter((e: any) => e.type === "tool_called").map((
+                e: any
+              ) => [JSON.parse(e.detail.arguments).digits, e.detail.result])
+          )
         const called = yield* waitUntil(tools(), (t) => t.length === 3, "three send_dtmf calls")
         assert.deepStrictEqual(called.map(([digits]: any) => digits), ["2", "43x1", "4321#"])
         assert.match(called[1][1], /^Only the keys/)
@@ -257,11 +316,20 @@ describe("keys both ways and transfers, on Twilio Media Streams", () => {
         yield* Effect.addFinalizer(() => Effect.sync(() => call.hangup()))
         yield* waitUntil(Effect.sync(() => events.some((e) => e.type === "transcript")), (ok) => ok, "the greeting")
         for (const key of "55#") call.dtmf(key)
-        yield* waitUntil(Effect.sync(() => events.find((e) => e.type === "dtmf")), (e) => e !== undefined, "the agent's keys")
+        yield* waitUntil(
+          Effect.sync(() => events.find((e) => e.type === "dtmf")),
+          (e) => e !== undefined,
+          "the agent's keys"
+        )
         assert.deepInclude(events, { type: "dtmf", digits: "5#" } as WebCallEvent)
-        assert.isTrue(events.some((e) => e.type === "transcript" && e.speaker === "customer" && e.text === "[keypad] 55"))
+        assert.isTrue(
+          events.some((e) => e.type === "transcript" && e.speaker === "customer" && e.text === "[keypad] 55")
+        )
         // a web call has no carrier to transfer it: 409, and the call goes on
-        const refused = yield* post(`${comms}/calls/${ticket.sessionId}/transfer`, { token: user.key, json: { toNumber: DESK } })
+        const refused = yield* post(`${comms}/calls/${ticket.sessionId}/transfer`, {
+          token: user.key,
+          json: { toNumber: DESK }
+        })
         assert.deepStrictEqual([refused.status, refused.body.error?.code], [409, "TRANSFER_FAILED"], refused.text)
         const live = (yield* get(`${comms}/calls/${ticket.sessionId}`, { token: user.key })).body
         assert.deepInclude(live, { status: "IN_PROGRESS" })
@@ -286,7 +354,11 @@ describe("keys both ways and transfers, on Twilio Media Streams", () => {
         const done = yield* waitUntil(session(), (s) => s.status === "ENDED", "the call transferred")
         assert.deepStrictEqual(yield* redirectsOf(callSid), [{ number: DESK, callerId: "+14155550199" }])
         assert.deepInclude(done, { outcome: "ANSWERED", endReason: "transferred" }, story(done))
-        assert.deepStrictEqual(lines(done), ["agent: Hello, this is Tess.", `customer: ${HUMAN}`, `agent: [transfer] cold to ${DESK}`], story(done))
+        assert.deepStrictEqual(lines(done), [
+          "agent: Hello, this is Tess.",
+          `customer: ${HUMAN}`,
+          `agent: [transfer] cold to ${DESK}`
+        ], story(done))
         const transferred = done.events.find((e: any) => e.type === "transferred")
         assert.deepStrictEqual(transferred.detail, { toNumber: DESK, mode: "cold", source: "agent" })
         assert.strictEqual(transferred.at, done.endedAt)
@@ -308,17 +380,27 @@ describe("keys both ways and transfers, on Twilio Media Streams", () => {
         yield* agentNamed(user, "Ray", { transfer: { numbers: [DESK] } })
         const { callSid, session, stream } = yield* liveCall(user, "+14155550126")
         twilio.failNext(
-          { _tag: "Respond", status: 400, body: { code: 21220, message: "Call is not in-progress. Cannot redirect.", status: 400 } },
+          {
+            _tag: "Respond",
+            status: 400,
+            body: { code: 21220, message: "Call is not in-progress. Cannot redirect.", status: 400 }
+          },
           { method: "POST", path: new RegExp(`/Calls/${callSid}\\.json$`), param: "Twiml" }
         )
         yield* stream.say(yield* FakeTwilioMedia.callerLine(HUMAN))
         const done = yield* waitUntil(session(), (s) => s.status === "ENDED", "the call ENDED")
-        assert.deepInclude(done, { endReason: "agent_hangup" }, `${story(done)} ${JSON.stringify(twilio.calls().slice(-4))}`)
+        assert.deepInclude(
+          done,
+          { endReason: "agent_hangup" },
+          `${story(done)} ${JSON.stringify(twilio.calls().slice(-4))}`
+        )
         yield* endByPlatform(callSid, stream)
         const failed = done.events.find((e: any) => e.type === "transfer_failed")
         assert.deepInclude(failed.detail, { toNumber: DESK, mode: "cold", source: "agent" })
         assert.match(failed.detail.reason, /21220/)
-        assert.deepInclude(done.events.find((e: any) => e.type === "agent_hangup").detail, { reason: "transfer_failed" })
+        assert.deepInclude(done.events.find((e: any) => e.type === "agent_hangup").detail, {
+          reason: "transfer_failed"
+        })
         assert.isFalse(lines(done).some((l) => l.includes("[transfer]")), story(done))
         yield* assertBilled(done, user.key, 1000)
       }))
@@ -357,16 +439,25 @@ describe("keys both ways and transfers, on Twilio Media Streams", () => {
         const user = yield* callReady(gateway, "PROVIDER_B", { api: comms })
         const other = yield* callReady(gateway, "PROVIDER_B", { api: comms })
         yield* agentNamed(user, "Kim")
-        const transfer = (sessionId: string, json: unknown, key = user.key) => post(`${comms}/calls/${sessionId}/transfer`, { token: key, json })
+        const transfer = (sessionId: string, json: unknown, key = user.key) =>
+          post(`${comms}/calls/${sessionId}/transfer`, { token: key, json })
 
         // before the answer: not live
         const placed = yield* post(`${comms}/channels/voice/call`, {
           token: user.key,
           json: { agentId: user.agentId, voiceNumberId: user.voiceNumberId, toNumber: "+14155550125" }
         })
-        const early = yield* waitUntil(transfer(placed.body.sessionId, { toNumber: DESK }), (r) => r.status !== 500, "an answer")
+        const early = yield* waitUntil(
+          transfer(placed.body.sessionId, { toNumber: DESK }),
+          (r) => r.status !== 500,
+          "an answer"
+        )
         assert.deepStrictEqual([early.status, early.body.error?.code], [409, "CALL_NOT_LIVE"], early.text)
-        const [created] = yield* waitUntil(Effect.sync(() => twilio.createdCalls().filter((c) => c.to === "+14155550125")), (c) => c.length > 0, "the call")
+        const [created] = yield* waitUntil(
+          Effect.sync(() => twilio.createdCalls().filter((c) => c.to === "+14155550125")),
+          (c) => c.length > 0,
+          "the call"
+        )
         twilio.setCallStatus(created!.sid, "in-progress")
         assert.strictEqual(yield* twilio.deliverStatusCallback(created!.sid), 204)
         const stream = yield* FakeTwilioMedia.connectCall(twilio, created!.sid)
@@ -374,7 +465,11 @@ describe("keys both ways and transfers, on Twilio Media Streams", () => {
         const session = () => Effect.map(get(`${comms}/calls/${sessionId}`, { token: user.key }), (r) => r.body)
         yield* waitUntil(session(), (s) => s.transcript.length >= 1, "the greeting said")
 
-        for (const body of [{ toNumber: "12345" }, { toNumber: "+1415555" }, {}, { toNumber: 14155550177 }, { toNumber: `${DESK} ` }]) {
+        for (
+          const body of [{ toNumber: "12345" }, { toNumber: "+1415555" }, {}, { toNumber: 14155550177 }, {
+            toNumber: `${DESK} `
+          }]
+        ) {
           const bad = yield* transfer(sessionId, body)
           assert.deepStrictEqual([bad.status, bad.body.error?.code], [400, "VALIDATION_FAILED"], JSON.stringify(body))
         }
@@ -416,8 +511,16 @@ describe("keys and transfers on the simulated carrier (no credentials)", () => {
         const user = yield* callReady(gateway, "PROVIDER_A", { api: comms })
         const url = `${comms}/agents/${user.agentId}`
         const before = (yield* get(url, { token: user.key })).body
-        assert.deepStrictEqual(before.effectiveVoice.keypad, { terminator: "#", interDigitTimeoutMs: 3000, maxDigits: 20, agentMayPress: true })
-        assert.deepStrictEqual(before.effectiveVoice.transfer, { numbers: [], warmMessage: "Please hold while I transfer your call." })
+        assert.deepStrictEqual(before.effectiveVoice.keypad, {
+          terminator: "#",
+          interDigitTimeoutMs: 3000,
+          maxDigits: 20,
+          agentMayPress: true
+        })
+        assert.deepStrictEqual(before.effectiveVoice.transfer, {
+          numbers: [],
+          warmMessage: "Please hold while I transfer your call."
+        })
         const cases: Array<[unknown, string]> = [
           [{ keypad: { terminator: "1" } }, "voice.keypad.terminator"],
           [{ keypad: { interDigitTimeoutMs: 100 } }, "voice.keypad.interDigitTimeoutMs"],
@@ -425,18 +528,35 @@ describe("keys and transfers on the simulated carrier (no credentials)", () => {
           [{ keypad: { agentMayPress: "yes" } }, "voice.keypad.agentMayPress"],
           [{ keypad: { pound: true } }, "voice.keypad"],
           [{ transfer: { numbers: ["4155550177"] } }, "voice.transfer.numbers"],
-          [{ transfer: { numbers: Array.from({ length: 21 }, (_, i) => `+141555501${String(i).padStart(2, "0")}`) } }, "voice.transfer.numbers"],
+          [
+            { transfer: { numbers: Array.from({ length: 21 }, (_, i) => `+141555501${String(i).padStart(2, "0")}`) } },
+            "voice.transfer.numbers"
+          ],
           [{ transfer: { warmMessage: "" } }, "voice.transfer.warmMessage"]
         ]
         for (const [voice, field] of cases) {
           const reply = yield* patch(url, { token: user.key, json: { voice } })
-          assert.deepStrictEqual([reply.status, reply.body.error?.code], [400, "VALIDATION_FAILED"], JSON.stringify(voice))
-          assert.isTrue(reply.body.error.details.some((d: { path: string }) => d.path.startsWith(field)), `${JSON.stringify(voice)}: ${reply.text}`)
+          assert.deepStrictEqual(
+            [reply.status, reply.body.error?.code],
+            [400, "VALIDATION_FAILED"],
+            JSON.stringify(voice)
+          )
+          assert.isTrue(
+            reply.body.error.details.some((d: { path: string }) => d.path.startsWith(field)),
+            `${JSON.stringify(voice)}: ${reply.text}`
+          )
         }
         assert.deepStrictEqual((yield* get(url, { token: user.key })).body, before, "nothing written")
-        const set = yield* patch(url, { token: user.key, json: { voice: { keypad: { terminator: "none", maxDigits: 4 }, transfer: { numbers: [DESK] } } } })
+        const set = yield* patch(url, {
+          token: user.key,
+          json: { voice: { keypad: { terminator: "none", maxDigits: 4 }, transfer: { numbers: [DESK] } } }
+        })
         assert.strictEqual(set.status, 200, set.text)
-        assert.deepInclude(set.body.effectiveVoice.keypad, { terminator: null, maxDigits: 4, interDigitTimeoutMs: 3000 })
+        assert.deepInclude(set.body.effectiveVoice.keypad, {
+          terminator: null,
+          maxDigits: 4,
+          interDigitTimeoutMs: 3000
+        })
         assert.deepStrictEqual(set.body.effectiveVoice.transfer.numbers, [DESK])
       }))
 
@@ -459,11 +579,17 @@ describe("keys and transfers on the simulated carrier (no credentials)", () => {
         yield* waitUntil(session(), (s) => lines(s).includes("customer: [keypad] 42"), "the callee's keys heard")
 
         // …9004: the simulator refuses the number: 409, and the call goes on
-        const refused = yield* post(`${comms}/calls/${sessionId}/transfer`, { token: user.key, json: { toNumber: "+14155559004" } })
+        const refused = yield* post(`${comms}/calls/${sessionId}/transfer`, {
+          token: user.key,
+          json: { toNumber: "+14155559004" }
+        })
         assert.deepStrictEqual([refused.status, refused.body.error?.code], [409, "TRANSFER_FAILED"], refused.text)
         const still = yield* session()
         assert.deepInclude(still, { status: "IN_PROGRESS" }, story(still))
-        assert.deepInclude(still.events.find((e: any) => e.type === "transfer_failed").detail, { toNumber: "+14155559004", source: "api" })
+        assert.deepInclude(still.events.find((e: any) => e.type === "transfer_failed").detail, {
+          toNumber: "+14155559004",
+          source: "api"
+        })
         // a failed transfer does not hold the call's one transfer: another number is taken
         const done = yield* post(`${comms}/calls/${sessionId}/transfer`, { token: user.key, json: { toNumber: DESK } })
         assert.strictEqual(done.status, 200, done.text)
@@ -489,7 +615,11 @@ describe("keys both ways and a transfer, on Telnyx Call Control and media stream
         })
         assert.strictEqual(placed.status, 202, placed.text)
         const sessionId = placed.body.sessionId as string
-        const [call] = yield* waitUntil(Effect.sync(() => telnyx.createdCalls().filter((c) => c.to === "+14155550131")), (c) => c.length > 0, "the dial")
+        const [call] = yield* waitUntil(
+          Effect.sync(() => telnyx.createdCalls().filter((c) => c.to === "+14155550131")),
+          (c) => c.length > 0,
+          "the dial"
+        )
         const id = call!.callControlId
         assert.strictEqual(yield* telnyx.deliver(id, "call.initiated"), 200)
         telnyx.answer(id)
@@ -512,9 +642,13 @@ describe("keys both ways and a transfer, on Telnyx Call Control and media stream
           `agent: [transfer] cold to ${DESK}`
         ], story(done))
         assert.deepInclude(done, { endReason: "transferred" }, story(done))
-        // Telnyx was asked to transfer (from the call's number), not to hang up; it did not get send_dtmf: the keys went in band
+        // Telnyx was asked to transfer (from the call's number), not to hang up; it did not get send_dtmf: the keys
+        // went in band
         assert.deepStrictEqual(telnyx.call(id)!.transfers?.map((t) => [t.to, t.from]), [[DESK, "+14155550199"]])
-        assert.deepStrictEqual(telnyx.requests().filter((r) => r.path.includes(id)).map((r) => r.path.split("/").at(-1)), ["transfer"])
+        assert.deepStrictEqual(
+          telnyx.requests().filter((r) => r.path.includes(id)).map((r) => r.path.split("/").at(-1)),
+          ["transfer"]
+        )
         yield* assertBilled(done, user.key, 1000)
         // when the transferred leg ends, Telnyx's hang-up webhook changes nothing
         yield* stream.stop

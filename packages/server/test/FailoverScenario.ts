@@ -123,8 +123,9 @@ export const runFailover = (adminUrl: string, tenantCount = 24) =>
       yield* victim.kill("SIGKILL")
       const killedAt = Date.now()
       yield* victim.exited
-      const answered = yield* Effect.forEach(tenants, (t) =>
-        Effect.map(topUp(t, "after", 100), () => Date.now()), { concurrency: "unbounded" })
+      const answered = yield* Effect.forEach(tenants, (t) => Effect.map(topUp(t, "after", 100), () => Date.now()), {
+        concurrency: "unbounded"
+      })
       const takeoverMs = Math.max(...answered) - killedAt
       yield* Fiber.join(inFlight)
 
@@ -141,8 +142,11 @@ export const runFailover = (adminUrl: string, tenantCount = 24) =>
         WHERE l.locktype = 'advisory' AND a.datname = current_database()
           AND a.application_name LIKE ${`%:${ports[2]}`}
       `
-      const answeredAgain = yield* Effect.forEach(tenants, (t) =>
-        Effect.map(topUp(t, "graceful", 1000), () => Date.now()), { concurrency: "unbounded" })
+      const answeredAgain = yield* Effect.forEach(
+        tenants,
+        (t) => Effect.map(topUp(t, "graceful", 1000), () => Date.now()),
+        { concurrency: "unbounded" }
+      )
       const handoverMs = Math.max(...answeredAgain) - stoppedAt
 
       const [applied] = yield* sql<{ n: number }>`SELECT count(*) AS n FROM ledger_transactions WHERE kind = 'top_up'`
@@ -153,7 +157,8 @@ export const runFailover = (adminUrl: string, tenantCount = 24) =>
         takeoverMs,
         sent: tenants.length * 4,
         applied: applied!.n,
-        wrongBalances: wrong!.n + (tenants.length - (yield* sql<{ n: number }>`SELECT count(*) AS n FROM wallets`)[0]!.n),
+        wrongBalances: wrong!.n +
+          (tenants.length - (yield* sql<{ n: number }>`SELECT count(*) AS n FROM wallets`)[0]!.n),
         duplicateAnsweredOnce: first.id === again.id,
         sigtermExitCode,
         locksLeftBySigterm: left!.n,

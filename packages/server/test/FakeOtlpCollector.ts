@@ -83,7 +83,9 @@ export const make: Effect.Effect<FakeCollector, never, Scope.Scope> = Effect.acq
           }
           res.writeHead(200, { "content-type": "application/json" }).end("{}")
         } catch {
-          res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ code: 3, message: "bad request" }))
+          res.writeHead(400, { "content-type": "application/json" }).end(
+            JSON.stringify({ code: 3, message: "bad request" })
+          )
         }
       })
     })

@@ -13,12 +13,12 @@
 import * as HttpApi from "@effect/platform/HttpApi"
 import { SessionAuthentication, SessionTenantAuthentication } from "@voiceagent/domain/Auth"
 import { ScheduleCampaignRequest } from "@voiceagent/domain/Campaigns"
-import { nestsDeeperThan } from "@voiceagent/domain/Json"
 import { PlatformApi, routeFor, type ServiceName } from "@voiceagent/domain/Gateway"
+import { nestsDeeperThan } from "@voiceagent/domain/Json"
 import { type BodyKind, routesOf } from "@voiceagent/http/Routes"
+import { signWebhookBody } from "@voiceagent/runner/Messaging/WhatsAppCloud"
 import { signWebhook as signTelnyxWebhook } from "@voiceagent/runner/Telephony/TelnyxWebhooks"
 import { computeSignature } from "@voiceagent/runner/Telephony/TwilioCarrier"
-import { signWebhookBody } from "@voiceagent/runner/Messaging/WhatsAppCloud"
 import { Arbitrary, Either, FastCheck as fc, Option, Schema, SchemaAST as AST } from "effect"
 import type * as crypto from "node:crypto"
 
@@ -65,7 +65,8 @@ export const endpoints: ReadonlyArray<Endpoint> = (() => {
         params: endpoint.path.split("/").filter((s) => s.startsWith(":")).map((s) => s.slice(1)),
         body: kinds.get(name) ?? "json",
         service: route.service,
-        payload: Option.getOrUndefined(endpoint.payloadSchema as unknown as Option.Option<Schema.Schema.Any>) ?? undeclaredPayloads[name],
+        payload: Option.getOrUndefined(endpoint.payloadSchema as unknown as Option.Option<Schema.Schema.Any>) ??
+          undeclaredPayloads[name],
         urlParams: Option.getOrUndefined(endpoint.urlParamsSchema as unknown as Option.Option<Schema.Schema.Any>),
         credential: session ? "session" : middleware.size === 0 ? "none" : "key"
       })
@@ -182,11 +183,21 @@ export const validBody = (endpoint: Endpoint, f: Fixtures): unknown => {
     case "POST /agents":
       return { name: `Fuzz agent ${n}`, agent_persona_id: f.personaId, metadata: { team: "fuzz" } }
     case "PATCH /agents/:id":
-      return { name: `Fuzz agent ${n}`, greetMessage: "Hello!", agent_prompt: "Be brief.", metadata: { fallback_message: "Sorry" } }
+      return {
+        name: `Fuzz agent ${n}`,
+        greetMessage: "Hello!",
+        agent_prompt: "Be brief.",
+        metadata: { fallback_message: "Sorry" }
+      }
     case "POST /voice-numbers":
       return { phoneNumber: `+1415555${String(unique % 10_000).padStart(4, "0")}`, provider: "PROVIDER_A" }
     case "POST /channels/voice/call":
-      return { agentId: f.agentId, voiceNumberId: f.voiceNumberId, toNumber: refusedNumber(unique), metadata: { fuzz: true } }
+      return {
+        agentId: f.agentId,
+        voiceNumberId: f.voiceNumberId,
+        toNumber: refusedNumber(unique),
+        metadata: { fuzz: true }
+      }
     case "POST /channels/web/call":
       return { agentId: f.agentId, metadata: { fuzz: true } }
     case "POST /knowledge-bases":
@@ -198,14 +209,33 @@ export const validBody = (endpoint: Endpoint, f: Fixtures): unknown => {
     case "POST /knowledge-bases/:kbId/query":
       return { query: "When are you open?", topK: 3 }
     case "POST /telephony/twilio/status/:sessionId":
-      return { CallSid: "CA00000000000000000000000000000000", CallStatus: "ringing", Timestamp: "Tue, 21 Nov 2026 10:00:00 +0000" }
+      return {
+        CallSid: "CA00000000000000000000000000000000",
+        CallStatus: "ringing",
+        Timestamp: "Tue, 21 Nov 2026 10:00:00 +0000"
+      }
     case "POST /telephony/twilio/amd/:sessionId":
-      return { CallSid: "CA00000000000000000000000000000000", AnsweredBy: "machine_end_beep", MachineDetectionDuration: "3000" }
+      return {
+        CallSid: "CA00000000000000000000000000000000",
+        AnsweredBy: "machine_end_beep",
+        MachineDetectionDuration: "3000"
+      }
     // an incoming call to a number no agent answers: rejected, nothing written
     case "POST /telephony/twilio/voice":
-      return { CallSid: "CA00000000000000000000000000000000", AccountSid: "AC0", From: "+14155550123", To: "+14155559999", Direction: "inbound", CallStatus: "ringing" }
+      return {
+        CallSid: "CA00000000000000000000000000000000",
+        AccountSid: "AC0",
+        From: "+14155550123",
+        To: "+14155559999",
+        Direction: "inbound",
+        CallStatus: "ringing"
+      }
     case "POST /telephony/twilio/voice/status":
-      return { CallSid: "CA00000000000000000000000000000000", CallStatus: "completed", Timestamp: "Tue, 21 Nov 2026 10:00:00 +0000" }
+      return {
+        CallSid: "CA00000000000000000000000000000000",
+        CallStatus: "completed",
+        Timestamp: "Tue, 21 Nov 2026 10:00:00 +0000"
+      }
     case "POST /telephony/telnyx/webhook":
       return {
         data: {
@@ -213,7 +243,14 @@ export const validBody = (endpoint: Endpoint, f: Fixtures): unknown => {
           event_type: "call.initiated",
           id: `fuzz-${n}`,
           occurred_at: "2026-11-21T10:00:00.000000Z",
-          payload: { call_control_id: "v3:fuzz-in", connection_id: "1494404757140276705", from: "+14155550123", to: "+14155559999", direction: "incoming", state: "parked" }
+          payload: {
+            call_control_id: "v3:fuzz-in",
+            connection_id: "1494404757140276705",
+            from: "+14155550123",
+            to: "+14155559999",
+            direction: "incoming",
+            state: "parked"
+          }
         },
         meta: { attempt: 1 }
       }
@@ -224,7 +261,13 @@ export const validBody = (endpoint: Endpoint, f: Fixtures): unknown => {
           event_type: "call.answered",
           id: `fuzz-${n}`,
           occurred_at: "2026-11-21T10:00:00.000000Z",
-          payload: { call_control_id: "v3:fuzz", connection_id: "1494404757140276705", from: "+14155550199", to: "+14155550100", state: "answered" }
+          payload: {
+            call_control_id: "v3:fuzz",
+            connection_id: "1494404757140276705",
+            from: "+14155550199",
+            to: "+14155550100",
+            state: "answered"
+          }
         },
         meta: { attempt: 1 }
       }
@@ -235,7 +278,9 @@ export const validBody = (endpoint: Endpoint, f: Fixtures): unknown => {
     case "POST /contact-lists/:listId/contacts":
       return { phoneNumber: refusedNumber(unique), name: "Ada", email: "ada@example.com", metadata: { plan: "gold" } }
     case "POST /contact-lists/:listId/contacts/bulk":
-      return { contacts: [{ phoneNumber: refusedNumber(unique), name: "Grace" }, { phoneNumber: refusedNumber(unique + 1) }] }
+      return {
+        contacts: [{ phoneNumber: refusedNumber(unique), name: "Grace" }, { phoneNumber: refusedNumber(unique + 1) }]
+      }
     case "PATCH /contact-lists/:listId/contacts/:contactId":
       return { name: "Ada Lovelace", email: "ada@example.com", metadata: { plan: "silver" } }
     case "POST /campaigns":
@@ -247,7 +292,10 @@ export const validBody = (endpoint: Endpoint, f: Fixtures): unknown => {
     case "POST /dnc":
       return { phoneNumber: "+14155550111", reason: "asked" }
     case "POST /chatapp/campaigns":
-      return { agentId: f.agentId, templates: [{ templateName: "call_followup", process: "OUTGOING", callStatus: "ANSWERED" }] }
+      return {
+        agentId: f.agentId,
+        templates: [{ templateName: "call_followup", process: "OUTGOING", callStatus: "ANSWERED" }]
+      }
     case "PUT /chatapp/campaigns/:id":
       return { name: `Fuzz chat ${n}`, isActive: true }
     case "POST /chatapp/agents/:agentId/attach-number":
@@ -274,7 +322,8 @@ export type Hostile =
 const value = (label: string, v: unknown): Hostile => ({ label, value: v })
 const raw = (label: string, text: string): Hostile => ({ label, raw: text })
 
-const nestedText = (depth: number, open: string, close: string, bottom = "1") => open.repeat(depth) + bottom + close.repeat(depth)
+const nestedText = (depth: number, open: string, close: string, bottom = "1") =>
+  open.repeat(depth) + bottom + close.repeat(depth)
 
 export const hostileValues: ReadonlyArray<Hostile> = [
   // strings
@@ -351,8 +400,29 @@ export const hostileValues: ReadonlyArray<Hostile> = [
   raw("10,000 objects", `[${Array(10_000).fill("{}").join(",")}]`)
 ]
 
-const NUMBER_LABELS = ["1e400", "-1e400", "1e-400", "2^53+1", "huge integer", "-0", "-1", "0", "1e308", "2^31", "-2^31-1", "2^63", "fraction"]
-const SIZE_LABELS = ["10,000 numbers", "10,000 strings", "10,000 objects", "40 levels of arrays", "40 levels of objects", "5000 levels of arrays"]
+const NUMBER_LABELS = [
+  "1e400",
+  "-1e400",
+  "1e-400",
+  "2^53+1",
+  "huge integer",
+  "-0",
+  "-1",
+  "0",
+  "1e308",
+  "2^31",
+  "-2^31-1",
+  "2^63",
+  "fraction"
+]
+const SIZE_LABELS = [
+  "10,000 numbers",
+  "10,000 strings",
+  "10,000 objects",
+  "40 levels of arrays",
+  "40 levels of objects",
+  "5000 levels of arrays"
+]
 
 const DATE_LIKE = /^[+-]?\d{4,6}-\d{2}-\d{2}T/
 const UUID_LIKE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -402,7 +472,14 @@ const semanticKin = (s: string): ReadonlyArray<Hostile> | undefined => {
     ])
   }
   if (TIME_LIKE.test(s)) {
-    return labelled([["24:00", "24:00"], ["23:60", "23:60"], ["00:00", "00:00"], ["23:59", "23:59"], ["-1:00", "-1:00"], ["9:00", "9:00"]])
+    return labelled([
+      ["24:00", "24:00"],
+      ["23:60", "23:60"],
+      ["00:00", "00:00"],
+      ["23:59", "23:59"],
+      ["-1:00", "-1:00"],
+      ["9:00", "9:00"]
+    ])
   }
   return undefined
 }
@@ -414,7 +491,9 @@ const hostileKin = (v: unknown): ReadonlyArray<Hostile> =>
     : typeof v === "string"
     ? semanticKin(v) ?? hostileValues.slice(0, hostileValues.findIndex((h) => h.label === "1e400"))
     : typeof v === "object" && v !== null
-    ? hostileValues.filter((h) => SIZE_LABELS.includes(h.label) || h.label === "empty array" || h.label === "empty object")
+    ? hostileValues.filter((h) =>
+      SIZE_LABELS.includes(h.label) || h.label === "empty array" || h.label === "empty object"
+    )
     : []
 
 /** Whole bodies that are not the JSON they claim to be, as bytes. */
@@ -438,9 +517,15 @@ export const notJson: ReadonlyArray<{ readonly label: string; readonly bytes: Ui
   ["XML", "<?xml version=\"1.0\"?><a>1</a>"],
   ["form", "a=1&b=2"]
 ].map(([label, text]) => ({ label: label!, bytes: new TextEncoder().encode(text) })).concat([
-  { label: "invalid UTF-8", bytes: Uint8Array.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0xc0, 0x22, 0x7d]) },
+  {
+    label: "invalid UTF-8",
+    bytes: Uint8Array.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0xc0, 0x22, 0x7d])
+  },
   { label: "overlong UTF-8 NUL", bytes: Uint8Array.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc0, 0x80, 0x22, 0x7d]) },
-  { label: "CESU surrogate", bytes: Uint8Array.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x7d]) },
+  {
+    label: "CESU surrogate",
+    bytes: Uint8Array.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x7d])
+  },
   { label: "UTF-16 JSON", bytes: Uint8Array.from(Buffer.from("\ufeff{\"a\":1}", "utf16le")) },
   { label: "UTF-8 BOM", bytes: new TextEncoder().encode("\ufeff{}") }
 ])
@@ -456,7 +541,9 @@ const pathsOf = (v: unknown, path: Path = [], out: Array<Path> = []): Array<Path
   out.push(path)
   if (out.length > 200) return out
   if (Array.isArray(v)) v.slice(0, 5).forEach((item, i) => pathsOf(item, [...path, i], out))
-  else if (typeof v === "object" && v !== null) for (const [k, item] of Object.entries(v)) pathsOf(item, [...path, k], out)
+  else if (typeof v === "object" && v !== null) {
+    for (const [k, item] of Object.entries(v)) pathsOf(item, [...path, k], out)
+  }
   return out
 }
 
@@ -480,10 +567,11 @@ export type Mutation =
   | { readonly _tag: "AddKey"; readonly pick: number; readonly key: string; readonly hostile: Hostile }
   | { readonly _tag: "DuplicateKey"; readonly pick: number; readonly hostile: Hostile }
 
-const objectPaths = (v: unknown) => pathsOf(v).filter((p) => {
-  const o = at(v, p)
-  return typeof o === "object" && o !== null && !Array.isArray(o)
-})
+const objectPaths = (v: unknown) =>
+  pathsOf(v).filter((p) => {
+    const o = at(v, p)
+    return typeof o === "object" && o !== null && !Array.isArray(o)
+  })
 
 /** The body's JSON text with `mutation` applied, and a label saying what was done where. */
 export const mutate = (base: unknown, mutation: Mutation): { readonly text: string; readonly label: string } => {
@@ -501,7 +589,9 @@ export const mutate = (base: unknown, mutation: Mutation): { readonly text: stri
     case "AddKey":
     case "DuplicateKey": {
       const paths = objectPaths(base)
-      if (paths.length === 0) return mutate(base, { _tag: "Replace", pick: mutation.pick, hostile: mutation.hostile, alike: undefined })
+      if (paths.length === 0) {
+        return mutate(base, { _tag: "Replace", pick: mutation.pick, hostile: mutation.hostile, alike: undefined })
+      }
       const path = paths[mutation.pick % paths.length]!
       const object = at(base, path) as Record<string, unknown>
       const keys = Object.keys(object)
@@ -514,7 +604,9 @@ export const mutate = (base: unknown, mutation: Mutation): { readonly text: stri
       const text = inner === "{}" ? `{${member}}` : `${inner.slice(0, -1)},${member}}`
       return {
         text: spliceAt(base, path, text),
-        label: `${mutation._tag === "AddKey" ? "extra key" : "duplicate key"} ${where([...path, key])} = ${mutation.hostile.label}`
+        label: `${mutation._tag === "AddKey" ? "extra key" : "duplicate key"} ${
+          where([...path, key])
+        } = ${mutation.hostile.label}`
       }
     }
   }
@@ -546,18 +638,35 @@ const weighted = <A>(...entries: ReadonlyArray<readonly [number, fc.Arbitrary<A>
 export const hostileArb = fc.constantFrom(...hostileValues)
 
 const mutationArb: fc.Arbitrary<Mutation> = weighted<Mutation>(
-  [6, fc.record({
-    _tag: fc.constant("Replace" as const),
-    pick: fc.nat(),
-    hostile: hostileArb,
-    alike: fc.option(fc.nat(), { nil: undefined, freq: 3 })
-  })],
-  [1, fc.record({
-    _tag: fc.constant("AddKey" as const),
-    pick: fc.nat(),
-    key: fc.constantFrom("__proto__", "constructor", "prototype", "unknownField", "$where", "tenantId", "id", "", "\u0000", "\ud800"),
-    hostile: hostileArb
-  })],
+  [
+    6,
+    fc.record({
+      _tag: fc.constant("Replace" as const),
+      pick: fc.nat(),
+      hostile: hostileArb,
+      alike: fc.option(fc.nat(), { nil: undefined, freq: 3 })
+    })
+  ],
+  [
+    1,
+    fc.record({
+      _tag: fc.constant("AddKey" as const),
+      pick: fc.nat(),
+      key: fc.constantFrom(
+        "__proto__",
+        "constructor",
+        "prototype",
+        "unknownField",
+        "$where",
+        "tenantId",
+        "id",
+        "",
+        "\u0000",
+        "\ud800"
+      ),
+      hostile: hostileArb
+    })
+  ],
   [1, fc.record({ _tag: fc.constant("DuplicateKey" as const), pick: fc.nat(), hostile: hostileArb })]
 )
 
@@ -570,10 +679,14 @@ const mutationArb: fc.Arbitrary<Mutation> = weighted<Mutation>(
 const relax = (ast: AST.AST): AST.AST => {
   switch (ast._tag) {
     case "Refinement":
-      return Option.isSome(AST.getSchemaIdAnnotation(ast)) ? new AST.Refinement(relax(ast.from), ast.filter, ast.annotations) : relax(ast.from)
+      return Option.isSome(AST.getSchemaIdAnnotation(ast))
+        ? new AST.Refinement(relax(ast.from), ast.filter, ast.annotations)
+        : relax(ast.from)
     case "TypeLiteral":
       return new AST.TypeLiteral(
-        ast.propertySignatures.map((p) => new AST.PropertySignature(p.name, relax(p.type), p.isOptional, p.isReadonly, p.annotations)),
+        ast.propertySignatures.map((p) =>
+          new AST.PropertySignature(p.name, relax(p.type), p.isOptional, p.isReadonly, p.annotations)
+        ),
         ast.indexSignatures.map((i) => new AST.IndexSignature(i.parameter, relax(i.type), i.isReadonly)),
         ast.annotations
       )
@@ -618,15 +731,21 @@ const schemaArb = (schema: Schema.Schema.Any | undefined): fc.Arbitrary<unknown>
     const encode = Schema.encodeEither(relaxed)
     return (Arbitrary.make(relaxed) as fc.Arbitrary<unknown>).map((v) => Either.getOrElse(encode(v), () => v))
   })
-  const encoded = attempt(() => Arbitrary.make(Schema.encodedSchema(schema as Schema.Schema<unknown, unknown, never>)) as fc.Arbitrary<unknown>)
+  const encoded = attempt(() =>
+    Arbitrary.make(Schema.encodedSchema(schema as Schema.Schema<unknown, unknown, never>)) as fc.Arbitrary<unknown>
+  )
   const found = [...(valid === undefined ? [] : [valid, valid]), ...(encoded === undefined ? [] : [encoded])]
   return found.length === 0 ? fc.jsonValue({ maxDepth: 3 }) : fc.oneof(...found)
 }
 
 /** Form bodies (`application/x-www-form-urlencoded`) of a JSON value: its top-level members. */
 const formOf = (v: unknown): string => {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return `value=${encodeURIComponent(JSON.stringify(v) ?? "")}`
-  return Object.entries(v).map(([k, x]) => `${encodeURIComponent(k)}=${encodeURIComponent(typeof x === "string" ? x : JSON.stringify(x) ?? "")}`)
+  if (typeof v !== "object" || v === null || Array.isArray(v)) {
+    return `value=${encodeURIComponent(JSON.stringify(v) ?? "")}`
+  }
+  return Object.entries(v).map(([k, x]) =>
+    `${encodeURIComponent(k)}=${encodeURIComponent(typeof x === "string" ? x : JSON.stringify(x) ?? "")}`
+  )
     .join("&")
 }
 
@@ -677,22 +796,25 @@ type PathChoice =
 const pathArb: fc.Arbitrary<PathChoice> = weighted<PathChoice>(
   [2, fc.constant({ _tag: "Fixture" as const })],
   [2, fc.uuid({ version: [4, 7] }).map((uuid) => ({ _tag: "Uuid" as const, uuid }))],
-  [4, fc.constantFrom<PathChoice>(
-    { _tag: "Raw", label: "not a UUID", segment: "not-a-uuid" },
-    { _tag: "Raw", label: "number", segment: "1" },
-    { _tag: "Raw", label: "negative", segment: "-1" },
-    { _tag: "Raw", label: "%00", segment: "%00" },
-    { _tag: "Raw", label: "UUID and %00", segment: "00000000-0000-7000-8000-000000000000%00" },
-    { _tag: "Raw", label: "encoded lone surrogate", segment: "%ED%A0%80" },
-    { _tag: "Raw", label: "malformed percent", segment: "%ZZ" },
-    { _tag: "Raw", label: "encoded slash", segment: "..%2F..%2Fetc" },
-    { _tag: "Raw", label: "RTL override", segment: "%E2%80%AEabc" },
-    { _tag: "Raw", label: "uppercase UUID", segment: "0190A6F1-4C3B-7D2E-8F10-1A2B3C4D5E6F" },
-    { _tag: "Raw", label: "UUID in braces", segment: "%7B0190a6f1-4c3b-7d2e-8f10-1a2b3c4d5e6f%7D" },
-    { _tag: "Raw", label: "2,000 characters", segment: "a".repeat(2_000) },
-    { _tag: "Raw", label: "20,000 characters", segment: "a".repeat(20_000) },
-    { _tag: "Raw", label: "SQL", segment: "1'%20OR%20'1'%3D'1" }
-  )]
+  [
+    4,
+    fc.constantFrom<PathChoice>(
+      { _tag: "Raw", label: "not a UUID", segment: "not-a-uuid" },
+      { _tag: "Raw", label: "number", segment: "1" },
+      { _tag: "Raw", label: "negative", segment: "-1" },
+      { _tag: "Raw", label: "%00", segment: "%00" },
+      { _tag: "Raw", label: "UUID and %00", segment: "00000000-0000-7000-8000-000000000000%00" },
+      { _tag: "Raw", label: "encoded lone surrogate", segment: "%ED%A0%80" },
+      { _tag: "Raw", label: "malformed percent", segment: "%ZZ" },
+      { _tag: "Raw", label: "encoded slash", segment: "..%2F..%2Fetc" },
+      { _tag: "Raw", label: "RTL override", segment: "%E2%80%AEabc" },
+      { _tag: "Raw", label: "uppercase UUID", segment: "0190A6F1-4C3B-7D2E-8F10-1A2B3C4D5E6F" },
+      { _tag: "Raw", label: "UUID in braces", segment: "%7B0190a6f1-4c3b-7d2e-8f10-1a2b3c4d5e6f%7D" },
+      { _tag: "Raw", label: "2,000 characters", segment: "a".repeat(2_000) },
+      { _tag: "Raw", label: "20,000 characters", segment: "a".repeat(20_000) },
+      { _tag: "Raw", label: "SQL", segment: "1'%20OR%20'1'%3D'1" }
+    )
+  ]
 )
 
 const hostileQueryValues: ReadonlyArray<readonly [string, string]> = [
@@ -733,7 +855,12 @@ const numericQueryKin: ReadonlyArray<Hostile> = [
 
 type QueryChoice =
   | { readonly _tag: "None" }
-  | { readonly _tag: "Generated"; readonly params: Record<string, unknown>; readonly hostile: number | undefined; readonly pick: number }
+  | {
+    readonly _tag: "Generated"
+    readonly params: Record<string, unknown>
+    readonly hostile: number | undefined
+    readonly pick: number
+  }
   | { readonly _tag: "Junk"; readonly hostile: number }
   | { readonly _tag: "Repeated"; readonly pick: number }
 
@@ -745,17 +872,25 @@ const queryArb = (endpoint: Endpoint): fc.Arbitrary<QueryChoice> =>
     )
     : weighted<QueryChoice>(
       [1, fc.constant({ _tag: "None" as const })],
-      [6, fc.record({
-        _tag: fc.constant("Generated" as const),
-        params: schemaArb(endpoint.urlParams).map((v) => (typeof v === "object" && v !== null ? v as Record<string, unknown> : {})),
-        hostile: fc.option(fc.nat(hostileQueryValues.length - 1), { nil: undefined, freq: 4 }),
-        pick: fc.nat()
-      })],
+      [
+        6,
+        fc.record({
+          _tag: fc.constant("Generated" as const),
+          params: schemaArb(endpoint.urlParams).map((
+            v
+          ) => (typeof v === "object" && v !== null ? v as Record<string, unknown> : {})),
+          hostile: fc.option(fc.nat(hostileQueryValues.length - 1), { nil: undefined, freq: 4 }),
+          pick: fc.nat()
+        })
+      ],
       [1, fc.nat(hostileQueryValues.length - 1).map((hostile) => ({ _tag: "Junk" as const, hostile }))],
       [1, fc.nat().map((pick) => ({ _tag: "Repeated" as const, pick }))]
     )
 
-const queryString = (endpoint: Endpoint, choice: QueryChoice): { readonly text: string; readonly label: string | undefined } => {
+const queryString = (
+  endpoint: Endpoint,
+  choice: QueryChoice
+): { readonly text: string; readonly label: string | undefined } => {
   switch (choice._tag) {
     case "None":
       return { text: "", label: undefined }
@@ -770,7 +905,9 @@ const queryString = (endpoint: Endpoint, choice: QueryChoice): { readonly text: 
     }
     case "Generated": {
       const params = Object.fromEntries(
-        Object.entries(choice.params).filter(([, v]) => v !== undefined).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v])
+        Object.entries(choice.params).filter(([, v]) => v !== undefined).map((
+          [k, v]
+        ) => [k, v instanceof Date ? v.toISOString() : v])
       )
       const entries = Object.entries(params)
         .map(([k, v]) => [k, encodeURIComponent(typeof v === "string" ? v : JSON.stringify(v) ?? String(v))] as const)
@@ -783,12 +920,18 @@ const queryString = (endpoint: Endpoint, choice: QueryChoice): { readonly text: 
         const kin = semanticKin(current) ?? (/^\d+$/.test(current) ? numericQueryKin : undefined)
         const [what, text] = kin === undefined
           ? hostileQueryValues[choice.hostile]!
-          : [kin[choice.hostile % kin.length]!.label, encodeURIComponent(String((kin[choice.hostile % kin.length] as { value: unknown }).value))]
+          : [
+            kin[choice.hostile % kin.length]!.label,
+            encodeURIComponent(String((kin[choice.hostile % kin.length] as { value: unknown }).value))
+          ]
         if (index === -1) entries.push([name, text])
         else entries[index] = [name, text]
         label = `query ${name}=${what}`
       }
-      return { text: entries.length === 0 ? "" : `?${entries.map(([k, v]) => `${encodeURIComponent(k)}=${v}`).join("&")}`, label }
+      return {
+        text: entries.length === 0 ? "" : `?${entries.map(([k, v]) => `${encodeURIComponent(k)}=${v}`).join("&")}`,
+        label
+      }
     }
   }
 }
@@ -796,7 +939,11 @@ const queryString = (endpoint: Endpoint, choice: QueryChoice): { readonly text: 
 /** The property names of a struct schema (through classes, transformations and refinements). */
 const fieldsOf = (schema: Schema.Schema.Any): ReadonlyArray<string> => {
   let ast: any = Schema.encodedSchema(schema as Schema.Schema<unknown, unknown, never>).ast
-  while (ast._tag === "Refinement" || ast._tag === "Transformation") ast = ast._tag === "Refinement" ? ast.from : ast.from
+  while (ast._tag === "Refinement" || ast._tag === "Transformation") {
+    ast = ast._tag === "Refinement"
+      ? ast.from
+      : ast.from
+  }
   return ast._tag === "TypeLiteral" ? ast.propertySignatures.map((p: any) => String(p.name)) : []
 }
 
@@ -824,7 +971,11 @@ const authArb: fc.Arbitrary<AuthChoice> = weighted<AuthChoice>(
 const authorization = (endpoint: Endpoint, choice: AuthChoice, f: Fixtures): string | undefined => {
   switch (choice) {
     case "preferred":
-      return endpoint.credential === "session" ? `Bearer ${f.session}` : endpoint.credential === "key" ? `Bearer ${f.key}` : undefined
+      return endpoint.credential === "session"
+        ? `Bearer ${f.session}`
+        : endpoint.credential === "key"
+        ? `Bearer ${f.key}`
+        : undefined
     case "key":
       return `Bearer ${f.key}`
     case "session":
@@ -846,7 +997,12 @@ const authorization = (endpoint: Endpoint, choice: AuthChoice, f: Fixtures): str
 type BodyChoice =
   | { readonly _tag: "Valid" }
   | { readonly _tag: "Generated"; readonly value: unknown }
-  | { readonly _tag: "Mutated"; readonly fromValid: boolean; readonly value: unknown; readonly mutations: ReadonlyArray<Mutation> }
+  | {
+    readonly _tag: "Mutated"
+    readonly fromValid: boolean
+    readonly value: unknown
+    readonly mutations: ReadonlyArray<Mutation>
+  }
   | { readonly _tag: "NotJson"; readonly index: number }
   | { readonly _tag: "Oversized"; readonly bytes: number }
   | { readonly _tag: "None" }
@@ -856,12 +1012,15 @@ const bodyArb = (endpoint: Endpoint): fc.Arbitrary<BodyChoice> => {
   return weighted<BodyChoice>(
     [3, fc.constant({ _tag: "Valid" as const })],
     [2, generated.map((value) => ({ _tag: "Generated" as const, value }))],
-    [12, fc.record({
-      _tag: fc.constant("Mutated" as const),
-      fromValid: fc.boolean(),
-      value: generated,
-      mutations: fc.array(mutationArb, { minLength: 1, maxLength: 2 })
-    })],
+    [
+      12,
+      fc.record({
+        _tag: fc.constant("Mutated" as const),
+        fromValid: fc.boolean(),
+        value: generated,
+        mutations: fc.array(mutationArb, { minLength: 1, maxLength: 2 })
+      })
+    ],
     [3, fc.nat(notJson.length - 1).map((index) => ({ _tag: "NotJson" as const, index }))],
     [1, fc.constantFrom(1_100_000, 1_600_000).map((bytes) => ({ _tag: "Oversized" as const, bytes }))],
     [1, fc.constant({ _tag: "None" as const })]
@@ -873,7 +1032,11 @@ const bodyArb = (endpoint: Endpoint): fc.Arbitrary<BodyChoice> => {
 const BOUNDARY = "fuzz-boundary-7MA4YWxkTrZu0gW"
 
 const part = (headers: string, content: Uint8Array | string) =>
-  Buffer.concat([Buffer.from(`--${BOUNDARY}\r\n${headers}\r\n\r\n`, "utf8"), Buffer.from(content as any), Buffer.from("\r\n")])
+  Buffer.concat([
+    Buffer.from(`--${BOUNDARY}\r\n${headers}\r\n\r\n`, "utf8"),
+    Buffer.from(content as any),
+    Buffer.from("\r\n")
+  ])
 
 const filePart = (name: string, filename: string, type: string, content: Uint8Array | string) =>
   part(`content-disposition: form-data; name="${name}"; filename="${filename}"\r\ncontent-type: ${type}`, content)
@@ -890,7 +1053,16 @@ const multipartArb = (csv: boolean): fc.Arbitrary<MultipartChoice> => {
   const quoted = (json: string) => `"${json.replaceAll("\"", "\"\"")}"`
   const cell = fc.oneof(
     // every number a campaign could dial is one the simulated carrier refuses at once
-    fc.constantFrom(refusedNumber(1), refusedNumber(2), "+1 (415) 203-9004", "", "\u0000", "\ud800", "=cmd|' /C calc'!A0", "\"q,\"\"uote\""),
+    fc.constantFrom(
+      refusedNumber(1),
+      refusedNumber(2),
+      "+1 (415) 203-9004",
+      "",
+      "\u0000",
+      "\ud800",
+      "=cmd|' /C calc'!A0",
+      "\"q,\"\"uote\""
+    ),
     fc.string({ maxLength: 8 }),
     // metadata cells: JSON that the JSON routes would refuse
     fc.constantFrom(
@@ -909,7 +1081,10 @@ const multipartArb = (csv: boolean): fc.Arbitrary<MultipartChoice> => {
       fc.constantFrom("phone,name,email", "phone,name,metadata", "phone,notes,metadata,email", "phone,\u0000,name"),
       // mostly a number that is valid, so that the row's other cells are what decides
       fc.array(
-        fc.tuple(weighted([4, fc.nat(799).map(refusedNumber)], [1, cell]), fc.array(cell, { minLength: 0, maxLength: 3 })),
+        fc.tuple(
+          weighted([4, fc.nat(799).map(refusedNumber)], [1, cell]),
+          fc.array(cell, { minLength: 0, maxLength: 3 })
+        ),
         { maxLength: 6 }
       )
     ).map(([header, rows]) => [header, ...rows.map(([phone, rest]) => [phone, ...rest].join(","))].join("\n") + "\n")
@@ -917,47 +1092,60 @@ const multipartArb = (csv: boolean): fc.Arbitrary<MultipartChoice> => {
   return weighted<MultipartChoice>(
     [4, content.map((c) => ({ _tag: "Valid" as const, content: c }))],
     [3, fc.record({ _tag: fc.constant("HostileContent" as const), hostile: hostileArb, content })],
-    [2, fc.constantFrom(
-      { filename: "a\u0000b.csv", label: "NUL in filename" },
-      { filename: "\u202egnp.csv", label: "RTL override in filename" },
-      { filename: `${"n".repeat(5_000)}.csv`, label: "5,000-character filename" },
-      { filename: "../../etc/passwd", label: "path in filename" },
-      { filename: "", label: "empty filename" },
-      { filename: "virus.exe", label: "unsupported extension" },
-      { filename: "a\ud800.txt", label: "lone surrogate in filename" },
-      // RFC 5987 names, decoded by the parser
-      { filename: "*=UTF-8''a%ZZb.csv", label: "filename* not percent-encoded" },
-      { filename: "*=UTF-8''a%00b.csv", label: "filename* with %00" },
-      { filename: "*=UTF-8''a%ED%A0%80b.csv", label: "filename* with an encoded surrogate" },
-      { filename: "*=UTF-8''%E2%80%AEvsc.exe", label: "filename* with an RTL override" },
-      { filename: "*=ISO-8859-1''caf%E9.csv", label: "filename* in Latin-1" },
-      { filename: "*=UTF-8'en'", label: "empty filename*" },
-      { filename: "*=garbage", label: "filename* without a charset" }
-    ).map((f) => ({ _tag: "HostileName" as const, ...f }))],
-    [3, fc.constantFrom(
-      "no parts",
-      "no closing boundary",
-      "part without filename",
-      "wrong field name",
-      "20 files",
-      "empty file",
-      "invalid UTF-8 file",
-      "binary NULs",
-      "preamble and epilogue",
-      "headers without blank line",
-      "3 MiB file"
-    ).map((label) => ({ _tag: "Shape" as const, label }))]
+    [
+      2,
+      fc.constantFrom(
+        { filename: "a\u0000b.csv", label: "NUL in filename" },
+        { filename: "\u202egnp.csv", label: "RTL override in filename" },
+        { filename: `${"n".repeat(5_000)}.csv`, label: "5,000-character filename" },
+        { filename: "../../etc/passwd", label: "path in filename" },
+        { filename: "", label: "empty filename" },
+        { filename: "virus.exe", label: "unsupported extension" },
+        { filename: "a\ud800.txt", label: "lone surrogate in filename" },
+        // RFC 5987 names, decoded by the parser
+        { filename: "*=UTF-8''a%ZZb.csv", label: "filename* not percent-encoded" },
+        { filename: "*=UTF-8''a%00b.csv", label: "filename* with %00" },
+        { filename: "*=UTF-8''a%ED%A0%80b.csv", label: "filename* with an encoded surrogate" },
+        { filename: "*=UTF-8''%E2%80%AEvsc.exe", label: "filename* with an RTL override" },
+        { filename: "*=ISO-8859-1''caf%E9.csv", label: "filename* in Latin-1" },
+        { filename: "*=UTF-8'en'", label: "empty filename*" },
+        { filename: "*=garbage", label: "filename* without a charset" }
+      ).map((f) => ({ _tag: "HostileName" as const, ...f }))
+    ],
+    [
+      3,
+      fc.constantFrom(
+        "no parts",
+        "no closing boundary",
+        "part without filename",
+        "wrong field name",
+        "20 files",
+        "empty file",
+        "invalid UTF-8 file",
+        "binary NULs",
+        "preamble and epilogue",
+        "headers without blank line",
+        "3 MiB file"
+      ).map((label) => ({ _tag: "Shape" as const, label }))
+    ]
   )
 }
 
-const multipartBody = (csv: boolean, choice: MultipartChoice): { readonly bytes: Uint8Array; readonly label: string } => {
+const multipartBody = (
+  csv: boolean,
+  choice: MultipartChoice
+): { readonly bytes: Uint8Array; readonly label: string } => {
   const name = csv ? "contacts.csv" : "notes.txt"
   const type = csv ? "text/csv" : "text/plain"
   switch (choice._tag) {
     case "Valid":
       return { bytes: Buffer.concat([filePart("file", name, type, choice.content), closing]), label: "valid upload" }
     case "HostileContent": {
-      const text = "raw" in choice.hostile ? choice.hostile.raw : typeof choice.hostile.value === "string" ? choice.hostile.value : JSON.stringify(choice.hostile.value)
+      const text = "raw" in choice.hostile
+        ? choice.hostile.raw
+        : typeof choice.hostile.value === "string"
+        ? choice.hostile.value
+        : JSON.stringify(choice.hostile.value)
       return {
         bytes: Buffer.concat([filePart("file", name, type, choice.content + text + "\n"), closing]),
         label: `file content + ${choice.hostile.label}`
@@ -966,7 +1154,10 @@ const multipartBody = (csv: boolean, choice: MultipartChoice): { readonly bytes:
     case "HostileName": {
       const content = `phone\n${refusedNumber(3)}\n`
       const file = choice.filename.startsWith("*=")
-        ? part(`content-disposition: form-data; name="file"; filename${choice.filename}\r\ncontent-type: ${type}`, content)
+        ? part(
+          `content-disposition: form-data; name="file"; filename${choice.filename}\r\ncontent-type: ${type}`,
+          content
+        )
         : filePart("file", choice.filename, type, content)
       return { bytes: Buffer.concat([file, closing]), label: choice.label }
     }
@@ -987,13 +1178,23 @@ const multipartBody = (csv: boolean, choice: MultipartChoice): { readonly bytes:
           case "empty file":
             return Buffer.concat([filePart("file", name, type, ""), closing])
           case "invalid UTF-8 file":
-            return Buffer.concat([filePart("file", name, type, Uint8Array.from([0xff, 0xfe, 0x00, 0xc0, 0x80, 0x0a])), closing])
+            return Buffer.concat([
+              filePart("file", name, type, Uint8Array.from([0xff, 0xfe, 0x00, 0xc0, 0x80, 0x0a])),
+              closing
+            ])
           case "binary NULs":
             return Buffer.concat([filePart("file", name, "application/octet-stream", new Uint8Array(4_096)), closing])
           case "preamble and epilogue":
-            return Buffer.concat([Buffer.from("preamble\r\n"), filePart("file", name, type, ok), closing, Buffer.from("epilogue")])
+            return Buffer.concat([
+              Buffer.from("preamble\r\n"),
+              filePart("file", name, type, ok),
+              closing,
+              Buffer.from("epilogue")
+            ])
           case "headers without blank line":
-            return Buffer.from(`--${BOUNDARY}\r\ncontent-disposition: form-data; name="file"; filename="a.csv"\r\n--${BOUNDARY}--\r\n`)
+            return Buffer.from(
+              `--${BOUNDARY}\r\ncontent-disposition: form-data; name="file"; filename="a.csv"\r\n--${BOUNDARY}--\r\n`
+            )
           default:
             return Buffer.concat([filePart("file", name, type, "phone\n" + "+14155559004\n".repeat(250_000)), closing])
         }
@@ -1026,7 +1227,9 @@ const focusArb: fc.Arbitrary<Focus> = weighted<Focus>(
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"] as const
 
 /** Headers beside the ones a route reads, or hostile versions of those. */
-const extraHeaders: ReadonlyArray<{ readonly label: string; readonly headers: () => Record<string, string | ReadonlyArray<string>> }> = [
+const extraHeaders: ReadonlyArray<
+  { readonly label: string; readonly headers: () => Record<string, string | ReadonlyArray<string>> }
+> = [
   { label: "an idempotency key", headers: () => ({ "idempotency-key": `fuzz-${next()}` }) },
   { label: "an empty idempotency key", headers: () => ({ "idempotency-key": "" }) },
   { label: "a 129-character idempotency key", headers: () => ({ "idempotency-key": "k".repeat(129) }) },
@@ -1043,7 +1246,10 @@ const extraHeaders: ReadonlyArray<{ readonly label: string; readonly headers: ()
   { label: "X-HTTP-Method-Override DELETE", headers: () => ({ "x-http-method-override": "DELETE" }) },
   { label: "a Twilio signature that is wrong", headers: () => ({ "x-twilio-signature": "AAAA" }) },
   { label: "a chat-app signature that is wrong", headers: () => ({ "x-hub-signature-256": "sha256=00" }) },
-  { label: "a Telnyx signature that is wrong", headers: () => ({ "telnyx-signature-ed25519": "AAAA", "telnyx-timestamp": "0" }) }
+  {
+    label: "a Telnyx signature that is wrong",
+    headers: () => ({ "telnyx-signature-ed25519": "AAAA", "telnyx-timestamp": "0" })
+  }
 ]
 
 export interface Case {
@@ -1092,7 +1298,9 @@ export const caseArb = (endpoint: Endpoint): fc.Arbitrary<Case> =>
       auth: hostile("auth") ? c.auth : "preferred",
       media: hostile("media") ? c.media : "right",
       body: hostile("body") ? c.body : { _tag: "Valid" },
-      multipart: c.multipart === undefined || hostile("body") ? c.multipart : { _tag: "Valid", content: "phone\n+14155559004\n" }
+      multipart: c.multipart === undefined || hostile("body")
+        ? c.multipart
+        : { _tag: "Valid", content: "phone\n+14155559004\n" }
     }
   })
 
@@ -1131,7 +1339,9 @@ export const requestOf = (endpoint: Endpoint, c: Case, f: Fixtures): WireRequest
     if (media === "right") headers["content-type"] = `multipart/form-data; boundary=${BOUNDARY}`
     else if (media === "wrong charset") headers["content-type"] = `multipart/form-data; boundary="${BOUNDARY} "`
     else if (JSON_TYPES[media] !== undefined) headers["content-type"] = JSON_TYPES[media]!
-    if (media !== "right") labels.push(`content-type: ${media === "wrong charset" ? "boundary ending in a space" : media}`)
+    if (media !== "right") {
+      labels.push(`content-type: ${media === "wrong charset" ? "boundary ending in a space" : media}`)
+    }
   } else if (reads || c.body._tag === "NotJson") {
     switch (c.body._tag) {
       case "None":
@@ -1178,11 +1388,15 @@ export const requestOf = (endpoint: Endpoint, c: Case, f: Fixtures): WireRequest
     if (body !== undefined) {
       if (endpoint.body === "form") {
         // the carriers' callbacks: a form; its JSON counterpart is the wrong media type here
-        const form = c.body._tag === "NotJson" || c.body._tag === "Oversized" ? Buffer.from(body).toString("utf8") : formOfText(body)
+        const form = c.body._tag === "NotJson" || c.body._tag === "Oversized"
+          ? Buffer.from(body).toString("utf8")
+          : formOfText(body)
         const media = c.media
         body = encoder.encode(form)
         if (media === "right" || media === "right with charset") {
-          headers["content-type"] = media === "right" ? "application/x-www-form-urlencoded" : "application/x-www-form-urlencoded; charset=utf-8"
+          headers["content-type"] = media === "right"
+            ? "application/x-www-form-urlencoded"
+            : "application/x-www-form-urlencoded; charset=utf-8"
         } else if (media === "form") {
           headers["content-type"] = "application/json"
           labels.push("content-type: application/json")

@@ -94,11 +94,10 @@ const multipartBody = (boundary: string, file: Buffer) =>
   ])
 
 /**
- * A service with a 2 s keep-alive timeout (shorter than the services' 5 s, which the gateway's
- * agent is set for: it learns this one from the `Keep-Alive: timeout=2` hint) that reports each connection's end: whether the client
- * closed it (`end`) or the service's own keep-alive timer did. `?drop=reused` destroys, unanswered,
- * a request that arrives on a connection which already served one (what a client sees when it
- * sends on a connection the server is closing).
+ * A service with a 2 s keep-alive timeout (shorter than the services' 5 s, which the gateway's agent is set for: it
+ * learns this one from the `Keep-Alive: timeout=2` hint) that reports each connection's end: whether the client closed
+ * it (`end`) or the service's own keep-alive timer did. `?drop=reused` destroys, unanswered, a request that arrives on
+ * a connection which already served one (what a client sees when it sends on a connection the server is closing).
  */
 interface Connection {
   readonly served: number
@@ -127,7 +126,12 @@ class KeepAlive extends Context.Tag("test/KeepAlive")<KeepAlive, {
           })
         })
         server.on("connection", (socket: Socket) => {
-          const connection = { served: 0, endedByClient: false, timedOut: false, closed: Deferred.unsafeMake<void>(undefined as any) }
+          const connection = {
+            served: 0,
+            endedByClient: false,
+            timedOut: false,
+            closed: Deferred.unsafeMake<void>(undefined as any)
+          }
           bySocket.set(socket, connection)
           connections.push(connection)
           socket.on("end", () => (connection.endedByClient = true))
@@ -135,7 +139,9 @@ class KeepAlive extends Context.Tag("test/KeepAlive")<KeepAlive, {
           socket.on("close", () => Deferred.unsafeDone(connection.closed, Effect.void))
         })
         server.listen(0, "127.0.0.1", () => {
-          resume(Effect.succeed({ server, connections, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }))
+          resume(
+            Effect.succeed({ server, connections, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })
+          )
         })
       }),
       ({ server }) => Effect.async<void>((resume) => void server.close(() => resume(Effect.void)))
@@ -149,8 +155,12 @@ const GatewayInFrontOfKeepAlive = Layer.effect(
 ).pipe(
   Layer.provideMerge(serveGateway({ host: "127.0.0.1", port: 0 })),
   Layer.provideMerge(
-    Layer.unwrapEffect(Effect.map(KeepAlive, (service) =>
-      ServiceDirectory.make({ comms: service.url, campaign: service.url, "platform-core": service.url })))
+    Layer.unwrapEffect(
+      Effect.map(
+        KeepAlive,
+        (service) => ServiceDirectory.make({ comms: service.url, campaign: service.url, "platform-core": service.url })
+      )
+    )
   ),
   Layer.provideMerge(KeepAlive.layer)
 )
@@ -180,7 +190,11 @@ describe("gateway keep-alive connections to the services", () => {
         const replayed = yield* get(`${gateway}/api/v1/profile?drop=reused`)
         assert.strictEqual(replayed.status, 200, replayed.text)
         assert.deepStrictEqual(replayed.body, { connection: service.connections.length - 1, served: 1 })
-        assert.strictEqual(service.connections[warm.body.connection]!.served, warm.body.served + 1, "the GET met the kept connection first")
+        assert.strictEqual(
+          service.connections[warm.body.connection]!.served,
+          warm.body.served + 1,
+          "the GET met the kept connection first"
+        )
 
         const again = yield* get(`${gateway}/api/v1/profile`)
         assert.strictEqual(again.status, 200, again.text)
@@ -188,7 +202,11 @@ describe("gateway keep-alive connections to the services", () => {
         const posted = yield* post(`${gateway}/api/v1/agents?drop=reused`, { json: { name: "a" } })
         assert.strictEqual(posted.status, 502, posted.text)
         assert.strictEqual(posted.body.error.code, "UPSTREAM_UNAVAILABLE")
-        assert.strictEqual(service.connections[again.body.connection]!.served, again.body.served + 1, "the POST met the kept connection")
+        assert.strictEqual(
+          service.connections[again.body.connection]!.served,
+          again.body.served + 1,
+          "the POST met the kept connection"
+        )
         assert.strictEqual(service.connections.length, before, "the POST was not sent again")
       }))
   })
@@ -246,7 +264,9 @@ describe("gateway", () => {
       Effect.gen(function*() {
         const gateway = yield* GatewayUrl
         for (const status of [201, 404, 409, 418, 503]) {
-          const reply = yield* request("DELETE", `${gateway}/api/v1/agents/42`, { headers: { "x-echo-status": String(status) } })
+          const reply = yield* request("DELETE", `${gateway}/api/v1/agents/42`, {
+            headers: { "x-echo-status": String(status) }
+          })
           assert.strictEqual(reply.status, status)
           assert.strictEqual(reply.body.method, "DELETE")
           assert.strictEqual(reply.headers.get("x-echo-custom"), "kept")

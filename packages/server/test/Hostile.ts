@@ -17,7 +17,11 @@ export const tableCounts = Effect.gen(function*() {
   `
   // one statement for every table: a fuzz run reads the counts around each of its requests
   const [row] = yield* sql.unsafe<Record<string, number>>(
-    `SELECT ${tables.map((_, i) => `(SELECT count(*)::int FROM "${tables[i]!.name.replaceAll("\"", "\"\"")}") AS t${i}`).join(", ")}`
+    `SELECT ${
+      tables.map((_, i) => `(SELECT count(*)::int FROM "${tables[i]!.name.replaceAll("\"", "\"\"")}") AS t${i}`).join(
+        ", "
+      )
+    }`
   )
   const counts: Record<string, number> = {}
   tables.forEach(({ name }, i) => (counts[name] = Number(row![`t${i}`])))

@@ -1,8 +1,8 @@
 import { assert, describe, layer } from "@effect/vitest"
 import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Effect } from "effect"
-import { callReady, get, post, request, signup, uniqueEmail } from "./Http.js"
 import { rawRequest, requestHead, tableCounts } from "./Hostile.js"
+import { callReady, get, post, request, signup, uniqueEmail } from "./Http.js"
 
 // What a black-box tester found broken: every one of these answered 5xx, hung, or took a body it
 // should have refused. Each request goes through the gateway and straight to the service.
@@ -24,7 +24,11 @@ describe("hostile input", () => {
         const ready = yield* callReady(urls.gateway, "PROVIDER_A")
         const list = yield* post(`${urls.gateway}/contact-lists`, { token: ready.key, json: { name: "L" } })
         const cases: ReadonlyArray<readonly [string, string, unknown, string]> = [
-          [urls["platform-core"], "/auth/signup", { email: uniqueEmail(), password: "long enough pw", companyName: `Acme${NUL}` }, "companyName"],
+          [urls["platform-core"], "/auth/signup", {
+            email: uniqueEmail(),
+            password: "long enough pw",
+            companyName: `Acme${NUL}`
+          }, "companyName"],
           ["", "/agents", { name: `A${NUL}`, agent_persona_id: "x" }, "name"],
           ["", `/agents/${ready.agentId}`, { greetMessage: `Hi${LONE_SURROGATE}` }, "greetMessage"],
           ["", `/agents/${ready.agentId}`, { agent_prompt: `p${NUL}` }, "agent_prompt"],
@@ -32,7 +36,12 @@ describe("hostile input", () => {
           ["", `/contact-lists/${list.body.id}/contacts`, { phoneNumber: "+14155550100", name: `N${NUL}` }, "name"],
           ["", "/knowledge-bases", { kbKey: "k1", kbName: `K${NUL}` }, "kbName"],
           ["", "/dnc", { phoneNumber: "+14155550100", reason: `r${NUL}` }, "reason"],
-          ["", "/agents", { name: "ok", agent_persona_id: "x", metadata: { deep: [{ [`k${NUL}`]: 1 }] } }, "metadata.deep[0].k"],
+          [
+            "",
+            "/agents",
+            { name: "ok", agent_persona_id: "x", metadata: { deep: [{ [`k${NUL}`]: 1 }] } },
+            "metadata.deep[0].k"
+          ],
           ["", "/channels/voice/call", {
             agentId: ready.agentId,
             voiceNumberId: ready.voiceNumberId,
@@ -97,7 +106,8 @@ describe("hostile input", () => {
         }
         // no content type at all, with a body
         const bare = yield* rawRequest(urls.comms, [
-          requestHead("POST", `${urls.comms}/agents`, { authorization: `Bearer ${ready.key}`, "content-length": "2" }) + "{}"
+          requestHead("POST", `${urls.comms}/agents`, { authorization: `Bearer ${ready.key}`, "content-length": "2" }) +
+          "{}"
         ])
         assert.strictEqual(bare.status, 415, bare.head)
         const persona = (yield* get(`${urls.comms}/prompts/personas`, { token: ready.key })).body.items[0]
@@ -124,7 +134,9 @@ describe("hostile input", () => {
         for (const base of [urls.gateway, urls.comms]) {
           for (const depth of [40, 3_000, 200_000]) {
             const before = yield* tableCounts
-            const body = `{"name":"x","agent_persona_id":"${persona.id}","metadata":${"[".repeat(depth)}${"]".repeat(depth)}}`
+            const body = `{"name":"x","agent_persona_id":"${persona.id}","metadata":${"[".repeat(depth)}${
+              "]".repeat(depth)
+            }}`
             const reply = yield* request("POST", `${base}/agents`, {
               token: ready.key,
               headers: { "content-type": "application/json" },
@@ -136,11 +148,17 @@ describe("hostile input", () => {
             assert.deepStrictEqual(yield* tableCounts, before)
           }
           const lists = base === urls.comms ? urls.campaign : base
-          const deep = yield* post(`${lists}/contact-lists`, { token: ready.key, json: { name: "x", metadata: nested(17) } })
+          const deep = yield* post(`${lists}/contact-lists`, {
+            token: ready.key,
+            json: { name: "x", metadata: nested(17) }
+          })
           assert.strictEqual(deep.status, 400, deep.text)
           assert.strictEqual(deep.body.error.code, "VALIDATION_FAILED")
           assert.strictEqual(deep.body.error.details[0].path, "metadata")
-          const ok = yield* post(`${lists}/contact-lists`, { token: ready.key, json: { name: `deep via ${base}`, metadata: nested(16) } })
+          const ok = yield* post(`${lists}/contact-lists`, {
+            token: ready.key,
+            json: { name: `deep via ${base}`, metadata: nested(16) }
+          })
           assert.strictEqual(ok.status, 201, ok.text)
           const huge = yield* request("POST", `${base}/wallet/top-ups`.replace(urls.comms, urls["platform-core"]), {
             token: ready.account.token,
@@ -208,7 +226,10 @@ describe("hostile input", () => {
         const urls = yield* TestPlatform.TestPlatformUrls
         const ready = yield* callReady(urls.gateway, "PROVIDER_A")
         const list = (yield* post(`${urls.gateway}/contact-lists`, { token: ready.key, json: { name: "L" } })).body
-        const uploads = [`${urls.campaign}/contact-lists/${list.id}/upload`, `${urls.comms}/knowledge-bases/00000000-0000-7000-8000-000000000000/documents/upload`]
+        const uploads = [
+          `${urls.campaign}/contact-lists/${list.id}/upload`,
+          `${urls.comms}/knowledge-bases/00000000-0000-7000-8000-000000000000/documents/upload`
+        ]
         for (const url of uploads) {
           for (const target of [url, url.replace(/http:\/\/[^/]+\/api\/v1/, urls.gateway)]) {
             for (const name of ["a%ZZb.csv", "a%00b.csv", "a%ED%A0%80b.csv"]) {
@@ -216,7 +237,8 @@ describe("hostile input", () => {
               const reply = yield* request("POST", target, {
                 token: ready.key,
                 headers: { "content-type": "multipart/form-data; boundary=b" },
-                body: `--b\r\ncontent-disposition: form-data; name="file"; filename*=UTF-8''${name}\r\n\r\nphone\n+14155550100\n\r\n--b--\r\n`
+                body:
+                  `--b\r\ncontent-disposition: form-data; name="file"; filename*=UTF-8''${name}\r\n\r\nphone\n+14155550100\n\r\n--b--\r\n`
               })
               assert.strictEqual(reply.status, 400, `${target} ${name}: ${reply.text}`)
               assert.strictEqual(reply.body.error.code, "INVALID_MULTIPART", reply.text)
@@ -257,12 +279,20 @@ describe("hostile input", () => {
           }
         }
         const before = yield* tableCounts
-        const key = yield* post(`${urls.gateway}/api-keys`, { token: ready.account.token, json: { name: "k", expiresAt: "9999-12-31T23:59:59.999-14:00" } })
+        const key = yield* post(`${urls.gateway}/api-keys`, {
+          token: ready.account.token,
+          json: { name: "k", expiresAt: "9999-12-31T23:59:59.999-14:00" }
+        })
         assert.strictEqual(key.status, 400, key.text)
         assert.strictEqual(key.body.error.details[0].path, "expiresAt")
         assert.deepStrictEqual(yield* tableCounts, before)
         // the ends themselves are fine
-        assert.strictEqual((yield* get(`${urls.gateway}/call-logs?from=0001-01-01T00%3A00%3A00Z&to=9999-12-31T23%3A59%3A59.999Z`, { token: ready.key })).status, 200)
+        assert.strictEqual(
+          (yield* get(`${urls.gateway}/call-logs?from=0001-01-01T00%3A00%3A00Z&to=9999-12-31T23%3A59%3A59.999Z`, {
+            token: ready.key
+          })).status,
+          200
+        )
       }))
 
     it.effect("the signup of a tenant whose company name is fine still works next to all of this", () =>

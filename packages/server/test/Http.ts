@@ -103,7 +103,8 @@ export const callReady = (
     if (topped.status !== 201) return yield* Effect.dieMessage(`top-up failed: ${topped.status} ${topped.text}`)
     const persona = (yield* get(`${api}/prompts/personas`, { token: key })).body.items[0]
     const agent = (yield* post(`${api}/agents`, { token: key, json: { name: "A", agent_persona_id: persona.id } })).body
-    const number = (yield* post(`${api}/voice-numbers`, { token: key, json: { phoneNumber: "+14155550199", provider } })).body
+    const number =
+      (yield* post(`${api}/voice-numbers`, { token: key, json: { phoneNumber: "+14155550199", provider } })).body
     return {
       account,
       key,

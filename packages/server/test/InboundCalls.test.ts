@@ -7,8 +7,15 @@
  * fixtures in real time. Then the refusals: an empty wallet, the concurrent-call limit, a forged
  * signature, a number no agent answers, bad input; each writes what it says and nothing more.
  */
-import { assert, describe, layer } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
+import { assert, describe, layer } from "@effect/vitest"
+import { INBOUND_REFUSED_MESSAGE } from "@voiceagent/runner/Telephony/Telephony"
+import {
+  computeSignature,
+  refusedTwiml,
+  REJECT_TWIML,
+  streamEndedPath
+} from "@voiceagent/runner/Telephony/TwilioCarrier"
 import * as FakeDeepgram from "@voiceagent/runner/Testing/FakeDeepgram"
 import * as FakeElevenLabs from "@voiceagent/runner/Testing/FakeElevenLabs"
 import { makeFakeOpenAiChat } from "@voiceagent/runner/Testing/FakeOpenAiChat"
@@ -16,14 +23,12 @@ import * as FakeTelnyx from "@voiceagent/runner/Testing/FakeTelnyx"
 import * as FakeTelnyxMedia from "@voiceagent/runner/Testing/FakeTelnyxMedia"
 import * as FakeTwilio from "@voiceagent/runner/Testing/FakeTwilio"
 import * as FakeTwilioMedia from "@voiceagent/runner/Testing/FakeTwilioMedia"
-import { INBOUND_REFUSED_MESSAGE } from "@voiceagent/runner/Telephony/Telephony"
-import { computeSignature, REJECT_TWIML, refusedTwiml, streamEndedPath } from "@voiceagent/runner/Telephony/TwilioCarrier"
 import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Context, Effect, Layer, Redacted } from "effect"
 import * as crypto from "node:crypto"
+import { assertBilled, lines, story, webhookReceiver } from "./CallScenario.js"
 import { tableCounts } from "./Hostile.js"
 import { callReady, get, patch, portToName, post, waitUntil } from "./Http.js"
-import { assertBilled, lines, story, webhookReceiver } from "./CallScenario.js"
 
 class Carriers extends Context.Tag("InboundCalls/Carriers")<Carriers, {
   readonly twilio: FakeTwilio.FakeTwilioServer
@@ -39,8 +44,15 @@ const platform = Layer.unwrapScoped(Effect.gen(function*() {
   const publicUrl = `http://127.0.0.1:${gatewayPort}`
   const twilio = yield* FakeTwilio.make()
   const telnyx = yield* FakeTelnyx.make()
-  const deepgram = yield* FakeDeepgram.make({ vad: "webrtc", segmentGapMs: 300, scripts: { Ina: [QUESTION], Tia: [QUESTION] } })
-  const chat = yield* makeFakeOpenAiChat({ apiKey: "sk-fake-inbound", scripts: [{ when: "premium plan", reply: { text: ANSWER } }] })
+  const deepgram = yield* FakeDeepgram.make({
+    vad: "webrtc",
+    segmentGapMs: 300,
+    scripts: { Ina: [QUESTION], Tia: [QUESTION] }
+  })
+  const chat = yield* makeFakeOpenAiChat({
+    apiKey: "sk-fake-inbound",
+    scripts: [{ when: "premium plan", reply: { text: ANSWER } }]
+  })
   const elevenLabs = yield* FakeElevenLabs.make()
   return TestPlatform.layer({
     ports: { gateway: gatewayPort },
@@ -48,7 +60,10 @@ const platform = Layer.unwrapScoped(Effect.gen(function*() {
     twilioAuthToken: twilio.authToken,
     telnyxPublicKey: telnyx.publicKey,
     runtime: {
-      carriers: { PROVIDER_B: FakeTwilio.carrier(twilio, publicUrl), PROVIDER_C: FakeTelnyx.carrier(telnyx, publicUrl) },
+      carriers: {
+        PROVIDER_B: FakeTwilio.carrier(twilio, publicUrl),
+        PROVIDER_C: FakeTelnyx.carrier(telnyx, publicUrl)
+      },
       media: { host: "127.0.0.1", port: 0 },
       voice: {
         deepgram: { url: deepgram.url, apiKey: Redacted.make(deepgram.apiKey) },
@@ -65,9 +80,11 @@ const platform = Layer.unwrapScoped(Effect.gen(function*() {
 
 const CALLER = "+14155550177"
 
-const detail = (comms: string, key: string, sessionId: string) => Effect.map(get(`${comms}/calls/${sessionId}`, { token: key }), (r) => r.body)
+const detail = (comms: string, key: string, sessionId: string) =>
+  Effect.map(get(`${comms}/calls/${sessionId}`, { token: key }), (r) => r.body)
 
-const callLogs = (comms: string, key: string) => Effect.map(get(`${comms}/call-logs`, { token: key }), (r) => r.body.items as Array<any>)
+const callLogs = (comms: string, key: string) =>
+  Effect.map(get(`${comms}/call-logs`, { token: key }), (r) => r.body.items as Array<any>)
 
 /** A tenant with `number` on `provider`, assigned to its agent `name`; its wallet topped up with `amount`. */
 const tenant = (
@@ -86,7 +103,10 @@ const tenant = (
       amount: options.amount ?? 1000,
       keyBody: options.webhookUrl === undefined ? { name: "k" } : { name: "k", webhookUrl: options.webhookUrl }
     })
-    const number = yield* post(`${comms}/voice-numbers`, { token: user.key, json: { phoneNumber: options.number, provider: options.provider } })
+    const number = yield* post(`${comms}/voice-numbers`, {
+      token: user.key,
+      json: { phoneNumber: options.number, provider: options.provider }
+    })
     assert.strictEqual(number.status, 201, number.text)
     const configured = yield* patch(`${comms}/agents/${user.agentId}`, {
       token: user.key,
@@ -115,7 +135,10 @@ const ring = (to: string, options: Partial<FakeTwilio.OriginateOptions> = {}) =>
   })
 
 /** The caller hears the greeting, asks, hears the answer; then hangs up. */
-const converse = (stream: FakeTwilioMedia.FakeTwilioMediaStream | FakeTelnyxMedia.FakeTelnyxMediaStream, session: Effect.Effect<any>) =>
+const converse = (
+  stream: FakeTwilioMedia.FakeTwilioMediaStream | FakeTelnyxMedia.FakeTelnyxMediaStream,
+  session: Effect.Effect<any>
+) =>
   Effect.gen(function*() {
     yield* waitUntil(session, (s) => s.transcript.length >= 1, "the greeting said")
     yield* stream.until("the greeting played", () => !stream.agentSpeaking())
@@ -127,8 +150,10 @@ const converse = (stream: FakeTwilioMedia.FakeTwilioMediaStream | FakeTelnyxMedi
 
 const messages = (url: string, key: string, what: string) =>
   Effect.map(
-    waitUntil(get(url, { token: key }), (r) => r.status === 200 && r.body.total > 0 && r.body.items.every((m: any) => m.status === "SENT"), what),
-    (r) => r.body.items as Array<any>
+    waitUntil(get(url, { token: key }), (r) =>
+      r.status === 200 && r.body.total > 0 && r.body.items.every((m: any) => m.status === "SENT"), what),
+    (r) =>
+      r.body.items as Array<any>
   )
 
 describe("incoming calls on Twilio and Telnyx", () => {
@@ -153,7 +178,12 @@ describe("incoming calls on Twilio and Telnyx", () => {
             agentId: user.agentId,
             phoneNumberId: "106540352242922",
             templates: [
-              { templateName: "thanks_for_calling", process: "INCOMING", callStatus: "ANSWERED", bodyParameters: ["{{name}}"] },
+              {
+                templateName: "thanks_for_calling",
+                process: "INCOMING",
+                callStatus: "ANSWERED",
+                bodyParameters: ["{{name}}"]
+              },
               { templateName: "call_followup", process: "OUTGOING", callStatus: "ANSWERED" }
             ]
           }
@@ -161,7 +191,11 @@ describe("incoming calls on Twilio and Telnyx", () => {
         assert.strictEqual(chatApp.status, 201, chatApp.text)
         const sms = yield* post(`${campaign}/sms-agent/campaigns`, {
           token: user.key,
-          json: { agentId: user.agentId, senderNumber: "+14155552671", templates: [{ callStatus: "ANSWERED", messageBody: "Thanks for calling!" }] }
+          json: {
+            agentId: user.agentId,
+            senderNumber: "+14155552671",
+            templates: [{ callStatus: "ANSWERED", messageBody: "Thanks for calling!" }]
+          }
         })
         assert.strictEqual(sms.status, 201, sms.text)
 
@@ -192,7 +226,10 @@ describe("incoming calls on Twilio and Telnyx", () => {
         // Twilio sends the webhook again (it did not get the answer): the same call, streamed with a fresh token
         const again = yield* ring(number, { callSid: first.callSid })
         assert.strictEqual(again.status, 200, again.body)
-        assert.notStrictEqual(FakeTwilioMedia.parseTwiml(again.body).stream!.parameters["token"], twiml.stream!.parameters["token"])
+        assert.notStrictEqual(
+          FakeTwilioMedia.parseTwiml(again.body).stream!.parameters["token"],
+          twiml.stream!.parameters["token"]
+        )
         assert.deepStrictEqual((yield* callLogs(comms, user.key)).map((l) => l.sessionId), [sessionId])
 
         const session = detail(comms, user.key, sessionId)
@@ -206,17 +243,42 @@ describe("incoming calls on Twilio and Telnyx", () => {
         twilio.setCallStatus(first.callSid, "completed")
         yield* stream.stop
         assert.strictEqual(yield* twilio.deliverStatusCallback(first.callSid), 204)
-        const done = yield* waitUntil(session, (s) => s.status === "ENDED" && s.events.some((e: any) => e.type === "media_stopped"), "the call ENDED")
-        assert.deepInclude(done, { direction: "INCOMING", outcome: "ANSWERED", endReason: "completed", fromNumber: CALLER, toNumber: number }, story(done))
-        assert.deepStrictEqual(lines(done), ["agent: Hello, this is Ina.", `customer: ${QUESTION}`, `agent: ${ANSWER}`], story(done))
-        assert.deepStrictEqual(done.events.map((e: any) => e.type).slice(0, 3), ["queued", "dialing", "answered"], story(done))
+        const done = yield* waitUntil(
+          session,
+          (s) => s.status === "ENDED" && s.events.some((e: any) => e.type === "media_stopped"),
+          "the call ENDED"
+        )
+        assert.deepInclude(done, {
+          direction: "INCOMING",
+          outcome: "ANSWERED",
+          endReason: "completed",
+          fromNumber: CALLER,
+          toNumber: number
+        }, story(done))
+        assert.deepStrictEqual(
+          lines(done),
+          ["agent: Hello, this is Ina.", `customer: ${QUESTION}`, `agent: ${ANSWER}`],
+          story(done)
+        )
+        assert.deepStrictEqual(
+          done.events.map((e: any) => e.type).slice(0, 3),
+          ["queued", "dialing", "answered"],
+          story(done)
+        )
         assert.deepStrictEqual(stream.violations(), [])
         // nothing asked of Twilio's REST API: the call came in, and the caller ended it
         assert.deepStrictEqual(twilio.calls(), [])
 
         yield* waitUntil(Effect.sync(() => hook.received.length), (n) => n > 0, "the call-result webhook")
         const payload = JSON.parse(hook.received[0]!.body)
-        assert.deepInclude(payload.data, { sessionId, direction: "INCOMING", fromNumber: CALLER, toNumber: number, outcome: "ANSWERED", cost: done.cost })
+        assert.deepInclude(payload.data, {
+          sessionId,
+          direction: "INCOMING",
+          fromNumber: CALLER,
+          toNumber: number,
+          outcome: "ANSWERED",
+          cost: done.cost
+        })
 
         // the INCOMING rules fire, to the caller
         const [chatMessage] = yield* messages(`${campaign}/chatapp/messages`, user.key, "the chat-app message sent")
@@ -230,7 +292,12 @@ describe("incoming calls on Twilio and Telnyx", () => {
         })
         assert.deepStrictEqual(chatMessage.bodyParameters, ["Ada Lovelace"])
         const [smsMessage] = yield* messages(`${campaign}/sms-agent/messages`, user.key, "the SMS sent")
-        assert.deepInclude(smsMessage, { sessionId, callDirection: "INCOMING", to: CALLER, body: "Thanks for calling!" })
+        assert.deepInclude(smsMessage, {
+          sessionId,
+          callDirection: "INCOMING",
+          to: CALLER,
+          body: "Thanks for calling!"
+        })
         // the call billed by its talk time (the wallet also paid for the two messages)
         yield* assertBilled(done, user.key, 1000 - chatMessage.cost - smsMessage.cost)
 
@@ -245,11 +312,20 @@ describe("incoming calls on Twilio and Telnyx", () => {
         const { comms } = yield* TestPlatform.TestPlatformUrls
         const sql = yield* SqlClient.SqlClient
         const hook = yield* webhookReceiver
-        const poor = yield* tenant({ name: "Pia", number: "+14155550302", provider: "PROVIDER_B", amount: 5, webhookUrl: hook.url })
+        const poor = yield* tenant({
+          name: "Pia",
+          number: "+14155550302",
+          provider: "PROVIDER_B",
+          amount: 5,
+          webhookUrl: hook.url
+        })
         const refused = yield* ring("+14155550302")
         assert.strictEqual(refused.status, 200, refused.body)
         assert.strictEqual(refused.body, refusedTwiml())
-        assert.match(refused.body, /<Say>Sorry, we cannot take your call right now\. Please try again later\. Goodbye\.<\/Say><Hangup\/>/)
+        assert.match(
+          refused.body,
+          /<Say>Sorry, we cannot take your call right now\. Please try again later\. Goodbye\.<\/Say><Hangup\/>/
+        )
         const [log] = yield* callLogs(comms, poor.key)
         const session = yield* detail(comms, poor.key, log.sessionId)
         assert.deepInclude(session, {
@@ -276,7 +352,12 @@ describe("incoming calls on Twilio and Telnyx", () => {
         assert.strictEqual((yield* ring("+14155550302", { callSid: refused.callSid })).body, refusedTwiml())
         assert.strictEqual((yield* callLogs(comms, poor.key)).length, 1)
         const { "platform-core": core } = yield* TestPlatform.TestPlatformUrls
-        assert.deepStrictEqual((yield* get(`${core}/wallet`, { token: poor.key })).body, { currency: "USD", balance: 5, reserved: 0, available: 5 })
+        assert.deepStrictEqual((yield* get(`${core}/wallet`, { token: poor.key })).body, {
+          currency: "USD",
+          balance: 5,
+          reserved: 0,
+          available: 5
+        })
 
         // a tenant allowed one call at a time: one inbound call is live, a second is turned away, so is an outbound one
         const busy = yield* tenant({ name: "Bo", number: "+14155550303", provider: "PROVIDER_B" })
@@ -307,7 +388,11 @@ describe("incoming calls on Twilio and Telnyx", () => {
           [["+14155550178", "ENDED", "FAILED", "concurrent_call_limit"], [CALLER, "IN_PROGRESS", null, null]]
         )
         // the caller turned away gets the INCOMING/FAILED message
-        const [turnedAway] = yield* messages(`${campaign}/chatapp/messages`, busy.key, "the turned-away caller's message")
+        const [turnedAway] = yield* messages(
+          `${campaign}/chatapp/messages`,
+          busy.key,
+          "the turned-away caller's message"
+        )
         assert.deepInclude(turnedAway, {
           sessionId: logs[0].sessionId,
           callDirection: "INCOMING",
@@ -318,21 +403,36 @@ describe("incoming calls on Twilio and Telnyx", () => {
         // the live one hung up from the API: the platform ends it at Twilio
         const liveSession = logs[1].sessionId
         yield* post(`${comms}/calls/${liveSession}/hangup`, { token: busy.key })
-        const ended = yield* waitUntil(detail(comms, busy.key, liveSession), (s) => s.status === "ENDED", "the live call ENDED")
+        const ended = yield* waitUntil(
+          detail(comms, busy.key, liveSession),
+          (s) => s.status === "ENDED",
+          "the live call ENDED"
+        )
         assert.deepInclude(ended, { outcome: "ANSWERED", endReason: "hangup_requested" }, story(ended))
         const { twilio } = yield* Carriers
         assert.strictEqual(twilio.call(live.callSid)!.status, "completed")
-        assert.isTrue(twilio.calls().some((r) => r.path.endsWith(`/Calls/${live.callSid}.json`) && r.form.some(([k, v]) => k === "Status" && v === "completed")))
+        assert.isTrue(
+          twilio.calls().some((r) =>
+            r.path.endsWith(`/Calls/${live.callSid}.json`) &&
+            r.form.some(([k, v]) => k === "Status" && v === "completed")
+          )
+        )
 
         // Twilio's webhook sent twice at once (a retry racing the first): one call, both answered with its stream
         const racer = yield* tenant({ name: "Rae", number: "+14155550305", provider: "PROVIDER_B" })
         const callSid = `CA${crypto.randomBytes(16).toString("hex")}`
-        const both = yield* Effect.all([ring("+14155550305", { callSid }), ring("+14155550305", { callSid })], { concurrency: 2 })
+        const both = yield* Effect.all([ring("+14155550305", { callSid }), ring("+14155550305", { callSid })], {
+          concurrency: 2
+        })
         for (const answer of both) assert.isDefined(FakeTwilioMedia.parseTwiml(answer.body).stream, answer.body)
         const raced = yield* callLogs(comms, racer.key)
         assert.strictEqual(raced.length, 1)
         yield* post(`${comms}/calls/${raced[0].sessionId}/hangup`, { token: racer.key })
-        yield* waitUntil(detail(comms, racer.key, raced[0].sessionId), (s) => s.status === "ENDED", "the raced call ENDED")
+        yield* waitUntil(
+          detail(comms, racer.key, raced[0].sessionId),
+          (s) => s.status === "ENDED",
+          "the raced call ENDED"
+        )
       }))
 
     it.scoped("Twilio: a forged or missing signature is 403, bad parameters 400, a number no agent answers <Reject/>; nothing written, never a 5xx", () =>
@@ -342,7 +442,13 @@ describe("incoming calls on Twilio and Telnyx", () => {
         yield* tenant({ name: "Sam", number: "+14155550304", provider: "PROVIDER_B" })
         // the same number registered by a tenant whose agent does not take it: not a second route
         const other = yield* callReady(gateway, "PROVIDER_B", { api: comms })
-        assert.strictEqual((yield* post(`${comms}/voice-numbers`, { token: other.key, json: { phoneNumber: "+14155550304", provider: "PROVIDER_B" } })).status, 201)
+        assert.strictEqual(
+          (yield* post(`${comms}/voice-numbers`, {
+            token: other.key,
+            json: { phoneNumber: "+14155550304", provider: "PROVIDER_B" }
+          })).status,
+          201
+        )
         // a number on the provider Telnyx serves, called through Twilio
         yield* tenant({ name: "Ted", number: "+14155550306", provider: "PROVIDER_C" })
         const counts = yield* tableCounts
@@ -367,15 +473,51 @@ describe("incoming calls on Twilio and Telnyx", () => {
         const cases: ReadonlyArray<readonly [string, Record<string, string>, string | undefined, number, string]> = [
           ["no signature", good, undefined, 403, "INVALID_SIGNATURE"],
           ["a forged signature", good, computeSignature("not-the-token", url, good), 403, "INVALID_SIGNATURE"],
-          ["signed for another URL", good, computeSignature(twilio.authToken, `${url}/status`, good), 403, "INVALID_SIGNATURE"],
-          ["a parameter changed after signing", { ...good, To: "+14155550399" }, signed(good), 403, "INVALID_SIGNATURE"],
+          [
+            "signed for another URL",
+            good,
+            computeSignature(twilio.authToken, `${url}/status`, good),
+            403,
+            "INVALID_SIGNATURE"
+          ],
+          [
+            "a parameter changed after signing",
+            { ...good, To: "+14155550399" },
+            signed(good),
+            403,
+            "INVALID_SIGNATURE"
+          ],
           ["no CallSid", { ...good, CallSid: "" }, signed({ ...good, CallSid: "" }), 400, "INVALID_CARRIER_PAYLOAD"],
-          ["a CallSid that is not Twilio's", { ...good, CallSid: "CA1" }, signed({ ...good, CallSid: "CA1" }), 400, "INVALID_CARRIER_PAYLOAD"],
+          [
+            "a CallSid that is not Twilio's",
+            { ...good, CallSid: "CA1" },
+            signed({ ...good, CallSid: "CA1" }),
+            400,
+            "INVALID_CARRIER_PAYLOAD"
+          ],
           ["no From", { ...good, From: "" }, signed({ ...good, From: "" }), 400, "INVALID_CARRIER_PAYLOAD"],
-          ["a From with a space", { ...good, From: "+1 415" }, signed({ ...good, From: "+1 415" }), 400, "INVALID_CARRIER_PAYLOAD"],
+          [
+            "a From with a space",
+            { ...good, From: "+1 415" },
+            signed({ ...good, From: "+1 415" }),
+            400,
+            "INVALID_CARRIER_PAYLOAD"
+          ],
           // (every form body's rule, before the signature is looked at)
-          ["a From with a NUL", { ...good, From: "+1\u0000" }, signed({ ...good, From: "+1\u0000" }), 400, "VALIDATION_FAILED"],
-          ["an outbound call", { ...good, Direction: "outbound-api" }, signed({ ...good, Direction: "outbound-api" }), 400, "INVALID_CARRIER_PAYLOAD"]
+          [
+            "a From with a NUL",
+            { ...good, From: "+1\u0000" },
+            signed({ ...good, From: "+1\u0000" }),
+            400,
+            "VALIDATION_FAILED"
+          ],
+          [
+            "an outbound call",
+            { ...good, Direction: "outbound-api" },
+            signed({ ...good, Direction: "outbound-api" }),
+            400,
+            "INVALID_CARRIER_PAYLOAD"
+          ]
         ]
         for (const base of [gateway, comms]) {
           for (const [what, params, signature, status, code] of cases) {
@@ -384,7 +526,8 @@ describe("incoming calls on Twilio and Telnyx", () => {
             assert.strictEqual(reply.body?.error?.code, code, `${what}: ${reply.text}`)
           }
         }
-        // a number no agent answers (unknown, registered but not assigned, or on another carrier): rejected, nothing written
+        // a number no agent answers (unknown, registered but not assigned, or on another carrier): rejected, nothing
+        // written
         for (const to of ["+14155550399", "+14155550199", "+14155550306"]) {
           const rejected = yield* ring(to)
           assert.strictEqual(rejected.status, 200, rejected.body)
@@ -394,7 +537,10 @@ describe("incoming calls on Twilio and Telnyx", () => {
         const status = { ...good, CallStatus: "completed" }
         const statusUrl = `${publicUrl}/api/v1/telephony/twilio/voice/status`
         const statusReply = (signature: string) =>
-          post(statusUrl, { body: new URLSearchParams(status).toString(), headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": signature } })
+          post(statusUrl, {
+            body: new URLSearchParams(status).toString(),
+            headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": signature }
+          })
         assert.strictEqual((yield* statusReply(computeSignature(twilio.authToken, statusUrl, status))).status, 204)
         assert.strictEqual((yield* statusReply("forged")).status, 403)
         assert.deepStrictEqual(yield* tableCounts, counts)
@@ -406,7 +552,11 @@ describe("incoming calls on Twilio and Telnyx", () => {
         const { publicUrl, telnyx } = yield* Carriers
         const number = "+14155550311"
         const user = yield* tenant({ name: "Tia", number, provider: "PROVIDER_C" })
-        const call = telnyx.incoming({ webhookUrl: `${publicUrl}/api/v1/telephony/telnyx/webhook`, from: CALLER, to: number })
+        const call = telnyx.incoming({
+          webhookUrl: `${publicUrl}/api/v1/telephony/telnyx/webhook`,
+          from: CALLER,
+          to: number
+        })
         const initiated = telnyx.webhook(call.callControlId, "call.initiated")
         const reply = yield* post(initiated.url, { body: initiated.body, headers: initiated.headers })
         assert.strictEqual(reply.status, 200, reply.text)
@@ -437,7 +587,10 @@ describe("incoming calls on Twilio and Telnyx", () => {
         assert.match(answered.streamUrl!, /^ws:\/\/127\.0\.0\.1:\d+\/media\/telnyx$/)
 
         // the same webhook delivered again, and a second call.initiated for the call: still one call, one answer
-        assert.strictEqual((yield* post(initiated.url, { body: initiated.body, headers: initiated.headers })).status, 200)
+        assert.strictEqual(
+          (yield* post(initiated.url, { body: initiated.body, headers: initiated.headers })).status,
+          200
+        )
         assert.strictEqual(yield* telnyx.post(telnyx.webhook(call.callControlId, "call.initiated")), 200)
         assert.strictEqual((yield* callLogs(comms, user.key)).length, 1)
         assert.strictEqual(telnyx.requests().filter((r) => r.path.endsWith("/actions/answer")).length, 1)
@@ -450,9 +603,17 @@ describe("incoming calls on Twilio and Telnyx", () => {
         telnyx.hangUp(call.callControlId, "normal_clearing", "caller")
         yield* stream.stop
         assert.strictEqual(yield* telnyx.deliver(call.callControlId, "call.hangup"), 200)
-        const done = yield* waitUntil(session, (s) => s.status === "ENDED" && s.events.some((e: any) => e.type === "media_stopped"), "the call ENDED")
+        const done = yield* waitUntil(
+          session,
+          (s) => s.status === "ENDED" && s.events.some((e: any) => e.type === "media_stopped"),
+          "the call ENDED"
+        )
         assert.deepInclude(done, { direction: "INCOMING", outcome: "ANSWERED", endReason: "completed" }, story(done))
-        assert.deepStrictEqual(lines(done), ["agent: Hello, this is Tia.", `customer: ${QUESTION}`, `agent: ${ANSWER}`], story(done))
+        assert.deepStrictEqual(
+          lines(done),
+          ["agent: Hello, this is Tia.", `customer: ${QUESTION}`, `agent: ${ANSWER}`],
+          story(done)
+        )
         assert.deepStrictEqual(stream.violations(), [])
         yield* assertBilled(done, user.key, 1000)
       }))
@@ -468,15 +629,50 @@ describe("incoming calls on Twilio and Telnyx", () => {
         const call = telnyx.incoming({ webhookUrl: appUrl, from: CALLER, to: "+14155550312" })
         const good = telnyx.webhook(call.callControlId, "call.initiated")
         const now = String(Math.floor(Date.now() / 1000))
-        const signed = (body: string) => ({ ...good, body, headers: { ...good.headers, "telnyx-timestamp": now, "telnyx-signature-ed25519": telnyx.sign(now, body) } })
+        const signed = (body: string) => ({
+          ...good,
+          body,
+          headers: { ...good.headers, "telnyx-timestamp": now, "telnyx-signature-ed25519": telnyx.sign(now, body) }
+        })
         const initiated = (payload: Record<string, unknown>) =>
-          signed(JSON.stringify({ data: { id: crypto.randomUUID(), event_type: "call.initiated", payload: { direction: "incoming", ...payload } } }))
+          signed(
+            JSON.stringify({
+              data: {
+                id: crypto.randomUUID(),
+                event_type: "call.initiated",
+                payload: { direction: "incoming", ...payload }
+              }
+            })
+          )
         const refusals: ReadonlyArray<readonly [string, FakeTelnyx.Webhook, number, string]> = [
-          ["a forged signature", { ...good, headers: { ...good.headers, "telnyx-signature-ed25519": Buffer.alloc(64, 7).toString("base64") } }, 403, "INVALID_SIGNATURE"],
-          ["the body altered", { ...good, body: good.body.replace("+14155550312", "+14155550313") }, 403, "INVALID_SIGNATURE"],
+          [
+            "a forged signature",
+            {
+              ...good,
+              headers: { ...good.headers, "telnyx-signature-ed25519": Buffer.alloc(64, 7).toString("base64") }
+            },
+            403,
+            "INVALID_SIGNATURE"
+          ],
+          [
+            "the body altered",
+            { ...good, body: good.body.replace("+14155550312", "+14155550313") },
+            403,
+            "INVALID_SIGNATURE"
+          ],
           ["no call_control_id", initiated({ from: CALLER, to: "+14155550312" }), 400, "INVALID_CARRIER_PAYLOAD"],
-          ["no from", initiated({ call_control_id: call.callControlId, to: "+14155550312" }), 400, "INVALID_CARRIER_PAYLOAD"],
-          ["a to that is not a string", initiated({ call_control_id: call.callControlId, from: CALLER, to: 14155550312 }), 400, "INVALID_CARRIER_PAYLOAD"],
+          [
+            "no from",
+            initiated({ call_control_id: call.callControlId, to: "+14155550312" }),
+            400,
+            "INVALID_CARRIER_PAYLOAD"
+          ],
+          [
+            "a to that is not a string",
+            initiated({ call_control_id: call.callControlId, from: CALLER, to: 14155550312 }),
+            400,
+            "INVALID_CARRIER_PAYLOAD"
+          ],
           ["not JSON", signed("{\"data\":"), 400, "INVALID_CARRIER_PAYLOAD"]
         ]
         for (const base of [gateway, comms]) {
@@ -512,16 +708,38 @@ describe("incoming calls on Twilio and Telnyx", () => {
             command_id: `refuse-speak-${id}`
           }]
         ])
-        assert.deepInclude(telnyx.call(id), { state: "answered", streamUrl: undefined, spoken: [INBOUND_REFUSED_MESSAGE] })
+        assert.deepInclude(telnyx.call(id), {
+          state: "answered",
+          streamUrl: undefined,
+          spoken: [INBOUND_REFUSED_MESSAGE]
+        })
         // hung up after the message (6.7 s of real time: the platform runs on the real clock here)
-        yield* waitUntil(Effect.sync(() => telnyx.call(id)!.state), (state) => state === "hangup", "the hang-up after the message", 20)
-        assert.strictEqual(telnyx.requests().filter((r) => r.path.endsWith("/actions/reject") && r.path.includes(id)).length, 0)
+        yield* waitUntil(
+          Effect.sync(() => telnyx.call(id)!.state),
+          (state) => state === "hangup",
+          "the hang-up after the message",
+          20
+        )
+        assert.strictEqual(
+          telnyx.requests().filter((r) => r.path.endsWith("/actions/reject") && r.path.includes(id)).length,
+          0
+        )
         const [log] = yield* callLogs(comms, poor.key)
-        assert.deepInclude(log, { direction: "INCOMING", status: "ENDED", outcome: "FAILED", endReason: "insufficient_funds", cost: 0, provider: "PROVIDER_C" })
+        assert.deepInclude(log, {
+          direction: "INCOMING",
+          status: "ENDED",
+          outcome: "FAILED",
+          endReason: "insufficient_funds",
+          cost: 0,
+          provider: "PROVIDER_C"
+        })
         // Telnyx's hang-up webhook for it changes nothing
         const hangup = yield* post(appUrl, telnyx.webhook(call.callControlId, "call.hangup"))
         assert.strictEqual(hangup.status, 200, hangup.text)
-        assert.deepInclude(yield* detail(comms, poor.key, log.sessionId), { outcome: "FAILED", endReason: "insufficient_funds" })
+        assert.deepInclude(yield* detail(comms, poor.key, log.sessionId), {
+          outcome: "FAILED",
+          endReason: "insufficient_funds"
+        })
       }))
   })
 })

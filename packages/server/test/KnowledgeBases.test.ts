@@ -1,16 +1,16 @@
+import * as SqlClient from "@effect/sql/SqlClient"
 import { assert, describe, layer } from "@effect/vitest"
-import { chunkId, chunksOf, faqContent } from "@voiceagent/runner/Knowledge/DocumentChunks"
-import { VectorStore } from "@voiceagent/runner/Knowledge/VectorStore"
 import * as ChromaVectorStore from "@voiceagent/runner/Knowledge/ChromaVectorStore"
-import { minimalPdf } from "@voiceagent/runner/Testing/MinimalPdf"
-import * as TestChroma from "@voiceagent/runner/Testing/TestChroma"
-import * as TestPlatform from "@voiceagent/server/TestPlatform"
-import { defaultUrlPolicy } from "@voiceagent/runner/Knowledge/UrlFetcher"
+import { chunkId, chunksOf, faqContent } from "@voiceagent/runner/Knowledge/DocumentChunks"
 import { Embedders, makeEmbedders } from "@voiceagent/runner/Knowledge/Embedders"
 import { makeOfflineEmbedder } from "@voiceagent/runner/Knowledge/OfflineEmbedder"
 import { makeOpenAiEmbedder } from "@voiceagent/runner/Knowledge/OpenAiEmbedder"
+import { defaultUrlPolicy } from "@voiceagent/runner/Knowledge/UrlFetcher"
+import { VectorStore } from "@voiceagent/runner/Knowledge/VectorStore"
 import { FakeEmbeddings } from "@voiceagent/runner/Testing/FakeEmbeddings"
-import * as SqlClient from "@effect/sql/SqlClient"
+import { minimalPdf } from "@voiceagent/runner/Testing/MinimalPdf"
+import * as TestChroma from "@voiceagent/runner/Testing/TestChroma"
+import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Effect, Layer, Runtime } from "effect"
 import fc from "fast-check"
 import * as http from "node:http"
@@ -35,7 +35,10 @@ const tenant = Effect.gen(function*() {
 })
 
 const createKb = (key: string, body: Record<string, unknown>) =>
-  Effect.flatMap(TestPlatform.TestPlatformUrls, ({ comms }) => post(`${comms}/knowledge-bases`, { token: key, json: body }))
+  Effect.flatMap(
+    TestPlatform.TestPlatformUrls,
+    ({ comms }) => post(`${comms}/knowledge-bases`, { token: key, json: body })
+  )
 
 let keys = 0
 const uniqueKey = (label = "kb") => `${label}-${Date.now().toString(36)}-${++keys}`
@@ -64,27 +67,48 @@ const ingest = (key: string, kbId: string, query = "") =>
     return yield* awaitJob(key, kbId, queued.body.jobId)
   })
 
-const upload = (key: string, kbId: string, files: ReadonlyArray<{ name: string; content: Uint8Array | string; type?: string }>) =>
+const upload = (
+  key: string,
+  kbId: string,
+  files: ReadonlyArray<{ name: string; content: Uint8Array | string; type?: string }>
+) =>
   Effect.gen(function*() {
     const { comms } = yield* TestPlatform.TestPlatformUrls
     const form = new FormData()
-    for (const f of files) form.append("file", new Blob([f.content], { type: f.type ?? "application/octet-stream" }), f.name)
+    for (const f of files) {
+      form.append("file", new Blob([f.content], { type: f.type ?? "application/octet-stream" }), f.name)
+    }
     return yield* request("POST", `${comms}/knowledge-bases/${kbId}/documents/upload`, { token: key, body: form })
   })
 
 const query = (key: string, kbId: string, body: Record<string, unknown>) =>
-  Effect.flatMap(TestPlatform.TestPlatformUrls, ({ comms }) => post(`${comms}/knowledge-bases/${kbId}/query`, { token: key, json: body }))
+  Effect.flatMap(
+    TestPlatform.TestPlatformUrls,
+    ({ comms }) => post(`${comms}/knowledge-bases/${kbId}/query`, { token: key, json: body })
+  )
 
 const FAQS = [
-  { question: "What are your opening hours?", answer: "We are open Monday to Friday from 9 am to 6 pm, and Saturdays from 10 am to 2 pm." },
-  { question: "How do I reset my password?", answer: "Open the login page, choose Forgot password and follow the link we e-mail you." },
-  { question: "Do you deliver abroad?", answer: "We ship to every country in the European Union; delivery takes three to five working days." }
+  {
+    question: "What are your opening hours?",
+    answer: "We are open Monday to Friday from 9 am to 6 pm, and Saturdays from 10 am to 2 pm."
+  },
+  {
+    question: "How do I reset my password?",
+    answer: "Open the login page, choose Forgot password and follow the link we e-mail you."
+  },
+  {
+    question: "Do you deliver abroad?",
+    answer: "We ship to every country in the European Union; delivery takes three to five working days."
+  }
 ]
 
-const LONG_TEXT = Array.from({ length: 12 }, (_, i) =>
-  `Section ${i + 1} of the solar panel guide. Photovoltaic modules convert sunlight into electricity through the ` +
-  `photoelectric effect in silicon cells. Inverters turn the direct current into alternating current for the home. ` +
-  `Batteries store surplus energy for the evening, and a smart meter reports what flows back to the grid.`).join("\n\n")
+const LONG_TEXT = Array.from(
+  { length: 12 },
+  (_, i) =>
+    `Section ${i + 1} of the solar panel guide. Photovoltaic modules convert sunlight into electricity through the ` +
+    `photoelectric effect in silicon cells. Inverters turn the direct current into alternating current for the home. ` +
+    `Batteries store surplus energy for the evening, and a smart meter reports what flows back to the grid.`
+).join("\n\n")
 
 describe("knowledge bases over HTTP, on a real Chroma", () => {
   const knowledge = {
@@ -129,10 +153,20 @@ describe("knowledge bases over HTTP, on a real Chroma", () => {
         // kbKey is unique within a tenant, not across tenants
         refused(yield* createKb(a.key, { kbKey, kbName: "Again" }), 409, "KB_KEY_TAKEN", "duplicate kbKey")
         const b = yield* tenant
-        const other = yield* createKb(b.key, { kbKey, kbName: "Theirs", retrievalScoreThreshold: 0.4, description: "d" })
+        const other = yield* createKb(b.key, {
+          kbKey,
+          kbName: "Theirs",
+          retrievalScoreThreshold: 0.4,
+          description: "d"
+        })
         assert.strictEqual(other.status, 201, other.text)
         assert.strictEqual(other.body.retrievalScoreThreshold, 0.4)
-        refused(yield* get(`${comms}/knowledge-bases/${other.body.id}`, { token: a.key }), 404, "KNOWLEDGE_BASE_NOT_FOUND", "another tenant's")
+        refused(
+          yield* get(`${comms}/knowledge-bases/${other.body.id}`, { token: a.key }),
+          404,
+          "KNOWLEDGE_BASE_NOT_FOUND",
+          "another tenant's"
+        )
         assert.strictEqual((yield* get(`${comms}/knowledge-bases`, { token: a.key })).body.total, 1)
       }))
 
@@ -155,10 +189,22 @@ describe("knowledge bases over HTTP, on a real Chroma", () => {
           ["metadata an array", { kbKey: "abc", kbName: "x", metadata: [1] }],
           ["description too long", { kbKey: "abc", kbName: "x", description: "d".repeat(2001) }]
         ]
-        for (const [what, body] of bad) refused(yield* createKb(a.key, body as Record<string, unknown>), 400, "VALIDATION_FAILED", what)
-        refused(yield* createKb(a.key, { kbKey: "abc", kbName: "x", embedder: "gpt-9" }), 400, "UNKNOWN_EMBEDDER", "unknown embedder")
+        for (const [what, body] of bad) {
+          refused(yield* createKb(a.key, body as Record<string, unknown>), 400, "VALIDATION_FAILED", what)
+        }
+        refused(
+          yield* createKb(a.key, { kbKey: "abc", kbName: "x", embedder: "gpt-9" }),
+          400,
+          "UNKNOWN_EMBEDDER",
+          "unknown embedder"
+        )
         assert.strictEqual((yield* get(`${comms}/knowledge-bases`, { token: a.key })).body.total, 0)
-        refused(yield* get(`${comms}/knowledge-bases?pageSize=101`, { token: a.key }), 400, "VALIDATION_FAILED", "pageSize 101")
+        refused(
+          yield* get(`${comms}/knowledge-bases?pageSize=101`, { token: a.key }),
+          400,
+          "VALIDATION_FAILED",
+          "pageSize 101"
+        )
         refused(yield* get(`${comms}/knowledge-bases/not-a-uuid`, { token: a.key }), 400, "VALIDATION_FAILED", "bad id")
         refused(yield* get(`${comms}/knowledge-bases`), 401, "MISSING_CREDENTIALS", "no key")
       }))
@@ -168,11 +214,17 @@ describe("knowledge bases over HTTP, on a real Chroma", () => {
         const { comms } = yield* TestPlatform.TestPlatformUrls
         const store = yield* VectorStore
         const a = yield* tenant
-        const first = (yield* createKb(a.key, { kbKey: uniqueKey(), kbName: "First", metadata: { a: 1, b: { c: 2 } } })).body
+        const first =
+          (yield* createKb(a.key, { kbKey: uniqueKey(), kbName: "First", metadata: { a: 1, b: { c: 2 } } })).body
         const second = (yield* createKb(a.key, { kbKey: uniqueKey(), kbName: "Second" })).body
         const changed = yield* patch(`${comms}/knowledge-bases/${first.id}`, {
           token: a.key,
-          json: { kbName: "Renamed", description: "about things", retrievalScoreThreshold: 0.5, metadata: { a: null, b: { d: 3 } } }
+          json: {
+            kbName: "Renamed",
+            description: "about things",
+            retrievalScoreThreshold: 0.5,
+            metadata: { a: null, b: { d: 3 } }
+          }
         })
         assert.strictEqual(changed.status, 200, changed.text)
         assert.strictEqual(changed.body.kbName, "Renamed")
@@ -192,15 +244,28 @@ describe("knowledge bases over HTTP, on a real Chroma", () => {
           "VALIDATION_FAILED",
           "threshold 2"
         )
-        assert.strictEqual((yield* get(`${comms}/knowledge-bases/${first.id}`, { token: a.key })).body.retrievalScoreThreshold, 0.5)
+        assert.strictEqual(
+          (yield* get(`${comms}/knowledge-bases/${first.id}`, { token: a.key })).body.retrievalScoreThreshold,
+          0.5
+        )
 
         const collection = `t${a.tenantId.replaceAll("-", "")}_kb${first.id.replaceAll("-", "")}_g1`
         assert.isTrue(yield* store.collectionExists(collection))
         const gone = yield* del(`${comms}/knowledge-bases/${first.id}`, { token: a.key })
         assert.strictEqual(gone.status, 204, gone.text)
         assert.isFalse(yield* store.collectionExists(collection), "the collection was dropped")
-        refused(yield* get(`${comms}/knowledge-bases/${first.id}`, { token: a.key }), 404, "KNOWLEDGE_BASE_NOT_FOUND", "deleted")
-        refused(yield* del(`${comms}/knowledge-bases/${first.id}`, { token: a.key }), 404, "KNOWLEDGE_BASE_NOT_FOUND", "deleted twice")
+        refused(
+          yield* get(`${comms}/knowledge-bases/${first.id}`, { token: a.key }),
+          404,
+          "KNOWLEDGE_BASE_NOT_FOUND",
+          "deleted"
+        )
+        refused(
+          yield* del(`${comms}/knowledge-bases/${first.id}`, { token: a.key }),
+          404,
+          "KNOWLEDGE_BASE_NOT_FOUND",
+          "deleted twice"
+        )
       }))
 
     it.effect("sources: text, FAQ pairs and URLs (private addresses refused); bad sources refused", () =>
@@ -209,7 +274,10 @@ describe("knowledge bases over HTTP, on a real Chroma", () => {
         const a = yield* tenant
         const kb = (yield* createKb(a.key, { kbKey: uniqueKey(), kbName: "Sources" })).body
         const sources = `${comms}/knowledge-bases/${kb.id}/sources`
-        const text = yield* post(sources, { token: a.key, json: { type: "TEXT", title: "Returns", text: "Returns are free within 30 days." } })
+        const text = yield* post(sources, {
+          token: a.key,
+          json: { type: "TEXT", title: "Returns", text: "Returns are free within 30 days." }
+        })
         assert.strictEqual(text.status, 201, text.text)
         assert.strictEqual(text.body.sourceType, "TEXT")
         assert.strictEqual(text.body.title, "Returns")
@@ -226,28 +294,37 @@ describe("knowledge bases over HTTP, on a real Chroma", () => {
         assert.strictEqual(url.body.title, "127.0.0.2/help/faq")
         assert.isNull(url.body.characters)
 
-        for (const [what, target] of [
-          ["loopback", "http://127.0.0.1:8080/admin"],
-          ["localhost", "http://localhost/"],
-          ["private network", "http://10.1.2.3/"],
-          ["cloud metadata", "http://169.254.169.254/latest/meta-data/"],
-          ["IPv6 loopback", "http://[::1]/"],
-          ["ftp", "ftp://example.com/file.txt"],
-          ["file", "file:///etc/passwd"],
-          ["credentials", "http://user:pass@127.0.0.2/"],
-          ["a host that does not resolve", "https://does-not-exist.invalid/"],
-          ["not a URL", "not a url"]
-        ] as const) {
-          refused(yield* post(sources, { token: a.key, json: { type: "URL", url: target } }), 400, "URL_NOT_ALLOWED", what)
+        for (
+          const [what, target] of [
+            ["loopback", "http://127.0.0.1:8080/admin"],
+            ["localhost", "http://localhost/"],
+            ["private network", "http://10.1.2.3/"],
+            ["cloud metadata", "http://169.254.169.254/latest/meta-data/"],
+            ["IPv6 loopback", "http://[::1]/"],
+            ["ftp", "ftp://example.com/file.txt"],
+            ["file", "file:///etc/passwd"],
+            ["credentials", "http://user:pass@127.0.0.2/"],
+            ["a host that does not resolve", "https://does-not-exist.invalid/"],
+            ["not a URL", "not a url"]
+          ] as const
+        ) {
+          refused(
+            yield* post(sources, { token: a.key, json: { type: "URL", url: target } }),
+            400,
+            "URL_NOT_ALLOWED",
+            what
+          )
         }
-        for (const [what, body] of [
-          ["unknown type", { type: "VIDEO", url: "https://example.com" }],
-          ["text without title", { type: "TEXT", text: "x" }],
-          ["blank text", { type: "TEXT", title: "t", text: "   " }],
-          ["no FAQ pairs", { type: "FAQ", faqs: [] }],
-          ["FAQ pair without answer", { type: "FAQ", faqs: [{ question: "q" }] }],
-          ["text over the limit", { type: "TEXT", title: "t", text: "x".repeat(1_000_001) }]
-        ] as const) {
+        for (
+          const [what, body] of [
+            ["unknown type", { type: "VIDEO", url: "https://example.com" }],
+            ["text without title", { type: "TEXT", text: "x" }],
+            ["blank text", { type: "TEXT", title: "t", text: "   " }],
+            ["no FAQ pairs", { type: "FAQ", faqs: [] }],
+            ["FAQ pair without answer", { type: "FAQ", faqs: [{ question: "q" }] }],
+            ["text over the limit", { type: "TEXT", title: "t", text: "x".repeat(1_000_001) }]
+          ] as const
+        ) {
           refused(yield* post(sources, { token: a.key, json: body }), 400, "VALIDATION_FAILED", what)
         }
         const documents = yield* get(`${comms}/knowledge-bases/${kb.id}/documents`, { token: a.key })
@@ -275,13 +352,23 @@ describe("knowledge bases over HTTP, on a real Chroma", () => {
           { name: "notes.txt", content: "Plain notes about the warranty. It lasts two years." },
           { name: "guide.md", content: "# Setup\n\nPlug the **router** into [the wall](https://x.example).\n" },
           { name: "prices.csv", content: "plan,price\nBasic,10\nPro,25\n" },
-          { name: "page.html", content: "<html><head><script>evil()</script></head><body><h1>Hello</h1><p>Welcome aboard.</p></body></html>" },
+          {
+            name: "page.html",
+            content:
+              "<html><head><script>evil()</script></head><body><h1>Hello</h1><p>Welcome aboard.</p></body></html>"
+          },
           { name: "Manual.PDF", content: minimalPdf([["The manual says: press the blue button twice."]]) }
         ])
         assert.strictEqual(uploaded.status, 201, uploaded.text)
         const docs = uploaded.body.documents as Array<any>
         assert.deepStrictEqual(docs.map((d) => d.format), ["txt", "md", "csv", "html", "pdf"])
-        assert.deepStrictEqual(docs.map((d) => d.fileName), ["notes.txt", "guide.md", "prices.csv", "page.html", "Manual.PDF"])
+        assert.deepStrictEqual(docs.map((d) => d.fileName), [
+          "notes.txt",
+          "guide.md",
+          "prices.csv",
+          "page.html",
+          "Manual.PDF"
+        ])
         assert.deepStrictEqual(docs.map((d) => d.sourceType), ["FILE", "FILE", "FILE", "FILE", "FILE"])
         assert.strictEqual(docs[0].title, "notes")
         for (const d of docs) assert.isAbove(d.characters, 0)
@@ -294,17 +381,42 @@ describe("knowledge bases over HTTP, on a real Chroma", () => {
         ])
         refused(mixed, 415, "UNSUPPORTED_DOCUMENT_TYPE", ".docx among good files")
         assert.strictEqual(mixed.body.error.details.fileName, "report.docx")
-        const notUtf8 = yield* upload(a.key, kb.id, [{ name: "latin1.txt", content: new Uint8Array([0x63, 0x61, 0x66, 0xe9]) }])
+        const notUtf8 = yield* upload(a.key, kb.id, [{
+          name: "latin1.txt",
+          content: new Uint8Array([0x63, 0x61, 0x66, 0xe9])
+        }])
         refused(notUtf8, 422, "DOCUMENT_UNREADABLE", "invalid UTF-8")
         assert.strictEqual(notUtf8.body.error.details.reason, "INVALID_ENCODING")
-        refused(yield* upload(a.key, kb.id, [{ name: "fake.pdf", content: "not a pdf at all" }]), 422, "DOCUMENT_UNREADABLE", "bad PDF")
-        refused(yield* upload(a.key, kb.id, [{ name: "blank.pdf", content: minimalPdf([[]]) }]), 422, "DOCUMENT_UNREADABLE", "PDF without text")
-        refused(yield* upload(a.key, kb.id, [{ name: "empty.md", content: "   \n\n" }]), 422, "DOCUMENT_UNREADABLE", "empty file")
-        const tooMany = yield* upload(a.key, kb.id, Array.from({ length: 11 }, (_, i) => ({ name: `f${i}.txt`, content: "x" })))
+        refused(
+          yield* upload(a.key, kb.id, [{ name: "fake.pdf", content: "not a pdf at all" }]),
+          422,
+          "DOCUMENT_UNREADABLE",
+          "bad PDF"
+        )
+        refused(
+          yield* upload(a.key, kb.id, [{ name: "blank.pdf", content: minimalPdf([[]]) }]),
+          422,
+          "DOCUMENT_UNREADABLE",
+          "PDF without text"
+        )
+        refused(
+          yield* upload(a.key, kb.id, [{ name: "empty.md", content: "   \n\n" }]),
+          422,
+          "DOCUMENT_UNREADABLE",
+          "empty file"
+        )
+        const tooMany = yield* upload(
+          a.key,
+          kb.id,
+          Array.from({ length: 11 }, (_, i) => ({ name: `f${i}.txt`, content: "x" }))
+        )
         assert.include([400, 413], tooMany.status, tooMany.text)
         const noFile = new FormData()
         noFile.append("other", "value")
-        const none = yield* request("POST", `${comms}/knowledge-bases/${kb.id}/documents/upload`, { token: a.key, body: noFile })
+        const none = yield* request("POST", `${comms}/knowledge-bases/${kb.id}/documents/upload`, {
+          token: a.key,
+          body: noFile
+        })
         assert.strictEqual(none.status, 400, none.text)
         const big = yield* upload(a.key, kb.id, [{ name: "big.txt", content: "a".repeat(10 * 1024 * 1024 + 1) }])
         assert.strictEqual(big.status, 413, big.text)
@@ -323,7 +435,8 @@ describe("knowledge bases over HTTP, on a real Chroma", () => {
         const kb = (yield* createKb(a.key, { kbKey: uniqueKey(), kbName: "Help centre" })).body
         const sources = `${comms}/knowledge-bases/${kb.id}/sources`
         const faq = (yield* post(sources, { token: a.key, json: { type: "FAQ", title: "Support", faqs: FAQS } })).body
-        const guide = (yield* post(sources, { token: a.key, json: { type: "TEXT", title: "Solar guide", text: LONG_TEXT } })).body
+        const guide =
+          (yield* post(sources, { token: a.key, json: { type: "TEXT", title: "Solar guide", text: LONG_TEXT } })).body
         const guideChunks = chunksOf({ sourceType: "TEXT", content: LONG_TEXT, faqs: null })
         assert.isAbove(guideChunks.length, 2, "the guide spans several chunks")
 
@@ -367,20 +480,23 @@ describe("knowledge bases over HTTP, on a real Chroma", () => {
         for (const item of items) assert.isAtLeast(item.score, 0.2)
         assert.isAtMost(items[0].score, 1)
 
-        const solar = (yield* query(a.key, kb.id, { query: "how do inverters convert direct current", topK: 2 })).body.items
+        const solar =
+          (yield* query(a.key, kb.id, { query: "how do inverters convert direct current", topK: 2 })).body.items
         assert.strictEqual(solar.length, 2)
         assert.strictEqual(solar[0].documentId, guide.id)
         // a threshold above every score leaves nothing
         yield* patch(`${comms}/knowledge-bases/${kb.id}`, { token: a.key, json: { retrievalScoreThreshold: 0.99 } })
         assert.deepStrictEqual((yield* query(a.key, kb.id, { query: "When are you open on Saturday?" })).body.items, [])
         yield* patch(`${comms}/knowledge-bases/${kb.id}`, { token: a.key, json: { retrievalScoreThreshold: 0.2 } })
-        for (const [what, body] of [
-          ["no query", {}],
-          ["blank query", { query: "  " }],
-          ["topK 0", { query: "x", topK: 0 }],
-          ["topK 51", { query: "x", topK: 51 }],
-          ["topK 1.5", { query: "x", topK: 1.5 }]
-        ] as const) refused(yield* query(a.key, kb.id, body), 400, "VALIDATION_FAILED", what)
+        for (
+          const [what, body] of [
+            ["no query", {}],
+            ["blank query", { query: "  " }],
+            ["topK 0", { query: "x", topK: 0 }],
+            ["topK 51", { query: "x", topK: 51 }],
+            ["topK 1.5", { query: "x", topK: 1.5 }]
+          ] as const
+        ) refused(yield* query(a.key, kb.id, body), 400, "VALIDATION_FAILED", what)
 
         // nothing changed: everything is skipped by hash
         const again = yield* ingest(a.key, kb.id)
@@ -391,10 +507,17 @@ describe("knowledge bases over HTTP, on a real Chroma", () => {
         // a removed document leaves queries at once and the collection with the next job
         const removed = yield* del(`${comms}/knowledge-bases/${kb.id}/documents/${faq.id}`, { token: a.key })
         assert.strictEqual(removed.status, 204, removed.text)
-        assert.strictEqual((yield* get(`${comms}/knowledge-bases/${kb.id}`, { token: a.key })).body.status, "NEEDS_INGESTION")
-        const afterRemoval = (yield* query(a.key, kb.id, { query: "When are you open on Saturday?", topK: 10 })).body.items as Array<any>
+        assert.strictEqual(
+          (yield* get(`${comms}/knowledge-bases/${kb.id}`, { token: a.key })).body.status,
+          "NEEDS_INGESTION"
+        )
+        const afterRemoval = (yield* query(a.key, kb.id, { query: "When are you open on Saturday?", topK: 10 })).body
+          .items as Array<any>
         assert.isTrue(afterRemoval.every((i) => i.documentId !== faq.id), "removed chunks are left out before purging")
-        const text = (yield* post(sources, { token: a.key, json: { type: "TEXT", title: "Pets", text: "Dogs are welcome in the shop." } })).body
+        const text = (yield* post(sources, {
+          token: a.key,
+          json: { type: "TEXT", title: "Pets", text: "Dogs are welcome in the shop." }
+        })).body
         const third = yield* ingest(a.key, kb.id)
         assert.deepStrictEqual(third.documents, { ingested: 1, unchanged: 1, removed: 1, failed: 0 })
         assert.strictEqual(third.progress.chunksTotal, 1)
@@ -402,7 +525,12 @@ describe("knowledge bases over HTTP, on a real Chroma", () => {
           [...(yield* store.ids(collection))].sort(),
           [...guideChunks.map((_, i) => chunkId(guide.id, i)), chunkId(text.id, 0)].sort()
         )
-        refused(yield* get(`${comms}/knowledge-bases/${kb.id}/documents/${faq.id}`, { token: a.key }), 404, "DOCUMENT_NOT_FOUND", "purged")
+        refused(
+          yield* get(`${comms}/knowledge-bases/${kb.id}/documents/${faq.id}`, { token: a.key }),
+          404,
+          "DOCUMENT_NOT_FOUND",
+          "purged"
+        )
 
         // full re-ingestion embeds every document again, under the same ids
         const full = yield* ingest(a.key, kb.id, "?full=true")
@@ -411,12 +539,19 @@ describe("knowledge bases over HTTP, on a real Chroma", () => {
         const jobs = yield* get(`${comms}/knowledge-bases/${kb.id}/ingestion-jobs`, { token: a.key })
         assert.strictEqual(jobs.body.total, 4)
         refused(
-          yield* get(`${comms}/knowledge-bases/${kb.id}/ingestion-jobs/0190a5b0-0000-7000-8000-000000000000`, { token: a.key }),
+          yield* get(`${comms}/knowledge-bases/${kb.id}/ingestion-jobs/0190a5b0-0000-7000-8000-000000000000`, {
+            token: a.key
+          }),
           404,
           "INGESTION_JOB_NOT_FOUND",
           "unknown job"
         )
-        refused(yield* post(`${comms}/knowledge-bases/${kb.id}/ingestion-jobs?full=yes`, { token: a.key }), 400, "VALIDATION_FAILED", "full=yes")
+        refused(
+          yield* post(`${comms}/knowledge-bases/${kb.id}/ingestion-jobs?full=yes`, { token: a.key }),
+          400,
+          "VALIDATION_FAILED",
+          "full=yes"
+        )
       }))
 
     it.scoped("URL sources are fetched by each job (allow-listed loopback); a page that cannot be fetched fails alone", () =>
@@ -424,14 +559,18 @@ describe("knowledge bases over HTTP, on a real Chroma", () => {
         const a = yield* tenant
         const { comms } = yield* TestPlatform.TestPlatformUrls
         const site = yield* pageServer
-        site.pages.set("/hours", { type: "text/html; charset=utf-8", body: "<html><body><nav>Menu</nav><p>The museum opens at nine.</p></body></html>" })
+        site.pages.set("/hours", {
+          type: "text/html; charset=utf-8",
+          body: "<html><body><nav>Menu</nav><p>The museum opens at nine.</p></body></html>"
+        })
         site.pages.set("/notes.txt", { type: "text/plain", body: "Tickets cost twelve euros." })
         const kb = (yield* createKb(a.key, { kbKey: uniqueKey(), kbName: "Web" })).body
         const sources = `${comms}/knowledge-bases/${kb.id}/sources`
-        const add = (url: string) => Effect.map(post(sources, { token: a.key, json: { type: "URL", url } }), (r) => {
-          assert.strictEqual(r.status, 201, r.text)
-          return r.body
-        })
+        const add = (url: string) =>
+          Effect.map(post(sources, { token: a.key, json: { type: "URL", url } }), (r) => {
+            assert.strictEqual(r.status, 201, r.text)
+            return r.body
+          })
         const hours = yield* add(`${site.url}/hours`)
         const notes = yield* add(`${site.url}/notes.txt`)
         const missing = yield* add(`${site.url}/missing`)
@@ -477,7 +616,10 @@ describe("knowledge bases over HTTP, on a real Chroma", () => {
         const a = yield* tenant
         const b = yield* tenant
         const kb = (yield* createKb(a.key, { kbKey: uniqueKey(), kbName: "Cached" })).body
-        const faq = (yield* post(`${comms}/knowledge-bases/${kb.id}/sources`, { token: a.key, json: { type: "FAQ", title: "Support", faqs: FAQS } })).body
+        const faq = (yield* post(`${comms}/knowledge-bases/${kb.id}/sources`, {
+          token: a.key,
+          json: { type: "FAQ", title: "Support", faqs: FAQS }
+        })).body
         assert.strictEqual((yield* ingest(a.key, kb.id)).status, "SUCCEEDED")
         const ask = { query: "When are you open on Saturday?" }
         const first = yield* query(a.key, kb.id, ask)
@@ -536,10 +678,20 @@ describe("knowledge bases over HTTP, on a real Chroma", () => {
         ] as const
         const body = fc.oneof(
           fc.jsonValue(),
-          fc.record({ kbKey: fc.oneof(fc.string(), fc.jsonValue()), kbName: fc.jsonValue(), retrievalScoreThreshold: fc.jsonValue() }),
+          fc.record({
+            kbKey: fc.oneof(fc.string(), fc.jsonValue()),
+            kbName: fc.jsonValue(),
+            retrievalScoreThreshold: fc.jsonValue()
+          }),
           fc.record({ type: fc.constantFrom("TEXT", "URL", "FAQ", "x"), title: fc.jsonValue(), text: fc.jsonValue() }),
-          fc.record({ type: fc.constant("URL"), url: fc.oneof(fc.webUrl(), fc.string(), fc.constant("http://10.0.0.1/")) }),
-          fc.record({ type: fc.constant("FAQ"), faqs: fc.array(fc.record({ question: fc.jsonValue(), answer: fc.jsonValue() })) }),
+          fc.record({
+            type: fc.constant("URL"),
+            url: fc.oneof(fc.webUrl(), fc.string(), fc.constant("http://10.0.0.1/"))
+          }),
+          fc.record({
+            type: fc.constant("FAQ"),
+            faqs: fc.array(fc.record({ question: fc.jsonValue(), answer: fc.jsonValue() }))
+          }),
           fc.record({ query: fc.jsonValue(), topK: fc.jsonValue() })
         )
         const runtime = yield* Effect.runtime<never>()
@@ -548,7 +700,9 @@ describe("knowledge bases over HTTP, on a real Chroma", () => {
             fc.asyncProperty(fc.constantFrom(...targets), body, async ([method, url], json) => {
               const before = await Runtime.runPromise(runtime)(totals)
               const reply = await Runtime.runPromise(runtime)(request(method, url, { token: a.key, json }))
-              if (reply.status >= 500) throw new Error(`5xx from ${method} ${url} for ${JSON.stringify(json)}: ${reply.text}`)
+              if (reply.status >= 500) {
+                throw new Error(`5xx from ${method} ${url} for ${JSON.stringify(json)}: ${reply.text}`)
+              }
               if (reply.status >= 400 && (await Runtime.runPromise(runtime)(totals)) !== before) {
                 throw new Error(`${method} ${url} refused ${JSON.stringify(json)} with ${reply.status} but wrote data`)
               }
@@ -562,18 +716,26 @@ describe("knowledge bases over HTTP, on a real Chroma", () => {
       Effect.gen(function*() {
         const { comms, gateway } = yield* TestPlatform.TestPlatformUrls
         const a = yield* tenant
-        const top = yield* post(`${gateway}/wallet/top-ups`, { token: a.token, json: { amount: 10_000, idempotencyKey: "seed" } })
+        const top = yield* post(`${gateway}/wallet/top-ups`, {
+          token: a.token,
+          json: { amount: 10_000, idempotencyKey: "seed" }
+        })
         assert.strictEqual(top.status, 201, top.text)
         const kb = (yield* createKb(a.key, { kbKey: uniqueKey(), kbName: "Shop" })).body
         yield* post(`${comms}/knowledge-bases/${kb.id}/sources`, { token: a.key, json: { type: "FAQ", faqs: FAQS } })
         assert.strictEqual((yield* ingest(a.key, kb.id)).status, "SUCCEEDED")
 
         const persona = (yield* get(`${comms}/prompts/personas`, { token: a.key })).body.items[0]
-        const agent = (yield* post(`${comms}/agents`, { token: a.key, json: { name: "Helper", agent_persona_id: persona.id } })).body
+        const agent =
+          (yield* post(`${comms}/agents`, { token: a.key, json: { name: "Helper", agent_persona_id: persona.id } }))
+            .body
         assert.deepStrictEqual(agent.knowledgeBaseIds, [])
         const other = yield* tenant
         const theirs = (yield* createKb(other.key, { kbKey: uniqueKey(), kbName: "Theirs" })).body
-        const bad = yield* patch(`${comms}/agents/${agent.id}`, { token: a.key, json: { knowledgeBaseIds: [kb.id, theirs.id] } })
+        const bad = yield* patch(`${comms}/agents/${agent.id}`, {
+          token: a.key,
+          json: { knowledgeBaseIds: [kb.id, theirs.id] }
+        })
         refused(bad, 400, "UNKNOWN_KNOWLEDGE_BASE", "another tenant's knowledge base")
         assert.deepStrictEqual(bad.body.error.details.knowledgeBaseIds, [theirs.id])
         refused(
@@ -583,11 +745,17 @@ describe("knowledge bases over HTTP, on a real Chroma", () => {
           "duplicate ids"
         )
         assert.deepStrictEqual((yield* get(`${comms}/agents/${agent.id}`, { token: a.key })).body.knowledgeBaseIds, [])
-        const linked = yield* patch(`${comms}/agents/${agent.id}`, { token: a.key, json: { knowledgeBaseIds: [kb.id] } })
+        const linked = yield* patch(`${comms}/agents/${agent.id}`, {
+          token: a.key,
+          json: { knowledgeBaseIds: [kb.id] }
+        })
         assert.strictEqual(linked.status, 200, linked.text)
         assert.deepStrictEqual(linked.body.knowledgeBaseIds, [kb.id])
 
-        const number = yield* post(`${comms}/voice-numbers`, { token: a.key, json: { phoneNumber: "+14155550142", provider: "PROVIDER_A" } })
+        const number = yield* post(`${comms}/voice-numbers`, {
+          token: a.key,
+          json: { phoneNumber: "+14155550142", provider: "PROVIDER_A" }
+        })
         assert.strictEqual(number.status, 201, number.text)
         // the simulated callee answers and says its lines to the agent's conversation engine (in real time here)
         const call = yield* post(`${comms}/channels/voice/call`, {
@@ -596,20 +764,28 @@ describe("knowledge bases over HTTP, on a real Chroma", () => {
             agentId: agent.id,
             voiceNumberId: number.body.id,
             toNumber: "+14155550090",
-            metadata: { simulatedCallerLines: ["Hi, what are your opening hours?", "Do you deliver abroad?", "Thanks, bye."] }
+            metadata: {
+              simulatedCallerLines: ["Hi, what are your opening hours?", "Do you deliver abroad?", "Thanks, bye."]
+            }
           }
         })
         assert.strictEqual(call.status, 202, call.text)
         // lines are stored as they are said: read them as the call goes on
         const session = yield* waitUntil(
           get(`${comms}/calls/${call.body.sessionId}`, { token: a.key }).pipe(Effect.map((r) => r.body)),
-          (s: any) => s.status === "ENDED" || (s.transcript ?? []).filter((l: any) => l.speaker === "agent").length >= 4,
+          (s: any) =>
+            s.status === "ENDED" || (s.transcript ?? []).filter((l: any) => l.speaker === "agent").length >= 4,
           "the agent's fourth line, or the call's end",
           120
         )
         const transcript: Array<any> = session.transcript ?? []
         const agentLines = transcript.filter((l) => l.speaker === "agent").map((l) => l.text)
-        const story = JSON.stringify({ status: session.status, endReason: session.endReason, events: session.events, transcript })
+        const story = JSON.stringify({
+          status: session.status,
+          endReason: session.endReason,
+          events: session.events,
+          transcript
+        })
         assert.include(agentLines[1] ?? "", "Monday to Friday from 9 am to 6 pm", story)
         assert.include(agentLines[2] ?? "", "European Union", story)
         // the caller's goodbye: the agent says its own and ends the call
@@ -625,17 +801,24 @@ describe("knowledge bases over HTTP, on a real Chroma", () => {
 describe("knowledge bases when the vector store refuses", () => {
   // a Chroma that is not there: creating answers 503 and leaves nothing behind
   const unreachable = ChromaVectorStore.layer({ url: "http://127.0.0.1:9", timeoutMillis: 2_000 })
-  layer(TestPlatform.layer({ runtime: { knowledge: { vectorStore: unreachable } } }), { timeout: 60_000, excludeTestServices: true })((it) => {
+  layer(TestPlatform.layer({ runtime: { knowledge: { vectorStore: unreachable } } }), {
+    timeout: 60_000,
+    excludeTestServices: true
+  })((it) => {
     it.effect("creation answers 503 VECTOR_STORE_UNAVAILABLE and stores nothing", () =>
       Effect.gen(function*() {
         const { comms } = yield* TestPlatform.TestPlatformUrls
         const a = yield* tenant
-        refused(yield* createKb(a.key, { kbKey: "kb-one", kbName: "One" }), 503, "VECTOR_STORE_UNAVAILABLE", "Chroma down")
+        refused(
+          yield* createKb(a.key, { kbKey: "kb-one", kbName: "One" }),
+          503,
+          "VECTOR_STORE_UNAVAILABLE",
+          "Chroma down"
+        )
         assert.strictEqual((yield* get(`${comms}/knowledge-bases`, { token: a.key })).body.total, 0)
       }))
   })
 })
-
 
 /** A loopback page server on 127.0.0.2 for URL sources; pages can change between jobs. */
 const pageServer = Effect.acquireRelease(
@@ -689,7 +872,10 @@ describe("knowledge bases with an OpenAI-compatible embedder, and switching embe
         const remote = yield* createKb(a.key, { kbKey: uniqueKey(), kbName: "Remote", embedder: OPENAI })
         assert.strictEqual(remote.status, 201, remote.text)
         assert.strictEqual(remote.body.embedder, OPENAI)
-        yield* post(`${comms}/knowledge-bases/${remote.body.id}/sources`, { token: a.key, json: { type: "FAQ", faqs: FAQS } })
+        yield* post(`${comms}/knowledge-bases/${remote.body.id}/sources`, {
+          token: a.key,
+          json: { type: "FAQ", faqs: FAQS }
+        })
         const before = api.inputsEmbedded()
         assert.strictEqual((yield* ingest(a.key, remote.body.id)).status, "SUCCEEDED")
         assert.strictEqual(api.inputsEmbedded() - before, FAQS.length, "each FAQ pair embedded once, by the API")
@@ -721,7 +907,11 @@ describe("knowledge bases with an OpenAI-compatible embedder, and switching embe
         const job = yield* ingest(a.key, kb.id)
         assert.strictEqual(job.status, "SUCCEEDED", JSON.stringify(job))
         assert.strictEqual(job.embedder, OPENAI)
-        assert.deepStrictEqual(job.documents, { ingested: 1, unchanged: 0, removed: 0, failed: 0 }, "an unchanged document too")
+        assert.deepStrictEqual(
+          job.documents,
+          { ingested: 1, unchanged: 0, removed: 0, failed: 0 },
+          "an unchanged document too"
+        )
         assert.strictEqual(api.inputsEmbedded() - embeddedBefore, FAQS.length)
         const switched = (yield* get(`${comms}/knowledge-bases/${kb.id}`, { token: a.key })).body
         assert.strictEqual(switched.embedder, OPENAI)
@@ -744,7 +934,9 @@ describe("knowledge bases with an OpenAI-compatible embedder, and switching embe
       Effect.gen(function*() {
         const api = yield* FakeEmbeddings
         const a = yield* tenant
-        const kb = (yield* createKb(a.key, { kbKey: uniqueKey(), kbName: "Flaky", embedder: "openai:text-embedding-3-small" })).body
+        const kb =
+          (yield* createKb(a.key, { kbKey: uniqueKey(), kbName: "Flaky", embedder: "openai:text-embedding-3-small" }))
+            .body
         api.fault({ _tag: "Respond", status: 503 })
         refused(yield* query(a.key, kb.id, { query: "anything" }), 503, "EMBEDDER_UNAVAILABLE", "the API answered 503")
       }))

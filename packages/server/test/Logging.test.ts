@@ -58,7 +58,9 @@ describe("structured logs", () => {
           l.message === "request" && l.annotations["requestId"] === requestId && l.annotations["service"] === "comms"
         )!
         assert.deepInclude(access.annotations, { tenantId: account.tenantId, status: 202 }, access.text)
-        const anonymous = recorded.find((l) => l.message === "request" && l.annotations["path"] === "/api/v1/auth/signup")!
+        const anonymous = recorded.find((l) =>
+          l.message === "request" && l.annotations["path"] === "/api/v1/auth/signup"
+        )!
         assert.notProperty(anonymous.annotations, "tenantId", "no caller, no tenant")
 
         const sessionId = placed.body.sessionId as string
@@ -68,8 +70,13 @@ describe("structured logs", () => {
           `the "call ended" line of ${sessionId}`
         )
         for (const message of ["call queued", "call ended"]) {
-          const line = recorded.find((l) => l.message === message && l.annotations["entity"] === `LiveCall/${sessionId}`)
-          assert.isDefined(line, `${message}: ${recorded.filter((l) => l.message === message).map((l) => l.text).join("\n")}`)
+          const line = recorded.find((l) =>
+            l.message === message && l.annotations["entity"] === `LiveCall/${sessionId}`
+          )
+          assert.isDefined(
+            line,
+            `${message}: ${recorded.filter((l) => l.message === message).map((l) => l.text).join("\n")}`
+          )
           assert.deepInclude(line!.annotations, { tenantId: account.tenantId })
           assert.match(String(line!.annotations["shard"]), /^default:\d+$/)
         }

@@ -46,8 +46,11 @@ const scrape = (base: string) =>
 
 const originOf = (apiBase: string) => apiBase.replace(/\/api\/v1$/, "")
 
-const setUp = (gateway: string, provider: "PROVIDER_A" | "PROVIDER_B", keyBody: Record<string, unknown> = { name: "k" }) =>
-  callReady(gateway, provider, { keyBody, amount: 10_000 })
+const setUp = (
+  gateway: string,
+  provider: "PROVIDER_A" | "PROVIDER_B",
+  keyBody: Record<string, unknown> = { name: "k" }
+) => callReady(gateway, provider, { keyBody, amount: 10_000 })
 
 describe("/metrics", () => {
   layer(TestPlatform.layer(), { timeout: 120_000, excludeTestServices: true })((it) => {
@@ -55,13 +58,21 @@ describe("/metrics", () => {
       Effect.gen(function*() {
         const urls = yield* TestPlatform.TestPlatformUrls
         // the embedded runner takes every shard (8 per group in the test platform) soon after it starts
-        yield* waitUntil(scrape(originOf(urls.gateway)), (s) => total(s, "voiceagent_cluster_shards_owned") === 8, "8 shards")
+        yield* waitUntil(
+          scrape(originOf(urls.gateway)),
+          (s) => total(s, "voiceagent_cluster_shards_owned") === 8,
+          "8 shards"
+        )
         for (const base of [urls.gateway, urls["platform-core"], urls.comms, urls.campaign]) {
           const samples = yield* scrape(originOf(base))
           assert.strictEqual(total(samples, "voiceagent_cluster_shards_owned"), 8, base)
           for (const outbox of ["webhooks", "messages"]) {
             assert.lengthOf(find(samples, "voiceagent_outbox_depth", { outbox }), 1, `${base}: ${outbox} depth`)
-            assert.lengthOf(find(samples, "voiceagent_outbox_oldest_age_seconds", { outbox }), 1, `${base}: ${outbox} age`)
+            assert.lengthOf(
+              find(samples, "voiceagent_outbox_oldest_age_seconds", { outbox }),
+              1,
+              `${base}: ${outbox} age`
+            )
           }
         }
         const reply = yield* get(`${originOf(urls.gateway)}/metrics`)
@@ -80,14 +91,29 @@ describe("/metrics", () => {
         const route = "/api/v1/agents/:id"
         for (const service of ["gateway", "comms"]) {
           for (const status of ["200", "404"]) {
-            const count = total(samples, "http_server_request_duration_seconds_count", { service, route, method: "GET", status })
+            const count = total(samples, "http_server_request_duration_seconds_count", {
+              service,
+              route,
+              method: "GET",
+              status
+            })
             assert.isAtLeast(count, 1, `${service} ${status}`)
           }
         }
-        const buckets = find(samples, "http_server_request_duration_seconds_bucket", { service: "comms", route, status: "200" })
+        const buckets = find(samples, "http_server_request_duration_seconds_bucket", {
+          service: "comms",
+          route,
+          status: "200"
+        })
         assert.isAtLeast(buckets.length, 12, "Prometheus' default buckets and +Inf")
-        assert.strictEqual(buckets.find((b) => b.labels["le"] === "+Inf")!.value, total(samples, "http_server_request_duration_seconds_count", { service: "comms", route, status: "200" }))
-        assert.isAtLeast(total(samples, "http_server_request_duration_seconds_count", { service: "gateway", route: "unmatched" }), 1)
+        assert.strictEqual(
+          buckets.find((b) => b.labels["le"] === "+Inf")!.value,
+          total(samples, "http_server_request_duration_seconds_count", { service: "comms", route, status: "200" })
+        )
+        assert.isAtLeast(
+          total(samples, "http_server_request_duration_seconds_count", { service: "gateway", route: "unmatched" }),
+          1
+        )
         const text = (yield* get(`${originOf(gateway)}/metrics`)).text
         assert.notInclude(text, user.agentId, "no id in any label")
       }))
@@ -105,7 +131,11 @@ describe("/metrics", () => {
           json: { agentId: user.agentId, voiceNumberId: user.voiceNumberId, toNumber: "+14155550003" }
         })
         assert.strictEqual(placed.status, 202, placed.text)
-        const talking = yield* waitUntil(scrape(base), (s) => total(s, "voiceagent_live_calls", { state: "IN_PROGRESS" }) >= 1, "a call in progress")
+        const talking = yield* waitUntil(
+          scrape(base),
+          (s) => total(s, "voiceagent_live_calls", { state: "IN_PROGRESS" }) >= 1,
+          "a call in progress"
+        )
         assert.strictEqual(
           total(talking, "voiceagent_dial_attempts_total", { provider: "PROVIDER_A", result: "placed" }) -
             total(before, "voiceagent_dial_attempts_total", { provider: "PROVIDER_A", result: "placed" }),
@@ -118,7 +148,8 @@ describe("/metrics", () => {
         )
         const ended = yield* waitUntil(
           scrape(base),
-          (s) => total(s, "voiceagent_live_calls") === 0 && total(s, "voiceagent_outbox_depth", { outbox: "webhooks" }) >= 1,
+          (s) =>
+            total(s, "voiceagent_live_calls") === 0 && total(s, "voiceagent_outbox_depth", { outbox: "webhooks" }) >= 1,
           "the call ended and its webhook waits"
         )
         assert.isAtLeast(
@@ -158,7 +189,8 @@ describe("/metrics", () => {
         assert.strictEqual(created.status, 201, created.text)
         const before = yield* scrape(base)
         const dialed = (s: ReadonlyArray<Sample>, result: string) =>
-          total(s, "voiceagent_campaign_dials_total", { result }) - total(before, "voiceagent_campaign_dials_total", { result })
+          total(s, "voiceagent_campaign_dials_total", { result }) -
+          total(before, "voiceagent_campaign_dials_total", { result })
         const scheduled = yield* post(`${gateway}/campaigns/${created.body.id}/schedule`, {
           token: user.key,
           json: { scheduledAt: new Date(Date.now() - 1000).toISOString() }
@@ -167,10 +199,14 @@ describe("/metrics", () => {
         yield* waitUntil(scrape(base), (s) => dialed(s, "dialed") === 3, "three dials")
         const done = yield* waitUntil(
           scrape(base),
-          (s) => total(s, "voiceagent_campaigns", { status: "running" }) === 0 && total(s, "voiceagent_campaigns_dialing") === 0,
+          (s) =>
+            total(s, "voiceagent_campaigns", { status: "running" }) === 0 &&
+            total(s, "voiceagent_campaigns_dialing") === 0,
           "the campaign completed"
         )
-        for (const state of ["pending", "in_progress"]) assert.strictEqual(total(done, "voiceagent_campaign_contacts", { state }), 0)
+        for (const state of ["pending", "in_progress"]) {
+          assert.strictEqual(total(done, "voiceagent_campaign_contacts", { state }), 0)
+        }
       }))
   })
 })
@@ -207,7 +243,11 @@ describe("OpenTelemetry traces", () => {
           json: { agentId: user.agentId, voiceNumberId: user.voiceNumberId, toNumber: "+14155550123" }
         })
         assert.strictEqual(placed.status, 202, placed.text)
-        yield* waitUntil(Effect.sync(() => twilio.calls().filter((c) => c.method === "POST")), (c) => c.length > 0, "the dial")
+        yield* waitUntil(
+          Effect.sync(() => twilio.calls().filter((c) => c.method === "POST")),
+          (c) => c.length > 0,
+          "the dial"
+        )
 
         const path = "/api/v1/channels/voice/call"
         const isDial = (s: FakeOtlpCollector.CollectedSpan) =>
@@ -218,13 +258,19 @@ describe("OpenTelemetry traces", () => {
           "the carrier's span exported"
         )
         // the gateway's server span starts the trace (the test's request carried none)
-        const root = spans.find((s) => s.name === "http.server POST" && s.attributes["url.path"] === path && s.parentSpanId === undefined)
+        const root = spans.find((s) =>
+          s.name === "http.server POST" && s.attributes["url.path"] === path && s.parentSpanId === undefined
+        )
         assert.isDefined(root, "the gateway's span")
         const trace = spans.filter((s) => s.traceId === root!.traceId)
         const byId = new Map(trace.map((s) => [s.spanId, s]))
         const ancestry = (span: FakeOtlpCollector.CollectedSpan) => {
           const names: Array<string> = []
-          for (let at: FakeOtlpCollector.CollectedSpan | undefined = span; at !== undefined; at = at.parentSpanId === undefined ? undefined : byId.get(at.parentSpanId)) {
+          for (
+            let at: FakeOtlpCollector.CollectedSpan | undefined = span;
+            at !== undefined;
+            at = at.parentSpanId === undefined ? undefined : byId.get(at.parentSpanId)
+          ) {
             names.push(at.name)
           }
           return names.reverse()

@@ -88,7 +88,9 @@ describe("properties over HTTP", () => {
               const after = await countIn(listId)
               if (reply.status >= 500) throw new Error(`5xx for ${JSON.stringify(csv)}: ${reply.text}`)
               if (reply.status === 200) {
-                if (after - before !== reply.body.imported) throw new Error(`reported ${reply.body.imported}, wrote ${after - before}`)
+                if (after - before !== reply.body.imported) {
+                  throw new Error(`reported ${reply.body.imported}, wrote ${after - before}`)
+                }
                 if (reply.body.skipped !== reply.body.invalidRows.length) throw new Error("skipped != invalidRows")
               } else if (after !== before) {
                 throw new Error(`refused with ${reply.status} but wrote ${after - before} contacts`)
@@ -131,7 +133,11 @@ describe("properties over HTTP", () => {
         const body = fc.oneof(
           fc.jsonValue(),
           fc.record({ contacts: fc.array(fc.jsonValue(), { maxLength: 5 }) }),
-          fc.record({ phoneNumber: fc.oneof(fc.string(), fc.jsonValue()), name: fc.jsonValue(), metadata: fc.jsonValue() }),
+          fc.record({
+            phoneNumber: fc.oneof(fc.string(), fc.jsonValue()),
+            name: fc.jsonValue(),
+            metadata: fc.jsonValue()
+          }),
           fc.record({ name: fc.jsonValue(), agent_persona_id: fc.oneof(fc.uuid(), fc.string()) }),
           fc.record({ phoneNumber: fc.string(), provider: fc.string() })
         )

@@ -35,7 +35,13 @@ class Upstream extends Context.Tag("test/Upstream")<Upstream, { readonly url: st
       Effect.async<{ server: http.Server; url: string; seen: Array<Seen> }>((resume) => {
         const seen: Array<Seen> = []
         const server = http.createServer((req, res) => {
-          const record: Seen = { method: req.method!, url: req.url!, headers: req.headers, bytes: 0, outcome: "pending" }
+          const record: Seen = {
+            method: req.method!,
+            url: req.url!,
+            headers: req.headers,
+            bytes: 0,
+            outcome: "pending"
+          }
           seen.push(record)
           req.on("data", (chunk: Buffer) => (record.bytes += chunk.length))
           req.on("close", () => {
@@ -47,8 +53,12 @@ class Upstream extends Context.Tag("test/Upstream")<Upstream, { readonly url: st
             res.end(JSON.stringify({ method: req.method, url: req.url, bytes: record.bytes }))
           })
         })
-        server.listen(0, "127.0.0.1", () =>
-          resume(Effect.succeed({ server, seen, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })))
+        server.listen(
+          0,
+          "127.0.0.1",
+          () =>
+            resume(Effect.succeed({ server, seen, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }))
+        )
       }),
       ({ server }) =>
         Effect.async<void>((resume) => {
@@ -62,13 +72,16 @@ class Upstream extends Context.Tag("test/Upstream")<Upstream, { readonly url: st
 class GatewayUrl extends Context.Tag("test/GatewayUrl")<GatewayUrl, string>() {}
 
 const gatewayInFrontOfUpstream = (protection: ProtectionOptions) =>
-  Layer.effect(GatewayUrl, Effect.flatMap(ServiceDirectory, (d) => Effect.map(d.lookup("gateway"), Option.getOrThrow))).pipe(
-    Layer.provideMerge(serveGateway({ host: "127.0.0.1", port: 0, protection })),
-    Layer.provideMerge(
-      Layer.unwrapEffect(Effect.map(Upstream, (u) => ServiceDirectory.make({ comms: u.url, campaign: u.url, "platform-core": u.url })))
-    ),
-    Layer.provideMerge(Upstream.layer)
-  )
+  Layer.effect(GatewayUrl, Effect.flatMap(ServiceDirectory, (d) => Effect.map(d.lookup("gateway"), Option.getOrThrow)))
+    .pipe(
+      Layer.provideMerge(serveGateway({ host: "127.0.0.1", port: 0, protection })),
+      Layer.provideMerge(
+        Layer.unwrapEffect(
+          Effect.map(Upstream, (u) => ServiceDirectory.make({ comms: u.url, campaign: u.url, "platform-core": u.url }))
+        )
+      ),
+      Layer.provideMerge(Upstream.layer)
+    )
 
 interface Sent {
   readonly status: number
@@ -85,7 +98,12 @@ interface Sent {
  */
 const send = (
   url: string,
-  options: { readonly body: Buffer; readonly chunked?: boolean; readonly method?: string; readonly headers?: Record<string, string> }
+  options: {
+    readonly body: Buffer
+    readonly chunked?: boolean
+    readonly method?: string
+    readonly headers?: Record<string, string>
+  }
 ) =>
   Effect.async<Sent>((resume) => {
     const target = new URL(url)
@@ -105,7 +123,9 @@ const send = (
       agent: false,
       headers: {
         ...options.headers,
-        ...(options.chunked === true ? { "transfer-encoding": "chunked" } : { "content-length": String(options.body.length) })
+        ...(options.chunked === true
+          ? { "transfer-encoding": "chunked" }
+          : { "content-length": String(options.body.length) })
       }
     }, (res) => {
       answered = true
@@ -231,7 +251,10 @@ describe("gateway protection, in front of a recording upstream", () => {
         for (const token of [tampered, `Bearer ${real}`, "not-a-key"]) {
           const reply = yield* get(`${gateway}/api/v1/agents?bad=${encodeURIComponent(token)}`, { token, headers })
           assert.strictEqual(reply.status, 401, token)
-          assert.deepStrictEqual([reply.body.error.code, reply.body.error.message], ["INVALID_API_KEY", "Invalid API key"])
+          assert.deepStrictEqual([reply.body.error.code, reply.body.error.message], [
+            "INVALID_API_KEY",
+            "Invalid API key"
+          ])
         }
         assert.isFalse((yield* Upstream).seen.some((s) => s.url.includes("bad=")))
       }))
@@ -242,14 +265,24 @@ describe("gateway protection, in front of a recording upstream", () => {
         const client = newClient()
         // sessions and anonymous requests from one address share its bucket
         for (const token of [undefined, "aaa.bbb.ccc", "ddd.eee.fff", undefined, "aaa.bbb.ccc"]) {
-          const reply = yield* get(`${gateway}/api/v1/auth/login`, { headers: { "x-forwarded-for": client }, ...(token ? { token } : {}) })
+          const reply = yield* get(`${gateway}/api/v1/auth/login`, {
+            headers: { "x-forwarded-for": client },
+            ...(token ? { token } : {})
+          })
           assert.strictEqual(reply.status, 200)
         }
         const refused = yield* get(`${gateway}/api/v1/auth/login`, { headers: { "x-forwarded-for": client } })
         rateLimited(refused, 4)
         // the address is the entry the trusted proxy added; what the client wrote to its left does not count
-        rateLimited(yield* get(`${gateway}/api/v1/profile`, { headers: { "x-forwarded-for": `10.1.2.3, ${client}` } }), 4)
-        assert.strictEqual((yield* get(`${gateway}/api/v1/profile`, { headers: { "x-forwarded-for": `${client}, ${newClient()}` } })).status, 200)
+        rateLimited(
+          yield* get(`${gateway}/api/v1/profile`, { headers: { "x-forwarded-for": `10.1.2.3, ${client}` } }),
+          4
+        )
+        assert.strictEqual(
+          (yield* get(`${gateway}/api/v1/profile`, { headers: { "x-forwarded-for": `${client}, ${newClient()}` } }))
+            .status,
+          200
+        )
         for (const path of ["/healthz", "/readyz", "/api/v1/openapi.json", "/docs"]) {
           for (let i = 0; i < 3; i++) {
             const reply = yield* get(`${gateway}${path}`, { headers: { "x-forwarded-for": client } })
@@ -259,8 +292,15 @@ describe("gateway protection, in front of a recording upstream", () => {
         }
         // carriers' and the messaging platform's callbacks come from shared addresses: signatures, not buckets
         for (let i = 0; i < 3; i++) {
-          assert.strictEqual((yield* post(`${gateway}/api/v1/telephony/twilio/status/x`, { headers: { "x-forwarded-for": client } })).status, 200)
-          assert.strictEqual((yield* post(`${gateway}/api/v1/chatapp/webhook/t`, { headers: { "x-forwarded-for": client } })).status, 200)
+          assert.strictEqual(
+            (yield* post(`${gateway}/api/v1/telephony/twilio/status/x`, { headers: { "x-forwarded-for": client } }))
+              .status,
+            200
+          )
+          assert.strictEqual(
+            (yield* post(`${gateway}/api/v1/chatapp/webhook/t`, { headers: { "x-forwarded-for": client } })).status,
+            200
+          )
         }
       }))
 
@@ -268,13 +308,19 @@ describe("gateway protection, in front of a recording upstream", () => {
       Effect.gen(function*() {
         const gateway = yield* GatewayUrl
         const headers = { "x-forwarded-for": newClient(), "content-type": "application/json" }
-        const over = yield* send(`${gateway}/api/v1/agents?declared=over`, { body: Buffer.alloc(64 * KiB + 1, 32), headers })
+        const over = yield* send(`${gateway}/api/v1/agents?declared=over`, {
+          body: Buffer.alloc(64 * KiB + 1, 32),
+          headers
+        })
         assert.strictEqual(over.status, 413, over.error ?? over.text)
         assert.strictEqual(over.body.error.code, "PAYLOAD_TOO_LARGE")
         assert.deepStrictEqual(over.body.error.details, { limitBytes: 64 * KiB })
         assert.strictEqual(over.headers["connection"], "close")
         assert.strictEqual(yield* reachedUpstream("/api/v1/agents?declared=over"), 0)
-        const exact = yield* send(`${gateway}/api/v1/agents?declared=exact`, { body: Buffer.alloc(64 * KiB, 32), headers })
+        const exact = yield* send(`${gateway}/api/v1/agents?declared=exact`, {
+          body: Buffer.alloc(64 * KiB, 32),
+          headers
+        })
         assert.deepStrictEqual([exact.status, exact.body.bytes], [200, 64 * KiB])
         // a declared length far beyond: answered at once, without waiting for the body
         const huge = yield* send(`${gateway}/api/v1/agents?declared=huge`, {
@@ -288,11 +334,19 @@ describe("gateway protection, in front of a recording upstream", () => {
       Effect.gen(function*() {
         const gateway = yield* GatewayUrl
         const headers = { "x-forwarded-for": newClient(), "content-type": "application/json" }
-        const over = yield* send(`${gateway}/api/v1/agents?chunked=over`, { body: Buffer.alloc(MiB, 32), chunked: true, headers })
+        const over = yield* send(`${gateway}/api/v1/agents?chunked=over`, {
+          body: Buffer.alloc(MiB, 32),
+          chunked: true,
+          headers
+        })
         assert.strictEqual(over.status, 413, over.error ?? over.text)
         assert.strictEqual(over.body.error.code, "PAYLOAD_TOO_LARGE")
         assert.deepStrictEqual(yield* outcomeOf("/api/v1/agents?chunked=over"), ["aborted"])
-        const under = yield* send(`${gateway}/api/v1/agents?chunked=under`, { body: Buffer.alloc(60 * KiB, 32), chunked: true, headers })
+        const under = yield* send(`${gateway}/api/v1/agents?chunked=under`, {
+          body: Buffer.alloc(60 * KiB, 32),
+          chunked: true,
+          headers
+        })
         assert.deepStrictEqual([under.status, under.body.bytes], [200, 60 * KiB])
         assert.deepStrictEqual(yield* outcomeOf("/api/v1/agents?chunked=under"), ["ended"])
       }))
@@ -304,15 +358,26 @@ describe("gateway protection, in front of a recording upstream", () => {
         const csv = "/api/v1/contact-lists/l1/upload"
         const fits = yield* send(`${gateway}${csv}?n=1`, { body: Buffer.alloc(3 * MiB, 97), headers })
         assert.deepStrictEqual([fits.status, fits.body.bytes], [200, 3 * MiB])
-        const fitsChunked = yield* send(`${gateway}${csv}?n=2`, { body: Buffer.alloc(3 * MiB, 97), chunked: true, headers })
+        const fitsChunked = yield* send(`${gateway}${csv}?n=2`, {
+          body: Buffer.alloc(3 * MiB, 97),
+          chunked: true,
+          headers
+        })
         assert.deepStrictEqual([fitsChunked.status, fitsChunked.body.bytes], [200, 3 * MiB])
         const over = yield* send(`${gateway}${csv}?n=3`, { body: Buffer.alloc(3 * MiB + 1, 97), headers })
         assert.strictEqual(over.status, 413, over.error ?? over.text)
         assert.strictEqual(yield* reachedUpstream(`${csv}?n=3`), 0)
-        const overChunked = yield* send(`${gateway}${csv}?n=4`, { body: Buffer.alloc(5 * MiB, 97), chunked: true, headers })
+        const overChunked = yield* send(`${gateway}${csv}?n=4`, {
+          body: Buffer.alloc(5 * MiB, 97),
+          chunked: true,
+          headers
+        })
         assert.strictEqual(overChunked.status, 413, overChunked.error ?? overChunked.text)
         assert.deepStrictEqual(yield* outcomeOf(`${csv}?n=4`), ["aborted"])
-        const documents = yield* send(`${gateway}/api/v1/knowledge-bases/k1/documents/upload`, { body: Buffer.alloc(12 * MiB, 97), headers })
+        const documents = yield* send(`${gateway}/api/v1/knowledge-bases/k1/documents/upload`, {
+          body: Buffer.alloc(12 * MiB, 97),
+          headers
+        })
         assert.deepStrictEqual([documents.status, documents.body.bytes], [200, 12 * MiB])
       }))
 
@@ -334,7 +399,13 @@ describe("gateway protection, in front of a recording upstream", () => {
           const allowed = yield* preflight(ORIGIN)
           assert.strictEqual(allowed.status, 204)
           assert.strictEqual(allowed.headers.get("access-control-allow-origin"), ORIGIN)
-          assert.includeMembers(allowed.headers.get("access-control-allow-methods")!.split(", "), ["GET", "POST", "PATCH", "PUT", "DELETE"])
+          assert.includeMembers(allowed.headers.get("access-control-allow-methods")!.split(", "), [
+            "GET",
+            "POST",
+            "PATCH",
+            "PUT",
+            "DELETE"
+          ])
           assert.includeMembers(
             allowed.headers.get("access-control-allow-headers")!.split(", "),
             ["authorization", "content-type", "x-request-id", "idempotency-key"]
@@ -371,14 +442,22 @@ describe("gateway protection, in front of a recording upstream", () => {
         for (let i = 0; i < 3; i++) yield* get(`${gateway}/api/v1/agents`, { headers })
         const limited = yield* get(`${gateway}/api/v1/agents`, { headers })
         assert.deepStrictEqual([limited.status, limited.headers.get("access-control-allow-origin")], [429, ORIGIN])
-        const refused = yield* get(`${gateway}/api/v1/agents`, { headers: { origin: "https://evil.example", "x-forwarded-for": newClient() } })
+        const refused = yield* get(`${gateway}/api/v1/agents`, {
+          headers: { origin: "https://evil.example", "x-forwarded-for": newClient() }
+        })
         assert.strictEqual(refused.status, 200, "the request is served; the browser keeps the answer from the page")
         assert.isNull(refused.headers.get("access-control-allow-origin"))
         assert.strictEqual(refused.headers.get("vary"), "Origin")
       }))
   })
 
-  const open: ProtectionOptions = { ...protection, apiKeyRate: undefined, ipRate: undefined, trustedProxyHops: 0, corsOrigins: "*" }
+  const open: ProtectionOptions = {
+    ...protection,
+    apiKeyRate: undefined,
+    ipRate: undefined,
+    trustedProxyHops: 0,
+    corsOrigins: "*"
+  }
   layer(gatewayInFrontOfUpstream(open), { timeout: 60_000, excludeTestServices: true })((it) => {
     it.effect("with CORS_ALLOWED_ORIGINS=*: any origin, no Vary; with rate limits off: no RateLimit headers", () =>
       Effect.gen(function*() {
@@ -390,7 +469,10 @@ describe("gateway protection, in front of a recording upstream", () => {
         assert.strictEqual(preflight.headers.get("access-control-allow-origin"), "*")
         assert.isNull(preflight.headers.get("vary"))
         for (let i = 0; i < 20; i++) {
-          const reply = yield* get(`${gateway}/api/v1/agents`, { token: generateApiKey(), headers: { origin: "https://anywhere.example" } })
+          const reply = yield* get(`${gateway}/api/v1/agents`, {
+            token: generateApiKey(),
+            headers: { origin: "https://anywhere.example" }
+          })
           assert.strictEqual(reply.status, 200)
           assert.strictEqual(reply.headers.get("access-control-allow-origin"), "*")
           assert.isNull(reply.headers.get("ratelimit-limit"))
@@ -437,7 +519,9 @@ const NoopVectorStore = Layer.succeed(VectorStore, {
 const multipart = (files: ReadonlyArray<{ readonly name: string; readonly content: Buffer }>) => {
   const boundary = "----protection-test-boundary"
   const parts = files.flatMap((f) => [
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${f.name}"\r\nContent-Type: text/plain\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${f.name}"\r\nContent-Type: text/plain\r\n\r\n`
+    ),
     f.content,
     Buffer.from("\r\n")
   ])
@@ -448,11 +532,14 @@ const multipart = (files: ReadonlyArray<{ readonly name: string; readonly conten
 }
 
 const countRows = (table: "contacts" | "kb_documents", column: string, id: string) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql<{ n: number | string }>`SELECT count(*) AS n FROM ${sql(table)} WHERE ${sql(column)} = ${id}`.pipe(
-      Effect.map(([r]) => Number(r!.n)),
-      Effect.orDie
-    ))
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) =>
+      sql<{ n: number | string }>`SELECT count(*) AS n FROM ${sql(table)} WHERE ${sql(column)} = ${id}`.pipe(
+        Effect.map(([r]) => Number(r!.n)),
+        Effect.orDie
+      )
+  )
 
 describe("gateway protection, in front of the real services", () => {
   const platform = TestPlatform.layer({
@@ -471,7 +558,9 @@ describe("gateway protection, in front of the real services", () => {
         const account = yield* signup(gateway)
         const first = yield* createKey(gateway, account.token)
         const second = yield* createKey(gateway, account.token)
-        for (let i = 0; i < 3; i++) assert.strictEqual((yield* get(`${gateway}/profile`, { token: first.key })).status, 200)
+        for (let i = 0; i < 3; i++) {
+          assert.strictEqual((yield* get(`${gateway}/profile`, { token: first.key })).status, 200)
+        }
         const refused = yield* get(`${gateway}/profile`, { token: first.key, headers: { origin: ORIGIN } })
         rateLimited(refused, 20)
         assert.strictEqual(refused.headers.get("access-control-allow-origin"), ORIGIN)
@@ -491,8 +580,12 @@ describe("gateway protection, in front of the real services", () => {
         assert.strictEqual(list.status, 201, list.text)
 
         // a CSV upload streamed (chunked) past the route's limit: 413, the service's request aborted
-        const rows = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `+1415555${String(from + i).padStart(4, "0")},${"x".repeat(40)}`)
-        const big = multipart([{ name: "contacts.csv", content: Buffer.from(["phone,notes", ...rows(500)].join("\n") + "x".repeat(3 * MiB)) }])
+        const rows = (n: number, from = 0) =>
+          Array.from({ length: n }, (_, i) => `+1415555${String(from + i).padStart(4, "0")},${"x".repeat(40)}`)
+        const big = multipart([{
+          name: "contacts.csv",
+          content: Buffer.from(["phone,notes", ...rows(500)].join("\n") + "x".repeat(3 * MiB))
+        }])
         for (const chunked of [true, false]) {
           const reply = yield* send(`${gateway}/contact-lists/${list.body.id}/upload`, {
             body: big.body,
@@ -503,7 +596,10 @@ describe("gateway protection, in front of the real services", () => {
           assert.strictEqual(reply.body.error.code, "PAYLOAD_TOO_LARGE")
         }
         // bulk contacts as JSON, chunked past the limit
-        const contacts = Array.from({ length: 500 }, (_, i) => ({ phoneNumber: `+1415556${String(i).padStart(4, "0")}`, metadata: { note: "y".repeat(5000) } }))
+        const contacts = Array.from(
+          { length: 500 },
+          (_, i) => ({ phoneNumber: `+1415556${String(i).padStart(4, "0")}`, metadata: { note: "y".repeat(5000) } })
+        )
         const bulk = yield* send(`${gateway}/contact-lists/${list.body.id}/contacts/bulk`, {
           body: Buffer.from(JSON.stringify({ contacts })),
           chunked: true,
@@ -513,7 +609,10 @@ describe("gateway protection, in front of the real services", () => {
         yield* Effect.sleep("200 millis")
         assert.strictEqual(yield* countRows("contacts", "contact_list_id", list.body.id), 0, "nothing written")
 
-        const small = multipart([{ name: "contacts.csv", content: Buffer.from(["phone", ...rows(10).map((r) => r.split(",")[0])].join("\n")) }])
+        const small = multipart([{
+          name: "contacts.csv",
+          content: Buffer.from(["phone", ...rows(10).map((r) => r.split(",")[0])].join("\n"))
+        }])
         const accepted = yield* send(`${gateway}/contact-lists/${list.body.id}/upload`, {
           body: small.body,
           chunked: true,
@@ -522,7 +621,10 @@ describe("gateway protection, in front of the real services", () => {
         assert.deepStrictEqual([accepted.status, accepted.body?.imported], [200, 10], accepted.text)
 
         // knowledge-base files: over the (lowered) 2 MiB ceiling refused, nothing stored; under it stored
-        const kb = yield* post(`${gateway}/knowledge-bases`, { token: account.token, json: { kbKey: "protected", kbName: "Protected" } })
+        const kb = yield* post(`${gateway}/knowledge-bases`, {
+          token: account.token,
+          json: { kbKey: "protected", kbName: "Protected" }
+        })
         assert.strictEqual(kb.status, 201, kb.text)
         const files = multipart(["a", "b", "c"].map((c) => ({ name: `${c}.txt`, content: Buffer.alloc(900 * KiB, c) })))
         const tooMany = yield* send(`${gateway}/knowledge-bases/${kb.body.id}/documents/upload`, {
@@ -613,8 +715,19 @@ describe("protection configuration", () => {
         CORS_ALLOWED_ORIGINS: "https://app.example.com/path"
       }))
       assert.isTrue(Exit.isFailure(exit))
-      const problems = Exit.isFailure(exit) ? ((exit.cause as any).error as Config.InvalidConfiguration).problems.join("\n") : ""
-      for (const name of ["RATE_LIMIT_PER_SECOND", "RATE_LIMIT_BURST", "TRUSTED_PROXY_HOPS", "MAX_BODY_SIZE", "MAX_UPLOAD_SIZE", "CORS_ALLOWED_ORIGINS"]) {
+      const problems = Exit.isFailure(exit)
+        ? ((exit.cause as any).error as Config.InvalidConfiguration).problems.join("\n")
+        : ""
+      for (
+        const name of [
+          "RATE_LIMIT_PER_SECOND",
+          "RATE_LIMIT_BURST",
+          "TRUSTED_PROXY_HOPS",
+          "MAX_BODY_SIZE",
+          "MAX_UPLOAD_SIZE",
+          "CORS_ALLOWED_ORIGINS"
+        ]
+      ) {
         assert.include(problems, name)
       }
     }))

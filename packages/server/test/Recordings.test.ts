@@ -1,10 +1,10 @@
 /**
- * Call recordings over the API, end to end on loopback: a call on Twilio Media Streams (FakeTwilio,
- * FakeTwilioMedia playing Twilio's side of the stream, the caller speaking a recorded line in real
- * time; the offline responder and the built-in voice answering, a self-hosted transcription server
- * hearing) recorded because the call asked, downloaded by its tenant as a stereo WAV file whose left
- * channel is the caller's audio to the sample, refused (404) to another tenant, then deleted; the
- * same on Telnyx's media streaming (FakeTelnyx, FakeTelnyxMedia); a web call's recording at 16 kHz. Bad input is refused with a 400 and nothing is placed or changed.
+ * Call recordings over the API, end to end on loopback: a call on Twilio Media Streams (FakeTwilio, FakeTwilioMedia
+ * playing Twilio's side of the stream, the caller speaking a recorded line in real time; the offline responder and the
+ * built-in voice answering, a self-hosted transcription server hearing) recorded because the call asked, downloaded by
+ * its tenant as a stereo WAV file whose left channel is the caller's audio to the sample, refused (404) to another
+ * tenant, then deleted; the same on Telnyx's media streaming (FakeTelnyx, FakeTelnyxMedia); a web call's recording at
+ * 16 kHz. Bad input is refused with a 400 and nothing is placed or changed.
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { joinWebCall, startWebCall, streamInRealTime, wavTo16k } from "@voiceagent/client/WebCall"
@@ -42,7 +42,10 @@ const platform = Layer.unwrapScoped(Effect.gen(function*() {
     twilioAuthToken: twilio.authToken,
     telnyxPublicKey: telnyx.publicKey,
     runtime: {
-      carriers: { PROVIDER_B: FakeTwilio.carrier(twilio, publicUrl), PROVIDER_C: FakeTelnyx.carrier(telnyx, publicUrl) },
+      carriers: {
+        PROVIDER_B: FakeTwilio.carrier(twilio, publicUrl),
+        PROVIDER_C: FakeTelnyx.carrier(telnyx, publicUrl)
+      },
       media: { host: "127.0.0.1", port: 0 },
       voice: { openAiTranscription: { baseUrl: transcription.url } },
       recordings: { directory, retentionDays: 30, sweepInterval: "1 hour" }
@@ -76,7 +79,10 @@ describe("call recordings over the API", () => {
         const other = yield* callReady(gateway, "PROVIDER_B", { api: comms })
         yield* patch(`${comms}/agents/${user.agentId}`, {
           token: user.key,
-          json: { greetMessage: "Hello, this is Cy.", metadata: { fallback_message: "The premium plan costs twenty dollars a month." } }
+          json: {
+            greetMessage: "Hello, this is Cy.",
+            metadata: { fallback_message: "The premium plan costs twenty dollars a month." }
+          }
         })
         const placed = yield* post(`${gateway}/channels/voice/call`, {
           token: user.key,
@@ -105,7 +111,11 @@ describe("call recordings over the API", () => {
         yield* stream.until("the agent quiet", () => !stream.agentSpeaking())
         twilio.setCallStatus(callSid, "completed")
         assert.strictEqual(yield* twilio.deliverStatusCallback(callSid), 204)
-        const done = yield* waitUntil(session(), (s) => s.status === "ENDED" && s.recording !== null, "the call ENDED and recorded")
+        const done = yield* waitUntil(
+          session(),
+          (s) => s.status === "ENDED" && s.recording !== null,
+          "the call ENDED and recorded"
+        )
         assert.deepInclude(done.recording, { channels: 2, sampleRate: 8_000 }, story(done))
 
         // its tenant downloads it, through the gateway as straight from the service
@@ -161,7 +171,10 @@ describe("call recordings over the API", () => {
           token: user.key,
           json: { greetMessage: "Hello, this is Tess.", metadata: { fallback_message: "Twenty dollars a month." } }
         })
-        const number = yield* post(`${comms}/voice-numbers`, { token: user.key, json: { phoneNumber: "+14155550198", provider: "PROVIDER_C" } })
+        const number = yield* post(`${comms}/voice-numbers`, {
+          token: user.key,
+          json: { phoneNumber: "+14155550198", provider: "PROVIDER_C" }
+        })
         assert.strictEqual(number.status, 201, number.text)
         const placed = yield* post(`${gateway}/channels/voice/call`, {
           token: user.key,
@@ -188,7 +201,11 @@ describe("call recordings over the API", () => {
         telnyx.hangUp(id, "normal_clearing", "callee")
         yield* stream.stop
         assert.strictEqual(yield* telnyx.deliver(id, "call.hangup"), 200)
-        const done = yield* waitUntil(session(), (s) => s.status === "ENDED" && s.recording !== null, "the call ENDED and recorded")
+        const done = yield* waitUntil(
+          session(),
+          (s) => s.status === "ENDED" && s.recording !== null,
+          "the call ENDED and recorded"
+        )
         const got = yield* download(`${gateway}/calls/${sessionId}/recording`, user.key)
         assert.strictEqual(got.status, 200)
         const wav = parseWav(got.bytes)!
@@ -215,7 +232,8 @@ describe("call recordings over the API", () => {
           startWebCall({ baseUrl: new URL(gateway).origin, apiKey: user.key, agentId: user.agentId, record: true })
         )
         const call = joinWebCall(ticket, { WebSocket: WebSocket as never })
-        const session = () => Effect.map(get(`${gateway}/calls/${ticket.sessionId}`, { token: user.key }), (r) => r.body)
+        const session = () =>
+          Effect.map(get(`${gateway}/calls/${ticket.sessionId}`, { token: user.key }), (r) => r.body)
         yield* waitUntil(session(), (s) => s.transcript.length >= 1, "the greeting said")
         const line = wavTo16k(writeWav(yield* FakeTwilioMedia.callerLine(QUESTION), 8_000))
         const quiet = new Int16Array(16_000)
@@ -227,7 +245,11 @@ describe("call recordings over the API", () => {
         yield* Effect.promise(() => streamInRealTime(call, new Int16Array(16_000)))
         call.hangup()
         yield* Effect.promise(() => call.ended)
-        const done = yield* waitUntil(session(), (s) => s.status === "ENDED" && s.recording !== null, "the call ENDED and recorded")
+        const done = yield* waitUntil(
+          session(),
+          (s) => s.status === "ENDED" && s.recording !== null,
+          "the call ENDED and recorded"
+        )
         assert.deepInclude(done.recording, { channels: 2, sampleRate: 16_000 }, story(done))
         const got = yield* download(`${gateway}/calls/${ticket.sessionId}/recording`, user.key)
         assert.strictEqual(got.status, 200)
@@ -265,14 +287,20 @@ describe("call recordings over the API", () => {
           assert.strictEqual(refused.body.error.code, "VALIDATION_FAILED")
           assert.include(JSON.stringify(refused.body.error.details), "record")
         }
-        const minted = yield* post(`${gateway}/channels/web/call`, { token: user.key, json: { agentId: user.agentId, record: "yes" } })
+        const minted = yield* post(`${gateway}/channels/web/call`, {
+          token: user.key,
+          json: { agentId: user.agentId, record: "yes" }
+        })
         assert.deepStrictEqual([minted.status, minted.body.error.code], [400, "VALIDATION_FAILED"], minted.text)
         const logs = yield* get(`${gateway}/call-logs`, { token: user.key })
         assert.strictEqual(logs.body.total, 0)
         assert.strictEqual(twilio.createdCalls().length, before)
 
         for (const recording of ["sometimes", true, ""]) {
-          const refused = yield* patch(`${gateway}/agents/${user.agentId}`, { token: user.key, json: { settings: { recording } } })
+          const refused = yield* patch(`${gateway}/agents/${user.agentId}`, {
+            token: user.key,
+            json: { settings: { recording } }
+          })
           assert.strictEqual(refused.status, 400, refused.text)
           assert.strictEqual(refused.body.error.code, "VALIDATION_FAILED")
         }
@@ -280,11 +308,17 @@ describe("call recordings over the API", () => {
         assert.isUndefined(agent.body.settings.recording)
         // the valid values are kept, and null removes the setting
         for (const recording of ["on", "never", "off"]) {
-          const set = yield* patch(`${gateway}/agents/${user.agentId}`, { token: user.key, json: { settings: { recording } } })
+          const set = yield* patch(`${gateway}/agents/${user.agentId}`, {
+            token: user.key,
+            json: { settings: { recording } }
+          })
           assert.strictEqual(set.status, 200, set.text)
           assert.strictEqual(set.body.settings.recording, recording)
         }
-        const removed = yield* patch(`${gateway}/agents/${user.agentId}`, { token: user.key, json: { settings: { recording: null } } })
+        const removed = yield* patch(`${gateway}/agents/${user.agentId}`, {
+          token: user.key,
+          json: { settings: { recording: null } }
+        })
         assert.isUndefined(removed.body.settings.recording)
 
         for (const id of ["not-a-uuid", "1", "%00"]) {

@@ -1,8 +1,8 @@
 import { assert, describe, layer } from "@effect/vitest"
 import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Duration, Effect } from "effect"
-import { callReady, get, post } from "./Http.js"
 import { rawRequest, requestHead, tableCounts } from "./Hostile.js"
+import { callReady, get, post } from "./Http.js"
 
 // Slow and stalled clients against every server, through the gateway and straight to a service.
 // Real time: the servers' own timeouts are what is tested, set short here (1 s, 1 s, 4 s). Each
@@ -12,14 +12,18 @@ const GIVE_UP = 20_000
 
 describe("slow clients", () => {
   layer(
-    TestPlatform.layer({ httpTimeouts: { headers: Duration.seconds(1), body: Duration.seconds(1), request: Duration.seconds(4) } }),
+    TestPlatform.layer({
+      httpTimeouts: { headers: Duration.seconds(1), body: Duration.seconds(1), request: Duration.seconds(4) }
+    }),
     { timeout: 180_000, excludeTestServices: true }
   )((it) => {
     it.effect("headers that never end: 408 and the connection closed", () =>
       Effect.gen(function*() {
         const urls = yield* TestPlatform.TestPlatformUrls
         for (const base of [urls.gateway, urls.comms]) {
-          const answer = yield* rawRequest(base, [`GET /api/v1/agents HTTP/1.1\r\nhost: x\r\nx-slow: `], { stopAfterMs: GIVE_UP })
+          const answer = yield* rawRequest(base, [`GET /api/v1/agents HTTP/1.1\r\nhost: x\r\nx-slow: `], {
+            stopAfterMs: GIVE_UP
+          })
           assert.isBelow(answer.elapsedMs, GIVE_UP, `${base}: the server closed the connection`)
           assert.strictEqual(answer.status, 408, `${base}: ${answer.head}`)
           assert.strictEqual(JSON.parse(answer.body).error.code, "REQUEST_TIMEOUT", answer.body)
@@ -41,9 +45,19 @@ describe("slow clients", () => {
               "content-length": String(body.length + 100)
             }) + body
           ], { endAfterSending: true, stopAfterMs: GIVE_UP })
-          const huge = yield* rawRequest(base, [requestHead("GET", `${base}/agents`, { "x-big": "a".repeat(20_000) })], { stopAfterMs: GIVE_UP })
+          const huge = yield* rawRequest(
+            base,
+            [requestHead("GET", `${base}/agents`, { "x-big": "a".repeat(20_000) })],
+            { stopAfterMs: GIVE_UP }
+          )
           const garbage = yield* rawRequest(base, ["NOT HTTP AT ALL\r\n\r\n"], { stopAfterMs: GIVE_UP })
-          for (const [answer, status, code] of [[cut, 400, "INVALID_BODY"], [huge, 431, "REQUEST_HEADERS_TOO_LARGE"], [garbage, 400, "MALFORMED_REQUEST"]] as const) {
+          for (
+            const [answer, status, code] of [[cut, 400, "INVALID_BODY"], [huge, 431, "REQUEST_HEADERS_TOO_LARGE"], [
+              garbage,
+              400,
+              "MALFORMED_REQUEST"
+            ]] as const
+          ) {
             assert.strictEqual(answer.status, status, `${base}: ${answer.head}`)
             const error = JSON.parse(answer.body).error
             assert.strictEqual(error.code, code, answer.body)
@@ -75,7 +89,10 @@ describe("slow clients", () => {
           assert.match(answer.head, /connection: close/i)
           assert.deepStrictEqual(yield* tableCounts, before)
           // a chunked body that stops between chunks, on an upload route
-          const created = yield* post(`${urls.gateway}/contact-lists`, { token: ready.key, json: { name: `slow ${base}` } })
+          const created = yield* post(`${urls.gateway}/contact-lists`, {
+            token: ready.key,
+            json: { name: `slow ${base}` }
+          })
           const lists = base === urls.gateway ? base : urls.campaign
           const list = `${lists}/contact-lists/${created.body.id}/upload`
           const chunked = yield* rawRequest(lists, [
@@ -107,7 +124,10 @@ describe("slow clients", () => {
         assert.strictEqual(upgrade.status, 400, upgrade.head)
         for (let i = 0; i < 3; i++) {
           const started = performance.now()
-          const next = yield* post(`${urls.gateway}/agents`, { token: ready.key, json: { name: "after the upgrade", agent_persona_id: "x" } })
+          const next = yield* post(`${urls.gateway}/agents`, {
+            token: ready.key,
+            json: { name: "after the upgrade", agent_persona_id: "x" }
+          })
           assert.strictEqual(next.status, 400, next.text)
           assert.strictEqual(next.body.error.code, "VALIDATION_FAILED", next.text)
           assert.isBelow(performance.now() - started, 1_000, "answered at once")
@@ -144,7 +164,8 @@ describe("answers before the body is sent", () => {
         const ready = yield* callReady(urls.gateway, "PROVIDER_A")
         const list = (yield* post(`${urls.gateway}/contact-lists`, { token: ready.key, json: { name: "early" } })).body
         const file = "phone\n" + "+14155550100\n".repeat(2_000)
-        const body = `--b\r\ncontent-disposition: form-data; name="file"; filename="c.csv"\r\ncontent-type: text/csv\r\n\r\n${file}\r\n--b--\r\n`
+        const body =
+          `--b\r\ncontent-disposition: form-data; name="file"; filename="c.csv"\r\ncontent-type: text/csv\r\n\r\n${file}\r\n--b--\r\n`
         const parts = [body.slice(0, 100), body.slice(100, 8_000), body.slice(8_000, 16_000), body.slice(16_000)]
         const cases: ReadonlyArray<readonly [string, Record<string, string>, number]> = [
           ["no credentials", {}, 401],

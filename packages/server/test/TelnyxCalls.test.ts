@@ -7,20 +7,20 @@
  * webhook route under bad input: a refusal writes nothing and is never a 5xx.
  */
 import { assert, describe, layer } from "@effect/vitest"
+import { hangupCommandId } from "@voiceagent/runner/Telephony/TelnyxCarrier"
+import { SIGNATURE_HEADER as TELNYX_SIGNATURE, TIMESTAMP_HEADER } from "@voiceagent/runner/Telephony/TelnyxWebhooks"
 import * as FakeDeepgram from "@voiceagent/runner/Testing/FakeDeepgram"
 import * as FakeElevenLabs from "@voiceagent/runner/Testing/FakeElevenLabs"
 import { type FakeOpenAiChatServer, makeFakeOpenAiChat } from "@voiceagent/runner/Testing/FakeOpenAiChat"
 import * as FakeTelnyx from "@voiceagent/runner/Testing/FakeTelnyx"
 import * as FakeTelnyxMedia from "@voiceagent/runner/Testing/FakeTelnyxMedia"
-import { hangupCommandId } from "@voiceagent/runner/Telephony/TelnyxCarrier"
-import { SIGNATURE_HEADER as TELNYX_SIGNATURE, TIMESTAMP_HEADER } from "@voiceagent/runner/Telephony/TelnyxWebhooks"
 import { sign, SIGNATURE_HEADER } from "@voiceagent/runner/Webhooks/Webhooks"
 import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Context, Effect, Layer, Redacted } from "effect"
 import * as crypto from "node:crypto"
+import { assertBilled, lines, story, webhookReceiver } from "./CallScenario.js"
 import { tableCounts } from "./Hostile.js"
 import { callReady, get, patch, portToName, post, waitUntil } from "./Http.js"
-import { assertBilled, lines, story, webhookReceiver } from "./CallScenario.js"
 
 class Telnyx extends Context.Tag("TelnyxCalls/Telnyx")<Telnyx, {
   readonly fake: FakeTelnyx.FakeTelnyxServer
@@ -69,20 +69,30 @@ const platform = Layer.unwrapScoped(Effect.gen(function*() {
 // Steps
 // ---------------------------------------------------------------------------
 
-const detail = (comms: string, key: string, sessionId: string) => Effect.map(get(`${comms}/calls/${sessionId}`, { token: key }), (r) => r.body)
+const detail = (comms: string, key: string, sessionId: string) =>
+  Effect.map(get(`${comms}/calls/${sessionId}`, { token: key }), (r) => r.body)
 
 /** A tenant whose agent (named `name`) calls from a PROVIDER_B number, its call-result webhook at `webhookUrl`. */
 const tenant = (name: string, greetMessage: string, webhookUrl?: string) =>
   Effect.gen(function*() {
     const { comms, gateway } = yield* TestPlatform.TestPlatformUrls
-    const user = yield* callReady(gateway, "PROVIDER_B", { api: comms, keyBody: webhookUrl === undefined ? { name: "k" } : { name: "k", webhookUrl } })
-    const configured = yield* patch(`${comms}/agents/${user.agentId}`, { token: user.key, json: { name, greetMessage } })
+    const user = yield* callReady(gateway, "PROVIDER_B", {
+      api: comms,
+      keyBody: webhookUrl === undefined ? { name: "k" } : { name: "k", webhookUrl }
+    })
+    const configured = yield* patch(`${comms}/agents/${user.agentId}`, {
+      token: user.key,
+      json: { name, greetMessage }
+    })
     assert.strictEqual(configured.status, 200, configured.text)
     return user
   })
 
 /** Places a call to `to`: its session id and the Telnyx call the dial made. */
-const placeCall = (user: { readonly key: string; readonly agentId: string; readonly voiceNumberId: string }, to: string) =>
+const placeCall = (
+  user: { readonly key: string; readonly agentId: string; readonly voiceNumberId: string },
+  to: string
+) =>
   Effect.gen(function*() {
     const { comms } = yield* TestPlatform.TestPlatformUrls
     const { fake } = yield* Telnyx
@@ -91,7 +101,8 @@ const placeCall = (user: { readonly key: string; readonly agentId: string; reado
       json: { agentId: user.agentId, voiceNumberId: user.voiceNumberId, toNumber: to }
     })
     assert.strictEqual(placed.status, 202, placed.text)
-    const [call] = yield* waitUntil(Effect.sync(() => fake.createdCalls().filter((c) => c.to === to)), (c) => c.length > 0, `the call to ${to} dialled on Telnyx`)
+    const [call] = yield* waitUntil(Effect.sync(() => fake.createdCalls().filter((c) => c.to === to)), (c) =>
+      c.length > 0, `the call to ${to} dialled on Telnyx`)
     return { sessionId: placed.body.sessionId as string, call: call! }
   })
 
@@ -148,16 +159,32 @@ describe("voice calls on Telnyx Call Control and media streaming", () => {
         // the caller hangs up; Telnyx stops the stream, and its webhook comes a little later, dated when it happened
         fake.hangUp(call.callControlId, "normal_clearing", "callee")
         yield* stream.stop
-        yield* waitUntil(session(), (s) => s.events.some((e: any) => e.type === "media_stopped"), "the stream's stop seen by the platform")
+        yield* waitUntil(
+          session(),
+          (s) => s.events.some((e: any) => e.type === "media_stopped"),
+          "the stream's stop seen by the platform"
+        )
         assert.strictEqual(yield* fake.deliver(call.callControlId, "call.hangup"), 200)
-        const done = yield* waitUntil(session(), (s) => s.status === "ENDED" && s.events.some((e: any) => e.type === "media_stopped"), "the call ENDED")
+        const done = yield* waitUntil(
+          session(),
+          (s) => s.status === "ENDED" && s.events.some((e: any) => e.type === "media_stopped"),
+          "the call ENDED"
+        )
         assert.deepInclude(done, { outcome: "ANSWERED", endReason: "completed", provider: "PROVIDER_B" }, story(done))
         const telnyxCall = fake.call(call.callControlId)!
         assert.strictEqual(done.answeredAt, telnyxCall.answeredAt!.toISOString(), story(done))
         assert.strictEqual(done.endedAt, telnyxCall.endedAt!.toISOString(), story(done))
-        assert.deepStrictEqual(lines(done), ["agent: Hello, this is Tess from Acme.", `customer: ${QUESTION}`, `agent: ${ANSWER}`], story(done))
+        assert.deepStrictEqual(lines(done), [
+          "agent: Hello, this is Tess from Acme.",
+          `customer: ${QUESTION}`,
+          `agent: ${ANSWER}`
+        ], story(done))
         assert.isNotNull(done.transcript[2].latency, story(done))
-        assert.deepStrictEqual(done.events.map((e: any) => e.type).slice(0, 3), ["queued", "dialing", "answered"], story(done))
+        assert.deepStrictEqual(
+          done.events.map((e: any) => e.type).slice(0, 3),
+          ["queued", "dialing", "answered"],
+          story(done)
+        )
         assert.deepStrictEqual(stream.violations(), [])
         // the caller ended it: nothing asked of Telnyx after the dial
         assert.deepStrictEqual(fake.requests().filter((r) => r.path.includes(call.callControlId)), [])
@@ -172,10 +199,19 @@ describe("voice calls on Telnyx Call Control and media streaming", () => {
         const delivery = hook.received[0]!
         const payload = JSON.parse(delivery.body)
         assert.deepInclude(payload, { type: "call.ended" })
-        assert.deepInclude(payload.data, { sessionId, outcome: "ANSWERED", endReason: "completed", durationSeconds: done.durationSeconds, cost: done.cost })
+        assert.deepInclude(payload.data, {
+          sessionId,
+          outcome: "ANSWERED",
+          endReason: "completed",
+          durationSeconds: done.durationSeconds,
+          cost: done.cost
+        })
         assert.deepStrictEqual(payload.data.transcript.map((l: any) => l.text), done.transcript.map((l: any) => l.text))
         const [, timestamp] = /^t=(\d+),v1=/.exec(String(delivery.headers[SIGNATURE_HEADER]))!
-        assert.strictEqual(delivery.headers[SIGNATURE_HEADER], sign(user.signingSecret, Number(timestamp), delivery.body))
+        assert.strictEqual(
+          delivery.headers[SIGNATURE_HEADER],
+          sign(user.signingSecret, Number(timestamp), delivery.body)
+        )
       }))
 
     it.scoped("a stream with a bad or spent token is refused (1008); the call's own gets through; the agent says goodbye and hangs up on Telnyx", () =>
@@ -188,7 +224,9 @@ describe("voice calls on Telnyx Call Control and media streaming", () => {
         yield* answer(call.callControlId)
 
         const forged = `${sessionId}.${Date.now() + 60_000}.${crypto.randomBytes(32).toString("base64url")}`
-        for (const [token, reason] of [[forged, "token bad signature"], [undefined, "start without a token"]] as const) {
+        for (
+          const [token, reason] of [[forged, "token bad signature"], [undefined, "start without a token"]] as const
+        ) {
           const bad = yield* FakeTelnyxMedia.connect({ url: call.streamUrl!, token, callControlId: call.callControlId })
           yield* bad.until("the bad stream refused", () => bad.closed() !== undefined)
           assert.deepStrictEqual(bad.closed(), { code: 1008, reason })
@@ -204,17 +242,33 @@ describe("voice calls on Telnyx Call Control and media streaming", () => {
         yield* stream.say(yield* FakeTelnyxMedia.callerLine(GOODBYE))
         // the agent's end_call: the platform hangs up on Telnyx, with a command id of its own
         const hangups = yield* waitUntil(
-          Effect.sync(() => fake.requests().filter((r) => r.method === "POST" && r.path === `/v2/calls/${call.callControlId}/actions/hangup`)),
+          Effect.sync(() =>
+            fake.requests().filter((r) =>
+              r.method === "POST" && r.path === `/v2/calls/${call.callControlId}/actions/hangup`
+            )
+          ),
           (posts) => posts.length > 0,
           "the platform's hang-up posted to Telnyx"
         )
         assert.deepStrictEqual(hangups[0]!.body, { command_id: hangupCommandId(call.callControlId) })
-        assert.deepInclude(fake.call(call.callControlId), { state: "hangup", hangupCause: "normal_clearing", hangupSource: "caller" })
+        assert.deepInclude(fake.call(call.callControlId), {
+          state: "hangup",
+          hangupCause: "normal_clearing",
+          hangupSource: "caller"
+        })
         yield* stream.stop
         assert.strictEqual(yield* fake.deliver(call.callControlId, "call.hangup"), 200)
-        const done = yield* waitUntil(session(), (s) => s.status === "ENDED" && s.events.some((e: any) => e.type === "media_stopped"), "the call ENDED")
+        const done = yield* waitUntil(
+          session(),
+          (s) => s.status === "ENDED" && s.events.some((e: any) => e.type === "media_stopped"),
+          "the call ENDED"
+        )
         assert.deepInclude(done, { outcome: "ANSWERED", endReason: "agent_hangup" }, story(done))
-        assert.deepStrictEqual(lines(done), ["agent: Hello, this is Vic.", `customer: ${GOODBYE}`, "agent: Goodbye!"], story(done))
+        assert.deepStrictEqual(
+          lines(done),
+          ["agent: Hello, this is Vic.", `customer: ${GOODBYE}`, "agent: Goodbye!"],
+          story(done)
+        )
         assert.deepStrictEqual(stream.violations(), [])
         yield* assertBilled(done, user.key, 1000)
       }))
@@ -238,7 +292,11 @@ describe("voice calls on Telnyx Call Control and media streaming", () => {
         fake.hangUp(call.callControlId, "normal_clearing", "callee")
         yield* stream.stop
         assert.strictEqual(yield* fake.deliver(call.callControlId, "call.hangup"), 200)
-        const done = yield* waitUntil(session(), (s) => s.status === "ENDED" && s.events.some((e: any) => e.type === "media_stopped"), "the call ENDED")
+        const done = yield* waitUntil(
+          session(),
+          (s) => s.status === "ENDED" && s.events.some((e: any) => e.type === "media_stopped"),
+          "the call ENDED"
+        )
         assert.deepInclude(done, { outcome: "ANSWERED", endReason: "completed" }, story(done))
         assert.strictEqual(done.endedAt, fake.call(call.callControlId)!.endedAt!.toISOString())
         const said = lines(done)
@@ -275,24 +333,91 @@ describe("voice calls on Telnyx Call Control and media streaming", () => {
         const without = (name: string) => Object.fromEntries(Object.entries(good.headers).filter(([k]) => k !== name))
         const signed = (body: string) => {
           const timestamp = String(now)
-          return { ...good, body, headers: { ...good.headers, [TIMESTAMP_HEADER]: timestamp, [TELNYX_SIGNATURE]: fake.sign(timestamp, body) } }
+          return {
+            ...good,
+            body,
+            headers: { ...good.headers, [TIMESTAMP_HEADER]: timestamp, [TELNYX_SIGNATURE]: fake.sign(timestamp, body) }
+          }
         }
         const refusals: ReadonlyArray<readonly [string, FakeTelnyx.Webhook, number, string]> = [
           ["no signature", { ...good, headers: without(TELNYX_SIGNATURE) }, 403, "INVALID_SIGNATURE"],
           ["no timestamp", { ...good, headers: without(TIMESTAMP_HEADER) }, 403, "INVALID_SIGNATURE"],
-          ["a forged signature", { ...good, headers: { ...good.headers, [TELNYX_SIGNATURE]: Buffer.alloc(64, 7).toString("base64") } }, 403, "INVALID_SIGNATURE"],
-          ["garbage for a signature", { ...good, headers: { ...good.headers, [TELNYX_SIGNATURE]: "%%%" } }, 403, "INVALID_SIGNATURE"],
-          ["another key's signature", { ...good, headers: { ...good.headers, [TELNYX_SIGNATURE]: crypto.sign(null, Buffer.from(`${good.headers[TIMESTAMP_HEADER]}|${good.body}`), other).toString("base64") } }, 403, "INVALID_SIGNATURE"],
+          [
+            "a forged signature",
+            { ...good, headers: { ...good.headers, [TELNYX_SIGNATURE]: Buffer.alloc(64, 7).toString("base64") } },
+            403,
+            "INVALID_SIGNATURE"
+          ],
+          [
+            "garbage for a signature",
+            { ...good, headers: { ...good.headers, [TELNYX_SIGNATURE]: "%%%" } },
+            403,
+            "INVALID_SIGNATURE"
+          ],
+          [
+            "another key's signature",
+            {
+              ...good,
+              headers: {
+                ...good.headers,
+                [TELNYX_SIGNATURE]: crypto.sign(
+                  null,
+                  Buffer.from(`${good.headers[TIMESTAMP_HEADER]}|${good.body}`),
+                  other
+                ).toString("base64")
+              }
+            },
+            403,
+            "INVALID_SIGNATURE"
+          ],
           ["a stale timestamp", stale, 403, "INVALID_SIGNATURE"],
           ["a timestamp in the future", future, 403, "INVALID_SIGNATURE"],
           ["the body replayed, altered", { ...good, body: altered }, 403, "INVALID_SIGNATURE"],
-          ["the body replayed under a new timestamp", { ...good, headers: { ...good.headers, [TIMESTAMP_HEADER]: String(now + 1) } }, 403, "INVALID_SIGNATURE"],
+          [
+            "the body replayed under a new timestamp",
+            { ...good, headers: { ...good.headers, [TIMESTAMP_HEADER]: String(now + 1) } },
+            403,
+            "INVALID_SIGNATURE"
+          ],
           ["signed, not JSON", signed("{\"data\":"), 400, "INVALID_CARRIER_PAYLOAD"],
           ["signed, not an envelope", signed("[1,2]"), 400, "INVALID_CARRIER_PAYLOAD"],
-          ["signed, no event id", signed(JSON.stringify({ data: { event_type: "call.answered", payload: { call_control_id: "v3:x" } } })), 400, "INVALID_CARRIER_PAYLOAD"],
-          ["signed, an answer without its call", signed(JSON.stringify({ data: { id: "e1", event_type: "call.answered", payload: {} } })), 400, "INVALID_CARRIER_PAYLOAD"],
-          ["signed, a NUL in it", signed(JSON.stringify({ data: { id: "e\u0000", event_type: "call.answered", payload: { call_control_id: "v3:x" } } })), 400, "INVALID_CARRIER_PAYLOAD"],
-          ["signed, an unparseable date", signed(JSON.stringify({ data: { id: "e2", event_type: "call.hangup", occurred_at: "someday", payload: { call_control_id: "v3:x" } } })), 400, "INVALID_CARRIER_PAYLOAD"]
+          [
+            "signed, no event id",
+            signed(JSON.stringify({ data: { event_type: "call.answered", payload: { call_control_id: "v3:x" } } })),
+            400,
+            "INVALID_CARRIER_PAYLOAD"
+          ],
+          [
+            "signed, an answer without its call",
+            signed(JSON.stringify({ data: { id: "e1", event_type: "call.answered", payload: {} } })),
+            400,
+            "INVALID_CARRIER_PAYLOAD"
+          ],
+          [
+            "signed, a NUL in it",
+            signed(
+              JSON.stringify({
+                data: { id: "e\u0000", event_type: "call.answered", payload: { call_control_id: "v3:x" } }
+              })
+            ),
+            400,
+            "INVALID_CARRIER_PAYLOAD"
+          ],
+          [
+            "signed, an unparseable date",
+            signed(
+              JSON.stringify({
+                data: {
+                  id: "e2",
+                  event_type: "call.hangup",
+                  occurred_at: "someday",
+                  payload: { call_control_id: "v3:x" }
+                }
+              })
+            ),
+            400,
+            "INVALID_CARRIER_PAYLOAD"
+          ]
         ]
         for (const base of [gateway, comms]) {
           for (const [what, hook, status, code] of refusals) {
@@ -302,16 +427,26 @@ describe("voice calls on Telnyx Call Control and media streaming", () => {
             assert.strictEqual(reply.body?.error?.code, code, `${what}: ${reply.text}`)
           }
           // the wrong media type, and a session that is not a UUID
-          const asText = yield* post(good.url.replace(/^http:\/\/[^/]+\/api\/v1/, base), { body: good.body, headers: { ...good.headers, "content-type": "text/plain" } })
+          const asText = yield* post(good.url.replace(/^http:\/\/[^/]+\/api\/v1/, base), {
+            body: good.body,
+            headers: { ...good.headers, "content-type": "text/plain" }
+          })
           assert.strictEqual(asText.status, 415, asText.text)
-          const badPath = yield* post(`${base}/telephony/telnyx/webhook/not-a-session`, { body: good.body, headers: good.headers })
+          const badPath = yield* post(`${base}/telephony/telnyx/webhook/not-a-session`, {
+            body: good.body,
+            headers: good.headers
+          })
           assert.strictEqual(badPath.status, 400, badPath.text)
         }
         assert.deepStrictEqual(yield* tableCounts, counts)
         assert.deepStrictEqual(yield* session(), before)
 
         // an event the platform does not act on: acknowledged, nothing happens
-        const speakEnded = signed(JSON.stringify({ data: { id: "e3", event_type: "call.speak.ended", payload: { call_control_id: call.callControlId } } }))
+        const speakEnded = signed(
+          JSON.stringify({
+            data: { id: "e3", event_type: "call.speak.ended", payload: { call_control_id: call.callControlId } }
+          })
+        )
         const unknown = yield* post(good.url, { body: speakEnded.body, headers: speakEnded.headers })
         assert.strictEqual(unknown.status, 200, unknown.text)
         assert.deepStrictEqual(unknown.body, { eventType: "call.speak.ended", applied: false })

@@ -9,6 +9,7 @@
  */
 import { assert, describe, layer } from "@effect/vitest"
 import { defaultSettings } from "@voiceagent/domain/Conversation"
+import { computeSignature, streamEndedPath } from "@voiceagent/runner/Telephony/TwilioCarrier"
 import * as FakeDeepgram from "@voiceagent/runner/Testing/FakeDeepgram"
 import * as FakeElevenLabs from "@voiceagent/runner/Testing/FakeElevenLabs"
 import { type FakeOpenAiChatServer, makeFakeOpenAiChat } from "@voiceagent/runner/Testing/FakeOpenAiChat"
@@ -17,15 +18,14 @@ import * as FakeTwilio from "@voiceagent/runner/Testing/FakeTwilio"
 import * as FakeTwilioMedia from "@voiceagent/runner/Testing/FakeTwilioMedia"
 import { fakeWordEndsMs } from "@voiceagent/runner/Testing/FakeVoice"
 import * as TestChroma from "@voiceagent/runner/Testing/TestChroma"
-import { computeSignature, streamEndedPath } from "@voiceagent/runner/Telephony/TwilioCarrier"
 import { RESUME_LINE } from "@voiceagent/runner/Voice/Conversations"
 import { noiseFrames } from "@voiceagent/runner/Voice/SimulatedCaller"
 import type { VoiceOptions } from "@voiceagent/runner/Voice/VoiceProvidersLive"
 import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Context, Effect, Fiber, Layer, Redacted } from "effect"
 import type * as Scope from "effect/Scope"
-import { callReady, get, patch, portToName, post, waitUntil } from "./Http.js"
 import { assertBilled, lines, story } from "./CallScenario.js"
+import { callReady, get, patch, portToName, post, waitUntil } from "./Http.js"
 
 /**
  * The bound on the greeting's first audio after the stream starts, end to end over sockets. It catches a
@@ -73,7 +73,10 @@ interface ProviderFakes {
   readonly elevenLabs: FakeElevenLabs.FakeElevenLabsServer
 }
 class Providers extends Context.Tag("VoiceCalls/Providers")<Providers, ProviderFakes>() {}
-class Transcription extends Context.Tag("VoiceCalls/Transcription")<Transcription, FakeOpenAiTranscription.FakeOpenAiTranscriptionServer>() {}
+class Transcription extends Context.Tag("VoiceCalls/Transcription")<
+  Transcription,
+  FakeOpenAiTranscription.FakeOpenAiTranscriptionServer
+>() {}
 
 const QUESTION = "How much does the premium plan cost?"
 const INTERRUPTION = "Wait, stop. What was the price again?"
@@ -97,16 +100,24 @@ const withProviders = platform(
       apiKey: "sk-fake-voice-calls",
       scripts: [
         // Bea's model is down: every request of her conversation is a 500
-        { when: (body) => JSON.stringify(body.messages).includes("this is Bea"), fault: { _tag: "Respond", status: 500 } },
+        {
+          when: (body) => JSON.stringify(body.messages).includes("this is Bea"),
+          fault: { _tag: "Respond", status: 500 }
+        },
         // the knowledge base's answer, read back from the tool's result
         {
           when: (body) => lastOf(body).role === "tool",
-          reply: (body) => ({ text: /The premium plan costs[^\n]*?\./.exec(lastOf(body).content)?.[0] ?? "I could not find that." })
+          reply: (body) => ({
+            text: /The premium plan costs[^\n]*?\./.exec(lastOf(body).content)?.[0] ?? "I could not find that."
+          })
         },
         { when: "price again", reply: { text: "Twenty dollars a month." } },
         { when: "two six seven one", reply: { text: "Thank you, I have found your account." } },
         { when: "goodbye", reply: { text: "Goodbye!", toolCalls: [{ name: "end_call", arguments: {} }] } },
-        { when: "premium plan", reply: { toolCalls: [{ name: "lookup_knowledge", arguments: { query: "premium plan price" } }] } }
+        {
+          when: "premium plan",
+          reply: { toolCalls: [{ name: "lookup_knowledge", arguments: { query: "premium plan price" } }] }
+        }
       ]
     })
     const elevenLabs = yield* FakeElevenLabs.make()
@@ -128,7 +139,10 @@ const detail = (comms: string, key: string, sessionId: string) =>
   Effect.map(get(`${comms}/calls/${sessionId}`, { token: key }), (r) => r.body)
 
 /** Places a call to `to`: its session id, and the Twilio call it created with the TwiML it was given. */
-const placeCall = (user: { readonly key: string; readonly agentId: string; readonly voiceNumberId: string }, to: string) =>
+const placeCall = (
+  user: { readonly key: string; readonly agentId: string; readonly voiceNumberId: string },
+  to: string
+) =>
   Effect.gen(function*() {
     const { comms } = yield* TestPlatform.TestPlatformUrls
     const { fake } = yield* Twilio
@@ -137,7 +151,8 @@ const placeCall = (user: { readonly key: string; readonly agentId: string; reado
       json: { agentId: user.agentId, voiceNumberId: user.voiceNumberId, toNumber: to }
     })
     assert.strictEqual(placed.status, 202, placed.text)
-    const [created] = yield* waitUntil(Effect.sync(() => fake.createdCalls().filter((c) => c.to === to)), (c) => c.length > 0, `the call to ${to} created on Twilio`)
+    const [created] = yield* waitUntil(Effect.sync(() => fake.createdCalls().filter((c) => c.to === to)), (c) =>
+      c.length > 0, `the call to ${to} created on Twilio`)
     return { sessionId: placed.body.sessionId as string, callSid: created!.sid, twiml: created!.twiml ?? "" }
   })
 
@@ -170,7 +185,12 @@ const streamEnded = (sessionId: string, callSid: string, signature?: string) =>
   Effect.gen(function*() {
     const { fake, publicUrl } = yield* Twilio
     const url = `${publicUrl}${streamEndedPath(sessionId)}`
-    const params = { AccountSid: fake.accountSid, CallSid: callSid, CallStatus: "in-progress", ApiVersion: "2010-04-01" }
+    const params = {
+      AccountSid: fake.accountSid,
+      CallSid: callSid,
+      CallStatus: "in-progress",
+      ApiVersion: "2010-04-01"
+    }
     return yield* post(url, {
       body: new URLSearchParams(params).toString(),
       headers: {
@@ -180,7 +200,6 @@ const streamEnded = (sessionId: string, callSid: string, signature?: string) =>
     })
   })
 
-
 describe("voice calls on Twilio Media Streams, with streaming providers", () => {
   layer(withProviders, { timeout: 120_000, excludeTestServices: true })((it) => {
     it.scoped("greets at once, answers from the knowledge base, is cut off mid-sentence, hangs up on goodbye; billed exactly", () =>
@@ -188,11 +207,20 @@ describe("voice calls on Twilio Media Streams, with streaming providers", () => 
         const { comms, gateway } = yield* TestPlatform.TestPlatformUrls
         const { fake } = yield* Twilio
         const user = yield* callReady(gateway, "PROVIDER_B", { api: comms })
-        const kb = yield* post(`${comms}/knowledge-bases`, { token: user.key, json: { kbKey: `shop-${Date.now()}`, kbName: "Shop" } })
-        yield* post(`${comms}/knowledge-bases/${kb.body.id}/sources`, { token: user.key, json: { type: "FAQ", faqs: FAQS } })
+        const kb = yield* post(`${comms}/knowledge-bases`, {
+          token: user.key,
+          json: { kbKey: `shop-${Date.now()}`, kbName: "Shop" }
+        })
+        yield* post(`${comms}/knowledge-bases/${kb.body.id}/sources`, {
+          token: user.key,
+          json: { type: "FAQ", faqs: FAQS }
+        })
         const job = yield* post(`${comms}/knowledge-bases/${kb.body.id}/ingestion-jobs`, { token: user.key })
         yield* waitUntil(
-          Effect.map(get(`${comms}/knowledge-bases/${kb.body.id}/ingestion-jobs/${job.body.jobId}`, { token: user.key }), (r) => r.body.status),
+          Effect.map(
+            get(`${comms}/knowledge-bases/${kb.body.id}/ingestion-jobs/${job.body.jobId}`, { token: user.key }),
+            (r) => r.body.status
+          ),
           (status) => status === "SUCCEEDED",
           "the knowledge base ingested"
         )
@@ -208,8 +236,14 @@ describe("voice calls on Twilio Media Streams, with streaming providers", () => 
         const instructions = FakeTwilioMedia.parseTwiml(twiml)
         assert.match(instructions.stream!.url, /^ws:\/\/127\.0\.0\.1:\d+\/media\/twilio$/)
         assert.match(instructions.stream!.parameters["token"]!, new RegExp(`^${sessionId}\\.\\d+\\.[\\w-]+$`))
-        assert.strictEqual(instructions.redirect, `${(yield* Twilio).publicUrl}/api/v1/telephony/twilio/stream-ended/${sessionId}`)
-        assert.match(twiml, /^<Response><Connect><Stream url="[^"]+"><Parameter name="token" value="[^"]+"\/><\/Stream><\/Connect><Redirect method="POST">[^<]+<\/Redirect><\/Response>$/)
+        assert.strictEqual(
+          instructions.redirect,
+          `${(yield* Twilio).publicUrl}/api/v1/telephony/twilio/stream-ended/${sessionId}`
+        )
+        assert.match(
+          twiml,
+          /^<Response><Connect><Stream url="[^"]+"><Parameter name="token" value="[^"]+"\/><\/Stream><\/Connect><Redirect method="POST">[^<]+<\/Redirect><\/Response>$/
+        )
 
         yield* answer(callSid)
         const stream = yield* FakeTwilioMedia.connectCall(fake, callSid)
@@ -239,13 +273,25 @@ describe("voice calls on Twilio Media Streams, with streaming providers", () => 
         // too, so the bound only catches a clear that waits for words or for the next chunk of audio
         assert.isAtMost(reactionMs, 500, `clear ${reactionMs} ms after the caller's onset`)
 
-        yield* waitUntil(session(), (s) => s.transcript.some((l: any) => l.text === "Twenty dollars a month."), "the answer to the interruption")
+        yield* waitUntil(
+          session(),
+          (s) => s.transcript.some((l: any) => l.text === "Twenty dollars a month."),
+          "the answer to the interruption"
+        )
         yield* stream.until("the agent quiet", () => !stream.agentSpeaking())
         yield* stream.say(yield* FakeTwilioMedia.callerLine(GOODBYE))
         yield* completeAfterHangup(callSid, stream)
 
-        const done = yield* waitUntil(session(), (s) => s.status === "ENDED" && s.events.some((e: any) => e.type === "media_stopped"), "the call ENDED")
-        assert.deepInclude(done, { outcome: "ANSWERED", endReason: "agent_hangup", provider: "PROVIDER_B" }, story(done))
+        const done = yield* waitUntil(
+          session(),
+          (s) => s.status === "ENDED" && s.events.some((e: any) => e.type === "media_stopped"),
+          "the call ENDED"
+        )
+        assert.deepInclude(
+          done,
+          { outcome: "ANSWERED", endReason: "agent_hangup", provider: "PROVIDER_B" },
+          story(done)
+        )
         const said = lines(done)
         assert.deepStrictEqual([said[0], said[1]], ["agent: Hello, this is Ada.", `customer: ${QUESTION}`], story(done))
         assert.deepStrictEqual(said.slice(3), [
@@ -278,7 +324,9 @@ describe("voice calls on Twilio Media Streams, with streaming providers", () => 
         const events = done.events.map((e: any) => e.type)
         // Twilio dates its callbacks to the second; the timeline still runs forward
         assert.deepStrictEqual(events.slice(0, 4), ["queued", "dialing", "ringing", "answered"], story(done))
-        for (const type of ["media_connected", "tool_called", "agent_hangup", "media_stopped"]) assert.include(events, type, story(done))
+        for (const type of ["media_connected", "tool_called", "agent_hangup", "media_stopped"]) {
+          assert.include(events, type, story(done))
+        }
         assert.deepInclude(done.events.find((e: any) => e.type === "tool_called").detail, { name: "lookup_knowledge" })
         assert.deepStrictEqual(stream.violations(), [])
         yield* assertBilled(done, user.key, 1000)
@@ -318,7 +366,11 @@ describe("voice calls on Twilio Media Streams, with streaming providers", () => 
         yield* waitUntil(session(), (s) => s.transcript.length >= 3, "the answer")
         // then silence: after 3 s a reminder, after 3 s more the goodbye and the hang-up
         yield* completeAfterHangup(callSid, stream)
-        const done = yield* waitUntil(session(), (s) => s.status === "ENDED" && s.events.some((e: any) => e.type === "media_stopped"), "the call ENDED")
+        const done = yield* waitUntil(
+          session(),
+          (s) => s.status === "ENDED" && s.events.some((e: any) => e.type === "media_stopped"),
+          "the call ENDED"
+        )
         assert.deepStrictEqual(lines(done), [
           `agent: ${GREETING}`,
           `customer: ${DICTATED.join(" ")}`,
@@ -340,7 +392,10 @@ describe("voice calls on Twilio Media Streams, with streaming providers", () => 
         const { fake } = yield* Twilio
         const { chat, deepgram } = yield* Providers
         const user = yield* callReady(gateway, "PROVIDER_B", { api: comms })
-        yield* patch(`${comms}/agents/${user.agentId}`, { token: user.key, json: { name: "Bea", greetMessage: "Hello, this is Bea." } })
+        yield* patch(`${comms}/agents/${user.agentId}`, {
+          token: user.key,
+          json: { name: "Bea", greetMessage: "Hello, this is Bea." }
+        })
         const { callSid, sessionId, twiml } = yield* placeCall(user, "+14155550102")
         const session = () => detail(comms, user.key, sessionId)
         yield* answer(callSid)
@@ -349,7 +404,11 @@ describe("voice calls on Twilio Media Streams, with streaming providers", () => 
 
         // the socket drops; Twilio runs the <Redirect>: a fresh stream to the call's owner, a new token
         yield* first.drop
-        yield* waitUntil(session(), (s) => s.events.some((e: any) => e.type === "media_stopped"), "the first stream's end noticed")
+        yield* waitUntil(
+          session(),
+          (s) => s.events.some((e: any) => e.type === "media_stopped"),
+          "the first stream's end noticed"
+        )
         assert.strictEqual((yield* streamEnded(sessionId, callSid, "forged")).status, 403)
         const again = yield* streamEnded(sessionId, callSid)
         assert.strictEqual(again.status, 200, again.text)
@@ -360,11 +419,24 @@ describe("voice calls on Twilio Media Streams, with streaming providers", () => 
         assert.notStrictEqual(renewed.stream!.parameters["token"], original.stream!.parameters["token"])
         assert.strictEqual(renewed.redirect, original.redirect)
         // the spent token is not taken again; the fresh one resumes the conversation where it was
-        const replayed = yield* FakeTwilioMedia.connect({ url: original.stream!.url, parameters: original.stream!.parameters, callSid })
+        const replayed = yield* FakeTwilioMedia.connect({
+          url: original.stream!.url,
+          parameters: original.stream!.parameters,
+          callSid
+        })
         yield* replayed.until("the replayed token refused", () => replayed.closed() !== undefined)
         assert.deepStrictEqual(replayed.closed(), { code: 1008, reason: "token already used" })
-        const second = yield* FakeTwilioMedia.connect({ url: renewed.stream!.url, parameters: renewed.stream!.parameters, callSid, accountSid: fake.accountSid })
-        yield* waitUntil(session(), (s) => s.transcript.some((l: any) => l.text === RESUME_LINE), "the agent back on the line")
+        const second = yield* FakeTwilioMedia.connect({
+          url: renewed.stream!.url,
+          parameters: renewed.stream!.parameters,
+          callSid,
+          accountSid: fake.accountSid
+        })
+        yield* waitUntil(
+          session(),
+          (s) => s.transcript.some((l: any) => l.text === RESUME_LINE),
+          "the agent back on the line"
+        )
 
         // speech-to-text drops mid-call: the adapter reconnects, the call's log says so
         const connections = deepgram.connections().length
@@ -372,7 +444,10 @@ describe("voice calls on Twilio Media Streams, with streaming providers", () => 
         yield* deepgram.awaitConnections(connections + 1)
         yield* waitUntil(
           session(),
-          (s) => s.events.some((e: any) => e.type === "notice" && /speech-to-text reconnected/.test(e.detail?.message ?? "")),
+          (s) =>
+            s.events.some((e: any) =>
+              e.type === "notice" && /speech-to-text reconnected/.test(e.detail?.message ?? "")
+            ),
           "the reconnect noticed"
         )
 
@@ -381,7 +456,11 @@ describe("voice calls on Twilio Media Streams, with streaming providers", () => 
         yield* second.until("the agent quiet", () => !second.agentSpeaking())
         yield* second.say(yield* FakeTwilioMedia.callerLine(QUESTION))
         yield* completeAfterHangup(callSid, second)
-        const done = yield* waitUntil(session(), (s) => s.status === "ENDED" && s.events.filter((e: any) => e.type === "media_stopped").length === 2, "the call ENDED")
+        const done = yield* waitUntil(
+          session(),
+          (s) => s.status === "ENDED" && s.events.filter((e: any) => e.type === "media_stopped").length === 2,
+          "the call ENDED"
+        )
         assert.deepInclude(done, { outcome: "ANSWERED", endReason: "agent_hangup" }, story(done))
         assert.deepStrictEqual(lines(done), [
           "agent: Hello, this is Bea.",
@@ -420,7 +499,10 @@ describe("voice calls on Twilio Media Streams, with no credentials", () => {
         const user = yield* callReady(gateway, "PROVIDER_B", { api: comms })
         const configured = yield* patch(`${comms}/agents/${user.agentId}`, {
           token: user.key,
-          json: { greetMessage: "Hello, this is Cy.", metadata: { fallback_message: "The premium plan costs twenty dollars a month." } }
+          json: {
+            greetMessage: "Hello, this is Cy.",
+            metadata: { fallback_message: "The premium plan costs twenty dollars a month." }
+          }
         })
         assert.deepInclude(configured.body.effectiveVoice.languageModel, { provider: "offline" })
         assert.deepInclude(configured.body.effectiveVoice.textToSpeech, { provider: "flite" })
@@ -441,7 +523,11 @@ describe("voice calls on Twilio Media Streams, with no credentials", () => {
         // ends the call and closes the stream itself
         fake.setCallStatus(callSid, "completed")
         assert.strictEqual(yield* fake.deliverStatusCallback(callSid), 204)
-        const done = yield* waitUntil(session(), (s) => s.status === "ENDED" && s.events.some((e: any) => e.type === "media_stopped"), "the call ENDED")
+        const done = yield* waitUntil(
+          session(),
+          (s) => s.status === "ENDED" && s.events.some((e: any) => e.type === "media_stopped"),
+          "the call ENDED"
+        )
         yield* stream.until("the platform's close", () => stream.closed() !== undefined)
         assert.strictEqual(stream.closed()!.code, 1000)
         assert.deepInclude(done, { outcome: "ANSWERED", endReason: "completed" }, story(done))
@@ -453,7 +539,10 @@ describe("voice calls on Twilio Media Streams, with no credentials", () => {
         assert.isNotNull(done.transcript[2].latency)
         assert.deepStrictEqual(stream.violations(), [])
         // a self-hosted transcription server: no credentials were sent to it
-        assert.isTrue(transcription.requests().length > 0 && transcription.requests().every((r) => r.headers["authorization"] === undefined))
+        assert.isTrue(
+          transcription.requests().length > 0 &&
+            transcription.requests().every((r) => r.headers["authorization"] === undefined)
+        )
         yield* assertBilled(done, user.key, 1000)
       }))
   })

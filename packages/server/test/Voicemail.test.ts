@@ -8,16 +8,16 @@
  * detection's `call.machine.*` webhooks, signed like every Telnyx webhook.
  */
 import { assert, describe, layer } from "@effect/vitest"
+import { amdCallbackPath, computeSignature } from "@voiceagent/runner/Telephony/TwilioCarrier"
 import * as FakeTelnyx from "@voiceagent/runner/Testing/FakeTelnyx"
 import * as FakeTelnyxMedia from "@voiceagent/runner/Testing/FakeTelnyxMedia"
 import * as FakeTwilio from "@voiceagent/runner/Testing/FakeTwilio"
 import * as FakeTwilioMedia from "@voiceagent/runner/Testing/FakeTwilioMedia"
 import { machineWithBeep, personHello } from "@voiceagent/runner/Testing/MachineAudio"
-import { amdCallbackPath, computeSignature } from "@voiceagent/runner/Telephony/TwilioCarrier"
 import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Context, Effect, Layer } from "effect"
-import { callReady, get, patch, portToName, post, waitUntil } from "./Http.js"
 import { assertBilled, lines, story, webhookReceiver } from "./CallScenario.js"
+import { callReady, get, patch, portToName, post, waitUntil } from "./Http.js"
 
 /**
  * The bound on the greeting's first audio after the stream starts, end to end over sockets. It catches a
@@ -29,7 +29,10 @@ import { assertBilled, lines, story, webhookReceiver } from "./CallScenario.js"
  */
 const FIRST_AUDIO_BOUND_MS = 1_500
 
-class Twilio extends Context.Tag("Voicemail/Twilio")<Twilio, { readonly fake: FakeTwilio.FakeTwilioServer; readonly publicUrl: string }>() {}
+class Twilio extends Context.Tag("Voicemail/Twilio")<
+  Twilio,
+  { readonly fake: FakeTwilio.FakeTwilioServer; readonly publicUrl: string }
+>() {}
 
 const platform = Layer.unwrapScoped(Effect.gen(function*() {
   const gatewayPort = yield* Effect.promise(() => portToName())
@@ -50,22 +53,36 @@ const MESSAGE = "Hi, this is Ada from Acme. Please call us back."
 const tenant = (voicemail: Record<string, unknown>, webhookUrl?: string) =>
   Effect.gen(function*() {
     const { comms, gateway } = yield* TestPlatform.TestPlatformUrls
-    const user = yield* callReady(gateway, "PROVIDER_B", { api: comms, keyBody: webhookUrl === undefined ? { name: "k" } : { name: "k", webhookUrl } })
-    const configured = yield* patch(`${comms}/agents/${user.agentId}`, { token: user.key, json: { greetMessage: GREETING, voice: { voicemail } } })
+    const user = yield* callReady(gateway, "PROVIDER_B", {
+      api: comms,
+      keyBody: webhookUrl === undefined ? { name: "k" } : { name: "k", webhookUrl }
+    })
+    const configured = yield* patch(`${comms}/agents/${user.agentId}`, {
+      token: user.key,
+      json: { greetMessage: GREETING, voice: { voicemail } }
+    })
     assert.strictEqual(configured.status, 200, configured.text)
     return { ...user, comms }
   })
 
-const detail = (comms: string, key: string, sessionId: string) => Effect.map(get(`${comms}/calls/${sessionId}`, { token: key }), (r) => r.body)
+const detail = (comms: string, key: string, sessionId: string) =>
+  Effect.map(get(`${comms}/calls/${sessionId}`, { token: key }), (r) => r.body)
 
 /** Places the call; Twilio rings and answers it (signed status callbacks); its stream connects. */
-const placeAndAnswer = (user: { readonly key: string; readonly agentId: string; readonly voiceNumberId: string }, to: string) =>
+const placeAndAnswer = (
+  user: { readonly key: string; readonly agentId: string; readonly voiceNumberId: string },
+  to: string
+) =>
   Effect.gen(function*() {
     const { comms } = yield* TestPlatform.TestPlatformUrls
     const { fake } = yield* Twilio
-    const placed = yield* post(`${comms}/channels/voice/call`, { token: user.key, json: { agentId: user.agentId, voiceNumberId: user.voiceNumberId, toNumber: to } })
+    const placed = yield* post(`${comms}/channels/voice/call`, {
+      token: user.key,
+      json: { agentId: user.agentId, voiceNumberId: user.voiceNumberId, toNumber: to }
+    })
     assert.strictEqual(placed.status, 202, placed.text)
-    const [created] = yield* waitUntil(Effect.sync(() => fake.createdCalls().filter((c) => c.to === to)), (c) => c.length > 0, `the call to ${to}`)
+    const [created] = yield* waitUntil(Effect.sync(() => fake.createdCalls().filter((c) => c.to === to)), (c) =>
+      c.length > 0, `the call to ${to}`)
     const callSid = created!.sid
     for (const status of ["ringing", "in-progress"] as const) {
       fake.setCallStatus(callSid, status)
@@ -73,26 +90,40 @@ const placeAndAnswer = (user: { readonly key: string; readonly agentId: string; 
     }
     const stream = yield* FakeTwilioMedia.connectCall(fake, callSid)
     const startedAt = Date.now()
-    yield* stream.until("the greeting's first audio", () => stream.audio().length > 0)
-    return { sessionId: placed.body.sessionId as string, callSid, stream, firstAudioMs: stream.audio()[0]!.at - startedAt }
+    yield* stream.until("the greeting's first audio", () =>
+      stream.audio().length > 0)
+    return {
+      sessionId: placed.body.sessionId as string,
+      callSid,
+      stream,
+      firstAudioMs: stream.audio()[0]!.at - startedAt
+    }
   })
 
 /** Twilio ends the call the platform hung up: the stream stops, the completed callback comes. */
 const completeAfterHangup = (callSid: string, stream: FakeTwilioMedia.FakeTwilioMediaStream) =>
   Effect.gen(function*() {
     const { fake } = yield* Twilio
-    yield* waitUntil(Effect.sync(() => fake.call(callSid)!.status), (s) => s === "completed", "the platform's hang-up on Twilio")
+    yield* waitUntil(Effect.sync(() => fake.call(callSid)!.status), (s) =>
+      s === "completed", "the platform's hang-up on Twilio")
     yield* stream.stop
     assert.strictEqual(yield* fake.deliverStatusCallback(callSid), 204)
   })
 
 const ended = (comms: string, key: string, sessionId: string) =>
-  waitUntil(detail(comms, key, sessionId), (s) => s.status === "ENDED" && s.events.some((e: any) => e.type === "media_stopped"), "the call ENDED")
+  waitUntil(
+    detail(comms, key, sessionId),
+    (s) => s.status === "ENDED" && s.events.some((e: any) => e.type === "media_stopped"),
+    "the call ENDED"
+  )
 
 /** The dial's AMD parameters, as Twilio received them. */
 const amdForm = (callSid: string) =>
   Effect.map(Twilio, ({ fake }) => {
-    const create = fake.calls().find((r) => r.method === "POST" && r.path.endsWith("/Calls.json") && r.form.some(([k, v]) => k === "To" && v === fake.call(callSid)!.to))!
+    const create = fake.calls().find((r) =>
+      r.method === "POST" && r.path.endsWith("/Calls.json") &&
+      r.form.some(([k, v]) => k === "To" && v === fake.call(callSid)!.to)
+    )!
     return Object.fromEntries(create.form.filter(([k]) => k === "MachineDetection" || k.startsWith("AsyncAmd")))
   })
 
@@ -103,23 +134,36 @@ describe("voicemail on Twilio (asynchronous AMD)", () => {
         const user = yield* tenant({ detection: "carrier", policy: "leave_message", message: MESSAGE })
         const agentUrl = `${user.comms}/agents/${user.agentId}`
         const before = (yield* get(agentUrl, { token: user.key })).body
-        assert.deepStrictEqual(before.voice.voicemail, { detection: "carrier", policy: "leave_message", message: MESSAGE })
-        assert.deepStrictEqual(before.effectiveVoice.voicemail, { detection: "carrier", policy: "leave_message", message: MESSAGE })
-        for (const [voicemail, field] of [
-          [{ detection: "maybe" }, "detection"],
-          [{ policy: "voicemail" }, "policy"],
-          [{ message: "" }, "voicemail.message"],
-          [{ message: "x".repeat(501) }, "voicemail.message"],
-          [{ beep: true }, "beep"],
-          ["hangup", "voicemail"]
-        ] as const) {
+        assert.deepStrictEqual(before.voice.voicemail, {
+          detection: "carrier",
+          policy: "leave_message",
+          message: MESSAGE
+        })
+        assert.deepStrictEqual(before.effectiveVoice.voicemail, {
+          detection: "carrier",
+          policy: "leave_message",
+          message: MESSAGE
+        })
+        for (
+          const [voicemail, field] of [
+            [{ detection: "maybe" }, "detection"],
+            [{ policy: "voicemail" }, "policy"],
+            [{ message: "" }, "voicemail.message"],
+            [{ message: "x".repeat(501) }, "voicemail.message"],
+            [{ beep: true }, "beep"],
+            ["hangup", "voicemail"]
+          ] as const
+        ) {
           const refused = yield* patch(agentUrl, { token: user.key, json: { voice: { voicemail } } })
           assert.deepStrictEqual([refused.status, refused.body.error.code], [400, "VALIDATION_FAILED"], refused.text)
           assert.include(refused.text, field)
         }
         assert.deepStrictEqual((yield* get(agentUrl, { token: user.key })).body.voice, before.voice)
         const cleared = yield* patch(agentUrl, { token: user.key, json: { voice: { voicemail: { message: null } } } })
-        assert.deepStrictEqual(cleared.body.effectiveVoice.voicemail.message, "Sorry we missed you. We will call you again later. Goodbye.")
+        assert.deepStrictEqual(
+          cleared.body.effectiveVoice.voicemail.message,
+          "Sorry we missed you. We will call you again later. Goodbye."
+        )
         const off = yield* patch(agentUrl, { token: user.key, json: { voice: { voicemail: null } } })
         assert.deepStrictEqual(off.body.effectiveVoice.voicemail.detection, "off")
       }))
@@ -138,14 +182,18 @@ describe("voicemail on Twilio (asynchronous AMD)", () => {
         })
         assert.isBelow(firstAudioMs, FIRST_AUDIO_BOUND_MS, "the greeting follows the stream's start at once")
 
-        // bad callbacks: unsigned, forged, signed for another session, signed with an AnsweredBy Twilio does not send, no CallSid
+        // bad callbacks: unsigned, forged, signed for another session, signed with an AnsweredBy Twilio does not send,
+        // no CallSid
         const url = `${publicUrl}${amdCallbackPath(sessionId)}`
         const good = fake.amdCallback(callSid, "machine_end_beep")
         const form = (params: Record<string, string>) => new URLSearchParams(params).toString()
         const send = (params: Record<string, string>, signature: string | undefined, to = url) =>
           post(to, {
             body: form(params),
-            headers: { "content-type": "application/x-www-form-urlencoded", ...(signature === undefined ? {} : { "x-twilio-signature": signature }) }
+            headers: {
+              "content-type": "application/x-www-form-urlencoded",
+              ...(signature === undefined ? {} : { "x-twilio-signature": signature })
+            }
           })
         const other = `${publicUrl}${amdCallbackPath(crypto.randomUUID())}`
         const cases = [
@@ -153,12 +201,32 @@ describe("voicemail on Twilio (asynchronous AMD)", () => {
           ["forged", send(good.params, computeSignature("not-the-token", url, good.params)), 403, "INVALID_SIGNATURE"],
           ["altered", send({ ...good.params, AnsweredBy: "human" }, good.signature), 403, "INVALID_SIGNATURE"],
           ["another session's url", send(good.params, good.signature, other), 403, "INVALID_SIGNATURE"],
-          ["an unknown AnsweredBy", send({ ...good.params, AnsweredBy: "robot" }, computeSignature(fake.authToken, url, { ...good.params, AnsweredBy: "robot" })), 400, "INVALID_CARRIER_PAYLOAD"],
-          ["no CallSid", send({ AnsweredBy: "machine_start" }, computeSignature(fake.authToken, url, { AnsweredBy: "machine_start" })), 400, "INVALID_CARRIER_PAYLOAD"]
+          [
+            "an unknown AnsweredBy",
+            send(
+              { ...good.params, AnsweredBy: "robot" },
+              computeSignature(fake.authToken, url, { ...good.params, AnsweredBy: "robot" })
+            ),
+            400,
+            "INVALID_CARRIER_PAYLOAD"
+          ],
+          [
+            "no CallSid",
+            send(
+              { AnsweredBy: "machine_start" },
+              computeSignature(fake.authToken, url, { AnsweredBy: "machine_start" })
+            ),
+            400,
+            "INVALID_CARRIER_PAYLOAD"
+          ]
         ] as const
         for (const [what, request, status, code] of cases) {
           const answered = yield* request
-          assert.deepStrictEqual([answered.status, answered.body?.error?.code], [status, code], `${what}: ${answered.text}`)
+          assert.deepStrictEqual(
+            [answered.status, answered.body?.error?.code],
+            [status, code],
+            `${what}: ${answered.text}`
+          )
         }
         const untouched = yield* detail(user.comms, user.key, sessionId)
         assert.deepInclude(untouched, { status: "IN_PROGRESS", answeredBy: null, voicemail: null }, story(untouched))
@@ -168,19 +236,40 @@ describe("voicemail on Twilio (asynchronous AMD)", () => {
         assert.strictEqual(yield* fake.deliverAmdCallback(callSid, "machine_end_beep"), 204)
         yield* completeAfterHangup(callSid, stream)
         const done = yield* ended(user.comms, user.key, sessionId)
-        assert.deepInclude(done, { outcome: "UNANSWERED", endReason: "voicemail", answeredBy: "machine", voicemail: "hung_up" }, story(done))
-        assert.deepInclude(done.events.find((e: any) => e.type === "answered_by").detail, { source: "twilio", raw: "machine_end_beep" })
+        assert.deepInclude(done, {
+          outcome: "UNANSWERED",
+          endReason: "voicemail",
+          answeredBy: "machine",
+          voicemail: "hung_up"
+        }, story(done))
+        assert.deepInclude(done.events.find((e: any) => e.type === "answered_by").detail, {
+          source: "twilio",
+          raw: "machine_end_beep"
+        })
         // redelivered: applied once
         assert.strictEqual(yield* fake.deliverAmdCallback(callSid, "machine_end_beep"), 204)
-        assert.strictEqual((yield* detail(user.comms, user.key, sessionId)).events.filter((e: any) => e.type === "answered_by").length, 1)
+        assert.strictEqual(
+          (yield* detail(user.comms, user.key, sessionId)).events.filter((e: any) => e.type === "answered_by").length,
+          1
+        )
         yield* assertBilled(done, user.key, 1000)
         // the call-result webhook: the spec's UNANSWERED, and who answered
         yield* waitUntil(Effect.sync(() => hook.received.length), (n) => n > 0, "the call-result webhook")
         const data = JSON.parse(hook.received[0]!.body).data
-        assert.deepInclude(data, { sessionId, outcome: "UNANSWERED", endReason: "voicemail", answeredBy: "machine", voicemail: "hung_up" })
+        assert.deepInclude(data, {
+          sessionId,
+          outcome: "UNANSWERED",
+          endReason: "voicemail",
+          answeredBy: "machine",
+          voicemail: "hung_up"
+        })
         // and the call log lists it under UNANSWERED
         const logs = yield* get(`${user.comms}/call-logs?status=UNANSWERED`, { token: user.key })
-        assert.deepStrictEqual(logs.body.items.map((c: any) => [c.sessionId, c.answeredBy, c.voicemail]), [[sessionId, "machine", "hung_up"]])
+        assert.deepStrictEqual(logs.body.items.map((c: any) => [c.sessionId, c.answeredBy, c.voicemail]), [[
+          sessionId,
+          "machine",
+          "hung_up"
+        ]])
       }))
 
     it.scoped("leave a message: on machine_end_beep the greeting is cleared and the message plays whole, over the machine's audio, then the call is hung up", () =>
@@ -199,15 +288,26 @@ describe("voicemail on Twilio (asynchronous AMD)", () => {
         yield* stream.say(yield* personHello)
         yield* completeAfterHangup(callSid, stream)
         const done = yield* ended(user.comms, user.key, sessionId)
-        assert.deepInclude(done, { outcome: "UNANSWERED", endReason: "voicemail", answeredBy: "machine", voicemail: "message_left" }, story(done))
+        assert.deepInclude(done, {
+          outcome: "UNANSWERED",
+          endReason: "voicemail",
+          answeredBy: "machine",
+          voicemail: "message_left"
+        }, story(done))
         assert.strictEqual(lines(done).at(-1), `agent: ${MESSAGE}`, story(done))
-        assert.deepInclude(done.events.find((e: any) => e.type === "voicemail").detail, { afterBeep: true, played: true })
+        assert.deepInclude(done.events.find((e: any) => e.type === "voicemail").detail, {
+          afterBeep: true,
+          played: true
+        })
         // not one clear after the message began, and it played to its end before the hang-up
         assert.isFalse(stream.clears().some((at) => at > clearedAt), JSON.stringify(stream.clears()))
         const message = stream.audio().filter((a) => a.at > clearedAt)
         const messageMs = message.reduce((ms, a) => ms + a.mulaw.length / 8, 0)
         assert.isAbove(messageMs, 2_000)
-        assert.isTrue(message.every((a) => a.until - a.from >= a.mulaw.length / 8 - 1), "every chunk of the message played in full")
+        assert.isTrue(
+          message.every((a) => a.until - a.from >= a.mulaw.length / 8 - 1),
+          "every chunk of the message played in full"
+        )
         assert.deepStrictEqual(stream.violations(), [])
       }))
 
@@ -225,7 +325,11 @@ describe("voicemail on Twilio (asynchronous AMD)", () => {
         fake.setCallStatus(callSid, "completed")
         assert.strictEqual(yield* fake.deliverStatusCallback(callSid), 204)
         const done = yield* ended(user.comms, user.key, sessionId)
-        assert.deepInclude(done, { outcome: "ANSWERED", endReason: "completed", answeredBy: "human", voicemail: null }, story(done))
+        assert.deepInclude(
+          done,
+          { outcome: "ANSWERED", endReason: "completed", answeredBy: "human", voicemail: null },
+          story(done)
+        )
         assert.strictEqual(lines(done)[0], `agent: ${GREETING}`, story(done))
         assert.notInclude(lines(done), `agent: ${MESSAGE}`)
       }))
@@ -238,12 +342,20 @@ describe("voicemail on Twilio (asynchronous AMD)", () => {
         const said = yield* stream.say(yield* machineWithBeep(500))
         yield* completeAfterHangup(callSid, stream)
         const done = yield* ended(user.comms, user.key, sessionId)
-        assert.deepInclude(done, { outcome: "UNANSWERED", endReason: "voicemail", answeredBy: "machine", voicemail: "message_left" }, story(done))
+        assert.deepInclude(done, {
+          outcome: "UNANSWERED",
+          endReason: "voicemail",
+          answeredBy: "machine",
+          voicemail: "message_left"
+        }, story(done))
         assert.deepInclude(done.events.find((e: any) => e.type === "answered_by").detail, { source: "audio" })
         // the message came after the beep's last frame was sent
         const message = stream.audio().filter((a) => a.at >= said.endedAt)
         assert.isAbove(message.length, 0)
-        assert.isFalse(stream.audio().some((a) => a.at > said.startedAt + 4_500 && a.at < said.endedAt), "nothing played between the verdict and the beep")
+        assert.isFalse(
+          stream.audio().some((a) => a.at > said.startedAt + 4_500 && a.at < said.endedAt),
+          "nothing played between the verdict and the beep"
+        )
       }))
   })
 })
@@ -258,7 +370,10 @@ const telnyxPlatform = Layer.unwrapScoped(Effect.gen(function*() {
     ports: { gateway: gatewayPort },
     publicUrl,
     telnyxPublicKey: fake.publicKey,
-    runtime: { carriers: { PROVIDER_B: FakeTelnyx.carrier(fake, publicUrl, { ringTimeoutSeconds: 30 }) }, media: { host: "127.0.0.1", port: 0 } }
+    runtime: {
+      carriers: { PROVIDER_B: FakeTelnyx.carrier(fake, publicUrl, { ringTimeoutSeconds: 30 }) },
+      media: { host: "127.0.0.1", port: 0 }
+    }
   }).pipe(Layer.merge(Layer.succeed(Telnyx, { fake })))
 }))
 
@@ -269,10 +384,17 @@ describe("voicemail on Telnyx (answering-machine detection)", () => {
         const { fake } = yield* Telnyx
         const user = yield* tenant({ detection: "carrier", policy: "leave_message", message: MESSAGE })
         const { comms } = user
-        const placed = yield* post(`${comms}/channels/voice/call`, { token: user.key, json: { agentId: user.agentId, voiceNumberId: user.voiceNumberId, toNumber: "+14155550181" } })
+        const placed = yield* post(`${comms}/channels/voice/call`, {
+          token: user.key,
+          json: { agentId: user.agentId, voiceNumberId: user.voiceNumberId, toNumber: "+14155550181" }
+        })
         assert.strictEqual(placed.status, 202, placed.text)
         const sessionId = placed.body.sessionId as string
-        const [call] = yield* waitUntil(Effect.sync(() => fake.createdCalls().filter((c) => c.to === "+14155550181")), (c) => c.length > 0, "the dial")
+        const [call] = yield* waitUntil(
+          Effect.sync(() => fake.createdCalls().filter((c) => c.to === "+14155550181")),
+          (c) => c.length > 0,
+          "the dial"
+        )
         const id = call!.callControlId
         assert.strictEqual(call!.dial["answering_machine_detection"], "detect_beep")
         assert.strictEqual(yield* fake.deliver(id, "call.initiated"), 200)
@@ -285,26 +407,48 @@ describe("voicemail on Telnyx (answering-machine detection)", () => {
         for (const payload of [{}, { result: "robot" }]) {
           const bad = fake.webhook(id, "call.machine.detection.ended", { payload })
           const answered = yield* post(bad.url, { body: bad.body, headers: bad.headers })
-          assert.deepStrictEqual([answered.status, answered.body.error.code], [400, "INVALID_CARRIER_PAYLOAD"], answered.text)
+          assert.deepStrictEqual(
+            [answered.status, answered.body.error.code],
+            [400, "INVALID_CARRIER_PAYLOAD"],
+            answered.text
+          )
         }
         assert.deepInclude(yield* detail(comms, user.key, sessionId), { answeredBy: null, voicemail: null })
 
         // a machine: the conversation stops (its greeting cleared) and waits for the greeting's end
         const verdictAt = Date.now()
-        assert.strictEqual(yield* fake.deliver(id, "call.machine.detection.ended", { payload: { result: "machine" } }), 200)
+        assert.strictEqual(
+          yield* fake.deliver(id, "call.machine.detection.ended", { payload: { result: "machine" } }),
+          200
+        )
         yield* stream.until("the greeting cleared", () => stream.clears().some((at) => at >= verdictAt))
         yield* stream.say(yield* machineWithBeep(500))
         const clearedAt = stream.clears().at(-1)!
         assert.isFalse(stream.audio().some((a) => a.at > clearedAt), "nothing said to the machine before its beep")
-        assert.strictEqual(yield* fake.deliver(id, "call.machine.greeting.ended", { payload: { result: "beep_detected" } }), 200)
+        assert.strictEqual(
+          yield* fake.deliver(id, "call.machine.greeting.ended", { payload: { result: "beep_detected" } }),
+          200
+        )
         yield* stream.until("the message's audio", () => stream.audio().some((a) => a.at > clearedAt))
-        yield* waitUntil(Effect.sync(() => fake.call(id)!.state), (state) => state === "hangup", "the platform's hang-up on Telnyx")
+        yield* waitUntil(
+          Effect.sync(() => fake.call(id)!.state),
+          (state) => state === "hangup",
+          "the platform's hang-up on Telnyx"
+        )
         yield* stream.stop
         assert.strictEqual(yield* fake.deliver(id, "call.hangup"), 200)
         const done = yield* ended(comms, user.key, sessionId)
-        assert.deepInclude(done, { outcome: "UNANSWERED", endReason: "voicemail", answeredBy: "machine", voicemail: "message_left" }, story(done))
+        assert.deepInclude(done, {
+          outcome: "UNANSWERED",
+          endReason: "voicemail",
+          answeredBy: "machine",
+          voicemail: "message_left"
+        }, story(done))
         assert.strictEqual(lines(done).at(-1), `agent: ${MESSAGE}`, story(done))
-        assert.deepInclude(done.events.find((e: any) => e.type === "voicemail").detail, { afterBeep: true, played: true })
+        assert.deepInclude(done.events.find((e: any) => e.type === "voicemail").detail, {
+          afterBeep: true,
+          played: true
+        })
         assert.deepStrictEqual(stream.violations(), [])
       }))
   })

@@ -6,6 +6,7 @@
  * fixtures at 16 kHz in real time. Then what must be refused: bad input at the mint, tokens reused,
  * expired or another tenant's, malformed messages on the stream, and the client going away mid-answer.
  */
+import * as SqlClient from "@effect/sql/SqlClient"
 import { assert, describe, layer } from "@effect/vitest"
 import {
   FRAME_SAMPLES,
@@ -19,16 +20,15 @@ import {
 } from "@voiceagent/client/WebCall"
 import { LiveCallEntity } from "@voiceagent/domain/Calls"
 import { WebCallServerMessage } from "@voiceagent/domain/WebCalls"
+import { PlatformSettings } from "@voiceagent/runner/Settings"
 import * as FakeDeepgram from "@voiceagent/runner/Testing/FakeDeepgram"
 import * as FakeElevenLabs from "@voiceagent/runner/Testing/FakeElevenLabs"
 import { makeFakeOpenAiChat } from "@voiceagent/runner/Testing/FakeOpenAiChat"
 import * as FakeTwilioMedia from "@voiceagent/runner/Testing/FakeTwilioMedia"
 import { writeWav } from "@voiceagent/runner/Voice/Audio"
-import { SIGNATURE_HEADER, sign } from "@voiceagent/runner/Webhooks/Webhooks"
-import { PlatformSettings } from "@voiceagent/runner/Settings"
+import { sign, SIGNATURE_HEADER } from "@voiceagent/runner/Webhooks/Webhooks"
 import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Context, Effect, Layer, Redacted, Schema } from "effect"
-import * as SqlClient from "@effect/sql/SqlClient"
 import * as childProcess from "node:child_process"
 import * as fs from "node:fs"
 import * as http from "node:http"
@@ -36,9 +36,9 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import WebSocket from "ws"
+import { assertBilled, lines, story, webhookReceiver } from "./CallScenario.js"
 import { tableCounts } from "./Hostile.js"
 import { callReady, createKey, get, patch, post, signup, waitUntil } from "./Http.js"
-import { assertBilled, lines, story, webhookReceiver } from "./CallScenario.js"
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url))
 
@@ -120,12 +120,17 @@ const ready = (name: string, options: { readonly webhookUrl?: string; readonly a
 const mint = (user: { readonly key: string; readonly agentId: string }, metadata?: Record<string, unknown>) =>
   Effect.gen(function*() {
     const { gateway } = yield* TestPlatform.TestPlatformUrls
-    return yield* Effect.promise(() => startWebCall({ baseUrl: origin(gateway), apiKey: user.key, agentId: user.agentId, metadata }))
+    return yield* Effect.promise(() =>
+      startWebCall({ baseUrl: origin(gateway), apiKey: user.key, agentId: user.agentId, metadata })
+    )
   })
 
 /** Reads the call's detail (an effect to read it again and again). */
 const reader = (key: string, sessionId: string) =>
-  Effect.map(TestPlatform.TestPlatformUrls, ({ comms }) => Effect.map(get(`${comms}/calls/${sessionId}`, { token: key }), (r) => r.body))
+  Effect.map(
+    TestPlatform.TestPlatformUrls,
+    ({ comms }) => Effect.map(get(`${comms}/calls/${sessionId}`, { token: key }), (r) => r.body)
+  )
 
 const detail = (key: string, sessionId: string) => Effect.flatten(reader(key, sessionId))
 
@@ -139,7 +144,8 @@ const ended = (key: string, sessionId: string) =>
     ))
 
 /** A caller's line from the fixtures, at 16 kHz. */
-const line16k = (text: string) => Effect.map(FakeTwilioMedia.callerLine(text), (pcm8k) => wavTo16k(writeWav(pcm8k, 8_000)))
+const line16k = (text: string) =>
+  Effect.map(FakeTwilioMedia.callerLine(text), (pcm8k) => wavTo16k(writeWav(pcm8k, 8_000)))
 
 const silence = (ms: number) => new Int16Array((SAMPLE_RATE * ms) / 1_000)
 
@@ -202,7 +208,10 @@ const until = (what: string, holds: () => boolean) => waitUntil(Effect.sync(hold
 const assertBilledWeb = (session: any, key: string, toppedUp: number) =>
   Effect.gen(function*() {
     const { "platform-core": core } = yield* TestPlatform.TestPlatformUrls
-    assert.deepInclude((yield* get(`${core}/billing/rates`, { token: key })).body, { voicePerMinute: 5, webPerMinute: 3 })
+    assert.deepInclude((yield* get(`${core}/billing/rates`, { token: key })).body, {
+      voicePerMinute: 5,
+      webPerMinute: 3
+    })
     yield* assertBilled(session, key, toppedUp, "webPerMinute")
   })
 
@@ -253,10 +262,18 @@ const started = (url: string, token: string) =>
 /** A request to upgrade answered without a WebSocket: its status and body. */
 const upgradeRefused = (url: string) =>
   Effect.async<{ status: number; body: any }>((resume) => {
-    const request = http.request(url, { headers: { connection: "Upgrade", upgrade: "websocket", "sec-websocket-version": "13", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==" } })
+    const request = http.request(url, {
+      headers: {
+        connection: "Upgrade",
+        upgrade: "websocket",
+        "sec-websocket-version": "13",
+        "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ=="
+      }
+    })
     request.on("response", (response) => {
       let text = ""
-      response.on("data", (c) => (text += c)).on("end", () => resume(Effect.succeed({ status: response.statusCode ?? 0, body: JSON.parse(text) })))
+      response.on("data", (c) => (text += c)).on("end", () =>
+        resume(Effect.succeed({ status: response.statusCode ?? 0, body: JSON.parse(text) })))
     })
     request.on("upgrade", (response, socket) => {
       socket.destroy()
@@ -268,7 +285,9 @@ const upgradeRefused = (url: string) =>
 /** The example client as a user runs it: its output and exit status. */
 const runExample = (args: ReadonlyArray<string>) =>
   Effect.async<{ code: number | null; stdout: string; stderr: string }>((resume) => {
-    const child = childProcess.spawn(path.join(REPO, "node_modules/.bin/tsx"), ["examples/web-call.ts", ...args], { cwd: REPO })
+    const child = childProcess.spawn(path.join(REPO, "node_modules/.bin/tsx"), ["examples/web-call.ts", ...args], {
+      cwd: REPO
+    })
     let stdout = ""
     let stderr = ""
     child.stdout.on("data", (c) => (stdout += c))
@@ -294,9 +313,24 @@ describe("web calls", () => {
           ["no body", { token: user.key }, 400, "VALIDATION_FAILED"],
           ["no agent", { token: user.key, json: {} }, 400, "VALIDATION_FAILED"],
           ["an agent id that is not one", { token: user.key, json: { agentId: "ada" } }, 400, "VALIDATION_FAILED"],
-          ["metadata that is not an object", { token: user.key, json: { agentId: user.agentId, metadata: "x" } }, 400, "VALIDATION_FAILED"],
-          ["metadata that is a list", { token: user.key, json: { agentId: user.agentId, metadata: [1] } }, 400, "VALIDATION_FAILED"],
-          ["an unknown agent", { token: user.key, json: { agentId: "018f6f2e-0000-7000-8000-000000000000" } }, 404, "AGENT_NOT_FOUND"],
+          [
+            "metadata that is not an object",
+            { token: user.key, json: { agentId: user.agentId, metadata: "x" } },
+            400,
+            "VALIDATION_FAILED"
+          ],
+          [
+            "metadata that is a list",
+            { token: user.key, json: { agentId: user.agentId, metadata: [1] } },
+            400,
+            "VALIDATION_FAILED"
+          ],
+          [
+            "an unknown agent",
+            { token: user.key, json: { agentId: "018f6f2e-0000-7000-8000-000000000000" } },
+            404,
+            "AGENT_NOT_FOUND"
+          ],
           ["no key", { json: { agentId: user.agentId } }, 401, "UNAUTHORIZED"],
           ["a wrong key", { token: "aok_wrong", json: { agentId: user.agentId } }, 401, "UNAUTHORIZED"]
         ]
@@ -317,7 +351,8 @@ describe("web calls", () => {
           const account = yield* signup(gateway)
           const { key } = yield* createKey(gateway, account.token, { name: "broke" })
           const persona = (yield* get(`${comms}/prompts/personas`, { token: key })).body.items[0]
-          const agent = (yield* post(`${comms}/agents`, { token: key, json: { name: "Broke", agent_persona_id: persona.id } })).body
+          const agent =
+            (yield* post(`${comms}/agents`, { token: key, json: { name: "Broke", agent_persona_id: persona.id } })).body
           return { key, agentId: agent.id as string }
         })
         const counted = yield* tableCounts
@@ -325,8 +360,16 @@ describe("web calls", () => {
         assert.deepStrictEqual([broke.status, broke.body.error.code], [402, "INSUFFICIENT_FUNDS"], broke.text)
         assert.deepStrictEqual(yield* tableCounts, counted)
         assert.deepStrictEqual(
-          Object.fromEntries(Object.entries(yield* tableCounts).filter(([table]) => ["call_sessions", "call_events", "reservations", "ledger_entries"].includes(table))),
-          Object.fromEntries(Object.entries(before).filter(([table]) => ["call_sessions", "call_events", "reservations", "ledger_entries"].includes(table)))
+          Object.fromEntries(
+            Object.entries(yield* tableCounts).filter(([table]) =>
+              ["call_sessions", "call_events", "reservations", "ledger_entries"].includes(table)
+            )
+          ),
+          Object.fromEntries(
+            Object.entries(before).filter(([table]) =>
+              ["call_sessions", "call_events", "reservations", "ledger_entries"].includes(table)
+            )
+          )
         )
 
         // the concurrent-call limit (3 here) counts web calls waiting for their client: the fourth is a 429
@@ -336,11 +379,20 @@ describe("web calls", () => {
         const fourth = yield* post(mintUrl, { token: user.key, json: { agentId: user.agentId } })
         assert.deepStrictEqual([fourth.status, fourth.body.error.code], [429, "CONCURRENT_CALL_LIMIT"], fourth.text)
         const after = yield* tableCounts
-        assert.deepStrictEqual([after["call_sessions"], after["reservations"]], [full["call_sessions"], full["reservations"]])
+        assert.deepStrictEqual([after["call_sessions"], after["reservations"]], [
+          full["call_sessions"],
+          full["reservations"]
+        ])
         // tokens no client used: the calls end unanswered and unbilled once the tokens (and a grace) are over
         for (const ticket of tickets) {
           const done = yield* ended(user.key, ticket.sessionId)
-          assert.deepInclude(done, { outcome: "UNANSWERED", endReason: "ring_timeout", cost: 0, durationSeconds: 0, direction: "WEB" })
+          assert.deepInclude(done, {
+            outcome: "UNANSWERED",
+            endReason: "ring_timeout",
+            cost: 0,
+            durationSeconds: 0,
+            direction: "WEB"
+          })
         }
         const wallet = (yield* get(`${gateway}/wallet`, { token: user.key })).body
         assert.deepStrictEqual(wallet, { currency: "USD", balance: 1000, reserved: 0, available: 1000 })
@@ -387,7 +439,9 @@ describe("web calls", () => {
         }
         const events = done.events.map((e: any) => e.type)
         assert.deepStrictEqual(events.slice(0, 3), ["queued", "dialing", "answered"], story(done))
-        for (const type of ["media_connected", "agent_hangup", "media_stopped", "ended"]) assert.include(events, type, story(done))
+        for (const type of ["media_connected", "agent_hangup", "media_stopped", "ended"]) {
+          assert.include(events, type, story(done))
+        }
         yield* assertBilledWeb(done, user.key, 1000)
         assert.isAbove(done.cost, 0)
 
@@ -408,7 +462,10 @@ describe("web calls", () => {
         })
         assert.deepStrictEqual(payload.data.transcript.map((l: any) => l.text), done.transcript.map((l: any) => l.text))
         const [, timestamp] = /^t=(\d+),v1=/.exec(String(delivery.headers[SIGNATURE_HEADER]))!
-        assert.strictEqual(delivery.headers[SIGNATURE_HEADER], sign(user.signingSecret, Number(timestamp), delivery.body))
+        assert.strictEqual(
+          delivery.headers[SIGNATURE_HEADER],
+          sign(user.signingSecret, Number(timestamp), delivery.body)
+        )
       }))
 
     it.scoped("the client going away mid-answer ends the call with the reason; the answer is kept as cut off; billed to the second", () =>
@@ -430,8 +487,14 @@ describe("web calls", () => {
 
         const done = yield* ended(user.key, ticket.sessionId)
         assert.deepInclude(done, { outcome: "ANSWERED", endReason: "completed", direction: "WEB" }, story(done))
-        assert.deepInclude(done.events.find((e: any) => e.type === "media_stopped").detail, { reason: "the client closed the stream (4000, dropped)" })
-        assert.deepStrictEqual(lines(done).slice(0, 2), ["agent: Hello, this is Dee.", `customer: ${MORE}`], story(done))
+        assert.deepInclude(done.events.find((e: any) => e.type === "media_stopped").detail, {
+          reason: "the client closed the stream (4000, dropped)"
+        })
+        assert.deepStrictEqual(
+          lines(done).slice(0, 2),
+          ["agent: Hello, this is Dee.", `customer: ${MORE}`],
+          story(done)
+        )
         // the answer the line went dead in, marked cut off, as far as the caller heard it (1.5 s of it)
         const cut = done.transcript[2]
         assert.isTrue(cut.interrupted, story(done))
@@ -449,7 +512,10 @@ describe("web calls", () => {
         const bea = yield* ready("Kit")
         const adaTicket = yield* mint(ada)
         const beaTicket = yield* mint(bea)
-        assert.match(adaTicket.url, new RegExp(`^ws://127\\.0\\.0\\.1:\\d+/api/v1/channels/web/stream/${adaTicket.sessionId}$`))
+        assert.match(
+          adaTicket.url,
+          new RegExp(`^ws://127\\.0\\.0\\.1:\\d+/api/v1/channels/web/stream/${adaTicket.sessionId}$`)
+        )
         assert.isAbove(Date.parse(adaTicket.expiresAt), Date.now())
         assert.isAtMost(Date.parse(adaTicket.expiresAt), Date.now() + TOKEN_SECONDS * 1_000)
 
@@ -462,12 +528,25 @@ describe("web calls", () => {
 
         // the token, untouched by those, starts the call; used again while it runs, it is refused
         const first = yield* started(adaTicket.url, adaTicket.token)
-        assert.deepInclude(first.texts[0], { type: "started", sessionId: adaTicket.sessionId, sampleRate: 16_000, encoding: "pcm_s16le", channels: 1 })
+        assert.deepInclude(first.texts[0], {
+          type: "started",
+          sessionId: adaTicket.sessionId,
+          sampleRate: 16_000,
+          encoding: "pcm_s16le",
+          channels: 1
+        })
         const again = yield* started(adaTicket.url, adaTicket.token)
         assert.deepStrictEqual(yield* again.close, { code: 1008, reason: "token already used" })
         // the call goes on: the greeting comes, as audio and as a transcript line
-        yield* until("the greeting's audio and line", () => first.audioBytes() > 0 && first.texts.some((m) => m.type === "transcript"))
-        assert.deepInclude(first.texts.find((m) => m.type === "transcript"), { speaker: "agent", text: "Hello, this is Rex.", interrupted: false })
+        yield* until(
+          "the greeting's audio and line",
+          () => first.audioBytes() > 0 && first.texts.some((m) => m.type === "transcript")
+        )
+        assert.deepInclude(first.texts.find((m) => m.type === "transcript"), {
+          speaker: "agent",
+          text: "Hello, this is Rex.",
+          interrupted: false
+        })
         first.send(JSON.stringify({ type: "hangup" }))
         assert.deepStrictEqual(yield* first.close, { code: 1000, reason: "hung up" })
         const done = yield* ended(ada.key, adaTicket.sessionId)
@@ -483,7 +562,11 @@ describe("web calls", () => {
         const expired = yield* started(expiring.url, expiring.token)
         assert.deepStrictEqual(yield* expired.close, { code: 1008, reason: "token expired" })
         const unanswered = yield* ended(bea.key, expiring.sessionId)
-        assert.deepInclude(unanswered, { outcome: "UNANSWERED", endReason: "ring_timeout", cost: 0, answeredAt: null }, story(unanswered))
+        assert.deepInclude(
+          unanswered,
+          { outcome: "UNANSWERED", endReason: "ring_timeout", cost: 0, answeredAt: null },
+          story(unanswered)
+        )
         yield* assertBilledWeb({ ...unanswered, answeredAt: unanswered.endedAt }, bea.key, 1000)
       }))
 
@@ -512,10 +595,16 @@ describe("web calls", () => {
         raw.send(JSON.stringify({ type: "ping", from: "a newer client" }))
         raw.send(Buffer.alloc(640))
         // the stream reads its messages in order: once the greeting's line comes back, both were taken
-        yield* until("the greeting's line after the ping and the frame", () => raw.texts.some((m) => m.type === "transcript") || raw.closed() !== undefined)
+        yield* until(
+          "the greeting's line after the ping and the frame",
+          () => raw.texts.some((m) => m.type === "transcript") || raw.closed() !== undefined
+        )
         assert.isUndefined(raw.closed())
         raw.send(Buffer.alloc(641))
-        assert.deepStrictEqual(yield* raw.close, { code: 1007, reason: "an audio message of an odd length: 16-bit samples are two bytes" })
+        assert.deepStrictEqual(yield* raw.close, {
+          code: 1007,
+          reason: "an audio message of an odd length: 16-bit samples are two bytes"
+        })
         const done = yield* ended(user.key, ticket.sessionId)
         assert.deepInclude(done, { outcome: "ANSWERED", endReason: "completed" }, story(done))
         assert.deepInclude(done.events.find((e: any) => e.type === "media_stopped").detail, {
@@ -524,10 +613,12 @@ describe("web calls", () => {
         yield* assertBilledWeb(done, user.key, 1000)
 
         // audio over a second, and text that is not JSON, on calls of their own
-        for (const [message, code, reason] of [
-          [Buffer.alloc(32_002), 1009, "an audio message over 1 s (32000 bytes)"],
-          ["{not json", 1007, "a message that is not JSON"]
-        ] as const) {
+        for (
+          const [message, code, reason] of [
+            [Buffer.alloc(32_002), 1009, "an audio message over 1 s (32000 bytes)"],
+            ["{not json", 1007, "a message that is not JSON"]
+          ] as const
+        ) {
           const next = yield* mint(user)
           const stream = yield* started(next.url, next.token)
           stream.send(message)
@@ -565,7 +656,9 @@ describe("web calls", () => {
         const done = yield* ended(user.key, ticket.sessionId)
         assert.deepInclude(done, { outcome: "ANSWERED", endReason: "completed" }, story(done))
         const sql = yield* SqlClient.SqlClient
-        const [row] = yield* sql<{ direction: string }>`SELECT direction FROM call_sessions WHERE id = ${ticket.sessionId}`
+        const [row] = yield* sql<
+          { direction: string }
+        >`SELECT direction FROM call_sessions WHERE id = ${ticket.sessionId}`
         assert.strictEqual(row!.direction, "WEB")
       }))
   })

@@ -88,7 +88,10 @@ export const errorOf = (error: unknown, response?: Response): ApiError => {
   if (body !== undefined && typeof body.message === "string") {
     return { code: String(body.code ?? "ERROR"), message: body.message, details: body.details }
   }
-  return { code: `HTTP_${response?.status ?? 0}`, message: `The request failed (${response?.status ?? "no response"}).` }
+  return {
+    code: `HTTP_${response?.status ?? 0}`,
+    message: `The request failed (${response?.status ?? "no response"}).`
+  }
 }
 
 /** Runs an API call: its data, or throws an `ApiFailure` carrying the API's message. */
@@ -122,7 +125,9 @@ export const money = (minor: number, currency = "USD") => {
   return format.format(minor / 10 ** digits)
 }
 
-export const when = (iso: string | null | undefined) => (iso === null || iso === undefined ? "—" : new Date(iso).toLocaleString())
+export const when = (
+  iso: string | null | undefined
+) => (iso === null || iso === undefined ? "—" : new Date(iso).toLocaleString())
 
 /** A page of a list as the API gives it. */
 interface ListPage<T> {
@@ -131,7 +136,7 @@ interface ListPage<T> {
 }
 
 /** Every item of a paginated list, page after page: a picker does not stop silently at the first page. */
-export const allPages = async <T,>(load: (page: number) => Promise<ListPage<T>>): Promise<ReadonlyArray<T>> => {
+export const allPages = async <T>(load: (page: number) => Promise<ListPage<T>>): Promise<ReadonlyArray<T>> => {
   const items: Array<T> = []
   for (let page = 1;; page++) {
     const next = await load(page)

@@ -43,7 +43,9 @@ const routes: ReadonlyArray<readonly [string, (params: Record<string, string>) =
 const NotFound = () => (
   <section class="page">
     <h1>Not found</h1>
-    <p>No page at <code>{path.value}</code>. <Link href="/agents">Go to your agents</Link>.</p>
+    <p>
+      No page at <code>{path.value}</code>. <Link href="/agents">Go to your agents</Link>.
+    </p>
   </section>
 )
 
@@ -52,7 +54,9 @@ const App = () => {
   const signedIn = session.value !== null
   useEffect(() => {
     if (!signedIn && current !== "/login" && current !== "/signup") navigate("/login", { replace: true })
-    else if (signedIn && (current === "/" || current === "/login" || current === "/signup")) navigate("/agents", { replace: true })
+    else if (signedIn && (current === "/" || current === "/login" || current === "/signup")) {
+      navigate("/agents", { replace: true })
+    }
   }, [signedIn, current])
   // move focus to the new page's heading, so a screen reader announces it and Tab starts there
   useEffect(() => {
@@ -76,7 +80,12 @@ const App = () => {
           <ul>
             {NAV.map(([href, label]) => (
               <li key={href}>
-                <Link href={href} aria-current={current === href || current.startsWith(`${href}/`) ? "page" : undefined}>{label}</Link>
+                <Link
+                  href={href}
+                  aria-current={current === href || current.startsWith(`${href}/`) ? "page" : undefined}
+                >
+                  {label}
+                </Link>
               </li>
             ))}
           </ul>

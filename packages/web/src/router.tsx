@@ -36,7 +36,10 @@ export const match = (pattern: string, pathname: string): Record<string, string>
   return params
 }
 
-type AnchorProps = JSX.HTMLAttributes<HTMLAnchorElement> & { readonly href: string; readonly children?: ComponentChildren }
+type AnchorProps = JSX.HTMLAttributes<HTMLAnchorElement> & {
+  readonly href: string
+  readonly children?: ComponentChildren
+}
 
 /** A link that changes the route without reloading the page (a modified click opens a new tab as usual). */
 export const Link = ({ href, children, ...rest }: AnchorProps) => (
@@ -44,7 +47,9 @@ export const Link = ({ href, children, ...rest }: AnchorProps) => (
     {...rest}
     href={href}
     onClick={(event) => {
-      if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return
+      if (
+        event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey
+      ) return
       event.preventDefault()
       navigate(href)
     }}

@@ -85,7 +85,13 @@ export const ErrorBox = ({ error }: { readonly error: ApiError | undefined }) =>
     </div>
   )
 
-export const Page = ({ title, children, actions }: { readonly title: string; readonly children: ComponentChildren; readonly actions?: ComponentChildren }) => {
+export const Page = (
+  { title, children, actions }: {
+    readonly title: string
+    readonly children: ComponentChildren
+    readonly actions?: ComponentChildren
+  }
+) => {
   useEffect(() => {
     document.title = `${title} · Voice agents`
   }, [title])
@@ -109,7 +115,12 @@ export const Card = ({ title, children }: { readonly title: string; readonly chi
 
 /** Previous / next over a page of `totalPages`. */
 export const Pager = (
-  { page, totalPages, onPage, label }: { readonly page: number; readonly totalPages: number; readonly onPage: (page: number) => void; readonly label: string }
+  { page, totalPages, onPage, label }: {
+    readonly page: number
+    readonly totalPages: number
+    readonly onPage: (page: number) => void
+    readonly label: string
+  }
 ) =>
   totalPages <= 1 ? null : (
     <nav class="pager" aria-label={`${label} pages`}>
@@ -122,7 +133,9 @@ export const Pager = (
 /** A labelled input (the label wraps it: no ids to keep unique). */
 /** A form whose submission goes to `onSend` (the page does not reload). */
 export const Form = (
-  { onSend, ...form }: Omit<JSX.HTMLAttributes<HTMLFormElement>, "onSubmit"> & { readonly onSend: (form: HTMLFormElement) => unknown }
+  { onSend, ...form }: Omit<JSX.HTMLAttributes<HTMLFormElement>, "onSubmit"> & {
+    readonly onSend: (form: HTMLFormElement) => unknown
+  }
 ) => (
   <form
     {...form}
@@ -133,7 +146,12 @@ export const Form = (
   />
 )
 
-export const Field = ({ label, hint, ...input }: JSX.InputHTMLAttributes<HTMLInputElement> & { readonly label: string; readonly hint?: string | undefined }) => (
+export const Field = (
+  { label, hint, ...input }: JSX.InputHTMLAttributes<HTMLInputElement> & {
+    readonly label: string
+    readonly hint?: string | undefined
+  }
+) => (
   <label class="field">
     <span>{label}</span>
     <input {...input} />
@@ -142,7 +160,10 @@ export const Field = ({ label, hint, ...input }: JSX.InputHTMLAttributes<HTMLInp
 )
 
 export const Select = (
-  { label, children, ...select }: JSX.SelectHTMLAttributes<HTMLSelectElement> & { readonly label: string; readonly children: ComponentChildren }
+  { label, children, ...select }: JSX.SelectHTMLAttributes<HTMLSelectElement> & {
+    readonly label: string
+    readonly children: ComponentChildren
+  }
 ) => (
   <label class="field">
     <span>{label}</span>
@@ -150,7 +171,9 @@ export const Select = (
   </label>
 )
 
-export const TextArea = ({ label, ...area }: JSX.TextareaHTMLAttributes<HTMLTextAreaElement> & { readonly label: string }) => (
+export const TextArea = (
+  { label, ...area }: JSX.TextareaHTMLAttributes<HTMLTextAreaElement> & { readonly label: string }
+) => (
   <label class="field wide">
     <span>{label}</span>
     <textarea {...area} />
@@ -196,6 +219,8 @@ export const CopyButton = ({ text, label }: { readonly text: string; readonly la
   )
 }
 
-export const Status = ({ value }: { readonly value: string }) => <span class={`status status-${value.toLowerCase()}`}>{value}</span>
+export const Status = ({ value }: { readonly value: string }) => (
+  <span class={`status status-${value.toLowerCase()}`}>{value}</span>
+)
 
 export const Empty = ({ children }: { readonly children: ComponentChildren }) => <p class="empty">{children}</p>

@@ -1,9 +1,9 @@
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import {
   Authentication,
+  type Principal,
   SessionAuthentication,
   SessionTenantAuthentication,
-  type Principal,
   TenantAuthentication
 } from "@voiceagent/domain/Auth"
 import * as Effect from "effect/Effect"
@@ -45,7 +45,10 @@ export const AuthenticationLive = Layer.effect(
 
 export const SessionAuthenticationLive = Layer.effect(
   SessionAuthentication,
-  Effect.map(Authenticator, (auth) => SessionAuthentication.of({ bearer: () => principal(auth, { sessionOnly: true }) }))
+  Effect.map(
+    Authenticator,
+    (auth) => SessionAuthentication.of({ bearer: () => principal(auth, { sessionOnly: true }) })
+  )
 )
 
 export const TenantAuthenticationLive = Layer.effect(

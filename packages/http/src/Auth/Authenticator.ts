@@ -141,7 +141,9 @@ export const requireTenant = (principal: Principal): Effect.Effect<TenantPrincip
     : Effect.succeed(principal as TenantPrincipal)
 
 const tenantIdIn = (value: unknown): unknown =>
-  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)["tenantId"] : undefined
+  typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)["tenantId"]
+    : undefined
 
 /**
  * The tenant always comes from the credential. A `tenantId` the caller sends anyway (JSON body or

@@ -22,4 +22,3 @@ export const parseAuthorization = (header: string | undefined): PresentedCredent
   // Anything else is treated as an attempted API key, and so fails as "Invalid API key" when unknown.
   return { _tag: "ApiKey", key: credential }
 }
-

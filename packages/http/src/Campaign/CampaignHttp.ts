@@ -7,16 +7,22 @@ import { CampaignsHttpLive, DncHttpLive } from "./CampaignsHttp.js"
 import { ContactListsHttpLive } from "./ContactListsHttp.js"
 import { ChatAppHttpLive, ChatAppWebhookHttpLive, SmsHttpLive } from "./MessagingHttp.js"
 
-const HealthLive = HttpApiBuilder.group(CampaignApi, "health", (handlers) =>
-  Effect.map(makeHealth("campaign"), (health) =>
-    handlers.handle("healthz", () => health.alive).handle("readyz", () => health.ready)))
+const HealthLive = HttpApiBuilder.group(
+  CampaignApi,
+  "health",
+  (handlers) =>
+    Effect.map(
+      makeHealth("campaign"),
+      (health) => handlers.handle("healthz", () => health.alive).handle("readyz", () => health.ready)
+    )
+)
 
 export const CampaignHttpLive = HttpApiBuilder.api(CampaignApi).pipe(Layer.provide([
-    HealthLive,
-    ContactListsHttpLive,
-    CampaignsHttpLive,
-    DncHttpLive,
-    ChatAppHttpLive,
-    ChatAppWebhookHttpLive,
-    SmsHttpLive
-  ]))
+  HealthLive,
+  ContactListsHttpLive,
+  CampaignsHttpLive,
+  DncHttpLive,
+  ChatAppHttpLive,
+  ChatAppWebhookHttpLive,
+  SmsHttpLive
+]))

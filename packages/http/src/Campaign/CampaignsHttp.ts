@@ -38,20 +38,25 @@ export const CampaignsHttpLive = HttpApiBuilder.group(CampaignApi, "campaigns", 
     const campaigns = yield* Campaigns
     const tenant = Effect.map(CurrentTenant, (t) => t.tenantId)
     return handlers
-      .handle("createCampaign", ({ payload }) => Effect.flatMap(tenant, (tenantId) => campaigns.create(tenantId, payload)))
+      .handle("createCampaign", ({ payload }) =>
+        Effect.flatMap(tenant, (tenantId) => campaigns.create(tenantId, payload)))
       .handle("listCampaigns", ({ urlParams }) =>
         Effect.gen(function*() {
           const { items, total } = yield* campaigns.list(yield* tenant, urlParams.status, urlParams)
           return makePage(items, total, urlParams)
         }))
-      .handle("getCampaign", ({ path }) => Effect.flatMap(tenant, (tenantId) => campaigns.get(tenantId, path.id)))
-      .handle("updateCampaign", ({ path, payload }) => Effect.flatMap(tenant, (tenantId) => campaigns.update(tenantId, path.id, payload)))
+      .handle("getCampaign", ({ path }) =>
+        Effect.flatMap(tenant, (tenantId) => campaigns.get(tenantId, path.id)))
+      .handle("updateCampaign", ({ path, payload }) =>
+        Effect.flatMap(tenant, (tenantId) =>
+          campaigns.update(tenantId, path.id, payload)))
       .handle("scheduleCampaign", ({ path }) =>
         Effect.gen(function*() {
           const at = yield* scheduleBody
           return yield* campaigns.schedule(yield* tenant, path.id, at)
         }))
-      .handle("pauseCampaign", ({ path }) => Effect.flatMap(tenant, (tenantId) => campaigns.pause(tenantId, path.id)))
+      .handle("pauseCampaign", ({ path }) =>
+        Effect.flatMap(tenant, (tenantId) => campaigns.pause(tenantId, path.id)))
       .handle("resumeCampaign", ({ path }) => Effect.flatMap(tenant, (tenantId) => campaigns.resume(tenantId, path.id)))
       .handle("abortCampaign", ({ path }) => Effect.flatMap(tenant, (tenantId) => campaigns.abort(tenantId, path.id)))
       .handle("deleteCampaign", ({ path }) => Effect.flatMap(tenant, (tenantId) => campaigns.remove(tenantId, path.id)))
@@ -60,7 +65,9 @@ export const CampaignsHttpLive = HttpApiBuilder.group(CampaignApi, "campaigns", 
           const { items, total } = yield* campaigns.attempts(yield* tenant, path.id, urlParams)
           return makePage(items, total, urlParams)
         }))
-      .handle("getCampaignProgress", ({ path }) => Effect.flatMap(tenant, (tenantId) => campaigns.progress(tenantId, path.id)))
+      .handle("getCampaignProgress", ({ path }) =>
+        Effect.flatMap(tenant, (tenantId) =>
+          campaigns.progress(tenantId, path.id)))
   }))
 
 export const DncHttpLive = HttpApiBuilder.group(CampaignApi, "dnc", (handlers) =>
@@ -69,7 +76,8 @@ export const DncHttpLive = HttpApiBuilder.group(CampaignApi, "dnc", (handlers) =
     const tenant = Effect.map(CurrentTenant, (t) => t.tenantId)
     return handlers
       .handle("addDnc", ({ payload }) =>
-        Effect.flatMap(tenant, (tenantId) => campaigns.addDnc(tenantId, payload.phoneNumber, payload.reason ?? null)))
+        Effect.flatMap(tenant, (tenantId) =>
+          campaigns.addDnc(tenantId, payload.phoneNumber, payload.reason ?? null)))
       .handle("listDnc", ({ urlParams }) =>
         Effect.gen(function*() {
           const { items, total } = yield* campaigns.listDnc(yield* tenant, urlParams)

@@ -1,5 +1,5 @@
-import { UnknownKnowledgeBase } from "@voiceagent/domain/KnowledgeBases"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as SqlClient from "@effect/sql/SqlClient"
 import {
   AgentNotFound,
   AgentWebhookToken,
@@ -10,10 +10,10 @@ import {
 import { CurrentTenant } from "@voiceagent/domain/Auth"
 import { CommsApi, WebhookVerificationFailed } from "@voiceagent/domain/CommsApi"
 import type { AgentId } from "@voiceagent/domain/Ids"
+import { UnknownKnowledgeBase } from "@voiceagent/domain/KnowledgeBases"
 import { makePage } from "@voiceagent/domain/Pagination"
 import { PlatformCoreApi } from "@voiceagent/domain/PlatformCoreApi"
 import { AgentsRepo, stateOf } from "@voiceagent/runner/Agents/AgentsRepo"
-import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
@@ -31,7 +31,8 @@ export const createAgent = (payload: CreateAgentRequest) =>
     return yield* agents.create(tenantId, persona.value, payload.name)
   })
 
-export const webhookUrlFor = (base: string, agentId: AgentId) => `${base}/api/v1/channels/chatapp/agents/${agentId}/webhook`
+export const webhookUrlFor = (base: string, agentId: AgentId) =>
+  `${base}/api/v1/channels/chatapp/agents/${agentId}/webhook`
 
 export const AgentsHttpLive = HttpApiBuilder.group(CommsApi, "agents", (handlers) =>
   Effect.gen(function*() {
@@ -52,7 +53,10 @@ export const AgentsHttpLive = HttpApiBuilder.group(CommsApi, "agents", (handlers
         Effect.gen(function*() {
           const { tenantId } = yield* CurrentTenant
           const found = yield* agents.find(tenantId, path.id)
-          return yield* Option.match(found, { onNone: () => Effect.fail(new AgentNotFound()), onSome: (r) => Effect.succeed(r.agent) })
+          return yield* Option.match(found, {
+            onNone: () => Effect.fail(new AgentNotFound()),
+            onSome: (r) => Effect.succeed(r.agent)
+          })
         }))
       .handle("updateAgent", ({ path, payload }) =>
         Effect.gen(function*() {
@@ -70,7 +74,11 @@ export const AgentsHttpLive = HttpApiBuilder.group(CommsApi, "agents", (handlers
       .handle("createAgentWebhookToken", ({ path }) =>
         Effect.gen(function*() {
           const { tenantId } = yield* CurrentTenant
-          const issued = yield* agents.ensureWebhookToken(tenantId, path.id, crypto.randomBytes(24).toString("base64url"))
+          const issued = yield* agents.ensureWebhookToken(
+            tenantId,
+            path.id,
+            crypto.randomBytes(24).toString("base64url")
+          )
           if (Option.isNone(issued)) return yield* new AgentNotFound()
           const base = yield* publicUrl.get
           return new AgentWebhookToken({
@@ -82,18 +90,28 @@ export const AgentsHttpLive = HttpApiBuilder.group(CommsApi, "agents", (handlers
         }))
   }))
 
-export const AgentWebhookHttpLive = HttpApiBuilder.group(CommsApi, "agentWebhook", (handlers) =>
-  Effect.gen(function*() {
-    const agents = yield* AgentsRepo
-    return handlers.handle("verifyAgentWebhook", ({ path, urlParams }) =>
-      Effect.gen(function*() {
-        const token = yield* agents.webhookTokenOf(path.agentId)
-        const challenge = subscriptionChallenge(urlParams, Option.getOrUndefined(token))
-        if (challenge === undefined) return yield* new WebhookVerificationFailed()
-        return challenge
-      }))
-  }))
+export const AgentWebhookHttpLive = HttpApiBuilder.group(
+  CommsApi,
+  "agentWebhook",
+  (handlers) =>
+    Effect.gen(function*() {
+      const agents = yield* AgentsRepo
+      return handlers.handle("verifyAgentWebhook", ({ path, urlParams }) =>
+        Effect.gen(function*() {
+          const token = yield* agents.webhookTokenOf(path.agentId)
+          const challenge = subscriptionChallenge(urlParams, Option.getOrUndefined(token))
+          if (challenge === undefined) return yield* new WebhookVerificationFailed()
+          return challenge
+        }))
+    })
+)
 
-export const CoreAgentsHttpLive = HttpApiBuilder.group(PlatformCoreApi, "coreAgents", (handlers) =>
-  Effect.map(Effect.context<AgentsRepo>(), (context) =>
-    handlers.handle("createAgent", ({ payload }) => createAgent(payload).pipe(Effect.provide(context)))))
+export const CoreAgentsHttpLive = HttpApiBuilder.group(
+  PlatformCoreApi,
+  "coreAgents",
+  (handlers) =>
+    Effect.map(
+      Effect.context<AgentsRepo>(),
+      (context) => handlers.handle("createAgent", ({ payload }) => createAgent(payload).pipe(Effect.provide(context)))
+    )
+)

@@ -9,8 +9,8 @@ import {
   CallSession,
   HangupResult,
   LiveCallEntity,
-  PlaceCallResponse,
   type PlaceCallRequest,
+  PlaceCallResponse,
   type SessionId
 } from "@voiceagent/domain/Calls"
 import { CallTransferRecord, TransferCallResult } from "@voiceagent/domain/CallTransfer"
@@ -20,10 +20,10 @@ import type { TenantId } from "@voiceagent/domain/Ids"
 import { makePage } from "@voiceagent/domain/Pagination"
 import { RecordingNotFound } from "@voiceagent/domain/Recordings"
 import { VoiceNumberNotFound } from "@voiceagent/domain/VoiceNumbers"
-import { deliver } from "@voiceagent/runner/Cluster/Deliver"
 import { AgentsRepo } from "@voiceagent/runner/Agents/AgentsRepo"
 import { CallSessionsRepo } from "@voiceagent/runner/Calls/CallSessionsRepo"
 import { CallSpecs } from "@voiceagent/runner/Calls/CallSpecs"
+import { deliver } from "@voiceagent/runner/Cluster/Deliver"
 import { ContactsRepo } from "@voiceagent/runner/Contacts/ContactsRepo"
 import { Recordings } from "@voiceagent/runner/Recordings/Recordings"
 import { IdempotentRequests } from "@voiceagent/runner/Sql/IdempotentRequests"
@@ -50,7 +50,9 @@ import { makeInboundCallHandlers, makeTwilioStatusDelivery, makeTwilioVerifier }
 import { makeTelnyxWebhookHandler } from "./TelnyxWebhookHttp.js"
 
 /** Twilio's auth token, when a voice number's provider is served by Twilio: it verifies status callbacks. */
-export class TwilioWebhookSecret extends Context.Tag("Http/TwilioWebhookSecret")<TwilioWebhookSecret, Option.Option<Redacted.Redacted>>() {
+export class TwilioWebhookSecret
+  extends Context.Tag("Http/TwilioWebhookSecret")<TwilioWebhookSecret, Option.Option<Redacted.Redacted>>()
+{
   static readonly layer = (token: Option.Option<Redacted.Redacted>) => Layer.succeed(TwilioWebhookSecret, token)
 }
 
@@ -84,7 +86,9 @@ export const CallsHttpLive = HttpApiBuilder.group(CommsApi, "calls", (handlers) 
         if (!agent.value.agent.is_active) return yield* new AgentInactive()
         const number = yield* numbers.findCached(tenantId, payload.voiceNumberId)
         if (Option.isNone(number)) return yield* new VoiceNumberNotFound()
-        if (payload.customerId !== undefined && Option.isNone(yield* contacts.findForTenant(tenantId, payload.customerId))) {
+        if (
+          payload.customerId !== undefined && Option.isNone(yield* contacts.findForTenant(tenantId, payload.customerId))
+        ) {
           return yield* new ContactNotFound()
         }
         const sessionId = uuidv7() as SessionId
@@ -119,7 +123,9 @@ export const CallsHttpLive = HttpApiBuilder.group(CommsApi, "calls", (handlers) 
               return yield* new RequestInProgress()
             case "New":
               return yield* place(tenantId, payload).pipe(
-                Effect.tap((response) => idempotency.complete(PlaceCallResponse, tenantId, "voice-call", key, response)),
+                Effect.tap((response) =>
+                  idempotency.complete(PlaceCallResponse, tenantId, "voice-call", key, response)
+                ),
                 Effect.onError(() => idempotency.release(tenantId, "voice-call", key))
               )
           }
@@ -140,7 +146,9 @@ export const CallsHttpLive = HttpApiBuilder.group(CommsApi, "calls", (handlers) 
           const session = yield* sessions.findLog(tenantId, path.sessionId)
           if (Option.isNone(session)) return yield* new CallNotFound()
           const recording = yield* recordings.summary(tenantId, path.sessionId)
-          return new CallSession({ ...session.value, recording: Option.getOrNull(recording) }, { disableValidation: true })
+          return new CallSession({ ...session.value, recording: Option.getOrNull(recording) }, {
+            disableValidation: true
+          })
         }))
       .handle("getCallRecording", ({ path }) =>
         Effect.gen(function*() {
@@ -168,8 +176,17 @@ export const CallsHttpLive = HttpApiBuilder.group(CommsApi, "calls", (handlers) 
         Effect.gen(function*() {
           const { tenantId } = yield* CurrentTenant
           if (Option.isNone(yield* sessions.findLog(tenantId, path.sessionId))) return yield* new CallNotFound()
-          const reply = yield* calls(path.sessionId).Transfer({ requestId: uuidv7(), toNumber: payload.toNumber, mode: "cold", source: "api" }).pipe(
-            Effect.catchTags({ AlreadyProcessingMessage: Effect.die, MailboxFull: Effect.die, PersistenceError: Effect.die })
+          const reply = yield* calls(path.sessionId).Transfer({
+            requestId: uuidv7(),
+            toNumber: payload.toNumber,
+            mode: "cold",
+            source: "api"
+          }).pipe(
+            Effect.catchTags({
+              AlreadyProcessingMessage: Effect.die,
+              MailboxFull: Effect.die,
+              PersistenceError: Effect.die
+            })
           )
           return new TransferCallResult({
             sessionId: path.sessionId,
@@ -191,42 +208,59 @@ export const CallsHttpLive = HttpApiBuilder.group(CommsApi, "calls", (handlers) 
         }))
   }))
 
-export const TelephonyCallbacksHttpLive = HttpApiBuilder.group(CommsApi, "telephonyCallbacks", (handlers) =>
-  Effect.gen(function*() {
-    const publicUrl = yield* PublicUrl
-    const calls = yield* LiveCallEntity.client
-    const telnyx = yield* makeTelnyxWebhookHandler
-    const verified = yield* makeTwilioVerifier
-    const deliverStatus = yield* makeTwilioStatusDelivery
-    const inbound = yield* makeInboundCallHandlers
-    return handlers
-      .handle("twilioStreamEnded", ({ headers, path, payload }) =>
-        Effect.gen(function*() {
-          yield* verified(streamEndedPath(path.sessionId), headers["x-twilio-signature"], payload)
-          const route = yield* calls(path.sessionId).StreamEnded().pipe(
-            Effect.catchAllCause((cause) => Effect.as(Effect.logWarning("a call's stream could not be routed", cause), null))
-          )
-          return streamEndedTwiml(route, `${yield* publicUrl.get}${streamEndedPath(path.sessionId)}`)
-        }))
-      .handle("twilioStatus", ({ headers, path, payload }) =>
-        Effect.zipRight(
-          verified(statusCallbackPath(path.sessionId), headers["x-twilio-signature"], payload),
-          deliverStatus(path.sessionId, payload)
-        ))
-      .handle("twilioAmd", ({ headers, path, payload }) =>
-        Effect.gen(function*() {
-          yield* verified(amdCallbackPath(path.sessionId), headers["x-twilio-signature"], payload)
-          const callSid = payload["CallSid"] ?? ""
-          const raw = payload["AnsweredBy"] ?? ""
-          const verdict = mapAnsweredBy(raw)
-          if (callSid === "" || verdict === undefined) return yield* new InvalidCarrierPayload()
-          yield* calls(path.sessionId).MachineDetected({
-            verdict: { verdictId: `twilio:${callSid}:amd`, ...verdict, source: "twilio", raw, at: yield* Clock.currentTimeMillis }
-          }).pipe(Effect.orDie)
-        }))
-      .handle("telnyxWebhook", ({ headers, path }) => telnyx(path.sessionId, headers))
-      .handle("twilioIncomingCall", ({ headers, payload }) => inbound.twilioIncomingCall(headers["x-twilio-signature"], payload))
-      .handle("twilioIncomingCallStatus", ({ headers, payload }) =>
-        inbound.twilioIncomingCallStatus(headers["x-twilio-signature"], payload))
-      .handle("telnyxIncomingCall", ({ headers }) => inbound.telnyxIncomingCall(headers))
-  }))
+export const TelephonyCallbacksHttpLive = HttpApiBuilder.group(
+  CommsApi,
+  "telephonyCallbacks",
+  (handlers) =>
+    Effect.gen(function*() {
+      const publicUrl = yield* PublicUrl
+      const calls = yield* LiveCallEntity.client
+      const telnyx = yield* makeTelnyxWebhookHandler
+      const verified = yield* makeTwilioVerifier
+      const deliverStatus = yield* makeTwilioStatusDelivery
+      const inbound = yield* makeInboundCallHandlers
+      return handlers
+        .handle("twilioStreamEnded", ({ headers, path, payload }) =>
+          Effect.gen(function*() {
+            yield* verified(streamEndedPath(path.sessionId), headers["x-twilio-signature"], payload)
+            const route = yield* calls(path.sessionId).StreamEnded().pipe(
+              Effect.catchAllCause((cause) =>
+                Effect.as(Effect.logWarning("a call's stream could not be routed", cause), null)
+              )
+            )
+            return streamEndedTwiml(route, `${yield* publicUrl.get}${streamEndedPath(path.sessionId)}`)
+          }))
+        .handle("twilioStatus", ({ headers, path, payload }) =>
+          Effect.zipRight(
+            verified(statusCallbackPath(path.sessionId), headers["x-twilio-signature"], payload),
+            deliverStatus(path.sessionId, payload)
+          ))
+        .handle("twilioAmd", ({ headers, path, payload }) =>
+          Effect.gen(function*() {
+            yield* verified(amdCallbackPath(path.sessionId), headers["x-twilio-signature"], payload)
+            const callSid = payload["CallSid"] ?? ""
+            const raw = payload["AnsweredBy"] ?? ""
+            const verdict = mapAnsweredBy(raw)
+            if (callSid === "" || verdict === undefined) return yield* new InvalidCarrierPayload()
+            yield* calls(path.sessionId).MachineDetected({
+              verdict: {
+                verdictId: `twilio:${callSid}:amd`,
+                ...verdict,
+                source: "twilio",
+                raw,
+                at: yield* Clock.currentTimeMillis
+              }
+            }).pipe(Effect.orDie)
+          }))
+        .handle("telnyxWebhook", ({ headers, path }) => telnyx(path.sessionId, headers))
+        .handle(
+          "twilioIncomingCall",
+          ({ headers, payload }) => inbound.twilioIncomingCall(headers["x-twilio-signature"], payload)
+        )
+        .handle(
+          "twilioIncomingCallStatus",
+          ({ headers, payload }) => inbound.twilioIncomingCallStatus(headers["x-twilio-signature"], payload)
+        )
+        .handle("telnyxIncomingCall", ({ headers }) => inbound.telnyxIncomingCall(headers))
+    })
+)

@@ -10,9 +10,15 @@ import { PersonasHttpLive } from "./PersonasHttp.js"
 import { VoiceNumbersHttpLive } from "./VoiceNumbersHttp.js"
 import { WebCallsHttpLive } from "./WebCallsHttp.js"
 
-const HealthLive = HttpApiBuilder.group(CommsApi, "health", (handlers) =>
-  Effect.map(makeHealth("comms"), (health) =>
-    handlers.handle("healthz", () => health.alive).handle("readyz", () => health.ready)))
+const HealthLive = HttpApiBuilder.group(
+  CommsApi,
+  "health",
+  (handlers) =>
+    Effect.map(
+      makeHealth("comms"),
+      (health) => handlers.handle("healthz", () => health.alive).handle("readyz", () => health.ready)
+    )
+)
 
 export const CommsHttpLive = HttpApiBuilder.api(CommsApi).pipe(
   Layer.provide([

@@ -13,8 +13,8 @@ import {
   incomingCallPath,
   incomingStatusPath,
   mapCallStatus,
-  REJECT_TWIML,
   refusedTwiml,
+  REJECT_TWIML,
   streamEndedPath,
   streamTwiml,
   verifySignature
@@ -39,7 +39,10 @@ export const makeTwilioVerifier = Effect.gen(function*() {
   return (path: string, signature: string | undefined, payload: Params) =>
     Effect.gen(function*() {
       const url = `${yield* publicUrl.get}${path}`
-      if (Option.isNone(secret) || signature === undefined || !verifySignature(Redacted.value(secret.value), url, payload, signature)) {
+      if (
+        Option.isNone(secret) || signature === undefined ||
+        !verifySignature(Redacted.value(secret.value), url, payload, signature)
+      ) {
         return yield* new InvalidCarrierSignature()
       }
     })
@@ -85,7 +88,9 @@ export const makeInboundCallHandlers = Effect.gen(function*() {
       const spec = yield* specs.makeInbound({ ...route, fromNumber, customerId, metadata: {} })
       const answer: InboundAnswer = yield* calls(sessionId).Answer({ spec, providerCallId, carrier }).pipe(Effect.orDie)
       if (answer._tag === "NotServed") yield* inbound.forget(carrier, providerCallId)
-      yield* Effect.logInfo("incoming call").pipe(Effect.annotateLogs({ carrier, sessionId, tenantId: route.tenantId, answer: answer._tag }))
+      yield* Effect.logInfo("incoming call").pipe(
+        Effect.annotateLogs({ carrier, sessionId, tenantId: route.tenantId, answer: answer._tag })
+      )
       return { sessionId, answer }
     })
 
@@ -95,22 +100,36 @@ export const makeInboundCallHandlers = Effect.gen(function*() {
       const callSid = payload["CallSid"] ?? ""
       const from = payload["From"] ?? ""
       const to = payload["To"] ?? ""
-      if (!/^CA[0-9a-f]{32}$/i.test(callSid)) return yield* new InvalidCarrierPayload({ message: "CallSid must be a Twilio call sid" })
-      if (!CALLER.test(from)) return yield* new InvalidCarrierPayload({ message: "From must be 1 to 128 printable characters" })
-      if (!CALLER.test(to)) return yield* new InvalidCarrierPayload({ message: "To must be 1 to 128 printable characters" })
+      if (!/^CA[0-9a-f]{32}$/i.test(callSid)) {
+        return yield* new InvalidCarrierPayload({ message: "CallSid must be a Twilio call sid" })
+      }
+      if (!CALLER.test(from)) {
+        return yield* new InvalidCarrierPayload({ message: "From must be 1 to 128 printable characters" })
+      }
+      if (!CALLER.test(to)) {
+        return yield* new InvalidCarrierPayload({ message: "To must be 1 to 128 printable characters" })
+      }
       if ((payload["Direction"] ?? "inbound") !== "inbound") {
-        return yield* new InvalidCarrierPayload({ message: "Direction must be inbound: this is the webhook of incoming calls" })
+        return yield* new InvalidCarrierPayload({
+          message: "Direction must be inbound: this is the webhook of incoming calls"
+        })
       }
       const route = yield* inbound.route(to)
       if (Option.isNone(route)) {
-        yield* Effect.logInfo("an incoming Twilio call to a number no agent answers was rejected").pipe(Effect.annotateLogs({ to }))
+        yield* Effect.logInfo("an incoming Twilio call to a number no agent answers was rejected").pipe(
+          Effect.annotateLogs({ to })
+        )
         return REJECT_TWIML
       }
       const { answer, sessionId } = yield* take("twilio", route.value, callSid, from)
       if (answer._tag === "NotServed") return REJECT_TWIML
       if (answer._tag === "Refused") return refusedTwiml()
       if (answer.route === null) return "<Response><Hangup/></Response>"
-      return streamTwiml(answer.route.streamUrl, answer.route.token, `${yield* publicUrl.get}${streamEndedPath(sessionId)}`)
+      return streamTwiml(
+        answer.route.streamUrl,
+        answer.route.token,
+        `${yield* publicUrl.get}${streamEndedPath(sessionId)}`
+      )
     })
 
   const twilioIncomingCallStatus = (signature: string | undefined, payload: Params) =>
@@ -139,7 +158,9 @@ export const makeInboundCallHandlers = Effect.gen(function*() {
         }
         const route = yield* inbound.route(to)
         if (Option.isNone(route)) {
-          yield* Effect.logInfo("an incoming Telnyx call to a number no agent answers was left alone").pipe(Effect.annotateLogs({ to }))
+          yield* Effect.logInfo("an incoming Telnyx call to a number no agent answers was left alone").pipe(
+            Effect.annotateLogs({ to })
+          )
           return new TelnyxWebhookReceipt({ eventType: event.eventType, applied: false })
         }
         const { answer } = yield* take("telnyx", route.value, callControlId, from)

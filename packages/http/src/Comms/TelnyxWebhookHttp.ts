@@ -25,11 +25,16 @@ import * as Option from "effect/Option"
 import type * as crypto from "node:crypto"
 
 /** Telnyx's webhook public key (`TELNYX_PUBLIC_KEY`), when a voice number's provider is served by Telnyx. */
-export class TelnyxWebhookKey extends Context.Tag("Http/TelnyxWebhookKey")<TelnyxWebhookKey, Option.Option<crypto.KeyObject>>() {
+export class TelnyxWebhookKey
+  extends Context.Tag("Http/TelnyxWebhookKey")<TelnyxWebhookKey, Option.Option<crypto.KeyObject>>()
+{
   static readonly layer = (key: Option.Option<crypto.KeyObject>) => Layer.succeed(TelnyxWebhookKey, key)
 }
 
-type TelnyxHeaders = { readonly "telnyx-signature-ed25519"?: string | undefined; readonly "telnyx-timestamp"?: string | undefined }
+type TelnyxHeaders = {
+  readonly "telnyx-signature-ed25519"?: string | undefined
+  readonly "telnyx-timestamp"?: string | undefined
+}
 
 /**
  * Reads a Telnyx webhook: its signature over the raw bytes checked first, then its body read with
@@ -42,7 +47,9 @@ export const makeTelnyxWebhookReader = Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const raw = new Uint8Array(yield* request.arrayBuffer.pipe(Effect.orElseSucceed(() => new ArrayBuffer(0))))
       if (Option.isNone(key)) {
-        return yield* new InvalidCarrierSignature({ message: "TELNYX_PUBLIC_KEY is not configured, so no Telnyx webhook can be verified" })
+        return yield* new InvalidCarrierSignature({
+          message: "TELNYX_PUBLIC_KEY is not configured, so no Telnyx webhook can be verified"
+        })
       }
       const now = yield* Clock.currentTimeMillis
       const problem = verifyWebhook(
@@ -52,7 +59,9 @@ export const makeTelnyxWebhookReader = Effect.gen(function*() {
         now
       )
       if (problem !== undefined) {
-        yield* Effect.logInfo("a Telnyx webhook was refused").pipe(Effect.annotateLogs({ sessionId: sessionId ?? null, problem }))
+        yield* Effect.logInfo("a Telnyx webhook was refused").pipe(
+          Effect.annotateLogs({ sessionId: sessionId ?? null, problem })
+        )
         return yield* new InvalidCarrierSignature()
       }
       // signed, so now read with the rules every JSON body meets
@@ -61,9 +70,13 @@ export const makeTelnyxWebhookReader = Effect.gen(function*() {
         case "NotJson":
           return yield* new InvalidCarrierPayload({ message: "The webhook body is not JSON" })
         case "TooDeep":
-          return yield* new InvalidCarrierPayload({ message: `The webhook body nests deeper than ${JSON_BODY_MAX_DEPTH} levels` })
+          return yield* new InvalidCarrierPayload({
+            message: `The webhook body nests deeper than ${JSON_BODY_MAX_DEPTH} levels`
+          })
         case "Unstorable":
-          return yield* new InvalidCarrierPayload({ message: `The webhook body holds what cannot be stored: ${read.problems[0]!.message}` })
+          return yield* new InvalidCarrierPayload({
+            message: `The webhook body holds what cannot be stored: ${read.problems[0]!.message}`
+          })
       }
       const parsed = parseWebhookEvent(read.value)
       if (parsed._tag === "Left") return yield* new InvalidCarrierPayload({ message: parsed.left })
@@ -96,7 +109,12 @@ export const makeTelnyxEventDelivery = Effect.gen(function*() {
       if (call === null) return new TelnyxWebhookReceipt({ eventType: event.eventType, applied: false })
       const now = yield* Clock.currentTimeMillis
       yield* calls(sessionId).ProviderEvent({
-        event: { eventId: `telnyx:${event.id}`, kind: call.kind, at: call.at ?? now, providerCallId: call.callControlId }
+        event: {
+          eventId: `telnyx:${event.id}`,
+          kind: call.kind,
+          at: call.at ?? now,
+          providerCallId: call.callControlId
+        }
       }).pipe(Effect.orDie)
       return new TelnyxWebhookReceipt({ eventType: event.eventType, applied: true })
     })
@@ -106,5 +124,6 @@ export const makeTelnyxEventDelivery = Effect.gen(function*() {
 export const makeTelnyxWebhookHandler = Effect.gen(function*() {
   const read = yield* makeTelnyxWebhookReader
   const deliver = yield* makeTelnyxEventDelivery
-  return (sessionId: SessionId, headers: TelnyxHeaders) => Effect.flatMap(read(headers, sessionId), (event) => deliver(sessionId, event))
+  return (sessionId: SessionId, headers: TelnyxHeaders) =>
+    Effect.flatMap(read(headers, sessionId), (event) => deliver(sessionId, event))
 })

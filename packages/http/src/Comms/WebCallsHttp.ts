@@ -16,9 +16,9 @@ import {
   WebCallsUnavailable,
   WebCallTicket
 } from "@voiceagent/domain/WebCalls"
-import { deliver } from "@voiceagent/runner/Cluster/Deliver"
 import { AgentsRepo } from "@voiceagent/runner/Agents/AgentsRepo"
 import { CallSpecs } from "@voiceagent/runner/Calls/CallSpecs"
+import { deliver } from "@voiceagent/runner/Cluster/Deliver"
 import { LocalMedia } from "@voiceagent/runner/Voice/Media"
 import { refuseWebSocket, WebStreams } from "@voiceagent/runner/Voice/WebMedia"
 import * as Effect from "effect/Effect"
@@ -26,7 +26,14 @@ import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import { v7 as uuidv7 } from "uuid"
 import { PublicUrl } from "../PublicUrl.js"
-import { isWebSocketUpgrade, pathOfUrl, refuseUpgrade, requestIdOf, tunnel, type UpgradeHandler } from "../WebSockets.js"
+import {
+  isWebSocketUpgrade,
+  pathOfUrl,
+  refuseUpgrade,
+  requestIdOf,
+  tunnel,
+  type UpgradeHandler
+} from "../WebSockets.js"
 
 /** The WebSocket origin of an `http(s)://` base URL. */
 export const webSocketOrigin = (base: string) => new URL(base).origin.replace(/^http/, "ws")
@@ -44,7 +51,12 @@ export const WebCallsHttpLive = HttpApiBuilder.group(CommsApi, "webCalls", (hand
         if (Option.isNone(agent)) return yield* new AgentNotFound()
         if (!agent.value.agent.is_active) return yield* new AgentInactive()
         const sessionId = uuidv7() as SessionId
-        const spec = yield* specs.makeWeb({ tenantId, agentId: payload.agentId, metadata: payload.metadata ?? {}, record: payload.record })
+        const spec = yield* specs.makeWeb({
+          tenantId,
+          agentId: payload.agentId,
+          metadata: payload.metadata ?? {},
+          record: payload.record
+        })
         // the call holds its funds and its place under the concurrent-call limit from here
         yield* deliver(calls(sessionId).Start({ spec }))
         const token = yield* calls(sessionId).WebStreamToken().pipe(Effect.orDie)
@@ -70,7 +82,9 @@ export const webCallStreams = Effect.gen(function*() {
   const runtime = yield* Effect.runtime<never>()
   const handler: UpgradeHandler = (request, socket, head) => {
     const path = pathOfUrl(request.url)
-    if (!isWebSocketUpgrade(request) || !(path === WEB_CALL_STREAM_PATH || path.startsWith(`${WEB_CALL_STREAM_PATH}/`))) {
+    if (
+      !isWebSocketUpgrade(request) || !(path === WEB_CALL_STREAM_PATH || path.startsWith(`${WEB_CALL_STREAM_PATH}/`))
+    ) {
       return refuseUpgrade(request, socket, `${WEB_CALL_STREAM_PATH}/{sessionId}`)
     }
     const sessionId = sessionOfStreamPath(path)
@@ -82,7 +96,9 @@ export const webCallStreams = Effect.gen(function*() {
     Runtime.runFork(runtime)(
       calls(sessionId).WebStreamAddress().pipe(
         Effect.timeout("5 seconds"),
-        Effect.catchAllCause((cause) => Effect.as(Effect.logWarning("a web call's stream could not be routed", cause), null)),
+        Effect.catchAllCause((cause) =>
+          Effect.as(Effect.logWarning("a web call's stream could not be routed", cause), null)
+        ),
         Effect.flatMap((address) =>
           Effect.sync(() =>
             address === null

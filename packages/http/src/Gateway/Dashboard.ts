@@ -137,6 +137,10 @@ export const makeDashboard = (directory: string = defaultDashboardDirectory) => 
     if (request.headers["if-none-match"] === file.etag) return HttpServerResponse.empty({ status: 304, headers })
     const gzip = file.gzip !== undefined && /\bgzip\b/.test(request.headers["accept-encoding"] ?? "")
     if (gzip) headers["content-encoding"] = "gzip"
-    return HttpServerResponse.uint8Array(gzip ? file.gzip! : file.body, { status: 200, headers, contentType: file.contentType })
+    return HttpServerResponse.uint8Array(gzip ? file.gzip! : file.body, {
+      status: 200,
+      headers,
+      contentType: file.contentType
+    })
   })
 }

@@ -1,11 +1,17 @@
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import { GatewayWebSocketRoutes, PlatformApi, routeFor, ServiceNames, webSocketRouteFor } from "@voiceagent/domain/Gateway"
+import {
+  GatewayWebSocketRoutes,
+  PlatformApi,
+  routeFor,
+  ServiceNames,
+  webSocketRouteFor
+} from "@voiceagent/domain/Gateway"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -14,10 +20,18 @@ import * as Runtime from "effect/Runtime"
 import { errorResponse, pathOf, withRequestContext } from "../RequestContext.js"
 import { docsLayer, type Listen, listen, OPENAPI_PATH, serveSlim } from "../Serve.js"
 import { ServiceDirectory } from "../ServiceDirectory.js"
+import {
+  answerRaw,
+  isWebSocketUpgrade,
+  pathOfUrl,
+  refuseUpgrade,
+  requestIdOf,
+  tunnel,
+  type UpgradeHandler
+} from "../WebSockets.js"
 import { DASHBOARD_PATHS, makeDashboard } from "./Dashboard.js"
 import { makeProtection, type ProtectionOptions } from "./Protection.js"
 import { makeProxy, UpstreamAgent } from "./Proxy.js"
-import { answerRaw, isWebSocketUpgrade, pathOfUrl, refuseUpgrade, requestIdOf, tunnel, type UpgradeHandler } from "../WebSockets.js"
 
 /**
  * The gateway's WebSockets: a request to upgrade on a WebSocket route (a web call's stream) goes on
@@ -32,7 +46,9 @@ const webSockets = Effect.gen(function*() {
     if (route === undefined || !isWebSocketUpgrade(request)) return refuseUpgrade(request, socket, allowed)
     const requestId = requestIdOf(request)
     const base = Runtime.runSync(runtime)(directory.lookup(route.service))
-    if (Option.isNone(base)) return answerRaw(socket, 502, "UPSTREAM_UNAVAILABLE", `The ${route.service} service is not available`, requestId)
+    if (Option.isNone(base)) {
+      return answerRaw(socket, 502, "UPSTREAM_UNAVAILABLE", `The ${route.service} service is not available`, requestId)
+    }
     tunnel(request, socket, head, `${base.value}${request.url}`, requestId)
   }
   return handler
@@ -80,8 +96,10 @@ const dispatch = <E, R>(
   routed: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
   proxy: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
 ) =>
-  Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-    routeFor(pathOf(request)) === undefined ? routed : proxy)
+  Effect.flatMap(
+    HttpServerRequest.HttpServerRequest,
+    (request) => routeFor(pathOf(request)) === undefined ? routed : proxy
+  )
 
 const MergedApi = Layer.succeed(HttpApi.Api, { api: PlatformApi as any, context: Context.empty() })
 
@@ -106,4 +124,3 @@ export const serveGateway = (options: GatewayOptions) =>
     Layer.provide(listen("gateway", options, webSockets)),
     Layer.fresh
   )
-

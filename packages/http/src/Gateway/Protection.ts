@@ -22,7 +22,15 @@ import * as crypto from "node:crypto"
 import * as net from "node:net"
 import { isWellFormedApiKey } from "../Auth/ApiKeyFormat.js"
 import { parseAuthorization } from "../Auth/Credentials.js"
-import { declaredLength, errorResponse, hasBody, pathOf, payloadTooLarge, REQUEST_ID_HEADER, withHeaders } from "../RequestContext.js"
+import {
+  declaredLength,
+  errorResponse,
+  hasBody,
+  pathOf,
+  payloadTooLarge,
+  REQUEST_ID_HEADER,
+  withHeaders
+} from "../RequestContext.js"
 import { DOCS_PATH, OPENAPI_PATH } from "../Serve.js"
 import { RequestBodyLimit } from "./Proxy.js"
 import { type RateLimit, TokenBuckets, type Verdict } from "./TokenBuckets.js"
@@ -152,7 +160,9 @@ const ipv6Prefix64 = (address: string): string => {
     part === undefined || part === "" ? [] : part.split(":").flatMap((g) => (g.includes(".") ? ["0", "0"] : [g]))
   const left = groupsOf(head)
   const right = groupsOf(tail)
-  const groups = tail === undefined ? left : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right]
+  const groups = tail === undefined
+    ? left
+    : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right]
   return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(":")}::/64`
 }
 
@@ -243,7 +253,9 @@ const tooManyRequests = (verdict: Verdict) =>
     `Too many requests; retry after ${verdict.retryAfterSeconds} second${verdict.retryAfterSeconds === 1 ? "" : "s"}`,
     { retryAfterSeconds: verdict.retryAfterSeconds }
   ).pipe(
-    Effect.map(HttpServerResponse.setHeaders({ ...rateLimitHeaders(verdict), "retry-after": String(verdict.retryAfterSeconds) }))
+    Effect.map(
+      HttpServerResponse.setHeaders({ ...rateLimitHeaders(verdict), "retry-after": String(verdict.retryAfterSeconds) })
+    )
   )
 
 const invalidApiKey = errorResponse(401, "INVALID_API_KEY", "Invalid API key")
@@ -347,7 +359,12 @@ export const makeProtection = (options: ProtectionOptions): Protection => {
    */
   const check = (request: HttpServerRequest.HttpServerRequest, path: string, now: number):
     | { readonly _tag: "Answer"; readonly response: Effect.Effect<HttpServerResponse.HttpServerResponse> }
-    | { readonly _tag: "Pass"; readonly identity: Identity | undefined; readonly verdict: Verdict | undefined; readonly limit: number } =>
+    | {
+      readonly _tag: "Pass"
+      readonly identity: Identity | undefined
+      readonly verdict: Verdict | undefined
+      readonly limit: number
+    } =>
   {
     let identity: Identity | undefined = undefined
     let verdict: Verdict | undefined = undefined
@@ -363,7 +380,9 @@ export const makeProtection = (options: ProtectionOptions): Protection => {
       if (verdict !== undefined && !verdict.allowed) {
         return { _tag: "Answer", response: Effect.map(tooManyRequests(verdict), closing(request)) }
       }
-      if (identity._tag === "BadApiKey") return { _tag: "Answer", response: Effect.map(invalidApiKey, closing(request)) }
+      if (identity._tag === "BadApiKey") {
+        return { _tag: "Answer", response: Effect.map(invalidApiKey, closing(request)) }
+      }
     }
     const limit = bodyLimitFor(options, request.method, path)
     const declared = declaredLength(request.headers)

@@ -2,11 +2,11 @@
  * The reverse proxy: streams the request body to the owning service and its response back,
  * keeping method, status and end-to-end headers. Hop-by-hop headers (RFC 9110 §7.6.1) stop here.
  */
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import * as Headers from "@effect/platform/Headers"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as HttpTraceContext from "@effect/platform/HttpTraceContext"
-import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { CurrentRequestId } from "@voiceagent/domain/ApiError"
 import { gatewayRouteNotFoundMessage, routeFor } from "@voiceagent/domain/Gateway"
 import * as Context from "effect/Context"
@@ -16,7 +16,14 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Scope from "effect/Scope"
 import * as http from "node:http"
-import { declaredLength, errorResponse, hasBody, pathOf, payloadTooLarge, REQUEST_ID_HEADER } from "../RequestContext.js"
+import {
+  declaredLength,
+  errorResponse,
+  hasBody,
+  pathOf,
+  payloadTooLarge,
+  REQUEST_ID_HEADER
+} from "../RequestContext.js"
 import { clientIdleTimeout, HttpTimeouts } from "../Serve.js"
 import { type LocalService, ServiceDirectory } from "../ServiceDirectory.js"
 
@@ -51,9 +58,11 @@ const endToEnd = (headers: Headers.Headers): Record<string, string> => {
 }
 
 /** The largest request body the proxy forwards (set per route by the gateway's protection). */
-export class RequestBodyLimit extends Context.Reference<RequestBodyLimit>()("@voiceagent/http/Gateway/RequestBodyLimit", {
-  defaultValue: () => Number.POSITIVE_INFINITY
-}) {}
+export class RequestBodyLimit
+  extends Context.Reference<RequestBodyLimit>()("@voiceagent/http/Gateway/RequestBodyLimit", {
+    defaultValue: () => Number.POSITIVE_INFINITY
+  })
+{}
 
 /**
  * The keep-alive connections from the gateway to the services, each closed by the gateway once it
@@ -67,7 +76,9 @@ export class UpstreamAgent extends Context.Tag("@voiceagent/http/Gateway/Upstrea
     UpstreamAgent,
     Effect.flatMap(HttpTimeouts, (timeouts) =>
       Effect.acquireRelease(
-        Effect.sync(() => new http.Agent({ keepAlive: true, scheduling: "lifo", timeout: clientIdleTimeout(timeouts.keepAlive) })),
+        Effect.sync(() =>
+          new http.Agent({ keepAlive: true, scheduling: "lifo", timeout: clientIdleTimeout(timeouts.keepAlive) })
+        ),
         (agent) => Effect.sync(() => agent.destroy())
       ))
   )
@@ -210,13 +221,20 @@ const dispatchLocal = (
         Context.add(Scope.Scope, scope)
       )
     )
-    return Effect.locally(local.app as Effect.Effect<HttpServerResponse.HttpServerResponse>, FiberRef.currentContext, context)
+    return Effect.locally(
+      local.app as Effect.Effect<HttpServerResponse.HttpServerResponse>,
+      FiberRef.currentContext,
+      context
+    )
   }).pipe(Effect.map((response) => {
     const { contentType, headers: kept } = answerHeaders(response.headers)
     if (bodiless(response.status, request.method)) {
       return HttpServerResponse.empty({ status: response.status, headers: kept })
     }
-    const answer = HttpServerResponse.setBody(HttpServerResponse.empty({ status: response.status, headers: kept }), response.body)
+    const answer = HttpServerResponse.setBody(
+      HttpServerResponse.empty({ status: response.status, headers: kept }),
+      response.body
+    )
     // the body's own type is usually the header's already
     return contentType === undefined || answer.headers["content-type"] === contentType
       ? answer

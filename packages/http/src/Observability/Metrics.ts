@@ -19,7 +19,7 @@ import * as Metric from "effect/Metric"
 import * as MetricBoundaries from "effect/MetricBoundaries"
 import * as MetricLabel from "effect/MetricLabel"
 import * as Option from "effect/Option"
-import { matchRoute, routesOf, routeTemplate, type RouteTemplate } from "../Routes.js"
+import { matchRoute, routesOf, type RouteTemplate, routeTemplate } from "../Routes.js"
 
 export const METRICS_PATH = "/metrics"
 
@@ -51,7 +51,8 @@ const templates: ReadonlyArray<RouteTemplate> = [
  * The route template a request matched (`/api/v1/agents/:agentId`), so durations are labelled by
  * route, never by raw path (ids would make a series per resource). Unknown paths share one label.
  */
-export const routeOf = (method: string, path: string): string => matchRoute(templates, method, path)?.path ?? "unmatched"
+export const routeOf = (method: string, path: string): string =>
+  matchRoute(templates, method, path)?.path ?? "unmatched"
 
 /**
  * One tagged histogram per label set, made once: the platform finds a metric's hook by the identity

@@ -13,7 +13,9 @@ import { baseUrlOf, gracefulHttpServer } from "../Serve.js"
 import { METRICS_PATH } from "./Metrics.js"
 
 /** Where the metrics server listens, once bound (port 0 picks a free one). */
-export class MetricsAddress extends Context.Tag("Observability/MetricsAddress")<MetricsAddress, { readonly url: string }>() {}
+export class MetricsAddress
+  extends Context.Tag("Observability/MetricsAddress")<MetricsAddress, { readonly url: string }>()
+{}
 
 export const serveMetrics = (service: string, options: { readonly host: string; readonly port: number }) => {
   const router = HttpRouter.empty.pipe(

@@ -11,8 +11,8 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { v7 as uuidv7 } from "uuid"
-import { Authenticator } from "../Auth/Authenticator.js"
 import { displayPrefix, generateApiKey, generateSigningSecret, hashApiKey } from "../Auth/ApiKeyFormat.js"
+import { Authenticator } from "../Auth/Authenticator.js"
 
 const scopeOf = (principal: Principal): KeyScope => ({ userId: principal.userId, tenantId: principal.tenantId })
 
@@ -32,7 +32,9 @@ export const ApiKeysHttpLive = HttpApiBuilder.group(PlatformCoreApi, "apiKeys", 
           const agentId = payload.agentId ?? null
           if (agentId !== null) {
             const agent = principal.tenantId === null ? Option.none() : yield* agents.find(principal.tenantId, agentId)
-            if (Option.isNone(agent)) return yield* new AgentNotFound({ message: "agentId does not name one of your agents" })
+            if (Option.isNone(agent)) {
+              return yield* new AgentNotFound({ message: "agentId does not name one of your agents" })
+            }
           }
           const key = generateApiKey()
           const signingSecret = generateSigningSecret()

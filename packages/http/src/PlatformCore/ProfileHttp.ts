@@ -2,12 +2,12 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import { CurrentTenant, CurrentUser } from "@voiceagent/domain/Auth"
 import { PlatformCoreApi } from "@voiceagent/domain/PlatformCoreApi"
 import { Profile, TenantAlreadyExists } from "@voiceagent/domain/Users"
-import { Authenticator } from "../Auth/Authenticator.js"
-import { jsonAnswer } from "../Responses.js"
 import { fromDatabase } from "@voiceagent/runner/Sql/Rows"
 import { UsersRepo } from "@voiceagent/runner/Users/UsersRepo"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import { Authenticator } from "../Auth/Authenticator.js"
+import { jsonAnswer } from "../Responses.js"
 
 const profileAnswer = jsonAnswer(Profile)
 
@@ -49,6 +49,8 @@ export const ProfileHttpLive = HttpApiBuilder.group(PlatformCoreApi, "profile", 
           users.renameTenant(principal.tenantId, payload.name).pipe(
             Effect.flatten,
             Effect.orDie,
-            Effect.tap(() => authenticator.forgetTenant(principal.tenantId))
+            Effect.tap(() =>
+              authenticator.forgetTenant(principal.tenantId)
+            )
           )))
   }))

@@ -18,12 +18,18 @@ export const WalletHttpLive = HttpApiBuilder.group(PlatformCoreApi, "wallet", (h
       .handle("getWallet", () => Effect.flatMap(CurrentTenant, ({ tenantId }) => ledger.balance(tenantId)))
       .handle("listTransactions", ({ urlParams }) =>
         Effect.flatMap(CurrentTenant, ({ tenantId }) =>
-          Effect.map(ledger.transactions(tenantId, urlParams), ({ items, total }) => makePage(items, total, urlParams))))
-      .handle("getUsage", ({ urlParams }) => Effect.flatMap(CurrentTenant, ({ tenantId }) => reports.usage(tenantId, urlParams)))
+          Effect.map(ledger.transactions(tenantId, urlParams), ({ items, total }) =>
+            makePage(items, total, urlParams))))
+      .handle("getUsage", ({ urlParams }) =>
+        Effect.flatMap(CurrentTenant, ({ tenantId }) =>
+          reports.usage(tenantId, urlParams)))
       .handle("getCallAnalytics", ({ urlParams }) =>
-        Effect.flatMap(CurrentTenant, ({ tenantId }) => reports.callAnalytics(tenantId, urlParams)))
+        Effect.flatMap(CurrentTenant, ({ tenantId }) =>
+          reports.callAnalytics(tenantId, urlParams)))
       .handle("getRates", () =>
-        Effect.flatMap(CurrentTenant, ({ tenantId }) => Effect.map(rates.forTenant(tenantId), (r) => r.rates)))
+        Effect.flatMap(CurrentTenant, ({ tenantId }) =>
+          Effect.map(rates.forTenant(tenantId), (r) =>
+            r.rates)))
   }))
 
 export const TopUpsHttpLive = HttpApiBuilder.group(PlatformCoreApi, "topUps", (handlers) =>
@@ -33,8 +39,15 @@ export const TopUpsHttpLive = HttpApiBuilder.group(PlatformCoreApi, "topUps", (h
     return handlers.handle("topUp", ({ payload }) =>
       Effect.gen(function*() {
         const { tenantId } = yield* CurrentTenant
-        const transaction = yield* tenants(tenantId).TopUp({ idempotencyKey: payload.idempotencyKey, amount: payload.amount }).pipe(
-          Effect.catchTags({ AlreadyProcessingMessage: Effect.die, MailboxFull: Effect.die, PersistenceError: Effect.die })
+        const transaction = yield* tenants(tenantId).TopUp({
+          idempotencyKey: payload.idempotencyKey,
+          amount: payload.amount
+        }).pipe(
+          Effect.catchTags({
+            AlreadyProcessingMessage: Effect.die,
+            MailboxFull: Effect.die,
+            PersistenceError: Effect.die
+          })
         )
         // the cluster answers a repeated key with the first reply, whatever the new amount
         if (transaction.amount !== payload.amount) return yield* new IdempotencyKeyReused()

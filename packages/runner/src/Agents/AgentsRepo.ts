@@ -104,15 +104,21 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("Agents/Repo", {
       )
 
     const findPersona = (id: PersonaId) =>
-      Rows.findOne(PersonaRow, sql`SELECT id, name, description, default_prompt, default_greeting FROM personas WHERE id = ${id}`)
+      Rows.findOne(
+        PersonaRow,
+        sql`SELECT id, name, description, default_prompt, default_greeting FROM personas WHERE id = ${id}`
+      )
         .pipe(Effect.orDie)
 
     const create = (tenantId: TenantId, persona: Persona, name: string) =>
-      Rows.single(AgentRow, sql`
+      Rows.single(
+        AgentRow,
+        sql`
         INSERT INTO agents (id, tenant_id, brain_id, persona_id, name, greet_message, agent_prompt)
         VALUES (${uuidv7()}, ${tenantId}, ${uuidv7()}, ${persona.id}, ${name}, ${persona.defaultGreeting}, ${persona.defaultPrompt})
         RETURNING ${columns}
-      `).pipe(Effect.flatMap(toAgent), Effect.orDie)
+      `
+      ).pipe(Effect.flatMap(toAgent), Effect.orDie)
 
     const list = (tenantId: TenantId, page: PageRequest) =>
       Rows.page(
@@ -122,13 +128,18 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("Agents/Repo", {
           ORDER BY id DESC LIMIT ${page.pageSize} OFFSET ${offsetOf(page)}
         `,
         sql`SELECT count(*) AS total FROM agents WHERE tenant_id = ${tenantId}`
-      ).pipe(Effect.flatMap(({ items, total }) => Effect.map(Effect.forEach(items, toAgent), (agents) => ({ items: agents, total }))))
+      ).pipe(Effect.flatMap(({ items, total }) =>
+        Effect.map(Effect.forEach(items, toAgent), (agents) => ({ items: agents, total }))
+      ))
 
     const rowOf = (tenantId: TenantId, id: AgentId, options: { readonly forUpdate?: boolean } = {}) =>
-      Rows.findOne(AgentRow, sql`
+      Rows.findOne(
+        AgentRow,
+        sql`
         SELECT ${columns} FROM agents WHERE id = ${id} AND tenant_id = ${tenantId}
         ${options.forUpdate === true ? sql.literal("FOR UPDATE") : sql.literal("")}
-      `).pipe(Effect.orDie)
+      `
+      ).pipe(Effect.orDie)
 
     const recordOf = (row: Option.Option<AgentRow>) =>
       Option.isNone(row) ? Effect.succeed(Option.none<AgentRecord>()) : Effect.asSome(toRecordHere(row.value))
@@ -147,7 +158,9 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("Agents/Repo", {
 
     /** Writes the agent's patchable state; the caller holds the row (see `find` with forUpdate). */
     const save = (tenantId: TenantId, id: AgentId, state: AgentState) =>
-      Rows.single(AgentRow, sql`
+      Rows.single(
+        AgentRow,
+        sql`
         UPDATE agents SET
           name = ${state.name},
           greet_message = ${state.greetMessage},
@@ -161,7 +174,8 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("Agents/Repo", {
           updated_at = now()
         WHERE id = ${id} AND tenant_id = ${tenantId}
         RETURNING ${columns}
-      `).pipe(
+      `
+      ).pipe(
         Effect.flatMap(toAgent),
         Effect.orDie,
         // the messaging listener reads the agent's settings (its senders, its language)
@@ -170,17 +184,23 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("Agents/Repo", {
 
     /** Sets the webhook token once; later calls get the first one back. */
     const ensureWebhookToken = (tenantId: TenantId, id: AgentId, candidate: string) =>
-      Rows.findOne(Schema.Struct({ webhookToken: Schema.String, webhookTokenAt: Schema.DateFromSelf }), sql`
+      Rows.findOne(
+        Schema.Struct({ webhookToken: Schema.String, webhookTokenAt: Schema.DateFromSelf }),
+        sql`
         UPDATE agents SET
           webhook_token = COALESCE(webhook_token, ${candidate}),
           webhook_token_at = COALESCE(webhook_token_at, now())
         WHERE id = ${id} AND tenant_id = ${tenantId}
         RETURNING webhook_token, webhook_token_at
-      `).pipe(Effect.orDie)
+      `
+      ).pipe(Effect.orDie)
 
     /** For the public webhook: the agent's token, whatever the tenant. */
     const webhookTokenOf = (id: AgentId) =>
-      Rows.findOne(Schema.Struct({ webhookToken: Schema.NullOr(Schema.String) }), sql`SELECT webhook_token FROM agents WHERE id = ${id}`).pipe(
+      Rows.findOne(
+        Schema.Struct({ webhookToken: Schema.NullOr(Schema.String) }),
+        sql`SELECT webhook_token FROM agents WHERE id = ${id}`
+      ).pipe(
         Effect.map(Option.flatMap((r) => Option.fromNullable(r.webhookToken))),
         Effect.orDie
       )
@@ -191,19 +211,35 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("Agents/Repo", {
      */
     const setKnowledgeBases = (tenantId: TenantId, id: AgentId, kbIds: ReadonlyArray<string>) =>
       Effect.gen(function*() {
-        const found = kbIds.length === 0 ? [] : yield* Rows.findAll(Schema.Struct({ id: Schema.String }), sql`
+        const found = kbIds.length === 0 ? [] : yield* Rows.findAll(
+          Schema.Struct({ id: Schema.String }),
+          sql`
           SELECT id FROM knowledge_bases WHERE tenant_id = ${tenantId} AND id IN ${sql.in(kbIds)}
-        `)
+        `
+        )
         const known = new Set(found.map((r) => r.id))
         const unknown = kbIds.filter((kb) => !known.has(kb))
         if (unknown.length > 0) return unknown
         yield* sql`DELETE FROM agent_knowledge_bases WHERE agent_id = ${id}`
         if (kbIds.length > 0) {
-          yield* sql`INSERT INTO agent_knowledge_bases ${sql.insert(kbIds.map((kbId, position) => ({ agentId: id, kbId, position })))}`
+          yield* sql`INSERT INTO agent_knowledge_bases ${
+            sql.insert(kbIds.map((kbId, position) => ({ agentId: id, kbId, position })))
+          }`
         }
         return []
       }).pipe(Effect.orDie, Effect.ensuring(ListenerCache.invalidate(tenantId)))
 
-    return { listPersonas, findPersona, create, list, find, findCached, save, ensureWebhookToken, webhookTokenOf, setKnowledgeBases } as const
+    return {
+      listPersonas,
+      findPersona,
+      create,
+      list,
+      find,
+      findCached,
+      save,
+      ensureWebhookToken,
+      webhookTokenOf,
+      setKnowledgeBases
+    } as const
   })
 }) {}

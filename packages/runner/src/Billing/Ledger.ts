@@ -32,13 +32,16 @@ const COUNTER_ACCOUNT: Record<LedgerKind, string> = {
 const WalletRow = Schema.Struct({ currency: Schema.Trim, balance: Schema.Int, reserved: Schema.Int })
 type WalletRow = typeof WalletRow.Type
 
-const walletOf = (row: WalletRow) =>
-  new Wallet({ ...row, available: row.balance - row.reserved }, Rows.validated)
+const walletOf = (row: WalletRow) => new Wallet({ ...row, available: row.balance - row.reserved }, Rows.validated)
 
 const TransactionRow = Rows.of(Transaction)
 const StatusRow = Schema.Struct({ status: Schema.String })
 const ReservationRow = Schema.Struct({ status: Schema.String, amount: Schema.Int, charged: Schema.Int })
-const TakeRow = Schema.Struct({ inserted: Schema.Int, available: Schema.NullOr(Schema.Int), openCalls: Schema.NullOr(Schema.Int) })
+const TakeRow = Schema.Struct({
+  inserted: Schema.Int,
+  available: Schema.NullOr(Schema.Int),
+  openCalls: Schema.NullOr(Schema.Int)
+})
 
 /** Calls settled per flush statement at most (a flush that fills it runs again). */
 export const SETTLE_BATCH = 500
@@ -56,7 +59,6 @@ export const SETTLE_BATCH = 500
  */
 
 const UUID_PATTERN = "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
-
 
 const TRANSACTION_COLUMNS = "id, kind, amount, balance_after, idempotency_key, reference, created_at"
 
@@ -77,7 +79,10 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
     /** The tenant's wallet row, locked for this transaction; created on first use (one statement once it exists). */
     const lockWallet = (tenantId: TenantId) =>
       Effect.gen(function*() {
-        const select = Rows.findOne(WalletRow, sql`SELECT currency, balance, reserved FROM wallets WHERE tenant_id = ${tenantId} FOR UPDATE`)
+        const select = Rows.findOne(
+          WalletRow,
+          sql`SELECT currency, balance, reserved FROM wallets WHERE tenant_id = ${tenantId} FOR UPDATE`
+        )
         const existing = yield* select
         if (Option.isSome(existing)) return existing.value
         yield* sql`
@@ -91,10 +96,13 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
       })
 
     const findTransaction = (tenantId: TenantId, key: string) =>
-      Rows.findOne(TransactionRow, sql`
+      Rows.findOne(
+        TransactionRow,
+        sql`
         SELECT ${transactionColumns} FROM ledger_transactions
         WHERE tenant_id = ${tenantId} AND idempotency_key = ${key}
-      `).pipe(Effect.map(Option.getOrUndefined))
+      `
+      ).pipe(Effect.map(Option.getOrUndefined))
 
     /** Posts a movement of `amount` on the wallet (signed) against the kind's counter account. */
     const post = (
@@ -106,7 +114,9 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
         const id = uuidv7()
         const balanceAfter = wallet.balance + entry.amount
         // the transaction, its two balancing entries and the wallet's new balance: one statement
-        return yield* Rows.single(TransactionRow, sql`
+        return yield* Rows.single(
+          TransactionRow,
+          sql`
           WITH txn AS (
             INSERT INTO ledger_transactions (id, tenant_id, kind, idempotency_key, amount, balance_after, reference)
             VALUES (${id}, ${tenantId}, ${entry.kind}, ${entry.key}, ${entry.amount}, ${balanceAfter}, ${entry.reference})
@@ -119,7 +129,8 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
             UPDATE wallets SET balance = ${balanceAfter}, updated_at = now() WHERE tenant_id = ${tenantId}
           )
           SELECT * FROM txn
-        `)
+        `
+        )
       })
 
     const topUp = (tenantId: TenantId, key: string, amount: number) =>
@@ -151,7 +162,9 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
     ): Effect.Effect<void, InsufficientFunds | ConcurrentCallLimit> =>
       Effect.gen(function*() {
         const limit = purpose === "call" ? concurrencyLimit : null
-        const take = Rows.single(TakeRow, sql`
+        const take = Rows.single(
+          TakeRow,
+          sql`
           WITH w AS (
             SELECT balance, reserved, balance - reserved AS available, open_calls FROM wallets WHERE tenant_id = ${tenantId} FOR UPDATE
           ), ins AS (
@@ -167,11 +180,15 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
           )
           SELECT (SELECT count(*) FROM ins)::int AS inserted, (SELECT available FROM w) AS available,
                  (SELECT open_calls FROM w) AS open_calls
-        `)
+        `
+        )
         const decide = (row: { inserted: number; openCalls: number | null }) =>
           Effect.gen(function*() {
             if (row.inserted === 1) return
-            const existing = yield* Rows.findOne(StatusRow, sql`SELECT status FROM reservations WHERE tenant_id = ${tenantId} AND id = ${id}`)
+            const existing = yield* Rows.findOne(
+              StatusRow,
+              sql`SELECT status FROM reservations WHERE tenant_id = ${tenantId} AND id = ${id}`
+            )
             if (Option.isSome(existing)) return
             if (limit !== null && (row.openCalls ?? 0) >= limit) return yield* new ConcurrentCallLimit()
             return yield* new InsufficientFunds()
@@ -189,13 +206,19 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
     const extend = (tenantId: TenantId, id: string, step: number, amount: number) =>
       Effect.gen(function*() {
         const wallet = yield* lockWallet(tenantId)
-        const reservation = yield* Rows.findOne(StatusRow, sql`
+        const reservation = yield* Rows.findOne(
+          StatusRow,
+          sql`
           SELECT status FROM reservations WHERE tenant_id = ${tenantId} AND id = ${id}
-        `)
+        `
+        )
         if (Option.isNone(reservation) || reservation.value.status !== "open") return yield* new ReservationNotOpen()
-        const done = yield* Rows.findOne(Schema.Struct({ step: Schema.Int }), sql`
+        const done = yield* Rows.findOne(
+          Schema.Struct({ step: Schema.Int }),
+          sql`
           SELECT step FROM reservation_steps WHERE tenant_id = ${tenantId} AND reservation_id = ${id} AND step = ${step}
-        `)
+        `
+        )
         if (Option.isSome(done)) return
         if (wallet.balance - wallet.reserved < amount) return yield* new InsufficientFunds()
         yield* sql`INSERT INTO reservation_steps (tenant_id, reservation_id, step, amount) VALUES (${tenantId}, ${id}, ${step}, ${amount})`
@@ -213,7 +236,9 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
     const settle = (tenantId: TenantId, id: string, amount: number, kind: LedgerKind, reference: string | null) =>
       Effect.gen(function*() {
         const txn = uuidv7()
-        const closed = yield* Rows.findOne(Schema.Struct({ amount: Schema.Int, charged: Schema.Int }), sql`
+        const closed = yield* Rows.findOne(
+          Schema.Struct({ amount: Schema.Int, charged: Schema.Int }),
+          sql`
           WITH w AS (
             SELECT balance FROM wallets WHERE tenant_id = ${tenantId} FOR UPDATE
           ), r AS (
@@ -229,7 +254,9 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
             INSERT INTO ledger_entries (id, transaction_id, tenant_id, account, amount)
             SELECT ${uuidv7()}::uuid, ${txn}::uuid, ${tenantId}::uuid, 'wallet', t.amount FROM txn t
             UNION ALL
-            SELECT ${uuidv7()}::uuid, ${txn}::uuid, ${tenantId}::uuid, ${COUNTER_ACCOUNT[kind]}::text, -t.amount FROM txn t
+            SELECT ${uuidv7()}::uuid, ${txn}::uuid, ${tenantId}::uuid, ${
+            COUNTER_ACCOUNT[kind]
+          }::text, -t.amount FROM txn t
           ), wallet AS (
             UPDATE wallets SET reserved = wallets.reserved - r.amount,
               open_calls = wallets.open_calls - CASE WHEN r.purpose = 'call' THEN 1 ELSE 0 END,
@@ -237,12 +264,18 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
             FROM r WHERE wallets.tenant_id = ${tenantId}
           )
           SELECT amount, charged FROM r
-        `)
-        if (Option.isSome(closed)) return { charged: closed.value.charged, released: closed.value.amount - closed.value.charged }
+        `
+        )
+        if (Option.isSome(closed)) {
+          return { charged: closed.value.charged, released: closed.value.amount - closed.value.charged }
+        }
         const reservation = Option.getOrUndefined(
-          yield* Rows.findOne(ReservationRow, sql`
+          yield* Rows.findOne(
+            ReservationRow,
+            sql`
             SELECT status, amount, charged FROM reservations WHERE tenant_id = ${tenantId} AND id = ${id}
-          `)
+          `
+          )
         )
         if (reservation?.status === "settled") {
           return { charged: reservation.charged, released: reservation.amount - reservation.charged }
@@ -254,9 +287,12 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
       Effect.gen(function*() {
         yield* lockWallet(tenantId)
         const reservation = Option.getOrUndefined(
-          yield* Rows.findOne(Schema.Struct({ status: Schema.String, amount: Schema.Int, purpose: Schema.String }), sql`
+          yield* Rows.findOne(
+            Schema.Struct({ status: Schema.String, amount: Schema.Int, purpose: Schema.String }),
+            sql`
             SELECT status, amount, purpose FROM reservations WHERE tenant_id = ${tenantId} AND id = ${id}
-          `)
+          `
+          )
         )
         if (reservation?.status !== "open") return
         yield* sql`
@@ -278,25 +314,33 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
      */
     const dropAbandoned = (olderThanSeconds: number) =>
       Effect.gen(function*() {
-        const candidates = yield* Rows.findAll(Schema.Struct({ tenantId: TenantId, id: Schema.String }), sql`
+        const candidates = yield* Rows.findAll(
+          Schema.Struct({ tenantId: TenantId, id: Schema.String }),
+          sql`
           SELECT r.tenant_id, r.id FROM reservations r
           WHERE r.status = 'open' AND r.purpose = 'call' AND r.created_at < now() - ${olderThanSeconds} * interval '1 second'
             AND NOT EXISTS (SELECT 1 FROM call_sessions s WHERE s.id::text = r.id)
           LIMIT 500
-        `)
+        `
+        )
         let dropped = 0
         for (const { id, tenantId } of candidates) {
           const gone = yield* Effect.gen(function*() {
             yield* lockWallet(tenantId)
-            const rows = yield* Rows.findAll(Schema.Struct({ amount: Schema.Int }), sql`
+            const rows = yield* Rows.findAll(
+              Schema.Struct({ amount: Schema.Int }),
+              sql`
               DELETE FROM reservations r
               WHERE r.tenant_id = ${tenantId} AND r.id = ${id} AND r.status = 'open'
                 AND NOT EXISTS (SELECT 1 FROM call_sessions s WHERE s.id::text = r.id)
               RETURNING r.amount
-            `)
+            `
+            )
             if (rows.length === 0) return 0
             yield* sql`
-              UPDATE wallets SET reserved = reserved - ${rows[0]!.amount}, open_calls = open_calls - 1, updated_at = now()
+              UPDATE wallets SET reserved = reserved - ${
+              rows[0]!.amount
+            }, open_calls = open_calls - 1, updated_at = now()
               WHERE tenant_id = ${tenantId}
             `
             return 1
@@ -321,7 +365,9 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
       Effect.gen(function*() {
         const txnBase = uuidv7()
         const entryBase = uuidv7()
-        return yield* Rows.single(Schema.Struct({ settled: Schema.Int, seen: Schema.Int }), sql`
+        return yield* Rows.single(
+          Schema.Struct({ settled: Schema.Int, seen: Schema.Int }),
+          sql`
           WITH w AS (
             SELECT balance FROM wallets WHERE tenant_id = ${tenantId} FOR UPDATE
           ), due AS (
@@ -363,18 +409,22 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
             WHERE wallets.tenant_id = ${tenantId} AND EXISTS (SELECT 1 FROM r)
           )
           SELECT (SELECT count(*) FROM r)::int AS settled, (SELECT count(*) FROM due)::int AS seen
-        `)
+        `
+        )
       }).pipe(Effect.catchTag("SqlError", Effect.die))
 
     /** Tenants with calls ENDED over `olderThanSeconds` ago whose settlement has not been flushed (a flush lost with its runner). */
     const unsettledTenants = (olderThanSeconds: number) =>
-      Rows.findAll(Schema.Struct({ tenantId: TenantId }), sql`
+      Rows.findAll(
+        Schema.Struct({ tenantId: TenantId }),
+        sql`
         SELECT DISTINCT r.tenant_id FROM reservations r
         JOIN call_sessions s ON s.id = (CASE WHEN r.id ~ ${UUID_PATTERN} THEN r.id::uuid END)
         WHERE r.status = 'open' AND r.purpose = 'call' AND s.status = 'ENDED'
           AND s.ended_at < now() - ${olderThanSeconds} * interval '1 second'
         LIMIT 1000
-      `).pipe(Effect.map((rows) => rows.map((r) => r.tenantId)), Effect.orDie)
+      `
+      ).pipe(Effect.map((rows) => rows.map((r) => r.tenantId)), Effect.orDie)
 
     /** The tenant's wallet, created when it has none (a claim's statement needs the row to lock). */
     const ensureWallet = (tenantId: TenantId) =>
@@ -395,12 +445,18 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
 
     const balance = (tenantId: TenantId) =>
-      Rows.findOne(WalletRow, sql`
+      Rows.findOne(
+        WalletRow,
+        sql`
         SELECT w.currency, w.balance, w.reserved FROM wallets w WHERE w.tenant_id = ${tenantId}
         UNION ALL
         SELECT t.currency, 0, 0 FROM tenants t
         WHERE t.id = ${tenantId} AND NOT EXISTS (SELECT 1 FROM wallets WHERE tenant_id = ${tenantId})
-      `).pipe(Effect.map((row) => walletOf(Option.getOrElse(row, () => ({ currency: "USD", balance: 0, reserved: 0 })))), Effect.orDie)
+      `
+      ).pipe(
+        Effect.map((row) => walletOf(Option.getOrElse(row, () => ({ currency: "USD", balance: 0, reserved: 0 })))),
+        Effect.orDie
+      )
 
     const transactions = (tenantId: TenantId, page: PageRequest) =>
       Rows.page(

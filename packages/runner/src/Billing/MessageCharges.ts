@@ -23,8 +23,8 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import type { TenantId } from "@voiceagent/domain/Ids"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import * as Rows from "../Sql/Rows.js"
 import { v7 as uuidv7 } from "uuid"
+import * as Rows from "../Sql/Rows.js"
 
 /** A claimed message to hold funds for, in the order the tenant's funds go to them. */
 export interface HoldRequest {
@@ -60,7 +60,11 @@ interface Failed {
 }
 
 /** What became of one message's send, and when. */
-export type SendOutcome = (Sent | Retry | Failed) & { readonly id: string; readonly tenantId: TenantId; readonly at: Date }
+export type SendOutcome = (Sent | Retry | Failed) & {
+  readonly id: string
+  readonly tenantId: TenantId
+  readonly at: Date
+}
 
 export class MessageCharges extends Effect.Service<MessageCharges>()("Billing/MessageCharges", {
   effect: Effect.gen(function*() {
@@ -72,7 +76,9 @@ export class MessageCharges extends Effect.Service<MessageCharges>()("Billing/Me
      * (a single statement's snapshot would be taken before it waited for their locks).
      */
     const lockWallets = (tenantIds: ReadonlyArray<TenantId>) =>
-      sql`SELECT 1 FROM wallets WHERE tenant_id IN ${sql.in([...new Set(tenantIds)].sort())} ORDER BY tenant_id FOR UPDATE`
+      sql`SELECT 1 FROM wallets WHERE tenant_id IN ${
+        sql.in([...new Set(tenantIds)].sort())
+      } ORDER BY tenant_id FOR UPDATE`
 
     /**
      * Holds each message's price, marks the held ones SENDING (attempt counted) and fails the rest with
@@ -83,7 +89,9 @@ export class MessageCharges extends Effect.Service<MessageCharges>()("Billing/Me
     const hold = (requests: ReadonlyArray<HoldRequest>, at: Date) =>
       requests.length === 0 ? Effect.succeed<ReadonlyArray<Holding>>([]) : Effect.zipRight(
         lockWallets(requests.map((q) => q.tenantId)),
-        Rows.findAll(Holding, sql`
+        Rows.findAll(
+          Holding,
+          sql`
         WITH r AS (
           SELECT r.* FROM jsonb_to_recordset(${JSON.stringify(requests.map((q, ord) => ({ ...q, ord })))}::jsonb)
             AS r(id uuid, "tenantId" uuid, amount bigint, adapter text, ord int)
@@ -126,7 +134,8 @@ export class MessageCharges extends Effect.Service<MessageCharges>()("Billing/Me
           RETURNING m.id, m.attempts, m.first_attempt_at
         )
         SELECT id, attempts, first_attempt_at FROM sending
-      `)
+      `
+        )
       ).pipe(sql.withTransaction, Effect.orDie)
 
     /**
@@ -141,20 +150,20 @@ export class MessageCharges extends Effect.Service<MessageCharges>()("Billing/Me
         sql`
         WITH r AS (
           SELECT * FROM jsonb_to_recordset(${
-        JSON.stringify(outcomes.map((o) => ({
-          id: o.id,
-          outcome: o._tag,
-          at: o.at.toISOString(),
-          pmid: o._tag === "Sent" ? o.providerMessageId : null,
-          next: o._tag === "Retry" ? o.next.toISOString() : null,
-          status: o._tag === "Sent" ? null : o.status,
-          code: o._tag === "Sent" ? null : o.code,
-          message: o._tag === "Sent" ? null : o.message.slice(0, 500),
-          txn: uuidv7(),
-          walletEntry: uuidv7(),
-          revenueEntry: uuidv7()
-        })))
-      }::jsonb) AS r(id uuid, outcome text, at timestamptz, pmid text, next timestamptz, status int, code text, message text,
+          JSON.stringify(outcomes.map((o) => ({
+            id: o.id,
+            outcome: o._tag,
+            at: o.at.toISOString(),
+            pmid: o._tag === "Sent" ? o.providerMessageId : null,
+            next: o._tag === "Retry" ? o.next.toISOString() : null,
+            status: o._tag === "Sent" ? null : o.status,
+            code: o._tag === "Sent" ? null : o.code,
+            message: o._tag === "Sent" ? null : o.message.slice(0, 500),
+            txn: uuidv7(),
+            walletEntry: uuidv7(),
+            revenueEntry: uuidv7()
+          })))
+        }::jsonb) AS r(id uuid, outcome text, at timestamptz, pmid text, next timestamptz, status int, code text, message text,
                      txn uuid, "walletEntry" uuid, "revenueEntry" uuid)
         ), m AS (
           UPDATE messages m SET

@@ -62,12 +62,15 @@ export class RateCards extends Effect.Service<RateCards>()("Billing/RateCards", 
       )
 
     const read = (tenantId: TenantId) =>
-      Rows.findOne(RateRow, sql`
+      Rows.findOne(
+        RateRow,
+        sql`
         SELECT t.currency, t.max_concurrent_calls, r.voice_per_minute, r.web_per_minute, r.billing_increment_seconds,
                r.sms_per_segment, r.chatapp_per_message, r.reservation_chunk_seconds
         FROM tenants t LEFT JOIN rate_cards r ON r.tenant_id = t.id
         WHERE t.id = ${tenantId}
-      `).pipe(Effect.map(Option.getOrUndefined<RateRow>), Effect.orDie)
+      `
+      ).pipe(Effect.map(Option.getOrUndefined<RateRow>), Effect.orDie)
 
     return { forTenant } as const
   })

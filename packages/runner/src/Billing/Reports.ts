@@ -16,7 +16,11 @@ const UsageRow = Schema.Struct({
   currency: Schema.NullOr(Schema.Trim)
 })
 const SpendRow = Schema.Struct({ kind: Schema.String, n: Schema.NonNegativeInt, total: Schema.NullOr(Rows.NumericInt) })
-const OutcomeRow = Schema.Struct({ outcome: Schema.String, n: Schema.NonNegativeInt, talk: Schema.NullOr(Rows.NumericInt) })
+const OutcomeRow = Schema.Struct({
+  outcome: Schema.String,
+  n: Schema.NonNegativeInt,
+  talk: Schema.NullOr(Rows.NumericInt)
+})
 
 /** Usage and call analytics over [from, to), read from the sessions and the ledger. */
 export class Reports extends Effect.Service<Reports>()("Billing/Reports", {
@@ -32,16 +36,22 @@ export class Reports extends Effect.Service<Reports>()("Billing/Reports", {
 
     const usage = (tenantId: TenantId, range: Range) =>
       Effect.gen(function*() {
-        const calls = yield* Rows.single(UsageRow, sql`
+        const calls = yield* Rows.single(
+          UsageRow,
+          sql`
           SELECT count(*) AS calls, sum(billed_seconds) AS billed,
                  (SELECT currency FROM tenants WHERE id = ${tenantId}) AS currency
           FROM call_sessions WHERE tenant_id = ${tenantId} AND status = 'ENDED' AND ${within("ended_at", range)}
-        `)
-        const spend = yield* Rows.findAll(SpendRow, sql`
+        `
+        )
+        const spend = yield* Rows.findAll(
+          SpendRow,
+          sql`
           SELECT kind, count(*) AS n, -sum(amount) AS total FROM ledger_transactions
           WHERE tenant_id = ${tenantId} AND kind <> 'top_up' AND ${within("created_at", range)}
           GROUP BY kind
-        `)
+        `
+        )
         const of = (kind: string) => spend.find((s) => s.kind === kind)
         const billedSeconds = calls.billed ?? 0
         const voice = of("call_charge")?.total ?? 0
@@ -61,11 +71,14 @@ export class Reports extends Effect.Service<Reports>()("Billing/Reports", {
 
     const callAnalytics = (tenantId: TenantId, range: Range) =>
       Effect.gen(function*() {
-        const rows = yield* Rows.findAll(OutcomeRow, sql`
+        const rows = yield* Rows.findAll(
+          OutcomeRow,
+          sql`
           SELECT outcome, count(*) AS n, sum(duration_seconds) AS talk FROM call_sessions
           WHERE tenant_id = ${tenantId} AND status = 'ENDED' AND ${within("ended_at", range)}
           GROUP BY outcome
-        `)
+        `
+        )
         const count = (outcome: string) => rows.find((r) => r.outcome === outcome)?.n ?? 0
         const total = rows.reduce((sum, r) => sum + r.n, 0)
         const answered = count("ANSWERED")

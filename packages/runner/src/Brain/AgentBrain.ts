@@ -28,7 +28,8 @@ export interface Turn {
   readonly text: string
 }
 
-export const DEFAULT_FALLBACK = "I'm sorry, I don't have that information right now. I'll make sure someone follows up with you."
+export const DEFAULT_FALLBACK =
+  "I'm sorry, I don't have that information right now. I'll make sure someone follows up with you."
 
 /** Longest spoken answer taken from a passage, in characters. */
 export const MAX_ANSWER_CHARS = 400
@@ -98,9 +99,14 @@ export class AgentBrain extends Context.Tag("Runner/AgentBrain")<AgentBrain, {
           if (agent.knowledgeBaseIds.length === 0) return fallbackOf(agent)
           const found = yield* retrieval.searchAll(agent.tenantId, agent.knowledgeBaseIds, utterance, 3).pipe(
             Effect.map((chunks) => Option.fromNullable(chunks[0])),
-            Effect.catchAllCause((cause) => Effect.as(Effect.logWarning("knowledge retrieval failed", cause), Option.none()))
+            Effect.catchAllCause((cause) =>
+              Effect.as(Effect.logWarning("knowledge retrieval failed", cause), Option.none())
+            )
           )
-          return Option.match(found, { onNone: () => fallbackOf(agent), onSome: (chunk) => answerFrom(chunk.text, utterance) })
+          return Option.match(found, {
+            onNone: () => fallbackOf(agent),
+            onSome: (chunk) => answerFrom(chunk.text, utterance)
+          })
         })
     }))
   )

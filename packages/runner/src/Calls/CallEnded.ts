@@ -75,9 +75,10 @@ export class CallEnded extends Context.Tag("Calls/CallEnded")<CallEnded, {
           wants: (event: CallEndedEvent) =>
             Effect.exists(writers, (l) => l.wants === undefined ? Effect.succeed(true) : l.wants(event)),
           publish: (event: CallEndedEvent) =>
-            Effect.forEach(resolved, (l) => l.onCallEnded === undefined ? Effect.succeed(false) : l.onCallEnded(event)).pipe(
-              Effect.map((answers) => void queued.set(event, answers.map((a) => a === true)))
-            ),
+            Effect.forEach(resolved, (l) => l.onCallEnded === undefined ? Effect.succeed(false) : l.onCallEnded(event))
+              .pipe(
+                Effect.map((answers) => void queued.set(event, answers.map((a) => a === true)))
+              ),
           committed: (event: CallEndedEvent) =>
             Effect.suspend(() => {
               const answers = queued.get(event)

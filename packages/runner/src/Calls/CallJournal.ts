@@ -1,7 +1,7 @@
 /**
  * The live calls' writes of one runner, group-committed (issue 18, R5; docs/decisions/
- * 0017-group-committed-dial-write-path.md). Every `LiveCall` entity of the runner hands its session writes to this journal, whose
- * one writer fiber takes whatever is pending and writes it in a statement per kind, so calls that move
+ * 0017-group-committed-dial-write-path.md). Every `LiveCall` entity of the runner hands its session writes to this
+ * journal, whose one writer fiber takes whatever is pending and writes it in a statement per kind, so calls that move
  * at the same time share their statements:
  *
  * - `dial`: `QUEUED` → `DIALING` with its event, the campaign attempt's dial time and the campaign's
@@ -27,6 +27,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { CallState } from "@voiceagent/domain/CallMachine"
 import type { SessionId } from "@voiceagent/domain/Calls"
+import { TenantEntity } from "@voiceagent/domain/TenantEntity"
 import * as Cause from "effect/Cause"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
@@ -35,7 +36,6 @@ import * as FiberId from "effect/FiberId"
 import * as Queue from "effect/Queue"
 import { v7 as uuidv7 } from "uuid"
 import { ATTEMPTS_DIALED_CTES, ATTEMPTS_ENDED_CTES } from "../Campaigns/CampaignsRepo.js"
-import { TenantEntity } from "@voiceagent/domain/TenantEntity"
 import { deliver } from "../Cluster/Deliver.js"
 import { CallEnded, type CallEndedEvent } from "./CallEnded.js"
 import { type CallLine, storedLine } from "./CallSessionsRepo.js"
@@ -123,7 +123,13 @@ interface Batch {
   readonly done: Deferred.Deferred<void>
 }
 
-const emptyBatch = (): Batch => ({ dials: [], notes: new Map(), ends: [], waiting: 0, done: Deferred.unsafeMake(FiberId.none) })
+const emptyBatch = (): Batch => ({
+  dials: [],
+  notes: new Map(),
+  ends: [],
+  waiting: 0,
+  done: Deferred.unsafeMake(FiberId.none)
+})
 
 const batchHolds = (batch: Batch, sessionId: string) =>
   batch.notes.has(sessionId) || batch.dials.some((d) => d.sessionId === sessionId) ||
@@ -203,7 +209,9 @@ export class CallJournal extends Effect.Service<CallJournal>()("Calls/CallJourna
         ), ev AS (
           INSERT INTO call_events (id, session_id, type, detail, at)
           SELECT y.id, y.session_id, y.type, y.detail, y.at
-          FROM jsonb_to_recordset(${JSON.stringify(notes.flatMap((n) => n.events))}::jsonb) AS ${sql.literal(EVENT_COLUMNS)}
+          FROM jsonb_to_recordset(${JSON.stringify(notes.flatMap((n) => n.events))}::jsonb) AS ${
+        sql.literal(EVENT_COLUMNS)
+      }
           WHERE y.session_id IN (SELECT id FROM s)
         )
         SELECT id FROM s
@@ -283,13 +291,16 @@ export class CallJournal extends Effect.Service<CallJournal>()("Calls/CallJourna
           Exit.isSuccess(exit) || items.length === 1
             ? settle(items, exit)
             : Effect.logWarning("a batch of call writes failed: writing them one at a time", exit.cause).pipe(
-              Effect.zipRight(Effect.forEach(items, (item) => Effect.flatMap(Effect.exit(write([item])), (one) => settle([item], one)), { discard: true }))
+              Effect.zipRight(Effect.forEach(items, (item) =>
+                Effect.flatMap(Effect.exit(write([item])), (one) =>
+                  settle([item], one)), { discard: true }))
             )
         )
       )
 
     /** A failed write, as its callers get it: a defect (a `SqlError` stays one, so an outage is told apart). */
-    const dieWith = (exit: Exit.Exit<unknown, unknown>) => Exit.die(Exit.isFailure(exit) ? Cause.squash(exit.cause) : exit)
+    const dieWith = (exit: Exit.Exit<unknown, unknown>) =>
+      Exit.die(Exit.isFailure(exit) ? Cause.squash(exit.cause) : exit)
 
     const flushDials = (dials: ReadonlyArray<PendingDial>) =>
       eachOrAll(dials, dialStatement, (items, exit) =>
@@ -323,7 +334,9 @@ export class CallJournal extends Effect.Service<CallJournal>()("Calls/CallJourna
       return Effect.gen(function*() {
         const rows = yield* statement
         for (const end of ends) {
-          if (end.wanted && rows.some((r) => r.id === end.request.sessionId)) yield* callEnded.publish(end.request.event)
+          if (end.wanted && rows.some((r) => r.id === end.request.sessionId)) {
+            yield* callEnded.publish(end.request.event)
+          }
         }
         return rows
       }).pipe(sql.withTransaction)

@@ -1,4 +1,5 @@
 import * as SqlClient from "@effect/sql/SqlClient"
+import { InsufficientFunds } from "@voiceagent/domain/Billing"
 import type { CallState } from "@voiceagent/domain/CallMachine"
 import {
   type CallDirection,
@@ -10,10 +11,9 @@ import {
   type TranscriptLine,
   type TurnLatency
 } from "@voiceagent/domain/Calls"
-import { InsufficientFunds } from "@voiceagent/domain/Billing"
 import type { TenantId } from "@voiceagent/domain/Ids"
-import { ConcurrentCallLimit } from "@voiceagent/domain/TenantEntity"
 import { offsetOf, type PageRequest } from "@voiceagent/domain/Pagination"
+import { ConcurrentCallLimit } from "@voiceagent/domain/TenantEntity"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { v7 as uuidv7 } from "uuid"
@@ -109,7 +109,12 @@ export const stateOf = (row: SessionRow): CallState => {
     case "RINGING":
       return { status: "RINGING", dialedAt: ms(row.dialedAt)!, ringingAt: ms(row.ringingAt)! }
     case "IN_PROGRESS":
-      return { status: "IN_PROGRESS", dialedAt: ms(row.dialedAt)!, ringingAt: ms(row.ringingAt), answeredAt: ms(row.answeredAt)! }
+      return {
+        status: "IN_PROGRESS",
+        dialedAt: ms(row.dialedAt)!,
+        ringingAt: ms(row.ringingAt),
+        answeredAt: ms(row.answeredAt)!
+      }
     case "ENDED":
       return {
         status: "ENDED",
@@ -162,7 +167,6 @@ export interface CallLogFilter {
   readonly includeTranscript?: boolean | undefined
 }
 
-
 /**
  * A new session's row as JSON for `jsonb_populate_record(set)(NULL::call_sessions, …)`: the columns
  * `SESSION_INSERT_COLUMNS` names, typed by the table itself. Shared by a call's own start and a
@@ -188,7 +192,8 @@ export const sessionRowOf = (id: string, spec: CallSpec, reservedSeconds: number
   reserved_seconds: reservedSeconds
 })
 
-export const SESSION_INSERT_COLUMNS = "id, tenant_id, job_id, agent_id, voice_number_id, provider, from_number, to_number, " +
+export const SESSION_INSERT_COLUMNS =
+  "id, tenant_id, job_id, agent_id, voice_number_id, provider, from_number, to_number, " +
   "customer_id, campaign_id, campaign_attempt_id, metadata, direction, status, spec, currency, reserved_seconds"
 
 /** What a call's reservation asks of the wallet: the first chunk's price, and the concurrent-call limit. */
@@ -248,7 +253,9 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
           ), session AS (
             INSERT INTO call_sessions (${sql.literal(SESSION_INSERT_COLUMNS)})
             SELECT ${sql.literal(SESSION_INSERT_COLUMNS)}
-            FROM jsonb_populate_record(NULL::call_sessions, ${JSON.stringify(sessionRowOf(id, spec, reservedSeconds))}::jsonb), ok
+            FROM jsonb_populate_record(NULL::call_sessions, ${
+          JSON.stringify(sessionRowOf(id, spec, reservedSeconds))
+        }::jsonb), ok
             ON CONFLICT (id) DO NOTHING
             RETURNING id
           ), res AS (
@@ -315,7 +322,9 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
       sql<SessionRow>`
         UPDATE call_sessions SET owner_epoch = owner_epoch + 1 WHERE id = ${id} AND status <> 'ENDED' RETURNING *
       `.pipe(
-        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), (row) => ({ call: storedCall(row), epoch: row.ownerEpoch }))),
+        Effect.map((rows) =>
+          Option.map(Option.fromNullable(rows[0]), (row) => ({ call: storedCall(row), epoch: row.ownerEpoch }))
+        ),
         Effect.orDie
       )
 
@@ -366,11 +375,13 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
         const events = yield* sql<{ type: string; at: Date; detail: unknown }>`
           SELECT type, at, detail FROM call_events WHERE session_id = ${id} ORDER BY at, id
         `
-        return Option.some(new CallSession({
-          ...logFields(row),
-          transcript: row.transcript.map((t) => transcriptLine(callLine(t))),
-          events: events.map((e) => ({ type: e.type, at: e.at, detail: e.detail ?? null }))
-        }, fromDatabase))
+        return Option.some(
+          new CallSession({
+            ...logFields(row),
+            transcript: row.transcript.map((t) => transcriptLine(callLine(t))),
+            events: events.map((e) => ({ type: e.type, at: e.at, detail: e.detail ?? null }))
+          }, fromDatabase)
+        )
       }).pipe(Effect.orDie)
 
     const list = (tenantId: TenantId, filter: CallLogFilter, page: PageRequest) => {
@@ -396,7 +407,9 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
           items: rows.map((r) =>
             new CallLog({
               ...logFields(r),
-              ...(filter.includeTranscript === true ? { transcript: r.transcript.map((t) => transcriptLine(callLine(t))) } : {})
+              ...(filter.includeTranscript === true
+                ? { transcript: r.transcript.map((t) => transcriptLine(callLine(t))) }
+                : {})
             }, fromDatabase)
           ),
           total: count!.n

@@ -7,8 +7,8 @@
 import type { CallSpec } from "@voiceagent/domain/Calls"
 import type { AgentId, ContactId, TenantId, VoiceNumberId } from "@voiceagent/domain/Ids"
 import type { JsonObject } from "@voiceagent/domain/Json"
-import { WEB_CALL_JOIN_GRACE_SECONDS, WEB_CALL_TOKEN_SECONDS } from "@voiceagent/domain/WebCalls"
 import type { PhoneProvider } from "@voiceagent/domain/Phone"
+import { WEB_CALL_JOIN_GRACE_SECONDS, WEB_CALL_TOKEN_SECONDS } from "@voiceagent/domain/WebCalls"
 import * as Effect from "effect/Effect"
 import { v7 as uuidv7 } from "uuid"
 import { RateCards } from "../Billing/RateCards.js"
@@ -45,27 +45,27 @@ export class CallSpecs extends Effect.Service<CallSpecs>()("Calls/CallSpecs", {
     type Card = Effect.Effect.Success<ReturnType<typeof rates.forTenant>>
 
     const outgoing = ({ concurrencyLimit, rates: card }: Card, request: CallRequest): CallSpec => ({
-        tenantId: request.tenantId,
-        jobId: `job_${uuidv7()}`,
-        agentId: request.agentId,
-        direction: "OUTGOING",
-        voiceNumberId: request.voiceNumber.id,
-        provider: request.voiceNumber.provider,
-        fromNumber: request.voiceNumber.phoneNumber,
-        toNumber: request.toNumber,
-        customerId: request.customerId,
-        campaignId: request.campaignId,
-        campaignAttemptId: request.campaignAttemptId,
-        metadata: request.metadata,
-        ...(request.record === undefined ? {} : { record: request.record }),
-        dialTimeoutSeconds: request.dialTimeoutSeconds ?? settings.calls.defaultDialTimeoutSeconds,
-        maxDurationSeconds: settings.calls.maxCallDurationSeconds,
-        concurrencyLimit,
-        currency: card.currency,
-        voicePerMinute: card.voicePerMinute,
-        billingIncrementSeconds: card.billingIncrementSeconds,
-        reservationChunkSeconds: card.reservationChunkSeconds
-      })
+      tenantId: request.tenantId,
+      jobId: `job_${uuidv7()}`,
+      agentId: request.agentId,
+      direction: "OUTGOING",
+      voiceNumberId: request.voiceNumber.id,
+      provider: request.voiceNumber.provider,
+      fromNumber: request.voiceNumber.phoneNumber,
+      toNumber: request.toNumber,
+      customerId: request.customerId,
+      campaignId: request.campaignId,
+      campaignAttemptId: request.campaignAttemptId,
+      metadata: request.metadata,
+      ...(request.record === undefined ? {} : { record: request.record }),
+      dialTimeoutSeconds: request.dialTimeoutSeconds ?? settings.calls.defaultDialTimeoutSeconds,
+      maxDurationSeconds: settings.calls.maxCallDurationSeconds,
+      concurrencyLimit,
+      currency: card.currency,
+      voicePerMinute: card.voicePerMinute,
+      billingIncrementSeconds: card.billingIncrementSeconds,
+      reservationChunkSeconds: card.reservationChunkSeconds
+    })
 
     const make = (request: CallRequest): Effect.Effect<CallSpec> =>
       Effect.map(rates.forTenant(request.tenantId), (card) => outgoing(card, request))
@@ -96,7 +96,8 @@ export class CallSpecs extends Effect.Service<CallSpecs>()("Calls/CallSpecs", {
         campaignAttemptId: null,
         metadata: request.metadata,
         ...(request.record === undefined ? {} : { record: request.record }),
-        dialTimeoutSeconds: (settings.calls.webCallTokenSeconds ?? WEB_CALL_TOKEN_SECONDS) + WEB_CALL_JOIN_GRACE_SECONDS,
+        dialTimeoutSeconds: (settings.calls.webCallTokenSeconds ?? WEB_CALL_TOKEN_SECONDS) +
+          WEB_CALL_JOIN_GRACE_SECONDS,
         maxDurationSeconds: settings.calls.maxCallDurationSeconds,
         concurrencyLimit,
         currency: card.currency,
@@ -106,9 +107,11 @@ export class CallSpecs extends Effect.Service<CallSpecs>()("Calls/CallSpecs", {
       }))
 
     /** An incoming call to the tenant's number from `fromNumber`, billed and limited as an outgoing call. */
-    const makeInbound = (request: Omit<CallRequest, "toNumber" | "campaignId" | "campaignAttemptId"> & {
-      readonly fromNumber: string
-    }): Effect.Effect<CallSpec> =>
+    const makeInbound = (
+      request: Omit<CallRequest, "toNumber" | "campaignId" | "campaignAttemptId"> & {
+        readonly fromNumber: string
+      }
+    ): Effect.Effect<CallSpec> =>
       Effect.map(
         make({ ...request, toNumber: request.voiceNumber.phoneNumber, campaignId: null, campaignAttemptId: null }),
         (spec) => ({ ...spec, direction: "INCOMING" as const, fromNumber: request.fromNumber })

@@ -68,7 +68,9 @@ export class CallTransfersRepo extends Effect.Service<CallTransfersRepo>()("Call
       )
 
     const failed = (sessionId: SessionId, reason: string) =>
-      sql`UPDATE call_transfers SET status = 'failed', failure = ${reason.slice(0, 1_000)} WHERE session_id = ${sessionId}`.pipe(
+      sql`UPDATE call_transfers SET status = 'failed', failure = ${
+        reason.slice(0, 1_000)
+      } WHERE session_id = ${sessionId}`.pipe(
         Effect.asVoid,
         Effect.orDie
       )

@@ -9,12 +9,12 @@
  * is one of the tenant's contacts is that contact (`customerId`).
  */
 import * as SqlClient from "@effect/sql/SqlClient"
-import type { ConcurrentCallLimit } from "@voiceagent/domain/TenantEntity"
 import type { InsufficientFunds } from "@voiceagent/domain/Billing"
 import { CallEvent, type CallState } from "@voiceagent/domain/CallMachine"
 import type { CallProvider, CallSpec, InboundAnswer, MediaRoute, SessionId } from "@voiceagent/domain/Calls"
 import type { AgentId, ContactId, TenantId, VoiceNumberId } from "@voiceagent/domain/Ids"
 import type { PhoneProvider } from "@voiceagent/domain/Phone"
+import type { ConcurrentCallLimit } from "@voiceagent/domain/TenantEntity"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -63,7 +63,11 @@ export class InboundCallsRepo extends Effect.Service<InboundCallsRepo>()("Calls/
           return Effect.succeed(Option.map(Option.fromNullable(rows[0]), (row): InboundRoute => ({
             tenantId: row.tenantId as TenantId,
             agentId: row.agentId as AgentId,
-            voiceNumber: { id: row.voiceNumberId as VoiceNumberId, provider: row.provider, phoneNumber: row.phoneNumber }
+            voiceNumber: {
+              id: row.voiceNumberId as VoiceNumberId,
+              provider: row.provider,
+              phoneNumber: row.phoneNumber
+            }
           })))
         }),
         Effect.orDie
@@ -90,7 +94,9 @@ export class InboundCallsRepo extends Effect.Service<InboundCallsRepo>()("Calls/
             SELECT session_id FROM inbound_calls WHERE carrier = ${carrier} AND carrier_call_id = ${carrierCallId}
           `
           if (existing !== undefined) return existing.sessionId as SessionId
-          if (attempt === 3) return yield* Effect.dieMessage(`inbound call ${carrier}:${carrierCallId}: neither inserted nor found`)
+          if (attempt === 3) {
+            return yield* Effect.dieMessage(`inbound call ${carrier}:${carrierCallId}: neither inserted nor found`)
+          }
         }
       }).pipe(Effect.orDie)
 
@@ -108,7 +114,10 @@ export class InboundCallsRepo extends Effect.Service<InboundCallsRepo>()("Calls/
 
     /** Forgets a call that was not taken after all (its number's provider is another carrier's). */
     const forget = (carrier: InboundCarrier, carrierCallId: string) =>
-      sql`DELETE FROM inbound_calls WHERE carrier = ${carrier} AND carrier_call_id = ${carrierCallId}`.pipe(Effect.asVoid, Effect.orDie)
+      sql`DELETE FROM inbound_calls WHERE carrier = ${carrier} AND carrier_call_id = ${carrierCallId}`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      )
 
     return { route, sessionFor, sessionOf, contactOf, forget } as const
   })
@@ -139,10 +148,13 @@ export interface InboundEntity<H> {
 
 type RefusalReason = Extract<InboundAnswer, { _tag: "Refused" }>["reason"]
 
-const isRefusal = (reason: string): reason is RefusalReason => reason === "insufficient_funds" || reason === "concurrent_call_limit"
+const isRefusal = (reason: string): reason is RefusalReason =>
+  reason === "insufficient_funds" || reason === "concurrent_call_limit"
 
 const answerOfEnded = (state: CallState): InboundAnswer =>
-  state.status === "ENDED" && isRefusal(state.reason) ? { _tag: "Refused", reason: state.reason } : { _tag: "Connected", route: null }
+  state.status === "ENDED" && isRefusal(state.reason)
+    ? { _tag: "Refused", reason: state.reason }
+    : { _tag: "Connected", route: null }
 
 export const makeInbound = <H>(entity: InboundEntity<H>) => {
   const refuse = (held: H, spec: CallSpec, providerCallId: string, reason: RefusalReason) =>
@@ -151,7 +163,15 @@ export const makeInbound = <H>(entity: InboundEntity<H>) => {
       if (!(yield* entity.insert(spec, at))) return { _tag: "Refused", reason } as const
       yield* entity.set(held, {
         spec,
-        state: { status: "ENDED", outcome: "FAILED", reason, dialedAt: null, ringingAt: null, answeredAt: null, endedAt: at },
+        state: {
+          status: "ENDED",
+          outcome: "FAILED",
+          reason,
+          dialedAt: null,
+          ringingAt: null,
+          answeredAt: null,
+          endedAt: at
+        },
         providerCallId,
         reservedSeconds: 0,
         createdAt: new Date(at),
@@ -175,18 +195,26 @@ export const makeInbound = <H>(entity: InboundEntity<H>) => {
         // a number whose provider another carrier serves: its hang-ups and status would go astray
         const serving = entity.carrier(spec.provider).name
         if (serving !== payload.carrier) {
-          yield* Effect.logWarning("an incoming call came from a carrier that does not serve the number's provider").pipe(
-            Effect.annotateLogs({ tenantId: spec.tenantId, provider: spec.provider, serving, from: payload.carrier })
-          )
+          yield* Effect.logWarning("an incoming call came from a carrier that does not serve the number's provider")
+            .pipe(
+              Effect.annotateLogs({ tenantId: spec.tenantId, provider: spec.provider, serving, from: payload.carrier })
+            )
           return { _tag: "NotServed" } as const
         }
         const started = yield* Effect.either(entity.start(held, spec))
         if (started._tag === "Left") {
-          return yield* refuse(held, spec, providerCallId, started.left._tag === "InsufficientFunds" ? "insufficient_funds" : "concurrent_call_limit")
+          return yield* refuse(
+            held,
+            spec,
+            providerCallId,
+            started.left._tag === "InsufficientFunds" ? "insufficient_funds" : "concurrent_call_limit"
+          )
         }
       }
       const now = Clock.currentTimeMillis
-      if ((yield* entity.get(held))!.state.status === "QUEUED") yield* entity.applyUnlocked(held, CallEvent.Dial({ at: yield* now }))
+      if ((yield* entity.get(held))!.state.status === "QUEUED") {
+        yield* entity.applyUnlocked(held, CallEvent.Dial({ at: yield* now }))
+      }
       const call = (yield* entity.get(held))!
       const carrier = entity.carrier(call.spec.provider)
       if (call.state.status === "DIALING" || call.state.status === "RINGING") {
@@ -194,7 +222,9 @@ export const makeInbound = <H>(entity: InboundEntity<H>) => {
         yield* entity.save(call.state, { providerCallId })
         const route = yield* entity.mediaRoute
         if (carrier.answer !== undefined) {
-          const answered = yield* Effect.either(carrier.answer({ sessionId: entity.sessionId, providerCallId, media: route ?? undefined }))
+          const answered = yield* Effect.either(
+            carrier.answer({ sessionId: entity.sessionId, providerCallId, media: route ?? undefined })
+          )
           if (answered._tag === "Left") {
             const at = yield* now
             yield* entity.addEvent("answer_refused", at, { reason: answered.left.reason })
@@ -209,7 +239,9 @@ export const makeInbound = <H>(entity: InboundEntity<H>) => {
         yield* entity.written
         return { _tag: "Connected", route } as const
       }
-      if (call.state.status === "IN_PROGRESS") return { _tag: "Connected", route: yield* entity.mediaRoute } as const
+      if (call.state.status === "IN_PROGRESS") {
+        return { _tag: "Connected", route: yield* entity.mediaRoute } as const
+      }
       return answerOfEnded(call.state)
     })
 

@@ -48,7 +48,10 @@ export const cached = <A, E, R>(tenantId: string, key: string, load: Effect.Effe
     const id = `${tenantId}:${key}`
     const generation = generationOf(tenantId)
     const hit = entries.get(id)
-    if (hit !== undefined && hit.generation === generation && now - hit.loadedAt < LISTENER_CACHE_TTL_MILLIS && now >= hit.loadedAt) {
+    if (
+      hit !== undefined && hit.generation === generation && now - hit.loadedAt < LISTENER_CACHE_TTL_MILLIS &&
+      now >= hit.loadedAt
+    ) {
       return Effect.succeed(hit.value as A)
     }
     return Effect.tap(load, (value) =>

@@ -30,6 +30,7 @@
  * exhaustively (`run`), the transitions the pure `transition` in `domain`.
  */
 import * as Entity from "@effect/cluster/Entity"
+import type { Agent } from "@voiceagent/domain/Agents"
 import {
   billableSeconds,
   CallCommand,
@@ -42,7 +43,6 @@ import {
   talkSeconds,
   transition
 } from "@voiceagent/domain/CallMachine"
-import type { Agent } from "@voiceagent/domain/Agents"
 import {
   type CallSpec,
   directionOf,
@@ -67,26 +67,26 @@ import * as ScopedRef from "effect/ScopedRef"
 import * as SynchronizedRef from "effect/SynchronizedRef"
 import { AgentsRepo } from "../Agents/AgentsRepo.js"
 import type { AgentPersona } from "../Brain/AgentBrain.js"
+import { deliver } from "../Cluster/Deliver.js"
+import { withEntityHandlers } from "../Cluster/EntityHandlers.js"
 import { countDial, countWalletOperation, moveLiveCall } from "../Observability/PlatformMetrics.js"
-import { Telephony } from "../Telephony/Telephony.js"
-import { CallEnded, type CallEndedEvent } from "./CallEnded.js"
-import { type CallLine, CallSessionsRepo, type StoredCall } from "./CallSessionsRepo.js"
-import { CallJournal, type JournalEvent } from "./CallJournal.js"
-import { recordingOf } from "../Recordings/Recordings.js"
-import { Conversations, type ConversationHandle } from "../Voice/Conversations.js"
-import type { EngineReport } from "../Voice/Engine.js"
-import { scriptFromMetadata } from "../Voice/SimulatedCaller.js"
 import { bargeIn, firstAudio, recordTurn } from "../Observability/VoiceMetrics.js"
+import { recordingOf } from "../Recordings/Recordings.js"
+import { Telephony } from "../Telephony/Telephony.js"
+import { type ConversationHandle, Conversations } from "../Voice/Conversations.js"
+import type { EngineReport } from "../Voice/Engine.js"
 import { MediaServer } from "../Voice/MediaServer.js"
+import { scriptFromMetadata } from "../Voice/SimulatedCaller.js"
 import { WebStreams } from "../Voice/WebMedia.js"
+import { CallEnded, type CallEndedEvent } from "./CallEnded.js"
+import { CallJournal, type JournalEvent } from "./CallJournal.js"
+import { type CallLine, CallSessionsRepo, type StoredCall } from "./CallSessionsRepo.js"
+import { CallTransfersRepo } from "./CallTransfersRepo.js"
 import { makeInbound } from "./InboundCalls.js"
 import { LocalCalls } from "./LocalCalls.js"
 import { TimerWheel } from "./TimerWheel.js"
-import { CallTransfersRepo } from "./CallTransfersRepo.js"
 import { makeTransfer } from "./Transfer.js"
 import { makeVoicemail } from "./Voicemail.js"
-import { deliver } from "../Cluster/Deliver.js"
-import { withEntityHandlers } from "../Cluster/EntityHandlers.js"
 
 /** Asks the report writer to say when everything queued before it is written. */
 interface Flush {
@@ -226,7 +226,12 @@ export const LiveCallLive = LiveCallEntity.toLayer(
     const client = yield* LiveCallEntity.client
     const self = client(sessionId)
 
-    const state = yield* SynchronizedRef.make<Live>({ call: undefined, loaded: false, claimOnDial: false, streamRestarts: 0 })
+    const state = yield* SynchronizedRef.make<Live>({
+      call: undefined,
+      loaded: false,
+      claimOnDial: false,
+      streamRestarts: 0
+    })
 
     /**
      * Runs `body` holding the entity's lock (the ref's), on a copy of the state that becomes the ref's
@@ -234,12 +239,15 @@ export const LiveCallLive = LiveCallEntity.toLayer(
      * did in the call's row). Never run by a holder: it waits for the lock.
      */
     const locked = <A, E>(body: (held: Held) => Effect.Effect<A, E>): Effect.Effect<A, E> =>
-      Effect.flatten(SynchronizedRef.modifyEffect(state, (live) =>
-        Effect.uninterruptibleMask((restore) =>
-          Effect.flatMap(Ref.make(live), (held) =>
-            Effect.flatMap(Effect.exit(restore(body(held))), (exit) => Effect.map(Ref.get(held), (next) => [exit, next] as const))
-          )
-        )))
+      Effect.flatten(
+        SynchronizedRef.modifyEffect(state, (live) =>
+          Effect.uninterruptibleMask((restore) =>
+            Effect.flatMap(Ref.make(live), (held) =>
+              Effect.flatMap(Effect.exit(restore(body(held))), (exit) =>
+                Effect.map(Ref.get(held), (next) =>
+                  [exit, next] as const)))
+          ))
+      )
 
     const callOf = (held: Held) => Effect.map(Ref.get(held), (live) => live.call)
     const setCall = (held: Held, call: StoredCall | undefined) => Ref.update(held, (live) => ({ ...live, call }))
@@ -275,7 +283,13 @@ export const LiveCallLive = LiveCallEntity.toLayer(
      * cancels them all.
      */
     const armTimer = (name: TimerName, deadline: number, effect: Effect.Effect<void>) =>
-      wheel.arm(sessionId, name, deadline, Effect.locally(effect, FiberRef.currentLogAnnotations, entityAnnotations), scope)
+      wheel.arm(
+        sessionId,
+        name,
+        deadline,
+        Effect.locally(effect, FiberRef.currentLogAnnotations, entityAnnotations),
+        scope
+      )
 
     const cancelTimer = (name: TimerName | typeof RING) => wheel.cancel(sessionId, name)
 
@@ -290,7 +304,9 @@ export const LiveCallLive = LiveCallEntity.toLayer(
     // stopping instance (the call over, the shard moved, the runner stopping) takes all its timers
     yield* Scope.addFinalizer(
       scope,
-      Effect.flatMap(committed, (call) => letGo(call)).pipe(Effect.flatMap((go) => go ? wheel.cancelAll(sessionId, [RING]) : cancelTimers))
+      Effect.flatMap(committed, (call) => letGo(call)).pipe(
+        Effect.flatMap((go) => go ? wheel.cancelAll(sessionId, [RING]) : cancelTimers)
+      )
     )
 
     /**
@@ -312,7 +328,8 @@ export const LiveCallLive = LiveCallEntity.toLayer(
           telephony.carrierFor(call.spec.provider).restream !== undefined
         ) return Effect.succeed(false)
         return Effect.zipWith(fencedNow, ScopedRef.get(conversation), (fenced, open) =>
-          !fenced && !Option.exists(open, (handle) => handle.attached()))
+          !fenced && !Option.exists(open, (handle) =>
+            handle.attached()))
       })
 
     /** Whether the entity must stay in memory (see `stayResident`). */
@@ -331,11 +348,17 @@ export const LiveCallLive = LiveCallEntity.toLayer(
       locked((held) => Effect.flatMap(callOf(held), resident)),
       (stays) => stays ? self.Status().pipe(Effect.ignore, Effect.zipRight(armTouch)) : Effect.void
     )
-    const armTouch: Effect.Effect<void> = Effect.flatMap(Clock.currentTimeMillis, (at) => armTimer("resident", at + RESIDENCY_TOUCH_MS, touch))
+    const armTouch: Effect.Effect<void> = Effect.flatMap(
+      Clock.currentTimeMillis,
+      (at) => armTimer("resident", at + RESIDENCY_TOUCH_MS, touch)
+    )
 
     /** Starts the touches again when the call is resident and they stopped (a ringing call answered). */
     const stayResident = (call: StoredCall | undefined) =>
-      Effect.flatMap(resident(call), (stays) => stays && wheel.deadlineOf(sessionId, "resident") === undefined ? armTouch : Effect.void)
+      Effect.flatMap(
+        resident(call),
+        (stays) => stays && wheel.deadlineOf(sessionId, "resident") === undefined ? armTouch : Effect.void
+      )
 
     const now = Clock.currentTimeMillis
 
@@ -346,7 +369,12 @@ export const LiveCallLive = LiveCallEntity.toLayer(
     const stepDown = Effect.flatMap(
       Ref.getAndUpdate(ownership, (o) => ({ ...o, fenced: true })),
       (was) =>
-        was.fenced ? Effect.void : Effect.zipRight(cancelTimers, Effect.logWarning("another instance of this call owns it now: this one stops"))
+        was.fenced
+          ? Effect.void
+          : Effect.zipRight(
+            cancelTimers,
+            Effect.logWarning("another instance of this call owns it now: this one stops")
+          )
     )
 
     const noteOf = (epoch: number, state: CallState, extra: LiveWrite, event: JournalEvent | undefined) => ({
@@ -366,8 +394,14 @@ export const LiveCallLive = LiveCallEntity.toLayer(
 
     /** The same, awaited: what a bill rests on (the talk time held) or the carrier is told. */
     const save = (state: CallState, extra: LiveWrite = {}, event?: JournalEvent) =>
-      Effect.flatMap(epochNow, (epoch) =>
-        Effect.flatMap(journal.write(noteOf(epoch, state, extra, event)), (written) => written ? Effect.void : stepDown))
+      Effect.flatMap(
+        epochNow,
+        (epoch) =>
+          Effect.flatMap(
+            journal.write(noteOf(epoch, state, extra, event)),
+            (written) => written ? Effect.void : stepDown
+          )
+      )
 
     /**
      * Reads the stored call (claiming it when it is not over: the next owner epoch, so an instance of
@@ -426,7 +460,14 @@ export const LiveCallLive = LiveCallEntity.toLayer(
 
     const personaOf = (tenantId: TenantId, agent: Option.Option<Agent>): AgentPersona =>
       Option.match(agent, {
-        onNone: () => ({ tenantId, name: "agent", greetMessage: "Hello!", agentPrompt: "", metadata: {}, knowledgeBaseIds: [] }),
+        onNone: () => ({
+          tenantId,
+          name: "agent",
+          greetMessage: "Hello!",
+          agentPrompt: "",
+          metadata: {},
+          knowledgeBaseIds: []
+        }),
         onSome: (a) => ({
           tenantId,
           name: a.name,
@@ -484,7 +525,11 @@ export const LiveCallLive = LiveCallEntity.toLayer(
 
     yield* Queue.take(reports).pipe(
       Effect.flatMap((report) =>
-        report._tag === "Flush" ? Deferred.succeed(report.done, undefined) : handleReport(report).pipe(Effect.catchAllCause((cause) => Effect.logWarning("a conversation report failed", cause)))
+        report._tag === "Flush"
+          ? Deferred.succeed(report.done, undefined)
+          : handleReport(report).pipe(
+            Effect.catchAllCause((cause) => Effect.logWarning("a conversation report failed", cause))
+          )
       ),
       Effect.forever,
       Effect.forkIn(scope)
@@ -516,7 +561,10 @@ export const LiveCallLive = LiveCallEntity.toLayer(
       })
 
     const addEvent = (type: string, at: number, detail: unknown) =>
-      Effect.flatMap(Ref.get(ownership), (o) => o.fenced ? Effect.void : repo.addEvent(sessionId, o.epoch, type, at, detail))
+      Effect.flatMap(
+        Ref.get(ownership),
+        (o) => o.fenced ? Effect.void : repo.addEvent(sessionId, o.epoch, type, at, detail)
+      )
 
     const voicemail = yield* makeVoicemail({
       sessionId,
@@ -603,7 +651,10 @@ export const LiveCallLive = LiveCallEntity.toLayer(
         const amount = costOf(spec.reservationChunkSeconds, spec.voicePerMinute)
         const extended = yield* deliver(tenant(call).Extend({ reservationId: sessionId, step, amount })).pipe(
           Effect.as(true),
-          Effect.catchTags({ InsufficientFunds: () => Effect.succeed(false), ReservationNotOpen: () => Effect.succeed(false) }),
+          Effect.catchTags({
+            InsufficientFunds: () => Effect.succeed(false),
+            ReservationNotOpen: () => Effect.succeed(false)
+          }),
           Effect.orDie
         )
         const at = yield* now
@@ -619,8 +670,14 @@ export const LiveCallLive = LiveCallEntity.toLayer(
         } else {
           // the wallet cannot cover more: the call goes on until the talk time already held runs out
           const state = call.state
-          yield* repo.addEvent(sessionId, yield* epochNow, "reservation_refused", at, { reservedSeconds: call.reservedSeconds })
-          yield* armTimer("funds", state.answeredAt + call.reservedSeconds * 1000, Effect.flatMap(now, (t) => apply(CallEvent.FundsExhausted({ at: t }))))
+          yield* repo.addEvent(sessionId, yield* epochNow, "reservation_refused", at, {
+            reservedSeconds: call.reservedSeconds
+          })
+          yield* armTimer(
+            "funds",
+            state.answeredAt + call.reservedSeconds * 1000,
+            Effect.flatMap(now, (t) => apply(CallEvent.FundsExhausted({ at: t })))
+          )
         }
       })
     )
@@ -679,7 +736,9 @@ export const LiveCallLive = LiveCallEntity.toLayer(
         const media = yield* mediaRoute
         const scripted = scriptFromMetadata(spec.metadata)
         if (scripted !== undefined && scripted.problems.length > 0) {
-          yield* addEvent("notice", yield* now, { message: `the simulated caller's script: ${scripted.problems.join("; ")}` })
+          yield* addEvent("notice", yield* now, {
+            message: `the simulated caller's script: ${scripted.problems.join("; ")}`
+          })
         }
         const placed = yield* carrier.dial({
           sessionId,
@@ -732,7 +791,8 @@ export const LiveCallLive = LiveCallEntity.toLayer(
         // charged: the cost, never more than was held for the call (its first chunk and each extension);
         // the settlement flush charges exactly this from the ENDED row
         const reserved = spec.reservationChunkSeconds > 0
-          ? Math.round(call.reservedSeconds / spec.reservationChunkSeconds) * costOf(spec.reservationChunkSeconds, spec.voicePerMinute)
+          ? Math.round(call.reservedSeconds / spec.reservationChunkSeconds) *
+            costOf(spec.reservationChunkSeconds, spec.voicePerMinute)
           : 0
         const settled = { charged: Math.min(costOf(billed, spec.voicePerMinute), reserved) }
         const said = (yield* Ref.get(transcript)).filter((line) => line.at <= state.endedAt)
@@ -799,7 +859,13 @@ export const LiveCallLive = LiveCallEntity.toLayer(
           ArmMaxDurationTimer: () =>
             state.status === "IN_PROGRESS"
               ? cancelTimer(RING).pipe(
-                Effect.zipRight(armTimer("max", state.answeredAt + spec.maxDurationSeconds * 1000, Effect.flatMap(now, (at) => apply(CallEvent.MaxDuration({ at }))))),
+                Effect.zipRight(
+                  armTimer(
+                    "max",
+                    state.answeredAt + spec.maxDurationSeconds * 1000,
+                    Effect.flatMap(now, (at) => apply(CallEvent.MaxDuration({ at })))
+                  )
+                ),
                 Effect.zipRight(armExtension(call)),
                 Effect.as(none)
               )
@@ -860,7 +926,10 @@ export const LiveCallLive = LiveCallEntity.toLayer(
         if (next.state.status === "DIALING") {
           if (!(yield* writeDialing(held, next.state.dialedAt))) return []
         } else if (next.state.status !== "ENDED") {
-          yield* note(next.state, {}, { type: EVENT_NAMES[next.state.status], at: Math.max(event.at, knownUntil(next.state)) })
+          yield* note(next.state, {}, {
+            type: EVENT_NAMES[next.state.status],
+            at: Math.max(event.at, knownUntil(next.state))
+          })
         }
         // a ringing call answered stays in memory from now on
         yield* stayResident(yield* callOf(held))
@@ -899,7 +968,9 @@ export const LiveCallLive = LiveCallEntity.toLayer(
         const carrier = telephony.carrierFor(spec.provider)
         if (call.providerCallId === null && carrier.callOf !== undefined) {
           // dialled by a runner that died before it stored the carrier's id: the carrier knows the call
-          const found = yield* carrier.callOf(sessionId).pipe(Effect.catchAllCause(() => Effect.succeed(Option.none<string>())))
+          const found = yield* carrier.callOf(sessionId).pipe(
+            Effect.catchAllCause(() => Effect.succeed(Option.none<string>()))
+          )
           if (Option.isSome(found)) {
             const known = { ...(yield* callOf(held))!, providerCallId: found.value }
             yield* setCall(held, known)
@@ -920,7 +991,10 @@ export const LiveCallLive = LiveCallEntity.toLayer(
             const { answeredAt, endedAt, phase } = status.value
             if (answeredAt !== undefined) yield* applyUnlocked(held, CallEvent.Answered({ at: answeredAt }))
             if (phase !== "dialing") {
-              yield* applyUnlocked(held, eventFor(phase, phase === "ringing" || phase === "answered" ? at : endedAt ?? at))
+              yield* applyUnlocked(
+                held,
+                eventFor(phase, phase === "ringing" || phase === "answered" ? at : endedAt ?? at)
+              )
             }
           }).pipe(
             // the timers below still guard the call when the carrier cannot be asked
@@ -1058,8 +1132,10 @@ export const LiveCallLive = LiveCallEntity.toLayer(
       mediaRoute,
       finish,
       insert: (spec, at) =>
-        Effect.tap(repo.insert(sessionId, spec, 0, at), (inserted) =>
-          inserted ? Ref.update(ownership, (o) => ({ ...o, epoch: 1 })) : Effect.void),
+        Effect.tap(
+          repo.insert(sessionId, spec, 0, at),
+          (inserted) => inserted ? Ref.update(ownership, (o) => ({ ...o, epoch: 1 })) : Effect.void
+        ),
       addEvent: (type, at, detail) => addEvent(type, at, detail),
       carrier: (provider) => telephony.carrierFor(provider),
       sessionId
@@ -1072,27 +1148,36 @@ export const LiveCallLive = LiveCallEntity.toLayer(
       // a call's own start inserts its session (or finds it there, and takes it over). Decided before
       // the lock is waited for: the read of an entity started by another request resumes under it.
       Start: ({ payload }) =>
-        Effect.flatMap(Ref.modify(source, (from) => from === "fresh" ? [true, "started"] as const : [false, from] as const), (fresh) => {
-          if (!fresh) return Effect.zipRight(ensureRead, locked((held) => startUnlocked(held, payload.spec)))
-          return locked((held) =>
-            payload.spec.campaignAttemptId !== null ? startClaimed(held, payload.spec) : startUnlocked(held, payload.spec)
-          )
-        }),
+        Effect.flatMap(
+          Ref.modify(source, (from) => from === "fresh" ? [true, "started"] as const : [false, from] as const),
+          (fresh) => {
+            if (!fresh) return Effect.zipRight(ensureRead, locked((held) => startUnlocked(held, payload.spec)))
+            return locked((held) =>
+              payload.spec.campaignAttemptId !== null
+                ? startClaimed(held, payload.spec)
+                : startUnlocked(held, payload.spec)
+            )
+          }
+        ),
       Answer: ({ payload }) => Effect.zipRight(ensureRead, locked((held) => inbound.answer(held, payload))),
       ProviderEvent: ({ payload }) => Effect.zipRight(onProviderEvent(payload.event), replyNow),
-      MachineDetected: ({ payload }) => Effect.zipRight(ensureRead, Effect.zipRight(voicemail.onVerdict(payload.verdict), replyNow)),
+      MachineDetected: ({ payload }) =>
+        Effect.zipRight(ensureRead, Effect.zipRight(voicemail.onVerdict(payload.verdict), replyNow)),
       Transfer: ({ payload }) => Effect.zipRight(ensureRead, transfer(payload)),
       Hangup: () =>
         Effect.gen(function*() {
           yield* ensureRead
           const at = yield* now
           const call = yield* committed
-          if (call !== undefined && isLive(call.state)) yield* repo.addEvent(sessionId, yield* epochNow, "hangup_requested", at)
+          if (call !== undefined && isLive(call.state)) {
+            yield* repo.addEvent(sessionId, yield* epochNow, "hangup_requested", at)
+          }
           yield* apply(CallEvent.HangupRequested({ at }))
           return yield* replyNow
         }),
       // under the lock: a call whose end is being written answers once it is written (settled, stored)
-      Status: () => Effect.zipRight(ensureRead, locked((held) => Effect.map(callOf(held), (call) => replyOf(call?.state)))),
+      Status: () =>
+        Effect.zipRight(ensureRead, locked((held) => Effect.map(callOf(held), (call) => replyOf(call?.state)))),
       // under the lock (it sent by the carrier, never by a holder): it opens the conversation again
       StreamEnded: () =>
         Effect.zipRight(
@@ -1104,7 +1189,9 @@ export const LiveCallLive = LiveCallEntity.toLayer(
               const restarts = streamRestarts + 1
               yield* Ref.update(held, (live) => ({ ...live, streamRestarts: restarts }))
               if (restarts > MAX_STREAM_RESTARTS) {
-                yield* addEvent("notice", yield* now, { message: `the media stream ended ${MAX_STREAM_RESTARTS + 1} times: the call is hung up` })
+                yield* addEvent("notice", yield* now, {
+                  message: `the media stream ended ${MAX_STREAM_RESTARTS + 1} times: the call is hung up`
+                })
                 return null
               }
               if (Option.isNone(yield* ScopedRef.get(conversation))) {
@@ -1139,7 +1226,10 @@ export const LiveCallLive = LiveCallEntity.toLayer(
           locked((held) =>
             Effect.gen(function*() {
               const call = yield* callOf(held)
-              if (call !== undefined && !(yield* fencedNow) && (call.state.status === "DIALING" || call.state.status === "RINGING")) {
+              if (
+                call !== undefined && !(yield* fencedNow) &&
+                (call.state.status === "DIALING" || call.state.status === "RINGING")
+              ) {
                 const at = yield* now
                 const deadline = call.state.dialedAt + call.spec.dialTimeoutSeconds * 1000
                 // (a wake that came early, by a clock's rounding, is armed again: the wheel let it go as it fired)

@@ -7,7 +7,13 @@
  */
 import type { CallState } from "@voiceagent/domain/CallMachine"
 import type { SessionId } from "@voiceagent/domain/Calls"
-import { CallNotLive, TransferFailed, type TransferMode, type TransferReply, type TransferSource } from "@voiceagent/domain/CallTransfer"
+import {
+  CallNotLive,
+  TransferFailed,
+  type TransferMode,
+  type TransferReply,
+  type TransferSource
+} from "@voiceagent/domain/CallTransfer"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { Carrier } from "../Telephony/Telephony.js"
@@ -41,7 +47,8 @@ export interface TransferDeps<H> {
 }
 
 /** What a transfer's line in the transcript says. */
-export const transferLine = (request: Pick<TransferRequest, "toNumber" | "mode">) => `[transfer] ${request.mode} to ${request.toNumber}`
+export const transferLine = (request: Pick<TransferRequest, "toNumber" | "mode">) =>
+  `[transfer] ${request.mode} to ${request.toNumber}`
 
 export const makeTransfer = <H>(deps: TransferDeps<H>) => {
   const answer = (held: H, made: StoredTransfer): Effect.Effect<TransferReply> =>
@@ -54,33 +61,50 @@ export const makeTransfer = <H>(deps: TransferDeps<H>) => {
     }))
 
   return (request: TransferRequest): Effect.Effect<TransferReply, CallNotLive | TransferFailed> =>
-    deps.locked((held) => Effect.gen(function*() {
-      const call = yield* deps.call(held)
-      if (call === undefined) return yield* new CallNotLive()
-      if (call.state.status !== "IN_PROGRESS") {
-        // asked again after it was made (a retried request): the transfer it made
-        const made = yield* deps.repo.find(deps.sessionId)
-        if (Option.isSome(made) && made.value.status === "done" && made.value.toNumber === request.toNumber) return yield* answer(held, made.value)
-        return yield* new CallNotLive({ message: `The call is ${call.state.status}, not in progress` })
-      }
-      const carrier = deps.carrier(call)
-      if (carrier.transfer === undefined || call.providerCallId === null) {
-        return yield* new TransferFailed({ message: `A call on the ${carrier.name} carrier cannot be transferred` })
-      }
-      const at = yield* deps.now
-      const claimed = yield* deps.repo.claim({ sessionId: deps.sessionId, tenantId: call.spec.tenantId, ...request, at })
-      if (!claimed) return yield* new TransferFailed({ message: "A transfer of this call is already under way" })
-      const asked = yield* Effect.either(carrier.transfer(call.providerCallId, { to: request.toNumber, from: call.spec.fromNumber ?? "" }))
-      if (asked._tag === "Left") {
-        yield* deps.repo.failed(deps.sessionId, asked.left.reason)
-        yield* deps.addEvent("transfer_failed", yield* deps.now, { ...request, reason: asked.left.reason })
-        return yield* new TransferFailed({ message: `The carrier did not transfer the call: ${asked.left.reason}` })
-      }
-      const done = yield* deps.now
-      yield* deps.repo.done(deps.sessionId, done)
-      yield* deps.addEvent("transferred", done, request)
-      yield* deps.addLine({ speaker: "agent", text: transferLine(request), at: done, interrupted: false, latency: null })
-      yield* deps.transferred(held, done)
-      return { ...(yield* deps.replyOf(held)), ...request, at: done }
-    }))
+    deps.locked((held) =>
+      Effect.gen(function*() {
+        const call = yield* deps.call(held)
+        if (call === undefined) return yield* new CallNotLive()
+        if (call.state.status !== "IN_PROGRESS") {
+          // asked again after it was made (a retried request): the transfer it made
+          const made = yield* deps.repo.find(deps.sessionId)
+          if (
+            Option.isSome(made) && made.value.status === "done" && made.value.toNumber === request.toNumber
+          ) return yield* answer(held, made.value)
+          return yield* new CallNotLive({ message: `The call is ${call.state.status}, not in progress` })
+        }
+        const carrier = deps.carrier(call)
+        if (carrier.transfer === undefined || call.providerCallId === null) {
+          return yield* new TransferFailed({ message: `A call on the ${carrier.name} carrier cannot be transferred` })
+        }
+        const at = yield* deps.now
+        const claimed = yield* deps.repo.claim({
+          sessionId: deps.sessionId,
+          tenantId: call.spec.tenantId,
+          ...request,
+          at
+        })
+        if (!claimed) return yield* new TransferFailed({ message: "A transfer of this call is already under way" })
+        const asked = yield* Effect.either(
+          carrier.transfer(call.providerCallId, { to: request.toNumber, from: call.spec.fromNumber ?? "" })
+        )
+        if (asked._tag === "Left") {
+          yield* deps.repo.failed(deps.sessionId, asked.left.reason)
+          yield* deps.addEvent("transfer_failed", yield* deps.now, { ...request, reason: asked.left.reason })
+          return yield* new TransferFailed({ message: `The carrier did not transfer the call: ${asked.left.reason}` })
+        }
+        const done = yield* deps.now
+        yield* deps.repo.done(deps.sessionId, done)
+        yield* deps.addEvent("transferred", done, request)
+        yield* deps.addLine({
+          speaker: "agent",
+          text: transferLine(request),
+          at: done,
+          interrupted: false,
+          latency: null
+        })
+        yield* deps.transferred(held, done)
+        return { ...(yield* deps.replyOf(held)), ...request, at: done }
+      })
+    )
 }

@@ -68,7 +68,10 @@ export const makeVoicemail = (call: VoicemailCall) =>
     const heard = yield* Queue.unbounded<DetectorEvent>()
 
     /** What the agent chose and what the carrier can do: whether the dial asks the carrier for a verdict. */
-    const configure = (agent: Option.Option<Agent>, carrier: { readonly machineDetection?: boolean | undefined; readonly name: string }) => {
+    const configure = (
+      agent: Option.Option<Agent>,
+      carrier: { readonly machineDetection?: boolean | undefined; readonly name: string }
+    ) => {
       settings = Option.isSome(agent) ? agent.value.effectiveVoice.voicemail : undefined
       const detection = settings?.detection ?? "off"
       if (detection === "off" || carrier.name === "web") {
@@ -90,7 +93,9 @@ export const makeVoicemail = (call: VoicemailCall) =>
         listen: (listener) =>
           listen((frame: AudioFrame) => {
             if (phase !== "done") {
-              for (const event of detector.push(frame.pcm, clock.unsafeCurrentTimeMillis())) Queue.unsafeOffer(heard, event)
+              for (const event of detector.push(frame.pcm, clock.unsafeCurrentTimeMillis())) {
+                Queue.unsafeOffer(heard, event)
+              }
             }
             listener(frame)
           })
@@ -120,40 +125,56 @@ export const makeVoicemail = (call: VoicemailCall) =>
       })
 
     /** Says the message on the stream, whole, and waits until it has played (or the stream stops). */
-    const leaveMessage = (message: string) => (media: MediaSession, speech: TtsSession): Effect.Effect<void, never, Scope.Scope> =>
-      Effect.gen(function*() {
-        // a stream that comes again after the message (the carrier reconnecting before the hang-up) gets nothing
-        if (result !== null) return
-        // what the conversation had queued (its greeting) is dropped: the machine records only the message
-        yield* media.clear
-        const endedAt = yield* Deferred.await(greetingEnded).pipe(
-          Effect.timeoutTo({ duration: BEEP_WAIT_MS, onTimeout: () => Option.none<number>(), onSuccess: Option.some })
-        )
-        phase = "leaving"
-        const parts = yield* Stream.runCollect(speech.synthesize(message)).pipe(Effect.orElseSucceed(() => Chunk.empty()))
-        const pcm = concat(Chunk.toReadonlyArray(parts).flatMap((part) => part._tag === "Audio" ? [part.pcm] : []))
-        const startedAt = yield* Clock.currentTimeMillis
-        yield* media.play(pcm)
-        yield* media.mark(END_MARK)
-        const played = yield* Effect.gen(function*() {
-          for (;;) {
-            const event = yield* Queue.take(media.events)
-            if (event._tag === "Mark" && event.name === END_MARK) return true
-            if (event._tag === "Stopped") return false
-          }
-        }).pipe(Effect.timeoutTo({ duration: durationMs(pcm.length) + PLAYOUT_GRACE_MS, onTimeout: () => false, onSuccess: (x) => x }))
-        const at = yield* Clock.currentTimeMillis
-        yield* call.report({ _tag: "Line", speaker: "agent", text: message, at: startedAt, interrupted: !played, latency: null })
-        yield* finish("message_left", at, {
-          afterBeep: Option.isSome(endedAt),
-          played,
-          messageMs: Math.round(durationMs(pcm.length))
+    const leaveMessage =
+      (message: string) => (media: MediaSession, speech: TtsSession): Effect.Effect<void, never, Scope.Scope> =>
+        Effect.gen(function*() {
+          // a stream that comes again after the message (the carrier reconnecting before the hang-up) gets nothing
+          if (result !== null) return
+          // what the conversation had queued (its greeting) is dropped: the machine records only the message
+          yield* media.clear
+          const endedAt = yield* Deferred.await(greetingEnded).pipe(
+            Effect.timeoutTo({ duration: BEEP_WAIT_MS, onTimeout: () => Option.none<number>(), onSuccess: Option.some })
+          )
+          phase = "leaving"
+          const parts = yield* Stream.runCollect(speech.synthesize(message)).pipe(
+            Effect.orElseSucceed(() => Chunk.empty())
+          )
+          const pcm = concat(Chunk.toReadonlyArray(parts).flatMap((part) => part._tag === "Audio" ? [part.pcm] : []))
+          const startedAt = yield* Clock.currentTimeMillis
+          yield* media.play(pcm)
+          yield* media.mark(END_MARK)
+          const played = yield* Effect.gen(function*() {
+            for (;;) {
+              const event = yield* Queue.take(media.events)
+              if (event._tag === "Mark" && event.name === END_MARK) return true
+              if (event._tag === "Stopped") return false
+            }
+          }).pipe(Effect.timeoutTo({
+            duration: durationMs(pcm.length) + PLAYOUT_GRACE_MS,
+            onTimeout: () => false,
+            onSuccess: (x) => x
+          }))
+          const at = yield* Clock.currentTimeMillis
+          yield* call.report({
+            _tag: "Line",
+            speaker: "agent",
+            text: message,
+            at: startedAt,
+            interrupted: !played,
+            latency: null
+          })
+          yield* finish("message_left", at, {
+            afterBeep: Option.isSome(endedAt),
+            played,
+            messageMs: Math.round(durationMs(pcm.length))
+          })
         })
-      })
 
     const onMachine = (verdict: MachineVerdict) =>
       Effect.gen(function*() {
-        if (verdict.messageEnded) yield* Deferred.succeed(greetingEnded, verdict.at)
+        if (verdict.messageEnded) {
+          yield* Deferred.succeed(greetingEnded, verdict.at)
+        }
         const inProgress = yield* call.inProgress
         if (phase !== "listening" || settings === undefined || !inProgress) return
         // a fax takes no message
@@ -161,7 +182,9 @@ export const makeVoicemail = (call: VoicemailCall) =>
           return yield* finish("hung_up", verdict.at, { source: verdict.source })
         }
         phase = "waiting"
-        if (handle === undefined) return yield* finish("hung_up", verdict.at, { source: verdict.source, reason: "no conversation" })
+        if (handle === undefined) {
+          return yield* finish("hung_up", verdict.at, { source: verdict.source, reason: "no conversation" })
+        }
         yield* handle.takeOver(leaveMessage(settings.message))
       })
 
@@ -182,7 +205,14 @@ export const makeVoicemail = (call: VoicemailCall) =>
             if (answeredBy === "machine" || answeredBy === null) {
               yield* Deferred.succeed(greetingEnded, event.at)
               if (answeredBy === null && ownVerdict) {
-                yield* onVerdict({ verdictId: "audio:beep", answeredBy: "machine", messageEnded: true, source: "audio", raw: "beep", at: event.at })
+                yield* onVerdict({
+                  verdictId: "audio:beep",
+                  answeredBy: "machine",
+                  messageEnded: true,
+                  source: "audio",
+                  raw: "beep",
+                  at: event.at
+                })
               }
             }
             return

@@ -17,7 +17,14 @@ export class VoicemailRepo extends Effect.Service<VoicemailRepo>()("Calls/Voicem
         SELECT ${uuidv7()}, id, ${type}, ${JSON.stringify(detail)}::jsonb, ${new Date(at)} FROM session`
 
     /** Sets `column` (and writes its event) unless it was set already: true when this write set it. */
-    const recordOnce = (column: "answered_by" | "voicemail", id: SessionId, epoch: number, value: string, at: number, detail: object) =>
+    const recordOnce = (
+      column: "answered_by" | "voicemail",
+      id: SessionId,
+      epoch: number,
+      value: string,
+      at: number,
+      detail: object
+    ) =>
       sql`
         WITH session AS (
           UPDATE call_sessions SET ${sql(column)} = ${value}, updated_at = now()

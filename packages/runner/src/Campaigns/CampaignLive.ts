@@ -23,7 +23,6 @@ import * as Sharding from "@effect/cluster/Sharding"
 import { costOf } from "@voiceagent/domain/CallMachine"
 import { type CallSpec, LiveCallEntity, type SessionId } from "@voiceagent/domain/Calls"
 import * as CallWindow from "@voiceagent/domain/CallWindow"
-import { recipientWindow } from "@voiceagent/domain/RecipientHours"
 import {
   type CampaignCommand,
   CampaignCommand as Command,
@@ -41,32 +40,41 @@ import {
   CampaignStateConflict
 } from "@voiceagent/domain/Campaigns"
 import type { ContactId, TenantId } from "@voiceagent/domain/Ids"
+import { recipientWindow } from "@voiceagent/domain/RecipientHours"
+import { TenantEntity } from "@voiceagent/domain/TenantEntity"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
-import * as Duration from "effect/Duration"
-import * as Metric from "effect/Metric"
 import * as Deferred from "effect/Deferred"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as FiberHandle from "effect/FiberHandle"
 import * as FiberMap from "effect/FiberMap"
 import * as Layer from "effect/Layer"
+import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Ref from "effect/Ref"
 import * as SynchronizedRef from "effect/SynchronizedRef"
-import { TenantEntity } from "@voiceagent/domain/TenantEntity"
 import { v7 as uuidv7 } from "uuid"
 import { Ledger } from "../Billing/Ledger.js"
 import type { CallReservation } from "../Calls/CallSessionsRepo.js"
 import { CallSpecs } from "../Calls/CallSpecs.js"
-import { campaignsDialing, countCampaignDial, countWalletOperation } from "../Observability/PlatformMetrics.js"
-import { type ClaimRequest, CampaignsRepo, type DueContact, type Hold, type References, shortfall, stateOf } from "./CampaignsRepo.js"
-import { DialPacer } from "./DialPacer.js"
-import { failpoint } from "../Failpoints.js"
 import { deliver } from "../Cluster/Deliver.js"
 import { withEntityHandlers } from "../Cluster/EntityHandlers.js"
+import { failpoint } from "../Failpoints.js"
+import { campaignsDialing, countCampaignDial, countWalletOperation } from "../Observability/PlatformMetrics.js"
+import {
+  CampaignsRepo,
+  type ClaimRequest,
+  type DueContact,
+  type Hold,
+  type References,
+  shortfall,
+  stateOf
+} from "./CampaignsRepo.js"
+import { DialPacer } from "./DialPacer.js"
 
 export interface DialerOptions {
   /** Longest the loop sleeps without looking at its tables again (a lost wake-up costs at most this). */
@@ -130,7 +138,12 @@ const windowOf = (c: Campaign): CallWindow.CallWindow => ({
  * (they do not overlap in the week ahead, or no zone is known for the number). Always `"now"` when
  * the campaign does not ask for recipient hours.
  */
-const recipientTurn = (c: Campaign, window: CallWindow.CallWindow, phone: string, at: number): "now" | "never" | number => {
+const recipientTurn = (
+  c: Campaign,
+  window: CallWindow.CallWindow,
+  phone: string,
+  at: number
+): "now" | "never" | number => {
   if (!c.recipientCallingHours.enabled) return "now"
   const w = recipientWindow(phone, at, { hours: c.recipientCallingHours, within: [window] })
   return w.open ? "now" : w.opensAt ?? "never"
@@ -211,8 +224,9 @@ export const CampaignLive = CampaignEntity.toLayer(
           }
           yield* also(written.value, now)
           return [Either.right(written.value), { ...k, status: written.value.status, row: written }] as Applied
-        }).pipe(repo.withTransaction, Effect.catchTag("SqlError", Effect.die))
-      ).pipe(Effect.flatMap((applied) => applied))
+        }).pipe(repo.withTransaction, Effect.catchTag("SqlError", Effect.die))).pipe(
+          Effect.flatMap((applied) => applied)
+        )
 
     const reply = (c: Campaign) => ({ status: c.status, statusReason: c.statusReason })
 
@@ -227,13 +241,21 @@ export const CampaignLive = CampaignEntity.toLayer(
       )
 
     /** The SCHEDULED time has come: snapshot the list and start dialing. */
-    const startDialing = apply(null, (_, now) => Command.Start({ now }), (c, now) => repo.snapshot(c, now)).pipe(Effect.ignore)
+    const startDialing = apply(null, (_, now) => Command.Start({ now }), (c, now) => repo.snapshot(c, now)).pipe(
+      Effect.ignore
+    )
 
     /** The call's spec for a contact of the campaign (the tenant's prices read once a pass: `specFor`). */
-    const specOf = (c: Campaign, specFor: SpecBuilder, voiceNumber: VoiceNumber, attemptId: CampaignAttemptId, contact: {
-      readonly contactId: ContactId
-      readonly phoneNumber: string
-    }) =>
+    const specOf = (
+      c: Campaign,
+      specFor: SpecBuilder,
+      voiceNumber: VoiceNumber,
+      attemptId: CampaignAttemptId,
+      contact: {
+        readonly contactId: ContactId
+        readonly phoneNumber: string
+      }
+    ) =>
       specFor({
         agentId: c.agentId,
         voiceNumber,
@@ -266,10 +288,15 @@ export const CampaignLive = CampaignEntity.toLayer(
         // it); a crash here loses nothing. The point's name says whether the call's entity runs on this
         // runner or another
         if (started === "dialed") {
-          yield* failpoint(Effect.map(Sharding.Sharding, (sharding) =>
-            sharding.hasShardId(sharding.getShardId(EntityId.make(attempt.sessionId), "default"))
-              ? "campaign.after-call-start.local-call"
-              : "campaign.after-call-start.remote-call").pipe(Effect.provide(entityContext)))
+          yield* failpoint(
+            Effect.map(
+              Sharding.Sharding,
+              (sharding) =>
+                sharding.hasShardId(sharding.getShardId(EntityId.make(attempt.sessionId), "default"))
+                  ? "campaign.after-call-start.local-call"
+                  : "campaign.after-call-start.remote-call"
+            ).pipe(Effect.provide(entityContext))
+          )
         }
         if (started === "dialed") return "dialed" as const
         yield* repo.unclaim(id, attempt.id)
@@ -309,7 +336,9 @@ export const CampaignLive = CampaignEntity.toLayer(
         const once = SynchronizedRef.modifyEffect(known, (k) =>
           k.status === "RUNNING" && !k.superseded
             ? Clock.currentTimeMillis.pipe(
-              Effect.flatMap((at) => countWalletOperation("reserve")(repo.claimBatch(c, epoch, requests, at, reservation))),
+              Effect.flatMap((at) =>
+                countWalletOperation("reserve")(repo.claimBatch(c, epoch, requests, at, reservation))
+              ),
               Effect.map((batch) => [batch, k] as const)
             )
             : Effect.succeed([undefined, k] as const))
@@ -319,8 +348,13 @@ export const CampaignLive = CampaignEntity.toLayer(
           yield* ledger.ensureWallet(c.tenantId)
           batch = yield* once
         }
-        if (batch !== undefined && batch.claimed.length === 0 && shortfall(batch, requests.length, reservation) !== undefined) {
-          const flushed = yield* deliver(tenants(c.tenantId).SettleEnded()).pipe(Effect.orElseSucceed(() => ({ settled: 0 })))
+        if (
+          batch !== undefined && batch.claimed.length === 0 &&
+          shortfall(batch, requests.length, reservation) !== undefined
+        ) {
+          const flushed = yield* deliver(tenants(c.tenantId).SettleEnded()).pipe(
+            Effect.orElseSucceed(() => ({ settled: 0 }))
+          )
           if (flushed.settled > 0) batch = yield* once
         }
         return batch
@@ -349,7 +383,9 @@ export const CampaignLive = CampaignEntity.toLayer(
             yield* Ref.set(recoverNext, true)
             return yield* Effect.as(fail(references.left), "continue" as const)
           }
-          const recovered = yield* recoverClaims(c, references.right, specFor).pipe(Effect.onError(() => Ref.set(recoverNext, true)))
+          const recovered = yield* recoverClaims(c, references.right, specFor).pipe(
+            Effect.onError(() => Ref.set(recoverNext, true))
+          )
           if (recovered === "tenant_busy") {
             yield* Ref.set(recoverNext, true)
             return yield* Effect.as(waitFor(Duration.toMillis(options.tenantBusyBackoff)), "continue" as const)
@@ -361,7 +397,12 @@ export const CampaignLive = CampaignEntity.toLayer(
         const now = yield* Clock.currentTimeMillis
         // the pass's due contacts (up to a second of the number's pace, or a batch to sort by local hours)
         // with the campaign's workload and its agent and voice number, in one statement
-        const work = yield* repo.pass(c, now, c.recipientCallingHours.enabled ? HOLD_BATCH : pacer.perSecond, !c.recipientCallingHours.enabled)
+        const work = yield* repo.pass(
+          c,
+          now,
+          c.recipientCallingHours.enabled ? HOLD_BATCH : pacer.perSecond,
+          !c.recipientCallingHours.enabled
+        )
         const references = usableOf(work)
         if (Either.isLeft(references)) return yield* Effect.as(fail(references.left), "continue" as const)
         const voiceNumber = references.right
@@ -413,7 +454,12 @@ export const CampaignLive = CampaignEntity.toLayer(
         if (wanted.length === 0) return "continue"
         const requests: Array<ClaimRequest> = wanted.map((contact) => {
           const attemptId = uuidv7() as CampaignAttemptId
-          return { contactId: contact.contactId, attemptId, sessionId: uuidv7(), spec: specOf(c, specFor, voiceNumber, attemptId, contact) }
+          return {
+            contactId: contact.contactId,
+            attemptId,
+            sessionId: uuidv7(),
+            spec: specOf(c, specFor, voiceNumber, attemptId, contact)
+          }
         })
         const first = requests[0]!.spec
         const reservation: CallReservation = {
@@ -429,13 +475,19 @@ export const CampaignLive = CampaignEntity.toLayer(
         let checkedAt = yield* Clock.currentTimeMillis
         const batch = yield* claimNow(c, requests, reservation)
         if (batch === undefined) return "continue"
-        const still = usableOf({ agentActive: batch.agentActive, voiceNumber: batch.numberPresent ? Option.some(voiceNumber) : Option.none() })
+        const still = usableOf({
+          agentActive: batch.agentActive,
+          voiceNumber: batch.numberPresent ? Option.some(voiceNumber) : Option.none()
+        })
         if (Either.isLeft(still)) return yield* Effect.as(fail(still.left), "continue" as const)
         if (!batch.owned) {
           // not running any more, or not ours: a newer instance owns the campaign
           // (the row is read again at the next pass either way)
           const elsewhere = yield* repo.ownedElsewhere(id, epoch)
-          yield* SynchronizedRef.update(known, (k) => ({ ...k, superseded: k.superseded || elsewhere, row: Option.none() }))
+          yield* SynchronizedRef.update(
+            known,
+            (k) => ({ ...k, superseded: k.superseded || elsewhere, row: Option.none() })
+          )
           return "continue"
         }
         yield* failpoint<never>("campaign.after-claim")
@@ -464,14 +516,22 @@ export const CampaignLive = CampaignEntity.toLayer(
             checkedAt = at
           }
           const k = yield* SynchronizedRef.get(known)
-          if (!CallWindow.isOpen(window, at) || halted || gone !== undefined || k.status !== "RUNNING" || k.superseded) {
-            leftovers.push(...batch.claimed.slice(i).map((left) => ({ sessionId: left.sessionId, contactId: left.contactId })))
+          if (
+            !CallWindow.isOpen(window, at) || halted || gone !== undefined || k.status !== "RUNNING" || k.superseded
+          ) {
+            leftovers.push(
+              ...batch.claimed.slice(i).map((left) => ({ sessionId: left.sessionId, contactId: left.contactId }))
+            )
             break
           }
           // the pace may have carried the batch past the contact's local closing time
           const turn = recipientTurn(c, window, contact.phoneNumber, at)
           if (turn !== "now") {
-            leftovers.push({ sessionId: claim.sessionId, contactId: claim.contactId, until: turn === "never" ? at : turn })
+            leftovers.push({
+              sessionId: claim.sessionId,
+              contactId: claim.contactId,
+              until: turn === "never" ? at : turn
+            })
             continue
           }
           yield* FiberMap.run(
@@ -497,7 +557,8 @@ export const CampaignLive = CampaignEntity.toLayer(
       const [found, superseded] = yield* SynchronizedRef.modifyEffect(known, (k) =>
         Option.isSome(k.row)
           ? Effect.succeed([[k.row, k.superseded] as const, k] as const)
-          : Effect.map(repo.find(null, id), (found) => [[found, k.superseded] as const, { ...k, status: statusOf(found), row: found }] as const))
+          : Effect.map(repo.find(null, id), (found) =>
+            [[found, k.superseded] as const, { ...k, status: statusOf(found), row: found }] as const))
       if (Option.isNone(found) || superseded) return "stop"
       const c = found.value
       switch (c.status) {
@@ -531,8 +592,11 @@ export const CampaignLive = CampaignEntity.toLayer(
      * under the ref's lock: a command that made the campaign active again either sees `looping` cleared
      * (and starts a new loop) or is seen here.
      */
-    const handBack = SynchronizedRef.modify(known, (k): readonly [boolean, Known] =>
-      !k.superseded && k.status !== undefined && isActive(k.status) ? [false, k] : [true, { ...k, looping: false }])
+    const handBack = SynchronizedRef.modify(
+      known,
+      (k): readonly [boolean, Known] =>
+        !k.superseded && k.status !== undefined && isActive(k.status) ? [false, k] : [true, { ...k, looping: false }]
+    )
 
     const runLoop: Effect.Effect<void> = Effect.gen(function*() {
       yield* Ref.set(recoverNext, true)
@@ -590,10 +654,15 @@ export const CampaignLive = CampaignEntity.toLayer(
       Resume: ({ payload }) => command(payload.tenantId, () => Command.Resume()),
       Abort: ({ payload }) => command(payload.tenantId, () => Command.Abort(), () => repo.cancelPending(id)),
       Wake: () =>
-        SynchronizedRef.updateEffect(known, (k) =>
-          k.looping ? Effect.succeed(k) : Effect.map(repo.find(null, id), (found) => ({ ...k, status: statusOf(found), row: found }))).pipe(
-            Effect.zipRight(ensureLoop)
-          )
+        SynchronizedRef.updateEffect(
+          known,
+          (k) =>
+            k.looping
+              ? Effect.succeed(k)
+              : Effect.map(repo.find(null, id), (found) => ({ ...k, status: statusOf(found), row: found }))
+        ).pipe(
+          Effect.zipRight(ensureLoop)
+        )
     })
   }),
   { disableFatalDefects: true }

@@ -6,6 +6,7 @@
 import { AgentInactive, AgentNotFound } from "@voiceagent/domain/Agents"
 import { ValidationFailed } from "@voiceagent/domain/ApiError"
 import * as CallWindow from "@voiceagent/domain/CallWindow"
+import type { CampaignStatus } from "@voiceagent/domain/CampaignMachine"
 import {
   type Campaign,
   CampaignActive,
@@ -18,7 +19,6 @@ import {
   ScheduledCampaign,
   type UpdateCampaignRequest
 } from "@voiceagent/domain/Campaigns"
-import type { CampaignStatus } from "@voiceagent/domain/CampaignMachine"
 import { ContactListNotFound } from "@voiceagent/domain/Contacts"
 import type { AgentId, ContactListId, TenantId, VoiceNumberId } from "@voiceagent/domain/Ids"
 import type { PageRequest } from "@voiceagent/domain/Pagination"
@@ -69,10 +69,13 @@ export class Campaigns extends Effect.Service<Campaigns>()("Campaigns/Campaigns"
       })
 
     const get = (tenantId: TenantId, id: CampaignId) =>
-      Effect.flatMap(repo.find(tenantId, id), Option.match({
-        onNone: () => Effect.fail(new CampaignNotFound()),
-        onSome: Effect.succeed
-      }))
+      Effect.flatMap(
+        repo.find(tenantId, id),
+        Option.match({
+          onNone: () => Effect.fail(new CampaignNotFound()),
+          onSome: Effect.succeed
+        })
+      )
 
     const create = (tenantId: TenantId, input: CreateCampaignRequest) =>
       Effect.gen(function*() {
@@ -80,7 +83,8 @@ export class Campaigns extends Effect.Service<Campaigns>()("Campaigns/Campaigns"
         return yield* repo.create(tenantId, input, yield* Clock.currentTimeMillis)
       })
 
-    const list = (tenantId: TenantId, status: CampaignStatus | undefined, page: PageRequest) => repo.list(tenantId, status, page)
+    const list = (tenantId: TenantId, status: CampaignStatus | undefined, page: PageRequest) =>
+      repo.list(tenantId, status, page)
 
     const update = (tenantId: TenantId, id: CampaignId, patch: UpdateCampaignRequest) =>
       Effect.gen(function*() {
@@ -126,12 +130,15 @@ export class Campaigns extends Effect.Service<Campaigns>()("Campaigns/Campaigns"
       })
 
     const remove = (tenantId: TenantId, id: CampaignId) =>
-      Effect.flatMap(repo.remove(tenantId, id), (result): Effect.Effect<void, CampaignActive | CampaignNotFound> =>
-        result === "deleted"
-          ? Effect.void
-          : result === "active"
-          ? Effect.fail(new CampaignActive())
-          : Effect.fail(new CampaignNotFound()))
+      Effect.flatMap(
+        repo.remove(tenantId, id),
+        (result): Effect.Effect<void, CampaignActive | CampaignNotFound> =>
+          result === "deleted"
+            ? Effect.void
+            : result === "active"
+            ? Effect.fail(new CampaignActive())
+            : Effect.fail(new CampaignNotFound())
+      )
 
     const attempts = (tenantId: TenantId, id: CampaignId, page: PageRequest) =>
       Effect.zipRight(get(tenantId, id), repo.attempts(tenantId, id, page))
@@ -145,7 +152,8 @@ export class Campaigns extends Effect.Service<Campaigns>()("Campaigns/Campaigns"
           repo.workload(id),
           Clock.currentTimeMillis
         ])
-        const ended = (outcome: string) => attemptRows.filter((r) => r.status === "ENDED" && r.outcome === outcome).reduce((n, r) => n + r.n, 0)
+        const ended = (outcome: string) =>
+          attemptRows.filter((r) => r.status === "ENDED" && r.outcome === outcome).reduce((n, r) => n + r.n, 0)
         const window = { timezone: c.timezone, start: c.callWindowStart, end: c.callWindowEnd, days: c.callDays }
         const open = CallWindow.isOpen(window, now)
         const opens = open ? undefined : CallWindow.nextOpening(window, now)
@@ -160,7 +168,10 @@ export class Campaigns extends Effect.Service<Campaigns>()("Campaigns/Campaigns"
           contacts,
           attempts: {
             total: attemptRows.reduce((n, r) => n + r.n, 0),
-            inProgress: attemptRows.filter((r) => r.status === "CLAIMED" || r.status === "DIALED").reduce((n, r) => n + r.n, 0),
+            inProgress: attemptRows.filter((r) => r.status === "CLAIMED" || r.status === "DIALED").reduce(
+              (n, r) => n + r.n,
+              0
+            ),
             answered: ended("ANSWERED"),
             unanswered: ended("UNANSWERED"),
             busy: ended("BUSY"),

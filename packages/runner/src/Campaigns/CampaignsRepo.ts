@@ -5,14 +5,16 @@
  * `Clock`, never from the database's `now()`, so a campaign under `TestClock` lives in test time.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
+import type { ValidationIssue } from "@voiceagent/domain/ApiError"
 import type { CallOutcome } from "@voiceagent/domain/CallMachine"
+import type { CallSpec } from "@voiceagent/domain/Calls"
 import { allowedFrom, type CampaignState, type CampaignStatus } from "@voiceagent/domain/CampaignMachine"
 import {
   Campaign,
+  CAMPAIGN_LIMITS,
   CampaignAttempt,
   type CampaignAttemptId,
   type CampaignId,
-  CAMPAIGN_LIMITS,
   type ContactState,
   type CreateCampaignRequest,
   DncEntry,
@@ -22,16 +24,14 @@ import {
   type UpdateCampaignRequest,
   updateIssues
 } from "@voiceagent/domain/Campaigns"
-import type { ValidationIssue } from "@voiceagent/domain/ApiError"
 import type { ContactId, TenantId } from "@voiceagent/domain/Ids"
 import { type JsonObject, mergePatch } from "@voiceagent/domain/Json"
 import { offsetOf, type PageRequest } from "@voiceagent/domain/Pagination"
+import { VoiceNumber } from "@voiceagent/domain/VoiceNumbers"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { v7 as uuidv7 } from "uuid"
-import type { CallSpec } from "@voiceagent/domain/Calls"
 import { type CallReservation, SESSION_INSERT_COLUMNS, sessionRowOf } from "../Calls/CallSessionsRepo.js"
-import { VoiceNumber } from "@voiceagent/domain/VoiceNumbers"
 import { fromDatabase } from "../Sql/Rows.js"
 
 const COLUMNS = `id, tenant_id, name, description, agent_id, voice_number_id, contact_list_id, status, status_reason,
@@ -86,7 +86,9 @@ export interface ClaimRequest {
 
 /** What a batched claim took, and what the wallet and the campaign row said. */
 export interface ClaimBatch {
-  readonly claimed: ReadonlyArray<{ readonly id: CampaignAttemptId; readonly contactId: ContactId; readonly sessionId: string }>
+  readonly claimed: ReadonlyArray<
+    { readonly id: CampaignAttemptId; readonly contactId: ContactId; readonly sessionId: string }
+  >
   /** The wallet's available funds and open calls as the claim saw them (null: no wallet yet). */
   readonly available: number | null
   readonly openCalls: number | null
@@ -105,7 +107,9 @@ export const shortfall = (
 ): "no_funds" | "tenant_busy" | undefined => {
   if (!batch.owned || batch.available === null || batch.claimed.length >= asked) return undefined
   const byFunds = reservation.amount > 0 ? Math.floor(batch.available / reservation.amount) : Infinity
-  const byLimit = reservation.concurrencyLimit === null ? Infinity : Math.max(0, reservation.concurrencyLimit - (batch.openCalls ?? 0))
+  const byLimit = reservation.concurrencyLimit === null
+    ? Infinity
+    : Math.max(0, reservation.concurrencyLimit - (batch.openCalls ?? 0))
   if (byFunds < asked && byFunds <= byLimit) return "no_funds"
   if (byLimit < asked) return "tenant_busy"
   return undefined
@@ -294,7 +298,9 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
         const issues = updateIssues(c, patch)
         if (issues.length > 0) return { _tag: "Invalid", issues } as UpdateResult
         const hours = recipientHoursOnUpdate(c.recipientCallingHours, patch.recipientCallingHours)
-        const metadata = patch.metadata === undefined ? c.metadata : mergePatch(c.metadata, patch.metadata) as JsonObject
+        const metadata = patch.metadata === undefined
+          ? c.metadata
+          : mergePatch(c.metadata, patch.metadata) as JsonObject
         const start = patch.callWindowStart ?? c.callWindowStart
         const end = patch.callWindowEnd ?? c.callWindowEnd
         const [row] = yield* sql`
@@ -341,7 +347,9 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
      * state changes and claims apply (see `writeState`, `claim`). `None` for no such campaign.
      */
     const claimOwnership = (id: CampaignId) =>
-      sql<{ ownerEpoch: number }>`UPDATE campaigns SET owner_epoch = owner_epoch + 1 WHERE id = ${id} RETURNING owner_epoch`.pipe(
+      sql<
+        { ownerEpoch: number }
+      >`UPDATE campaigns SET owner_epoch = owner_epoch + 1 WHERE id = ${id} RETURNING owner_epoch`.pipe(
         Effect.map(([row]) => Option.map(Option.fromNullable(row), (r) => r.ownerEpoch)),
         Effect.orDie
       )
@@ -384,7 +392,9 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
           ON CONFLICT DO NOTHING
         `
         yield* recordSkips(campaign, at)
-        const [count] = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM campaign_contacts WHERE campaign_id = ${campaign.id}`
+        const [count] = yield* sql<
+          { n: number }
+        >`SELECT count(*)::int AS n FROM campaign_contacts WHERE campaign_id = ${campaign.id}`
         yield* sql`UPDATE campaigns SET total_contacts = ${count!.n} WHERE id = ${campaign.id}`
         return count!.n
       }).pipe(Effect.orDie)
@@ -436,7 +446,8 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
      */
     const pass = (campaign: Campaign, now: number, limit: number, withinCapacity: boolean) =>
       sql<
-        { open: number; pending: number; nextDue: Date | null; due: ReadonlyArray<DueContact> | string | null } & ReferencesRow
+        & { open: number; pending: number; nextDue: Date | null; due: ReadonlyArray<DueContact> | string | null }
+        & ReferencesRow
       >`
         WITH w AS (
           SELECT
@@ -498,7 +509,9 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
           RETURNING contact_id, attempts
         )
         INSERT INTO campaign_attempts (id, campaign_id, tenant_id, contact_id, attempt_number, status, session_id, claimed_at)
-        SELECT ${uuidv7()}, ${campaign.id}, ${campaign.tenantId}, c.contact_id, c.attempts, 'CLAIMED', ${uuidv7()}, ${new Date(now)}
+        SELECT ${uuidv7()}, ${campaign.id}, ${campaign.tenantId}, c.contact_id, c.attempts, 'CLAIMED', ${uuidv7()}, ${new Date(
+        now
+      )}
         FROM c
         RETURNING id, session_id, attempt_number
       `.pipe(Effect.map((rows) => Option.fromNullable(rows[0])), Effect.orDie)
@@ -522,12 +535,24 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
     ) =>
       Effect.gen(function*() {
         if (requests.length === 0) {
-          return { claimed: [], available: null, openCalls: null, owned: true, agentActive: true, numberPresent: true } as ClaimBatch
+          return {
+            claimed: [],
+            available: null,
+            openCalls: null,
+            owned: true,
+            agentActive: true,
+            numberPresent: true
+          } as ClaimBatch
         }
         const at = new Date(now)
         const { amount, concurrencyLimit: limit } = reservation
         const k = requests.length
-        const rows = requests.map((r, i) => ({ ord: i, contact_id: r.contactId, attempt_id: r.attemptId, session_id: r.sessionId }))
+        const rows = requests.map((r, i) => ({
+          ord: i,
+          contact_id: r.contactId,
+          attempt_id: r.attemptId,
+          session_id: r.sessionId
+        }))
         const sessions = requests.map((r) => sessionRowOf(r.sessionId, r.spec, r.spec.reservationChunkSeconds))
         const eventBase = uuidv7()
         const columns = sql.literal(SESSION_INSERT_COLUMNS)
@@ -601,7 +626,9 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
         `
         const claimed = typeof row!.claimed === "string" ? JSON.parse(row!.claimed) : row!.claimed ?? []
         const byContact = new Map(requests.map((r, i) => [r.contactId as string, i]))
-        claimed.sort((a: { contactId: string }, b: { contactId: string }) => byContact.get(a.contactId)! - byContact.get(b.contactId)!)
+        claimed.sort((a: { contactId: string }, b: { contactId: string }) =>
+          byContact.get(a.contactId)! - byContact.get(b.contactId)!
+        )
         return {
           claimed,
           available: row!.available === null ? null : Number(row!.available),
@@ -623,15 +650,19 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
      */
     const unclaimBatch = (
       campaign: Campaign,
-      claims: ReadonlyArray<{ readonly sessionId: string; readonly contactId: ContactId; readonly until?: number | undefined }>
+      claims: ReadonlyArray<
+        { readonly sessionId: string; readonly contactId: ContactId; readonly until?: number | undefined }
+      >
     ) =>
       claims.length === 0 ? Effect.void : sql`
         WITH x AS (
-          SELECT * FROM jsonb_to_recordset(${JSON.stringify(claims.map((c) => ({
-            session_id: c.sessionId,
-            contact_id: c.contactId,
-            until: c.until === undefined ? null : new Date(c.until).toISOString()
-          })))}::jsonb) AS x(session_id uuid, contact_id uuid, until timestamptz)
+          SELECT * FROM jsonb_to_recordset(${
+        JSON.stringify(claims.map((c) => ({
+          session_id: c.sessionId,
+          contact_id: c.contactId,
+          until: c.until === undefined ? null : new Date(c.until).toISOString()
+        })))
+      }::jsonb) AS x(session_id uuid, contact_id uuid, until timestamptz)
         ), w AS (
           SELECT 1 FROM wallets WHERE tenant_id = ${campaign.tenantId} FOR UPDATE
         ), s AS (
@@ -670,7 +701,9 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
           RETURNING contact_id, attempts
         )
         INSERT INTO campaign_attempts (id, campaign_id, tenant_id, contact_id, attempt_number, status, skip_reason, claimed_at)
-        SELECT ${uuidv7()}, ${campaign.id}, ${campaign.tenantId}, c.contact_id, c.attempts, 'SKIPPED', ${reason}, ${new Date(now)}
+        SELECT ${uuidv7()}, ${campaign.id}, ${campaign.tenantId}, c.contact_id, c.attempts, 'SKIPPED', ${reason}, ${new Date(
+        now
+      )}
         FROM c
       `.pipe(Effect.asVoid, Effect.orDie)
 
@@ -683,7 +716,9 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
         UPDATE campaign_contacts cc SET
           next_attempt_at = GREATEST(cc.next_attempt_at, x.until),
           awaiting_local_hours = true
-        FROM jsonb_to_recordset(${JSON.stringify(holds.map((h) => ({ contact_id: h.contactId, until: new Date(h.until).toISOString() })))}::jsonb)
+        FROM jsonb_to_recordset(${
+        JSON.stringify(holds.map((h) => ({ contact_id: h.contactId, until: new Date(h.until).toISOString() })))
+      }::jsonb)
           AS x(contact_id uuid, until timestamptz)
         WHERE cc.campaign_id = ${id} AND cc.contact_id = x.contact_id AND cc.state = 'PENDING'
       `.pipe(Effect.asVoid, Effect.orDie)
@@ -787,7 +822,10 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
         `,
         sql<{ total: number }>`SELECT count(*)::int AS total FROM dnc_numbers WHERE tenant_id = ${tenantId}`
       ]).pipe(
-        Effect.map(([rows, [count]]) => ({ items: rows.map((r) => new DncEntry(r as any, fromDatabase)), total: count!.total })),
+        Effect.map(([rows, [count]]) => ({
+          items: rows.map((r) => new DncEntry(r as any, fromDatabase)),
+          total: count!.total
+        })),
         Effect.orDie
       )
 
@@ -829,4 +867,3 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
     } as const
   })
 }) {}
-

@@ -14,6 +14,7 @@
  * 1 s sleep forever, sleeps in real time (see `platformTimed`). In production both are the same clock;
  * under a test clock that loop no longer wakes it every virtual second.
  */
+import * as RunnerAddress from "@effect/cluster/RunnerAddress"
 import * as RunnerHealth from "@effect/cluster/RunnerHealth"
 import * as Runners from "@effect/cluster/Runners"
 import * as RunnerStorage from "@effect/cluster/RunnerStorage"
@@ -25,12 +26,11 @@ import * as SqlRunnerStorage from "@effect/cluster/SqlRunnerStorage"
 import { layerClientProtocol, layerSocketServer } from "@effect/platform-node/NodeClusterSocket"
 import * as Rpc from "@effect/rpc/Rpc"
 import * as RpcSerialization from "@effect/rpc/RpcSerialization"
-import * as RunnerAddress from "@effect/cluster/RunnerAddress"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Clock from "effect/Clock"
 import type * as Duration from "effect/Duration"
-import * as Equal from "effect/Equal"
 import * as Effect from "effect/Effect"
+import * as Equal from "effect/Equal"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
@@ -66,10 +66,13 @@ export const runnerApplicationName = (host: string, port: number) => `voiceagent
 
 /** How many of the runner's connections this database shows (in its own database: a server may hold several platforms). */
 const connectionsOf = (sql: SqlClient.SqlClient, address: RunnerAddress.RunnerAddress) =>
-  Rows.single(Schema.Struct({ n: Schema.Int }), sql`
+  Rows.single(
+    Schema.Struct({ n: Schema.Int }),
+    sql`
     SELECT count(*)::int AS n FROM pg_stat_activity
     WHERE datname = current_database() AND application_name = ${runnerApplicationName(address.host, address.port)}
-  `).pipe(Effect.map((row) => row.n), Effect.timeout("5 seconds"))
+  `
+  ).pipe(Effect.map((row) => row.n), Effect.timeout("5 seconds"))
 
 /**
  * A runner is alive while its database connections are (then, as `@effect/cluster`'s own check
@@ -131,7 +134,9 @@ const deadRunnerSweep = Layer.scopedDiscard(
           if ((yield* connectionsOf(sql, runner.address)) > 0) return
           if (yield* answers(runner.address)) return
           yield* storage.setRunnerHealth(runner.address, false)
-          yield* Effect.logWarning("A runner is gone (no database connection, no answer): marked unhealthy, its shards move").pipe(
+          yield* Effect.logWarning(
+            "A runner is gone (no database connection, no answer): marked unhealthy, its shards move"
+          ).pipe(
             Effect.annotateLogs({ runner: runner.address.toString() })
           )
         }), { concurrency: 10, discard: true })
@@ -212,7 +217,8 @@ const platformTimed = (sharding: Sharding.Sharding["Type"], platform: Clock.Cloc
                 Object.entries(handlers).map(([name, handler]) => [
                   name,
                   typeof handler === "function"
-                    ? (...args: Array<unknown>) => onClock(platform, (handler as (...a: Array<unknown>) => unknown)(...args))
+                    ? (...args: Array<unknown>) =>
+                      onClock(platform, (handler as (...a: Array<unknown>) => unknown)(...args))
                     : handler
                 ])
               ) as typeof handlers),
@@ -222,7 +228,8 @@ const platformTimed = (sharding: Sharding.Sharding["Type"], platform: Clock.Cloc
         ),
         registration
       ),
-    registerSingleton: (name, run, options) => sharding.registerSingleton(name, Effect.withClock(run, platform), options)
+    registerSingleton: (name, run, options) =>
+      sharding.registerSingleton(name, Effect.withClock(run, platform), options)
   }
 }
 
@@ -232,7 +239,8 @@ const withPlatformClock = <ROut, E, RIn>(
 ): Layer.Layer<ROut | Sharding.Sharding, E, RIn> =>
   Layer.effect(
     Sharding.Sharding,
-    Effect.flatMap(Sharding.Sharding, (sharding) => Effect.map(Effect.clock, (platform) => platformTimed(sharding, platform)))
+    Effect.flatMap(Sharding.Sharding, (sharding) =>
+      Effect.map(Effect.clock, (platform) => platformTimed(sharding, platform)))
   ).pipe(Layer.provideMerge(cluster))
 
 const sqlStorage = <A, E, R>(layer: Layer.Layer<A, E, R>, runnerStorage = Layer.orDie(SqlRunnerStorage.layer)) =>

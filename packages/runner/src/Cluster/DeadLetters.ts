@@ -63,8 +63,12 @@ export class DeadLetters extends Effect.Service<DeadLetters>()("Cluster/DeadLett
     const record = (letter: DeadLetter) =>
       sql`
         INSERT INTO dead_letters (id, entity_type, entity_id, rpc, request_id, payload, cause, attempts, runner, created_at)
-        VALUES (${uuidv7()}, ${storable(letter.entityType)}, ${storable(letter.entityId)}, ${letter.rpc}, ${letter.requestId},
-          ${payloadText(letter.payload)}, ${storable(letter.cause)}, ${letter.attempts}, ${letter.runner}, ${new Date(letter.at)})
+        VALUES (${uuidv7()}, ${storable(letter.entityType)}, ${
+        storable(letter.entityId)
+      }, ${letter.rpc}, ${letter.requestId},
+          ${payloadText(letter.payload)}, ${storable(letter.cause)}, ${letter.attempts}, ${letter.runner}, ${new Date(
+        letter.at
+      )})
         ON CONFLICT (entity_type, entity_id, request_id) DO NOTHING
       `.pipe(
         Effect.zipRight(Metric.increment(Metric.tagged(deadLettered, "entity", letter.entityType))),
@@ -72,7 +76,9 @@ export class DeadLetters extends Effect.Service<DeadLetters>()("Cluster/DeadLett
       )
 
     const list = (limit: number) =>
-      Rows.findAll(DeadLetterRow, sql`SELECT * FROM dead_letters ORDER BY created_at DESC LIMIT ${limit}`).pipe(Effect.orDie)
+      Rows.findAll(DeadLetterRow, sql`SELECT * FROM dead_letters ORDER BY created_at DESC LIMIT ${limit}`).pipe(
+        Effect.orDie
+      )
 
     return { record, list } as const
   })

@@ -34,9 +34,22 @@ import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import * as Tracer from "effect/Tracer"
 
-const TRANSPORT = new Set(["MailboxFull", "AlreadyProcessingMessage", "PersistenceError", "RunnerUnavailable", "EntityNotAssignedToRunner"])
+const TRANSPORT = new Set([
+  "MailboxFull",
+  "AlreadyProcessingMessage",
+  "PersistenceError",
+  "RunnerUnavailable",
+  "EntityNotAssignedToRunner"
+])
 
-type Transport = { readonly _tag: "MailboxFull" | "AlreadyProcessingMessage" | "PersistenceError" | "RunnerUnavailable" | "EntityNotAssignedToRunner" }
+type Transport = {
+  readonly _tag:
+    | "MailboxFull"
+    | "AlreadyProcessingMessage"
+    | "PersistenceError"
+    | "RunnerUnavailable"
+    | "EntityNotAssignedToRunner"
+}
 
 export interface DeliverOptions {
   /** Sends at most (the first included). */
@@ -74,11 +87,21 @@ const runDetached = <A, E>(send: Effect.Effect<A, E>): Effect.Effect<Exit.Exit<A
       const refs = caller.getFiberRefs()
       const current = new Map<FiberRef.FiberRef<any>, readonly [readonly [FiberId.Single, any]]>()
       for (const ref of FiberRefs.fiberRefs(refs)) {
-        current.set(ref, [[caller.id(), ref === FiberRef.currentContext ? Context.empty() : FiberRefs.getOrDefault(refs, ref)]])
+        current.set(ref, [[
+          caller.id(),
+          ref === FiberRef.currentContext ? Context.empty() : FiberRefs.getOrDefault(refs, ref)
+        ]])
       }
       const span = Context.getOption(caller.getFiberRef(FiberRef.currentContext), Tracer.ParentSpan)
-      const context = Option.match(span, { onNone: () => Context.empty(), onSome: (s) => Context.make(Tracer.ParentSpan, s) })
-      const runtime = Runtime.make({ context, runtimeFlags: status.runtimeFlags, fiberRefs: FiberRefs.unsafeMake(current) })
+      const context = Option.match(span, {
+        onNone: () => Context.empty(),
+        onSome: (s) => Context.make(Tracer.ParentSpan, s)
+      })
+      const runtime = Runtime.make({
+        context,
+        runtimeFlags: status.runtimeFlags,
+        fiberRefs: FiberRefs.unsafeMake(current)
+      })
       // (interruptible again: the flags are read under the mask)
       const fiber = Runtime.runFork(runtime)(Effect.interruptible(send))
       return Effect.onInterrupt(restore(Fiber.await(fiber)), () => Fiber.interrupt(fiber))

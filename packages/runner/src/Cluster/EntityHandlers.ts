@@ -38,7 +38,15 @@ export const retryDelay = (n: number): Duration.Duration => Duration.millis(Math
 // PostgreSQL's classes of errors that pass: connection (08), resources (53), operator intervention
 // (57), transaction rollback (40: serialization failures, deadlocks), lock not available (55P03)
 const TRANSIENT_SQLSTATE = /^(08|53|57|40)|^55P03$/
-const TRANSIENT_ERRNO = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH"])
+const TRANSIENT_ERRNO = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH"
+])
 // the cluster's own failures, turned into defects by handlers that cannot act on them
 const TRANSIENT_TAGS = new Set([
   "PersistenceError",

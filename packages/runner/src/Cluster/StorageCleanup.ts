@@ -41,7 +41,8 @@ export const defaultClusterStorageRetention: ClusterStorageRetention = {
 export class ClusterStorageSettings extends Context.Reference<ClusterStorageSettings>()("Cluster/StorageSettings", {
   defaultValue: (): ClusterStorageRetention => defaultClusterStorageRetention
 }) {
-  static readonly layer = (options: ClusterStorageRetention = defaultClusterStorageRetention) => Layer.succeed(ClusterStorageSettings, options)
+  static readonly layer = (options: ClusterStorageRetention = defaultClusterStorageRetention) =>
+    Layer.succeed(ClusterStorageSettings, options)
 }
 
 /** The smallest message id (a snowflake) made at `timestamp`: every id below it was made before. */
@@ -57,7 +58,9 @@ export const cleanupClusterStorage = (before: number, batchSize = defaultCluster
     const cutoff = idAt(before)
     let deleted = 0
     for (;;) {
-      const row = yield* Rows.single(Schema.Struct({ n: Schema.Int }), sql`
+      const row = yield* Rows.single(
+        Schema.Struct({ n: Schema.Int }),
+        sql`
         WITH old AS (
           SELECT request_id FROM cluster_messages
           WHERE kind = 0 AND processed AND id < ${cutoff}
@@ -68,7 +71,8 @@ export const cleanupClusterStorage = (before: number, batchSize = defaultCluster
           DELETE FROM cluster_messages WHERE request_id IN (SELECT request_id FROM old)
         )
         SELECT count(*)::int AS n FROM old
-      `)
+      `
+      )
       deleted += row.n
       if (row.n < batchSize) return deleted
     }
@@ -82,8 +86,14 @@ export const clusterStorageCleanup = Effect.gen(function*() {
     const now = yield* Clock.currentTimeMillis
     const deleted = yield* cleanupClusterStorage(now - retention, settings.batchSize)
     if (deleted > 0) {
-      yield* Effect.logInfo(`cluster storage: ${deleted} processed request(s) older than ${Duration.format(Duration.decode(settings.retention))} deleted`)
+      yield* Effect.logInfo(
+        `cluster storage: ${deleted} processed request(s) older than ${
+          Duration.format(Duration.decode(settings.retention))
+        } deleted`
+      )
     }
-  }).pipe(Effect.catchAllCause((cause) => Effect.logWarning("cluster storage cleanup failed; tried again next time", cause)))
+  }).pipe(
+    Effect.catchAllCause((cause) => Effect.logWarning("cluster storage cleanup failed; tried again next time", cause))
+  )
   return yield* run.pipe(Effect.repeat(Schedule.spaced(settings.interval)), Effect.asVoid)
 })

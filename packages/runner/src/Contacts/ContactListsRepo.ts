@@ -27,11 +27,14 @@ export class ContactListsRepo extends Effect.Service<ContactListsRepo>()("Contac
       isUniqueViolation(e, "contact_lists_tenant_name_key") ? Effect.fail(new ListNameTaken()) : Effect.die(e)
 
     const create = (tenantId: TenantId, name: string, metadata: JsonObject) =>
-      Rows.single(ContactListRow, sql`
+      Rows.single(
+        ContactListRow,
+        sql`
         INSERT INTO contact_lists (id, tenant_id, name, metadata)
         VALUES (${uuidv7()}, ${tenantId}, ${name}, ${JSON.stringify(metadata)}::jsonb)
         RETURNING ${columns}
-      `).pipe(Effect.catchTag("SqlError", nameTaken))
+      `
+      ).pipe(Effect.catchTag("SqlError", nameTaken))
 
     const list = (tenantId: TenantId, page: PageRequest) =>
       Rows.page(
@@ -45,38 +48,49 @@ export class ContactListsRepo extends Effect.Service<ContactListsRepo>()("Contac
 
     /** The list, if it is the tenant's; `lock` holds its row until the transaction ends. */
     const find = (tenantId: TenantId, id: ContactListId, options: { readonly lock?: boolean } = {}) =>
-      Rows.findOne(ContactListRow, sql`
+      Rows.findOne(
+        ContactListRow,
+        sql`
         SELECT ${columns} FROM contact_lists WHERE id = ${id} AND tenant_id = ${tenantId}
         ${options.lock === true ? sql.literal("FOR UPDATE") : sql.literal("")}
-      `).pipe(Effect.orDie)
+      `
+      ).pipe(Effect.orDie)
 
     const update = (tenantId: TenantId, id: ContactListId, patch: { name?: string; metadata?: JsonObject }) =>
       Effect.gen(function*() {
         const found = yield* find(tenantId, id, { lock: true })
         if (Option.isNone(found)) return Option.none<ContactList>()
-        const metadata = patch.metadata === undefined ? found.value.metadata : mergePatch(found.value.metadata, patch.metadata)
-        const updated = yield* Rows.single(ContactListRow, sql`
+        const metadata = patch.metadata === undefined
+          ? found.value.metadata
+          : mergePatch(found.value.metadata, patch.metadata)
+        const updated = yield* Rows.single(
+          ContactListRow,
+          sql`
           UPDATE contact_lists SET
             name = ${patch.name ?? found.value.name},
             metadata = ${JSON.stringify(metadata)}::jsonb,
             updated_at = now()
           WHERE id = ${id}
           RETURNING ${columns}
-        `)
+        `
+        )
         return Option.some(updated)
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", nameTaken))
 
     /** Deletes the list and its contacts, unless a scheduled, running or paused campaign holds it. */
     const remove = (tenantId: TenantId, id: ContactListId) =>
       Effect.gen(function*() {
-        const deleted = yield* Rows.findAll(IdRow, sql`
+        const deleted = yield* Rows.findAll(
+          IdRow,
+          sql`
           DELETE FROM contact_lists l WHERE l.id = ${id} AND l.tenant_id = ${tenantId}
             AND NOT EXISTS (
               SELECT 1 FROM campaigns c
               WHERE c.contact_list_id = l.id AND c.status IN ('SCHEDULED', 'RUNNING', 'PAUSED')
             )
           RETURNING l.id
-        `)
+        `
+        )
         if (deleted.length > 0) return "deleted" as const
         const exists = yield* sql`SELECT 1 FROM contact_lists WHERE id = ${id} AND tenant_id = ${tenantId}`
         return exists.length > 0 ? "in_use" as const : "not_found" as const

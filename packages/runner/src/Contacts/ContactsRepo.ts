@@ -33,9 +33,12 @@ export class ContactsRepo extends Effect.Service<ContactsRepo>()("Contacts/Repo"
     const columns = sql.literal(COLUMNS)
 
     const lockList = (scope: ListScope) =>
-      Rows.findAll(ListIdRow, sql`
+      Rows.findAll(
+        ListIdRow,
+        sql`
         SELECT id FROM contact_lists WHERE id = ${scope.listId} AND tenant_id = ${scope.tenantId} FOR UPDATE
-      `).pipe(Effect.map((rows) => rows.length > 0))
+      `
+      ).pipe(Effect.map((rows) => rows.length > 0))
 
     const adjustCount = (listId: ContactListId, delta: number) =>
       delta === 0
@@ -59,22 +62,27 @@ export class ContactsRepo extends Effect.Service<ContactsRepo>()("Contacts/Repo"
           email: c.email,
           metadata: JSON.stringify(c.metadata)
         }))
-        const inserted = yield* Rows.findAll(PhoneRow, sql`
+        const inserted = yield* Rows.findAll(
+          PhoneRow,
+          sql`
           INSERT INTO contacts (id, tenant_id, contact_list_id, phone_number, name, email, metadata)
           SELECT id, tenant_id, contact_list_id, phone_number, name, email, metadata::jsonb
-          FROM jsonb_to_recordset(${JSON.stringify(rows.map((r) => ({
-            id: r.id,
-            tenant_id: r.tenantId,
-            contact_list_id: r.contactListId,
-            phone_number: r.phoneNumber,
-            name: r.name,
-            email: r.email,
-            metadata: r.metadata
-          })))}::jsonb)
+          FROM jsonb_to_recordset(${
+            JSON.stringify(rows.map((r) => ({
+              id: r.id,
+              tenant_id: r.tenantId,
+              contact_list_id: r.contactListId,
+              phone_number: r.phoneNumber,
+              name: r.name,
+              email: r.email,
+              metadata: r.metadata
+            })))
+          }::jsonb)
             AS x(id uuid, tenant_id uuid, contact_list_id uuid, phone_number text, name text, email text, metadata text)
           ON CONFLICT (contact_list_id, phone_number) DO NOTHING
           RETURNING phone_number
-        `)
+        `
+        )
         yield* adjustCount(scope.listId, inserted.length)
         const insertedPhones = new Set(inserted.map((r) => r.phoneNumber))
         return Option.some(contacts.map((c) => insertedPhones.has(c.phoneNumber)))
@@ -106,25 +114,35 @@ export class ContactsRepo extends Effect.Service<ContactsRepo>()("Contacts/Repo"
       ).pipe(Effect.orDie)
 
     const find = (scope: ListScope, id: ContactId) =>
-      Rows.findOne(ContactRow, sql`
+      Rows.findOne(
+        ContactRow,
+        sql`
         SELECT ${columns} FROM contacts WHERE id = ${id} AND contact_list_id = ${scope.listId} AND tenant_id = ${scope.tenantId}
-      `).pipe(Effect.orDie)
+      `
+      ).pipe(Effect.orDie)
 
     const findByPhone = (scope: ListScope, phoneNumber: string) =>
-      Rows.findOne(ContactRow, sql`
+      Rows.findOne(
+        ContactRow,
+        sql`
         SELECT ${columns} FROM contacts
         WHERE contact_list_id = ${scope.listId} AND tenant_id = ${scope.tenantId} AND phone_number = ${phoneNumber}
-      `).pipe(Effect.orDie)
+      `
+      ).pipe(Effect.orDie)
 
     /** A contact of the tenant, in whichever list. */
     const findForTenant = (tenantId: TenantId, id: ContactId) =>
-      Rows.findOne(ContactRow, sql`SELECT ${columns} FROM contacts WHERE id = ${id} AND tenant_id = ${tenantId}`).pipe(Effect.orDie)
+      Rows.findOne(ContactRow, sql`SELECT ${columns} FROM contacts WHERE id = ${id} AND tenant_id = ${tenantId}`).pipe(
+        Effect.orDie
+      )
 
     const phoneTaken = (e: Parameters<typeof isUniqueViolation>[0]) =>
       isUniqueViolation(e, "contacts_list_phone_key") ? Effect.fail(new PhoneAlreadyInList()) : Effect.die(e)
 
     const update = (scope: ListScope, id: ContactId, next: ValidContact) =>
-      Rows.findOne(ContactRow, sql`
+      Rows.findOne(
+        ContactRow,
+        sql`
         UPDATE contacts SET
           phone_number = ${next.phoneNumber},
           name = ${next.name},
@@ -133,14 +151,18 @@ export class ContactsRepo extends Effect.Service<ContactsRepo>()("Contacts/Repo"
           updated_at = now()
         WHERE id = ${id} AND contact_list_id = ${scope.listId} AND tenant_id = ${scope.tenantId}
         RETURNING ${columns}
-      `).pipe(Effect.catchTag("SqlError", phoneTaken))
+      `
+      ).pipe(Effect.catchTag("SqlError", phoneTaken))
 
     const remove = (scope: ListScope, id: ContactId) =>
       Effect.gen(function*() {
         if (!(yield* lockList(scope))) return false
-        const deleted = yield* Rows.findAll(IdRow, sql`
+        const deleted = yield* Rows.findAll(
+          IdRow,
+          sql`
           DELETE FROM contacts WHERE id = ${id} AND contact_list_id = ${scope.listId} RETURNING id
-        `)
+        `
+        )
         yield* adjustCount(scope.listId, -deleted.length)
         return deleted.length > 0
       }).pipe(sql.withTransaction, Effect.orDie)

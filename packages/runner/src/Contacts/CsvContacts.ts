@@ -40,7 +40,9 @@ const parseMetadataCell = (cell: string | undefined): Record<string, unknown> | 
   if (cell === undefined || cell.trim() === "") return {}
   try {
     const value: unknown = JSON.parse(cell)
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : "invalid"
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? value as Record<string, unknown>
+      : "invalid"
   } catch {
     return "invalid"
   }

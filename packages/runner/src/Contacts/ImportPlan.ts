@@ -1,8 +1,4 @@
-import {
-  type InvalidRow,
-  validateContact,
-  type ValidContact
-} from "@voiceagent/domain/Contacts"
+import { type InvalidRow, validateContact, type ValidContact } from "@voiceagent/domain/Contacts"
 import * as Either from "effect/Either"
 
 export interface CandidateRow {

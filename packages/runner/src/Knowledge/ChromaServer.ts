@@ -15,11 +15,6 @@
  *   on the same directory (Linux: read from `/proc/<pid>/cmdline`). One server per data directory
  *   at a time is assumed: a start does not wait for, but kills, a server another live process runs.
  */
-import * as ChildProcess from "node:child_process"
-import * as Fs from "node:fs"
-import { createRequire } from "node:module"
-import * as Net from "node:net"
-import * as Path from "node:path"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
@@ -29,6 +24,11 @@ import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as Schedule from "effect/Schedule"
 import type * as Scope from "effect/Scope"
+import * as ChildProcess from "node:child_process"
+import * as Fs from "node:fs"
+import { createRequire } from "node:module"
+import * as Net from "node:net"
+import * as Path from "node:path"
 
 export interface ChromaServerOptions {
   /** Where Chroma persists its data (created if missing). */
@@ -100,8 +100,12 @@ class OutputBuffer {
  */
 const ephemeralRange = (): readonly [number, number] | undefined => {
   try {
-    const [low, high] = Fs.readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/).map(Number)
-    return low !== undefined && high !== undefined && Number.isFinite(low) && Number.isFinite(high) ? [low, high] : undefined
+    const [low, high] = Fs.readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/).map(
+      Number
+    )
+    return low !== undefined && high !== undefined && Number.isFinite(low) && Number.isFinite(high)
+      ? [low, high]
+      : undefined
   } catch {
     return undefined
   }
@@ -122,7 +126,8 @@ export const freePort = (host = "127.0.0.1"): Effect.Effect<number, ChromaStartF
     const tryOne = (left: number): Effect.Effect<number, ChromaStartFailed> => {
       if (left === 0) return ephemeralPort(host)
       const port = low + Math.floor(Math.random() * (range[0] - low))
-      return Effect.flatMap(bindError(host, port), (error) => error === undefined ? Effect.succeed(port) : tryOne(left - 1))
+      return Effect.flatMap(bindError(host, port), (error) =>
+        error === undefined ? Effect.succeed(port) : tryOne(left - 1))
     }
     return tryOne(50)
   })
@@ -132,8 +137,10 @@ const ephemeralPort = (host: string): Effect.Effect<number, ChromaStartFailed> =
   Effect.async<number, ChromaStartFailed>((resume) => {
     const server = Net.createServer()
     server.unref()
-    server.once("error", (error) =>
-      resume(Effect.fail(new ChromaStartFailed({ message: `No free port: ${error.message}`, output: "" }))))
+    server.once(
+      "error",
+      (error) => resume(Effect.fail(new ChromaStartFailed({ message: `No free port: ${error.message}`, output: "" })))
+    )
     server.listen(0, host, () => {
       const address = server.address()
       const port = typeof address === "object" && address !== null ? address.port : 0
@@ -169,7 +176,10 @@ const resolveCli = Effect.try({
     for (;;) {
       const manifest = Path.join(dir, "package.json")
       if (Fs.existsSync(manifest)) {
-        const pkg = JSON.parse(Fs.readFileSync(manifest, "utf8")) as { name?: string; bin?: string | Record<string, string> }
+        const pkg = JSON.parse(Fs.readFileSync(manifest, "utf8")) as {
+          name?: string
+          bin?: string | Record<string, string>
+        }
         if (pkg.name === "chromadb") {
           const bin = typeof pkg.bin === "string" ? pkg.bin : pkg.bin?.["chroma"]
           if (bin === undefined) throw new Error("chromadb's package.json has no `chroma` bin")
@@ -294,7 +304,9 @@ const killOrphan = (dataDir: string): Effect.Effect<void, ChromaStartFailed> =>
         duration: ORPHAN_EXIT_TIMEOUT,
         onTimeout: () =>
           new ChromaStartFailed({
-            message: `Chroma ${pid}, left running on ${dataDir}, is still there ${Duration.format(ORPHAN_EXIT_TIMEOUT)} after SIGKILL`,
+            message: `Chroma ${pid}, left running on ${dataDir}, is still there ${
+              Duration.format(ORPHAN_EXIT_TIMEOUT)
+            } after SIGKILL`,
             output: ""
           })
       })
@@ -367,12 +379,15 @@ export const startChroma = (
       )
     )
 
-    const failed = (message: string) => Effect.suspend(() => Effect.fail(new ChromaStartFailed({ message, output: output.text() })))
+    const failed = (message: string) =>
+      Effect.suspend(() => Effect.fail(new ChromaStartFailed({ message, output: output.text() })))
 
     /** Polls the heartbeat until it answers 200; fails if the process exits first or on timeout. */
     const waitHealthy = (child: ChildProcess.ChildProcess) =>
       Effect.raceFirst(
-        Effect.repeat(heartbeat(url), { schedule: Schedule.spaced(POLL_INTERVAL), until: (ok) => ok }).pipe(Effect.asVoid),
+        Effect.repeat(heartbeat(url), { schedule: Schedule.spaced(POLL_INTERVAL), until: (ok) => ok }).pipe(
+          Effect.asVoid
+        ),
         waitExit(child).pipe(
           Effect.flatMap((status) => failed(`Chroma exited during startup (${describeExit(status)})`))
         )
@@ -430,7 +445,11 @@ export const startChroma = (
         yield* Effect.logWarning(`Chroma exited (${describeExit(status)}): restarting`).pipe(
           Effect.annotateLogs({ pid: child.pid, port, dataDir })
         )
-        output.line(`[supervisor] exited (${describeExit(status)}), restarting${stopSignal ? "" : ` in ${Duration.format(restartDelay)}`}`)
+        output.line(
+          `[supervisor] exited (${describeExit(status)}), restarting${
+            stopSignal ? "" : ` in ${Duration.format(restartDelay)}`
+          }`
+        )
         if (!stopSignal) yield* Effect.sleep(restartDelay)
         yield* checkPort.pipe(
           Effect.tapError((error) => Effect.logWarning(`Chroma cannot restart yet: ${error.message}`)),

@@ -115,7 +115,8 @@ export const make = (options: ChromaVectorStoreOptions): Effect.Effect<VectorSto
       Effect.tryPromise({ try: f, catch: (error) => error }).pipe(
         Effect.timeoutFail({
           duration: timeout,
-          onTimeout: () => new VectorStoreUnavailable({ message: `${operation}: no answer within ${Duration.format(timeout)}` })
+          onTimeout: () =>
+            new VectorStoreUnavailable({ message: `${operation}: no answer within ${Duration.format(timeout)}` })
         })
       )
 
@@ -162,7 +163,9 @@ export const make = (options: ChromaVectorStoreOptions): Effect.Effect<VectorSto
           )
         )
       return attempt.pipe(
-        Effect.mapError((error) => error instanceof ChromaNotFoundError ? noCollection(name) : classify(operation, error))
+        Effect.mapError((error) =>
+          error instanceof ChromaNotFoundError ? noCollection(name) : classify(operation, error)
+        )
       )
     }
 
@@ -173,21 +176,24 @@ export const make = (options: ChromaVectorStoreOptions): Effect.Effect<VectorSto
     )
 
     const ensureCollection = (name: string) =>
-      request("getOrCreateCollection", () =>
-        client.getOrCreateCollection({ name, configuration: { hnsw: { space: "cosine" } }, embeddingFunction: null })).pipe(
-          Effect.mapError((error) => classify(`getOrCreateCollection ${name}`, error)),
-          Effect.flatMap((collection) => {
-            const space = collection.configuration?.hnsw?.space ?? collection.configuration?.spann?.space
-            if (space !== undefined && space !== null && space !== "cosine") {
-              return Effect.fail(
-                new VectorStoreRefused({ message: `Collection ${name} exists with the ${space} distance, not cosine` })
-              )
-            }
-            remember(name, collection.id)
-            return Effect.void
-          }),
-          Effect.withSpan("VectorStore.ensureCollection", { attributes: { collection: name } })
-        )
+      request(
+        "getOrCreateCollection",
+        () =>
+          client.getOrCreateCollection({ name, configuration: { hnsw: { space: "cosine" } }, embeddingFunction: null })
+      ).pipe(
+        Effect.mapError((error) => classify(`getOrCreateCollection ${name}`, error)),
+        Effect.flatMap((collection) => {
+          const space = collection.configuration?.hnsw?.space ?? collection.configuration?.spann?.space
+          if (space !== undefined && space !== null && space !== "cosine") {
+            return Effect.fail(
+              new VectorStoreRefused({ message: `Collection ${name} exists with the ${space} distance, not cosine` })
+            )
+          }
+          remember(name, collection.id)
+          return Effect.void
+        }),
+        Effect.withSpan("VectorStore.ensureCollection", { attributes: { collection: name } })
+      )
 
     const dropCollection = (name: string) =>
       request("deleteCollection", () => client.deleteCollection({ name })).pipe(
@@ -239,7 +245,10 @@ export const make = (options: ChromaVectorStoreOptions): Effect.Effect<VectorSto
     const query = (
       name: string,
       embedding: ReadonlyArray<number>,
-      { excludeDocumentIds = [], topK }: { readonly topK: number; readonly excludeDocumentIds?: ReadonlyArray<string> | undefined }
+      { excludeDocumentIds = [], topK }: {
+        readonly topK: number
+        readonly excludeDocumentIds?: ReadonlyArray<string> | undefined
+      }
     ): Effect.Effect<ReadonlyArray<ChunkMatch>, VectorStoreError> =>
       (topK < 1 ?
         Effect.succeed([]) :
@@ -254,7 +263,9 @@ export const make = (options: ChromaVectorStoreOptions): Effect.Effect<VectorSto
               const ids = result.ids[0] ?? []
               const distances = result.distances[0] ?? []
               if (distances.length !== ids.length || distances.some((distance) => typeof distance !== "number")) {
-                return Effect.fail(new VectorStoreUnavailable({ message: `query ${name}: an answer without distances` }))
+                return Effect.fail(
+                  new VectorStoreUnavailable({ message: `query ${name}: an answer without distances` })
+                )
               }
               return Effect.succeed(ids.map((id, i): ChunkMatch => ({
                 id,
@@ -277,14 +288,19 @@ export const make = (options: ChromaVectorStoreOptions): Effect.Effect<VectorSto
           const page = yield* withCollection(`get ids of ${name}`, name, (collection) =>
             collection.get({ include: [], limit: pageSize, offset }))
           all.push(...page.ids)
-          if (page.ids.length < pageSize) return all
+          if (page.ids.length < pageSize) {
+            return all
+          }
         }
       }).pipe(Effect.withSpan("VectorStore.ids", { attributes: { collection: name } }))
 
-    const ping = request("heartbeat", () => client.heartbeat()).pipe(
-      Effect.as(true),
-      Effect.orElseSucceed(() => false)
-    )
+    const ping = request("heartbeat", () =>
+      client.heartbeat()).pipe(
+        Effect.as(true),
+        Effect.orElseSucceed(() =>
+          false
+        )
+      )
 
     return VectorStore.of({
       ensureCollection,
@@ -299,7 +315,8 @@ export const make = (options: ChromaVectorStoreOptions): Effect.Effect<VectorSto
     })
   })
 
-export const layer = (options: ChromaVectorStoreOptions): Layer.Layer<VectorStore> => Layer.effect(VectorStore, make(options))
+export const layer = (options: ChromaVectorStoreOptions): Layer.Layer<VectorStore> =>
+  Layer.effect(VectorStore, make(options))
 
 /** Against the embedded server of `ChromaServer`. */
 export const layerFromServer: Layer.Layer<VectorStore, never, ChromaServer> = Layer.effect(

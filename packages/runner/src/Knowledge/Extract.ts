@@ -175,7 +175,10 @@ const markdownText = (markdown: string): string => {
   lines.forEach((line, i) => {
     const fenceMatch = FENCE.exec(line)
     if (fence !== undefined) {
-      if (fenceMatch !== null && fenceMatch[1][0] === fence[0] && fenceMatch[1].length >= fence.length && line.trim() === fenceMatch[1]) {
+      if (
+        fenceMatch !== null && fenceMatch[1][0] === fence[0] && fenceMatch[1].length >= fence.length &&
+        line.trim() === fenceMatch[1]
+      ) {
         fence = undefined
       } else {
         out.push(line)
@@ -291,15 +294,28 @@ const inline = (text: string): string => {
 }
 
 const NAMED_ENTITIES: Readonly<Record<string, string>> = {
-  amp: "&", lt: "<", gt: ">", quot: "\"", apos: "'", nbsp: " ", ndash: "–", mdash: "—", hellip: "…", copy: "©", reg: "®"
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: "\"",
+  apos: "'",
+  nbsp: " ",
+  ndash: "–",
+  mdash: "—",
+  hellip: "…",
+  copy: "©",
+  reg: "®"
 }
 
 const decodeEntities = (text: string): string =>
-  text.replace(/&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([A-Za-z]{1,31}));/g, (entity, dec?: string, hex?: string, name?: string) => {
-    if (name !== undefined) return NAMED_ENTITIES[name] ?? entity
-    const code = dec !== undefined ? Number(dec) : parseInt(hex!, 16)
-    return code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? String.fromCodePoint(code) : entity
-  })
+  text.replace(
+    /&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([A-Za-z]{1,31}));/g,
+    (entity, dec?: string, hex?: string, name?: string) => {
+      if (name !== undefined) return NAMED_ENTITIES[name] ?? entity
+      const code = dec !== undefined ? Number(dec) : parseInt(hex!, 16)
+      return code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? String.fromCodePoint(code) : entity
+    }
+  )
 
 // ---------------------------------------------------------------------------------------------
 // CSV
@@ -376,8 +392,23 @@ const tableRowLine: FormatCallback = (elem, walk, builder) => {
 }
 
 const SKIPPED_ELEMENTS = [
-  "head", "script", "style", "noscript", "template", "iframe", "object", "canvas",
-  "nav", "header", "footer", "svg", "img", "picture", "video", "audio", "hr"
+  "head",
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "iframe",
+  "object",
+  "canvas",
+  "nav",
+  "header",
+  "footer",
+  "svg",
+  "img",
+  "picture",
+  "video",
+  "audio",
+  "hr"
 ]
 
 const HTML_SELECTORS: Array<SelectorDefinition> = [
@@ -396,7 +427,20 @@ const HTML_SELECTORS: Array<SelectorDefinition> = [
 ]
 
 const VOID_ELEMENTS: ReadonlySet<string> = new Set([
-  "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"
+  "area",
+  "base",
+  "br",
+  "col",
+  "embed",
+  "hr",
+  "img",
+  "input",
+  "link",
+  "meta",
+  "param",
+  "source",
+  "track",
+  "wbr"
 ])
 const MAX_HTML_DEPTH = 200
 const CLOSE_SEARCH = 8

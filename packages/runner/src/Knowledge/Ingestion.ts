@@ -26,8 +26,8 @@ import * as Clock from "effect/Clock"
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Fiber from "effect/Fiber"
 import * as Either from "effect/Either"
+import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Schedule from "effect/Schedule"
@@ -90,7 +90,8 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
           schedule: Schedule.exponential(options.retryBase),
           times: options.retries,
           while: (e) =>
-            e._tag === "VectorStoreUnavailable" || (e._tag === "EmbeddingFailed" && (e as { retryable?: boolean }).retryable === true)
+            e._tag === "VectorStoreUnavailable" ||
+            (e._tag === "EmbeddingFailed" && (e as { retryable?: boolean }).retryable === true)
         })
       )
 
@@ -99,7 +100,9 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
     const claim = Effect.gen(function*() {
       const now = yield* nowDate
       const until = new Date(now.getTime() + leaseMillis)
-      return yield* Rows.findOne(JobRow, sql`
+      return yield* Rows.findOne(
+        JobRow,
+        sql`
         WITH candidate AS (
           SELECT j.id AS candidate_id FROM kb_ingestion_jobs j
           WHERE (j.status = 'RUNNING' AND (j.lease_until IS NULL OR j.lease_until < ${now}))
@@ -114,20 +117,26 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
         FROM candidate WHERE j.id = candidate.candidate_id
         RETURNING ${jobColumns}
       `.pipe(
-        // two workers promoting two queued jobs of one knowledge base: the unique index refuses one
-        Effect.catchTag("SqlError", (e) =>
-          isUniqueViolation(e, "kb_ingestion_jobs_running_key") ? Effect.succeed([]) : Effect.fail(e))
-      ))
+          // two workers promoting two queued jobs of one knowledge base: the unique index refuses one
+          Effect.catchTag(
+            "SqlError",
+            (e) => isUniqueViolation(e, "kb_ingestion_jobs_running_key") ? Effect.succeed([]) : Effect.fail(e)
+          )
+        )
+      )
     })
 
     const renewLease = (jobId: IngestionJobId) =>
       Effect.gen(function*() {
         const now = yield* nowDate
-        const rows = yield* Rows.findAll(IdRow, sql`
+        const rows = yield* Rows.findAll(
+          IdRow,
+          sql`
           UPDATE kb_ingestion_jobs SET lease_until = ${new Date(now.getTime() + leaseMillis)}
           WHERE id = ${jobId} AND status = 'RUNNING' AND lease_owner = ${options.owner}
           RETURNING id
-        `)
+        `
+        )
         return rows.length > 0
       })
 
@@ -146,12 +155,17 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
         if (format === undefined) {
           return yield* Effect.fail<{ code: string; message: string }>({
             code: "UNSUPPORTED_CONTENT_TYPE",
-            message: `the page's content type ${fetched.contentType ?? "(none)"} is not text, HTML, CSV, Markdown or PDF`
+            message: `the page's content type ${
+              fetched.contentType ?? "(none)"
+            } is not text, HTML, CSV, Markdown or PDF`
           })
         }
         const content = yield* extractText(format, fetched.bytes)
         if (content.length > MAX_DOCUMENT_CHARS) {
-          return yield* Effect.fail({ code: "DOCUMENT_TOO_LONG", message: `the page has more than ${MAX_DOCUMENT_CHARS} characters of text` })
+          return yield* Effect.fail({
+            code: "DOCUMENT_TOO_LONG",
+            message: `the page has more than ${MAX_DOCUMENT_CHARS} characters of text`
+          })
         }
         return { content, format, sizeBytes: fetched.bytes.length }
       }).pipe(
@@ -166,19 +180,27 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
     const plan = (job: JobRow) =>
       Effect.gen(function*() {
         const kb = yield* repo.findById(job.kbId)
-        if (Option.isNone(kb)) return yield* new JobAborted({ code: "KNOWLEDGE_BASE_DELETED", message: "the knowledge base was deleted" })
+        if (Option.isNone(kb)) {
+          return yield* new JobAborted({ code: "KNOWLEDGE_BASE_DELETED", message: "the knowledge base was deleted" })
+        }
         const embedderId = kb.value.pendingEmbedder ?? kb.value.embedder
         const switching = embedderId !== kb.value.embedder
         const generation = switching ? kb.value.generation + 1 : kb.value.generation
         const target = switching ? collectionName(kb.value.tenantId, kb.value.id, generation) : kb.value.collection
         if (Option.isNone(embedders.get(embedderId))) {
-          return yield* new JobAborted({ code: "EMBEDDER_UNAVAILABLE", message: `this runner does not offer the embedder ${embedderId}` })
+          return yield* new JobAborted({
+            code: "EMBEDDER_UNAVAILABLE",
+            message: `this runner does not offer the embedder ${embedderId}`
+          })
         }
         yield* withRetries(store.ensureCollection(target)).pipe(
           Effect.catchAll((e) => new JobAborted({ code: "VECTOR_STORE_UNAVAILABLE", message: e.message }))
         )
 
-        const docs = yield* Rows.findAll(DocumentRow, sql`SELECT ${documentColumns} FROM kb_documents WHERE kb_id = ${job.kbId} ORDER BY id`)
+        const docs = yield* Rows.findAll(
+          DocumentRow,
+          sql`SELECT ${documentColumns} FROM kb_documents WHERE kb_id = ${job.kbId} ORDER BY id`
+        )
         const now = yield* nowDate
         const fetchErrors = new Map<string, { code: string; message: string }>()
         for (const doc of docs) {
@@ -216,7 +238,9 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
 
         yield* Effect.gen(function*() {
           if (items.length > 0) {
-            yield* sql`INSERT INTO kb_job_items ${sql.insert(items.map((i) => ({ jobId: job.id, ...i })))} ON CONFLICT DO NOTHING`
+            yield* sql`INSERT INTO kb_job_items ${
+              sql.insert(items.map((i) => ({ jobId: job.id, ...i })))
+            } ON CONFLICT DO NOTHING`
           }
           for (const [documentId, e] of fetchErrors) {
             yield* sql`
@@ -260,7 +284,10 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
 
     const upsertItem = (job: JobRow, embedder: Embedder, switching: boolean, item: ItemRow) =>
       Effect.gen(function*() {
-        const found = yield* Rows.findOne(DocumentRow, sql`SELECT ${documentColumns} FROM kb_documents WHERE id = ${item.documentId}`)
+        const found = yield* Rows.findOne(
+          DocumentRow,
+          sql`SELECT ${documentColumns} FROM kb_documents WHERE id = ${item.documentId}`
+        )
         const doc = Option.getOrUndefined(found)
         if (doc === undefined || doc.status === "REMOVED" || doc.contentHash !== item.contentHash) {
           // removed or replaced since the job was planned: the next job takes it up as it is now
@@ -288,7 +315,9 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
           }))
           yield* withRetries(store.upsert(target, records))
           const now = yield* nowDate
-          const progressed = yield* Rows.findAll(IdRow, sql`
+          const progressed = yield* Rows.findAll(
+            IdRow,
+            sql`
             WITH item AS (
               UPDATE kb_job_items SET chunks_done = ${start + batch.length}
               WHERE job_id = ${job.id} AND document_id = ${doc.id}
@@ -297,7 +326,8 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
               lease_until = ${new Date(now.getTime() + leaseMillis)}
             WHERE id = ${job.id} AND lease_owner = ${options.owner} AND status = 'RUNNING'
             RETURNING id
-          `)
+          `
+          )
           if (progressed.length === 0) return yield* new LeaseLost()
         }
         // a document that became shorter leaves chunks past its new end behind
@@ -338,14 +368,24 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
         const found = yield* Rows.findOne(JobRow, sql`SELECT ${jobColumns} FROM kb_ingestion_jobs WHERE id = ${job.id}`)
         if (Option.isNone(found)) return
         const current = found.value
-        const { total: attempted } = yield* Rows.single(Rows.Count, sql`
+        const { total: attempted } = yield* Rows.single(
+          Rows.Count,
+          sql`
           SELECT count(*) AS total FROM kb_job_items WHERE job_id = ${job.id} AND action <> 'SKIP'
-        `)
+        `
+        )
         const failed = current.documentsFailed
-        const status: IngestionJobStatus = failed === 0 ? "SUCCEEDED" : failed >= attempted || switching ? "FAILED" : "COMPLETED_WITH_ERRORS"
+        const status: IngestionJobStatus = failed === 0
+          ? "SUCCEEDED"
+          : failed >= attempted || switching
+          ? "FAILED"
+          : "COMPLETED_WITH_ERRORS"
         const now = yield* nowDate
         const kb = Option.getOrUndefined(
-          yield* Rows.findOne(Schema.Struct({ collection: Schema.String }), sql`SELECT collection FROM knowledge_bases WHERE id = ${job.kbId}`)
+          yield* Rows.findOne(
+            Schema.Struct({ collection: Schema.String }),
+            sql`SELECT collection FROM knowledge_bases WHERE id = ${job.kbId}`
+          )
         )
         yield* Effect.gen(function*() {
           if (switching && status === "SUCCEEDED") {
@@ -358,7 +398,11 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
             `
           }
           const switchError = switching && status === "FAILED" && failed > 0
-            ? [{ documentId: null, code: "EMBEDDER_SWITCH_INCOMPLETE", message: "some documents failed; the knowledge base keeps its current embedder" }]
+            ? [{
+              documentId: null,
+              code: "EMBEDDER_SWITCH_INCOMPLETE",
+              message: "some documents failed; the knowledge base keeps its current embedder"
+            }]
             : []
           yield* sql`
             UPDATE kb_ingestion_jobs SET status = ${status}, finished_at = ${now}, updated_at = ${now},
@@ -380,7 +424,9 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
         yield* sql`
           UPDATE kb_ingestion_jobs SET status = 'FAILED', finished_at = ${now}, updated_at = ${now},
             lease_owner = NULL, lease_until = NULL,
-            errors = errors || ${JSON.stringify([{ documentId: null, code: reason.code, message: reason.message }])}::jsonb
+            errors = errors || ${
+          JSON.stringify([{ documentId: null, code: reason.code, message: reason.message }])
+        }::jsonb
           WHERE id = ${job.id}
         `
       })
@@ -391,21 +437,33 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
         const job = claimed.planned ? claimed : yield* plan(claimed)
         const embedder = embedders.get(job.embedder!)
         if (Option.isNone(embedder)) {
-          return yield* new JobAborted({ code: "EMBEDDER_UNAVAILABLE", message: `this runner does not offer the embedder ${job.embedder}` })
+          return yield* new JobAborted({
+            code: "EMBEDDER_UNAVAILABLE",
+            message: `this runner does not offer the embedder ${job.embedder}`
+          })
         }
         const kb = Option.getOrUndefined(
-          yield* Rows.findOne(Schema.Struct({ generation: Schema.Int }), sql`SELECT generation FROM knowledge_bases WHERE id = ${job.kbId}`)
+          yield* Rows.findOne(
+            Schema.Struct({ generation: Schema.Int }),
+            sql`SELECT generation FROM knowledge_bases WHERE id = ${job.kbId}`
+          )
         )
-        if (kb === undefined) return yield* new JobAborted({ code: "KNOWLEDGE_BASE_DELETED", message: "the knowledge base was deleted" })
+        if (kb === undefined) {
+          return yield* new JobAborted({ code: "KNOWLEDGE_BASE_DELETED", message: "the knowledge base was deleted" })
+        }
         const switching = job.targetGeneration !== kb.generation
-        const items = yield* Rows.findAll(ItemRow, sql`
+        const items = yield* Rows.findAll(
+          ItemRow,
+          sql`
           SELECT document_id, position, action, content_hash, chunk_total, chunks_done, status FROM kb_job_items
           WHERE job_id = ${job.id} AND status = 'PENDING' ORDER BY position
-        `)
+        `
+        )
         for (const item of items) {
-          const step: Effect.Effect<void, SqlError | VectorStoreError | EmbeddingFailed | LeaseLost> = item.action === "DELETE"
-            ? deleteItem(job, switching, item)
-            : upsertItem(job, embedder.value, switching, item)
+          const step: Effect.Effect<void, SqlError | VectorStoreError | EmbeddingFailed | LeaseLost> =
+            item.action === "DELETE"
+              ? deleteItem(job, switching, item)
+              : upsertItem(job, embedder.value, switching, item)
           yield* step.pipe(
             Effect.catchTags({
               EmbeddingFailed: (e) =>
@@ -413,7 +471,8 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
                   ? Effect.fail(new JobAborted({ code: "EMBEDDER_UNAVAILABLE", message: e.message }))
                   : failItem(job, item.documentId, "EMBEDDING_FAILED", e.message),
               VectorStoreRefused: (e) => failItem(job, item.documentId, "VECTOR_STORE_REFUSED", e.message),
-              VectorStoreUnavailable: (e) => Effect.fail(new JobAborted({ code: "VECTOR_STORE_UNAVAILABLE", message: e.message }))
+              VectorStoreUnavailable: (e) =>
+                Effect.fail(new JobAborted({ code: "VECTOR_STORE_UNAVAILABLE", message: e.message }))
             })
           )
         }
@@ -436,7 +495,9 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
         yield* run(job).pipe(Effect.ensuring(Fiber.interrupt(keepAlive)))
       }).pipe(
         Effect.annotateLogs({ ingestionJob: job.id, knowledgeBase: job.kbId }),
-        Effect.catchAllCause((cause) => Effect.logError("ingestion job failed unexpectedly; it resumes when its lease expires", cause))
+        Effect.catchAllCause((cause) =>
+          Effect.logError("ingestion job failed unexpectedly; it resumes when its lease expires", cause)
+        )
       )
 
     /**
@@ -454,14 +515,21 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
       let pause = min
       const loop: Effect.Effect<never, never, never> = Effect.gen(function*() {
         yield* permits.take(1)
-        const job = yield* claim.pipe(Effect.catchAllCause((cause) => Effect.as(Effect.logWarning("could not claim an ingestion job", cause), Option.none())))
+        const job = yield* claim.pipe(
+          Effect.catchAllCause((cause) =>
+            Effect.as(Effect.logWarning("could not claim an ingestion job", cause), Option.none())
+          )
+        )
         if (Option.isSome(job)) {
           pause = min
           yield* runLeased(job.value).pipe(Effect.ensuring(permits.release(1)), Effect.forkScoped)
           return
         }
         yield* permits.release(1)
-        const nudged = yield* Effect.raceFirst(Effect.as(Queue.take(nudges), true), Effect.as(Effect.sleep(pause), false))
+        const nudged = yield* Effect.raceFirst(
+          Effect.as(Queue.take(nudges), true),
+          Effect.as(Effect.sleep(pause), false)
+        )
         pause = nudged ? min : Math.min(max, pause * 2)
       }).pipe(Effect.forever) as never
       return yield* loop

@@ -120,7 +120,8 @@ export const DocumentRow = Schema.Struct({
 })
 export type DocumentRow = typeof DocumentRow.Type
 
-export const DOCUMENT_COLUMNS = `id, kb_id, tenant_id, source_type, title, url, file_name, format, size_bytes, content, faqs,
+export const DOCUMENT_COLUMNS =
+  `id, kb_id, tenant_id, source_type, title, url, file_name, format, size_bytes, content, faqs,
   content_hash, status, ingested_hash, ingested_embedder, chunk_count, last_error, ingested_at, created_at, updated_at`
 
 export const toDocument = (row: DocumentRow): KbDocument =>
@@ -170,7 +171,8 @@ export const JobRow = Schema.Struct({
 })
 export type JobRow = typeof JobRow.Type
 
-export const JOB_COLUMNS = `id, kb_id, tenant_id, status, full_reindex, planned, embedder, target_collection, target_generation,
+export const JOB_COLUMNS =
+  `id, kb_id, tenant_id, status, full_reindex, planned, embedder, target_collection, target_generation,
   chunks_total, chunks_done, documents_total, documents_done, documents_unchanged, documents_removed, documents_failed,
   errors, runs, lease_owner, lease_until, created_at, started_at, finished_at`
 
@@ -244,7 +246,8 @@ export interface NewDocument {
   readonly contentHash: string | null
 }
 
-const keyTaken = (e: SqlError) => isUniqueViolation(e, "knowledge_bases_key") ? Effect.fail(new KbKeyTaken()) : Effect.die(e)
+const keyTaken = (e: SqlError) =>
+  isUniqueViolation(e, "knowledge_bases_key") ? Effect.fail(new KbKeyTaken()) : Effect.die(e)
 
 const nowDate = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
@@ -277,12 +280,17 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
       ).pipe(Effect.map(({ items, total }) => ({ items: items.map(to), total })))
 
     const find = (tenantId: TenantId, id: KnowledgeBaseId) =>
-      Rows.findOne(KnowledgeBaseRow, sql`SELECT ${kbColumns} FROM knowledge_bases k WHERE k.id = ${id} AND k.tenant_id = ${tenantId}`)
+      Rows.findOne(
+        KnowledgeBaseRow,
+        sql`SELECT ${kbColumns} FROM knowledge_bases k WHERE k.id = ${id} AND k.tenant_id = ${tenantId}`
+      )
         .pipe(Effect.orDie)
 
     /** By id alone, for the worker (which has no tenant in hand). */
     const findById = (id: KnowledgeBaseId) =>
-      Rows.findOne(KnowledgeBaseRow, sql`SELECT ${kbColumns} FROM knowledge_bases k WHERE k.id = ${id}`).pipe(Effect.orDie)
+      Rows.findOne(KnowledgeBaseRow, sql`SELECT ${kbColumns} FROM knowledge_bases k WHERE k.id = ${id}`).pipe(
+        Effect.orDie
+      )
 
     const create = (kb: NewKnowledgeBase) =>
       Effect.gen(function*() {
@@ -316,31 +324,39 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
     const update = (tenantId: TenantId, id: KnowledgeBaseId, changes: KnowledgeBaseChanges) =>
       Effect.gen(function*() {
         const now = yield* nowDate
-        const updated = yield* Rows.findAll(IdRow, sql`
+        const updated = yield* Rows.findAll(
+          IdRow,
+          sql`
           UPDATE knowledge_bases SET
             kb_key = coalesce(${changes.kbKey ?? null}, kb_key),
             kb_name = coalesce(${changes.kbName ?? null}, kb_name),
             description = coalesce(${changes.description ?? null}, description),
-            retrieval_score_threshold = coalesce(${changes.retrievalScoreThreshold ?? null}::double precision, retrieval_score_threshold),
-            metadata = coalesce(${changes.metadata === undefined ? null : JSON.stringify(changes.metadata)}::jsonb, metadata),
+            retrieval_score_threshold = coalesce(${
+            changes.retrievalScoreThreshold ?? null
+          }::double precision, retrieval_score_threshold),
+            metadata = coalesce(${
+            changes.metadata === undefined ? null : JSON.stringify(changes.metadata)
+          }::jsonb, metadata),
             pending_embedder = ${
-          changes.pendingEmbedder === undefined ? sql.literal("pending_embedder") : sql`${changes.pendingEmbedder}`
-        },
+            changes.pendingEmbedder === undefined ? sql.literal("pending_embedder") : sql`${changes.pendingEmbedder}`
+          },
             updated_at = ${now}
           WHERE id = ${id} AND tenant_id = ${tenantId}
           RETURNING id
-        `).pipe(Effect.catchTag("SqlError", keyTaken))
+        `
+        ).pipe(Effect.catchTag("SqlError", keyTaken))
         if (updated.length === 0) return Option.none<KnowledgeBaseRow>()
         yield* forgetSearchTarget(id)
         return yield* find(tenantId, id)
       })
 
     const remove = (tenantId: TenantId, id: KnowledgeBaseId) =>
-      Rows.findAll(IdRow, sql`DELETE FROM knowledge_bases WHERE id = ${id} AND tenant_id = ${tenantId} RETURNING id`).pipe(
-        Effect.map((rows) => rows.length > 0),
-        Effect.tap(forgetSearchTarget(id)),
-        Effect.orDie
-      )
+      Rows.findAll(IdRow, sql`DELETE FROM knowledge_bases WHERE id = ${id} AND tenant_id = ${tenantId} RETURNING id`)
+        .pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.tap(forgetSearchTarget(id)),
+          Effect.orDie
+        )
 
     // --- documents ---------------------------------------------------------------------------
 
@@ -348,20 +364,26 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
     const addDocuments = (tenantId: TenantId, kbId: KnowledgeBaseId, documents: ReadonlyArray<NewDocument>) =>
       Effect.gen(function*() {
         const now = yield* nowDate
-        const kb = yield* Rows.findOne(IdRow, sql`
+        const kb = yield* Rows.findOne(
+          IdRow,
+          sql`
           SELECT id FROM knowledge_bases WHERE id = ${kbId} AND tenant_id = ${tenantId} FOR SHARE
-        `)
+        `
+        )
         if (Option.isNone(kb)) return Option.none<ReadonlyArray<KbDocument>>()
         const rows: Array<DocumentRow> = []
         for (const d of documents) {
-          const row = yield* Rows.single(DocumentRow, sql`
+          const row = yield* Rows.single(
+            DocumentRow,
+            sql`
             INSERT INTO kb_documents (id, kb_id, tenant_id, source_type, title, url, file_name, format, size_bytes, content,
               faqs, content_hash, status, created_at, updated_at)
             VALUES (${uuidv7()}, ${kbId}, ${tenantId}, ${d.sourceType}, ${d.title}, ${d.url}, ${d.fileName}, ${d.format},
               ${d.sizeBytes}, ${d.content}, ${d.faqs === null ? null : JSON.stringify(d.faqs)}::jsonb, ${d.contentHash},
               'PENDING', ${now}, ${now})
             RETURNING ${documentColumns}
-          `)
+          `
+          )
           rows.push(row)
         }
         return Option.some(rows.map(toDocument))
@@ -371,20 +393,24 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
       pageOf("kb_documents", documentColumns, DocumentRow, kbId, page, toDocument)
 
     const findDocument = (kbId: KnowledgeBaseId, id: KbDocumentId) =>
-      Rows.findOne(DocumentRow, sql`SELECT ${documentColumns} FROM kb_documents WHERE id = ${id} AND kb_id = ${kbId}`).pipe(
-        Effect.map(Option.map(toDocument)),
-        Effect.orDie
-      )
+      Rows.findOne(DocumentRow, sql`SELECT ${documentColumns} FROM kb_documents WHERE id = ${id} AND kb_id = ${kbId}`)
+        .pipe(
+          Effect.map(Option.map(toDocument)),
+          Effect.orDie
+        )
 
     /** Marks it REMOVED (idempotent); false when there is no such document. */
     const removeDocument = (kbId: KnowledgeBaseId, id: KbDocumentId) =>
       Effect.gen(function*() {
         const now = yield* nowDate
-        const rows = yield* Rows.findAll(IdRow, sql`
+        const rows = yield* Rows.findAll(
+          IdRow,
+          sql`
           UPDATE kb_documents SET status = 'REMOVED', updated_at = CASE WHEN status = 'REMOVED' THEN updated_at ELSE ${now} END
           WHERE id = ${id} AND kb_id = ${kbId}
           RETURNING id
-        `)
+        `
+        )
         yield* forgetSearchTarget(kbId)
         return rows.length > 0
       }).pipe(Effect.orDie)
@@ -405,13 +431,16 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
     const enqueueJob = (tenantId: TenantId, kbId: KnowledgeBaseId, full: boolean) =>
       Effect.gen(function*() {
         const now = yield* nowDate
-        return yield* Rows.single(Schema.Struct({ id: IngestionJobId, status: IngestionJobStatus }), sql`
+        return yield* Rows.single(
+          Schema.Struct({ id: IngestionJobId, status: IngestionJobStatus }),
+          sql`
           INSERT INTO kb_ingestion_jobs (id, kb_id, tenant_id, status, full_reindex, created_at, updated_at)
           VALUES (${uuidv7()}, ${kbId}, ${tenantId}, 'QUEUED', ${full}, ${now}, ${now})
           ON CONFLICT (kb_id) WHERE status = 'QUEUED'
           DO UPDATE SET full_reindex = kb_ingestion_jobs.full_reindex OR EXCLUDED.full_reindex
           RETURNING id, status
-        `)
+        `
+        )
       }).pipe(Effect.orDie)
 
     const findJob = (kbId: KnowledgeBaseId, id: IngestionJobId) =>
@@ -430,12 +459,15 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
     const searchTargets = (tenantId: TenantId, kbIds: ReadonlyArray<string>) =>
       kbIds.length === 0
         ? Effect.succeed<ReadonlyArray<SearchTarget>>([])
-        : Rows.findAll(SearchTarget, sql`
+        : Rows.findAll(
+          SearchTarget,
+          sql`
           SELECT k.id, k.collection, k.embedder, k.retrieval_score_threshold AS threshold,
             (SELECT coalesce(json_agg(d.id), '[]'::json) FROM kb_documents d
               WHERE d.kb_id = k.id AND d.status = 'REMOVED') AS removed_document_ids
           FROM knowledge_bases k WHERE k.tenant_id = ${tenantId} AND k.id IN ${sql.in(kbIds)}
-        `).pipe(
+        `
+        ).pipe(
           Effect.map((rows) => kbIds.flatMap((id) => rows.filter((r) => r.id === id))),
           Effect.orDie
         )

@@ -33,9 +33,9 @@ export interface KnowledgeSettingsShape {
 }
 
 /**
- * 0.2: measured with the offline embedder on the shipped retrieval corpus, the expected passage of
- * 52 of 54 questions scores at least this, 19% of the other question/passage pairs do, and small
- * talk almost never does (`OfflineEmbedder.test.ts` holds it; docs/decisions/0028-offline-embedder-and-score-threshold.md).
+ * 0.2: measured with the offline embedder on the shipped retrieval corpus, the expected passage of 52 of 54 questions
+ * scores at least this, 19% of the other question/passage pairs do, and small talk almost never does
+ * (`OfflineEmbedder.test.ts` holds it; docs/decisions/0028-offline-embedder-and-score-threshold.md).
  */
 export const DEFAULT_SCORE_THRESHOLD = 0.2
 

@@ -120,7 +120,8 @@ const normalizeHostname = (hostname: string): string => hostname.toLowerCase().r
 const isHostname = (value: string): boolean => {
   const labels = normalizeHostname(value).split(".")
   // URL parsing reads a host ending in a number as an IPv4 address ("10.1" is 10.0.0.1)
-  return value.length <= 253 && labels.every((label) => HOSTNAME_LABEL.test(label)) && !/^(?:0x[0-9a-f]*|\d+)$/.test(labels[labels.length - 1])
+  return value.length <= 253 && labels.every((label) => HOSTNAME_LABEL.test(label)) &&
+    !/^(?:0x[0-9a-f]*|\d+)$/.test(labels[labels.length - 1])
 }
 
 const parseRange = (entry: string): Range | undefined => {
@@ -209,11 +210,16 @@ const checkStatically = (input: string | URL, allowed: Allowed): Either.Either<T
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     return Either.left(
-      new UrlNotAllowed({ reason: "SCHEME", message: `Only http and https URLs can be fetched, not ${url.protocol.replace(/:$/, "")}` })
+      new UrlNotAllowed({
+        reason: "SCHEME",
+        message: `Only http and https URLs can be fetched, not ${url.protocol.replace(/:$/, "")}`
+      })
     )
   }
   if (url.username !== "" || url.password !== "") {
-    return Either.left(new UrlNotAllowed({ reason: "CREDENTIALS", message: "URLs with a user name or password cannot be fetched" }))
+    return Either.left(
+      new UrlNotAllowed({ reason: "CREDENTIALS", message: "URLs with a user name or password cannot be fetched" })
+    )
   }
   const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname
   if (host === "") return Either.left(new UrlNotAllowed({ reason: "INVALID_URL", message: `${url.href} has no host` }))
@@ -237,7 +243,10 @@ const resolveChecked = (
 ): void => {
   dns.lookup(host, { all: true, family }, (error, addresses) => {
     if (error !== null) {
-      return callback(error.code === "ENOTFOUND" || error.code === "ENODATA" ? unresolvable(host, error.code) : error, [])
+      return callback(
+        error.code === "ENOTFOUND" || error.code === "ENODATA" ? unresolvable(host, error.code) : error,
+        []
+      )
     }
     if (addresses.length === 0) return callback(unresolvable(host, "no addresses"), [])
     if (!allowed.hosts.has(normalizeHostname(host))) {
@@ -317,22 +326,30 @@ const failed = (message: string, retryable: boolean, status?: number) =>
 
 /** The `lookup` option of `node:http`: resolves, then refuses the connection unless every address passes. */
 const guardedLookup = (allowed: Allowed): net.LookupFunction => (hostname, options, callback) => {
-  resolveChecked(hostname, allowed, options.family === 4 || options.family === "IPv4" ? 4 : options.family === 6 || options.family === "IPv6" ? 6 : 0, (error, addresses) => {
-    const cb = callback as (...args: Array<unknown>) => void
-    if (error !== null) cb(error)
-    else if (options.all === true) cb(null, addresses)
-    else cb(null, addresses[0].address, addresses[0].family)
-  })
+  resolveChecked(
+    hostname,
+    allowed,
+    options.family === 4 || options.family === "IPv4" ? 4 : options.family === 6 || options.family === "IPv6" ? 6 : 0,
+    (error, addresses) => {
+      const cb = callback as (...args: Array<unknown>) => void
+      if (error !== null) cb(error)
+      else if (options.all === true) cb(null, addresses)
+      else cb(null, addresses[0].address, addresses[0].family)
+    }
+  )
 }
 
 const connectionError = (url: URL, error: NodeJS.ErrnoException) =>
   error.code === "EAI_AGAIN"
     ? failed(`${url.host} could not be resolved just now (${error.code})`, true)
-    : error.code === "CERT_HAS_EXPIRED" || error.code?.startsWith("ERR_TLS") || /certificate|self[- ]signed/i.test(error.message)
+    : error.code === "CERT_HAS_EXPIRED" || error.code?.startsWith("ERR_TLS") ||
+        /certificate|self[- ]signed/i.test(error.message)
     ? failed(`The TLS connection to ${url.host} failed: ${error.message}`, false)
     : failed(`The connection to ${url.host} failed: ${error.code ?? error.message}`, true)
 
-const decoderOf = (encoding: string | undefined): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | null | undefined => {
+const decoderOf = (
+  encoding: string | undefined
+): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | null | undefined => {
   switch ((encoding ?? "identity").trim().toLowerCase()) {
     case "":
     case "identity":
@@ -350,7 +367,11 @@ const decoderOf = (encoding: string | undefined): zlib.Gunzip | zlib.Inflate | z
 }
 
 /** One request and its response, on a fresh connection, within the policy's deadline. */
-const exchange = (target: Target, policy: UrlPolicy, allowed: Allowed): Effect.Effect<Hop, UrlNotAllowed | UrlFetchFailed> =>
+const exchange = (
+  target: Target,
+  policy: UrlPolicy,
+  allowed: Allowed
+): Effect.Effect<Hop, UrlNotAllowed | UrlFetchFailed> =>
   Effect.async<Hop, UrlNotAllowed | UrlFetchFailed>((resume) => {
     let done = false
     let decoder: zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | null = null
@@ -376,8 +397,7 @@ const exchange = (target: Target, policy: UrlPolicy, allowed: Allowed): Effect.E
     )
 
     request.on("error", (error: NodeJS.ErrnoException) =>
-      fail(error instanceof UrlNotAllowed ? error : connectionError(target.url, error))
-    )
+      fail(error instanceof UrlNotAllowed ? error : connectionError(target.url, error)))
     request.on("response", (response) => {
       const status = response.statusCode ?? 0
       const location = response.headers.location
@@ -385,14 +405,26 @@ const exchange = (target: Target, policy: UrlPolicy, allowed: Allowed): Effect.E
         return finish(Effect.succeed({ _tag: "Redirect", location, status }))
       }
       if (status < 200 || status > 299) {
-        return fail(failed(`${target.url.href} answered ${status} ${response.statusMessage ?? ""}`.trim(), isRetryableStatus(status), status))
+        return fail(
+          failed(
+            `${target.url.href} answered ${status} ${response.statusMessage ?? ""}`.trim(),
+            isRetryableStatus(status),
+            status
+          )
+        )
       }
-      const tooLarge = () => failed(`${target.url.href} is too large (more than ${policy.maxBytes} bytes)`, false)
+      const tooLarge = () =>
+        failed(`${target.url.href} is too large (more than ${policy.maxBytes} bytes)`, false)
       const declared = Number(response.headers["content-length"])
       if (Number.isFinite(declared) && declared > policy.maxBytes) return fail(tooLarge())
       const chosen = decoderOf(response.headers["content-encoding"])
       if (chosen === undefined) {
-        return fail(failed(`${target.url.href} uses an unsupported content encoding (${response.headers["content-encoding"]})`, false))
+        return fail(
+          failed(
+            `${target.url.href} uses an unsupported content encoding (${response.headers["content-encoding"]})`,
+            false
+          )
+        )
       }
       decoder = chosen
       const body = decoder === null ? response : response.pipe(decoder)
@@ -412,13 +444,15 @@ const exchange = (target: Target, policy: UrlPolicy, allowed: Allowed): Effect.E
             contentType: response.headers["content-type"],
             bytes: new Uint8Array(Buffer.concat(chunks))
           }
-        }))
-      )
+        })))
       response.on("error", (error: NodeJS.ErrnoException) => fail(connectionError(target.url, error)))
       response.on("close", () => {
-        if (!response.complete) fail(failed(`The connection to ${target.url.host} closed before the whole body arrived`, true))
+        if (!response.complete) {
+          fail(failed(`The connection to ${target.url.host} closed before the whole body arrived`, true))
+        }
       })
-      decoder?.on("error", (error) => fail(failed(`${target.url.href} sent a body that cannot be decompressed: ${error.message}`, false)))
+      decoder?.on("error", (error) =>
+        fail(failed(`${target.url.href} sent a body that cannot be decompressed: ${error.message}`, false)))
     })
     request.end()
 
@@ -450,7 +484,9 @@ export const fetchUrl = (url: string, policy: UrlPolicy): Effect.Effect<FetchedU
         Effect.flatMap(exchange(target, policy, allowed), (result) => {
           if (result._tag === "Done") return Effect.succeed(result.fetched)
           if (redirects >= policy.maxRedirects) {
-            return Effect.fail(failed(`Too many redirects (more than ${policy.maxRedirects}), last from ${target.url.href}`, false))
+            return Effect.fail(
+              failed(`Too many redirects (more than ${policy.maxRedirects}), last from ${target.url.href}`, false)
+            )
           }
           let next: URL
           try {

@@ -1,13 +1,11 @@
 /**
  * PROVIDER_C's SMS sender: Azure Communication Services (ACS) SMS, API version `2021-03-07`.
  *
- * `POST {endpoint}/sms?api-version=2021-03-07` with
- * `{from, smsRecipients: [{to, repeatabilityRequestId, repeatabilityFirstSent}], message, smsSendOptions: {enableDeliveryReport, tag}}`,
- * signed with the resource's access key (HMAC-SHA256): headers `x-ms-date` (IMF-fixdate),
- * `x-ms-content-sha256` (base64 SHA-256 of the body) and
- * `Authorization: HMAC-SHA256 SignedHeaders=x-ms-date;host;x-ms-content-sha256&Signature=<base64>`, the
- * signature being the HMAC, keyed with the base64-decoded access key, of
- * `POST\n<path and query>\n<x-ms-date>;<host>;<content hash>`.
+ * `POST {endpoint}/sms?api-version=2021-03-07` with `{from, smsRecipients: [{to, repeatabilityRequestId,
+ * repeatabilityFirstSent}], message, smsSendOptions: {enableDeliveryReport, tag}}`, signed with the resource's access
+ * key (HMAC-SHA256): headers `x-ms-date` (IMF-fixdate), `x-ms-content-sha256` (base64 SHA-256 of the body) and
+ * `Authorization: HMAC-SHA256 SignedHeaders=x-ms-date;host;x-ms-content-sha256&Signature=<base64>`, the signature being
+ * the HMAC, keyed with the base64-decoded access key, of `POST\n<path and query>\n<x-ms-date>;<host>;<content hash>`.
  *
  * ACS answers 202 with one result per recipient, `{value: [{to, messageId, httpStatusCode, successful,
  * errorMessage?, repeatabilityResult?}]}`; a recipient's failure is read from its `httpStatusCode`
@@ -33,8 +31,8 @@ import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as crypto from "node:crypto"
-import { type OutboundSms, SendFailure, type SmsSender } from "./Senders.js"
 import { exchange, record, trimSlash } from "./ProviderHttp.js"
+import { type OutboundSms, SendFailure, type SmsSender } from "./Senders.js"
 
 export interface AzureSmsOptions {
   /** The Communication Services resource's endpoint, e.g. `https://contoso.communication.azure.com`. */
@@ -69,7 +67,8 @@ export const signAcsRequest = (request: {
   readonly body: string
 }): AcsSignedHeaders => {
   const contentHash = crypto.createHash("sha256").update(request.body, "utf8").digest("base64")
-  const stringToSign = `${request.method.toUpperCase()}\n${request.pathAndQuery}\n${request.date};${request.host};${contentHash}`
+  const stringToSign =
+    `${request.method.toUpperCase()}\n${request.pathAndQuery}\n${request.date};${request.host};${contentHash}`
   const signature = crypto.createHmac("sha256", Buffer.from(request.accessKey, "base64")).update(stringToSign, "utf8")
     .digest("base64")
   return {

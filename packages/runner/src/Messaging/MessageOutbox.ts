@@ -71,7 +71,8 @@ export const defaultMessagingOptions: MessagingOptions = {
 }
 
 export class MessagingSettings extends Context.Tag("Messaging/Settings")<MessagingSettings, MessagingOptions>() {
-  static readonly layer = (options: MessagingOptions = defaultMessagingOptions) => Layer.succeed(MessagingSettings, options)
+  static readonly layer = (options: MessagingOptions = defaultMessagingOptions) =>
+    Layer.succeed(MessagingSettings, options)
 }
 
 /** An active campaign of the agent, with its sender candidates: jsonb `templates` and `agentSettings` in their JSON form. */
@@ -161,7 +162,12 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
 
     /** The agent's active campaigns with their sender candidates, cached (`ListenerCache`): most agents have none. */
     const campaignsOf = (tenantId: TenantId, agentId: string) =>
-      ListenerCache.cached(tenantId, `messaging-campaigns:${agentId}`, Rows.findAll(CampaignRow, sql`
+      ListenerCache.cached(
+        tenantId,
+        `messaging-campaigns:${agentId}`,
+        Rows.findAll(
+          CampaignRow,
+          sql`
           SELECT 'CHATAPP' AS channel, c.id, c.templates, c.phone_number_id AS campaign_sender, NULL AS provider,
                  (SELECT n.phone_number_id FROM chatapp_agent_numbers n WHERE n.tenant_id = c.tenant_id AND n.agent_id = c.agent_id) AS attached,
                  (SELECT a.settings FROM agents a WHERE a.id = c.agent_id) AS agent_settings
@@ -170,7 +176,9 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
           SELECT 'SMS', s.id, s.templates, s.sender_number, s.sender_provider, NULL,
                  (SELECT a.settings FROM agents a WHERE a.id = s.agent_id)
           FROM sms_campaigns s WHERE s.tenant_id = ${tenantId} AND s.agent_id = ${agentId} AND s.is_active
-        `))
+        `
+        )
+      )
 
     /** The agent's campaigns that send a message for this call (none for a web call: it has no number to message). */
     const sendingFor = (event: CallEndedEvent) =>
@@ -187,7 +195,8 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
       })
 
     /** Whether a call's end queues a message (the cached lookup `onCallEnded` makes). */
-    const wants = (event: CallEndedEvent) => Effect.map(sendingFor(event), (sending) => sending.length > 0).pipe(Effect.orDie)
+    const wants = (event: CallEndedEvent) =>
+      Effect.map(sendingFor(event), (sending) => sending.length > 0).pipe(Effect.orDie)
 
     /** The outbox listener: runs in the transaction that ends the call. Answers whether a message was queued. */
     const onCallEnded = (event: CallEndedEvent) =>
@@ -201,7 +210,12 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
           ContactRow,
           sql`SELECT name, email, metadata FROM contacts WHERE id = ${event.customerId} AND tenant_id = ${event.tenantId}`
         )
-        const context = { name: contact?.name ?? null, email: contact?.email ?? null, phone: to, metadata: contact?.metadata ?? {} }
+        const context = {
+          name: contact?.name ?? null,
+          email: contact?.email ?? null,
+          phone: to,
+          metadata: contact?.metadata ?? {}
+        }
         const at = yield* now
         const chosen = sending.map((campaign): Chosen => {
           if (campaign.channel === "SMS") {
@@ -270,15 +284,17 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
      * as `RateCards.forTenant` reads it (its own card when it has one, else the platform's prices):
      * `units` segments, or one chat-app message.
      */
-    const insert = (m: Omit<MessageContent, "price"> & {
-      readonly event: CallEndedEvent
-      readonly campaignId: string
-      readonly to: string
-      readonly sender: string | null
-      readonly segments: number | null
-      readonly units: number
-      readonly at: Date
-    }) => {
+    const insert = (
+      m: Omit<MessageContent, "price"> & {
+        readonly event: CallEndedEvent
+        readonly campaignId: string
+        readonly to: string
+        readonly sender: string | null
+        readonly segments: number | null
+        readonly units: number
+        readonly at: Date
+      }
+    ) => {
       // without a sender there is nothing to send from: recorded as failed, so the log says why
       const failed = m.sender === null
       const rate = m.channel === "SMS"
@@ -312,7 +328,9 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
 
     /** Claims due messages so that no other dispatcher sends them meanwhile. */
     const claimDue = (at: Date, limit: number) =>
-      Rows.findAll(DueMessage, sql`
+      Rows.findAll(
+        DueMessage,
+        sql`
         UPDATE messages SET claimed_until = ${new Date(at.getTime() + Duration.toMillis(settings.claimFor))}
         WHERE id IN (
           SELECT id FROM messages
@@ -323,7 +341,8 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
         )
         RETURNING id, tenant_id, channel, to_number, sender, provider, template_name, language_code, body, body_parameters,
                   dlt_sender_id, dlt_template_id, encoding, price
-      `).pipe(Effect.orDie)
+      `
+      ).pipe(Effect.orDie)
 
     /**
      * Applies a status the messaging platform reported. Statuses only move forward (SENT → DELIVERED →
@@ -342,20 +361,30 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
             THEN COALESCE(delivered_at, ${s.at}) ELSE delivered_at END,
           read_at = CASE WHEN ${s.status} = 'read' AND status IN ('SENT', 'DELIVERED', 'READ') THEN COALESCE(read_at, ${s.at}) ELSE read_at END,
           failed_at = CASE WHEN ${s.status} = 'failed' AND status = 'SENT' THEN ${s.at} ELSE failed_at END,
-          error_code = CASE WHEN ${s.status} = 'failed' AND status = 'SENT' THEN ${s.error?.code ?? "FAILED"} ELSE error_code END,
-          error_message = CASE WHEN ${s.status} = 'failed' AND status = 'SENT' THEN ${s.error?.title ?? "reported failed"} ELSE error_message END
+          error_code = CASE WHEN ${s.status} = 'failed' AND status = 'SENT' THEN ${
+        s.error?.code ?? "FAILED"
+      } ELSE error_code END,
+          error_message = CASE WHEN ${s.status} = 'failed' AND status = 'SENT' THEN ${
+        s.error?.title ?? "reported failed"
+      } ELSE error_message END
         WHERE tenant_id = ${tenantId} AND channel = 'CHATAPP' AND provider_message_id = ${s.providerMessageId}
       `
 
     /** Records a webhook's statuses and replies; answers how many of each were new. */
-    const recordInbound = (tenantId: TenantId, statuses: ReadonlyArray<InboundStatus>, replies: ReadonlyArray<InboundReply>) =>
+    const recordInbound = (
+      tenantId: TenantId,
+      statuses: ReadonlyArray<InboundStatus>,
+      replies: ReadonlyArray<InboundReply>
+    ) =>
       Effect.gen(function*() {
         let newStatuses = 0
         let newReplies = 0
         for (const s of statuses) {
           const inserted = yield* sql`
             INSERT INTO message_status_events (tenant_id, provider_message_id, status, at, error_code, error_title)
-            VALUES (${tenantId}, ${s.providerMessageId}, ${s.status}, ${s.at}, ${s.error?.code ?? null}, ${s.error?.title ?? null})
+            VALUES (${tenantId}, ${s.providerMessageId}, ${s.status}, ${s.at}, ${s.error?.code ?? null}, ${
+            s.error?.title ?? null
+          })
             ON CONFLICT DO NOTHING
             RETURNING status
           `
@@ -377,16 +406,21 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
       }).pipe(sql.withTransaction, Effect.orDie)
 
     /** Statuses that arrived before the sends were recorded (the platform can be that quick): one read for the batch. */
-    const applyEarlyStatuses = (sent: ReadonlyArray<{ readonly tenantId: TenantId; readonly providerMessageId: string }>) =>
+    const applyEarlyStatuses = (
+      sent: ReadonlyArray<{ readonly tenantId: TenantId; readonly providerMessageId: string }>
+    ) =>
       Effect.gen(function*() {
         if (sent.length === 0) return
-        const early = yield* Rows.findAll(EarlyStatusRow, sql`
+        const early = yield* Rows.findAll(
+          EarlyStatusRow,
+          sql`
           SELECT e.tenant_id, e.provider_message_id, e.status, e.at, e.error_code, e.error_title
           FROM message_status_events e
           JOIN jsonb_to_recordset(${JSON.stringify(sent)}::jsonb) AS s("tenantId" uuid, "providerMessageId" text)
             ON e.tenant_id = s."tenantId" AND e.provider_message_id = s."providerMessageId"
           ORDER BY e.at
-        `)
+        `
+        )
         for (const e of early) {
           yield* applyStatus(e.tenantId, {
             providerMessageId: e.providerMessageId,
@@ -398,10 +432,13 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
       }).pipe(Effect.orDie)
 
     /** When the next message falls due (a retry, or a claim running out); `undefined` when none waits. */
-    const nextDueAt = Rows.single(Schema.Struct({ at: Schema.NullOr(Schema.DateFromSelf) }), sql`
+    const nextDueAt = Rows.single(
+      Schema.Struct({ at: Schema.NullOr(Schema.DateFromSelf) }),
+      sql`
       SELECT min(GREATEST(next_attempt_at, COALESCE(claimed_until, next_attempt_at))) AS at
       FROM messages WHERE status IN ('QUEUED', 'SENDING')
-    `).pipe(Effect.map((row) => row.at ?? undefined), Effect.orDie)
+    `
+    ).pipe(Effect.map((row) => row.at ?? undefined), Effect.orDie)
 
     return {
       wants,
@@ -457,17 +494,40 @@ const sendOne = (message: DueMessage, holding: Holding) =>
     )
     const at = new Date(yield* Clock.currentTimeMillis)
     if (outcome._tag === "Right") {
-      return { _tag: "Sent", id: message.id, tenantId: message.tenantId, providerMessageId: outcome.right.providerMessageId, at } satisfies SendOutcome
+      return {
+        _tag: "Sent",
+        id: message.id,
+        tenantId: message.tenantId,
+        providerMessageId: outcome.right.providerMessageId,
+        at
+      } satisfies SendOutcome
     }
     const failure = outcome.left
     const code = failure.code ?? (failure.status === null ? "UNREACHABLE" : `HTTP_${failure.status}`)
     const next = settings.retrySchedule[holding.attempts]
     if (failure.retryable && next !== undefined) {
       const nextAt = new Date(at.getTime() + Duration.toMillis(Duration.decode(next)))
-      return { _tag: "Retry", id: message.id, tenantId: message.tenantId, next: nextAt, status: failure.status, code, message: failure.message, at } satisfies SendOutcome
+      return {
+        _tag: "Retry",
+        id: message.id,
+        tenantId: message.tenantId,
+        next: nextAt,
+        status: failure.status,
+        code,
+        message: failure.message,
+        at
+      } satisfies SendOutcome
     }
     const text = failure.retryable ? `${failure.message} (gave up after ${holding.attempts} attempts)` : failure.message
-    return { _tag: "Failed", id: message.id, tenantId: message.tenantId, status: failure.status, code, message: text, at } satisfies SendOutcome
+    return {
+      _tag: "Failed",
+      id: message.id,
+      tenantId: message.tenantId,
+      status: failure.status,
+      code,
+      message: text,
+      at
+    } satisfies SendOutcome
   })
 
 /**
@@ -481,7 +541,8 @@ export const dispatchDueMessages = Effect.gen(function*() {
   const at = new Date(yield* Clock.currentTimeMillis)
   const due = yield* outbox.claimDue(at, outbox.settings.batchSize)
   if (due.length === 0) return 0
-  const adapterOf = (m: DueMessage) => m.channel === "CHATAPP" ? senders.chatApp.name : senders.sms(m.provider as PhoneProvider).name
+  const adapterOf = (m: DueMessage) =>
+    m.channel === "CHATAPP" ? senders.chatApp.name : senders.sms(m.provider as PhoneProvider).name
   const holding = yield* charges.hold(
     due.map((m) => ({ id: m.id, tenantId: m.tenantId, amount: m.price, adapter: adapterOf(m) })),
     at
@@ -493,7 +554,9 @@ export const dispatchDueMessages = Effect.gen(function*() {
       sendOne(byId.get(h.id)!, h).pipe(
         Effect.map((o): SendOutcome | undefined => o),
         // unknown whether the provider took it: left SENDING, its claim runs out and it is sent again with the same key
-        Effect.catchAllCause((cause) => Effect.as(Effect.logWarning(`message ${h.id}: not sent this pass`, cause), undefined))
+        Effect.catchAllCause((cause) =>
+          Effect.as(Effect.logWarning(`message ${h.id}: not sent this pass`, cause), undefined)
+        )
       ),
     { concurrency: outbox.settings.concurrency }
   )
@@ -503,17 +566,19 @@ export const dispatchDueMessages = Effect.gen(function*() {
   yield* outbox.applyEarlyStatuses(
     known.flatMap((o) => {
       const m = byId.get(o.id)!
-      return o._tag === "Sent" && m.channel === "CHATAPP" ? [{ tenantId: m.tenantId, providerMessageId: o.providerMessageId }] : []
+      return o._tag === "Sent" && m.channel === "CHATAPP"
+        ? [{ tenantId: m.tenantId, providerMessageId: o.providerMessageId }]
+        : []
     })
   )
   return due.length
 })
 
 /**
- * The dispatcher loop: passes back to back while they find work, then a pause until the next message
- * falls due (a retry's time, or an expired claim), at least `pollInterval` and at most
- * `maxIdleInterval`, which ends early when a message is written in this process. Messages written by other processes are found within
- * `maxIdleInterval`; retries go out on time.
+ * The dispatcher loop: passes back to back while they find work, then a pause until the next message falls due (a
+ * retry's time, or an expired claim), at least `pollInterval` and at most `maxIdleInterval`, which ends early when a
+ * message is written in this process. Messages written by other processes are found within `maxIdleInterval`; retries
+ * go out on time.
  *
  * When the last look for the next due message found none and nothing happened since (no pass
  * claimed a message, no message was written in this process), an empty pass is not followed by
@@ -541,7 +606,10 @@ export const messageDispatcher = Effect.gen(function*() {
       ),
       Effect.catchAllCause(() => Effect.succeed(min))
     )
-    const woken = yield* Effect.raceFirst(Effect.as(Effect.sleep(pause), false), Effect.as(Queue.take(outbox.wakeUps), true))
+    const woken = yield* Effect.raceFirst(
+      Effect.as(Effect.sleep(pause), false),
+      Effect.as(Queue.take(outbox.wakeUps), true)
+    )
     if (woken) noneWaiting = false
   }
 })

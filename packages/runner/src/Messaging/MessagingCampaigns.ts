@@ -17,8 +17,8 @@ import {
   type ChatAppTemplateMappingInput,
   type CreateChatAppCampaignRequest,
   type CreateSmsCampaignRequest,
-  MessageLog,
   type MessageChannel,
+  MessageLog,
   type MessageStatus,
   SmsCampaign,
   SmsCampaignExists,
@@ -36,15 +36,17 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as crypto from "node:crypto"
-import * as ListenerCache from "../Calls/ListenerCache.js"
 import { v7 as uuidv7 } from "uuid"
 import { AgentsRepo } from "../Agents/AgentsRepo.js"
+import * as ListenerCache from "../Calls/ListenerCache.js"
 import * as Rows from "../Sql/Rows.js"
 import { isUniqueViolation } from "../Sql/SqlErrors.js"
 
 const CHATAPP_COLUMNS = "id, tenant_id, agent_id, name, phone_number_id, is_active, templates, created_at, updated_at"
-const SMS_COLUMNS = "id, tenant_id, agent_id, name, sender_number, sender_provider, is_active, templates, created_at, updated_at"
-export const MESSAGE_COLUMNS = "id, channel, session_id, campaign_id, agent_id, contact_id, call_direction, call_outcome, " +
+const SMS_COLUMNS =
+  "id, tenant_id, agent_id, name, sender_number, sender_provider, is_active, templates, created_at, updated_at"
+export const MESSAGE_COLUMNS =
+  "id, channel, session_id, campaign_id, agent_id, contact_id, call_direction, call_outcome, " +
   "to_number AS \"to\", sender, provider, adapter, template_name, language_code, body, body_parameters, encoding, segments, " +
   "cost, currency, status, provider_message_id, attempts, last_http_status, error_code, error_message, next_attempt_at, " +
   "created_at, sent_at, delivered_at, read_at, failed_at"
@@ -86,10 +88,13 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
     const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
     const requireAgent = (tenantId: TenantId, agentId: AgentId) =>
-      Effect.flatMap(agents.find(tenantId, agentId), Option.match({
-        onNone: () => Effect.fail(new AgentNotFound()),
-        onSome: (found) => Effect.succeed(found.agent)
-      }))
+      Effect.flatMap(
+        agents.find(tenantId, agentId),
+        Option.match({
+          onNone: () => Effect.fail(new AgentNotFound()),
+          onSome: (found) => Effect.succeed(found.agent)
+        })
+      )
 
     // -------------------------------------------------------------------------
     // Chat-app campaigns
@@ -99,14 +104,21 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
       Effect.gen(function*() {
         const agent = yield* requireAgent(tenantId, input.agentId)
         const at = yield* now
-        return yield* Rows.single(ChatAppCampaignRow, sql`
+        return yield* Rows.single(
+          ChatAppCampaignRow,
+          sql`
           INSERT INTO chatapp_campaigns (id, tenant_id, agent_id, name, phone_number_id, is_active, templates, created_at, updated_at)
-          VALUES (${uuidv7()}, ${tenantId}, ${input.agentId}, ${input.name ?? `${agent.name} chat-app`}, ${input.phoneNumberId ?? null},
+          VALUES (${uuidv7()}, ${tenantId}, ${input.agentId}, ${input.name ?? `${agent.name} chat-app`}, ${
+            input.phoneNumberId ?? null
+          },
                   ${input.isActive ?? true}, ${JSON.stringify(chatAppTemplates(input.templates))}::jsonb, ${at}, ${at})
           RETURNING ${chatAppColumns}
-        `).pipe(
+        `
+        ).pipe(
           Effect.catchTag("SqlError", (e) =>
-            isUniqueViolation(e, "chatapp_campaigns_agent_key") ? Effect.fail(new ChatAppCampaignExists()) : Effect.die(e))
+            isUniqueViolation(e, "chatapp_campaigns_agent_key")
+              ? Effect.fail(new ChatAppCampaignExists())
+              : Effect.die(e))
         )
       })
 
@@ -121,19 +133,26 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
       )
 
     const findChatApp = (tenantId: TenantId, id: ChatAppCampaignId, lock = false) =>
-      Rows.findOne(ChatAppCampaignRow, sql`
+      Rows.findOne(
+        ChatAppCampaignRow,
+        sql`
         SELECT ${chatAppColumns} FROM chatapp_campaigns WHERE id = ${id} AND tenant_id = ${tenantId}
         ${lock ? sql.literal("FOR UPDATE") : sql.literal("")}
-      `).pipe(
+      `
+      ).pipe(
         Effect.orDie,
-        Effect.flatMap(Option.match({ onNone: () => Effect.fail(new ChatAppCampaignNotFound()), onSome: Effect.succeed }))
+        Effect.flatMap(
+          Option.match({ onNone: () => Effect.fail(new ChatAppCampaignNotFound()), onSome: Effect.succeed })
+        )
       )
 
     const updateChatApp = (tenantId: TenantId, id: ChatAppCampaignId, patch: UpdateChatAppCampaignRequest) =>
       Effect.gen(function*() {
         const current = yield* findChatApp(tenantId, id, true)
         const templates = patch.templates === undefined ? current.templates : chatAppTemplates(patch.templates)
-        return yield* Rows.single(ChatAppCampaignRow, sql`
+        return yield* Rows.single(
+          ChatAppCampaignRow,
+          sql`
           UPDATE chatapp_campaigns SET
             name = ${patch.name ?? current.name},
             phone_number_id = ${patch.phoneNumberId === undefined ? current.phoneNumberId : patch.phoneNumberId},
@@ -142,7 +161,8 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
             updated_at = ${yield* now}
           WHERE id = ${id}
           RETURNING ${chatAppColumns}
-        `)
+        `
+        )
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
 
     const removeChatApp = (tenantId: TenantId, id: ChatAppCampaignId) =>
@@ -154,12 +174,15 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
     const attachNumber = (tenantId: TenantId, agentId: AgentId, phoneNumberId: string) =>
       Effect.gen(function*() {
         yield* requireAgent(tenantId, agentId)
-        return yield* Rows.single(AgentNumberAttachmentRow, sql`
+        return yield* Rows.single(
+          AgentNumberAttachmentRow,
+          sql`
           INSERT INTO chatapp_agent_numbers (id, tenant_id, agent_id, phone_number_id, updated_at)
           VALUES (${uuidv7()}, ${tenantId}, ${agentId}, ${phoneNumberId}, ${yield* now})
           ON CONFLICT (tenant_id, agent_id) DO UPDATE SET phone_number_id = EXCLUDED.phone_number_id, updated_at = EXCLUDED.updated_at
           RETURNING id, tenant_id, agent_id, phone_number_id, updated_at
-        `).pipe(Effect.orDie)
+        `
+        ).pipe(Effect.orDie)
       })
 
     /**
@@ -169,17 +192,27 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
     const ensureWebhookToken = (tenantId: TenantId) =>
       Effect.gen(function*() {
         yield* sql`
-          INSERT INTO chatapp_webhook_tokens (tenant_id, token) VALUES (${tenantId}, ${crypto.randomBytes(24).toString("base64url")})
+          INSERT INTO chatapp_webhook_tokens (tenant_id, token) VALUES (${tenantId}, ${
+          crypto.randomBytes(24).toString("base64url")
+        })
           ON CONFLICT (tenant_id) DO NOTHING
         `
-        const row = yield* Rows.single(TokenRow, sql`SELECT token FROM chatapp_webhook_tokens WHERE tenant_id = ${tenantId}`)
+        const row = yield* Rows.single(
+          TokenRow,
+          sql`SELECT token FROM chatapp_webhook_tokens WHERE tenant_id = ${tenantId}`
+        )
         return row.token
       }).pipe(Effect.orDie)
 
     const webhookToken = (tenantId: TenantId) =>
       Rows.findOne(TokenRow, sql`SELECT token FROM chatapp_webhook_tokens WHERE tenant_id = ${tenantId}`).pipe(
         Effect.orDie,
-        Effect.flatMap(Option.match({ onNone: () => Effect.fail(new WebhookTokenNotIssued()), onSome: (row) => Effect.succeed(row.token) }))
+        Effect.flatMap(
+          Option.match({
+            onNone: () => Effect.fail(new WebhookTokenNotIssued()),
+            onSome: (row) => Effect.succeed(row.token)
+          })
+        )
       )
 
     // -------------------------------------------------------------------------
@@ -190,16 +223,27 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
       Effect.gen(function*() {
         const agent = yield* requireAgent(tenantId, input.agentId)
         const at = yield* now
-        const defaultName = `${agent.name} SMS`.replace(/[^\p{L}\p{N} ]/gu, " ").replace(/\s+/g, " ").trim().slice(0, 120)
-        return yield* Rows.single(SmsCampaignRow, sql`
+        const defaultName = `${agent.name} SMS`.replace(/[^\p{L}\p{N} ]/gu, " ").replace(/\s+/g, " ").trim().slice(
+          0,
+          120
+        )
+        return yield* Rows.single(
+          SmsCampaignRow,
+          sql`
           INSERT INTO sms_campaigns (id, tenant_id, agent_id, name, sender_number, sender_provider, is_active, templates, created_at, updated_at)
-          VALUES (${uuidv7()}, ${tenantId}, ${input.agentId}, ${input.name ?? (defaultName === "" ? "SMS" : defaultName)},
+          VALUES (${uuidv7()}, ${tenantId}, ${input.agentId}, ${
+            input.name ?? (defaultName === "" ? "SMS" : defaultName)
+          },
                   ${input.senderNumber ?? null}, ${input.senderProvider ?? null}, ${input.isActive ?? true},
                   ${JSON.stringify(smsTemplates(input.templates))}::jsonb, ${at}, ${at})
           RETURNING ${smsColumns}
-        `).pipe(
-          Effect.catchTag("SqlError", (e) =>
-            isUniqueViolation(e, "sms_campaigns_agent_key") ? Effect.fail(new SmsCampaignExists()) : Effect.die(e))
+        `
+        ).pipe(
+          Effect.catchTag(
+            "SqlError",
+            (e) =>
+              isUniqueViolation(e, "sms_campaigns_agent_key") ? Effect.fail(new SmsCampaignExists()) : Effect.die(e)
+          )
         )
       })
 
@@ -214,10 +258,13 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
       )
 
     const findSms = (tenantId: TenantId, id: SmsCampaignId, lock = false) =>
-      Rows.findOne(SmsCampaignRow, sql`
+      Rows.findOne(
+        SmsCampaignRow,
+        sql`
         SELECT ${smsColumns} FROM sms_campaigns WHERE id = ${id} AND tenant_id = ${tenantId}
         ${lock ? sql.literal("FOR UPDATE") : sql.literal("")}
-      `).pipe(
+      `
+      ).pipe(
         Effect.orDie,
         Effect.flatMap(Option.match({ onNone: () => Effect.fail(new SmsCampaignNotFound()), onSome: Effect.succeed }))
       )
@@ -226,7 +273,9 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
       Effect.gen(function*() {
         const current = yield* findSms(tenantId, id, true)
         const templates = patch.templates === undefined ? current.templates : smsTemplates(patch.templates)
-        return yield* Rows.single(SmsCampaignRow, sql`
+        return yield* Rows.single(
+          SmsCampaignRow,
+          sql`
           UPDATE sms_campaigns SET
             name = ${patch.name ?? current.name},
             sender_number = ${patch.senderNumber === undefined ? current.senderNumber : patch.senderNumber},
@@ -236,7 +285,8 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
             updated_at = ${yield* now}
           WHERE id = ${id}
           RETURNING ${smsColumns}
-        `)
+        `
+        )
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
 
     const removeSms = (tenantId: TenantId, id: SmsCampaignId) =>
@@ -283,8 +333,9 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
       )
 
     /** A write that changes what the call-ended listener reads: the tenant's cached lookups go once it is done. */
-    const invalidating = <Args extends [TenantId, ...Array<unknown>], A, E>(f: (...args: Args) => Effect.Effect<A, E>) =>
-    (...args: Args): Effect.Effect<A, E> => Effect.ensuring(f(...args), ListenerCache.invalidate(args[0]))
+    const invalidating =
+      <Args extends [TenantId, ...Array<unknown>], A, E>(f: (...args: Args) => Effect.Effect<A, E>) =>
+      (...args: Args): Effect.Effect<A, E> => Effect.ensuring(f(...args), ListenerCache.invalidate(args[0]))
 
     return {
       createChatApp: invalidating(createChatApp),

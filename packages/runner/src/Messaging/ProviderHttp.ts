@@ -34,7 +34,9 @@ export const exchange = (label: string, timeout: Duration.DurationInput) =>
   request: Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError, R>
 ): Effect.Effect<Answer, SendFailure, R> =>
   request.pipe(
-    Effect.flatMap((response) => Effect.map(response.text, (text) => ({ status: response.status, body: parseJson(text) }))),
+    Effect.flatMap((response) =>
+      Effect.map(response.text, (text) => ({ status: response.status, body: parseJson(text) }))
+    ),
     Effect.timeout(timeout),
     Effect.mapError((error) =>
       new SendFailure({

@@ -82,7 +82,10 @@ const smsSender = (settle: Memory, onSend: SimulatedSendersOptions["onSend"], pr
 /** A chat-app sender and SMS senders sharing a memory of their own. */
 export const makeSimulatedSenders = (options: SimulatedSendersOptions = {}): SimulatedSenders => {
   const settle = makeMemory(options.capacity ?? DEFAULT_CAPACITY)
-  return { chatApp: chatAppSender(settle, options.onSend), sms: (provider) => smsSender(settle, options.onSend, provider) }
+  return {
+    chatApp: chatAppSender(settle, options.onSend),
+    sms: (provider) => smsSender(settle, options.onSend, provider)
+  }
 }
 
 const processMemory = makeMemory(DEFAULT_CAPACITY)

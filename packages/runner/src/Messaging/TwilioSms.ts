@@ -13,15 +13,16 @@
  * Docs (checked):
  * - https://www.twilio.com/docs/messaging/api/message-resource
  * - https://twilio.com/docs/messaging/guides/outbound-message-status-in-status-callbacks
- * - https://www.twilio.com/docs/errors/21604 (error body shape, e.g. `{"code": 21604, "message": …, "more_info": …, "status": 400}`)
+ * - https://www.twilio.com/docs/errors/21604 (error body shape, e.g. `{"code": 21604, "message": …, "more_info": …,
+ *   "status": 400}`)
  */
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as Redacted from "effect/Redacted"
-import { type OutboundSms, SendFailure, type SmsSender } from "./Senders.js"
 import { exchange, record, trimSlash } from "./ProviderHttp.js"
+import { type OutboundSms, SendFailure, type SmsSender } from "./Senders.js"
 
 export interface TwilioSmsOptions {
   /** Twilio's REST origin, e.g. `https://api.twilio.com`. */
@@ -62,10 +63,14 @@ const failureOf = (status: number, body: unknown): SendFailure => {
 }
 
 /** An `SmsSender` sending through Twilio's Message resource. */
-export const makeTwilioSmsSender = (options: TwilioSmsOptions): Effect.Effect<SmsSender, never, HttpClient.HttpClient> =>
+export const makeTwilioSmsSender = (
+  options: TwilioSmsOptions
+): Effect.Effect<SmsSender, never, HttpClient.HttpClient> =>
   Effect.gen(function*() {
     const timeout = options.timeout ?? TWILIO_SMS_REQUEST_TIMEOUT
-    const url = `${trimSlash(options.baseUrl)}/2010-04-01/Accounts/${encodeURIComponent(options.accountSid)}/Messages.json`
+    const url = `${trimSlash(options.baseUrl)}/2010-04-01/Accounts/${
+      encodeURIComponent(options.accountSid)
+    }/Messages.json`
     const client = (yield* HttpClient.HttpClient).pipe(
       HttpClient.mapRequest((request) =>
         request.pipe(HttpClientRequest.basicAuth(options.accountSid, options.authToken), HttpClientRequest.acceptJson)
@@ -74,7 +79,9 @@ export const makeTwilioSmsSender = (options: TwilioSmsOptions): Effect.Effect<Sm
 
     const send = (message: OutboundSms) =>
       client.execute(
-        HttpClientRequest.post(url).pipe(HttpClientRequest.bodyUrlParams(messageForm(message, options.statusCallbackUrl)))
+        HttpClientRequest.post(url).pipe(
+          HttpClientRequest.bodyUrlParams(messageForm(message, options.statusCallbackUrl))
+        )
       ).pipe(
         exchange(LABEL, timeout),
         Effect.flatMap(({ body, status }) => {
@@ -83,7 +90,12 @@ export const makeTwilioSmsSender = (options: TwilioSmsOptions): Effect.Effect<Sm
           return typeof sid === "string" && sid !== ""
             ? Effect.succeed({ providerMessageId: sid })
             : Effect.fail(
-              new SendFailure({ retryable: false, status, code: null, message: `${LABEL} answered ${status} without a message sid` })
+              new SendFailure({
+                retryable: false,
+                status,
+                code: null,
+                message: `${LABEL} answered ${status} without a message sid`
+              })
             )
         }),
         Effect.withSpan("TwilioSms.send", { attributes: { messageId: message.messageId } })

@@ -27,8 +27,8 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
-import { type OutboundSms, SendFailure, type SmsSender } from "./Senders.js"
 import { exchange, record, trimSlash } from "./ProviderHttp.js"
+import { type OutboundSms, SendFailure, type SmsSender } from "./Senders.js"
 
 export interface VonageSmsOptions {
   /** The SMS API origin; `https://rest.nexmo.com` unless set. */
@@ -87,7 +87,12 @@ const answer = (status: number, body: unknown): Effect.Effect<{ readonly provide
   const refused = parts.find((part) => part.status !== "0")
   if (parts.length === 0 || refused === undefined && typeof parts[0]!["message-id"] !== "string") {
     return Effect.fail(
-      new SendFailure({ retryable: false, status, code: null, message: `${LABEL} answered ${status} without a message id` })
+      new SendFailure({
+        retryable: false,
+        status,
+        code: null,
+        message: `${LABEL} answered ${status} without a message id`
+      })
     )
   }
   if (refused === undefined) return Effect.succeed({ providerMessageId: parts[0]!["message-id"] as string })
@@ -106,7 +111,9 @@ const answer = (status: number, body: unknown): Effect.Effect<{ readonly provide
 }
 
 /** An `SmsSender` sending through the Vonage SMS API. */
-export const makeVonageSmsSender = (options: VonageSmsOptions): Effect.Effect<SmsSender, never, HttpClient.HttpClient> =>
+export const makeVonageSmsSender = (
+  options: VonageSmsOptions
+): Effect.Effect<SmsSender, never, HttpClient.HttpClient> =>
   Effect.gen(function*() {
     const timeout = options.timeout ?? VONAGE_REQUEST_TIMEOUT
     const url = `${trimSlash(options.baseUrl ?? VONAGE_DEFAULT_BASE_URL)}/sms/json`

@@ -2,16 +2,14 @@
  * The chat-app sender for the WhatsApp Business Platform's Cloud API (Meta's Graph API), and the
  * helpers for its `messages` webhook.
  *
- * A message goes out as an approved template: `POST {baseUrl}/{apiVersion}/{phoneNumberId}/messages`
- * with a bearer token and
- * `{messaging_product: "whatsapp", recipient_type: "individual", to, type: "template", template: {name, language: {code}, components?}}`.
- * `components` (`[{type: "body", parameters: [{type: "text", text}, …]}]`) is sent only when the
- * template has body parameters: it is optional in the template object, and a template without
- * variables is sent without it. `to` is our E.164 number as is: Meta recommends the leading `+` and
- * country code (without the `+` it prepends the business number's country code).
- * The answer is `{messaging_product, contacts: [{input, wa_id}], messages: [{id: "wamid.…"}]}`; an
- * error is `{error: {message, type, code, error_subcode?, error_data?: {details}, fbtrace_id}}`, where
- * Meta says to act on `code`, not on the HTTP status or subcode.
+ * A message goes out as an approved template: `POST {baseUrl}/{apiVersion}/{phoneNumberId}/messages` with a bearer
+ * token and `{messaging_product: "whatsapp", recipient_type: "individual", to, type: "template", template: {name,
+ * language: {code}, components?}}`. `components` (`[{type: "body", parameters: [{type: "text", text}, …]}]`) is sent
+ * only when the template has body parameters: it is optional in the template object, and a template without variables
+ * is sent without it. `to` is our E.164 number as is: Meta recommends the leading `+` and country code (without the `+`
+ * it prepends the business number's country code). The answer is `{messaging_product, contacts: [{input, wa_id}],
+ * messages: [{id: "wamid.…"}]}`; an error is `{error: {message, type, code, error_subcode?, error_data?: {details},
+ * fbtrace_id}}`, where Meta says to act on `code`, not on the HTTP status or subcode.
  *
  * The Cloud API takes no idempotency key, so the sender is not idempotent: a retry after a timeout
  * may deliver the template twice.
@@ -37,8 +35,15 @@ import * as ParseResult from "effect/ParseResult"
 import type * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as crypto from "node:crypto"
-import { type ChatAppSender, type DeliveryStatus, type InboundReply, type InboundStatus, type OutboundChatApp, SendFailure } from "./Senders.js"
 import { exchange, record, trimSlash } from "./ProviderHttp.js"
+import {
+  type ChatAppSender,
+  type DeliveryStatus,
+  type InboundReply,
+  type InboundStatus,
+  type OutboundChatApp,
+  SendFailure
+} from "./Senders.js"
 
 export interface WhatsAppCloudOptions {
   /** The Graph API origin, e.g. `https://graph.facebook.com`. */
@@ -104,7 +109,9 @@ export const makeWhatsAppCloudSender = (
       )
     )
     const messagesUrl = (phoneNumberId: string) =>
-      `${trimSlash(options.baseUrl)}/${encodeURIComponent(options.apiVersion)}/${encodeURIComponent(phoneNumberId)}/messages`
+      `${trimSlash(options.baseUrl)}/${encodeURIComponent(options.apiVersion)}/${
+        encodeURIComponent(phoneNumberId)
+      }/messages`
 
     const send = (message: OutboundChatApp) =>
       client.execute(
@@ -261,7 +268,8 @@ export const parseWebhook = (payload: unknown): Either.Either<ParsedWebhook, str
       const rawMessages = record(record(rawChanges[changeIndex]).value).messages as ReadonlyArray<unknown> | undefined
       const contacts = value.contacts ?? []
       for (const [messageIndex, message] of (value.messages ?? []).entries()) {
-        const contact = contacts.find((c) => c.wa_id === message.from) ?? (contacts.length === 1 ? contacts[0] : undefined)
+        const contact = contacts.find((c) => c.wa_id === message.from) ??
+          (contacts.length === 1 ? contacts[0] : undefined)
         const interactive = message.interactive?.button_reply ?? message.interactive?.list_reply
         parsed.messages.push({
           providerMessageId: message.id,

@@ -12,9 +12,9 @@
  * No label carries a tenant, campaign or call id: those are unbounded, and a series once created
  * lives as long as the process. Per-campaign progress is the campaign API's job.
  */
+import * as ShardId from "@effect/cluster/ShardId"
 import * as Sharding from "@effect/cluster/Sharding"
 import * as ShardingConfig from "@effect/cluster/ShardingConfig"
-import * as ShardId from "@effect/cluster/ShardId"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { CallStatus } from "@voiceagent/domain/CallMachine"
 import { CampaignStatuses, holdsResources } from "@voiceagent/domain/CampaignMachine"
@@ -83,16 +83,19 @@ export const walletOperations = Metric.counter("voiceagent_wallet_operations", {
 })
 
 /** Counts a wallet operation: `ok`, or the tag of the error it failed with. */
-export const countWalletOperation = (operation: string) =>
-<A, E extends { readonly _tag: string }, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.onExit(effect, (exit) => {
-    const outcome = exit._tag === "Success"
-      ? "ok"
-      : exit.cause._tag === "Fail" ? exit.cause.error._tag : "defect"
-    return Metric.increment(
-      Metric.tagged(Metric.tagged(walletOperations, "operation", operation), "outcome", outcome)
-    )
-  })
+export const countWalletOperation =
+  (operation: string) =>
+  <A, E extends { readonly _tag: string }, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.onExit(effect, (exit) => {
+      const outcome = exit._tag === "Success"
+        ? "ok"
+        : exit.cause._tag === "Fail"
+        ? exit.cause.error._tag
+        : "defect"
+      return Metric.increment(
+        Metric.tagged(Metric.tagged(walletOperations, "operation", operation), "outcome", outcome)
+      )
+    })
 
 /**
  * Shards this process holds, by group, counted when scraped. (`effect_cluster_shards` is updated
@@ -160,21 +163,30 @@ export class MetricsRefresh extends Context.Tag("Observability/MetricsRefresh")<
         // ages against the platform's clock, which stamped the rows (not the database's now())
         const at = new Date(yield* Clock.currentTimeMillis)
         const [outboxes, contacts, campaigns, [letters]] = yield* Effect.all([
-          Rows.findAll(Schema.Struct({ outbox: Schema.String, depth: Schema.Int, oldestSeconds: Schema.NullOr(Schema.Number) }), sql`
+          Rows.findAll(
+            Schema.Struct({ outbox: Schema.String, depth: Schema.Int, oldestSeconds: Schema.NullOr(Schema.Number) }),
+            sql`
             SELECT 'webhooks' AS outbox, count(*)::int AS depth,
                    extract(epoch FROM ${at}::timestamptz - min(created_at))::float8 AS oldest_seconds
             FROM webhook_deliveries WHERE delivered_at IS NULL AND failed_at IS NULL
             UNION ALL
             SELECT 'messages', count(*)::int, extract(epoch FROM ${at}::timestamptz - min(created_at))::float8
-            FROM messages WHERE status IN ('QUEUED', 'SENDING')`),
-          Rows.findAll(Schema.Struct({ state: Schema.String, count: Schema.Int }), sql`
+            FROM messages WHERE status IN ('QUEUED', 'SENDING')`
+          ),
+          Rows.findAll(
+            Schema.Struct({ state: Schema.String, count: Schema.Int }),
+            sql`
             SELECT cc.state, count(*)::int AS count
             FROM campaigns c JOIN campaign_contacts cc ON cc.campaign_id = c.id
             WHERE c.status IN ${sql.in(ACTIVE_STATUSES)}
-            GROUP BY cc.state`),
-          Rows.findAll(Schema.Struct({ status: Schema.String, count: Schema.Int }), sql`
+            GROUP BY cc.state`
+          ),
+          Rows.findAll(
+            Schema.Struct({ status: Schema.String, count: Schema.Int }),
+            sql`
             SELECT status, count(*)::int AS count FROM campaigns
-            WHERE status IN ${sql.in(ACTIVE_STATUSES)} GROUP BY status`),
+            WHERE status IN ${sql.in(ACTIVE_STATUSES)} GROUP BY status`
+          ),
           Rows.findAll(Schema.Struct({ count: Schema.Int }), sql`SELECT count(*)::int AS count FROM dead_letters`)
         ])
         yield* Metric.set(deadLetters, letters?.count ?? 0)

@@ -23,12 +23,12 @@
  * rate; a 16 kHz recording (web calls) doubles each channel's rate on the way out.
  */
 import * as Effect from "effect/Effect"
+import * as Queue from "effect/Queue"
+import type * as Scope from "effect/Scope"
 import { FRAME_MS, SAMPLE_RATE } from "../Voice/Audio.js"
 import type { AudioFrame, MediaEvent, MediaSession } from "../Voice/Media.js"
 import { makeStreamClock, type StreamClock } from "../Voice/StreamClock.js"
 import { makeUpsampler } from "../Voice/WebAudio.js"
-import * as Queue from "effect/Queue"
-import type * as Scope from "effect/Scope"
 
 const SAMPLES_PER_MS = SAMPLE_RATE / 1_000
 
@@ -137,7 +137,8 @@ export const makeTimeline = (write: (caller: Int16Array, agent: Int16Array) => v
       const placed = clock.place(frame.at, now)
       offsetMs = placed - frame.at
       // the stream's first frame places it: when it was said on the engine's clock, never before what is written
-      base ??= Math.max(written, Math.round((placed - start(now)) * SAMPLES_PER_MS)) - Math.round(frame.at * SAMPLES_PER_MS)
+      base ??= Math.max(written, Math.round((placed - start(now)) * SAMPLES_PER_MS)) -
+        Math.round(frame.at * SAMPLES_PER_MS)
       let position = base + Math.round(frame.at * SAMPLES_PER_MS)
       if (position - written > MAX_GAP_MS * SAMPLES_PER_MS) {
         // the stream's clock jumped: go on from here
@@ -172,7 +173,8 @@ export const makeTimeline = (write: (caller: Int16Array, agent: Int16Array) => v
     end: (now) => {
       if (ended || origin === null) return
       ended = true
-      // to the stream's end: a line quiet at the end (nothing sent) is silence, and the agent's audio played until then is in
+      // to the stream's end: a line quiet at the end (nothing sent) is silence, and the agent's audio played until then
+      // is in
       silenceUntil(Math.min(streamNow(now), written + MAX_GAP_MS * SAMPLES_PER_MS))
       truncate(0)
     },

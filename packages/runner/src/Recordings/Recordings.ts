@@ -9,9 +9,9 @@
  * one (a call still going on, or a process that died mid-call) is never served.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
+import type { Agent } from "@voiceagent/domain/Agents"
 import type { CallSpec, SessionId } from "@voiceagent/domain/Calls"
 import type { TenantId } from "@voiceagent/domain/Ids"
-import type { Agent } from "@voiceagent/domain/Agents"
 import { DEFAULT_RECORDING_RETENTION_DAYS, RecordingSummary, shouldRecord } from "@voiceagent/domain/Recordings"
 import { WEB_CALL_SAMPLE_RATE } from "@voiceagent/domain/WebCalls"
 import * as Clock from "effect/Clock"
@@ -28,9 +28,9 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { tracked } from "../Observability/OffClockWork.js"
+import * as Rows from "../Sql/Rows.js"
 import { SAMPLE_RATE } from "../Voice/Audio.js"
 import type { MediaSession } from "../Voice/Media.js"
-import * as Rows from "../Sql/Rows.js"
 import { makeInterleaver, makeTimeline, recordMedia } from "./CallRecorder.js"
 import { openWavFile, WAV_HEADER_BYTES } from "./WavFile.js"
 
@@ -51,11 +51,13 @@ export class RecordingsSettings extends Context.Tag("Recordings/Settings")<Recor
     sweepInterval: "1 hour"
   }
 
-  static readonly layer = (options: RecordingsOptions = RecordingsSettings.defaults) => Layer.succeed(RecordingsSettings, options)
+  static readonly layer = (options: RecordingsOptions = RecordingsSettings.defaults) =>
+    Layer.succeed(RecordingsSettings, options)
 }
 
 /** Where a call's recording is kept, relative to the directory (`part` tells two recordings of one call apart). */
-export const recordingPath = (tenantId: string, sessionId: string, part: string) => path.join(tenantId, `${sessionId}.${part}.wav`)
+export const recordingPath = (tenantId: string, sessionId: string, part: string) =>
+  path.join(tenantId, `${sessionId}.${part}.wav`)
 
 const RecordingRow = Schema.Struct({
   sessionId: Schema.String,
@@ -99,14 +101,18 @@ export class Recordings extends Effect.Service<Recordings>()("Recordings/Recordi
       }, Rows.validated)
 
     const find = Effect.fn("Recordings.find")(function*(tenantId: TenantId, sessionId: SessionId) {
-      return yield* Rows.findOne(RecordingRow, sql`
+      return yield* Rows.findOne(
+        RecordingRow,
+        sql`
         SELECT session_id, path, duration_ms, bytes, sample_rate, created_at FROM call_recordings
         WHERE session_id = ${sessionId} AND tenant_id = ${tenantId}
-      `).pipe(Effect.orDie)
+      `
+      ).pipe(Effect.orDie)
     })
 
     /** A tenant's recording of a call, if there is one. */
-    const summary = (tenantId: TenantId, sessionId: SessionId) => Effect.map(find(tenantId, sessionId), Option.map(summaryOf))
+    const summary = (tenantId: TenantId, sessionId: SessionId) =>
+      Effect.map(find(tenantId, sessionId), Option.map(summaryOf))
 
     /** The file of a tenant's recording, if there is one and it is still on disk. */
     const file = (tenantId: TenantId, sessionId: SessionId) =>
@@ -125,23 +131,30 @@ export class Recordings extends Effect.Service<Recordings>()("Recordings/Recordi
       const row = yield* find(tenantId, sessionId)
       if (Option.isNone(row)) return false
       yield* removeFile(row.value.path)
-      yield* sql`DELETE FROM call_recordings WHERE session_id = ${sessionId} AND tenant_id = ${tenantId}`.pipe(Effect.orDie)
+      yield* sql`DELETE FROM call_recordings WHERE session_id = ${sessionId} AND tenant_id = ${tenantId}`.pipe(
+        Effect.orDie
+      )
       return true
     })
 
     /** Deletes the recordings made before `retentionDays` ago: files first, then their rows. How many. */
     const sweep = Effect.fn("Recordings.sweep")(function*() {
       const cutoff = new Date((yield* Clock.currentTimeMillis) - settings.retentionDays * DAY_MS)
-      const old = yield* Rows.findAll(Schema.Struct({ sessionId: Schema.String, path: Schema.String }), sql`
+      const old = yield* Rows.findAll(
+        Schema.Struct({ sessionId: Schema.String, path: Schema.String }),
+        sql`
         SELECT session_id, path FROM call_recordings WHERE created_at < ${cutoff} ORDER BY created_at LIMIT 1000
-      `).pipe(Effect.orDie)
+      `
+      ).pipe(Effect.orDie)
       let deleted = 0
       for (const row of old) {
         // one file the disk refuses to remove stays (and its row, so the next sweep tries again); the rest go
         yield* removeFile(row.path).pipe(
           Effect.zipRight(sql`DELETE FROM call_recordings WHERE session_id = ${row.sessionId}`.pipe(Effect.orDie)),
           Effect.zipRight(Effect.sync(() => deleted++)),
-          Effect.catchAllCause((cause) => Effect.logWarning(`a recording past its retention could not be deleted: ${row.path}`, cause))
+          Effect.catchAllCause((cause) =>
+            Effect.logWarning(`a recording past its retention could not be deleted: ${row.path}`, cause)
+          )
         )
       }
       return deleted + (yield* removeOrphans(cutoff))
@@ -153,22 +166,33 @@ export class Recordings extends Effect.Service<Recordings>()("Recordings/Recordi
      */
     const removeOrphans = Effect.fn("Recordings.removeOrphans")(function*(cutoff: Date) {
       let removed = 0
-      const tenants = yield* Effect.promise(() => fs.promises.readdir(directory, { withFileTypes: true }).catch(() => []))
+      const tenants = yield* Effect.promise(() =>
+        fs.promises.readdir(directory, { withFileTypes: true }).catch(() => [])
+      )
       for (const tenant of tenants) {
         if (!tenant.isDirectory()) continue
-        const names = yield* Effect.promise(() => fs.promises.readdir(path.join(directory, tenant.name)).catch(() => [] as Array<string>))
+        const names = yield* Effect.promise(() =>
+          fs.promises.readdir(path.join(directory, tenant.name)).catch(() => [] as Array<string>)
+        )
         for (const name of names) {
           const session = RECORDING_FILE.exec(name)?.[1]
           if (session === undefined) continue
           const relative = path.join(tenant.name, name)
-          const stat = yield* Effect.promise(() => fs.promises.stat(path.join(directory, relative)).catch(() => undefined))
+          const stat = yield* Effect.promise(() =>
+            fs.promises.stat(path.join(directory, relative)).catch(() => undefined)
+          )
           if (stat === undefined || stat.mtimeMs >= cutoff.getTime()) continue
-          const row = yield* Rows.findOne(Schema.Struct({ path: Schema.String }), sql`SELECT path FROM call_recordings WHERE session_id = ${session}`)
+          const row = yield* Rows.findOne(
+            Schema.Struct({ path: Schema.String }),
+            sql`SELECT path FROM call_recordings WHERE session_id = ${session}`
+          )
             .pipe(Effect.orDie)
           if (Option.isSome(row) && row.value.path === relative) continue
           yield* removeFile(relative).pipe(
             Effect.zipRight(Effect.sync(() => removed++)),
-            Effect.catchAllCause((cause) => Effect.logWarning(`a recording file without a record could not be deleted: ${relative}`, cause))
+            Effect.catchAllCause((cause) =>
+              Effect.logWarning(`a recording file without a record could not be deleted: ${relative}`, cause)
+            )
           )
         }
       }

@@ -42,7 +42,10 @@ export const parseWav = (file: Uint8Array): {
 } | undefined => {
   const view = new DataView(file.buffer, file.byteOffset, file.byteLength)
   const text = (at: number) => String.fromCharCode(...file.subarray(at, at + 4))
-  if (file.length < WAV_HEADER_BYTES || text(0) !== "RIFF" || text(8) !== "WAVE" || text(12) !== "fmt " || text(36) !== "data") {
+  if (
+    file.length < WAV_HEADER_BYTES || text(0) !== "RIFF" || text(8) !== "WAVE" || text(12) !== "fmt " ||
+    text(36) !== "data"
+  ) {
     return undefined
   }
   const channels = view.getUint16(22, true)
@@ -53,7 +56,13 @@ export const parseWav = (file: Uint8Array): {
   for (let i = 0; i < frames; i++) {
     for (let c = 0; c < channels; c++) samples[c]![i] = view.getInt16(WAV_HEADER_BYTES + 2 * (i * channels + c), true)
   }
-  return { channels, sampleRate, declaredDataBytes: view.getUint32(40, true), declaredRiffBytes: view.getUint32(4, true), samples }
+  return {
+    channels,
+    sampleRate,
+    declaredDataBytes: view.getUint32(40, true),
+    declaredRiffBytes: view.getUint32(4, true),
+    samples
+  }
 }
 
 /** Audio appended this size at a time (about a second of 8 kHz stereo). */

@@ -22,7 +22,8 @@ export const DatabaseTarget = Data.taggedEnum<DatabaseTarget>()
 export const layer = (target: DatabaseTarget): Layer.Layer<SqlClient.SqlClient, SqlError> =>
   DatabaseTarget.$match(target, {
     Pglite: ({ dataDir }) => PgliteClient.layer({ dataDir }),
-    Postgres: ({ applicationName, maxConnections, url }) => PostgresClient.layer({ url, maxConnections, applicationName })
+    Postgres: ({ applicationName, maxConnections, url }) =>
+      PostgresClient.layer({ url, maxConnections, applicationName })
   })
 
 export const describe = (target: DatabaseTarget): string =>

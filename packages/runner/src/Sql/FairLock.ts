@@ -75,7 +75,9 @@ export const unsafeMake = (): FairLock => {
     take,
     release,
     withLock: (effect) =>
-      Effect.uninterruptibleMask((restore) => Effect.zipRight(restore(take), Effect.ensuring(restore(effect), release))),
+      Effect.uninterruptibleMask((restore) =>
+        Effect.zipRight(restore(take), Effect.ensuring(restore(effect), release))
+      ),
     waiting: () => queue.slice(head).filter((w) => w?.state === "waiting").length
   }
 }

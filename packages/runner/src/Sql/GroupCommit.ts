@@ -26,11 +26,14 @@ export const make = <A, E>(
 
     const writeAll = (batch: ReadonlyArray<readonly [A, Deferred.Deferred<void>]>): Effect.Effect<void> =>
       Effect.flatMap(Effect.exit(write(batch.map(([item]) => item))), (exit) => {
-        if (Exit.isSuccess(exit)) return Effect.forEach(batch, ([, done]) => Deferred.succeed(done, undefined), { discard: true })
+        if (Exit.isSuccess(exit)) {
+          return Effect.forEach(batch, ([, done]) => Deferred.succeed(done, undefined), { discard: true })
+        }
         if (batch.length === 1) return Deferred.die(batch[0]![1], Cause.squash(exit.cause))
-        return Effect.logWarning(`${name}: a batch of ${batch.length} failed; writing them one at a time`, exit.cause).pipe(
-          Effect.zipRight(Effect.forEach(batch, (one) => writeAll([one]), { discard: true }))
-        )
+        return Effect.logWarning(`${name}: a batch of ${batch.length} failed; writing them one at a time`, exit.cause)
+          .pipe(
+            Effect.zipRight(Effect.forEach(batch, (one) => writeAll([one]), { discard: true }))
+          )
       })
 
     yield* Effect.gen(function*() {
@@ -43,6 +46,7 @@ export const make = <A, E>(
 
     return {
       submit: (item: A) =>
-        Effect.flatMap(Deferred.make<void>(), (done) => Effect.zipRight(Queue.offer(queue, [item, done]), Deferred.await(done)))
+        Effect.flatMap(Deferred.make<void>(), (done) =>
+          Effect.zipRight(Queue.offer(queue, [item, done]), Deferred.await(done)))
     }
   })

@@ -30,13 +30,22 @@ export class IdempotentRequests extends Effect.Service<IdempotentRequests>()("Sq
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
-    const claim = <A, I>(response: Schema.Schema<A, I>, tenantId: TenantId, scope: string, key: string, requestHash: string) =>
+    const claim = <A, I>(
+      response: Schema.Schema<A, I>,
+      tenantId: TenantId,
+      scope: string,
+      key: string,
+      requestHash: string
+    ) =>
       Effect.gen(function*() {
-        const inserted = yield* Rows.findAll(Schema.Struct({ key: Schema.String }), sql`
+        const inserted = yield* Rows.findAll(
+          Schema.Struct({ key: Schema.String }),
+          sql`
           INSERT INTO idempotent_requests (tenant_id, scope, key, request_hash)
           VALUES (${tenantId}, ${scope}, ${key}, ${requestHash})
           ON CONFLICT DO NOTHING RETURNING key
-        `)
+        `
+        )
         if (inserted.length > 0) return Claim.New<A>()
         const existing = yield* Rows.findOne(
           Schema.Struct({ requestHash: Schema.String, response: Schema.NullOr(response) }),

@@ -51,9 +51,12 @@ export const run = (directory: string = defaultDirectory) =>
 /** The highest migration id applied, or 0 when none is (or the table does not exist yet). */
 export const latestApplied = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const row = yield* Rows.single(Schema.Struct({ id: Schema.NullOr(Schema.Int) }), sql`
+  const row = yield* Rows.single(
+    Schema.Struct({ id: Schema.NullOr(Schema.Int) }),
+    sql`
     SELECT max(migration_id) AS id FROM ${sql(MIGRATIONS_TABLE)}
-  `).pipe(Effect.catchTag("SqlError", () => Effect.succeed({ id: 0 })))
+  `
+  ).pipe(Effect.catchTag("SqlError", () => Effect.succeed({ id: 0 })))
   return row.id ?? 0
 })
 

@@ -19,20 +19,20 @@
  * calls (and `query` parses and plans the text again) every time.
  */
 import * as Reactivity from "@effect/experimental/Reactivity"
-import { parse as PgParse, PGlite, protocol as PgProtocol, types as PgTypes, type Results } from "@electric-sql/pglite"
+import * as PgClient from "@effect/sql-pg/PgClient"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { Connection } from "@effect/sql/SqlConnection"
 import { SqlError } from "@effect/sql/SqlError"
 import * as Statement from "@effect/sql/Statement"
-import * as PgClient from "@effect/sql-pg/PgClient"
+import { parse as PgParse, PGlite, protocol as PgProtocol, type Results, types as PgTypes } from "@electric-sql/pglite"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as fs from "node:fs"
 import * as FairLock from "./FairLock.js"
-import { parseInt8, SqlNaming } from "./SqlNaming.js"
 import * as SqlActivity from "./SqlActivity.js"
+import { parseInt8, SqlNaming } from "./SqlNaming.js"
 
 export interface PgliteClientOptions {
   /** Directory holding the database files; in memory when omitted. */
@@ -98,13 +98,13 @@ export const make = (options: PgliteClientOptions): Effect.Effect<
           await db.exec("SET TIME ZONE 'UTC'")
           return db
         },
-        catch: (cause) => new SqlError({ cause, message: `PGlite: could not open database ${options.dataDir ?? "(memory)"}` })
+        catch: (cause) =>
+          new SqlError({ cause, message: `PGlite: could not open database ${options.dataDir ?? "(memory)"}` })
       }),
       (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
     )
     return yield* fromPglite(db)
   })
-
 
 /** Statements prepared on the session at most (the least recently used is closed beyond it). */
 const PREPARED_CAPACITY = 1000
@@ -200,7 +200,9 @@ class PgliteSession {
 }
 
 /** Wraps an open PGlite instance; the caller owns its lifetime. */
-export const fromPglite = (db: PGlite): Effect.Effect<SqlClient.SqlClient, never, Scope.Scope | Reactivity.Reactivity> =>
+export const fromPglite = (
+  db: PGlite
+): Effect.Effect<SqlClient.SqlClient, never, Scope.Scope | Reactivity.Reactivity> =>
   Effect.gen(function*() {
     // fair: a statement waits behind the ones that asked before it, never behind newcomers
     const session = yield* FairLock.make
@@ -210,7 +212,11 @@ export const fromPglite = (db: PGlite): Effect.Effect<SqlClient.SqlClient, never
     // may switch to after five runs, can be far slower for some values
     yield* Effect.promise(() => engine.exec("SET plan_cache_mode = force_custom_plan", "object"))
 
-    const run = (sql: string, params: ReadonlyArray<unknown>, rowMode: RowMode): Effect.Effect<Array<Results<any>>, SqlError> =>
+    const run = (
+      sql: string,
+      params: ReadonlyArray<unknown>,
+      rowMode: RowMode
+    ): Effect.Effect<Array<Results<any>>, SqlError> =>
       Effect.tryPromise({
         try: async () => {
           // PGlite runs a statement synchronously and resolves at once; without a turn of the event

@@ -15,8 +15,9 @@ export interface PostgresClientOptions {
 const INT8 = 20
 
 const typeParsers: pg.CustomTypesConfig = {
-  getTypeParser: ((oid: number, format?: "text" | "binary") =>
-    oid === INT8 ? parseInt8 : pg.types.getTypeParser(oid, format as any)) as pg.CustomTypesConfig["getTypeParser"]
+  getTypeParser:
+    ((oid: number, format?: "text" | "binary") =>
+      oid === INT8 ? parseInt8 : pg.types.getTypeParser(oid, format as any)) as pg.CustomTypesConfig["getTypeParser"]
 }
 
 /** A pooled client on real PostgreSQL, with the same naming and type rules as the PGlite client. */
@@ -30,4 +31,3 @@ export const layer = (options: PostgresClientOptions): Layer.Layer<SqlClient.Sql
     transformJson: false,
     types: typeParsers
   })
-

@@ -31,7 +31,9 @@ export interface RowClass<Self, Fields extends Schema.Struct.Fields> extends Sch
   new(props: any, options?: Schema.MakeOptions): Self
 }
 
-type FieldType<Fields extends Schema.Struct.Fields, K> = Schema.Struct.Type<Fields>[K & keyof Schema.Struct.Type<Fields>]
+type FieldType<Fields extends Schema.Struct.Fields, K> = Schema.Struct.Type<
+  Fields
+>[K & keyof Schema.Struct.Type<Fields>]
 
 type Columns<Fields extends Schema.Struct.Fields> = {
   readonly [K in keyof Fields]?:
@@ -111,8 +113,7 @@ export const findAll = <A, I, E>(
 export const single = <A, I, E>(
   Result: Schema.Schema<A, I>,
   query: Effect.Effect<ReadonlyArray<unknown>, E>
-): Effect.Effect<A, E> =>
-  dieOnDecode(SqlSchema.single({ Request: NoRequest, Result, execute: () => query })(undefined))
+): Effect.Effect<A, E> => dieOnDecode(SqlSchema.single({ Request: NoRequest, Result, execute: () => query })(undefined))
 
 /** A `count(*) AS total` row. */
 export const Count = Schema.Struct({ total: Schema.NonNegativeInt })

@@ -35,12 +35,14 @@ import * as Rows from "../Sql/Rows.js"
 import { callerVoice } from "../Voice/CallerVoice.js"
 import { LocalMedia } from "../Voice/Media.js"
 import { CallerStep, engagedScript, type SimulatedCaller, startCaller } from "../Voice/SimulatedCaller.js"
-import { type Carrier, type CarrierCallStatus, CallEventSink, DialRefused, TransferRefused } from "./Telephony.js"
+import { CallEventSink, type Carrier, type CarrierCallStatus, DialRefused, TransferRefused } from "./Telephony.js"
 
 export interface SimulatorOptions {
   readonly ringMillis: number
   /** Called for every dial the simulator accepts (tests count dials with it). */
-  readonly onDial?: ((dial: { readonly sessionId: string; readonly to: string; readonly at: number }) => void) | undefined
+  readonly onDial?:
+    | ((dial: { readonly sessionId: string; readonly to: string; readonly at: number }) => void)
+    | undefined
 }
 
 export type SimulatedBehaviour =
@@ -127,7 +129,9 @@ export interface SimulatedCallRecord {
 }
 
 /** The line's events, with the carrier's times, of a call placed as `record` says. */
-export const timelineOf = (record: SimulatedCallRecord): ReadonlyArray<{ readonly kind: ProviderEventKind; readonly at: number }> => {
+export const timelineOf = (
+  record: SimulatedCallRecord
+): ReadonlyArray<{ readonly kind: ProviderEventKind; readonly at: number }> => {
   const behaviour = behaviourOf(record.toNumber)
   const ringingAt = record.dialedAt + record.ringMs / 2
   const decidedAt = record.dialedAt + record.ringMs
@@ -190,10 +194,13 @@ export const makeSimulatedCarrier = (options: SimulatorOptions) =>
     let counter = 0
 
     const recordOf = (providerCallId: string) =>
-      Rows.findOne(SimulatedCallRow, sql`
+      Rows.findOne(
+        SimulatedCallRow,
+        sql`
         SELECT session_id, to_number, dialed_at, ring_ms, hung_up_at, caller_script FROM simulated_calls
         WHERE provider_call_id = ${providerCallId}
-      `).pipe(
+      `
+      ).pipe(
         Effect.map((row) =>
           Option.map(row, (r) => ({
             sessionId: r.sessionId,
@@ -238,7 +245,12 @@ export const makeSimulatedCarrier = (options: SimulatorOptions) =>
      * A call waits for its next event as an entry of the runner's `TimerWheel`, not as a sleeping
      * fiber: each event, reported, arms the next.
      */
-    const drive = (providerCallId: string, sessionId: SessionId, record: SimulatedCallRecord, script: ReadonlyArray<CallerStep>) =>
+    const drive = (
+      providerCallId: string,
+      sessionId: SessionId,
+      record: SimulatedCallRecord,
+      script: ReadonlyArray<CallerStep>
+    ) =>
       Effect.suspend(() => {
         if (driving.has(providerCallId)) return Effect.void
         const timeline = timelineOf(record)
@@ -264,12 +276,20 @@ export const makeSimulatedCarrier = (options: SimulatorOptions) =>
               yield* callee.caller.hangUp("the callee hung up")
               yield* Scope.close(callee.scope, Exit.void)
             }
-            yield* sink.report(sessionId, { eventId: `${providerCallId}:${event.kind}`, kind: event.kind, providerCallId, at: event.at })
+            yield* sink.report(sessionId, {
+              eventId: `${providerCallId}:${event.kind}`,
+              kind: event.kind,
+              providerCallId,
+              at: event.at
+            })
             if (!current()) return
             // a call with no talk time ends as it is answered: nobody speaks
             if (event.kind === "answered" && answeredAt !== endedAt) {
               const calleeScope = yield* Scope.fork(scope, ExecutionStrategy.sequential)
-              driven.callee = { caller: yield* pickUp(sessionId, script).pipe(Scope.extend(calleeScope)), scope: calleeScope }
+              driven.callee = {
+                caller: yield* pickUp(sessionId, script).pipe(Scope.extend(calleeScope)),
+                scope: calleeScope
+              }
             }
             driven.next++
             yield* armNext
@@ -283,7 +303,9 @@ export const makeSimulatedCarrier = (options: SimulatorOptions) =>
         yield* stopDriving(providerCallId)
         const at = yield* Clock.currentTimeMillis
         yield* sql`
-          UPDATE simulated_calls SET hung_up_at = ${new Date(at)} WHERE provider_call_id = ${providerCallId} AND hung_up_at IS NULL
+          UPDATE simulated_calls SET hung_up_at = ${new Date(
+          at
+        )} WHERE provider_call_id = ${providerCallId} AND hung_up_at IS NULL
         `.pipe(Effect.orDie)
       })
 
@@ -295,9 +317,15 @@ export const makeSimulatedCarrier = (options: SimulatorOptions) =>
           if (behaviour._tag === "Refused") return yield* new DialRefused({ reason: "the carrier refused the number" })
           const providerCallId = `sim-${request.sessionId}-${++counter}`
           const dialedAt = yield* Clock.currentTimeMillis
-          const record: SimulatedCallRecord = { toNumber: request.to, dialedAt, ringMs: options.ringMillis, hungUpAt: null }
+          const record: SimulatedCallRecord = {
+            toNumber: request.to,
+            dialedAt,
+            ringMs: options.ringMillis,
+            hungUpAt: null
+          }
           // the callee's script is part of the carrier's record: a runner taking the call over follows it too
-          const script = request.callerScript ?? (behaviour._tag === "Answered" ? engagedScript(behaviour.talkSeconds) : [])
+          const script = request.callerScript ??
+            (behaviour._tag === "Answered" ? engagedScript(behaviour.talkSeconds) : [])
           yield* records.submit({
             provider_call_id: providerCallId,
             session_id: request.sessionId,
@@ -312,9 +340,12 @@ export const makeSimulatedCarrier = (options: SimulatorOptions) =>
         }),
       hangup: (providerCallId) => release(providerCallId),
       callOf: (sessionId) =>
-        Rows.findOne(Schema.Struct({ providerCallId: Schema.String }), sql`
+        Rows.findOne(
+          Schema.Struct({ providerCallId: Schema.String }),
+          sql`
           SELECT provider_call_id FROM simulated_calls WHERE session_id = ${sessionId} ORDER BY dialed_at DESC LIMIT 1
-        `).pipe(Effect.map(Option.map((r) => r.providerCallId)), Effect.orDie),
+        `
+        ).pipe(Effect.map(Option.map((r) => r.providerCallId)), Effect.orDie),
       // the callee is handed to the number (which the simulator does not ring): for the platform the line
       // ends as on a hang-up; a number the simulator refuses to dial (…9004) is refused here too
       transfer: (providerCallId, request) =>
@@ -330,7 +361,12 @@ export const makeSimulatedCarrier = (options: SimulatorOptions) =>
           // the process that dialed may be gone: the call's events are reported from here
           if (!driving.has(providerCallId)) {
             const behaviour = behaviourOf(record.toNumber)
-            yield* drive(providerCallId, sessionId, record, script ?? (behaviour._tag === "Answered" ? engagedScript(behaviour.talkSeconds) : []))
+            yield* drive(
+              providerCallId,
+              sessionId,
+              record,
+              script ?? (behaviour._tag === "Answered" ? engagedScript(behaviour.talkSeconds) : [])
+            )
           }
           return Option.some(statusAt(record, now))
         })

@@ -70,13 +70,17 @@ export interface Carrier {
    * carrier shows there); the carrier carries the call on, the platform's media stream ends. A
    * carrier that cannot transfer (a web call) has none.
    */
-  readonly transfer?: ((providerCallId: string, request: TransferRequest) => Effect.Effect<void, TransferRefused>) | undefined
+  readonly transfer?:
+    | ((providerCallId: string, request: TransferRequest) => Effect.Effect<void, TransferRefused>)
+    | undefined
   /**
    * Streams an answered call's audio to `media` again (Telnyx's `streaming_start`): a call resumed by a
    * new owner (its runner died) has lost its stream with that runner. Absent where the carrier comes back
    * by itself (Twilio's `<Redirect>` after `<Connect>`).
    */
-  readonly restream?: ((providerCallId: string, media: { readonly streamUrl: string; readonly token: string }) => Effect.Effect<void>) | undefined
+  readonly restream?:
+    | ((providerCallId: string, media: { readonly streamUrl: string; readonly token: string }) => Effect.Effect<void>)
+    | undefined
 }
 
 export interface AnswerRequest {

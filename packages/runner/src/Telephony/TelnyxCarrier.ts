@@ -35,8 +35,8 @@ import {
   DialRefused,
   type DialRequest,
   INBOUND_REFUSED_MESSAGE,
-  type TransferRequest,
-  TransferRefused
+  TransferRefused,
+  type TransferRequest
 } from "./Telephony.js"
 
 export interface TelnyxOptions {
@@ -128,7 +128,9 @@ export const callStatusOf = (body: unknown): CarrierCallStatus => {
   return {
     phase: "completed",
     ...(endedAt === undefined ? {} : { endedAt }),
-    ...(endedAt !== undefined && Number.isFinite(duration) && duration > 0 ? { answeredAt: endedAt - duration * 1000 } : {})
+    ...(endedAt !== undefined && Number.isFinite(duration) && duration > 0
+      ? { answeredAt: endedAt - duration * 1000 }
+      : {})
   }
 }
 
@@ -166,7 +168,9 @@ export const makeTelnyxCarrier = (options: TelnyxOptions): Effect.Effect<Carrier
         let answer = yield* sendOnce(request)
         for (const delay of delays) {
           if (answer._tag !== "Outage") return answer
-          yield* Effect.logDebug("Telnyx did not answer: sending again").pipe(Effect.annotateLogs({ reason: answer.reason }))
+          yield* Effect.logDebug("Telnyx did not answer: sending again").pipe(
+            Effect.annotateLogs({ reason: answer.reason })
+          )
           yield* Effect.sleep(delay)
           answer = yield* sendOnce(request)
         }
@@ -211,7 +215,11 @@ export const makeTelnyxCarrier = (options: TelnyxOptions): Effect.Effect<Carrier
 
     /** A Call Control command on a call (`POST /v2/calls/{call_control_id}/actions/{action}`). */
     const command = (providerCallId: string, action: string, body: Record<string, unknown>) =>
-      send(HttpClientRequest.post(`${api}/calls/${pathSegment(providerCallId)}/actions/${action}`).pipe(HttpClientRequest.bodyUnsafeJson(body)))
+      send(
+        HttpClientRequest.post(`${api}/calls/${pathSegment(providerCallId)}/actions/${action}`).pipe(
+          HttpClientRequest.bodyUnsafeJson(body)
+        )
+      )
 
     const hangup = (providerCallId: string) =>
       command(providerCallId, "hangup", { command_id: hangupCommandId(providerCallId) }).pipe(
@@ -221,9 +229,14 @@ export const makeTelnyxCarrier = (options: TelnyxOptions): Effect.Effect<Carrier
               return Effect.void
             case "Refused":
               return answer.error.code === "90018"
-                ? Effect.logDebug("Telnyx call already over").pipe(Effect.annotateLogs({ callControlId: providerCallId }))
+                ? Effect.logDebug("Telnyx call already over").pipe(
+                  Effect.annotateLogs({ callControlId: providerCallId })
+                )
                 : Effect.logWarning("Telnyx refused to end a call").pipe(
-                  Effect.annotateLogs({ callControlId: providerCallId, reason: describeError(answer.status, answer.error) })
+                  Effect.annotateLogs({
+                    callControlId: providerCallId,
+                    reason: describeError(answer.status, answer.error)
+                  })
                 )
             case "Outage":
               return Effect.logWarning("Telnyx hangup failed").pipe(
@@ -247,7 +260,10 @@ export const makeTelnyxCarrier = (options: TelnyxOptions): Effect.Effect<Carrier
               if (answer.status === 404 || answer.error.code === "90015") return Effect.succeed(Option.none())
               return Effect.as(
                 Effect.logWarning("Telnyx call status unavailable").pipe(
-                  Effect.annotateLogs({ callControlId: providerCallId, reason: describeError(answer.status, answer.error) })
+                  Effect.annotateLogs({
+                    callControlId: providerCallId,
+                    reason: describeError(answer.status, answer.error)
+                  })
                 ),
                 Option.some({ phase: "dialing" as const })
               )
@@ -300,7 +316,11 @@ export const makeTelnyxCarrier = (options: TelnyxOptions): Effect.Effect<Carrier
         Effect.annotateLogs({
           callControlId: providerCallId,
           reason,
-          problem: result._tag === "Outage" ? result.reason : result._tag === "Refused" ? describeError(result.status, result.error) : "?"
+          problem: result._tag === "Outage"
+            ? result.reason
+            : result._tag === "Refused"
+            ? describeError(result.status, result.error)
+            : "?"
         })
       )
 
@@ -316,7 +336,10 @@ export const makeTelnyxCarrier = (options: TelnyxOptions): Effect.Effect<Carrier
       Effect.gen(function*() {
         const answered = yield* command(providerCallId, "answer", { command_id: `refuse-answer-${providerCallId}` })
         if (answered._tag !== "Ok") {
-          const rejected = yield* command(providerCallId, "reject", { cause: "USER_BUSY", command_id: `reject-${providerCallId}` })
+          const rejected = yield* command(providerCallId, "reject", {
+            cause: "USER_BUSY",
+            command_id: `reject-${providerCallId}`
+          })
           if (rejected._tag !== "Ok") yield* logRefusal(providerCallId, reason, "reject", rejected)
           return
         }
@@ -331,7 +354,9 @@ export const makeTelnyxCarrier = (options: TelnyxOptions): Effect.Effect<Carrier
           yield* logRefusal(providerCallId, reason, "speak to", spoken)
           return yield* hangup(providerCallId)
         }
-        yield* Effect.forkDaemon(Effect.sleep(refusedHangUpAfter(INBOUND_REFUSED_MESSAGE)).pipe(Effect.zipRight(hangup(providerCallId))))
+        yield* Effect.forkDaemon(
+          Effect.sleep(refusedHangUpAfter(INBOUND_REFUSED_MESSAGE)).pipe(Effect.zipRight(hangup(providerCallId)))
+        )
       })
 
     // `streaming_start` with the stream settings of a dial: the call's audio to the runner that owns it now
@@ -344,7 +369,11 @@ export const makeTelnyxCarrier = (options: TelnyxOptions): Effect.Effect<Carrier
 
     // Call Control's `transfer`: Telnyx dials `to` and bridges the call to it; the platform's stream ends
     const transfer = (providerCallId: string, request: TransferRequest) =>
-      command(providerCallId, "transfer", { to: request.to, from: request.from, command_id: transferCommandId(providerCallId) }).pipe(
+      command(providerCallId, "transfer", {
+        to: request.to,
+        from: request.from,
+        command_id: transferCommandId(providerCallId)
+      }).pipe(
         Effect.flatMap((answer) => {
           switch (answer._tag) {
             case "Ok":
@@ -357,6 +386,16 @@ export const makeTelnyxCarrier = (options: TelnyxOptions): Effect.Effect<Carrier
         })
       )
 
-    const carrier: Carrier = { name: "telnyx", machineDetection: true, dial, hangup, status, answer, refuse, transfer, restream }
+    const carrier: Carrier = {
+      name: "telnyx",
+      machineDetection: true,
+      dial,
+      hangup,
+      status,
+      answer,
+      refuse,
+      transfer,
+      restream
+    }
     return carrier
   })

@@ -34,7 +34,9 @@ export const parsePublicKey = (text: string): Either.Either<crypto.KeyObject, st
   try {
     if (trimmed.startsWith("-----BEGIN")) {
       const key = crypto.createPublicKey(trimmed)
-      return key.asymmetricKeyType === "ed25519" ? Either.right(key) : Either.left("is a PEM key, but not an Ed25519 one")
+      return key.asymmetricKeyType === "ed25519"
+        ? Either.right(key)
+        : Either.left("is a PEM key, but not an Ed25519 one")
     }
     if (!BASE64.test(trimmed)) return Either.left("expected the base64 Ed25519 public key Telnyx shows (44 characters)")
     const bytes = Buffer.from(trimmed, "base64")
@@ -55,7 +57,8 @@ const signedBytes = (timestamp: string, body: Uint8Array) => Buffer.concat([Buff
 
 /** Telnyx's signature of a webhook: base64 Ed25519 over `${timestamp}|${body}` (for fakes and tests). */
 export const signWebhook = (privateKey: crypto.KeyObject, timestamp: string, body: Uint8Array | string): string =>
-  crypto.sign(null, signedBytes(timestamp, typeof body === "string" ? Buffer.from(body, "utf8") : body), privateKey).toString("base64")
+  crypto.sign(null, signedBytes(timestamp, typeof body === "string" ? Buffer.from(body, "utf8") : body), privateKey)
+    .toString("base64")
 
 export type SignatureProblem =
   | "missing signature"
@@ -113,7 +116,9 @@ export const parseWebhookEvent = (body: unknown): Either.Either<TelnyxWebhookEve
   const data = body["data"]
   if (!isRecord(data)) return Either.left("The webhook body has no data object")
   const id = data["id"]
-  if (typeof id !== "string" || id === "" || id.length > 256) return Either.left("data.id must be a string of 1 to 256 characters")
+  if (typeof id !== "string" || id === "" || id.length > 256) {
+    return Either.left("data.id must be a string of 1 to 256 characters")
+  }
   const eventType = data["event_type"]
   if (typeof eventType !== "string" || eventType === "" || eventType.length > 128) {
     return Either.left("data.event_type must be a string of 1 to 128 characters")
@@ -209,7 +214,9 @@ export const machineVerdictOf = (event: TelnyxWebhookEvent): TelnyxMachineVerdic
   }
   const result = event.payload["result"]
   if (typeof result !== "string" || result === "" || result.length > 64) return `${event.eventType} without a result`
-  if (event.eventType.endsWith("greeting.ended")) return { answeredBy: "machine", messageEnded: true, result, callControlId }
+  if (event.eventType.endsWith("greeting.ended")) {
+    return { answeredBy: "machine", messageEnded: true, result, callControlId }
+  }
   const answeredBy = DETECTION_RESULTS[result]
   if (answeredBy === undefined) return `${event.eventType} with an unknown result: ${result}`
   return { answeredBy, messageEnded: false, result, callControlId }

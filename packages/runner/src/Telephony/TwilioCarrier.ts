@@ -25,8 +25,8 @@ import {
   DialRefused,
   type DialRequest,
   INBOUND_REFUSED_MESSAGE,
-  type TransferRequest,
-  TransferRefused
+  TransferRefused,
+  type TransferRequest
 } from "./Telephony.js"
 
 export interface TwilioOptions {
@@ -165,14 +165,17 @@ export const streamEndedPath = (sessionId: string) => `/api/v1/telephony/twilio/
  * now, or `<Hangup/>`.
  */
 export const streamTwiml = (streamUrl: string, token: string, redirectUrl: string) =>
-  `<Response><Connect><Stream url="${escapeXml(streamUrl)}"><Parameter name="token" value="${escapeXml(token)}"/></Stream>` +
+  `<Response><Connect><Stream url="${escapeXml(streamUrl)}"><Parameter name="token" value="${
+    escapeXml(token)
+  }"/></Stream>` +
   `</Connect><Redirect method="POST">${escapeXml(redirectUrl)}</Redirect></Response>`
 
 /** What a caller hears when an incoming call is turned away (an empty wallet, the tenant's calls at their limit). */
 export { INBOUND_REFUSED_MESSAGE }
 
 /** An incoming call turned away: the short message, then the line is hung up. */
-export const refusedTwiml = (message: string = INBOUND_REFUSED_MESSAGE) => `<Response><Say>${escapeXml(message)}</Say><Hangup/></Response>`
+export const refusedTwiml = (message: string = INBOUND_REFUSED_MESSAGE) =>
+  `<Response><Say>${escapeXml(message)}</Say><Hangup/></Response>`
 
 /** An incoming call to a number no agent answers: rejected before it is answered (Twilio bills nothing). */
 export const REJECT_TWIML = "<Response><Reject/></Response>"
@@ -182,8 +185,10 @@ export const incomingCallPath = "/api/v1/telephony/twilio/voice"
 export const incomingStatusPath = "/api/v1/telephony/twilio/voice/status"
 
 /** The answer to a stream-ended request: stream again, or hang up. */
-export const streamEndedTwiml = (route: { readonly streamUrl: string; readonly token: string } | null, redirectUrl: string) =>
-  route === null ? "<Response><Hangup/></Response>" : streamTwiml(route.streamUrl, route.token, redirectUrl)
+export const streamEndedTwiml = (
+  route: { readonly streamUrl: string; readonly token: string } | null,
+  redirectUrl: string
+) => route === null ? "<Response><Hangup/></Response>" : streamTwiml(route.streamUrl, route.token, redirectUrl)
 
 /**
  * The TwiML a transferred call runs in place of its stream: `<Dial>` the number, showing the call's
@@ -271,7 +276,10 @@ export const makeTwilioCarrier = (options: TwilioOptions): Effect.Effect<Carrier
         Effect.flatMap((response): Effect.Effect<TwilioAnswer> =>
           response.status >= 200 && response.status < 300
             ? Effect.map(Effect.option(response.json), (body) => ({ status: response.status, body, error: undefined }))
-            : Effect.map(readTwilioError(response), (error) => ({ status: response.status, body: Option.none(), error }))
+            : Effect.map(
+              readTwilioError(response),
+              (error) => ({ status: response.status, body: Option.none(), error })
+            )
         ),
         Effect.timeout(TWILIO_REQUEST_TIMEOUT)
       )
@@ -301,14 +309,19 @@ export const makeTwilioCarrier = (options: TwilioOptions): Effect.Effect<Carrier
           form.push(
             ["MachineDetection", "DetectMessageEnd"],
             ["AsyncAmd", "true"],
-            ["AsyncAmdStatusCallback", `${trimSlash(options.statusCallbackBaseUrl)}${amdCallbackPath(request.sessionId)}`],
+            [
+              "AsyncAmdStatusCallback",
+              `${trimSlash(options.statusCallbackBaseUrl)}${amdCallbackPath(request.sessionId)}`
+            ],
             ["AsyncAmdStatusCallbackMethod", "POST"]
           )
         }
         const result = yield* send(
           HttpClientRequest.post(`${accountPath}/Calls.json`).pipe(HttpClientRequest.bodyUrlParams(form))
         ).pipe(Effect.mapError((error) => new DialRefused({ reason: describeFailure(error) })))
-        if (result.error !== undefined) return yield* new DialRefused({ reason: describeAnswer(result.status, result.error) })
+        if (result.error !== undefined) {
+          return yield* new DialRefused({ reason: describeAnswer(result.status, result.error) })
+        }
         const sid = stringField(result.body, "sid")
         if (sid === undefined) {
           return yield* new DialRefused({ reason: `Twilio answered ${result.status} without a call sid` })
@@ -318,7 +331,9 @@ export const makeTwilioCarrier = (options: TwilioOptions): Effect.Effect<Carrier
 
     const hangup = (providerCallId: string) =>
       send(
-        HttpClientRequest.post(callPath(providerCallId)).pipe(HttpClientRequest.bodyUrlParams([["Status", "completed"]]))
+        HttpClientRequest.post(callPath(providerCallId)).pipe(
+          HttpClientRequest.bodyUrlParams([["Status", "completed"]])
+        )
       ).pipe(
         Effect.flatMap((result) =>
           result.error === undefined
@@ -371,7 +386,9 @@ export const makeTwilioCarrier = (options: TwilioOptions): Effect.Effect<Carrier
       ).pipe(
         Effect.mapError((error) => new TransferRefused({ reason: describeFailure(error) })),
         Effect.flatMap((result) =>
-          result.error === undefined ? Effect.void : Effect.fail(new TransferRefused({ reason: describeAnswer(result.status, result.error) }))
+          result.error === undefined
+            ? Effect.void
+            : Effect.fail(new TransferRefused({ reason: describeAnswer(result.status, result.error) }))
         )
       )
 

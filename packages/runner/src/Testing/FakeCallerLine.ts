@@ -24,8 +24,8 @@ import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import WebSocket from "ws"
 import { FRAME_MS, frames, mulawDecode, mulawEncode, SAMPLES_PER_FRAME } from "../Voice/Audio.js"
-import { detectDigits } from "../Voice/Dtmf.js"
 import { fixtureFor, voicedTone } from "../Voice/CallerVoice.js"
+import { detectDigits } from "../Voice/Dtmf.js"
 import { rms } from "../Voice/Vad.js"
 import { makeWaiters } from "./FakeHttp.js"
 
@@ -127,11 +127,26 @@ export const openCallerLine = (options: {
     const run = yield* FiberSet.makeRuntime<never>()
 
     const audio: Array<{ readonly at: number; readonly from: number; until: number; readonly mulaw: Uint8Array }> = []
-    const marks: Array<{ readonly name: string; readonly at: number; readonly due: number; echoedAt: number | undefined; cleared: boolean }> = []
+    const marks: Array<
+      {
+        readonly name: string
+        readonly at: number
+        readonly due: number
+        echoedAt: number | undefined
+        cleared: boolean
+      }
+    > = []
     const clears: Array<number> = []
     const violations: Array<string> = []
     const waiters = makeWaiters(options.name)
-    const lines: Array<{ readonly frames: ReadonlyArray<Int16Array>; sent: number; startedAt: number; readonly done: Deferred.Deferred<{ startedAt: number; endedAt: number }> }> = []
+    const lines: Array<
+      {
+        readonly frames: ReadonlyArray<Int16Array>
+        sent: number
+        startedAt: number
+        readonly done: Deferred.Deferred<{ startedAt: number; endedAt: number }>
+      }
+    > = []
     let closed: { readonly code: number; readonly reason: string } | undefined
     let playingUntil = 0
 
@@ -181,7 +196,9 @@ export const openCallerLine = (options: {
       })
 
     const finishLines = (at: number) => {
-      for (const line of lines.splice(0)) Deferred.unsafeDone(line.done, Exit.succeed({ startedAt: line.startedAt, endedAt: at }))
+      for (const line of lines.splice(0)) {
+        Deferred.unsafeDone(line.done, Exit.succeed({ startedAt: line.startedAt, endedAt: at }))
+      }
     }
 
     socket.on("message", (data, isBinary) => {

@@ -56,10 +56,19 @@ import type * as Scope from "effect/Scope"
 import * as crypto from "node:crypto"
 import * as http from "node:http"
 import type { Duplex } from "node:stream"
-import { WebSocketServer, type WebSocket } from "ws"
-import { listen, makeWaiters, refuseUpgrade } from "./FakeHttp.js"
+import { type WebSocket, WebSocketServer } from "ws"
 import { FRAME_MS, mulawDecode, SAMPLES_PER_FRAME } from "../Voice/Audio.js"
-import { detect, energyVad, initialDetector, Vad, type DetectorSettings, type DetectorState, type VadStream, webrtcVad } from "../Voice/Vad.js"
+import {
+  detect,
+  type DetectorSettings,
+  type DetectorState,
+  energyVad,
+  initialDetector,
+  Vad,
+  type VadStream,
+  webrtcVad
+} from "../Voice/Vad.js"
+import { listen, makeWaiters, refuseUpgrade } from "./FakeHttp.js"
 
 export const FAKE_DEEPGRAM_API_KEY = "fake-deepgram-key-0123456789abcdef"
 
@@ -110,7 +119,9 @@ export interface FakeDeepgramConnection {
   /** Every message the fake sent, parsed, in order. */
   readonly sent: ReadonlyArray<Record<string, unknown>>
   /** How the connection ended; `undefined` while open. */
-  readonly closed: { readonly code: number; readonly reason: string; readonly by: "client" | "server" | "dropped" } | undefined
+  readonly closed:
+    | { readonly code: number; readonly reason: string; readonly by: "client" | "server" | "dropped" }
+    | undefined
 }
 
 export interface FakeDeepgramServer {
@@ -143,14 +154,37 @@ const MODEL_UUID = "40bd3654-e622-47c4-a111-63a61b23bfe8"
 /** Deepgram's default when `endpointing` is not given. */
 const DEFAULT_ENDPOINTING_MS = 10
 
-const BOOLEAN_PARAMS = new Set(["interim_results", "vad_events", "punctuate", "smart_format", "diarize", "filler_words", "numerals", "profanity_filter", "no_delay", "multichannel", "dictation", "mip_opt_out"])
+const BOOLEAN_PARAMS = new Set([
+  "interim_results",
+  "vad_events",
+  "punctuate",
+  "smart_format",
+  "diarize",
+  "filler_words",
+  "numerals",
+  "profanity_filter",
+  "no_delay",
+  "multichannel",
+  "dictation",
+  "mip_opt_out"
+])
 const FIXED_PARAMS: ReadonlyMap<string, string> = new Map([
   ["encoding", "mulaw"],
   ["sample_rate", "8000"],
   ["channels", "1"],
   ["interim_results", "true"]
 ])
-const KNOWN_PARAMS = new Set([...BOOLEAN_PARAMS, ...FIXED_PARAMS.keys(), "model", "language", "endpointing", "utterance_end_ms", "keyterm", "version", "tag"])
+const KNOWN_PARAMS = new Set([
+  ...BOOLEAN_PARAMS,
+  ...FIXED_PARAMS.keys(),
+  "model",
+  "language",
+  "endpointing",
+  "utterance_end_ms",
+  "keyterm",
+  "version",
+  "tag"
+])
 
 const round3 = (seconds: number) => Math.round(seconds * 1000) / 1000
 
@@ -184,10 +218,18 @@ const validateQuery = (query: ReadonlyArray<readonly [string, string]>): string 
     seen.add(key)
     const fixed = FIXED_PARAMS.get(key)
     if (fixed !== undefined && value !== fixed) return `The fake only takes ${key}=${fixed}, got ${value}`
-    if (BOOLEAN_PARAMS.has(key) && value !== "true" && value !== "false") return `${key} must be true or false, got ${value}`
-    if (key === "endpointing" && value !== "false" && !/^\d+$/.test(value)) return `endpointing must be a whole number of ms or false, got ${value}`
-    if (key === "utterance_end_ms" && !/^\d+$/.test(value)) return `utterance_end_ms must be a whole number of ms, got ${value}`
-    if ((key === "model" || key === "language" || key === "keyterm") && value.trim() === "") return `${key} must not be empty`
+    if (BOOLEAN_PARAMS.has(key) && value !== "true" && value !== "false") {
+      return `${key} must be true or false, got ${value}`
+    }
+    if (key === "endpointing" && value !== "false" && !/^\d+$/.test(value)) {
+      return `endpointing must be a whole number of ms or false, got ${value}`
+    }
+    if (key === "utterance_end_ms" && !/^\d+$/.test(value)) {
+      return `utterance_end_ms must be a whole number of ms, got ${value}`
+    }
+    if ((key === "model" || key === "language" || key === "keyterm") && value.trim() === "") {
+      return `${key} must not be empty`
+    }
   }
   for (const key of [...FIXED_PARAMS.keys(), "model", "language"]) {
     if (!seen.has(key)) return `Missing query parameter: ${key}`
@@ -333,9 +375,17 @@ export const make = (options: FakeDeepgramOptions = {}): Effect.Effect<FakeDeepg
     }
 
     /** Sends a final with the stretch's words up to `upTo` (all unless given), cut at `nowMs`. */
-    const finalizeWords = (conn: Live, nowMs: number, endMs: number, flags: { readonly speechFinal: boolean; readonly fromFinalize: boolean }, upTo?: number) => {
+    const finalizeWords = (
+      conn: Live,
+      nowMs: number,
+      endMs: number,
+      flags: { readonly speechFinal: boolean; readonly fromFinalize: boolean },
+      upTo?: number
+    ) => {
       const segment = conn.segment
-      const words = segment === undefined ? [] : spread(segment, segment.finalized, upTo ?? segment.words.length, segment.cutMs, endMs)
+      const words = segment === undefined
+        ? []
+        : spread(segment, segment.finalized, upTo ?? segment.words.length, segment.cutMs, endMs)
       send(conn, results(conn, conn.windowStartMs, nowMs, words, { isFinal: true, ...flags }))
       conn.windowStartMs = nowMs
       if (segment !== undefined) {
@@ -365,7 +415,9 @@ export const make = (options: FakeDeepgramOptions = {}): Effect.Effect<FakeDeepg
           finalized: 0,
           cutMs: step.change.at
         }
-        if (conn.settings.vadEvents) send(conn, { type: "SpeechStarted", channel: [0, 1], timestamp: round3(step.change.at / 1000) })
+        if (conn.settings.vadEvents) {
+          send(conn, { type: "SpeechStarted", channel: [0, 1], timestamp: round3(step.change.at / 1000) })
+        }
       }
       const segment = conn.segment
       if (segment !== undefined && step.change?._tag !== "Ended") {
@@ -376,7 +428,10 @@ export const make = (options: FakeDeepgramOptions = {}): Effect.Effect<FakeDeepg
             const start = Math.max(segment.cutMs, segment.startMs + (segment.finalized + i) * wordMs)
             return { punctuated, start, end: Math.min(end, start + wordMs) }
           })
-          send(conn, results(conn, conn.windowStartMs, end, words, { isFinal: false, speechFinal: false, fromFinalize: false }))
+          send(
+            conn,
+            results(conn, conn.windowStartMs, end, words, { isFinal: false, speechFinal: false, fromFinalize: false })
+          )
         }
         // the last word lasts while the stretch does: no UtteranceEnd in the middle of speech
         if (segment.visible > 0) conn.lastWordEndMs = end
@@ -384,15 +439,22 @@ export const make = (options: FakeDeepgramOptions = {}): Effect.Effect<FakeDeepg
       if (step.change?._tag === "Ended") {
         const speechEnd = step.change.at
         const endpointed = conn.settings.endpointingMs !== false && end - speechEnd >= conn.settings.endpointingMs
-        finalizeWords(conn, end, speechEnd, { speechFinal: endpointed && (conn.unclosedWords || (segment?.words.length ?? 0) > (segment?.finalized ?? 0)), fromFinalize: false })
+        finalizeWords(conn, end, speechEnd, {
+          speechFinal: endpointed && (conn.unclosedWords || (segment?.words.length ?? 0) > (segment?.finalized ?? 0)),
+          fromFinalize: false
+        })
         conn.segment = undefined
         conn.lastSpeechEndMs = speechEnd
       }
       if (
-        !conn.detector.speaking && conn.segment === undefined && conn.unclosedWords && conn.settings.endpointingMs !== false &&
+        !conn.detector.speaking && conn.segment === undefined && conn.unclosedWords &&
+        conn.settings.endpointingMs !== false &&
         end - conn.lastSpeechEndMs >= conn.settings.endpointingMs
       ) {
-        send(conn, results(conn, conn.windowStartMs, end, [], { isFinal: true, speechFinal: true, fromFinalize: false }))
+        send(
+          conn,
+          results(conn, conn.windowStartMs, end, [], { isFinal: true, speechFinal: true, fromFinalize: false })
+        )
         conn.windowStartMs = end
         conn.unclosedWords = false
       }
@@ -471,7 +533,12 @@ export const make = (options: FakeDeepgramOptions = {}): Effect.Effect<FakeDeepg
         default:
           // a text message the fake does not know: an Error and a close with DATA-0000 (Deepgram's
           // code for a payload it cannot decode), so a misspelt control fails a test loudly
-          send(conn, { type: "Error", description: `Unknown message: ${text.slice(0, 100)}`, message: "", variant: "DATA-0000" })
+          send(conn, {
+            type: "Error",
+            description: `Unknown message: ${text.slice(0, 100)}`,
+            message: "",
+            variant: "DATA-0000"
+          })
           closeWith(conn, 1008, "DATA-0000")
       }
     }
@@ -509,7 +576,13 @@ export const make = (options: FakeDeepgramOptions = {}): Effect.Effect<FakeDeepg
           socket,
           status,
           {
-            err_code: status === 401 ? "INVALID_AUTH" : status === 400 ? "Bad Request" : status === 429 ? "TOO_MANY_REQUESTS" : "INTERNAL_SERVER_ERROR",
+            err_code: status === 401
+              ? "INVALID_AUTH"
+              : status === 400
+              ? "Bad Request"
+              : status === 429
+              ? "TOO_MANY_REQUESTS"
+              : "INTERNAL_SERVER_ERROR",
             err_msg: message,
             request_id: requestId
           },
@@ -518,7 +591,12 @@ export const make = (options: FakeDeepgramOptions = {}): Effect.Effect<FakeDeepg
         waiters.wake()
       }
       const fault = refusals.shift()
-      if (fault !== undefined) return refuseWith(fault, fault === 401 || fault === 403 ? "Invalid credentials." : "The fake was told to refuse this connection.")
+      if (fault !== undefined) {
+        return refuseWith(
+          fault,
+          fault === 401 || fault === 403 ? "Invalid credentials." : "The fake was told to refuse this connection."
+        )
+      }
       if (url.pathname !== "/v1/listen") return refuseWith(404, `Not found: ${url.pathname}`)
       if (authorization !== `Token ${apiKey}`) return refuseWith(401, "Invalid credentials.")
       const invalid = validateQuery(query)
@@ -551,7 +629,11 @@ export const make = (options: FakeDeepgramOptions = {}): Effect.Effect<FakeDeepg
             },
             ws,
             settings: {
-              endpointingMs: endpointing === "false" ? false : endpointing === undefined ? DEFAULT_ENDPOINTING_MS : Number(endpointing),
+              endpointingMs: endpointing === "false"
+                ? false
+                : endpointing === undefined
+                ? DEFAULT_ENDPOINTING_MS
+                : Number(endpointing),
               utteranceEndMs: utteranceEnd === undefined ? undefined : Number(utteranceEnd),
               vadEvents: param("vad_events") === "true",
               scriptKey
@@ -579,7 +661,9 @@ export const make = (options: FakeDeepgramOptions = {}): Effect.Effect<FakeDeepg
             waiters.wake()
           })
           ws.on("close", (code, reason) => {
-            if (conn.record.closed === undefined) update(conn, { closed: { code, reason: reason.toString("utf8"), by: "client" } })
+            if (conn.record.closed === undefined) {
+              update(conn, { closed: { code, reason: reason.toString("utf8"), by: "client" } })
+            }
             conn.ended = true
             stream.close()
             waiters.wake()
@@ -634,7 +718,8 @@ export const make = (options: FakeDeepgramOptions = {}): Effect.Effect<FakeDeepg
       until,
       awaitConnections: (count) => until(`${count} connection(s)`, () => live.length >= count),
       awaitUpgrades: (count) => until(`${count} upgrade request(s)`, () => upgrades.length >= count),
-      awaitAudio: (index, audioMs) => until(`${audioMs} ms of audio on connection ${index}`, () => (live[index]?.record.audioMs ?? 0) >= audioMs),
+      awaitAudio: (index, audioMs) =>
+        until(`${audioMs} ms of audio on connection ${index}`, () => (live[index]?.record.audioMs ?? 0) >= audioMs),
       awaitClosed: (index) => until(`connection ${index} to close`, () => live[index]?.record.closed !== undefined)
     }
     return fake

@@ -43,9 +43,9 @@ import type * as Scope from "effect/Scope"
 import * as http from "node:http"
 import type * as stream from "node:stream"
 import { type RawData, type WebSocket, WebSocketServer } from "ws"
+import { mulawEncode, SAMPLE_RATE } from "../Voice/Audio.js"
 import { headersOf, listen, makeSleeper, makeWaiters, record, refuseUpgrade } from "./FakeHttp.js"
 import { FAKE_MS_PER_CHAR, fakeSpeech, spokenText } from "./FakeVoice.js"
-import { mulawEncode, SAMPLE_RATE } from "../Voice/Audio.js"
 
 export const FAKE_ELEVENLABS_API_KEY = "fake-elevenlabs-key-0123456789"
 export const FAKE_ELEVENLABS_MODELS = [
@@ -126,7 +126,9 @@ export interface FakeElevenLabsServer {
   /** Client messages, parsed, in order. */
   readonly received: () => ReadonlyArray<{ readonly connection: number; readonly message: unknown }>
   /** Server messages sent, in order. */
-  readonly sent: () => ReadonlyArray<{ readonly connection: number; readonly message: Readonly<Record<string, unknown>> }>
+  readonly sent: () => ReadonlyArray<
+    { readonly connection: number; readonly message: Readonly<Record<string, unknown>> }
+  >
   readonly contexts: () => ReadonlyArray<FakeElevenLabsContext>
   readonly context: (id: string) => FakeElevenLabsContext | undefined
   readonly violations: () => ReadonlyArray<string>
@@ -342,12 +344,25 @@ export const make = (options: FakeElevenLabsOptions = {}): Effect.Effect<FakeEle
       if (fault?._tag === "RefuseAuth" || headers["xi-api-key"] !== apiKey) {
         return refuseUpgrade(socket, 401, detail("invalid_api_key", "Invalid API key"))
       }
-      if (fault?._tag === "Refuse") return refuseUpgrade(socket, fault.status, fault.body ?? detail("error", "Refused by the fake"))
+      if (fault?._tag === "Refuse") {
+        return refuseUpgrade(socket, fault.status, fault.body ?? detail("error", "Refused by the fake"))
+      }
       if (query.output_format !== "ulaw_8000") {
-        return refuseUpgrade(socket, 400, detail("invalid_output_format", `FakeElevenLabs speaks ulaw_8000 only, not ${query.output_format}`))
+        return refuseUpgrade(
+          socket,
+          400,
+          detail("invalid_output_format", `FakeElevenLabs speaks ulaw_8000 only, not ${query.output_format}`)
+        )
       }
       if (query.model_id !== undefined && !FAKE_ELEVENLABS_MODELS.includes(query.model_id)) {
-        return refuseUpgrade(socket, 400, detail("model_not_found", `A model with model ID ${query.model_id} does not exist or has no multi-context socket`))
+        return refuseUpgrade(
+          socket,
+          400,
+          detail(
+            "model_not_found",
+            `A model with model ID ${query.model_id} does not exist or has no multi-context socket`
+          )
+        )
       }
       sockets.handleUpgrade(request, socket, head, (ws) => {
         const connection: ConnectionState = { id: connections.length + 1, socket: ws, contexts: new Map(), gone: false }
@@ -407,7 +422,8 @@ export const make = (options: FakeElevenLabsOptions = {}): Effect.Effect<FakeEle
       setTtfb: (millis) => {
         ttfbMillis = millis
       },
-      awaitConnections: (count, millis) => waiters.until(`${count} connection(s)`, () => connections.length >= count, millis),
+      awaitConnections: (count, millis) =>
+        waiters.until(`${count} connection(s)`, () => connections.length >= count, millis),
       awaitOpenConnections: (count, millis) =>
         waiters.until(`${count} open connection(s)`, () => live.size === count, millis, () => `saw ${live.size}`),
       awaitContextDone: (id, millis) =>

@@ -4,8 +4,8 @@
  *
  * - `POST {url}/embeddings` (`url` is `http://127.0.0.1:{port}/v1`; `/embeddings` without the `/v1`
  *   is answered too), JSON `{model, input, encoding_format?, dimensions?, user?}`;
- * - bearer auth when the fake has an API key: without it, or with another, 401
- *   `{error: {message: "Incorrect API key provided", type: "invalid_request_error", param: null, code: "invalid_api_key"}}`;
+ * - bearer auth when the fake has an API key: without it, or with another, 401 `{error: {message: "Incorrect API key
+ *   provided", type: "invalid_request_error", param: null, code: "invalid_api_key"}}`;
  * - validation: an unknown model is a 404 `model_not_found`; `input` must be a non-empty string or
  *   an array of 1 to 2048 non-empty strings (token arrays are not supported by the fake), each of at
  *   most 8192 tokens and together at most 300,000 (tokens counted roughly, four characters each);
@@ -30,6 +30,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import type * as http from "node:http"
+import { embedText } from "../Knowledge/OfflineEmbedder.js"
 import {
   hash,
   type HttpFault,
@@ -44,7 +45,6 @@ import {
   readJsonRequest,
   record
 } from "./FakeHttp.js"
-import { embedText } from "../Knowledge/OfflineEmbedder.js"
 
 export type RecordedEmbeddingsRequest = JsonRequest
 
@@ -111,7 +111,8 @@ const invalidRequest = (message: string, code: string | null = null, param: stri
   body: openAiError(message, "invalid_request_error", code, param)
 })
 
-const INVALID_INPUT = "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference."
+const INVALID_INPUT =
+  "'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference."
 
 const defaultFaultBody = (status: number, model: string): unknown =>
   status === 429
@@ -160,7 +161,11 @@ const resolveModel = (model: string | FakeEmbeddingModel): Required<FakeEmbeddin
     if (!Number.isInteger(model.dimensions) || model.dimensions < 1) {
       throw new RangeError(`FakeEmbeddings: model ${model.name} needs a positive integer length`)
     }
-    return { name: model.name, dimensions: model.dimensions, shortens: model.shortens ?? model.name.startsWith("text-embedding-3") }
+    return {
+      name: model.name,
+      dimensions: model.dimensions,
+      shortens: model.shortens ?? model.name.startsWith("text-embedding-3")
+    }
   }
   const known = FAKE_OPENAI_MODELS.find((m) => m.name === model)
   if (known === undefined) throw new RangeError(`FakeEmbeddings: unknown model ${model}; give it as {name, dimensions}`)
@@ -204,7 +209,10 @@ export const makeFakeEmbeddings = (
 
     const vectorFor = (text: string, model: Required<FakeEmbeddingModel>, dimensions: number | undefined) => {
       const s = signsOf(model)
-      const full = normalised(embedText(text, model.dimensions).map((x, i) => (x === 0 ? 0 : x * s[i])), `${model.name}:${text}`)
+      const full = normalised(
+        embedText(text, model.dimensions).map((x, i) => (x === 0 ? 0 : x * s[i])),
+        `${model.name}:${text}`
+      )
       return dimensions === undefined || dimensions === model.dimensions
         ? full
         : normalised(full.slice(0, dimensions), `${model.name}:${dimensions}:${text}`)
@@ -212,10 +220,16 @@ export const makeFakeEmbeddings = (
 
     const embeddings = (request: RecordedEmbeddingsRequest): Answer => {
       if (apiKey !== undefined && request.headers.authorization !== `Bearer ${apiKey}`) {
-        return { status: 401, body: openAiError("Incorrect API key provided", "invalid_request_error", "invalid_api_key") }
+        return {
+          status: 401,
+          body: openAiError("Incorrect API key provided", "invalid_request_error", "invalid_api_key")
+        }
       }
       if (request.method !== "POST") {
-        return { status: 405, body: openAiError(`Invalid method for URL (${request.method} ${request.path})`, "invalid_request_error") }
+        return {
+          status: 405,
+          body: openAiError(`Invalid method for URL (${request.method} ${request.path})`, "invalid_request_error")
+        }
       }
       const parsed = parseJson(request.rawBody)
       if (!parsed.ok || typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value)) {
@@ -231,7 +245,11 @@ export const makeFakeEmbeddings = (
       if (model === undefined) {
         return {
           status: 404,
-          body: openAiError(`The model \`${body.model}\` does not exist or you do not have access to it.`, "invalid_request_error", "model_not_found")
+          body: openAiError(
+            `The model \`${body.model}\` does not exist or you do not have access to it.`,
+            "invalid_request_error",
+            "model_not_found"
+          )
         }
       }
       const input = typeof body.input === "string" ? [body.input] : body.input
@@ -251,18 +269,33 @@ export const makeFakeEmbeddings = (
       }
       const total = tokens.reduce((sum, n) => sum + n, 0)
       if (total > MAX_REQUEST_TOKENS) {
-        return invalidRequest(`Requested ${total} tokens, max ${MAX_REQUEST_TOKENS} tokens per request`, "max_tokens_per_request", "input")
+        return invalidRequest(
+          `Requested ${total} tokens, max ${MAX_REQUEST_TOKENS} tokens per request`,
+          "max_tokens_per_request",
+          "input"
+        )
       }
       const format = body.encoding_format ?? "float"
       if (format !== "float" && format !== "base64") {
-        return invalidRequest(`'${String(format)}' is not one of ['float', 'base64'] - 'encoding_format'`, null, "encoding_format")
+        return invalidRequest(
+          `'${String(format)}' is not one of ['float', 'base64'] - 'encoding_format'`,
+          null,
+          "encoding_format"
+        )
       }
       const dimensions = body.dimensions
       if (dimensions !== undefined) {
-        if (!model.shortens) return invalidRequest("This model does not support specifying dimensions.", null, "dimensions")
-        if (typeof dimensions !== "number" || !Number.isInteger(dimensions) || dimensions < 1 || dimensions > model.dimensions) {
+        if (!model.shortens) {
+          return invalidRequest("This model does not support specifying dimensions.", null, "dimensions")
+        }
+        if (
+          typeof dimensions !== "number" || !Number.isInteger(dimensions) || dimensions < 1 ||
+          dimensions > model.dimensions
+        ) {
           return invalidRequest(
-            `Invalid value for 'dimensions' = ${JSON.stringify(dimensions)}. Must be an integer from 1 to ${model.dimensions}.`,
+            `Invalid value for 'dimensions' = ${
+              JSON.stringify(dimensions)
+            }. Must be an integer from 1 to ${model.dimensions}.`,
             null,
             "dimensions"
           )
@@ -277,10 +310,17 @@ export const makeFakeEmbeddings = (
         }
       })
       answered++
-      const ordered = options.shuffle === true ? scrambled(data.length, answered).map((i) => data[i]) : data
+      const ordered = options.shuffle === true
+        ? scrambled(data.length, answered).map((i) => data[i])
+        : data
       return {
         status: 200,
-        body: { object: "list", data: ordered, model: model.name, usage: { prompt_tokens: total, total_tokens: total } },
+        body: {
+          object: "list",
+          data: ordered,
+          model: model.name,
+          usage: { prompt_tokens: total, total_tokens: total }
+        },
         inputs: texts.length
       }
     }
@@ -314,7 +354,9 @@ export const makeFakeEmbeddings = (
       if (fault?._tag === "Hang") return
       if (fault?._tag === "Reset") return void incoming.socket.destroy()
       if (fault?._tag === "Respond") {
-        const model = typeof record(request.body).model === "string" ? record(request.body).model as string : models[0].name
+        const model = typeof record(request.body).model === "string"
+          ? record(request.body).model as string
+          : models[0].name
         return respond(response, { status: fault.status, body: fault.body ?? defaultFaultBody(fault.status, model) })
       }
       if (fault?._tag === "Delay") await sleep(fault.millis)
@@ -325,7 +367,10 @@ export const makeFakeEmbeddings = (
     }
 
     const port = yield* listen(
-      httpServer(handle, (response, error) => respond(response, { status: 500, body: openAiError(String(error), "server_error") })),
+      httpServer(
+        handle,
+        (response, error) => respond(response, { status: 500, body: openAiError(String(error), "server_error") })
+      ),
       wakeAll
     )
 
@@ -352,5 +397,6 @@ export const makeFakeEmbeddings = (
 
 /** The fake as a service, for `it.layer` and `Layer.provide`. */
 export class FakeEmbeddings extends Context.Tag("Testing/FakeEmbeddings")<FakeEmbeddings, FakeEmbeddingsServer>() {
-  static readonly layer = (options: FakeEmbeddingsOptions = {}) => Layer.scoped(FakeEmbeddings, makeFakeEmbeddings(options))
+  static readonly layer = (options: FakeEmbeddingsOptions = {}) =>
+    Layer.scoped(FakeEmbeddings, makeFakeEmbeddings(options))
 }

@@ -77,7 +77,12 @@ export const record = (value: unknown): Readonly<Record<string, unknown>> =>
   typeof value === "object" && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : {}
 
 /** OpenAI's error body. */
-export const openAiError = (message: string, type: string, code: string | null = null, param: string | null = null) => ({
+export const openAiError = (
+  message: string,
+  type: string,
+  code: string | null = null,
+  param: string | null = null
+) => ({
   error: { message, type, param, code }
 })
 
@@ -100,7 +105,11 @@ export const sendJson = (
   headers: Readonly<Record<string, string>> = {}
 ) => {
   const text = JSON.stringify(body)
-  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers })
+  response.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    ...headers
+  })
   response.end(text)
 }
 
@@ -209,7 +218,9 @@ export const makeWaiters = (name: string): Waiters => {
         }
         const timer = setTimeout(() => {
           waiting.delete(waiter)
-          resume(Effect.dieMessage(`${name}: waited ${millis} ms for ${what}${seen === undefined ? "" : `; ${seen()}`}`))
+          resume(
+            Effect.dieMessage(`${name}: waited ${millis} ms for ${what}${seen === undefined ? "" : `; ${seen()}`}`)
+          )
         }, millis)
         waiting.add(waiter)
         return Effect.sync(() => {

@@ -210,7 +210,6 @@ const providerOf = (pathname: string): MessagingProvider | null =>
     ? "acs"
     : null
 
-
 const nonEmptyString = (value: unknown): value is string => typeof value === "string" && value !== ""
 
 const unixSeconds = (date: Date) => String(Math.floor(date.getTime() / 1000))
@@ -258,7 +257,11 @@ const defaultFaultBody = (provider: MessagingProvider | null, status: number): u
     case "twilio":
       return throttled
         ? twilioError(status, 20429, "Too Many Requests")
-        : twilioError(status, serverError ? 20500 : 20001, serverError ? "An internal server error has occurred" : "Bad request")
+        : twilioError(
+          status,
+          serverError ? 20500 : 20001,
+          serverError ? "An internal server error has occurred" : "Bad request"
+        )
     case "vonage":
       return throttled ? vonageRefusal("1", "Throttled") : vonageRefusal("5", "Internal Error")
     case "acs":
@@ -314,7 +317,9 @@ export const makeFakeMessaging = (
     // under test; the live clock otherwise.
     const clock = yield* Effect.clock
     const now = () => new Date(clock.unsafeCurrentTimeMillis())
-    const repeatabilityWindowMillis = Duration.toMillis(Duration.decode(options.acs?.repeatabilityWindow ?? "5 minutes"))
+    const repeatabilityWindowMillis = Duration.toMillis(
+      Duration.decode(options.acs?.repeatabilityWindow ?? "5 minutes")
+    )
     const templates = options.whatsapp?.templates
 
     const recorded: Array<RecordedMessagingRequest> = []
@@ -323,7 +328,10 @@ export const makeFakeMessaging = (
     // Real time; the scope's close wakes every sleeper so no timer outlives the fake.
     const { sleep, wakeAll } = makeSleeper()
     const faults = new Map<MessagingProvider | null, Array<FakeMessagingFault>>()
-    const repeatable = new Map<string, { readonly fingerprint: string; readonly result: Readonly<Record<string, unknown>> }>()
+    const repeatable = new Map<
+      string,
+      { readonly fingerprint: string; readonly result: Readonly<Record<string, unknown>> }
+    >()
 
     const accept = (send: AcceptedSend) => {
       accepted.push(send)
@@ -333,7 +341,9 @@ export const makeFakeMessaging = (
     // --- WhatsApp Cloud API
 
     const whatsapp = (request: RecordedMessagingRequest, phoneNumberId: string): Answer => {
-      if (request.method !== "POST") return { status: 400, body: graphError(100, `Unsupported ${request.method.toLowerCase()} request.`) }
+      if (request.method !== "POST") {
+        return { status: 400, body: graphError(100, `Unsupported ${request.method.toLowerCase()} request.`) }
+      }
       const authorization = request.headers.authorization
       if (authorization === undefined) {
         return { status: 401, body: graphError(104, "An access token is required to request this resource.") }
@@ -347,8 +357,12 @@ export const makeFakeMessaging = (
       }
       const body = record(parsed.value)
       const invalid = (message: string) => ({ status: 400, body: graphError(100, message) })
-      if (body.messaging_product !== "whatsapp") return invalid("The parameter messaging_product is required.")
-      if (body.recipient_type !== undefined && body.recipient_type !== "individual" && body.recipient_type !== "group") {
+      if (body.messaging_product !== "whatsapp") {
+        return invalid("The parameter messaging_product is required.")
+      }
+      if (
+        body.recipient_type !== undefined && body.recipient_type !== "individual" && body.recipient_type !== "group"
+      ) {
         return invalid("Param recipient_type must be one of {INDIVIDUAL, GROUP}")
       }
       if (!nonEmptyString(body.to)) return invalid("The parameter to is required.")
@@ -370,9 +384,13 @@ export const makeFakeMessaging = (
         }
         const bodyParameters: Array<string> = []
         for (const component of ((template.components ?? []) as Array<unknown>).map(record)) {
-          if (typeof component.type !== "string") return invalid("The parameter template['components'][0]['type'] is required.")
+          if (typeof component.type !== "string") {
+            return invalid("The parameter template['components'][0]['type'] is required.")
+          }
           if (component.type !== "body") continue
-          if (!Array.isArray(component.parameters)) return invalid("Param template['components'][0]['parameters'] must be an array.")
+          if (!Array.isArray(component.parameters)) {
+            return invalid("Param template['components'][0]['parameters'] must be an array.")
+          }
           for (const parameter of (component.parameters as Array<unknown>).map(record)) {
             if (parameter.type !== "text" || typeof parameter.text !== "string") {
               return invalid("Param template['components'][0]['parameters'] must be text parameters.")
@@ -454,7 +472,10 @@ export const makeFakeMessaging = (
       if (!nonEmptyString(from) && param("MessagingServiceSid") === undefined) {
         return invalid(21603, "A 'From' phone number is required.")
       }
-      if (nonEmptyString(from) && !E164.test(from) && !/^\d{5,6}$/.test(from) && !/^(?=.*[A-Za-z])[A-Za-z0-9 ]{1,11}$/.test(from)) {
+      if (
+        nonEmptyString(from) && !E164.test(from) && !/^\d{5,6}$/.test(from) &&
+        !/^(?=.*[A-Za-z])[A-Za-z0-9 ]{1,11}$/.test(from)
+      ) {
         return invalid(21212, `Invalid From Number (caller ID): ${from}`)
       }
       if (!nonEmptyString(text) && param("MediaUrl") === undefined && param("ContentSid") === undefined) {
@@ -513,7 +534,9 @@ export const makeFakeMessaging = (
       const params = record(request.body)
       const param = (name: string) => typeof params[name] === "string" ? params[name] : undefined
       const refuse = (status: string, errorText: string) => ({ status: 200, body: vonageRefusal(status, errorText) })
-      if (request.method !== "POST" && request.method !== "GET") return { status: 405, body: { "error-text": "Method not allowed" } }
+      if (request.method !== "POST" && request.method !== "GET") {
+        return { status: 405, body: { "error-text": "Method not allowed" } }
+      }
       const apiKey = param("api_key")
       const apiSecret = param("api_secret")
       if (!nonEmptyString(apiKey)) return refuse("2", "Missing api_key")
@@ -531,7 +554,9 @@ export const makeFakeMessaging = (
       if (!["text", "unicode", "binary"].includes(type)) return refuse("3", `Invalid type: ${type}`)
       if (type !== "binary" && !nonEmptyString(text)) return refuse("2", "Missing text param")
       const clientRef = param("client-ref")
-      if (clientRef !== undefined && clientRef.length > 100) return refuse("3", "Invalid client-ref: longer than 100 characters")
+      if (clientRef !== undefined && clientRef.length > 100) {
+        return refuse("3", "Invalid client-ref: longer than 100 characters")
+      }
       const count = partsOf(text ?? "", type === "unicode")
       const ids = Array.from({ length: count }, () => crypto.randomBytes(8).toString("hex").toUpperCase())
       accept({
@@ -573,9 +598,12 @@ export const makeFakeMessaging = (
       if (date === undefined || Number.isNaN(Date.parse(date))) return false
       const contentHash = crypto.createHash("sha256").update(request.rawBody, "utf8").digest("base64")
       if (request.headers["x-ms-content-sha256"] !== contentHash) return false
-      const stringToSign = `${request.method}\n${request.path}\n${signedHeaders.map((name) => request.headers[name] ?? "").join(";")}`
+      const stringToSign = `${request.method}\n${request.path}\n${
+        signedHeaders.map((name) => request.headers[name] ?? "").join(";")
+      }`
       const expected = Buffer.from(
-        crypto.createHmac("sha256", Buffer.from(credentials.acs.accessKey, "base64")).update(stringToSign, "utf8").digest("base64")
+        crypto.createHmac("sha256", Buffer.from(credentials.acs.accessKey, "base64")).update(stringToSign, "utf8")
+          .digest("base64")
       )
       const given = Buffer.from(match[2]!)
       return expected.length === given.length && crypto.timingSafeEqual(expected, given)
@@ -641,18 +669,31 @@ export const makeFakeMessaging = (
         })()
         : refused(400, `Invalid To phone number format: ${to}`, repeatableRequest ? "accepted" : undefined)
       if (repeatableRequest) {
-        repeatable.set((requestId as string).toLowerCase(), { fingerprint: JSON.stringify([to, from, message]), result })
+        repeatable.set((requestId as string).toLowerCase(), {
+          fingerprint: JSON.stringify([to, from, message]),
+          result
+        })
       }
       return result
     }
 
     const acs = (request: RecordedMessagingRequest): Answer => {
-      if (!acsAuthenticated(request)) return { status: 401, body: acsError("Denied", "Denied by the resource provider.") }
+      if (!acsAuthenticated(request)) {
+        return { status: 401, body: acsError("Denied", "Denied by the resource provider.") }
+      }
       if (request.method !== "POST") return { status: 405, body: acsError("MethodNotAllowed", "Method not allowed.") }
       const version = new URL(request.path, "http://localhost").searchParams.get("api-version")
-      if (version === null) return { status: 400, body: acsError("MissingApiVersionParameter", "The api-version query parameter is required.") }
+      if (version === null) {
+        return {
+          status: 400,
+          body: acsError("MissingApiVersionParameter", "The api-version query parameter is required.")
+        }
+      }
       if (version !== ACS_API_VERSION) {
-        return { status: 400, body: acsError("UnsupportedApiVersion", `The api-version '${version}' is not supported by this fake.`) }
+        return {
+          status: 400,
+          body: acsError("UnsupportedApiVersion", `The api-version '${version}' is not supported by this fake.`)
+        }
       }
       const parsed = parseJson(request.rawBody)
       const body = parsed.ok ? record(parsed.value) : {}
@@ -672,7 +713,11 @@ export const makeFakeMessaging = (
       const message = body.message
       return {
         status: 202,
-        body: { value: (body.smsRecipients as Array<unknown>).map((recipient) => acsRecipient(record(recipient), from, message, request)) }
+        body: {
+          value: (body.smsRecipients as Array<unknown>).map((recipient) =>
+            acsRecipient(record(recipient), from, message, request)
+          )
+        }
       }
     }
 
@@ -688,7 +733,10 @@ export const makeFakeMessaging = (
     }
 
     const respond = (response: http.ServerResponse, answer: Answer) =>
-      sendJson(response, answer.status, answer.body, { "content-type": "application/json; charset=utf-8", ...answer.headers })
+      sendJson(response, answer.status, answer.body, {
+        "content-type": "application/json; charset=utf-8",
+        ...answer.headers
+      })
 
     const handle = async (incoming: http.IncomingMessage, response: http.ServerResponse) => {
       const { headers, method, path, rawBody } = await readRequest(incoming)
@@ -745,7 +793,9 @@ export const makeFakeMessaging = (
       statusOptions: StatusWebhookOptions = {}
     ) => {
       const ids = typeof providerMessageIds === "string" ? [providerMessageIds] : providerMessageIds
-      const sends = ids.map((id) => accepted.find((send) => send.provider === "whatsapp" && send.providerMessageId === id))
+      const sends = ids.map((id) =>
+        accepted.find((send) => send.provider === "whatsapp" && send.providerMessageId === id)
+      )
       const at = statusOptions.at ?? now()
       const statuses = ids.map((id, index) => {
         const recipient = statusOptions.recipient ?? sends[index]?.to.replace(/\D/g, "")
@@ -760,7 +810,9 @@ export const makeFakeMessaging = (
             ? {
               conversation: {
                 id: crypto.randomBytes(16).toString("hex"),
-                ...(status === "sent" ? { expiration_timestamp: unixSeconds(new Date(at.getTime() + 86_400_000)) } : {}),
+                ...(status === "sent"
+                  ? { expiration_timestamp: unixSeconds(new Date(at.getTime() + 86_400_000)) }
+                  : {}),
                 origin: { type: "utility" }
               },
               pricing: { billable: true, pricing_model: "CBP", category: "utility" }
@@ -840,7 +892,11 @@ export const makeFakeMessaging = (
       deliverWebhook: (url, payload) =>
         post(() => {
           const { rawBody, signature } = signWebhook(payload)
-          return { url, headers: { "content-type": "application/json", "x-hub-signature-256": signature }, body: rawBody }
+          return {
+            url,
+            headers: { "content-type": "application/json", "x-hub-signature-256": signature },
+            body: rawBody
+          }
         })
     }
     return fake
@@ -848,5 +904,6 @@ export const makeFakeMessaging = (
 
 /** The fake as a service, for `it.layer` and `Layer.provide`. */
 export class FakeMessaging extends Context.Tag("Testing/FakeMessaging")<FakeMessaging, FakeMessagingServer>() {
-  static readonly layer = (options: FakeMessagingOptions = {}) => Layer.scoped(FakeMessaging, makeFakeMessaging(options))
+  static readonly layer = (options: FakeMessagingOptions = {}) =>
+    Layer.scoped(FakeMessaging, makeFakeMessaging(options))
 }

@@ -4,8 +4,8 @@
  *
  * - `POST {url}/chat/completions` (`url` is `http://127.0.0.1:{port}/v1`; `/chat/completions`
  *   without the `/v1` is answered too); another method is 405, another path 404;
- * - bearer auth when the fake has an API key: without it, or with another, 401
- *   `{error: {message: "Incorrect API key provided…", type: "invalid_request_error", param: null, code: "invalid_api_key"}}`;
+ * - bearer auth when the fake has an API key: without it, or with another, 401 `{error: {message: "Incorrect API key
+ *   provided…", type: "invalid_request_error", param: null, code: "invalid_api_key"}}`;
  * - the body is checked as OpenAI checks it, each refusal a 400 in its error shape: JSON; a known
  *   `model` (else 404 `model_not_found`); `messages` a non-empty array of `system`, `developer`,
  *   `user`, `assistant` and `tool` messages with the content each role takes (`null` only for an
@@ -30,16 +30,15 @@
  * the whole request), else the default reply. A script with a `fault` answers every request it
  * matches with that fault instead (a model that fails for one conversation, however often asked).
  *
- * Times: the first chunk waits `firstTokenDelayMillis` and each later chunk `chunkDelayMillis`
- * (the first text delta goes with the role chunk), the end of the body `endDelayMillis` after `[DONE]`, on the `Clock` of the fiber that made the fake:
- * real time under a live clock, a `TestClock`'s time in a test that adjusts it. The delay is
- * registered before the request is announced to `awaitRequests`, so a test can await the request
- * and then adjust the clock.
+ * Times: the first chunk waits `firstTokenDelayMillis` and each later chunk `chunkDelayMillis` (the first text delta
+ * goes with the role chunk), the end of the body `endDelayMillis` after `[DONE]`, on the `Clock` of the fiber that made
+ * the fake: real time under a live clock, a `TestClock`'s time in a test that adjusts it. The delay is registered
+ * before the request is announced to `awaitRequests`, so a test can await the request and then adjust the clock.
  *
- * Faults, one per request, queued with `fault`: an answer of any status (a 429 with `retry-after`
- * unless told otherwise), a raw body (golden streams from the docs), a hung request, a reset connection, a stream cut after some events
- * (ended cleanly or reset), a stream that stalls after some events, and raw lines (garbage, SSE
- * comments, unknown fields, broken JSON) written into a stream after some events.
+ * Faults, one per request, queued with `fault`: an answer of any status (a 429 with `retry-after` unless told
+ * otherwise), a raw body (golden streams from the docs), a hung request, a reset connection, a stream cut after some
+ * events (ended cleanly or reset), a stream that stalls after some events, and raw lines (garbage, SSE comments,
+ * unknown fields, broken JSON) written into a stream after some events.
  *
  * Every request is recorded (to assert the context sent); streams the client abandoned before
  * their end (a disconnect) are counted, and can be awaited.
@@ -53,16 +52,7 @@ import * as Layer from "effect/Layer"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
 import type * as http from "node:http"
-import {
-  hash,
-  httpServer,
-  listen,
-  makeWaiters,
-  openAiError,
-  random,
-  readJsonRequest,
-  record
-} from "./FakeHttp.js"
+import { hash, httpServer, listen, makeWaiters, openAiError, random, readJsonRequest, record } from "./FakeHttp.js"
 
 export interface RecordedChatRequest {
   readonly method: string
@@ -158,7 +148,9 @@ export interface FakeOpenAiChatServer {
   readonly enqueue: (...replies: ReadonlyArray<FakeChatReply>) => void
   /** The next request's fault. */
   readonly fault: (fault: FakeChatFault) => void
-  readonly setDelays: (delays: { readonly firstTokenMillis?: number; readonly chunkMillis?: number; readonly endMillis?: number }) => void
+  readonly setDelays: (
+    delays: { readonly firstTokenMillis?: number; readonly chunkMillis?: number; readonly endMillis?: number }
+  ) => void
   /** Streams the client left before their end. */
   readonly abortedStreams: () => number
   /** Streams sent to their end (`[DONE]`, a cut or a stall do not count). */
@@ -203,7 +195,10 @@ const defaultFault = (status: number, model: string): Answer =>
     : status === 503
     ? { status, body: openAiError("The engine is currently overloaded, please try again later", "server_error") }
     : status >= 500
-    ? { status, body: openAiError("The server had an error while processing your request. Sorry about that!", "server_error") }
+    ? {
+      status,
+      body: openAiError("The server had an error while processing your request. Sorry about that!", "server_error")
+    }
     : status === 401
     ? {
       status,
@@ -263,14 +258,22 @@ const validate = (body: unknown, models: ReadonlyArray<string>): Answer | undefi
     )
   }
   const fields = record(body)
-  if (typeof fields.model !== "string" || fields.model === "") return invalid("you must provide a model parameter", "model")
+  if (typeof fields.model !== "string" || fields.model === "") {
+    return invalid("you must provide a model parameter", "model")
+  }
   if (!models.includes(fields.model)) {
     return {
       status: 404,
-      body: openAiError(`The model \`${fields.model}\` does not exist or you do not have access to it.`, "invalid_request_error", "model_not_found")
+      body: openAiError(
+        `The model \`${fields.model}\` does not exist or you do not have access to it.`,
+        "invalid_request_error",
+        "model_not_found"
+      )
     }
   }
-  if (!Array.isArray(fields.messages)) return invalid("Missing required parameter: 'messages'.", "messages", "missing_required_parameter")
+  if (!Array.isArray(fields.messages)) {
+    return invalid("Missing required parameter: 'messages'.", "messages", "missing_required_parameter")
+  }
   if (fields.messages.length === 0) return invalid("[] is too short - 'messages'", "messages", "empty_array")
   let open: Set<string> | undefined
   for (const [i, item] of fields.messages.entries()) {
@@ -279,7 +282,9 @@ const validate = (body: unknown, models: ReadonlyArray<string>): Answer | undefi
     if (!isRecord(item)) return invalid(`Invalid type for '${param}': expected an object.`, param, "invalid_type")
     if (typeof message.role !== "string" || !ROLES.includes(message.role)) {
       return invalid(
-        `Invalid value: '${String(message.role)}'. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'.`,
+        `Invalid value: '${
+          String(message.role)
+        }'. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'.`,
         `${param}.role`,
         "invalid_value"
       )
@@ -298,34 +303,66 @@ const validate = (body: unknown, models: ReadonlyArray<string>): Answer | undefi
       case "system":
       case "developer":
       case "user":
-        if (!textOrParts) return invalid(`Invalid type for '${param}.content': expected one of a string or array of objects.`, `${param}.content`, "invalid_type")
+        if (!textOrParts) {
+          return invalid(
+            `Invalid type for '${param}.content': expected one of a string or array of objects.`,
+            `${param}.content`,
+            "invalid_type"
+          )
+        }
         open = undefined
         break
       case "assistant": {
         const calls = message.tool_calls
         if (calls !== undefined && calls !== null) {
           if (!Array.isArray(calls) || calls.length === 0) {
-            return invalid(`Invalid '${param}.tool_calls': empty array. Expected an array with minimum length 1.`, `${param}.tool_calls`, "empty_array")
+            return invalid(
+              `Invalid '${param}.tool_calls': empty array. Expected an array with minimum length 1.`,
+              `${param}.tool_calls`,
+              "empty_array"
+            )
           }
           open = new Set()
           for (const [j, call] of calls.entries()) {
             const c = record(call)
             const fn = record(c.function)
             const at = `${param}.tool_calls[${j}]`
-            if (typeof c.id !== "string" || c.id === "") return invalid(`Missing required parameter: '${at}.id'.`, `${at}.id`, "missing_required_parameter")
-            if (c.type !== "function") return invalid(`Invalid value: '${String(c.type)}'. Supported values are: 'function'.`, `${at}.type`, "invalid_value")
-            if (typeof fn.name !== "string" || fn.name === "") return invalid(`Missing required parameter: '${at}.function.name'.`, `${at}.function.name`)
+            if (typeof c.id !== "string" || c.id === "") {
+              return invalid(`Missing required parameter: '${at}.id'.`, `${at}.id`, "missing_required_parameter")
+            }
+            if (c.type !== "function") {
+              return invalid(
+                `Invalid value: '${String(c.type)}'. Supported values are: 'function'.`,
+                `${at}.type`,
+                "invalid_value"
+              )
+            }
+            if (typeof fn.name !== "string" || fn.name === "") {
+              return invalid(`Missing required parameter: '${at}.function.name'.`, `${at}.function.name`)
+            }
             if (typeof fn.arguments !== "string") {
-              return invalid(`Invalid type for '${at}.function.arguments': expected a string.`, `${at}.function.arguments`, "invalid_type")
+              return invalid(
+                `Invalid type for '${at}.function.arguments': expected a string.`,
+                `${at}.function.arguments`,
+                "invalid_type"
+              )
             }
             open.add(c.id)
           }
           if (content !== null && content !== undefined && !textOrParts) {
-            return invalid(`Invalid type for '${param}.content': expected one of a string or array of objects.`, `${param}.content`, "invalid_type")
+            return invalid(
+              `Invalid type for '${param}.content': expected one of a string or array of objects.`,
+              `${param}.content`,
+              "invalid_type"
+            )
           }
         } else {
           if (!textOrParts) {
-            return invalid(`Invalid value for '${param}.content': expected a string, got ${JSON.stringify(content ?? null)}.`, `${param}.content`, "invalid_type")
+            return invalid(
+              `Invalid value for '${param}.content': expected a string, got ${JSON.stringify(content ?? null)}.`,
+              `${param}.content`,
+              "invalid_type"
+            )
           }
           open = undefined
         }
@@ -333,7 +370,11 @@ const validate = (body: unknown, models: ReadonlyArray<string>): Answer | undefi
       }
       case "tool": {
         if (typeof message.tool_call_id !== "string") {
-          return invalid(`Missing required parameter: '${param}.tool_call_id'.`, `${param}.tool_call_id`, "missing_required_parameter")
+          return invalid(
+            `Missing required parameter: '${param}.tool_call_id'.`,
+            `${param}.tool_call_id`,
+            "missing_required_parameter"
+          )
         }
         if (open === undefined || !open.has(message.tool_call_id)) {
           return invalid(
@@ -342,7 +383,13 @@ const validate = (body: unknown, models: ReadonlyArray<string>): Answer | undefi
           )
         }
         open.delete(message.tool_call_id)
-        if (!textOrParts) return invalid(`Invalid type for '${param}.content': expected one of a string or array of objects.`, `${param}.content`, "invalid_type")
+        if (!textOrParts) {
+          return invalid(
+            `Invalid type for '${param}.content': expected one of a string or array of objects.`,
+            `${param}.content`,
+            "invalid_type"
+          )
+        }
         break
       }
     }
@@ -356,13 +403,27 @@ const validate = (body: unknown, models: ReadonlyArray<string>): Answer | undefi
     )
   }
   if (fields.tools !== undefined) {
-    if (!Array.isArray(fields.tools)) return invalid("Invalid type for 'tools': expected an array.", "tools", "invalid_type")
-    if (fields.tools.length === 0) return invalid("Invalid 'tools': empty array. Expected an array with minimum length 1, but got an empty array instead.", "tools", "empty_array")
+    if (!Array.isArray(fields.tools)) {
+      return invalid("Invalid type for 'tools': expected an array.", "tools", "invalid_type")
+    }
+    if (fields.tools.length === 0) {
+      return invalid(
+        "Invalid 'tools': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+        "tools",
+        "empty_array"
+      )
+    }
     for (const [i, item] of fields.tools.entries()) {
       const tool = record(item)
       const fn = record(tool.function)
       const at = `tools[${i}]`
-      if (tool.type !== "function") return invalid(`Invalid value: '${String(tool.type)}'. Supported values are: 'function'.`, `${at}.type`, "invalid_value")
+      if (tool.type !== "function") {
+        return invalid(
+          `Invalid value: '${String(tool.type)}'. Supported values are: 'function'.`,
+          `${at}.type`,
+          "invalid_value"
+        )
+      }
       if (typeof fn.name !== "string" || !TOOL_NAME.test(fn.name)) {
         return invalid(
           `Invalid '${at}.function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`,
@@ -371,13 +432,19 @@ const validate = (body: unknown, models: ReadonlyArray<string>): Answer | undefi
         )
       }
       if (fn.description !== undefined && typeof fn.description !== "string") {
-        return invalid(`Invalid type for '${at}.function.description': expected a string.`, `${at}.function.description`, "invalid_type")
+        return invalid(
+          `Invalid type for '${at}.function.description': expected a string.`,
+          `${at}.function.description`,
+          "invalid_type"
+        )
       }
       if (fn.parameters !== undefined) {
         const schema = record(fn.parameters)
         if (!isRecord(fn.parameters) || (schema.type !== undefined && schema.type !== "object")) {
           return invalid(
-            `Invalid schema for function '${fn.name}': schema must be a JSON Schema of 'type: "object"', got 'type: "${String(schema.type)}"'.`,
+            `Invalid schema for function '${fn.name}': schema must be a JSON Schema of 'type: "object"', got 'type: "${
+              String(schema.type)
+            }"'.`,
             `${at}.function.parameters`,
             "invalid_function_parameters"
           )
@@ -387,26 +454,45 @@ const validate = (body: unknown, models: ReadonlyArray<string>): Answer | undefi
   }
   if (fields.tool_choice !== undefined) {
     if (fields.tools === undefined) {
-      return invalid("Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.", "tool_choice")
+      return invalid(
+        "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.",
+        "tool_choice"
+      )
     }
     if (!["none", "auto", "required"].includes(fields.tool_choice as string) && !isRecord(fields.tool_choice)) {
-      return invalid(`Invalid value: '${String(fields.tool_choice)}'. Supported values are: 'none', 'auto', and 'required'.`, "tool_choice", "invalid_value")
+      return invalid(
+        `Invalid value: '${String(fields.tool_choice)}'. Supported values are: 'none', 'auto', and 'required'.`,
+        "tool_choice",
+        "invalid_value"
+      )
     }
   }
-  if (fields.stream !== undefined && typeof fields.stream !== "boolean") return invalid("Invalid type for 'stream': expected a boolean.", "stream", "invalid_type")
+  if (fields.stream !== undefined && typeof fields.stream !== "boolean") {
+    return invalid("Invalid type for 'stream': expected a boolean.", "stream", "invalid_type")
+  }
   if (fields.stream_options !== undefined && fields.stream_options !== null) {
-    if (fields.stream !== true) return invalid("The 'stream_options' parameter is only allowed when 'stream' is enabled.", "stream_options")
+    if (fields.stream !== true) {
+      return invalid("The 'stream_options' parameter is only allowed when 'stream' is enabled.", "stream_options")
+    }
     const include = record(fields.stream_options).include_usage
     if (include !== undefined && typeof include !== "boolean") {
-      return invalid("Invalid type for 'stream_options.include_usage': expected a boolean.", "stream_options.include_usage", "invalid_type")
+      return invalid(
+        "Invalid type for 'stream_options.include_usage': expected a boolean.",
+        "stream_options.include_usage",
+        "invalid_type"
+      )
     }
   }
   if (fields.temperature !== undefined) {
     const t = fields.temperature
-    if (typeof t !== "number") return invalid("Invalid type for 'temperature': expected a decimal.", "temperature", "invalid_type")
+    if (typeof t !== "number") {
+      return invalid("Invalid type for 'temperature': expected a decimal.", "temperature", "invalid_type")
+    }
     if (t < 0 || t > 2) {
       return invalid(
-        `Invalid 'temperature': decimal ${t < 0 ? "below minimum" : "above maximum"} value. Expected a value ${t < 0 ? ">= 0" : "<= 2"}, but got ${t} instead.`,
+        `Invalid 'temperature': decimal ${t < 0 ? "below minimum" : "above maximum"} value. Expected a value ${
+          t < 0 ? ">= 0" : "<= 2"
+        }, but got ${t} instead.`,
         "temperature",
         "decimal_out_of_range"
       )
@@ -506,13 +592,27 @@ export const makeFakeOpenAiChat = (
       for (const piece of pieces(text)) chunks.push(chunk({ content: piece }))
       calls.forEach((call, i) => {
         const index = dialect === "ollama" ? 0 : i
-        chunks.push(chunk({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }] }))
-        for (const piece of pieces(call.arguments, 2)) chunks.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }))
+        chunks.push(
+          chunk({
+            tool_calls: [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }]
+          })
+        )
+        for (const piece of pieces(call.arguments, 2)) {
+          chunks.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }))
+        }
       })
       chunks.push(chunk({}, reply.finishReason ?? (calls.length > 0 ? "tool_calls" : "stop")))
       const usage = usageOf(reply, body)
       if (includeUsage && usage !== undefined) {
-        chunks.push({ id, object: "chat.completion.chunk", created, model, system_fingerprint: "fp_44709d6fcb", choices: dialect === "vllm" ? null : [], usage })
+        chunks.push({
+          id,
+          object: "chat.completion.chunk",
+          created,
+          model,
+          system_fingerprint: "fp_44709d6fcb",
+          choices: dialect === "vllm" ? null : [],
+          usage
+        })
       }
       return [...chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`), "data: [DONE]\n\n"]
     }
@@ -533,7 +633,11 @@ export const makeFakeOpenAiChat = (
             content: reply.text === undefined || reply.text === "" ? null : reply.text,
             refusal: null,
             ...(calls.length === 0 ? {} : {
-              tool_calls: calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } }))
+              tool_calls: calls.map((c) => ({
+                id: c.id,
+                type: "function",
+                function: { name: c.name, arguments: c.arguments }
+              }))
             })
           },
           logprobs: null,
@@ -576,14 +680,15 @@ export const makeFakeOpenAiChat = (
       })
       response.flushHeaders()
       for (let i = 0; i <= events.length; i++) {
-        if (fault?._tag === "Lines" && i === (fault.afterEvents ?? 1)) await write(response, fault.lines.map((l) => `${l}\n`).join(""))
+        if (fault?._tag === "Lines" && i === (fault.afterEvents ?? 1)) {
+          await write(response, fault.lines.map((l) => `${l}\n`).join(""))
+        }
         if (fault?._tag === "Stall" && i === fault.afterEvents) return
         if (fault?._tag === "Cut" && i === fault.afterEvents) {
           if (fault.how === "reset") {
             state.cutByServer = true
             response.socket?.destroy()
-          }
-          else response.end()
+          } else response.end()
           return
         }
         if (i === events.length) break
@@ -609,11 +714,16 @@ export const makeFakeOpenAiChat = (
           waiters.wake()
         }
       })
-      const request: RecordedChatRequest = { ...await readJsonRequest(incoming), remotePort: incoming.socket.remotePort }
+      const request: RecordedChatRequest = {
+        ...await readJsonRequest(incoming),
+        remotePort: incoming.socket.remotePort
+      }
       recorded.push(request)
       // a queued fault, else (nothing queued) the fault of the script that would answer
       const fault = faults.shift() ??
-        (queued.length === 0 && request.body !== undefined ? (options.scripts ?? []).find((s) => matches(s, request.body))?.fault : undefined)
+        (queued.length === 0 && request.body !== undefined
+          ? (options.scripts ?? []).find((s) => matches(s, request.body))?.fault
+          : undefined)
       const answer = route(request)
       if (fault?._tag === "Hang") return waiters.wake()
       if (fault?._tag === "Reset") {
@@ -624,7 +734,11 @@ export const makeFakeOpenAiChat = (
         waiters.wake()
         const model = typeof request.body?.model === "string" ? request.body.model : models[0]
         const base = defaultFault(fault.status, model)
-        return respond(response, { status: fault.status, body: fault.body ?? base.body, headers: { ...base.headers, ...fault.headers } })
+        return respond(response, {
+          status: fault.status,
+          body: fault.body ?? base.body,
+          headers: { ...base.headers, ...fault.headers }
+        })
       }
       if (fault?._tag === "Body") {
         waiters.wake()
@@ -654,7 +768,10 @@ export const makeFakeOpenAiChat = (
     const route = (request: RecordedChatRequest): Answer | undefined => {
       const pathname = new URL(request.path, "http://localhost").pathname
       if (pathname !== "/v1/chat/completions" && pathname !== "/chat/completions") {
-        return { status: 404, body: openAiError(`Invalid URL (${request.method} ${pathname})`, "invalid_request_error") }
+        return {
+          status: 404,
+          body: openAiError(`Invalid URL (${request.method} ${pathname})`, "invalid_request_error")
+        }
       }
       if (apiKey !== undefined && request.headers.authorization !== `Bearer ${apiKey}`) {
         return {
@@ -669,13 +786,19 @@ export const makeFakeOpenAiChat = (
         }
       }
       if (request.method !== "POST") {
-        return { status: 405, body: openAiError(`Invalid method for URL (${request.method} ${pathname})`, "invalid_request_error") }
+        return {
+          status: 405,
+          body: openAiError(`Invalid method for URL (${request.method} ${pathname})`, "invalid_request_error")
+        }
       }
       return validate(request.body, models)
     }
 
     const port = yield* listen(
-      httpServer(handle, (response, error) => respond(response, { status: 500, body: openAiError(String(error), "server_error") })),
+      httpServer(
+        handle,
+        (response, error) => respond(response, { status: 500, body: openAiError(String(error), "server_error") })
+      ),
       () => {
         for (const fiber of sleepers) fiber.unsafeInterruptAsFork(FiberId.none)
         sleepers.clear()
@@ -695,8 +818,10 @@ export const makeFakeOpenAiChat = (
       },
       abortedStreams: () => aborted,
       completedStreams: () => completed,
-      awaitRequests: (n, millis) => waiters.until(`${n} request(s)`, () => recorded.length >= n, millis, () => `saw ${recorded.length}`),
-      awaitAborted: (n, millis) => waiters.until(`${n} aborted stream(s)`, () => aborted >= n, millis, () => `saw ${aborted}`),
+      awaitRequests: (n, millis) =>
+        waiters.until(`${n} request(s)`, () => recorded.length >= n, millis, () => `saw ${recorded.length}`),
+      awaitAborted: (n, millis) =>
+        waiters.until(`${n} aborted stream(s)`, () => aborted >= n, millis, () => `saw ${aborted}`),
       eventsFor: (reply, body = { model: models[0], messages: [], stream: true }) => eventsFor(reply, body)
     }
     return fake
@@ -704,5 +829,6 @@ export const makeFakeOpenAiChat = (
 
 /** The fake as a service, for `it.layer` and `Layer.provide`. */
 export class FakeOpenAiChat extends Context.Tag("Testing/FakeOpenAiChat")<FakeOpenAiChat, FakeOpenAiChatServer>() {
-  static readonly layer = (options: FakeOpenAiChatOptions = {}) => Layer.scoped(FakeOpenAiChat, makeFakeOpenAiChat(options))
+  static readonly layer = (options: FakeOpenAiChatOptions = {}) =>
+    Layer.scoped(FakeOpenAiChat, makeFakeOpenAiChat(options))
 }

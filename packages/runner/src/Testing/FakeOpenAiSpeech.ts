@@ -29,6 +29,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import type * as http from "node:http"
+import { writeWav } from "../Voice/Audio.js"
 import {
   type HttpFault,
   httpServer,
@@ -43,7 +44,6 @@ import {
   sendJson
 } from "./FakeHttp.js"
 import { FAKE_MS_PER_CHAR, fakeSpeech } from "./FakeVoice.js"
-import { writeWav } from "../Voice/Audio.js"
 
 export const OPENAI_SPEECH_SAMPLE_RATE = 24_000
 export const FAKE_OPENAI_SPEECH_MODELS = ["tts-1", "tts-1-hd", "gpt-4o-mini-tts", "gpt-4o-mini-tts-2025-12-15"]
@@ -114,7 +114,11 @@ const invalid = (message: string, param: string | null = null, code: string | nu
 
 const defaultFaultBody = (status: number): unknown =>
   status === 429
-    ? openAiError("Rate limit reached for requests per min (RPM). Please try again in 20ms.", "requests", "rate_limit_exceeded")
+    ? openAiError(
+      "Rate limit reached for requests per min (RPM). Please try again in 20ms.",
+      "requests",
+      "rate_limit_exceeded"
+    )
     : status === 503
     ? openAiError("The engine is currently overloaded, please try again later", "server_error")
     : status >= 500
@@ -135,7 +139,9 @@ const pcmBytes = (pcm: Int16Array) => {
 }
 
 /** Starts the fake on 127.0.0.1 and a free port; it stops when the scope closes. */
-export const make = (options: FakeOpenAiSpeechOptions = {}): Effect.Effect<FakeOpenAiSpeechServer, never, Scope.Scope> =>
+export const make = (
+  options: FakeOpenAiSpeechOptions = {}
+): Effect.Effect<FakeOpenAiSpeechServer, never, Scope.Scope> =>
   Effect.gen(function*() {
     const apiKey = options.apiKey
     const chunkBytes = options.chunkBytes ?? 4801
@@ -153,10 +159,18 @@ export const make = (options: FakeOpenAiSpeechOptions = {}): Effect.Effect<FakeO
 
     const speech = (request: RecordedSpeechRequest): Answer => {
       if (apiKey !== undefined && request.headers.authorization !== `Bearer ${apiKey}`) {
-        return { _tag: "Error", status: 401, body: openAiError("Incorrect API key provided", "invalid_request_error", "invalid_api_key") }
+        return {
+          _tag: "Error",
+          status: 401,
+          body: openAiError("Incorrect API key provided", "invalid_request_error", "invalid_api_key")
+        }
       }
       if (request.method !== "POST") {
-        return { _tag: "Error", status: 405, body: openAiError(`Invalid method for URL (${request.method} ${request.path})`, "invalid_request_error") }
+        return {
+          _tag: "Error",
+          status: 405,
+          body: openAiError(`Invalid method for URL (${request.method} ${request.path})`, "invalid_request_error")
+        }
       }
       const parsed = parseJson(request.rawBody)
       if (!parsed.ok || typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value)) {
@@ -170,12 +184,19 @@ export const make = (options: FakeOpenAiSpeechOptions = {}): Effect.Effect<FakeO
         return {
           _tag: "Error",
           status: 404,
-          body: openAiError(`The model \`${body.model}\` does not exist or you do not have access to it.`, "invalid_request_error", "model_not_found")
+          body: openAiError(
+            `The model \`${body.model}\` does not exist or you do not have access to it.`,
+            "invalid_request_error",
+            "model_not_found"
+          )
         }
       }
       const legacy = body.model.startsWith("tts-1")
       if (typeof body.input !== "string" || body.input === "") {
-        return { _tag: "Error", ...invalid("Invalid 'input': empty string. Expected a string with minimum length 1.", "input", "empty_string") }
+        return {
+          _tag: "Error",
+          ...invalid("Invalid 'input': empty string. Expected a string with minimum length 1.", "input", "empty_string")
+        }
       }
       if (body.input.length > MAX_INPUT) {
         return {
@@ -194,7 +215,12 @@ export const make = (options: FakeOpenAiSpeechOptions = {}): Effect.Effect<FakeO
       if (!voiceOk) {
         return {
           _tag: "Error",
-          ...invalid(`Invalid value: '${JSON.stringify(voice)}'. Supported values are: ${FAKE_OPENAI_SPEECH_VOICES.map((v) => `'${v}'`).join(", ")}.`, "voice")
+          ...invalid(
+            `Invalid value: '${JSON.stringify(voice)}'. Supported values are: ${
+              FAKE_OPENAI_SPEECH_VOICES.map((v) => `'${v}'`).join(", ")
+            }.`,
+            "voice"
+          )
         }
       }
       if (body.instructions !== undefined && (typeof body.instructions !== "string" || legacy)) {
@@ -202,7 +228,10 @@ export const make = (options: FakeOpenAiSpeechOptions = {}): Effect.Effect<FakeO
       }
       const speed = body.speed ?? 1
       if (typeof speed !== "number" || !(speed >= 0.25 && speed <= 4)) {
-        return { _tag: "Error", ...invalid(`Invalid 'speed': ${JSON.stringify(speed)}. Expected a value from 0.25 to 4.`, "speed") }
+        return {
+          _tag: "Error",
+          ...invalid(`Invalid 'speed': ${JSON.stringify(speed)}. Expected a value from 0.25 to 4.`, "speed")
+        }
       }
       const streamFormat = body.stream_format ?? "audio"
       if (streamFormat !== "audio") {
@@ -210,7 +239,9 @@ export const make = (options: FakeOpenAiSpeechOptions = {}): Effect.Effect<FakeO
           _tag: "Error",
           ...invalid(
             streamFormat === "sse"
-              ? legacy ? "stream_format 'sse' is not supported for this model." : "FakeOpenAiSpeech streams raw audio only (stream_format 'audio')."
+              ? legacy
+                ? "stream_format 'sse' is not supported for this model."
+                : "FakeOpenAiSpeech streams raw audio only (stream_format 'audio')."
               : `Invalid value: '${String(streamFormat)}'. Supported values are: 'sse' and 'audio'.`,
             "stream_format"
           )
@@ -220,19 +251,39 @@ export const make = (options: FakeOpenAiSpeechOptions = {}): Effect.Effect<FakeO
       if (typeof format !== "string" || !RESPONSE_FORMATS.includes(format)) {
         return {
           _tag: "Error",
-          ...invalid(`Invalid value: '${String(format)}'. Supported values are: ${RESPONSE_FORMATS.map((f) => `'${f}'`).join(", ")}.`, "response_format")
+          ...invalid(
+            `Invalid value: '${String(format)}'. Supported values are: ${
+              RESPONSE_FORMATS.map((f) => `'${f}'`).join(", ")
+            }.`,
+            "response_format"
+          )
         }
       }
       const pcm = pcmFor(body.input, speed)
       if (format === "pcm") return { _tag: "Audio", contentType: "audio/pcm", bytes: pcmBytes(pcm) }
-      if (format === "wav") return { _tag: "Audio", contentType: "audio/wav", bytes: writeWav(pcm, OPENAI_SPEECH_SAMPLE_RATE) }
-      return { _tag: "Error", ...invalid(`FakeOpenAiSpeech does not encode ${format}; ask for pcm or wav.`, "response_format", "unsupported_by_fake") }
+      if (format === "wav") {
+        return { _tag: "Audio", contentType: "audio/wav", bytes: writeWav(pcm, OPENAI_SPEECH_SAMPLE_RATE) }
+      }
+      return {
+        _tag: "Error",
+        ...invalid(
+          `FakeOpenAiSpeech does not encode ${format}; ask for pcm or wav.`,
+          "response_format",
+          "unsupported_by_fake"
+        )
+      }
     }
 
     const route = (request: RecordedSpeechRequest): Answer => {
       const pathname = new URL(request.path, "http://localhost").pathname
-      if (pathname === "/v1/audio/speech" || pathname === "/audio/speech") return speech(request)
-      return { _tag: "Error", status: 404, body: openAiError(`Invalid URL (${request.method} ${pathname})`, "invalid_request_error") }
+      if (pathname === "/v1/audio/speech" || pathname === "/audio/speech") {
+        return speech(request)
+      }
+      return {
+        _tag: "Error",
+        status: 404,
+        body: openAiError(`Invalid URL (${request.method} ${pathname})`, "invalid_request_error")
+      }
     }
 
     const streamAudio = async (
@@ -268,7 +319,9 @@ export const make = (options: FakeOpenAiSpeechOptions = {}): Effect.Effect<FakeO
       if (response.destroyed) return
       if (fault?._tag === "Hang") return
       if (fault?._tag === "Reset") return void incoming.socket.destroy()
-      if (fault?._tag === "Respond") return sendJson(response, fault.status, fault.body ?? defaultFaultBody(fault.status))
+      if (fault?._tag === "Respond") {
+        return sendJson(response, fault.status, fault.body ?? defaultFaultBody(fault.status))
+      }
       if (fault?._tag === "Delay") await sleep(fault.millis)
       if (response.destroyed) return
       const answer = route(request)
@@ -306,6 +359,8 @@ export const make = (options: FakeOpenAiSpeechOptions = {}): Effect.Effect<FakeO
   })
 
 /** The fake as a service, for `it.layer` and `Layer.provide`. */
-export class FakeOpenAiSpeech extends Context.Tag("Testing/FakeOpenAiSpeech")<FakeOpenAiSpeech, FakeOpenAiSpeechServer>() {
+export class FakeOpenAiSpeech
+  extends Context.Tag("Testing/FakeOpenAiSpeech")<FakeOpenAiSpeech, FakeOpenAiSpeechServer>()
+{
   static readonly layer = (options: FakeOpenAiSpeechOptions = {}) => Layer.scoped(FakeOpenAiSpeech, make(options))
 }

@@ -5,8 +5,8 @@
  * - `POST {url}/audio/transcriptions` (`url` is `http://127.0.0.1:{port}/v1`; the route without
  *   `/v1` is answered too), `multipart/form-data` parsed by the platform's own parser (a body that
  *   is not valid multipart is a 400);
- * - bearer auth when the fake has an API key: without it, or with another, 401
- *   `{error: {message: "Incorrect API key provided", type: "invalid_request_error", param: null, code: "invalid_api_key"}}`;
+ * - bearer auth when the fake has an API key: without it, or with another, 401 `{error: {message: "Incorrect API key
+ *   provided", type: "invalid_request_error", param: null, code: "invalid_api_key"}}`;
  * - validation: `file` is required and must be a file named with a supported extension
  *   (flac, m4a, mp3, mp4, mpeg, mpga, oga, ogg, wav, webm); a `.wav` must be a well-formed RIFF/WAVE
  *   file (the RIFF and data sizes agree with the bytes, a `fmt ` chunk of 16-bit PCM whose byte rate
@@ -26,9 +26,18 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import type * as http from "node:http"
-import { headersOf, type HttpFault, httpServer, listen, makeSleeper, makeWaiters, openAiError, readBytes } from "./FakeHttp.js"
 import { FRAME_MS, readWav } from "../Voice/Audio.js"
 import { rms } from "../Voice/Vad.js"
+import {
+  headersOf,
+  type HttpFault,
+  httpServer,
+  listen,
+  makeSleeper,
+  makeWaiters,
+  openAiError,
+  readBytes
+} from "./FakeHttp.js"
 
 export interface RecordedWav {
   readonly sampleRate: number
@@ -46,7 +55,12 @@ export interface RecordedTranscriptionRequest {
   readonly headers: Readonly<Record<string, string>>
   /** The text fields in order. */
   readonly fields: ReadonlyArray<readonly [string, string]>
-  readonly file: { readonly name: string; readonly type: string; readonly bytes: number; readonly wav: RecordedWav | undefined } | undefined
+  readonly file: {
+    readonly name: string
+    readonly type: string
+    readonly bytes: number
+    readonly wav: RecordedWav | undefined
+  } | undefined
   /** The status the fake answered (0 for a hung or reset request). */
   readonly status: number
 }
@@ -95,7 +109,9 @@ export const inspectWav = (bytes: Uint8Array): { readonly wav: RecordedWav } | {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const text = (at: number) => String.fromCharCode(...bytes.subarray(at, at + 4))
   if (bytes.length < 44 || text(0) !== "RIFF" || text(8) !== "WAVE") return { problem: "not a RIFF/WAVE file" }
-  if (view.getUint32(4, true) !== bytes.length - 8) return { problem: `RIFF size ${view.getUint32(4, true)} for ${bytes.length} bytes` }
+  if (view.getUint32(4, true) !== bytes.length - 8) {
+    return { problem: `RIFF size ${view.getUint32(4, true)} for ${bytes.length} bytes` }
+  }
   let at = 12
   let format: { channels: number; sampleRate: number; bits: number } | undefined
   while (at + 8 <= bytes.length) {
@@ -108,9 +124,13 @@ export const inspectWav = (bytes: Uint8Array): { readonly wav: RecordedWav } | {
       const byteRate = view.getUint32(at + 16, true)
       const blockAlign = view.getUint16(at + 20, true)
       const bits = view.getUint16(at + 22, true)
-      if (audioFormat !== 1 || bits !== 16) return { problem: `format ${audioFormat}, ${bits} bits: expected 16-bit PCM` }
+      if (audioFormat !== 1 || bits !== 16) {
+        return { problem: `format ${audioFormat}, ${bits} bits: expected 16-bit PCM` }
+      }
       if (channels < 1 || sampleRate < 1) return { problem: "no channels or no rate" }
-      if (blockAlign !== channels * 2 || byteRate !== sampleRate * blockAlign) return { problem: "byte rate or block align disagree with the format" }
+      if (blockAlign !== channels * 2 || byteRate !== sampleRate * blockAlign) {
+        return { problem: "byte rate or block align disagree with the format" }
+      }
       format = { channels, sampleRate, bits }
     } else if (id === "data") {
       if (format === undefined) return { problem: "data before fmt" }
@@ -119,7 +139,9 @@ export const inspectWav = (bytes: Uint8Array): { readonly wav: RecordedWav } | {
       const frame = (format.sampleRate * FRAME_MS) / 1000
       let loud = 0
       if (decoded !== undefined && format.channels === 1) {
-        for (let i = 0; i + frame <= decoded.pcm.length; i += frame) if (rms(decoded.pcm.subarray(i, i + frame)) >= 500) loud += FRAME_MS
+        for (let i = 0; i + frame <= decoded.pcm.length; i += frame) {
+          if (rms(decoded.pcm.subarray(i, i + frame)) >= 500) loud += FRAME_MS
+        }
       }
       return {
         wav: {
@@ -155,16 +177,35 @@ export const make = (
       pathname: string,
       headers: Readonly<Record<string, string>>,
       body: Buffer
-    ): Promise<{ readonly status: number; readonly body: unknown; readonly fields: RecordedTranscriptionRequest["fields"]; readonly file: RecordedTranscriptionRequest["file"] }> => {
+    ): Promise<
+      {
+        readonly status: number
+        readonly body: unknown
+        readonly fields: RecordedTranscriptionRequest["fields"]
+        readonly file: RecordedTranscriptionRequest["file"]
+      }
+    > => {
       const none = { fields: [], file: undefined }
       if (pathname !== "/v1/audio/transcriptions" && pathname !== "/audio/transcriptions") {
-        return { status: 404, body: openAiError(`Invalid URL (${method} ${pathname})`, "invalid_request_error"), ...none }
+        return {
+          status: 404,
+          body: openAiError(`Invalid URL (${method} ${pathname})`, "invalid_request_error"),
+          ...none
+        }
       }
       if (options.apiKey !== undefined && headers.authorization !== `Bearer ${options.apiKey}`) {
-        return { status: 401, body: openAiError("Incorrect API key provided", "invalid_request_error", "invalid_api_key"), ...none }
+        return {
+          status: 401,
+          body: openAiError("Incorrect API key provided", "invalid_request_error", "invalid_api_key"),
+          ...none
+        }
       }
       if (method !== "POST") {
-        return { status: 405, body: openAiError(`Invalid method for URL (${method} ${pathname})`, "invalid_request_error"), ...none }
+        return {
+          status: 405,
+          body: openAiError(`Invalid method for URL (${method} ${pathname})`, "invalid_request_error"),
+          ...none
+        }
       }
       const contentType = headers["content-type"] ?? ""
       if (!/^multipart\/form-data;.*boundary=/i.test(contentType)) {
@@ -188,40 +229,77 @@ export const make = (
       }
       const result = (status: number, answer: unknown) => ({ status, body: answer, fields, file })
       const param = (name: string) => fields.find(([key]) => key === name)?.[1]
-      if (file === undefined || fileBytes === undefined) return { ...invalid("you must provide a file", "file"), fields, file }
+      if (file === undefined || fileBytes === undefined) {
+        return { ...invalid("you must provide a file", "file"), fields, file }
+      }
       const extension = file.name.includes(".") ? file.name.split(".").pop()!.toLowerCase() : ""
       if (!SUPPORTED_EXTENSIONS.includes(extension)) {
-        return { ...invalid(`Invalid file format. Supported formats: ${JSON.stringify(SUPPORTED_EXTENSIONS)}`, "file"), fields, file }
+        return {
+          ...invalid(`Invalid file format. Supported formats: ${JSON.stringify(SUPPORTED_EXTENSIONS)}`, "file"),
+          fields,
+          file
+        }
       }
       if (extension === "wav") {
         const inspected = inspectWav(fileBytes)
         if ("problem" in inspected) {
-          return { ...invalid(`Audio file might be corrupted or unsupported: ${inspected.problem}`, "file", "invalid_value"), fields, file }
+          return {
+            ...invalid(`Audio file might be corrupted or unsupported: ${inspected.problem}`, "file", "invalid_value"),
+            fields,
+            file
+          }
         }
         file = { ...file, wav: inspected.wav }
         if (inspected.wav.durationMs < 100) {
-          return { ...invalid("Audio file is too short. Minimum audio length is 0.1 seconds.", "file", "audio_too_short"), fields, file }
+          return {
+            ...invalid("Audio file is too short. Minimum audio length is 0.1 seconds.", "file", "audio_too_short"),
+            fields,
+            file
+          }
         }
       }
       const model = param("model")
-      if (model === undefined || model === "") return { ...invalid("you must provide a model parameter", "model"), fields, file }
+      if (model === undefined || model === "") {
+        return { ...invalid("you must provide a model parameter", "model"), fields, file }
+      }
       if (!models.includes(model)) {
-        return result(404, openAiError(`The model \`${model}\` does not exist or you do not have access to it.`, "invalid_request_error", "model_not_found"))
+        return result(
+          404,
+          openAiError(
+            `The model \`${model}\` does not exist or you do not have access to it.`,
+            "invalid_request_error",
+            "model_not_found"
+          )
+        )
       }
       const language = param("language")
       if (language !== undefined && !/^[a-z]{2}$/.test(language)) {
-        return { ...invalid(`Invalid language '${language}'. Language parameter must be specified in ISO-639-1 format.`, "language", "invalid_language_format"), fields, file }
+        return {
+          ...invalid(
+            `Invalid language '${language}'. Language parameter must be specified in ISO-639-1 format.`,
+            "language",
+            "invalid_language_format"
+          ),
+          fields,
+          file
+        }
       }
       const format = param("response_format") ?? "json"
       if (!RESPONSE_FORMATS.includes(format)) {
         return { ...invalid(`Invalid response_format: ${format}`, "response_format"), fields, file }
       }
       if (format !== "json" && format !== "text") {
-        return { ...invalid(`The fake answers response_format json or text, not ${format}`, "response_format"), fields, file }
+        return {
+          ...invalid(`The fake answers response_format json or text, not ${format}`, "response_format"),
+          fields,
+          file
+        }
       }
       const text = script[answered.length] ?? ""
       answered.push(text)
-      if (format === "text") return result(200, `${text}\n`)
+      if (format === "text") {
+        return result(200, `${text}\n`)
+      }
       const seconds = Math.ceil((file.wav?.durationMs ?? 1000) / 1000)
       const usage = model === "whisper-1"
         ? { type: "duration", seconds }
@@ -256,7 +334,9 @@ export const make = (
         waiters.wake()
       }
       // a faulted request does not give its scripted text out: the next one gets it
-      if (fault !== undefined && fault._tag !== "Delay" && answer.status === 200) answered.pop()
+      if (fault !== undefined && fault._tag !== "Delay" && answer.status === 200) {
+        answered.pop()
+      }
       if (fault?._tag === "Hang") return record(0)
       if (fault?._tag === "Reset") {
         record(0)
@@ -292,5 +372,6 @@ export class FakeOpenAiTranscription extends Context.Tag("Testing/FakeOpenAiTran
   FakeOpenAiTranscription,
   FakeOpenAiTranscriptionServer
 >() {
-  static readonly layer = (options: FakeOpenAiTranscriptionOptions = {}) => Layer.scoped(FakeOpenAiTranscription, make(options))
+  static readonly layer = (options: FakeOpenAiTranscriptionOptions = {}) =>
+    Layer.scoped(FakeOpenAiTranscription, make(options))
 }

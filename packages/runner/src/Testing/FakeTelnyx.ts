@@ -1,15 +1,13 @@
 /**
- * A fake of Telnyx's Call Control API (v2) on a loopback port, for tests: dial (`POST /v2/calls`),
- * retrieve a call's status (`GET /v2/calls/{call_control_id}`), hang up
- * (`POST /v2/calls/{call_control_id}/actions/hangup`), answer or reject an incoming call
- * (`…/actions/answer`, `…/actions/reject`; `originate` brings one, with its signed `call.initiated`),
- * `transfer`, `send_dtmf`, `speak` and `streaming_start` on an answered call, with Telnyx's documented JSON shapes, Bearer
- * authentication, parameter validation, `command_id` deduplication and error bodies
- * (`{"errors":[{"code","title","detail"}]}`). Every request is recorded; a test can queue faults (an
- * error answer, a hung or reset connection, a delay), move a call along (answered, hung up with a
- * cause), and build or deliver the Call Control webhooks Telnyx would post to the call's
- * `webhook_url`, signed with the fake's own Ed25519 key pair (`publicKey` is what the platform is
- * configured with, as Mission Control shows it: base64 of the raw 32 bytes).
+ * A fake of Telnyx's Call Control API (v2) on a loopback port, for tests: dial (`POST /v2/calls`), retrieve a call's
+ * status (`GET /v2/calls/{call_control_id}`), hang up (`POST /v2/calls/{call_control_id}/actions/hangup`), answer or
+ * reject an incoming call (`…/actions/answer`, `…/actions/reject`; `originate` brings one, with its signed
+ * `call.initiated`), `transfer`, `send_dtmf`, `speak` and `streaming_start` on an answered call, with Telnyx's
+ * documented JSON shapes, Bearer authentication, parameter validation, `command_id` deduplication and error bodies
+ * (`{"errors":[{"code","title","detail"}]}`). Every request is recorded; a test can queue faults (an error answer, a
+ * hung or reset connection, a delay), move a call along (answered, hung up with a cause), and build or deliver the Call
+ * Control webhooks Telnyx would post to the call's `webhook_url`, signed with the fake's own Ed25519 key pair
+ * (`publicKey` is what the platform is configured with, as Mission Control shows it: base64 of the raw 32 bytes).
  *
  * Times (a call's start, answer and end, a webhook's `occurred_at` and `telnyx-timestamp`) come from
  * Effect's `Clock` where the fake is built, so they agree with the code under test on the TestClock.
@@ -25,7 +23,18 @@ import * as crypto from "node:crypto"
 import type * as http from "node:http"
 import { makeTelnyxCarrier, type TelnyxOptions } from "../Telephony/TelnyxCarrier.js"
 import { SIGNATURE_HEADER, signWebhook, TIMESTAMP_HEADER } from "../Telephony/TelnyxWebhooks.js"
-import { type HttpFault, httpServer, listen, makeSleeper, makeWaiters, parseJson, post, readRequest, record, sendJson } from "./FakeHttp.js"
+import {
+  type HttpFault,
+  httpServer,
+  listen,
+  makeSleeper,
+  makeWaiters,
+  parseJson,
+  post,
+  readRequest,
+  record,
+  sendJson
+} from "./FakeHttp.js"
 
 export interface RecordedRequest {
   readonly method: string
@@ -193,7 +202,9 @@ export const make = (options: FakeTelnyxOptions = {}): Effect.Effect<FakeTelnyxS
           call_session_id: call.callSessionId,
           is_alive: alive,
           // the seconds talked, from the answer
-          call_duration: call.answeredAt === undefined ? 0 : Math.round((end.getTime() - call.answeredAt.getTime()) / 1000),
+          call_duration: call.answeredAt === undefined
+            ? 0
+            : Math.round((end.getTime() - call.answeredAt.getTime()) / 1000),
           start_time: call.startedAt.toISOString(),
           ...(alive ? {} : { end_time: end.toISOString() })
         }
@@ -202,50 +213,96 @@ export const make = (options: FakeTelnyxOptions = {}): Effect.Effect<FakeTelnyxS
 
     /** The dial's problems, in Telnyx's words (422, one error a field, the first reported). */
     const validateDial = (body: Readonly<Record<string, unknown>>) => {
-      const invalid = (pointer: string, detail: string) => ({ status: 422, body: telnyxError("10015", "Invalid value", detail, pointer) })
+      const invalid = (pointer: string, detail: string) => ({
+        status: 422,
+        body: telnyxError("10015", "Invalid value", detail, pointer)
+      })
       const string = (name: string) => typeof body[name] === "string" ? body[name] as string : undefined
       if (string("connection_id") === undefined) return invalid("/connection_id", "connection_id is required")
-      if (string("connection_id") !== connectionId) return invalid("/connection_id", "The connection_id is not a Call Control application of this account")
-      if (string("to") === undefined || !E164.test(string("to")!)) return invalid("/to", "to must be a +E.164 number or a SIP URI")
-      if (string("from") === undefined || !E164.test(string("from")!)) return invalid("/from", "from must be a +E.164 number")
+      if (string("connection_id") !== connectionId) {
+        return invalid("/connection_id", "The connection_id is not a Call Control application of this account")
+      }
+      if (string("to") === undefined || !E164.test(string("to")!)) {
+        return invalid("/to", "to must be a +E.164 number or a SIP URI")
+      }
+      if (string("from") === undefined || !E164.test(string("from")!)) {
+        return invalid("/from", "from must be a +E.164 number")
+      }
       const webhook = string("webhook_url")
-      if (webhook !== undefined && !/^https?:\/\//.test(webhook)) return invalid("/webhook_url", "webhook_url must be an http(s) URL")
+      if (webhook !== undefined && !/^https?:\/\//.test(webhook)) {
+        return invalid("/webhook_url", "webhook_url must be an http(s) URL")
+      }
       if (body["webhook_url_method"] !== undefined && !["POST", "GET"].includes(body["webhook_url_method"] as string)) {
         return invalid("/webhook_url_method", "webhook_url_method must be POST or GET")
       }
       const stream = string("stream_url")
-      if (stream !== undefined && !/^wss?:\/\/[^/]+/.test(stream)) return invalid("/stream_url", "stream_url must be a ws(s):// URL")
+      if (stream !== undefined && !/^wss?:\/\/[^/]+/.test(stream)) {
+        return invalid("/stream_url", "stream_url must be a ws(s):// URL")
+      }
       const oneOf = (name: string, values: ReadonlyArray<string>) =>
-        body[name] !== undefined && !values.includes(body[name] as string) ? invalid(`/${name}`, `${name} must be one of ${values.join(", ")}`) : undefined
+        body[name] !== undefined && !values.includes(body[name] as string)
+          ? invalid(`/${name}`, `${name} must be one of ${values.join(", ")}`)
+          : undefined
       const choice = oneOf("stream_track", ["inbound_track", "outbound_track", "both_tracks"]) ??
         oneOf("stream_bidirectional_mode", ["mp3", "rtp"]) ??
         oneOf("stream_bidirectional_codec", ["PCMU", "PCMA", "G722", "OPUS", "AMR-WB", "L16"]) ??
         oneOf("stream_codec", ["PCMU", "PCMA", "G722", "OPUS", "AMR-WB", "L16", "default"]) ??
-        oneOf("answering_machine_detection", ["premium", "detect", "detect_beep", "detect_words", "greeting_end", "disabled"])
+        oneOf("answering_machine_detection", [
+          "premium",
+          "detect",
+          "detect_beep",
+          "detect_words",
+          "greeting_end",
+          "disabled"
+        ])
       if (choice !== undefined) return choice
       const token = body["stream_auth_token"]
       if (token !== undefined && (typeof token !== "string" || token.length > 4000)) {
         return invalid("/stream_auth_token", "stream_auth_token must be a string of at most 4000 characters")
       }
       const timeout = body["timeout_secs"]
-      if (timeout !== undefined && (!Number.isInteger(timeout) || (timeout as number) < 5 || (timeout as number) > 600)) {
+      if (
+        timeout !== undefined && (!Number.isInteger(timeout) || (timeout as number) < 5 || (timeout as number) > 600)
+      ) {
         return invalid("/timeout_secs", "timeout_secs must be an integer from 5 to 600")
       }
       const command = body["command_id"]
-      if (command !== undefined && typeof command !== "string") return invalid("/command_id", "command_id must be a string")
+      if (command !== undefined && typeof command !== "string") {
+        return invalid("/command_id", "command_id must be a string")
+      }
       return undefined
     }
 
     /** Answers a request that arrived without a fault, as Telnyx would. */
-    const route = (method: string, pathname: string, authorization: string | undefined, body: unknown): { status: number; body: unknown } => {
+    const route = (
+      method: string,
+      pathname: string,
+      authorization: string | undefined,
+      body: unknown
+    ): { status: number; body: unknown } => {
       if (authorization !== `Bearer ${apiKey}`) {
-        return { status: 401, body: telnyxError("10009", "Authentication failed", "Could not understand the provided credentials.") }
+        return {
+          status: 401,
+          body: telnyxError("10009", "Authentication failed", "Could not understand the provided credentials.")
+        }
       }
-      const notFound = { status: 404, body: telnyxError("10005", "Resource not found", `The requested resource or URL could not be found: ${pathname}`) }
+      const notFound = {
+        status: 404,
+        body: telnyxError(
+          "10005",
+          "Resource not found",
+          `The requested resource or URL could not be found: ${pathname}`
+        )
+      }
       if (CALLS_PATH.test(pathname)) {
-        if (method !== "POST") return { status: 405, body: telnyxError("10006", "Method not allowed", `${method} is not allowed here`) }
+        if (method !== "POST") {
+          return { status: 405, body: telnyxError("10006", "Method not allowed", `${method} is not allowed here`) }
+        }
         if (typeof body !== "object" || body === null || Array.isArray(body)) {
-          return { status: 400, body: telnyxError("10002", "Invalid request", "The request body must be a JSON object") }
+          return {
+            status: 400,
+            body: telnyxError("10002", "Invalid request", "The request body must be a JSON object")
+          }
         }
         const params = body as Readonly<Record<string, unknown>>
         const problem = validateDial(params)
@@ -276,21 +333,47 @@ export const make = (options: FakeTelnyxOptions = {}): Effect.Effect<FakeTelnyxS
       }
       const action = ANSWER_PATH.exec(pathname) ?? REJECT_PATH.exec(pathname)
       if (action !== null) {
-        if (method !== "POST") return { status: 405, body: telnyxError("10006", "Method not allowed", `${method} is not allowed here`) }
+        if (method !== "POST") {
+          return { status: 405, body: telnyxError("10006", "Method not allowed", `${method} is not allowed here`) }
+        }
         const call = calls.get(decodeURIComponent(action[1]!))
-        if (call === undefined) return { status: 422, body: telnyxError("90015", "Invalid Call Control ID", "The call_control_id provided was not valid.") }
+        if (call === undefined) {
+          return {
+            status: 422,
+            body: telnyxError("90015", "Invalid Call Control ID", "The call_control_id provided was not valid.")
+          }
+        }
         const params = record(body)
         const commandId = params["command_id"]
         const key = typeof commandId === "string" ? `${call.callControlId}|${commandId}` : undefined
         if (key !== undefined && actionCommands.has(key)) return { status: 200, body: { data: { result: "ok" } } }
-        if (call.state === "hangup") return { status: 422, body: telnyxError("90018", "Call has already ended", "This call is no longer active and can't receive commands.") }
+        if (call.state === "hangup") {
+          return {
+            status: 422,
+            body: telnyxError(
+              "90018",
+              "Call has already ended",
+              "This call is no longer active and can't receive commands."
+            )
+          }
+        }
         if (call.state !== "initiated" || call.direction !== "incoming") {
-          return { status: 422, body: telnyxError("90034", "Call is not in an answerable state", "Only a parked incoming call can be answered or rejected.") }
+          return {
+            status: 422,
+            body: telnyxError(
+              "90034",
+              "Call is not in an answerable state",
+              "Only a parked incoming call can be answered or rejected."
+            )
+          }
         }
         if (pathname.endsWith("/reject")) {
           const cause = params["cause"]
           if (cause !== "CALL_REJECTED" && cause !== "USER_BUSY") {
-            return { status: 422, body: telnyxError("10015", "Invalid value", "cause must be CALL_REJECTED or USER_BUSY", "/cause") }
+            return {
+              status: 422,
+              body: telnyxError("10015", "Invalid value", "cause must be CALL_REJECTED or USER_BUSY", "/cause")
+            }
           }
           if (key !== undefined) actionCommands.add(key)
           calls.set(call.callControlId, {
@@ -303,7 +386,13 @@ export const make = (options: FakeTelnyxOptions = {}): Effect.Effect<FakeTelnyxS
           return { status: 200, body: { data: { result: "ok" } } }
         }
         // the answer's stream settings are the dial's (without the dial's own fields)
-        const problem = validateDial({ ...params, connection_id: connectionId, to: call.to, from: call.from, timeout_secs: undefined })
+        const problem = validateDial({
+          ...params,
+          connection_id: connectionId,
+          to: call.to,
+          from: call.from,
+          timeout_secs: undefined
+        })
         if (problem !== undefined) return problem
         if (key !== undefined) actionCommands.add(key)
         calls.set(call.callControlId, {
@@ -319,13 +408,29 @@ export const make = (options: FakeTelnyxOptions = {}): Effect.Effect<FakeTelnyxS
       }
       const hangup = HANGUP_PATH.exec(pathname)
       if (hangup !== null) {
-        if (method !== "POST") return { status: 405, body: telnyxError("10006", "Method not allowed", `${method} is not allowed here`) }
+        if (method !== "POST") {
+          return { status: 405, body: telnyxError("10006", "Method not allowed", `${method} is not allowed here`) }
+        }
         const call = calls.get(decodeURIComponent(hangup[1]!))
-        if (call === undefined) return { status: 422, body: telnyxError("90015", "Invalid Call Control ID", "The call_control_id provided was not valid.") }
+        if (call === undefined) {
+          return {
+            status: 422,
+            body: telnyxError("90015", "Invalid Call Control ID", "The call_control_id provided was not valid.")
+          }
+        }
         const commandId = record(body)["command_id"]
         const key = typeof commandId === "string" ? `${call.callControlId}|${commandId}` : undefined
         if (key !== undefined && hangupCommands.has(key)) return { status: 200, body: { data: { result: "ok" } } }
-        if (call.state === "hangup") return { status: 422, body: telnyxError("90018", "Call has already ended", "This call is no longer active and can't receive commands.") }
+        if (call.state === "hangup") {
+          return {
+            status: 422,
+            body: telnyxError(
+              "90018",
+              "Call has already ended",
+              "This call is no longer active and can't receive commands."
+            )
+          }
+        }
         if (key !== undefined) hangupCommands.add(key)
         calls.set(call.callControlId, {
           ...call,
@@ -339,21 +444,38 @@ export const make = (options: FakeTelnyxOptions = {}): Effect.Effect<FakeTelnyxS
       }
       const command = COMMAND_PATH.exec(pathname)
       if (command !== null) {
-        if (method !== "POST") return { status: 405, body: telnyxError("10006", "Method not allowed", `${method} is not allowed here`) }
+        if (method !== "POST") {
+          return { status: 405, body: telnyxError("10006", "Method not allowed", `${method} is not allowed here`) }
+        }
         const call = calls.get(decodeURIComponent(command[1]!))
-        if (call === undefined) return { status: 422, body: telnyxError("90015", "Invalid Call Control ID", "The call_control_id provided was not valid.") }
+        if (call === undefined) {
+          return {
+            status: 422,
+            body: telnyxError("90015", "Invalid Call Control ID", "The call_control_id provided was not valid.")
+          }
+        }
         const fields = record(body)
         const commandId = fields["command_id"]
         const key = typeof commandId === "string" ? `${call.callControlId}|${command[2]}|${commandId}` : undefined
         if (key !== undefined && hangupCommands.has(key)) return { status: 200, body: { data: { result: "ok" } } }
         if (call.state !== "answered") {
-          return { status: 422, body: telnyxError("90018", "Call has already ended", "This call is no longer active and can't receive commands.") }
+          return {
+            status: 422,
+            body: telnyxError(
+              "90018",
+              "Call has already ended",
+              "This call is no longer active and can't receive commands."
+            )
+          }
         }
         if (command[2] === "transfer") {
           const to = fields["to"]
           const from = fields["from"]
           if (typeof to !== "string" || !/^(\+[1-9]\d{1,14}|sips?:.+)$/.test(to)) {
-            return { status: 422, body: telnyxError("10032", "Invalid value for to", "to must be an E.164 number or a SIP URI.") }
+            return {
+              status: 422,
+              body: telnyxError("10032", "Invalid value for to", "to must be an E.164 number or a SIP URI.")
+            }
           }
           if (key !== undefined) hangupCommands.add(key)
           calls.set(call.callControlId, {
@@ -379,13 +501,24 @@ export const make = (options: FakeTelnyxOptions = {}): Effect.Effect<FakeTelnyxS
           const payload = fields["payload"]
           const voice = fields["voice"]
           if (typeof payload !== "string" || payload.length === 0 || payload.length > 3000) {
-            return { status: 422, body: telnyxError("10015", "Invalid value", "payload must be 1 to 3000 characters", "/payload") }
+            return {
+              status: 422,
+              body: telnyxError("10015", "Invalid value", "payload must be 1 to 3000 characters", "/payload")
+            }
           }
           if (typeof voice !== "string" || voice.length === 0) {
             return { status: 422, body: telnyxError("10015", "Invalid value", "voice is required", "/voice") }
           }
           if ((voice === "male" || voice === "female") && typeof fields["language"] !== "string") {
-            return { status: 422, body: telnyxError("10015", "Invalid value", "language is required with the male and female voices", "/language") }
+            return {
+              status: 422,
+              body: telnyxError(
+                "10015",
+                "Invalid value",
+                "language is required with the male and female voices",
+                "/language"
+              )
+            }
           }
           if (key !== undefined) hangupCommands.add(key)
           calls.set(call.callControlId, { ...call, spoken: [...(call.spoken ?? []), payload] })
@@ -393,10 +526,16 @@ export const make = (options: FakeTelnyxOptions = {}): Effect.Effect<FakeTelnyxS
           const digits = fields["digits"]
           const duration = fields["duration_millis"]
           if (typeof digits !== "string" || !/^[0-9*#A-DwW]{1,64}$/.test(digits)) {
-            return { status: 422, body: telnyxError("10032", "Invalid value for digits", "digits may hold 0-9, *, #, A-D, w and W.") }
+            return {
+              status: 422,
+              body: telnyxError("10032", "Invalid value for digits", "digits may hold 0-9, *, #, A-D, w and W.")
+            }
           }
           if (duration !== undefined && (typeof duration !== "number" || duration < 100 || duration > 500)) {
-            return { status: 422, body: telnyxError("10032", "Invalid value for duration_millis", "duration_millis must be 100 to 500.") }
+            return {
+              status: 422,
+              body: telnyxError("10032", "Invalid value for duration_millis", "duration_millis must be 100 to 500.")
+            }
           }
           if (key !== undefined) hangupCommands.add(key)
           calls.set(call.callControlId, { ...call, dtmfSent: (call.dtmfSent ?? "") + digits.replace(/[wW]/g, "") })
@@ -405,7 +544,9 @@ export const make = (options: FakeTelnyxOptions = {}): Effect.Effect<FakeTelnyxS
       }
       const one = CALL_PATH.exec(pathname)
       if (one !== null) {
-        if (method !== "GET") return { status: 405, body: telnyxError("10006", "Method not allowed", `${method} is not allowed here`) }
+        if (method !== "GET") {
+          return { status: 405, body: telnyxError("10006", "Method not allowed", `${method} is not allowed here`) }
+        }
         const call = calls.get(decodeURIComponent(one[1]!))
         return call === undefined ? notFound : { status: 200, body: callJson(call) }
       }
@@ -427,18 +568,30 @@ export const make = (options: FakeTelnyxOptions = {}): Effect.Effect<FakeTelnyxS
       if (fault?._tag === "Hang") return
       if (fault?._tag === "Reset") return void request.socket.destroy()
       if (fault?._tag === "Respond") {
-        return sendJson(response, fault.status, fault.body ?? telnyxError("10007", "Unexpected error", "An unexpected error occured."))
+        return sendJson(
+          response,
+          fault.status,
+          fault.body ?? telnyxError("10007", "Unexpected error", "An unexpected error occured.")
+        )
       }
       if (fault?._tag === "Delay") await sleep(fault.millis)
       if (parsed !== undefined && !parsed.ok) {
         return sendJson(response, 400, telnyxError("10002", "Invalid request", "The request body is not valid JSON"))
       }
-      const answer = route(raw.method, new URL(raw.path, "http://localhost").pathname, raw.headers["authorization"], parsed?.ok ? parsed.value : undefined)
+      const answer = route(
+        raw.method,
+        new URL(raw.path, "http://localhost").pathname,
+        raw.headers["authorization"],
+        parsed?.ok ? parsed.value : undefined
+      )
       if (!response.destroyed) sendJson(response, answer.status, answer.body)
     }
 
     const port = yield* listen(
-      httpServer(handle, (response, error) => sendJson(response, 500, telnyxError("10007", "Unexpected error", String(error)))),
+      httpServer(
+        handle,
+        (response, error) => sendJson(response, 500, telnyxError("10007", "Unexpected error", String(error)))
+      ),
       wakeAll
     )
 
@@ -471,7 +624,11 @@ export const make = (options: FakeTelnyxOptions = {}): Effect.Effect<FakeTelnyxS
           end_time: (call.endedAt ?? at).toISOString(),
           hangup_cause: call.hangupCause ?? "normal_clearing",
           hangup_source: call.hangupSource ?? "unknown",
-          sip_hangup_cause: call.hangupCause === "user_busy" ? "486" : call.hangupCause === "call_rejected" ? "603" : "200"
+          sip_hangup_cause: call.hangupCause === "user_busy"
+            ? "486"
+            : call.hangupCause === "call_rejected"
+            ? "603"
+            : "200"
         })
       }
       if (eventType.startsWith("streaming.")) {
@@ -483,7 +640,11 @@ export const make = (options: FakeTelnyxOptions = {}): Effect.Effect<FakeTelnyxS
           record_type: "event",
           event_type: eventType,
           id: webhookOptions.id ?? crypto.randomUUID(),
-          occurred_at: (eventType === "call.answered" ? call.answeredAt ?? at : eventType === "call.hangup" ? call.endedAt ?? at : at).toISOString(),
+          occurred_at: (eventType === "call.answered"
+            ? call.answeredAt ?? at
+            : eventType === "call.hangup"
+            ? call.endedAt ?? at
+            : at).toISOString(),
           payload
         },
         meta: { attempt: 1, delivered_to: call.webhookUrl }
@@ -521,7 +682,9 @@ export const make = (options: FakeTelnyxOptions = {}): Effect.Effect<FakeTelnyxS
       },
       hangUp: (id, cause = "normal_clearing", source = "callee") => {
         const call = getCall(id)
-        if (call.state !== "hangup") calls.set(id, { ...call, state: "hangup", endedAt: now(), hangupCause: cause, hangupSource: source })
+        if (call.state !== "hangup") {
+          calls.set(id, { ...call, state: "hangup", endedAt: now(), hangupCause: cause, hangupSource: source })
+        }
       },
       webhook,
       deliver: (id, eventType, webhookOptions) => post(() => webhook(id, eventType, webhookOptions)),

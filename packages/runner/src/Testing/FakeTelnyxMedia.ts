@@ -70,7 +70,8 @@ export const connect = (options: ConnectOptions): Effect.Effect<FakeTelnyxMediaS
         }),
         mark: (name) => ({ event: "mark", sequence_number: String(++sequence), stream_id: streamId, mark: { name } }),
         // RTP chunks of 20 ms to 30 s
-        checkMedia: (mulaw) => mulaw.length < 160 || mulaw.length > 240_000 ? `a media chunk of ${mulaw.length / 8} ms` : undefined
+        checkMedia: (mulaw) =>
+          mulaw.length < 160 || mulaw.length > 240_000 ? `a media chunk of ${mulaw.length / 8} ms` : undefined
       }
     })
 
@@ -138,6 +139,15 @@ export const connectCall = (
 ) =>
   Effect.suspend(() => {
     const call = telnyx.call(callControlId)
-    if (call?.streamUrl === undefined) return Effect.dieMessage(`FakeTelnyxMedia: call ${callControlId} was dialled without a stream_url`)
-    return connect({ url: call.streamUrl, token: call.streamAuthToken, callControlId, from: call.from, to: call.to, ...options })
+    if (call?.streamUrl === undefined) {
+      return Effect.dieMessage(`FakeTelnyxMedia: call ${callControlId} was dialled without a stream_url`)
+    }
+    return connect({
+      url: call.streamUrl,
+      token: call.streamAuthToken,
+      callControlId,
+      from: call.from,
+      to: call.to,
+      ...options
+    })
   })

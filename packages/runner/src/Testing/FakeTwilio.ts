@@ -16,8 +16,8 @@ import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import * as crypto from "node:crypto"
 import type * as http from "node:http"
-import { type HttpFault, httpServer, listen, makeSleeper, makeWaiters, post, readBody, sendJson } from "./FakeHttp.js"
 import { computeSignature, makeTwilioCarrier } from "../Telephony/TwilioCarrier.js"
+import { type HttpFault, httpServer, listen, makeSleeper, makeWaiters, post, readBody, sendJson } from "./FakeHttp.js"
 
 export interface RecordedRequest {
   readonly method: string
@@ -62,7 +62,9 @@ export interface FakeCall {
   readonly answeredAt?: Date | undefined
   readonly endedAt?: Date | undefined
   /** New instructions given to the call in progress (`Twiml` or `Url` on an update), in order. */
-  readonly redirects?: ReadonlyArray<{ readonly twiml?: string | undefined; readonly url?: string | undefined; readonly at: Date }>
+  readonly redirects?: ReadonlyArray<
+    { readonly twiml?: string | undefined; readonly url?: string | undefined; readonly at: Date }
+  >
 }
 
 /** A status callback as Twilio would post it: the URL, the form parameters and their signature. */
@@ -172,7 +174,11 @@ export const make = (options: FakeTwilioOptions = {}): Effect.Effect<FakeTwilioS
         direction: call.direction ?? "outbound-api",
         // Twilio's duration: the seconds talked, once the call is over
         duration: ended
-          ? String(call.answeredAt === undefined ? 0 : Math.round(((call.endedAt ?? now()).getTime() - call.answeredAt.getTime()) / 1000))
+          ? String(
+            call.answeredAt === undefined
+              ? 0
+              : Math.round(((call.endedAt ?? now()).getTime() - call.answeredAt.getTime()) / 1000)
+          )
           : null,
         end_time: ended ? rfc2822(call.endedAt ?? now()) : null,
         forwarded_from: null,
@@ -214,7 +220,10 @@ export const make = (options: FakeTwilioOptions = {}): Effect.Effect<FakeTwilioS
       if (authorization !== expectedAuthorization) {
         return { status: 401, body: twilioError(401, 20003, "Authenticate") }
       }
-      const notFound = { status: 404, body: twilioError(404, 20404, `The requested resource ${pathname} was not found`) }
+      const notFound = {
+        status: 404,
+        body: twilioError(404, 20404, `The requested resource ${pathname} was not found`)
+      }
       const param = (name: string) => form.find(([key]) => key === name)?.[1]
       const invalid = (code: number, message: string) => ({ status: 400, body: twilioError(400, code, message) })
 
@@ -246,7 +255,9 @@ export const make = (options: FakeTwilioOptions = {}): Effect.Effect<FakeTwilioS
           return invalid(21200, `Timeout must be an integer from 1 to 600, not ${timeoutParam}`)
         }
         const machineDetection = param("MachineDetection")
-        if (machineDetection !== undefined && machineDetection !== "Enable" && machineDetection !== "DetectMessageEnd") {
+        if (
+          machineDetection !== undefined && machineDetection !== "Enable" && machineDetection !== "DetectMessageEnd"
+        ) {
           return invalid(21200, `MachineDetection must be Enable or DetectMessageEnd, not ${machineDetection}`)
         }
         const asyncAmd = param("AsyncAmd")
@@ -292,7 +303,11 @@ export const make = (options: FakeTwilioOptions = {}): Effect.Effect<FakeTwilioS
         if (twiml !== undefined && (twiml.length > 4_000 || !/^<Response>[\s\S]*<\/Response>$/.test(twiml.trim()))) {
           return invalid(12100, "Document parse failure")
         }
-        calls.set(call.sid, { ...call, twiml: twiml ?? call.twiml, redirects: [...(call.redirects ?? []), { twiml, url, at: now() }] })
+        calls.set(call.sid, {
+          ...call,
+          twiml: twiml ?? call.twiml,
+          redirects: [...(call.redirects ?? []), { twiml, url, at: now() }]
+        })
       }
       const status = param("Status")
       if (status !== undefined) {
@@ -302,7 +317,9 @@ export const make = (options: FakeTwilioOptions = {}): Effect.Effect<FakeTwilioS
         const live = call.status === "queued" || call.status === "initiated" || call.status === "ringing"
         // Twilio: `completed` ends a call in progress and cancels one not yet answered; `canceled` only the latter.
         if (live) calls.set(call.sid, { ...call, status: "canceled" })
-        else if (call.status === "in-progress" && status === "completed") calls.set(call.sid, { ...call, status: "completed" })
+        else if (call.status === "in-progress" && status === "completed") {
+          calls.set(call.sid, { ...call, status: "completed" })
+        }
       }
       return { status: 200, body: callJson(calls.get(call.sid)!) }
     }
@@ -332,7 +349,11 @@ export const make = (options: FakeTwilioOptions = {}): Effect.Effect<FakeTwilioS
       if (fault?._tag === "Hang") return
       if (fault?._tag === "Reset") return void request.socket.destroy()
       if (fault?._tag === "Respond") {
-        return respond(response, fault.status, fault.body ?? twilioError(fault.status, 20500, "An internal server error has occurred"))
+        return respond(
+          response,
+          fault.status,
+          fault.body ?? twilioError(fault.status, 20500, "An internal server error has occurred")
+        )
       }
       if (fault?._tag === "Delay") await sleep(fault.millis)
       const answer = route(method, new URL(path, "http://localhost").pathname, request.headers.authorization, form)
@@ -380,7 +401,11 @@ export const make = (options: FakeTwilioOptions = {}): Effect.Effect<FakeTwilioS
         CallSid: call.sid,
         MachineDetectionDuration: String(detectionMs)
       }
-      return { url: call.asyncAmdStatusCallback, params, signature: computeSignature(authToken, call.asyncAmdStatusCallback, params) }
+      return {
+        url: call.asyncAmdStatusCallback,
+        params,
+        signature: computeSignature(authToken, call.asyncAmdStatusCallback, params)
+      }
     }
 
     const fake: FakeTwilioServer = {
@@ -509,7 +534,15 @@ export const originate = (fake: FakeTwilioServer, options: OriginateOptions): Ef
       },
       catch: (error) => error instanceof Error ? error : new Error(String(error))
     })
-    if (answer.status === 200) fake.receive({ sid: callSid, from: options.from, to: options.to, twiml: answer.body, statusCallback: options.statusCallback })
+    if (answer.status === 200) {
+      fake.receive({
+        sid: callSid,
+        from: options.from,
+        to: options.to,
+        twiml: answer.body,
+        statusCallback: options.statusCallback
+      })
+    }
     return { callSid, ...answer }
   })
 

@@ -54,7 +54,10 @@ export const parseTwiml = (twiml: string): Twiml => {
     hangup: /<Hangup\s*\/>/.test(twiml),
     dial: dial === null
       ? undefined
-      : { number: unescapeXml((dial[2] ?? dial[3] ?? "").trim()), callerId: callerId === null ? undefined : unescapeXml(callerId[1]!) }
+      : {
+        number: unescapeXml((dial[2] ?? dial[3] ?? "").trim()),
+        callerId: callerId === null ? undefined : unescapeXml(callerId[1]!)
+      }
   }
 }
 
@@ -110,7 +113,9 @@ export const connect = (options: ConnectOptions): Effect.Effect<FakeTwilioMediaS
         }),
         mark: (name) => ({ event: "mark", sequenceNumber: String(++sequence), streamSid, mark: { name } }),
         checkMessage: (message) =>
-          message.streamSid !== streamSid ? `${String(message.event)} for stream ${String(message.streamSid)}` : undefined
+          message.streamSid !== streamSid
+            ? `${String(message.event)} for stream ${String(message.streamSid)}`
+            : undefined
       }
     })
 
@@ -142,7 +147,12 @@ export const connect = (options: ConnectOptions): Effect.Effect<FakeTwilioMediaS
       start,
       dtmf: (digit) =>
         Effect.sync(() =>
-          line.sendJson({ event: "dtmf", streamSid, sequenceNumber: String(++sequence), dtmf: { track: "inbound_track", digit } })
+          line.sendJson({
+            event: "dtmf",
+            streamSid,
+            sequenceNumber: String(++sequence),
+            dtmf: { track: "inbound_track", digit }
+          })
         ),
       stop: Effect.sync(() => {
         line.sendJson({ event: "stop", sequenceNumber: String(++sequence), stop: { accountSid, callSid }, streamSid })
@@ -154,5 +164,8 @@ export const connect = (options: ConnectOptions): Effect.Effect<FakeTwilioMediaS
 
 /** Answers a call FakeTwilio created as Twilio does once it is answered: opens the stream its TwiML names. */
 export const connectCall = (twilio: FakeTwilioServer, callSid: string, options: { readonly start?: boolean } = {}) =>
-  Effect.flatMap(streamOf(twilio, callSid), (target) =>
-    connect({ url: target.url, parameters: target.parameters, callSid, accountSid: twilio.accountSid, ...options }))
+  Effect.flatMap(
+    streamOf(twilio, callSid),
+    (target) =>
+      connect({ url: target.url, parameters: target.parameters, callSid, accountSid: twilio.accountSid, ...options })
+  )

@@ -11,10 +11,12 @@ export const silence = silencePcm
 export const tone = beepTone
 
 /** The machine's greeting alone (no beep). */
-export const machineGreeting = (gapMs = 150): Effect.Effect<Int16Array> => machineAudio(callerLine, { beepMs: 0, gapMs })
+export const machineGreeting = (gapMs = 150): Effect.Effect<Int16Array> =>
+  machineAudio(callerLine, { beepMs: 0, gapMs })
 
 /** The greeting, a short pause, the beep. */
-export const machineWithBeep = (beepMs = 500, hz = 1_000): Effect.Effect<Int16Array> => machineAudio(callerLine, { beepMs, hz })
+export const machineWithBeep = (beepMs = 500, hz = 1_000): Effect.Effect<Int16Array> =>
+  machineAudio(callerLine, { beepMs, hz })
 
 /** A person answering: "Hello?", then waiting for the caller. */
 export const personHello: Effect.Effect<Int16Array> = callerLine("Hello.")

@@ -20,7 +20,14 @@ export const minimalPdf = (
   const kids = pages.map((lines) => {
     const content = lines.length === 0
       ? ""
-      : ["BT", "/F1 12 Tf", "16 TL", "72 720 Td", ...lines.map((line, i) => `${i === 0 ? "" : "T* "}(${escape(line)}) Tj`), "ET"]
+      : [
+        "BT",
+        "/F1 12 Tf",
+        "16 TL",
+        "72 720 Td",
+        ...lines.map((line, i) => `${i === 0 ? "" : "T* "}(${escape(line)}) Tj`),
+        "ET"
+      ]
         .join("\n")
     const stream = add(`<< /Length ${latin1Length(content)} >>\nstream\n${content}\nendstream`)
     return add(

@@ -57,4 +57,3 @@ export const settle: Effect.Effect<void> = Effect.gen(function*() {
     last = seen
   }
 })
-

@@ -3,17 +3,17 @@
  * on the PostgreSQL server in `DATABASE_URL` (created on acquisition, dropped on release).
  */
 import * as Reactivity from "@effect/experimental/Reactivity"
-import { PGlite } from "@electric-sql/pglite"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { SqlError } from "@effect/sql/SqlError"
+import { PGlite } from "@electric-sql/pglite"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
-import pg from "pg"
 import * as crypto from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import pg from "pg"
 import * as Migrations from "../Sql/Migrations.js"
 import * as PgliteClient from "../Sql/PgliteClient.js"
 import * as PostgresClient from "../Sql/PostgresClient.js"
@@ -141,7 +141,9 @@ const postgres = (url: string) =>
   Layer.unwrapScoped(
     Effect.map(scratchPostgresDatabase(url), (db) =>
       PostgresClient.layer({ url: Redacted.make(db.url), maxConnections: 10 }).pipe(
-        Layer.tap((context) => Effect.provide(Migrations.run(), context))
+        Layer.tap((context) =>
+          Effect.provide(Migrations.run(), context)
+        )
       ))
   )
 

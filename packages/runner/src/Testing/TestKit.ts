@@ -25,8 +25,15 @@
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as SqlClient from "@effect/sql/SqlClient"
+import { applyAgentPatch, UpdateAgentRequest } from "@voiceagent/domain/Agents"
+import { LiveCallEntity, type SessionId } from "@voiceagent/domain/Calls"
 import type { CampaignId, CreateCampaignRequest } from "@voiceagent/domain/Campaigns"
 import type { AgentId, ContactListId, PersonaId, TenantId, VoiceNumberId } from "@voiceagent/domain/Ids"
+import {
+  CreateChatAppCampaignRequest,
+  CreateSmsCampaignRequest,
+  type MessageChannel
+} from "@voiceagent/domain/Messaging"
 import type { PhoneProvider } from "@voiceagent/domain/Phone"
 import { TenantEntity } from "@voiceagent/domain/TenantEntity"
 import * as Cause from "effect/Cause"
@@ -35,36 +42,33 @@ import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import * as TestClock from "effect/TestClock"
 import * as crypto from "node:crypto"
 import { AgentsRepo } from "../Agents/AgentsRepo.js"
+import { stateOf } from "../Agents/AgentsRepo.js"
+import type { CallEndedEvent } from "../Calls/CallEnded.js"
+import { CallSessionsRepo } from "../Calls/CallSessionsRepo.js"
+import { CallSpecs } from "../Calls/CallSpecs.js"
 import { Campaigns } from "../Campaigns/Campaigns.js"
 import { CampaignsRepo } from "../Campaigns/CampaignsRepo.js"
 import * as Cluster from "../Cluster/Cluster.js"
 import { deliver } from "../Cluster/Deliver.js"
-import * as PostgresActivity from "./PostgresActivity.js"
 import { ContactListsRepo } from "../Contacts/ContactListsRepo.js"
 import { ContactsRepo } from "../Contacts/ContactsRepo.js"
+import { defaultMessagingOptions, MessageOutbox } from "../Messaging/MessageOutbox.js"
+import { MessagingCampaigns } from "../Messaging/MessagingCampaigns.js"
 import { defaultRuntimeOptions, RuntimeLive, type RuntimeOptions } from "../Runtime.js"
 import { PlatformSettings, type PlatformSettingsShape } from "../Settings.js"
 import { UsersRepo } from "../Users/UsersRepo.js"
-import { VoiceNumbersRepo } from "../VoiceNumbers/VoiceNumbersRepo.js"
-import { defaultMessagingOptions, MessageOutbox } from "../Messaging/MessageOutbox.js"
-import type { CallEndedEvent } from "../Calls/CallEnded.js"
-import { LiveCallEntity, type SessionId } from "@voiceagent/domain/Calls"
-import { applyAgentPatch, UpdateAgentRequest } from "@voiceagent/domain/Agents"
-import * as Either from "effect/Either"
-import { stateOf } from "../Agents/AgentsRepo.js"
-import { CallSessionsRepo } from "../Calls/CallSessionsRepo.js"
-import { CallSpecs } from "../Calls/CallSpecs.js"
 import { type CallerStep, scriptToMetadata } from "../Voice/SimulatedCaller.js"
-import { MessagingCampaigns } from "../Messaging/MessagingCampaigns.js"
-import { CreateChatAppCampaignRequest, CreateSmsCampaignRequest, type MessageChannel } from "@voiceagent/domain/Messaging"
-import * as Schema from "effect/Schema"
-import * as TestDatabase from "./TestDatabase.js"
+import { VoiceNumbersRepo } from "../VoiceNumbers/VoiceNumbersRepo.js"
+import * as PostgresActivity from "./PostgresActivity.js"
 import * as Settle from "./Settle.js"
+import * as TestDatabase from "./TestDatabase.js"
 import * as TestRuntime from "./TestRuntime.js"
 import * as VirtualClock from "./VirtualClock.js"
 
@@ -210,7 +214,9 @@ export const eventually = <A, E, R>(check: Effect.Effect<A, E, R>, seconds = 30)
       if (exit._tag === "Success") return exit.value
       if (performance.now() >= deadline) {
         for (const error of [...Cause.defects(exit.cause), ...Cause.failures(exit.cause)]) {
-          if (error instanceof Error) error.message = `TestKit.eventually: still failing after ${seconds} s (${tries} tries): ${error.message}`
+          if (error instanceof Error) {
+            error.message = `TestKit.eventually: still failing after ${seconds} s (${tries} tries): ${error.message}`
+          }
         }
         return yield* exit
       }
@@ -220,8 +226,10 @@ export const eventually = <A, E, R>(check: Effect.Effect<A, E, R>, seconds = 30)
 
 /** Advances until `until` (an ISO instant or epoch ms). */
 export const advanceTo = (until: string | number) =>
-  Effect.flatMap(Clock.currentTimeMillis, (now) =>
-    advance(Duration.millis(Math.max(0, (typeof until === "string" ? Date.parse(until) : until) - now))))
+  Effect.flatMap(
+    Clock.currentTimeMillis,
+    (now) => advance(Duration.millis(Math.max(0, (typeof until === "string" ? Date.parse(until) : until) - now)))
+  )
 
 /**
  * Starts the test at `instant`, with the cluster's shards acquired. Call it first. A jump, not a
@@ -267,8 +275,10 @@ export const tenant = (options: { readonly balance?: number; readonly agentName?
   })
 
 export const topUp = (tenantId: TenantId, amount: number) =>
-  Effect.flatMap(TenantEntity.client, (client) =>
-    client(tenantId).TopUp({ idempotencyKey: `kit-${crypto.randomUUID()}`, amount })).pipe(Effect.orDie)
+  Effect.flatMap(
+    TenantEntity.client,
+    (client) => client(tenantId).TopUp({ idempotencyKey: `kit-${crypto.randomUUID()}`, amount })
+  ).pipe(Effect.orDie)
 
 export const balance = (tenantId: TenantId) =>
   Effect.flatMap(TenantEntity.client, (client) => client(tenantId).GetBalance()).pipe(Effect.orDie)
@@ -280,7 +290,11 @@ export const voiceNumber = (tenantId: TenantId, phoneNumber = "+14155550100", pr
   )
 
 /** A contact list holding `phoneNumbers` (E.164), in that order. */
-export const contactList = (tenantId: TenantId, phoneNumbers: ReadonlyArray<string>, name = `list-${crypto.randomUUID()}`) =>
+export const contactList = (
+  tenantId: TenantId,
+  phoneNumbers: ReadonlyArray<string>,
+  name = `list-${crypto.randomUUID()}`
+) =>
   Effect.gen(function*() {
     const lists = yield* ContactListsRepo
     const contacts = yield* ContactsRepo

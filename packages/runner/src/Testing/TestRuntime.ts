@@ -12,9 +12,9 @@ import * as Layer from "effect/Layer"
 import * as TestClock from "effect/TestClock"
 import * as crypto from "node:crypto"
 import * as Cluster from "../Cluster/Cluster.js"
-import * as PostgresActivity from "./PostgresActivity.js"
 import { defaultRuntimeOptions, RuntimeLive, type RuntimeOptions } from "../Runtime.js"
 import { PlatformSettings, type PlatformSettingsShape } from "../Settings.js"
+import * as PostgresActivity from "./PostgresActivity.js"
 import * as Settle from "./Settle.js"
 import * as TestDatabase from "./TestDatabase.js"
 import * as VirtualClock from "./VirtualClock.js"
@@ -55,7 +55,9 @@ export const warmUp = Effect.gen(function*() {
     if (performance.now() >= deadline) {
       yield* Fiber.interrupt(probe)
       return yield* Effect.dieMessage(
-        `TestRuntime.warmUp: no entity answered after ${WARM_UP_MILLIS / 1000} s of real time (${seconds} s of the TestClock)`
+        `TestRuntime.warmUp: no entity answered after ${
+          WARM_UP_MILLIS / 1000
+        } s of real time (${seconds} s of the TestClock)`
       )
     }
     yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 25)))

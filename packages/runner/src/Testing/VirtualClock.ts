@@ -128,7 +128,12 @@ export class VirtualClock implements TestClock.TestClock {
     const millis = Duration.toMillis(duration)
     return Effect.async<void>((resume) => {
       if (!(millis > 0)) return resume(Effect.void)
-      const sleeper: Sleeper = { at: this.instant + millis, seq: this.arrivals++, wake: () => resume(Effect.void), index: -1 }
+      const sleeper: Sleeper = {
+        at: this.instant + millis,
+        seq: this.arrivals++,
+        wake: () => resume(Effect.void),
+        index: -1
+      }
       this.queue.push(sleeper)
       this.changes++
       // interrupted (a timeout, a race that ended first): the sleep leaves the queue now
@@ -219,7 +224,9 @@ export class VirtualClock implements TestClock.TestClock {
   }
 
   setTime(time: number): Effect.Effect<void> {
-    return Effect.suspend(() => time >= this.instant ? this.walkTo(time) : Effect.sync(() => this.unsafeSetInstant(time)))
+    return Effect.suspend(() =>
+      time >= this.instant ? this.walkTo(time) : Effect.sync(() => this.unsafeSetInstant(time))
+    )
   }
 
   get sleeps(): Effect.Effect<Chunk.Chunk<number>> {

@@ -7,8 +7,8 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { v7 as uuidv7 } from "uuid"
-import { isUniqueViolation } from "../Sql/SqlErrors.js"
 import * as Rows from "../Sql/Rows.js"
+import { isUniqueViolation } from "../Sql/SqlErrors.js"
 
 export interface UserRecord {
   readonly user: User
@@ -34,17 +34,30 @@ export const UserAndTenantColumns = {
 export const userAndTenant = (
   row: Schema.Struct.Type<typeof UserAndTenantColumns>
 ): { readonly user: User; readonly tenant: Tenant | null } => ({
-  user: new User({ id: row.userId, email: row.email, tenantId: row.tenantId, createdAt: row.userCreatedAt }, Rows.validated),
-  tenant: row.tenantId === null || row.tenantName === null || row.tenantCurrency === null || row.tenantCreatedAt === null
-    ? null
-    : new Tenant({ id: row.tenantId, name: row.tenantName, currency: row.tenantCurrency, createdAt: row.tenantCreatedAt }, Rows.validated)
+  user: new User(
+    { id: row.userId, email: row.email, tenantId: row.tenantId, createdAt: row.userCreatedAt },
+    Rows.validated
+  ),
+  tenant:
+    row.tenantId === null || row.tenantName === null || row.tenantCurrency === null || row.tenantCreatedAt === null
+      ? null
+      : new Tenant({
+        id: row.tenantId,
+        name: row.tenantName,
+        currency: row.tenantCurrency,
+        createdAt: row.tenantCreatedAt
+      }, Rows.validated)
 })
 
 const UserRow = Rows.of(User)
 
 const UserRecordRow = Schema.transform(
   Schema.Struct({ ...UserAndTenantColumns, passwordHash: Schema.String }),
-  Schema.Struct({ user: Schema.typeSchema(User), tenant: Schema.NullOr(Schema.typeSchema(Tenant)), passwordHash: Schema.String }),
+  Schema.Struct({
+    user: Schema.typeSchema(User),
+    tenant: Schema.NullOr(Schema.typeSchema(Tenant)),
+    passwordHash: Schema.String
+  }),
   {
     strict: false,
     decode: (row) => ({ ...userAndTenant(row), passwordHash: row.passwordHash }),
@@ -59,38 +72,49 @@ export class UsersRepo extends Effect.Service<UsersRepo>()("Users/Repo", {
     const sql = yield* SqlClient.SqlClient
 
     const selectUser = (where: Fragment) =>
-      Rows.findOne(UserRecordRow, sql`
+      Rows.findOne(
+        UserRecordRow,
+        sql`
         SELECT u.id AS user_id, u.email, u.password_hash, u.tenant_id, u.created_at AS user_created_at,
                t.name AS tenant_name, t.currency AS tenant_currency, t.created_at AS tenant_created_at
         FROM users u LEFT JOIN tenants t ON t.id = u.tenant_id
         WHERE ${where}
-      `).pipe(Effect.orDie)
+      `
+      ).pipe(Effect.orDie)
 
     const findByEmail = (email: string) => selectUser(sql`lower(u.email) = lower(${email})`)
 
     const findById = (id: UserId) => selectUser(sql`u.id = ${id}`)
 
     const insertTenant = (name: string) =>
-      Rows.single(TenantRow, sql`
+      Rows.single(
+        TenantRow,
+        sql`
         INSERT INTO tenants (id, name) VALUES (${uuidv7()}, ${name})
         RETURNING id, name, currency, created_at
-      `)
+      `
+      )
 
     /** Creates the user, and its tenant when a company name is given, in one transaction. */
     const create = (input: { email: string; passwordHash: string; companyName: string | undefined }) =>
       Effect.gen(function*() {
         const tenant = input.companyName === undefined ? null : yield* insertTenant(input.companyName)
         const id = uuidv7()
-        const user = yield* Rows.single(UserRow, sql`
+        const user = yield* Rows.single(
+          UserRow,
+          sql`
           INSERT INTO users (id, email, password_hash, tenant_id)
           VALUES (${id}, ${input.email}, ${input.passwordHash}, ${tenant?.id ?? null})
           RETURNING id, email, tenant_id, created_at
-        `)
+        `
+        )
         return { user, tenant }
       }).pipe(
         sql.withTransaction,
-        Effect.catchTag("SqlError", (e) =>
-          isUniqueViolation(e, "users_email_key") ? Effect.fail(new EmailAlreadyUsed()) : Effect.die(e))
+        Effect.catchTag(
+          "SqlError",
+          (e) => isUniqueViolation(e, "users_email_key") ? Effect.fail(new EmailAlreadyUsed()) : Effect.die(e)
+        )
       )
 
     /** Creates a tenant for a user without one; `None` when the user already has a tenant. */
@@ -107,7 +131,9 @@ export class UsersRepo extends Effect.Service<UsersRepo>()("Users/Repo", {
       }).pipe(sql.withTransaction, Effect.orDie)
 
     const findTenant = (id: TenantId) =>
-      Rows.findOne(TenantRow, sql`SELECT id, name, currency, created_at FROM tenants WHERE id = ${id}`).pipe(Effect.orDie)
+      Rows.findOne(TenantRow, sql`SELECT id, name, currency, created_at FROM tenants WHERE id = ${id}`).pipe(
+        Effect.orDie
+      )
 
     const renameTenant = (id: TenantId, name: string) =>
       sql`UPDATE tenants SET name = ${name}, updated_at = now() WHERE id = ${id}`.pipe(

@@ -4,8 +4,8 @@
  * samples. μ-law through `alawmulaw` (MIT); other rates (speech engines give 16, 22.05 or 24 kHz)
  * through the Speex resampler compiled to WebAssembly (`@echogarden/speex-resampler-wasm`, BSD-3).
  */
-import * as Effect from "effect/Effect"
 import alawmulaw from "alawmulaw"
+import * as Effect from "effect/Effect"
 
 const { mulaw } = alawmulaw
 
@@ -100,8 +100,21 @@ export const writeWav = (pcm: Int16Array, sampleRate: number = SAMPLE_RATE): Uin
 // ---------------------------------------------------------------------------
 
 interface SpeexModule {
-  readonly _speex_resampler_init: (channels: number, inRate: number, outRate: number, quality: number, err: number) => number
-  readonly _speex_resampler_process_int: (st: number, channel: number, input: number, inLen: number, output: number, outLen: number) => number
+  readonly _speex_resampler_init: (
+    channels: number,
+    inRate: number,
+    outRate: number,
+    quality: number,
+    err: number
+  ) => number
+  readonly _speex_resampler_process_int: (
+    st: number,
+    channel: number,
+    input: number,
+    inLen: number,
+    output: number,
+    outLen: number
+  ) => number
   readonly _speex_resampler_destroy: (st: number) => void
   readonly _malloc: (bytes: number) => number
   readonly _free: (pointer: number) => void
@@ -111,8 +124,9 @@ interface SpeexModule {
 
 let speex: Promise<SpeexModule> | undefined
 
-const loadSpeex = (): Promise<SpeexModule> =>
-  (speex ??= import("@echogarden/speex-resampler-wasm").then((m) => (m.default as () => Promise<SpeexModule>)()))
+const loadSpeex = (): Promise<
+  SpeexModule
+> => (speex ??= import("@echogarden/speex-resampler-wasm").then((m) => (m.default as () => Promise<SpeexModule>)()))
 
 /**
  * Converts `pcm` at `fromRate` to 8 kHz (quality 5 of 10: Speex's default for voice). One call per

@@ -29,7 +29,8 @@ export const callToolSpecs = (voice: ResolvedVoice): ReadonlyArray<ToolSpec> => 
   ...(voice.keypad.agentMayPress
     ? [{
       name: SEND_DTMF_TOOL,
-      description: "Press keys on the phone's keypad (DTMF), to choose an option of an automated phone menu or enter a number " +
+      description:
+        "Press keys on the phone's keypad (DTMF), to choose an option of an automated phone menu or enter a number " +
         "it asks for. Only when a menu asks for keys.",
       parameters: {
         type: "object",
@@ -48,12 +49,17 @@ export const callToolSpecs = (voice: ResolvedVoice): ReadonlyArray<ToolSpec> => 
   ...(voice.transfer.numbers.length > 0
     ? [{
       name: TRANSFER_CALL_TOOL,
-      description: "Transfer the caller to a person at one of the allowed numbers, when they ask for one or you cannot help. " +
+      description:
+        "Transfer the caller to a person at one of the allowed numbers, when they ask for one or you cannot help. " +
         "cold: hand over at once; warm: say a short hand-off line first. Your part of the call ends with it.",
       parameters: {
         type: "object",
         properties: {
-          number: { type: "string", enum: [...voice.transfer.numbers], description: `Default ${voice.transfer.numbers[0]}` },
+          number: {
+            type: "string",
+            enum: [...voice.transfer.numbers],
+            description: `Default ${voice.transfer.numbers[0]}`
+          },
           mode: { type: "string", enum: ["cold", "warm"] },
           message: { type: "string", description: "warm: the line you say before the transfer" }
         },
@@ -67,7 +73,9 @@ export const callToolSpecs = (voice: ResolvedVoice): ReadonlyArray<ToolSpec> => 
 const argsOf = (args: string): Record<string, unknown> | undefined => {
   try {
     const parsed: unknown = JSON.parse(args)
-    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? parsed as Record<string, unknown> : undefined
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
+      ? parsed as Record<string, unknown>
+      : undefined
   } catch {
     return undefined
   }
@@ -76,7 +84,9 @@ const argsOf = (args: string): Record<string, unknown> | undefined => {
 /** The keys a `send_dtmf` call asks for, or why they cannot be pressed. */
 export const parseDigits = (args: string): { readonly digits: string } | { readonly refused: string } => {
   const digits = argsOf(args)?.["digits"]
-  if (typeof digits !== "string" || digits === "") return { refused: "send_dtmf needs digits: a string of 0-9, *, #, A-D." }
+  if (typeof digits !== "string" || digits === "") {
+    return { refused: "send_dtmf needs digits: a string of 0-9, *, #, A-D." }
+  }
   if (!DTMF_DIGITS.test(digits)) return { refused: "Only the keys 0-9, *, #, A-D can be pressed." }
   if (digits.length > MAX_SENT_DIGITS) return { refused: `At most ${MAX_SENT_DIGITS} keys at once.` }
   return { digits }
@@ -149,7 +159,10 @@ export const makeCallTools = (voice: ResolvedVoice, media: MediaSession): CallTo
     },
     report: (report) =>
       report._tag === "HangUp" && report.reason === "transferred" && transfer !== undefined
-        ? Effect.map(Clock.currentTimeMillis, (at): EngineReport => ({ _tag: "Transfer", to: transfer!.to, mode: transfer!.mode, at }))
+        ? Effect.map(
+          Clock.currentTimeMillis,
+          (at): EngineReport => ({ _tag: "Transfer", to: transfer!.to, mode: transfer!.mode, at })
+        )
         : Effect.succeed(report)
   }
 }

@@ -52,10 +52,13 @@ export const fixtureFor = (text: string, directory = CALLER_FIXTURES): Effect.Ef
     }
     const wav = readWav(new Uint8Array(fs.readFileSync(file)))
     if (wav === undefined) return Effect.succeed(Option.none())
-    return Effect.map(wav.sampleRate === SAMPLE_RATE ? Effect.succeed(wav.pcm) : resampleTo8k(wav.pcm, wav.sampleRate), (pcm) => {
-      fixtures.set(file, pcm)
-      return Option.some(pcm)
-    })
+    return Effect.map(
+      wav.sampleRate === SAMPLE_RATE ? Effect.succeed(wav.pcm) : resampleTo8k(wav.pcm, wav.sampleRate),
+      (pcm) => {
+        fixtures.set(file, pcm)
+        return Option.some(pcm)
+      }
+    )
   })
 
 /** All of `text`'s speech from `session`. */

@@ -9,6 +9,7 @@
  * conversation from the lines already said.
  */
 import type { Agent } from "@voiceagent/domain/Agents"
+import type { ResolvedVoice } from "@voiceagent/domain/AgentVoice"
 import type { MediaRoute, SessionId } from "@voiceagent/domain/Calls"
 import {
   type ConversationSettings,
@@ -16,7 +17,6 @@ import {
   defaultSettings,
   type Message
 } from "@voiceagent/domain/Conversation"
-import type { ResolvedVoice } from "@voiceagent/domain/AgentVoice"
 import type { TenantId } from "@voiceagent/domain/Ids"
 import * as Chunk from "effect/Chunk"
 import * as Deferred from "effect/Deferred"
@@ -30,8 +30,8 @@ import * as Stream from "effect/Stream"
 import type { CallLine } from "../Calls/CallSessionsRepo.js"
 import { Retrieval } from "../Knowledge/Retrieval.js"
 import { trackedStream } from "../Observability/OffClockWork.js"
-import { type CallRecording, Recordings } from "../Recordings/Recordings.js"
 import { conversationNotices, conversations } from "../Observability/VoiceMetrics.js"
+import { type CallRecording, Recordings } from "../Recordings/Recordings.js"
 import { concat } from "./Audio.js"
 import { makeCallTools } from "./CallTools.js"
 import { type EngineReport, type Prepared, runConversation, takeSentences, toolSpecs } from "./Engine.js"
@@ -47,7 +47,8 @@ import { VoiceProviders } from "./VoiceProviders.js"
 export const RESUME_LINE = "Sorry, the line dropped for a moment. I'm back."
 
 /** How a phone conversation differs from a chat: what every agent's instructions end with. */
-export const PHONE_STYLE = "You are speaking with the caller on a phone call. Answer in one to three short spoken sentences, " +
+export const PHONE_STYLE =
+  "You are speaking with the caller on a phone call. Answer in one to three short spoken sentences, " +
   "without lists, markdown, emoji or URLs. Spell out numbers the way they are said. If you need a fact you do not know, " +
   "use lookup_knowledge when you have it; never invent one. When the caller wants to end the call or the conversation " +
   "is over, say goodbye and use end_call."
@@ -106,7 +107,9 @@ export const settingsOf = (voice: ResolvedVoice, greeting: string): Conversation
 
 /** A transcript as the model's context. */
 export const messagesOf = (lines: ReadonlyArray<CallLine>): ReadonlyArray<Message> =>
-  lines.map((line) => line.speaker === "agent" ? { role: "assistant", content: line.text } : { role: "user", content: line.text })
+  lines.map((line) =>
+    line.speaker === "agent" ? { role: "assistant", content: line.text } : { role: "user", content: line.text }
+  )
 
 /** The most sentences kept in the speech cache of a process. */
 const CACHE_ENTRIES = 512
@@ -209,10 +212,14 @@ export class Conversations extends Effect.Service<Conversations>()("Voice/Conver
     const openSpeech = (voice: ResolvedVoice, notice: (message: string) => Effect.Effect<void>) =>
       Effect.gen(function*() {
         const flite = providers.textToSpeech.get("flite")
-        const chosen: TextToSpeechProvider | undefined = providers.textToSpeech.get(voice.textToSpeech.provider) ?? flite
-        if (chosen === undefined) return yield* Effect.dieMessage("no text-to-speech provider: flite is always configured")
+        const chosen: TextToSpeechProvider | undefined = providers.textToSpeech.get(voice.textToSpeech.provider) ??
+          flite
+        if (chosen === undefined) {
+          return yield* Effect.dieMessage("no text-to-speech provider: flite is always configured")
+        }
         const open = (provider: TextToSpeechProvider, own: boolean) => {
-          const name = (own ? voice.textToSpeech.voice : null) ?? providers.defaultVoices.get(provider.name) ?? "default"
+          const name = (own ? voice.textToSpeech.voice : null) ?? providers.defaultVoices.get(provider.name) ??
+            "default"
           const model = own ? voice.textToSpeech.model ?? undefined : undefined
           return Effect.map(
             provider.open({ voice: name, model, language: voice.language }),
@@ -224,8 +231,13 @@ export class Conversations extends Effect.Service<Conversations>()("Voice/Conver
             flite === undefined || chosen === flite
               ? Effect.dieMessage(`the built-in voice could not start: ${error.reason}`)
               : Effect.zipRight(
-                notice(`text-to-speech ${chosen.name} failed to open (${error.reason}): the built-in voice speaks instead`),
-                Effect.orDieWith(open(flite, false), (e) => new Error(`the built-in voice could not start: ${e.reason}`))
+                notice(
+                  `text-to-speech ${chosen.name} failed to open (${error.reason}): the built-in voice speaks instead`
+                ),
+                Effect.orDieWith(
+                  open(flite, false),
+                  (e) => new Error(`the built-in voice could not start: ${e.reason}`)
+                )
               )
           )
         )
@@ -246,7 +258,9 @@ export class Conversations extends Effect.Service<Conversations>()("Voice/Conver
         if (chunks.length === 0) return "Nothing relevant was found in the knowledge bases."
         return chunks.map((c) => c.text).join("\n---\n").slice(0, 2_000)
       }).pipe(
-        Effect.catchAllCause((cause) => Effect.as(Effect.logWarning("knowledge lookup failed", cause), "The lookup failed."))
+        Effect.catchAllCause((cause) =>
+          Effect.as(Effect.logWarning("knowledge lookup failed", cause), "The lookup failed.")
+        )
       )
 
     const prepare = (request: ConversationRequest): Effect.Effect<ConversationHandle, never, Scope.Scope> =>
@@ -261,18 +275,24 @@ export class Conversations extends Effect.Service<Conversations>()("Voice/Conver
         const tts = yield* openSpeech(voice, notice)
         // the greeting is synthesised while the phone rings: its first audio follows the answer at once
         const prepared = yield* Deferred.make<ReadonlyArray<Prepared>>()
-        yield* Effect.forEach(takeSentences(agent.greetMessage, true).ready, (sentence) => Effect.option(synthesizeWhole(tts, sentence))).pipe(
+        yield* Effect.forEach(
+          takeSentences(agent.greetMessage, true).ready,
+          (sentence) => Effect.option(synthesizeWhole(tts, sentence))
+        ).pipe(
           Effect.flatMap((done) => Deferred.succeed(prepared, done.flatMap(Option.toArray))),
           Effect.forkScoped
         )
-        const model = providers.languageModel.get(voice.languageModel.provider) ?? providers.languageModel.get("offline")
+        const model = providers.languageModel.get(voice.languageModel.provider) ??
+          providers.languageModel.get("offline")
         if (model === undefined) return yield* Effect.dieMessage("no language model: offline is always configured")
         // the offline responder's retrieval (embedding, Chroma) is real work the clock does not see; network
         // providers are tested against fakes that answer on the clock, so they are not counted
         const llm: LanguageModelProvider = model.name === "offline"
           ? { name: model.name, stream: (request) => trackedStream(model.stream(request)) }
           : model
-        const sttProvider = voice.speechToText.provider === "none" ? undefined : providers.speechToText.get(voice.speechToText.provider)
+        const sttProvider = voice.speechToText.provider === "none"
+          ? undefined
+          : providers.speechToText.get(voice.speechToText.provider)
         const engine = yield* FiberHandle.make<void, never>()
         let attachedNow = false
         let current: MediaSession | undefined
@@ -284,17 +304,21 @@ export class Conversations extends Effect.Service<Conversations>()("Voice/Conver
               // done, it leaves the stream to the call's end (the carrier's hang-up closes it); stopped, it closes it
               Effect.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : media.close)
             )).pipe(
-            Effect.scoped,
-            Effect.catchAllCause((cause) => Effect.logError("the stream's takeover failed", cause)),
-            Effect.annotateLogs({ sessionId, streamId: stream.streamId })
-          )
+              Effect.scoped,
+              Effect.catchAllCause((cause) => Effect.logError("the stream's takeover failed", cause)),
+              Effect.annotateLogs({ sessionId, streamId: stream.streamId })
+            )
         // one recording for the call, however many streams it has: started with the first, finished with the call
         const callScope = yield* Effect.scope
         let recording: CallRecording | undefined
         const recorded = (media: MediaSession): Effect.Effect<MediaSession, never, Scope.Scope> =>
           Effect.gen(function*() {
             if (request.recording === undefined || Option.isNone(recordings)) return media
-            recording ??= yield* recordings.value.start({ sessionId, tenantId, sampleRate: request.recording.sampleRate }).pipe(
+            recording ??= yield* recordings.value.start({
+              sessionId,
+              tenantId,
+              sampleRate: request.recording.sampleRate
+            }).pipe(
               Scope.extend(callScope)
             )
             return yield* recording.wrap(media)
@@ -309,7 +333,10 @@ export class Conversations extends Effect.Service<Conversations>()("Voice/Conver
             keyterms: [agent.name]
           }).pipe(
             Effect.catchAll((error) =>
-              Effect.as(notice(`speech-to-text ${sttProvider.name} could not start (${error.reason}): the agent cannot hear`), undefined)
+              Effect.as(
+                notice(`speech-to-text ${sttProvider.name} could not start (${error.reason}): the agent cannot hear`),
+                undefined
+              )
             )
           )
         }
@@ -322,9 +349,12 @@ export class Conversations extends Effect.Service<Conversations>()("Voice/Conver
             // closes its stream from our side rather than leave it to the carrier
             yield* Effect.addFinalizer(() => takenOver === undefined ? media.close : Effect.void)
             yield* Effect.acquireRelease(Metric.increment(conversations), () =>
-              Effect.zipRight(Metric.incrementBy(conversations, -1), Effect.sync(() => {
-                attachedNow = false
-              })))
+              Effect.zipRight(
+                Metric.incrementBy(conversations, -1),
+                Effect.sync(() => {
+                  attachedNow = false
+                })
+              ))
             const detector = yield* Effect.acquireRelease(vad.open, (stream) => Effect.sync(() => stream.close()))
             const stt = yield* openStt(media)
             const past = yield* request.history
@@ -355,7 +385,12 @@ export class Conversations extends Effect.Service<Conversations>()("Voice/Conver
                 ],
                 model: voice.languageModel.model ?? undefined,
                 temperature: voice.languageModel.temperature ?? undefined,
-                agent: { tenantId, knowledgeBaseIds: agent.knowledgeBaseIds, metadata: agent.metadata, greeting: agent.greetMessage }
+                agent: {
+                  tenantId,
+                  knowledgeBaseIds: agent.knowledgeBaseIds,
+                  metadata: agent.metadata,
+                  greeting: agent.greetMessage
+                }
               },
               runTool: (name, args, context) =>
                 name === "lookup_knowledge"
@@ -393,7 +428,11 @@ export class Conversations extends Effect.Service<Conversations>()("Voice/Conver
         return {
           streamRoute: Option.match(mediaServer, {
             onNone: () => Effect.succeed(Option.none()),
-            onSome: (server) => Effect.map(server.tokenFor(sessionId), (token) => Option.some({ streamUrl: server.twilioStreamUrl, token }))
+            onSome: (server) =>
+              Effect.map(
+                server.tokenFor(sessionId),
+                (token) => Option.some({ streamUrl: server.twilioStreamUrl, token })
+              )
           }),
           attached: () => attachedNow,
           takeOver: (run) =>
@@ -402,7 +441,10 @@ export class Conversations extends Effect.Service<Conversations>()("Voice/Conver
               const media = current
               if (media === undefined) return Effect.void
               // the conversation ends first (its last line kept as far as it was heard), then the stream is handed on
-              return FiberHandle.clear(engine).pipe(Effect.zipRight(FiberHandle.run(engine, runTakeover(media))), Effect.asVoid)
+              return FiberHandle.clear(engine).pipe(
+                Effect.zipRight(FiberHandle.run(engine, runTakeover(media))),
+                Effect.asVoid
+              )
             })
         }
       })

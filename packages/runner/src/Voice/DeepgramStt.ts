@@ -50,7 +50,13 @@ import * as Queue from "effect/Queue"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import WebSocket from "ws"
-import { SpeechToTextError, SttEvent, type SpeechToTextProvider, type SttOptions, type SttStream } from "./SpeechToText.js"
+import {
+  SpeechToTextError,
+  type SpeechToTextProvider,
+  SttEvent,
+  type SttOptions,
+  type SttStream
+} from "./SpeechToText.js"
 
 export interface DeepgramSttOptions {
   /** The listen endpoint; `wss://api.deepgram.com/v1/listen` unless set. */
@@ -255,7 +261,11 @@ const handshakeError = (status: number, dgError: string | undefined, body: strin
   if (detail === undefined) {
     try {
       const parsed = JSON.parse(body) as { readonly err_msg?: unknown; readonly message?: unknown }
-      detail = typeof parsed.err_msg === "string" ? parsed.err_msg : typeof parsed.message === "string" ? parsed.message : undefined
+      detail = typeof parsed.err_msg === "string"
+        ? parsed.err_msg
+        : typeof parsed.message === "string"
+        ? parsed.message
+        : undefined
     } catch {
       detail = body.trim() === "" ? undefined : body.trim().slice(0, 200)
     }
@@ -283,18 +293,35 @@ const connect = (
     })
     const connection: Connection = { ws, closed: Deferred.unsafeMake<CloseInfo>(FiberId.none), lastError: undefined }
     ws.on("message", (data, isBinary) => {
-      if (!isBinary) onText(connection, Buffer.isBuffer(data) ? data.toString("utf8") : Buffer.concat(data as Array<Buffer>).toString("utf8"))
+      if (!isBinary) {
+        onText(
+          connection,
+          Buffer.isBuffer(data) ? data.toString("utf8") : Buffer.concat(data as Array<Buffer>).toString("utf8")
+        )
+      }
     })
     ws.on("error", (error) => {
       connection.lastError = error.message
-      settle(Effect.fail(new SpeechToTextError({ reason: `Deepgram could not be reached: ${error.message}`, retryable: true })))
+      settle(
+        Effect.fail(
+          new SpeechToTextError({ reason: `Deepgram could not be reached: ${error.message}`, retryable: true })
+        )
+      )
     })
     ws.on("unexpected-response", (_request, response) => {
       const chunks: Array<Buffer> = []
       response.on("data", (chunk: Buffer) => chunks.push(chunk))
       const refuse = () => {
         const header = response.headers["dg-error"]
-        settle(Effect.fail(handshakeError(response.statusCode ?? 0, Array.isArray(header) ? header[0] : header, Buffer.concat(chunks).toString("utf8"))))
+        settle(
+          Effect.fail(
+            handshakeError(
+              response.statusCode ?? 0,
+              Array.isArray(header) ? header[0] : header,
+              Buffer.concat(chunks).toString("utf8")
+            )
+          )
+        )
         ws.terminate()
       }
       response.on("end", refuse)
@@ -303,7 +330,14 @@ const connect = (
     ws.on("open", () => settle(Effect.succeed(connection)))
     ws.on("close", (code, reason) => {
       Deferred.unsafeDone(connection.closed, Exit.succeed({ code, reason: reason.toString("utf8") }))
-      settle(Effect.fail(new SpeechToTextError({ reason: `Deepgram closed the connection before it opened (${code})`, retryable: true })))
+      settle(
+        Effect.fail(
+          new SpeechToTextError({
+            reason: `Deepgram closed the connection before it opened (${code})`,
+            retryable: true
+          })
+        )
+      )
     })
     return Effect.sync(() => {
       settled = true
@@ -323,7 +357,9 @@ const permanentClose = (info: CloseInfo) => info.reason.startsWith("DATA-") || i
 // ---------------------------------------------------------------------------
 
 const positiveInteger = (name: string, value: number, min = 1) =>
-  Number.isInteger(value) && value >= min ? Effect.void : Effect.dieMessage(`DeepgramStt: ${name} must be an integer ≥ ${min}, got ${value}`)
+  Number.isInteger(value) && value >= min
+    ? Effect.void
+    : Effect.dieMessage(`DeepgramStt: ${name} must be an integer ≥ ${min}, got ${value}`)
 
 /** The Deepgram provider. Invalid configuration (a bad URL, a negative interval) is a defect here. */
 export const make = (options: DeepgramSttOptions): Effect.Effect<SpeechToTextProvider> =>
@@ -377,7 +413,9 @@ export const make = (options: DeepgramSttOptions): Effect.Effect<SpeechToTextPro
           const message = parseDeepgramMessage(text)
           if (message === undefined) return
           if (message.type === "Error") {
-            connection.lastError = [message.variant, message.description ?? message.message].filter((s) => s !== undefined && s !== "").join(": ")
+            connection.lastError = [message.variant, message.description ?? message.message].filter((s) =>
+              s !== undefined && s !== ""
+            ).join(": ")
             return
           }
           // a late message from a socket that has been replaced does not belong to this utterance
@@ -389,7 +427,10 @@ export const make = (options: DeepgramSttOptions): Effect.Effect<SpeechToTextPro
           Effect.timeoutFail({
             duration: settings.connectTimeoutMs,
             onTimeout: () =>
-              new SpeechToTextError({ reason: `Deepgram did not open the connection within ${settings.connectTimeoutMs} ms`, retryable: true })
+              new SpeechToTextError({
+                reason: `Deepgram did not open the connection within ${settings.connectTimeoutMs} ms`,
+                retryable: true
+              })
           })
         )
 

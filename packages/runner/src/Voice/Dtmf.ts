@@ -29,7 +29,10 @@ const frequenciesOf = (digit: string): readonly [number, number] => {
 }
 
 /** `digits` as 8 kHz PCM: each key's dual tone for `toneMs`, then `gapMs` of silence. */
-export const dtmfTones = (digits: string, options: { readonly toneMs?: number; readonly gapMs?: number } = {}): Int16Array => {
+export const dtmfTones = (
+  digits: string,
+  options: { readonly toneMs?: number; readonly gapMs?: number } = {}
+): Int16Array => {
   const tone = Math.round((SAMPLE_RATE * (options.toneMs ?? TONE_MS)) / 1_000)
   const gap = Math.round((SAMPLE_RATE * (options.gapMs ?? GAP_MS)) / 1_000)
   const out = new Int16Array(digits.length * (tone + gap))

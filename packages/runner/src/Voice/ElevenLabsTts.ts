@@ -93,9 +93,16 @@ export const ELEVENLABS_MAX_CONTEXTS = 5
 /** The socket's address for a voice, model and language. */
 export const multiStreamUrl = (
   base: string,
-  fields: { readonly voice: string; readonly model: string; readonly inactivityTimeoutSeconds: number; readonly language?: string | undefined }
+  fields: {
+    readonly voice: string
+    readonly model: string
+    readonly inactivityTimeoutSeconds: number
+    readonly language?: string | undefined
+  }
 ): string => {
-  const url = new URL(`${base.replace(/\/+$/, "")}/v1/text-to-speech/${encodeURIComponent(fields.voice)}/multi-stream-input`)
+  const url = new URL(
+    `${base.replace(/\/+$/, "")}/v1/text-to-speech/${encodeURIComponent(fields.voice)}/multi-stream-input`
+  )
   url.searchParams.set("model_id", fields.model)
   url.searchParams.set("output_format", "ulaw_8000")
   url.searchParams.set("sync_alignment", "true")
@@ -144,11 +151,15 @@ const record = (value: unknown): Readonly<Record<string, unknown>> =>
   typeof value === "object" && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : {}
 
 const numbers = (value: unknown): ReadonlyArray<number> | undefined =>
-  Array.isArray(value) && value.every((n) => typeof n === "number" && Number.isFinite(n)) ? value as Array<number> : undefined
+  Array.isArray(value) && value.every((n) => typeof n === "number" && Number.isFinite(n))
+    ? value as Array<number>
+    : undefined
 
 const alignmentOf = (value: unknown): CharAlignment | undefined => {
   const fields = record(value)
-  const chars = Array.isArray(fields.chars) && fields.chars.every((c) => typeof c === "string") ? fields.chars as Array<string> : undefined
+  const chars = Array.isArray(fields.chars) && fields.chars.every((c) => typeof c === "string")
+    ? fields.chars as Array<string>
+    : undefined
   const starts = numbers(fields.charStartTimesMs ?? fields.char_start_times_ms)
   const durations = numbers(fields.charDurationsMs ?? fields.charsDurationsMs ?? fields.chars_durations_ms)
   if (chars === undefined || starts === undefined || durations === undefined) return undefined
@@ -164,10 +175,13 @@ export const parseServerMessage = (value: unknown): ServerMessage => {
     : typeof fields.context_id === "string"
     ? fields.context_id
     : undefined
-  const audio = typeof fields.audio === "string" && fields.audio !== "" ? new Uint8Array(Buffer.from(fields.audio, "base64")) : undefined
+  const audio = typeof fields.audio === "string" && fields.audio !== ""
+    ? new Uint8Array(Buffer.from(fields.audio, "base64"))
+    : undefined
   const error = fields.error === undefined || fields.error === null
     ? undefined
-    : [fields.error, fields.message, fields.code].filter((part) => part !== undefined && part !== null).map(String).join(": ")
+    : [fields.error, fields.message, fields.code].filter((part) => part !== undefined && part !== null).map(String)
+      .join(": ")
   return {
     contextId,
     audio,
@@ -227,7 +241,8 @@ export const charTimeline = (): CharTimeline => {
 
 const PERMANENT = /api.?key|unauthori[sz]ed|authenticat|forbidden|permission|quota|credit|payment|subscription/i
 
-const permanentStatus = (status: number) => status === 400 || status === 401 || status === 403 || status === 404 || status === 422
+const permanentStatus = (status: number) =>
+  status === 400 || status === 401 || status === 403 || status === 404 || status === 422
 
 const bodyMessage = (text: string) => {
   try {
@@ -325,7 +340,10 @@ export const make = (options: ElevenLabsOptions): Effect.Effect<TextToSpeechProv
           freeSlot(context)
           if (!context.listening) return
           // a text the server never answered: nothing of it was spoken, it can be sent again
-          Queue.unsafeOffer(context.queue, Take.fail(!context.heard && error.retryable ? new Unanswered({ error }) : error))
+          Queue.unsafeOffer(
+            context.queue,
+            Take.fail(!context.heard && error.retryable ? new Unanswered({ error }) : error)
+          )
         }
 
         const onMessage = (connection: Connection, data: WebSocket.RawData) => {
@@ -338,7 +356,10 @@ export const make = (options: ElevenLabsOptions): Effect.Effect<TextToSpeechProv
           const message = parseServerMessage(value)
           const context = message.contextId === undefined ? undefined : contexts.get(message.contextId)
           if (message.error !== undefined) {
-            const error = new TextToSpeechError({ reason: `${label} reported ${message.error}`, retryable: !PERMANENT.test(message.error) })
+            const error = new TextToSpeechError({
+              reason: `${label} reported ${message.error}`,
+              retryable: !PERMANENT.test(message.error)
+            })
             const affected = context !== undefined
               ? [context]
               : [...contexts.values()].filter((c) => c.connection === connection)
@@ -349,11 +370,15 @@ export const make = (options: ElevenLabsOptions): Effect.Effect<TextToSpeechProv
           context.heard = true
           const audioMsBefore = durationMs(context.audioSamples)
           if (message.alignment !== undefined) context.original.add(message.alignment, audioMsBefore)
-          if (message.normalizedAlignment !== undefined) context.normalized.add(message.normalizedAlignment, audioMsBefore)
+          if (message.normalizedAlignment !== undefined) {
+            context.normalized.add(message.normalizedAlignment, audioMsBefore)
+          }
           if (message.audio !== undefined) {
             const pcm = mulawDecode(message.audio)
             context.audioSamples += pcm.length
-            if (context.listening) Queue.unsafeOffer(context.queue, Take.of(SpeechPart.Audio({ pcm })))
+            if (context.listening) {
+              Queue.unsafeOffer(context.queue, Take.of(SpeechPart.Audio({ pcm })))
+            }
           }
           if (message.isFinal) {
             freeSlot(context)
@@ -362,7 +387,10 @@ export const make = (options: ElevenLabsOptions): Effect.Effect<TextToSpeechProv
             const ends = [context.original.wordEnds(), context.normalized.wordEnds()]
               .find((candidate) => candidate.length === context.words)
             if (ends !== undefined) {
-              Queue.unsafeOffer(context.queue, Take.of(SpeechPart.Words({ wordEndsMs: ends.map((end) => Math.min(end, total)) })))
+              Queue.unsafeOffer(
+                context.queue,
+                Take.of(SpeechPart.Words({ wordEndsMs: ends.map((end) => Math.min(end, total)) }))
+              )
             }
             Queue.unsafeOffer(context.queue, Take.end)
           }
@@ -392,7 +420,11 @@ export const make = (options: ElevenLabsOptions): Effect.Effect<TextToSpeechProv
             })
           })
           socket.on("error", (error) => {
-            settle(Effect.fail(new TextToSpeechError({ reason: `${label} could not be reached: ${error.message}`, retryable: true })))
+            settle(
+              Effect.fail(
+                new TextToSpeechError({ reason: `${label} could not be reached: ${error.message}`, retryable: true })
+              )
+            )
             socket.terminate()
           })
           socket.once("close", (code, reason) => settle(Effect.fail(closedError(code, reason.toString()))))
@@ -403,7 +435,9 @@ export const make = (options: ElevenLabsOptions): Effect.Effect<TextToSpeechProv
               if (current === connection) current = undefined
               const error = closedError(code, reason.toString())
               if (!error.retryable) refused = error
-              for (const context of [...contexts.values()]) if (context.connection === connection) failContext(context, error)
+              for (const context of [...contexts.values()]) {
+                if (context.connection === connection) failContext(context, error)
+              }
             })
             settle(Effect.succeed(connection))
           })
@@ -414,7 +448,11 @@ export const make = (options: ElevenLabsOptions): Effect.Effect<TextToSpeechProv
         }).pipe(
           Effect.timeoutFail({
             duration: timeoutMillis,
-            onTimeout: () => new TextToSpeechError({ reason: `${label} did not connect within ${timeoutMillis / 1000} s`, retryable: true })
+            onTimeout: () =>
+              new TextToSpeechError({
+                reason: `${label} did not connect within ${timeoutMillis / 1000} s`,
+                retryable: true
+              })
           })
         )
 
@@ -447,7 +485,9 @@ export const make = (options: ElevenLabsOptions): Effect.Effect<TextToSpeechProv
         const claim = (context: ContextState) =>
           Effect.async<void>((resume) => {
             const tryClaim = () => {
-              if ([...contexts.values()].filter((c) => c.connection === context.connection).length >= maxContexts) return false
+              if (
+                [...contexts.values()].filter((c) => c.connection === context.connection).length >= maxContexts
+              ) return false
               contexts.set(context.id, context)
               return true
             }
@@ -496,20 +536,29 @@ export const make = (options: ElevenLabsOptions): Effect.Effect<TextToSpeechProv
             if (conn.socket.readyState !== WebSocket.OPEN) {
               // the socket went while the text waited for a slot
               freeSlot(context)
-              return yield* new Unanswered({ error: new TextToSpeechError({ reason: `${label} closed the connection`, retryable: true }) })
+              return yield* new Unanswered({
+                error: new TextToSpeechError({ reason: `${label} closed the connection`, retryable: true })
+              })
             }
             const messages = contextMessages(context.id, text, conn.started ? undefined : options.voiceSettings)
             conn.started = true
             yield* Effect.try({
               try: () => messages.forEach((message) => conn.socket.send(JSON.stringify(message))),
-              catch: (error) => new TextToSpeechError({ reason: `${label} could not be sent the text: ${String(error)}`, retryable: true })
+              catch: (error) =>
+                new TextToSpeechError({
+                  reason: `${label} could not be sent the text: ${String(error)}`,
+                  retryable: true
+                })
             }).pipe(Effect.tapError(() => Effect.sync(() => freeSlot(context))))
             return Stream.fromQueue(queue).pipe(
               Stream.flattenTake,
               Stream.timeoutFail(() => {
                 // a socket that goes quiet mid-text is not trusted again: the next text reconnects
                 conn.socket.terminate()
-                return new TextToSpeechError({ reason: `${label} sent nothing for ${timeoutMillis / 1000} s`, retryable: true })
+                return new TextToSpeechError({
+                  reason: `${label} sent nothing for ${timeoutMillis / 1000} s`,
+                  retryable: true
+                })
               }, timeoutMillis)
             )
           }))

@@ -21,19 +21,19 @@ import {
   type ConversationState,
   END_CALL_TOOL,
   type HangUpReason,
-  type Message,
   initialState,
+  type Message,
   transition
 } from "@voiceagent/domain/Conversation"
 import {
   emptyPosition,
   heardText,
-  unheardText,
   markEchoed,
   markSent,
-  playedMs,
   type PlaybackPosition,
-  type SpokenSegment
+  playedMs,
+  type SpokenSegment,
+  unheardText
 } from "@voiceagent/domain/Playback"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
@@ -42,14 +42,14 @@ import * as Queue from "effect/Queue"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { durationMs, SAMPLE_RATE } from "./Audio.js"
+import { defaultKeypad, type KeypadSettings, keypadText, makeKeypad } from "./Keypad.js"
 import type { LanguageModelProvider, LlmRequest, ToolSpec } from "./LanguageModel.js"
 import type { AudioFrame, MediaSession } from "./Media.js"
 import type { SttStream } from "./SpeechToText.js"
-import type { TtsSession } from "./TextToSpeech.js"
-import { defaultKeypad, type KeypadSettings, keypadText, makeKeypad } from "./Keypad.js"
 import { makeStreamClock } from "./StreamClock.js"
-import { makeWakeup } from "./Wakeup.js"
+import type { TtsSession } from "./TextToSpeech.js"
 import { detect, type DetectorState, initialDetector, type VadStream } from "./Vad.js"
+import { makeWakeup } from "./Wakeup.js"
 
 /** Audio the carrier may hold ahead of what it has played, before the next chunk (so 300 to 400 ms). */
 export const LEAD_MS = 300
@@ -131,11 +131,14 @@ export interface EngineInput {
 }
 
 /** The tools the engine offers the model; `lookup_knowledge` only when the agent has knowledge bases. */
-export const toolSpecs = (options: { readonly endCall: boolean; readonly knowledge: boolean }): ReadonlyArray<ToolSpec> => [
+export const toolSpecs = (
+  options: { readonly endCall: boolean; readonly knowledge: boolean }
+): ReadonlyArray<ToolSpec> => [
   ...(options.endCall
     ? [{
       name: END_CALL_TOOL,
-      description: "End the call, after saying goodbye. Use it when the conversation is over or the caller asks to hang up.",
+      description:
+        "End the call, after saying goodbye. Use it when the conversation is over or the caller asks to hang up.",
       parameters: { type: "object", properties: {}, additionalProperties: false }
     }]
     : []),
@@ -179,11 +182,15 @@ const takeSamples = (queue: Array<Int16Array>, count: number): Int16Array => {
 }
 
 /** Sentences (or long clauses) ready for speech from `buffer`; the rest waits for more text. */
-export const takeSentences = (buffer: string, final: boolean): { readonly ready: ReadonlyArray<string>; readonly rest: string } => {
+export const takeSentences = (
+  buffer: string,
+  final: boolean
+): { readonly ready: ReadonlyArray<string>; readonly rest: string } => {
   const ready: Array<string> = []
   let rest = buffer
   for (;;) {
-    const match = /^([\s\S]*?[.!?…](?:["')\]]+)?)(\s+)/.exec(rest) ?? (rest.length > 120 ? /^([\s\S]{60,}?[,;:])(\s+)/.exec(rest) : null)
+    const match = /^([\s\S]*?[.!?…](?:["')\]]+)?)(\s+)/.exec(rest) ??
+      (rest.length > 120 ? /^([\s\S]{60,}?[,;:])(\s+)/.exec(rest) : null)
     if (match === null) break
     const sentence = match[1]!.trim()
     if (sentence !== "") ready.push(sentence)
@@ -250,14 +257,22 @@ export const runConversation = (input: EngineInput): Effect.Effect<void, never, 
     const work = yield* FiberMap.make<string>()
     const clock = yield* Effect.clock
     const startedAt = clock.unsafeCurrentTimeMillis()
-    let state: ConversationState = input.history === undefined ? initialState : { ...initialState, history: input.history }
+    let state: ConversationState = input.history === undefined
+      ? initialState
+      : { ...initialState, history: input.history }
     let detector: DetectorState = initialDetector
     /** The caller's frames are timed by the stream's clock, placed on ours (see `StreamClock`). */
     const streamClock = makeStreamClock()
     const responses = new Map<number, Playing>()
     let onAir: Playing | null = null
     const wakePacer = yield* makeWakeup
-    const turn: TurnClock = { speechEndedAt: null, lastFinalAt: null, finalLagMs: null, committedAt: null, responseId: null }
+    const turn: TurnClock = {
+      speechEndedAt: null,
+      lastFinalAt: null,
+      finalLagMs: null,
+      committedAt: null,
+      responseId: null
+    }
     /** When each response's model round was first asked for, and gave its first words. */
     const generateAt = new Map<number, number>()
     const firstTextAt = new Map<number, number>()
@@ -335,7 +350,8 @@ export const runConversation = (input: EngineInput): Effect.Effect<void, never, 
     const finishIfDone = (r: Playing) =>
       Effect.gen(function*() {
         if (
-          r.finishedReported || r.paused || !r.ended || r.synthesizing || r.sentences.length > 0 || r.text.trim() !== "" ||
+          r.finishedReported || r.paused || !r.ended || r.synthesizing || r.sentences.length > 0 ||
+          r.text.trim() !== "" ||
           r.pendingSamples > 0
         ) return
         const last = r.position.marks.at(-1)
@@ -379,7 +395,9 @@ export const runConversation = (input: EngineInput): Effect.Effect<void, never, 
       return r.pendingSamples === 0 && r.sentences.length === 0 && !r.synthesizing &&
         (last === undefined || r.position.lastEchoed?.offsetMs === last.offsetMs)
     }
-    const quiet: Effect.Effect<void> = Effect.suspend(() => isQuiet() ? Effect.void : Effect.zipRight(Effect.sleep(CHUNK_MS / 5), quiet))
+    const quiet: Effect.Effect<void> = Effect.suspend(() =>
+      isQuiet() ? Effect.void : Effect.zipRight(Effect.sleep(CHUNK_MS / 5), quiet)
+    )
 
     /** Synthesizes the response's sentences in order, appending their audio. */
     const synthesize = (r: Playing): Effect.Effect<void> =>
@@ -390,7 +408,12 @@ export const runConversation = (input: EngineInput): Effect.Effect<void, never, 
           const sentence = r.sentences.shift()!
           const prepared = r.id === 1 ? input.prepared?.find((p) => p.text === sentence) : undefined
           // the segment is known from its first audio on, so a pause mid-sentence counts what was heard of it
-          const segment: { text: string; startMs: number; durationMs: number; wordEndsMs?: ReadonlyArray<number> | undefined } = {
+          const segment: {
+            text: string
+            startMs: number
+            durationMs: number
+            wordEndsMs?: ReadonlyArray<number> | undefined
+          } = {
             text: sentence,
             startMs: r.synthesizedMs,
             durationMs: 0
@@ -422,13 +445,13 @@ export const runConversation = (input: EngineInput): Effect.Effect<void, never, 
                 })
               ),
               Effect.as(false),
-              Effect.catchAll((error) =>
-                Effect.as(Effect.logWarning("speech synthesis failed", error), true)
-              )
+              Effect.catchAll((error) => Effect.as(Effect.logWarning("speech synthesis failed", error), true))
             )
             if (failed) {
               r.synthesizing = false
-              yield* emit(ConversationEvent.SpeechFailed({ responseId: r.id, reason: "speech synthesis failed", at: yield* now }))
+              yield* emit(
+                ConversationEvent.SpeechFailed({ responseId: r.id, reason: "speech synthesis failed", at: yield* now })
+              )
               return
             }
           }
@@ -454,7 +477,9 @@ export const runConversation = (input: EngineInput): Effect.Effect<void, never, 
       const asked = generateAt.get(responseId)
       const firstText = firstTextAt.get(responseId)
       const llm = firstText !== undefined && asked !== undefined ? Math.max(0, firstText - asked) : null
-      const tts = r?.firstAudioAt != null && r.firstSpeakAt !== null ? Math.max(0, r.firstAudioAt - r.firstSpeakAt) : null
+      const tts = r?.firstAudioAt != null && r.firstSpeakAt !== null
+        ? Math.max(0, r.firstAudioAt - r.firstSpeakAt)
+        : null
       const waitingForModel = firstText === undefined ? 0 : Math.max(0, firstText - turn.committedAt)
       const waitingForSpeech = r?.firstAudioAt == null || r.firstSpeakAt === null
         ? 0
@@ -536,7 +561,9 @@ export const runConversation = (input: EngineInput): Effect.Effect<void, never, 
             r.text = split.rest
             r.sentences.push(...split.ready)
             if (onAir === null && !r.held && !r.finishedReported) onAir = r
-            if (split.ready.length > 0 && !r.paused) yield* FiberMap.run(work, `tts:${r.id}`, synthesize(r), { onlyIfMissing: true })
+            if (split.ready.length > 0 && !r.paused) {
+              yield* FiberMap.run(work, `tts:${r.id}`, synthesize(r), { onlyIfMissing: true })
+            }
             return
           }
           case "EndSpeech": {
@@ -545,7 +572,9 @@ export const runConversation = (input: EngineInput): Effect.Effect<void, never, 
             const split = takeSentences(r.text, true)
             r.text = split.rest
             r.sentences.push(...split.ready)
-            if (split.ready.length > 0 && !r.paused) yield* FiberMap.run(work, `tts:${r.id}`, synthesize(r), { onlyIfMissing: true })
+            if (split.ready.length > 0 && !r.paused) {
+              yield* FiberMap.run(work, `tts:${r.id}`, synthesize(r), { onlyIfMissing: true })
+            }
             yield* finishIfDone(r)
             return yield* wake
           }
@@ -558,8 +587,12 @@ export const runConversation = (input: EngineInput): Effect.Effect<void, never, 
           case "Pause": {
             const r = responses.get(command.responseId)
             yield* media.clear
-            if (speechStartedAt !== null) yield* input.report({ _tag: "BargeIn", reactionMs: Math.max(0, at - speechStartedAt) })
-            if (r === undefined) return yield* emit(ConversationEvent.PlaybackCleared({ responseId: command.responseId, heard: "", at }))
+            if (speechStartedAt !== null) {
+              yield* input.report({ _tag: "BargeIn", reactionMs: Math.max(0, at - speechStartedAt) })
+            }
+            if (r === undefined) {
+              return yield* emit(ConversationEvent.PlaybackCleared({ responseId: command.responseId, heard: "", at }))
+            }
             yield* FiberMap.remove(work, `tts:${r.id}`)
             const heardNow = heardText(r.segments, playedMs(r.position, at, r.startedAt))
             const spoken = r.segments.map((segment) => segment.text).join(" ")
@@ -620,13 +653,31 @@ export const runConversation = (input: EngineInput): Effect.Effect<void, never, 
               `tool:${command.call.id}`,
               input.runTool(command.call.name, command.call.arguments, { quiet }).pipe(
                 Effect.map((outcome): ToolOutcome => typeof outcome === "string" ? { result: outcome } : outcome),
-                Effect.catchAllCause((cause) => Effect.as(Effect.logWarning("a tool failed", cause), { result: `The tool ${command.call.name} failed.` } as ToolOutcome)),
+                Effect.catchAllCause((cause) =>
+                  Effect.as(
+                    Effect.logWarning("a tool failed", cause),
+                    { result: `The tool ${command.call.name} failed.` } as ToolOutcome
+                  )
+                ),
                 Effect.tap(({ result }) =>
-                  input.report({ _tag: "ToolCalled", name: command.call.name, arguments: command.call.arguments, result })
+                  input.report({
+                    _tag: "ToolCalled",
+                    name: command.call.name,
+                    arguments: command.call.arguments,
+                    result
+                  })
                 ),
                 Effect.flatMap(({ finish, result }) =>
                   Effect.flatMap(now, (done) =>
-                    emit(ConversationEvent.ToolFinished({ responseId: command.responseId, callId: command.call.id, result, at: done, finish })))
+                    emit(
+                      ConversationEvent.ToolFinished({
+                        responseId: command.responseId,
+                        callId: command.call.id,
+                        result,
+                        at: done,
+                        finish
+                      })
+                    ))
                 )
               )
             )
@@ -636,7 +687,12 @@ export const runConversation = (input: EngineInput): Effect.Effect<void, never, 
               timers,
               command.timer,
               Effect.sleep(Math.max(0, command.at - at)).pipe(
-                Effect.zipRight(Effect.flatMap(now, (fired) => emit(ConversationEvent.TimerFired({ timer: command.timer, at: fired }))))
+                Effect.zipRight(
+                  Effect.flatMap(
+                    now,
+                    (fired) => emit(ConversationEvent.TimerFired({ timer: command.timer, at: fired }))
+                  )
+                )
               )
             )
           case "StopTimer":
@@ -660,8 +716,14 @@ export const runConversation = (input: EngineInput): Effect.Effect<void, never, 
               userTurnStartedAt = null
             } else {
               const r = responses.get(command.responseId)
-              if (r?.firstPlayedAt != null) began = Math.min(r.firstPlayedAt, command.at)
-              if (turn.responseId === command.responseId) latency = r?.firstPlayedAt == null ? null : latencyOf(command.responseId, r.firstPlayedAt)
+              if (r?.firstPlayedAt != null) {
+                began = Math.min(r.firstPlayedAt, command.at)
+              }
+              if (turn.responseId === command.responseId) {
+                latency = r?.firstPlayedAt == null
+                  ? null
+                  : latencyOf(command.responseId, r.firstPlayedAt)
+              }
             }
             return yield* input.report({
               _tag: "Line",
@@ -762,7 +824,10 @@ export const runConversation = (input: EngineInput): Effect.Effect<void, never, 
               yield* input.report({ _tag: "Notice", message: `speech-to-text reconnected (${event.reason})` })
               break
             case "SpeechToTextError":
-              yield* input.report({ _tag: "Notice", message: `speech-to-text failed: ${event.reason}; the agent can no longer hear` })
+              yield* input.report({
+                _tag: "Notice",
+                message: `speech-to-text failed: ${event.reason}; the agent can no longer hear`
+              })
               return
           }
         }
@@ -794,7 +859,10 @@ export const runConversation = (input: EngineInput): Effect.Effect<void, never, 
       })
     )
     if (input.stt === undefined) {
-      yield* input.report({ _tag: "Notice", message: "no speech-to-text provider is configured: the agent can speak but not hear" })
+      yield* input.report({
+        _tag: "Notice",
+        message: "no speech-to-text provider is configured: the agent can speak but not hear"
+      })
     }
     yield* Effect.forkScoped(pacer)
     // frames the adapter hands over after the conversation is done go nowhere

@@ -45,8 +45,8 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Stream from "effect/Stream"
 import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
 import * as fs from "node:fs"
 import { createRequire } from "node:module"
 import * as os from "node:os"
@@ -61,7 +61,13 @@ import {
 } from "./TextToSpeech.js"
 
 /** Flite's built-in voices and the rate each one synthesises at. */
-export const FLITE_VOICES: Readonly<Record<string, number>> = { kal: 8_000, kal16: 16_000, slt: 16_000, awb: 16_000, rms: 16_000 }
+export const FLITE_VOICES: Readonly<Record<string, number>> = {
+  kal: 8_000,
+  kal16: 16_000,
+  slt: 16_000,
+  awb: 16_000,
+  rms: 16_000
+}
 export const FLITE_DEFAULT_VOICE = "kal"
 export const FLITE_DEFAULT_TIMEOUT_MILLIS = 10_000
 
@@ -517,9 +523,13 @@ const isEnglish = (language: string | undefined) => language === undefined || /^
 export const make = (options: FliteOptions = {}): Effect.Effect<TextToSpeechProvider, never, Scope.Scope> =>
   Effect.gen(function*() {
     const size = options.workers ?? Math.min(2, os.availableParallelism())
-    if (!Number.isInteger(size) || size < 1) return yield* Effect.dieMessage(`FliteTts: workers must be a positive integer, got ${size}`)
+    if (!Number.isInteger(size) || size < 1) {
+      return yield* Effect.dieMessage(`FliteTts: workers must be a positive integer, got ${size}`)
+    }
     const timeoutMillis = options.timeoutMillis ?? FLITE_DEFAULT_TIMEOUT_MILLIS
-    if (!(timeoutMillis > 0)) return yield* Effect.dieMessage(`FliteTts: timeoutMillis must be positive, got ${timeoutMillis}`)
+    if (!(timeoutMillis > 0)) {
+      return yield* Effect.dieMessage(`FliteTts: timeoutMillis must be positive, got ${timeoutMillis}`)
+    }
     const wordTimings = options.wordTimings ?? true
 
     let pool: ReturnType<typeof makePool> | undefined
@@ -540,7 +550,9 @@ export const make = (options: FliteOptions = {}): Effect.Effect<TextToSpeechProv
         if (words.length === 0) return Stream.empty
         const id = ++jobs
         const unknown = wordTimings ? [...new Set(words.filter((word) => !pronunciations.has(word)))] : []
-        const runs: Array<FliteRun> = [{ args: ["flite", "-voice", voice, "-psdur", "-t", text, "-o", "/out/speech.wav"] }]
+        const runs: Array<FliteRun> = [{
+          args: ["flite", "-voice", voice, "-psdur", "-t", text, "-o", "/out/speech.wav"]
+        }]
         if (unknown.length > 0) {
           // one word per utterance (a blank line ends one), read from a file: `-t` is always one utterance
           runs.push({
@@ -551,7 +563,9 @@ export const make = (options: FliteOptions = {}): Effect.Effect<TextToSpeechProv
         const job: FliteJob = { id, runs, wav: "speech.wav" }
         const current = yield* poolOf
         const outcome = yield* current.run(job).pipe(
-          Effect.mapError((error) => new TextToSpeechError({ reason: `Flite failed: ${error.message}`, retryable: true })),
+          Effect.mapError((error) =>
+            new TextToSpeechError({ reason: `Flite failed: ${error.message}`, retryable: true })
+          ),
           Effect.timeoutOption(timeoutMillis)
         )
         if (Option.isNone(outcome)) {
@@ -596,7 +610,9 @@ export const make = (options: FliteOptions = {}): Effect.Effect<TextToSpeechProv
         )
       }
       if (!isEnglish(tts.language)) {
-        return Effect.fail(new TextToSpeechError({ reason: `Flite speaks English only, not ${tts.language}`, retryable: false }))
+        return Effect.fail(
+          new TextToSpeechError({ reason: `Flite speaks English only, not ${tts.language}`, retryable: false })
+        )
       }
       return Effect.succeed({ synthesize: synthesizeWith(voice) })
     }

@@ -52,7 +52,12 @@ export const makeKeypad = (
     const complete = (endedBy: KeypadEntry["endedBy"], entryDigits: string) =>
       Effect.gen(function*() {
         const at = yield* Clock.currentTimeMillis
-        const entry: KeypadEntry = { digits: entryDigits, endedBy, startedAt: entryDigits === digits ? startedAt : at, at }
+        const entry: KeypadEntry = {
+          digits: entryDigits,
+          endedBy,
+          startedAt: entryDigits === digits ? startedAt : at,
+          at
+        }
         digits = ""
         yield* onEntry(entry)
       })
@@ -64,7 +69,10 @@ export const makeKeypad = (
         if (digits === "") startedAt = yield* Clock.currentTimeMillis
         digits += digit
         if (digits.length >= settings.maxDigits) return yield* complete("maxDigits", digits)
-        yield* FiberHandle.run(timeout, Effect.sleep(settings.interDigitMs).pipe(Effect.zipRight(Effect.suspend(() => complete("timeout", digits)))))
+        yield* FiberHandle.run(
+          timeout,
+          Effect.sleep(settings.interDigitMs).pipe(Effect.zipRight(Effect.suspend(() => complete("timeout", digits))))
+        )
       })
 
     return { press, pending: () => digits }

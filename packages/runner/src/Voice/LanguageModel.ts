@@ -37,7 +37,11 @@ export type LlmChunk = Data.TaggedEnum<{
   /** The round ended asking for these tools (complete, accumulated across the stream). */
   ToolCalls: { readonly calls: ReadonlyArray<ToolCall> }
   /** The round ended: `stop`, `length`, `tool_calls`, or what the provider said. */
-  Done: { readonly finishReason: string; readonly promptTokens?: number | undefined; readonly completionTokens?: number | undefined }
+  Done: {
+    readonly finishReason: string
+    readonly promptTokens?: number | undefined
+    readonly completionTokens?: number | undefined
+  }
 }>
 export const LlmChunk = Data.taggedEnum<LlmChunk>()
 

@@ -115,12 +115,16 @@ export const makeMachineDetector = (settings: MachineDetectorSettings = defaultM
     // the opening: how long the first speech goes on without a pause
     if (verdict === undefined && !tonal) {
       if (loud) {
-        if (speechFrom === undefined || (lastSpeechAt !== undefined && at - lastSpeechAt >= settings.pauseMs)) speechFrom ??= at
+        if (speechFrom === undefined || (lastSpeechAt !== undefined && at - lastSpeechAt >= settings.pauseMs)) {
+          speechFrom ??= at
+        }
         lastSpeechAt = at + frameMs
         if (lastSpeechAt - speechFrom >= settings.longGreetingMs) {
           decide("machine", lastSpeechAt, `speech for ${settings.longGreetingMs} ms without a pause`, out)
         }
-      } else if (speechFrom !== undefined && lastSpeechAt !== undefined && at + frameMs - lastSpeechAt >= settings.pauseMs) {
+      } else if (
+        speechFrom !== undefined && lastSpeechAt !== undefined && at + frameMs - lastSpeechAt >= settings.pauseMs
+      ) {
         decide("human", at + frameMs, `a greeting of ${lastSpeechAt - speechFrom} ms, then a pause`, out)
       } else if (speechFrom === undefined && at + frameMs - startedAt >= settings.silentMs) {
         decide("unknown", at + frameMs, `nothing said for ${settings.silentMs} ms`, out)

@@ -159,7 +159,9 @@ export class LocalMedia extends Effect.Service<LocalMedia>()("Voice/LocalMedia",
           parked.set(session.sessionId, waiting)
           return waker.value.wake(session.sessionId).pipe(
             Effect.timeout(WAKE_TIMEOUT),
-            Effect.catchAllCause((cause) => Effect.as(Effect.logWarning("waking a call for its media stream failed", cause), false)),
+            Effect.catchAllCause((cause) =>
+              Effect.as(Effect.logWarning("waking a call for its media stream failed", cause), false)
+            ),
             Effect.zipRight(Effect.sync(() => {
               if (parked.get(session.sessionId) === waiting) parked.delete(session.sessionId)
               return waiting.taken

@@ -77,20 +77,32 @@ export class MediaServer extends Context.Tag("Voice/MediaServer")<MediaServer, {
         yield* Effect.acquireRelease(
           Effect.async<void, Error>((resume) => {
             server.once("error", (error) =>
-              resume(Effect.fail(new Error(`the media server cannot listen on ${options.host}:${options.port} (MEDIA_PORT): ${error.message}`))))
+              resume(
+                Effect.fail(
+                  new Error(
+                    `the media server cannot listen on ${options.host}:${options.port} (MEDIA_PORT): ${error.message}`
+                  )
+                )
+              ))
             server.listen(options.port, options.host, () => resume(Effect.void))
           }),
           () =>
             Effect.async<void>((resume) => {
-              for (const client of wss.clients) client.terminate()
+              for (const client of wss.clients) {
+                client.terminate()
+              }
               wss.close()
               server.close(() => resume(Effect.void))
               server.closeAllConnections()
             })
         ).pipe(Effect.orDie)
         const address = server.address() as AddressInfo
-        const bound = `ws://${options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host}:${address.port}`
-        const advertised = options.advertisedHost === undefined ? bound : `ws://${options.advertisedHost}:${address.port}`
+        const bound = `ws://${
+          options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host
+        }:${address.port}`
+        const advertised = options.advertisedHost === undefined
+          ? bound
+          : `ws://${options.advertisedHost}:${address.port}`
         const origin = (options.publicUrl ?? advertised).replace(/\/+$/, "")
         yield* Effect.logInfo(`media server listening on ${bound} (carriers reach it at ${origin})`)
         return {

@@ -89,7 +89,9 @@ export const fromBrain = (brain: Context.Tag.Service<AgentBrain>): LanguageModel
         ])
       }).pipe(
         Effect.catchAllDefect((defect) =>
-          Effect.fail(new LanguageModelError({ reason: `the offline responder failed: ${String(defect)}`, retryable: false }))
+          Effect.fail(
+            new LanguageModelError({ reason: `the offline responder failed: ${String(defect)}`, retryable: false })
+          )
         )
       )
     )

@@ -66,10 +66,10 @@
  * - https://platform.openai.com/docs/guides/error-codes
  * - https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation
  */
-import type { Message, ToolCall } from "@voiceagent/domain/Conversation"
 import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import type { Message, ToolCall } from "@voiceagent/domain/Conversation"
 import * as Chunk from "effect/Chunk"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
@@ -77,7 +77,13 @@ import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
 import { record, trimSlash } from "../Messaging/ProviderHttp.js"
-import { LanguageModelError, type LanguageModelProvider, LlmChunk, type LlmRequest, type ToolSpec } from "./LanguageModel.js"
+import {
+  LanguageModelError,
+  type LanguageModelProvider,
+  LlmChunk,
+  type LlmRequest,
+  type ToolSpec
+} from "./LanguageModel.js"
 
 // ---------------------------------------------------------------------------
 // Options
@@ -261,7 +267,9 @@ export class SseDecoder {
   }
 
   private dispatch(events: Array<SseEvent>) {
-    if (this.data.length > 0) events.push({ event: this.event === "" ? "message" : this.event, data: this.data.join("\n") })
+    if (this.data.length > 0) {
+      events.push({ event: this.event === "" ? "message" : this.event, data: this.data.join("\n") })
+    }
     this.data = []
     this.event = ""
   }
@@ -286,11 +294,17 @@ export interface ChunkResult {
   readonly error?: { readonly message: string; readonly retryable: boolean } | undefined
 }
 
-const nonEmptyString = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined)
-const count = (value: unknown): number | undefined => (typeof value === "number" && Number.isFinite(value) ? value : undefined)
+const nonEmptyString = (
+  value: unknown
+): string | undefined => (typeof value === "string" && value !== "" ? value : undefined)
+const count = (
+  value: unknown
+): number | undefined => (typeof value === "number" && Number.isFinite(value) ? value : undefined)
 
 /** An error object sent in place of an answer or a chunk: its message and whether trying again may help. */
-const providerError = (error: unknown): { readonly message: string; readonly code?: string | undefined; readonly type?: string | undefined } => {
+const providerError = (
+  error: unknown
+): { readonly message: string; readonly code?: string | undefined; readonly type?: string | undefined } => {
   const fields = record(error)
   const message = typeof error === "string" ? error : nonEmptyString(fields.message) ?? JSON.stringify(error)
   const code = typeof fields.code === "string" || typeof fields.code === "number" ? String(fields.code) : undefined
@@ -323,7 +337,11 @@ export class ChatStreamAccumulator {
       }
     }
     if (typeof chunk !== "object" || chunk === null || Array.isArray(chunk)) {
-      return { out: [], token: false, error: { message: `sent a chunk that is not an object: ${JSON.stringify(chunk)}`, retryable: false } }
+      return {
+        out: [],
+        token: false,
+        error: { message: `sent a chunk that is not an object: ${JSON.stringify(chunk)}`, retryable: false }
+      }
     }
     const usage = record(fields.usage)
     const prompt = count(usage.prompt_tokens)
@@ -346,7 +364,9 @@ export class ChatStreamAccumulator {
           token = true
         }
       }
-      if (nonEmptyString(delta.reasoning_content) !== undefined || nonEmptyString(delta.reasoning) !== undefined) token = true
+      if (nonEmptyString(delta.reasoning_content) !== undefined || nonEmptyString(delta.reasoning) !== undefined) {
+        token = true
+      }
       if (Array.isArray(delta.tool_calls)) {
         for (const fragment of delta.tool_calls) this.fragment(record(fragment))
         if (delta.tool_calls.length > 0) token = true
@@ -388,7 +408,11 @@ export class ChatStreamAccumulator {
     const calls: Array<ToolCall> = []
     for (const [i, slot] of this.calls.entries()) {
       if (slot.name === "") return { error: `sent tool call ${i} without a name` }
-      calls.push({ id: slot.id === "" ? `call_${i}` : slot.id, name: slot.name, arguments: argumentsText(slot.arguments) })
+      calls.push({
+        id: slot.id === "" ? `call_${i}` : slot.id,
+        name: slot.name,
+        arguments: argumentsText(slot.arguments)
+      })
     }
     const done = LlmChunk.Done({
       finishReason: this.finishReason ?? (calls.length > 0 ? "tool_calls" : "stop"),
@@ -403,14 +427,20 @@ export class ChatStreamAccumulator {
  * A whole `chat.completion` body (a server that ignored `stream: true`) as the chunks a stream of it
  * would have given.
  */
-export const completionChunks = (body: unknown): { readonly out: ReadonlyArray<LlmChunk> } | { readonly error: string } => {
+export const completionChunks = (
+  body: unknown
+): { readonly out: ReadonlyArray<LlmChunk> } | { readonly error: string } => {
   const fields = record(body)
   const first = Array.isArray(fields.choices) ? record(fields.choices[0]) : undefined
   if (first === undefined || fields.choices === undefined) return { error: "sent a completion without choices" }
   const message = record(first.message)
   const accumulator = new ChatStreamAccumulator()
   const asChunk = {
-    choices: [{ index: 0, delta: { content: message.content, refusal: message.refusal, tool_calls: message.tool_calls }, finish_reason: first.finish_reason }],
+    choices: [{
+      index: 0,
+      delta: { content: message.content, refusal: message.refusal, tool_calls: message.tool_calls },
+      finish_reason: first.finish_reason
+    }],
     usage: fields.usage
   }
   const pushed = accumulator.push(asChunk)
@@ -476,7 +506,9 @@ const positive = (n: number) => n > 0 && Number.isFinite(n)
  * The provider on an OpenAI-compatible chat completions API. Configuration is the caller's to
  * check: an invalid URL or a timeout that is not positive is a defect here.
  */
-export const make = (options: OpenAiChatOptions = {}): Effect.Effect<LanguageModelProvider, never, HttpClient.HttpClient> =>
+export const make = (
+  options: OpenAiChatOptions = {}
+): Effect.Effect<LanguageModelProvider, never, HttpClient.HttpClient> =>
   Effect.gen(function*() {
     const baseUrl = options.baseUrl ?? OPENAI_CHAT_DEFAULT_BASE_URL
     const base = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined
@@ -502,8 +534,10 @@ export const make = (options: OpenAiChatOptions = {}): Effect.Effect<LanguageMod
       })
     )
 
-    const failure = (reason: string, retryable: boolean) => new LanguageModelError({ reason: `${label} ${reason}`, retryable })
-    const unreachable = (error: HttpClientError.HttpClientError) => failure(`could not be reached: ${error.message}`, true)
+    const failure = (reason: string, retryable: boolean) =>
+      new LanguageModelError({ reason: `${label} ${reason}`, retryable })
+    const unreachable = (error: HttpClientError.HttpClientError) =>
+      failure(`could not be reached: ${error.message}`, true)
     const broken = (error: HttpClientError.HttpClientError) => failure(`broke off the answer: ${error.message}`, true)
 
     const stream = (request: LlmRequest): Stream.Stream<LlmChunk, LanguageModelError> =>
@@ -578,7 +612,10 @@ export const make = (options: OpenAiChatOptions = {}): Effect.Effect<LanguageMod
         }
 
         /** The round is complete: its tool calls and `Done` go out. */
-        const finish = (then: "draining" | "ended", now: number): Effect.Effect<void, Option.Option<LanguageModelError>> => {
+        const finish = (
+          then: "draining" | "ended",
+          now: number
+        ): Effect.Effect<void, Option.Option<LanguageModelError>> => {
           const finished = accumulator.finish()
           if ("error" in finished) return Effect.fail(Option.some(failure(finished.error, false)))
           pending.push(...finished.out)
@@ -600,7 +637,12 @@ export const make = (options: OpenAiChatOptions = {}): Effect.Effect<LanguageMod
             }
             const pulled = yield* pull.pipe(
               Effect.map(Option.some),
-              Effect.catchAll((end) => Option.match(end, { onNone: () => Effect.succeed(Option.none()), onSome: (e) => Effect.fail(broken(e)) })),
+              Effect.catchAll((end) =>
+                Option.match(end, {
+                  onNone: () => Effect.succeed(Option.none()),
+                  onSome: (e) => Effect.fail(broken(e))
+                })
+              ),
               withinDeadline,
               Effect.either
             )
@@ -628,7 +670,11 @@ export const make = (options: OpenAiChatOptions = {}): Effect.Effect<LanguageMod
           }
         })
         return Stream.repeatEffectChunkOption(next)
-      })).pipe(Stream.withSpan("OpenAiChat.stream", { attributes: { model: request.model ?? model, messages: request.messages.length } }))
+      })).pipe(
+        Stream.withSpan("OpenAiChat.stream", {
+          attributes: { model: request.model ?? model, messages: request.messages.length }
+        })
+      )
 
     const provider: LanguageModelProvider = { name: options.name ?? "openai", stream }
     return provider

@@ -33,7 +33,13 @@ import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
 import { record, trimSlash } from "../Messaging/ProviderHttp.js"
 import { SAMPLE_RATE } from "./Audio.js"
-import { SpeechPart, TextToSpeechError, type TextToSpeechProvider, type TtsOptions, type TtsSession } from "./TextToSpeech.js"
+import {
+  SpeechPart,
+  TextToSpeechError,
+  type TextToSpeechProvider,
+  type TtsOptions,
+  type TtsSession
+} from "./TextToSpeech.js"
 
 export interface OpenAiSpeechOptions {
   /** The API's base URL; `https://api.openai.com/v1` unless set. Requests go to `{baseUrl}/audio/speech`. */
@@ -121,7 +127,9 @@ const lowPass = (factor: number): Float64Array => {
  * sample, with the filter's history kept between pieces and its delay compensated.
  */
 export const makeDecimator = (factor: number): Decimator => {
-  if (!Number.isInteger(factor) || factor < 1) throw new RangeError(`makeDecimator: factor must be a positive integer, got ${factor}`)
+  if (!Number.isInteger(factor) || factor < 1) {
+    throw new RangeError(`makeDecimator: factor must be a positive integer, got ${factor}`)
+  }
   if (factor === 1) return { push: (input) => input, flush: () => new Int16Array(0) }
   const taps = lowPass(factor)
   const delay = (taps.length - 1) / 2
@@ -211,7 +219,8 @@ const failureOf = (label: string, status: number, body: unknown): TextToSpeechEr
   const code = typeof error.code === "string" || typeof error.code === "number" ? String(error.code) : undefined
   return new TextToSpeechError({
     retryable: retryableStatus(status) && code !== "insufficient_quota",
-    reason: `${label} answered ${status}` + (message === undefined ? "" : `: ${message}`) + (code === undefined ? "" : ` (${code})`)
+    reason: `${label} answered ${status}` + (message === undefined ? "" : `: ${message}`) +
+      (code === undefined ? "" : ` (${code})`)
   })
 }
 
@@ -227,7 +236,9 @@ const parseJson = (text: string): unknown => {
  * The "openai" provider. Configuration is the caller's to check: an invalid URL, a sample rate
  * that is not a multiple of 8 kHz or a timeout out of range is a defect here.
  */
-export const make = (options: OpenAiSpeechOptions = {}): Effect.Effect<TextToSpeechProvider, never, HttpClient.HttpClient> =>
+export const make = (
+  options: OpenAiSpeechOptions = {}
+): Effect.Effect<TextToSpeechProvider, never, HttpClient.HttpClient> =>
   Effect.gen(function*() {
     const baseUrl = options.baseUrl ?? OPENAI_SPEECH_DEFAULT_URL
     const base = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined
@@ -236,7 +247,9 @@ export const make = (options: OpenAiSpeechOptions = {}): Effect.Effect<TextToSpe
     }
     const sampleRate = options.sampleRate ?? OPENAI_SPEECH_SAMPLE_RATE
     if (!Number.isInteger(sampleRate / SAMPLE_RATE) || sampleRate < SAMPLE_RATE) {
-      return yield* Effect.dieMessage(`OpenAiSpeech: sampleRate must be a multiple of ${SAMPLE_RATE}, got ${sampleRate}`)
+      return yield* Effect.dieMessage(
+        `OpenAiSpeech: sampleRate must be a multiple of ${SAMPLE_RATE}, got ${sampleRate}`
+      )
     }
     const timeoutMillis = options.timeoutMillis ?? OPENAI_SPEECH_DEFAULT_TIMEOUT_MILLIS
     if (!(timeoutMillis > 0) || !Number.isFinite(timeoutMillis)) {
@@ -254,43 +267,58 @@ export const make = (options: OpenAiSpeechOptions = {}): Effect.Effect<TextToSpe
     const stalled = () =>
       new TextToSpeechError({ reason: `${label} sent no audio for ${timeoutMillis / 1000} s`, retryable: true })
 
-    const synthesizeWith = (model: string, voice: string) => (text: string): Stream.Stream<SpeechPart, TextToSpeechError> =>
-      Stream.unwrap(Effect.gen(function*() {
-        if (text.trim() === "") return Stream.empty
-        if (text.length > OPENAI_SPEECH_MAX_INPUT) {
-          return yield* new TextToSpeechError({
-            reason: `${label} takes at most ${OPENAI_SPEECH_MAX_INPUT} characters; the text has ${text.length}`,
-            retryable: false
+    const synthesizeWith =
+      (model: string, voice: string) => (text: string): Stream.Stream<SpeechPart, TextToSpeechError> =>
+        Stream.unwrap(Effect.gen(function*() {
+          if (text.trim() === "") return Stream.empty
+          if (text.length > OPENAI_SPEECH_MAX_INPUT) {
+            return yield* new TextToSpeechError({
+              reason: `${label} takes at most ${OPENAI_SPEECH_MAX_INPUT} characters; the text has ${text.length}`,
+              retryable: false
+            })
+          }
+          const body = speechRequestBody({
+            model,
+            input: text,
+            voice,
+            instructions: options.instructions,
+            speed: options.speed
           })
-        }
-        const body = speechRequestBody({ model, input: text, voice, instructions: options.instructions, speed: options.speed })
-        const response = yield* client.execute(
-          HttpClientRequest.post(endpoint).pipe(HttpClientRequest.bodyText(JSON.stringify(body), "application/json"))
-        ).pipe(
-          Effect.mapError((error) => new TextToSpeechError({ reason: `${label} could not be reached: ${error.message}`, retryable: true })),
-          Effect.timeoutFail({
-            duration: timeoutMillis,
-            onTimeout: () => new TextToSpeechError({ reason: `${label} did not answer within ${timeoutMillis / 1000} s`, retryable: true })
-          })
-        )
-        if (response.status < 200 || response.status >= 300) {
-          const text = yield* response.text.pipe(
-            Effect.timeout(timeoutMillis),
-            Effect.orElseSucceed(() => "")
+          const response = yield* client.execute(
+            HttpClientRequest.post(endpoint).pipe(HttpClientRequest.bodyText(JSON.stringify(body), "application/json"))
+          ).pipe(
+            Effect.mapError((error) =>
+              new TextToSpeechError({ reason: `${label} could not be reached: ${error.message}`, retryable: true })
+            ),
+            Effect.timeoutFail({
+              duration: timeoutMillis,
+              onTimeout: () =>
+                new TextToSpeechError({
+                  reason: `${label} did not answer within ${timeoutMillis / 1000} s`,
+                  retryable: true
+                })
+            })
           )
-          return yield* failureOf(label, response.status, parseJson(text))
-        }
-        const read = sampleReader()
-        const decimator = makeDecimator(sampleRate / SAMPLE_RATE)
-        return response.stream.pipe(
-          Stream.mapError((error) => new TextToSpeechError({ reason: `${label} broke off the audio: ${error.message}`, retryable: true })),
-          Stream.timeoutFail(stalled, timeoutMillis),
-          Stream.map((bytes) => decimator.push(read(bytes))),
-          Stream.concat(Stream.sync(() => decimator.flush())),
-          Stream.filter((pcm) => pcm.length > 0),
-          Stream.map((pcm) => SpeechPart.Audio({ pcm }))
-        )
-      })).pipe(Stream.withSpan("OpenAiSpeech.synthesize", { attributes: { model, voice, chars: text.length } }))
+          if (response.status < 200 || response.status >= 300) {
+            const text = yield* response.text.pipe(
+              Effect.timeout(timeoutMillis),
+              Effect.orElseSucceed(() => "")
+            )
+            return yield* failureOf(label, response.status, parseJson(text))
+          }
+          const read = sampleReader()
+          const decimator = makeDecimator(sampleRate / SAMPLE_RATE)
+          return response.stream.pipe(
+            Stream.mapError((error) =>
+              new TextToSpeechError({ reason: `${label} broke off the audio: ${error.message}`, retryable: true })
+            ),
+            Stream.timeoutFail(stalled, timeoutMillis),
+            Stream.map((bytes) => decimator.push(read(bytes))),
+            Stream.concat(Stream.sync(() => decimator.flush())),
+            Stream.filter((pcm) => pcm.length > 0),
+            Stream.map((pcm) => SpeechPart.Audio({ pcm }))
+          )
+        })).pipe(Stream.withSpan("OpenAiSpeech.synthesize", { attributes: { model, voice, chars: text.length } }))
 
     const open = (tts: TtsOptions): Effect.Effect<TtsSession, TextToSpeechError> =>
       Effect.succeed({

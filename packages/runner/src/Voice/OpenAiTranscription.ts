@@ -40,7 +40,13 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { exchange, record, trimSlash } from "../Messaging/ProviderHttp.js"
 import { FRAME_MS, mulawDecode, SAMPLE_RATE, writeWav } from "./Audio.js"
-import { SpeechToTextError, SttEvent, type SpeechToTextProvider, type SttOptions, type SttStream } from "./SpeechToText.js"
+import {
+  SpeechToTextError,
+  type SpeechToTextProvider,
+  SttEvent,
+  type SttOptions,
+  type SttStream
+} from "./SpeechToText.js"
 import { rms } from "./Vad.js"
 
 export interface OpenAiTranscriptionOptions {
@@ -118,7 +124,8 @@ const failureOf = (label: string, status: number, body: unknown): Failure => {
   return {
     error: new SpeechToTextError({
       retryable: retryableStatus(status) && code !== "insufficient_quota",
-      reason: `${label} answered ${status}` + (message === undefined ? "" : `: ${message}`) + (code === undefined ? "" : ` (${code})`)
+      reason: `${label} answered ${status}` + (message === undefined ? "" : `: ${message}`) +
+        (code === undefined ? "" : ` (${code})`)
     }),
     fatal: status === 401 || status === 403
   }
@@ -140,14 +147,18 @@ export const multipartBody = (
   const encoder = new TextEncoder()
   const parts: Array<Uint8Array> = [
     encoder.encode(
-      `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(file.name)}"; filename="${quoted(file.filename)}"\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(file.name)}"; filename="${
+        quoted(file.filename)
+      }"\r\n` +
         `Content-Type: ${file.type}\r\n\r\n`
     ),
     file.bytes,
     encoder.encode("\r\n")
   ]
   for (const [name, value] of fields) {
-    parts.push(encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${quoted(name)}"\r\n\r\n${value}\r\n`))
+    parts.push(
+      encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${quoted(name)}"\r\n\r\n${value}\r\n`)
+    )
   }
   parts.push(encoder.encode(`--${boundary}--\r\n`))
   return { body: concatBytes(parts), contentType: `multipart/form-data; boundary=${boundary}` }
@@ -176,14 +187,16 @@ export const make = (
       speechThreshold: options.speechThreshold ?? OPENAI_TRANSCRIPTION_DEFAULTS.speechThreshold,
       minSpeechMs: options.minSpeechMs ?? OPENAI_TRANSCRIPTION_DEFAULTS.minSpeechMs
     }
-    for (const [name, value, min] of [
-      ["timeoutMs", settings.timeoutMs, 1],
-      ["retries", settings.retries, 0],
-      ["retryDelayMs", settings.retryDelayMs, 0],
-      ["maxUtteranceMs", settings.maxUtteranceMs, FRAME_MS],
-      ["speechThreshold", settings.speechThreshold, 0],
-      ["minSpeechMs", settings.minSpeechMs, 0]
-    ] as const) {
+    for (
+      const [name, value, min] of [
+        ["timeoutMs", settings.timeoutMs, 1],
+        ["retries", settings.retries, 0],
+        ["retryDelayMs", settings.retryDelayMs, 0],
+        ["maxUtteranceMs", settings.maxUtteranceMs, FRAME_MS],
+        ["speechThreshold", settings.speechThreshold, 0],
+        ["minSpeechMs", settings.minSpeechMs, 0]
+      ] as const
+    ) {
       if (!Number.isInteger(value) || value < min) {
         return yield* Effect.dieMessage(`OpenAiTranscription: ${name} must be an integer ≥ ${min}, got ${value}`)
       }
@@ -210,26 +223,41 @@ export const make = (
     }
 
     const request = (pcm: Int16Array, fields: ReadonlyArray<readonly [string, string]>) => {
-      const { body, contentType } = multipartBody(fields, { name: "file", filename: "utterance.wav", type: "audio/wav", bytes: writeWav(pcm, SAMPLE_RATE) })
-      return client.execute(HttpClientRequest.post(endpoint).pipe(HttpClientRequest.bodyUint8Array(body, contentType))).pipe(
-        exchange(label, Duration.millis(settings.timeoutMs)),
-        Effect.mapError((sent) => failure(new SpeechToTextError({ reason: sent.message, retryable: sent.retryable }))),
-        Effect.flatMap(({ body, status }) => {
-          if (status < 200 || status >= 300) return Effect.fail(failureOf(label, status, body))
-          return Either.match(decodeResponse(body), {
-            onLeft: () =>
-              Effect.fail(failure(new SpeechToTextError({ reason: `${label} sent a malformed response: no text`, retryable: false }))),
-            onRight: (response) => Effect.succeed(response.text.trim())
-          })
-        }),
-        Effect.withSpan("OpenAiTranscription.request", { attributes: { audioMs: (pcm.length * 1000) / SAMPLE_RATE } })
-      )
+      const { body, contentType } = multipartBody(fields, {
+        name: "file",
+        filename: "utterance.wav",
+        type: "audio/wav",
+        bytes: writeWav(pcm, SAMPLE_RATE)
+      })
+      return client.execute(HttpClientRequest.post(endpoint).pipe(HttpClientRequest.bodyUint8Array(body, contentType)))
+        .pipe(
+          exchange(label, Duration.millis(settings.timeoutMs)),
+          Effect.mapError((sent) =>
+            failure(new SpeechToTextError({ reason: sent.message, retryable: sent.retryable }))
+          ),
+          Effect.flatMap(({ body, status }) => {
+            if (status < 200 || status >= 300) return Effect.fail(failureOf(label, status, body))
+            return Either.match(decodeResponse(body), {
+              onLeft: () =>
+                Effect.fail(
+                  failure(
+                    new SpeechToTextError({ reason: `${label} sent a malformed response: no text`, retryable: false })
+                  )
+                ),
+              onRight: (response) => Effect.succeed(response.text.trim())
+            })
+          }),
+          Effect.withSpan("OpenAiTranscription.request", { attributes: { audioMs: (pcm.length * 1000) / SAMPLE_RATE } })
+        )
     }
 
     const withRetries = <A>(effect: Effect.Effect<A, Failure>) => {
       const attempt = (left: number): Effect.Effect<A, Failure> =>
-        Effect.catchIf(effect, (failed) => failed.error.retryable && left > 0, () =>
-          Effect.zipRight(Effect.sleep(settings.retryDelayMs), attempt(left - 1)))
+        Effect.catchIf(
+          effect,
+          (failed) => failed.error.retryable && left > 0,
+          () => Effect.zipRight(Effect.sleep(settings.retryDelayMs), attempt(left - 1))
+        )
       return attempt(settings.retries)
     }
 
@@ -275,7 +303,10 @@ export const make = (
               yield* Queue.offer(events, result.left.error)
               continue
             }
-            yield* Queue.offer(events, SttEvent.Final({ text: result.right, speechFinal: utterance.speechFinal, at: yield* currentMillis }))
+            yield* Queue.offer(
+              events,
+              SttEvent.Final({ text: result.right, speechFinal: utterance.speechFinal, at: yield* currentMillis })
+            )
           }
         })
         yield* Effect.forkScoped(worker)

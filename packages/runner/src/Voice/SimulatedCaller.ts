@@ -23,18 +23,18 @@
  * (`transcripts`): each stretch of speech gives interim words while it plays and a final transcript
  * `sttLagMs` after it ends. Audio comes from `voice`: rendered fixtures, or Flite at run time.
  */
+import type { SessionId } from "@voiceagent/domain/Calls"
 import * as Clock from "effect/Clock"
 import * as Data from "effect/Data"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Queue from "effect/Queue"
 import type * as Scope from "effect/Scope"
-import type { SessionId } from "@voiceagent/domain/Calls"
-import * as Duration from "effect/Duration"
 import { concat, durationMs, FRAME_MS, frames, mulawEncode, SAMPLE_RATE, SAMPLES_PER_FRAME } from "./Audio.js"
 import { makeAudioInlet, MediaEvent, type MediaSession } from "./Media.js"
-import { rms } from "./Vad.js"
 import { type SpeechToTextError, SttEvent, type SttStream } from "./SpeechToText.js"
+import { rms } from "./Vad.js"
 import { makeWakeup, type Wakeup } from "./Wakeup.js"
 
 export type CallerStep = Data.TaggedEnum<{
@@ -46,7 +46,12 @@ export type CallerStep = Data.TaggedEnum<{
    * Presses keys (DTMF, as the carrier reports them), `gapMs` apart: when it would say its next line,
    * or `afterAgentStartsMs` into the agent's answer (over it).
    */
-  Press: { readonly keys: string; readonly afterAgentMs: number; readonly gapMs: number; readonly afterAgentStartsMs: number | null }
+  Press: {
+    readonly keys: string
+    readonly afterAgentMs: number
+    readonly gapMs: number
+    readonly afterAgentStartsMs: number | null
+  }
   Silent: { readonly ms: number }
   HangUp: {}
   /** An answering machine picks up: its greeting at once (read without a pause), then its beep (ms; 0: none). */
@@ -66,10 +71,17 @@ export const pause = (ms: number) => CallerStep.Pause({ ms })
 export const press = (
   keys: string,
   options: { readonly afterAgentMs?: number; readonly gapMs?: number; readonly afterAgentStartsMs?: number } = {}
-) => CallerStep.Press({ keys, afterAgentMs: options.afterAgentMs ?? 400, gapMs: options.gapMs ?? 250, afterAgentStartsMs: options.afterAgentStartsMs ?? null })
+) =>
+  CallerStep.Press({
+    keys,
+    afterAgentMs: options.afterAgentMs ?? 400,
+    gapMs: options.gapMs ?? 250,
+    afterAgentStartsMs: options.afterAgentStartsMs ?? null
+  })
 export const silent = (ms: number) => CallerStep.Silent({ ms })
 export const hangUp = () => CallerStep.HangUp()
-export const machine = (options: { readonly beepMs?: number } = {}) => CallerStep.Machine({ beepMs: options.beepMs ?? 500 })
+export const machine = (options: { readonly beepMs?: number } = {}) =>
+  CallerStep.Machine({ beepMs: options.beepMs ?? 500 })
 
 /** What a simulated answering machine's greeting reads: recorded caller lines run together. */
 export const MACHINE_GREETING_LINES: ReadonlyArray<string> = [
@@ -89,13 +101,18 @@ export const beepTone = (ms: number, hz = 1_000, amplitude = 8_000): Int16Array 
 }
 
 /** An answering machine's greeting (`gapMs` between its lines, shorter than a person's pause), then its beep. */
-export const machineAudio = (voice: CallerVoice, options: { readonly beepMs?: number; readonly gapMs?: number; readonly hz?: number } = {}) =>
+export const machineAudio = (
+  voice: CallerVoice,
+  options: { readonly beepMs?: number; readonly gapMs?: number; readonly hz?: number } = {}
+) =>
   Effect.map(Effect.forEach(MACHINE_GREETING_LINES, voice), (lines) => {
     const beepMs = options.beepMs ?? 500
     // each line without the quiet around it: a recording reads on
     const spoken = lines.map((pcm) => {
       const loud = frames(pcm).flatMap((frame, i) => rms(frame) >= 500 ? [i] : [])
-      return loud.length === 0 ? pcm : pcm.subarray(loud[0]! * SAMPLES_PER_FRAME, (loud.at(-1)! + 1) * SAMPLES_PER_FRAME)
+      return loud.length === 0
+        ? pcm
+        : pcm.subarray(loud[0]! * SAMPLES_PER_FRAME, (loud.at(-1)! + 1) * SAMPLES_PER_FRAME)
     })
     return concat([
       ...spoken.flatMap((line) => [line, silencePcm(options.gapMs ?? 150)]),
@@ -220,28 +237,30 @@ export const startCaller = (options: CallerOptions): Effect.Effect<SimulatedCall
 
     /** Plays the agent's queued audio up to `t`: echoes marks whose audio has played. */
     const drainNow = (t: number): void => {
-        while (queue.length > 0) {
-          const head = queue[0]!
-          if ("mark" in head) {
-            if (playingUntil > t) break
-            queue.shift()
-            log.push({ event: "mark", at: t, name: head.mark })
-            Queue.unsafeOffer(events, MediaEvent.Mark({ name: head.mark, at: t - start }))
-            continue
-          }
-          // it plays right after what was playing, or when it arrived if the line was quiet
-          const begins = Math.max(playingUntil, head.arrived)
-          if (begins <= t) {
-            if (agentStartedAt === null || lastAgentAudioAt === null || begins - lastAgentAudioAt > 100) agentStartedAt = begins
-            heard.push({ at: begins, samples: head.samples })
-            playingUntil = begins + durationMs(head.samples)
-            lastAgentAudioAt = playingUntil
-            agentSpoke = true
-            queue.shift()
-            continue
-          }
-          break
+      while (queue.length > 0) {
+        const head = queue[0]!
+        if ("mark" in head) {
+          if (playingUntil > t) break
+          queue.shift()
+          log.push({ event: "mark", at: t, name: head.mark })
+          Queue.unsafeOffer(events, MediaEvent.Mark({ name: head.mark, at: t - start }))
+          continue
         }
+        // it plays right after what was playing, or when it arrived if the line was quiet
+        const begins = Math.max(playingUntil, head.arrived)
+        if (begins <= t) {
+          if (agentStartedAt === null || lastAgentAudioAt === null || begins - lastAgentAudioAt > 100) {
+            agentStartedAt = begins
+          }
+          heard.push({ at: begins, samples: head.samples })
+          playingUntil = begins + durationMs(head.samples)
+          lastAgentAudioAt = playingUntil
+          agentSpoke = true
+          queue.shift()
+          continue
+        }
+        break
+      }
     }
     const drain = (t: number) => Effect.sync(() => drainNow(t))
 
@@ -275,7 +294,9 @@ export const startCaller = (options: CallerOptions): Effect.Effect<SimulatedCall
         queue.length = 0
         if (playingUntil > t) {
           const last = heard.at(-1)
-          if (last !== undefined && last.at < t) heard[heard.length - 1] = { at: last.at, samples: Math.round(((t - last.at) * SAMPLE_RATE) / 1_000) }
+          if (last !== undefined && last.at < t) {
+            heard[heard.length - 1] = { at: last.at, samples: Math.round(((t - last.at) * SAMPLE_RATE) / 1_000) }
+          }
           playingUntil = t
           lastAgentAudioAt = t
         }
@@ -297,7 +318,8 @@ export const startCaller = (options: CallerOptions): Effect.Effect<SimulatedCall
       })
 
     /** A suppressing line sends nothing now: no words to say and no sound of the caller's for a while. */
-    const quiet = (t: number) => options.suppressSilence === true && outgoing.length === 0 && t - lastSoundAt >= HANGOVER_MS
+    const quiet = (t: number) =>
+      options.suppressSilence === true && outgoing.length === 0 && t - lastSoundAt >= HANGOVER_MS
 
     /** When the agent's queued audio next starts or a mark comes due (`drain` has work), if it does. */
     const nextDrainAt = (): number | undefined => {
@@ -348,7 +370,12 @@ export const startCaller = (options: CallerOptions): Effect.Effect<SimulatedCall
             if (words.text !== "") {
               yield* Effect.forkScoped(
                 Effect.sleep(lag).pipe(
-                  Effect.zipRight(Effect.flatMap(now, (t2) => Queue.offer(stt, SttEvent.Final({ text: words.text, speechFinal: words.final, at: t2 }))))
+                  Effect.zipRight(
+                    Effect.flatMap(
+                      now,
+                      (t2) => Queue.offer(stt, SttEvent.Final({ text: words.text, speechFinal: words.final, at: t2 }))
+                    )
+                  )
                 )
               )
             }
@@ -382,7 +409,8 @@ export const startCaller = (options: CallerOptions): Effect.Effect<SimulatedCall
      * greeted) and then been quiet `afterAgentMs`; a caller left unanswered goes on after a while anyway.
      */
     const takeTurn = (afterAgentMs: number) => {
-      const answered = () => lastWordsAt === null ? agentSpoke : agentStartedAt !== null && agentStartedAt >= lastWordsAt
+      const answered = () =>
+        lastWordsAt === null ? agentSpoke : agentStartedAt !== null && agentStartedAt >= lastWordsAt
       const patienceAt = () => Math.max(lastWordsAt ?? start, lastAgentAudioAt ?? start) + PATIENCE_MS
       const readyAt = () =>
         lastAgentAudioAt === null
@@ -417,7 +445,8 @@ export const startCaller = (options: CallerOptions): Effect.Effect<SimulatedCall
             yield* idle
             const over = step.afterAgentStartsMs
             if (over === null) yield* takeTurn(step.afterAgentMs)
-            else yield* waitFor((t) => speaking(t) && agentStartedAt !== null && t - agentStartedAt >= over, intoResponse(over))
+            else {yield* waitFor((t) =>
+                speaking(t) && agentStartedAt !== null && t - agentStartedAt >= over, intoResponse(over))}
             for (const key of step.keys) {
               if (!open) return
               yield* Queue.offer(events, MediaEvent.Dtmf({ digit: key, at: (yield* now) - start }))
@@ -434,7 +463,6 @@ export const startCaller = (options: CallerOptions): Effect.Effect<SimulatedCall
             break
           }
           case "Interrupt": {
-
             yield* idle
             yield* waitFor(
               (t) => speaking(t) && agentStartedAt !== null && t - agentStartedAt >= step.afterAgentStartsMs,
@@ -447,7 +475,10 @@ export const startCaller = (options: CallerOptions): Effect.Effect<SimulatedCall
             yield* idle
             if (step.afterAgentStartsMs !== null) {
               const after = step.afterAgentStartsMs
-              yield* waitFor((t) => speaking(t) && agentStartedAt !== null && t - agentStartedAt >= after, intoResponse(after))
+              yield* waitFor(
+                (t) => speaking(t) && agentStartedAt !== null && t - agentStartedAt >= after,
+                intoResponse(after)
+              )
             }
             yield* speak(noiseFrames(step.ms), "", false)
             break
@@ -511,7 +542,10 @@ export const ENGAGED_LINES: ReadonlyArray<string> = [
 
 /** A callee who talks with the agent for as long as the call lasts (`seconds`), never ending it. */
 export const engagedScript = (seconds: number): ReadonlyArray<CallerStep> =>
-  Array.from({ length: Math.max(1, Math.ceil(seconds / 3)) }, (_, i) => say(ENGAGED_LINES[i % ENGAGED_LINES.length]!, { afterAgentMs: 600 }))
+  Array.from(
+    { length: Math.max(1, Math.ceil(seconds / 3)) },
+    (_, i) => say(ENGAGED_LINES[i % ENGAGED_LINES.length]!, { afterAgentMs: 600 })
+  )
 
 const int = (value: unknown, min: number, max: number): number | undefined =>
   typeof value === "number" && Number.isInteger(value) && value >= min && value <= max ? value : undefined
@@ -520,11 +554,11 @@ const text = (value: unknown): string | undefined =>
   typeof value === "string" && value.trim() !== "" && value.length <= 500 ? value.trim() : undefined
 
 /**
- * A caller script from a call's metadata: `simulatedCaller`, a list of steps (`{"say": "…",
- * "afterAgentMs"?}`, `{"interrupt": "…", "afterAgentStartsMs"}`, `{"backchannel": "…",
- * "afterAgentStartsMs"}`, `{"noise": ms, "afterAgentStartsMs"?}`, `{"press": "12#", "afterAgentMs"?, "gapMs"?}`, `{"pause": ms}`, `{"silent": ms}`,
- * `{"hangUp": true}`, `{"machine": true, "beepMs"?}`: an answering machine's greeting and beep), or `simulatedCallerLines`, lines said in turn. `undefined` when there is
- * neither; `problems` names the steps left out.
+ * A caller script from a call's metadata: `simulatedCaller`, a list of steps (`{"say": "…", "afterAgentMs"?}`,
+ * `{"interrupt": "…", "afterAgentStartsMs"}`, `{"backchannel": "…", "afterAgentStartsMs"}`, `{"noise": ms,
+ * "afterAgentStartsMs"?}`, `{"press": "12#", "afterAgentMs"?, "gapMs"?}`, `{"pause": ms}`, `{"silent": ms}`,
+ * `{"hangUp": true}`, `{"machine": true, "beepMs"?}`: an answering machine's greeting and beep), or
+ * `simulatedCallerLines`, lines said in turn. `undefined` when there is neither; `problems` names the steps left out.
  */
 export const scriptFromMetadata = (
   metadata: { readonly [key: string]: unknown }
@@ -537,7 +571,12 @@ export const scriptFromMetadata = (
       const step = typeof raw === "object" && raw !== null ? raw as Record<string, unknown> : {}
       const after = int(step["afterAgentStartsMs"], 0, 600_000)
       const parsed = text(step["say"]) !== undefined
-        ? say(text(step["say"])!, int(step["afterAgentMs"], 0, 600_000) === undefined ? {} : { afterAgentMs: int(step["afterAgentMs"], 0, 600_000)! })
+        ? say(
+          text(step["say"])!,
+          int(step["afterAgentMs"], 0, 600_000) === undefined
+            ? {}
+            : { afterAgentMs: int(step["afterAgentMs"], 0, 600_000)! }
+        )
         : text(step["interrupt"]) !== undefined && after !== undefined
         ? interrupt(text(step["interrupt"])!, { afterAgentStartsMs: after })
         : text(step["backchannel"]) !== undefined && after !== undefined
@@ -546,7 +585,9 @@ export const scriptFromMetadata = (
         ? noise(int(step["noise"], 20, 10_000)!, after === undefined ? {} : { afterAgentStartsMs: after })
         : typeof step["press"] === "string" && /^[0-9*#A-D]{1,32}$/.test(step["press"])
         ? press(step["press"], {
-          ...(int(step["afterAgentMs"], 0, 600_000) === undefined ? {} : { afterAgentMs: int(step["afterAgentMs"], 0, 600_000)! }),
+          ...(int(step["afterAgentMs"], 0, 600_000) === undefined
+            ? {}
+            : { afterAgentMs: int(step["afterAgentMs"], 0, 600_000)! }),
           ...(int(step["gapMs"], 0, 10_000) === undefined ? {} : { gapMs: int(step["gapMs"], 0, 10_000)! }),
           ...(after === undefined ? {} : { afterAgentStartsMs: after })
         })
@@ -586,7 +627,9 @@ export const scriptToMetadata = (script: ReadonlyArray<CallerStep>): ReadonlyArr
           ? { backchannel: step.text, afterAgentStartsMs: step.afterAgentStartsMs }
           : { interrupt: step.text, afterAgentStartsMs: step.afterAgentStartsMs }
       case "Noise":
-        return step.afterAgentStartsMs === null ? { noise: step.ms } : { noise: step.ms, afterAgentStartsMs: step.afterAgentStartsMs }
+        return step.afterAgentStartsMs === null
+          ? { noise: step.ms }
+          : { noise: step.ms, afterAgentStartsMs: step.afterAgentStartsMs }
       case "Pause":
         return { pause: step.ms }
       case "Press":

@@ -28,7 +28,10 @@ export const sendJson = (socket: WebSocket) => (message: unknown): Effect.Effect
   })
 
 /** Calls `expire` START_TIMEOUT_MS from now (on the runtime's Clock, like every timer of the platform); answers the timer's stop. */
-export const startTimeout = (run: (effect: Effect.Effect<void>) => Fiber.RuntimeFiber<void>, expire: () => void): () => void => {
+export const startTimeout = (
+  run: (effect: Effect.Effect<void>) => Fiber.RuntimeFiber<void>,
+  expire: () => void
+): () => void => {
   const timer = run(Effect.sleep(START_TIMEOUT_MS).pipe(Effect.zipRight(Effect.sync(expire))))
   return () => {
     run(Fiber.interrupt(timer))
@@ -40,7 +43,10 @@ export const checkToken = (
   options: { readonly secret: Redacted.Redacted; readonly used: Map<string, number> },
   token: string,
   at: number
-): { readonly sessionId: string; readonly expiresAt: number } | { readonly refused: string; readonly sessionId?: string } => {
+): { readonly sessionId: string; readonly expiresAt: number } | {
+  readonly refused: string
+  readonly sessionId?: string
+} => {
   const checked = verifyMediaToken(options.secret, token, at)
   if ("_tag" in checked) return { refused: `token ${checked.reason}` }
   if (options.used.has(token)) return { refused: "token already used", sessionId: checked.sessionId }
@@ -66,7 +72,11 @@ export const wireSocket = (socket: WebSocket, handler: {
     try {
       handler.onMessage(data, isBinary)
     } catch (error) {
-      handler.log("media stream failed", { ...handler.annotations, sessionId: handler.sessionId(), error: String(error) })
+      handler.log("media stream failed", {
+        ...handler.annotations,
+        sessionId: handler.sessionId(),
+        error: String(error)
+      })
       handler.end("the media stream failed")
       socket.close(1011)
     }

@@ -8,11 +8,11 @@
  * `{"event":"media","media":{"payload"}}`, `{"event":"mark","mark":{"name"}}` and `{"event":"clear"}`
  * (developers.telnyx.com, "Stream call media over WebSocket").
  *
- * Accepted, like a Twilio stream, only with a valid, unexpired token not used before, for a call whose
- * entity runs in this process; anything else closes the socket (1008) and nothing else happens.
- * Telnyx does not promise frame order: a frame older than one already taken (by `chunk`) is dropped,
- * its moment past, and counted as lost audio on the stream's clock; frames of the outbound track (a `both_tracks` stream) are not the caller's and are
- * skipped. An `error` frame is logged and the stream goes on; an event Telnyx may add later is ignored.
+ * Accepted, like a Twilio stream, only with a valid, unexpired token not used before, for a call whose entity runs in
+ * this process; anything else closes the socket (1008) and nothing else happens. Telnyx does not promise frame order: a
+ * frame older than one already taken (by `chunk`) is dropped, its moment past, and counted as lost audio on the
+ * stream's clock; frames of the outbound track (a `both_tracks` stream) are not the caller's and are skipped. An
+ * `error` frame is logged and the stream goes on; an event Telnyx may add later is ignored.
  */
 import type { SessionId } from "@voiceagent/domain/Calls"
 import * as Clock from "effect/Clock"
@@ -22,7 +22,15 @@ import * as EffectRuntime from "effect/Runtime"
 import type { RawData, WebSocket } from "ws"
 import { durationMs, mulawDecode, mulawEncode } from "./Audio.js"
 import { MediaEvent, type MediaSession } from "./Media.js"
-import { attachOrRefuse, checkToken, closeReason, sendJson, startTimeout, useToken, wireSocket } from "./StreamSession.js"
+import {
+  attachOrRefuse,
+  checkToken,
+  closeReason,
+  sendJson,
+  startTimeout,
+  useToken,
+  wireSocket
+} from "./StreamSession.js"
 import { TWILIO_MEDIA_PATH, type TwilioMediaOptions } from "./TwilioMedia.js"
 
 /** Where Telnyx connects, under the runner's media address. */
@@ -48,7 +56,8 @@ const MAX_PAYLOAD_BYTES = 8_000
 const isPcmu8kMono = (format: unknown): boolean => {
   if (typeof format !== "object" || format === null) return false
   const fields = format as Record<string, unknown>
-  return fields["encoding"] === "PCMU" && Number(fields["sample_rate"]) === 8_000 && Number(fields["channels"] ?? 1) === 1
+  return fields["encoding"] === "PCMU" && Number(fields["sample_rate"]) === 8_000 &&
+    Number(fields["channels"] ?? 1) === 1
 }
 
 export interface TelnyxMediaOptions extends TwilioMediaOptions {
@@ -72,7 +81,9 @@ export const serveTelnyxStream = (socket: WebSocket, options: TelnyxMediaOptions
   const run = EffectRuntime.runFork(options.runtime)
   const now = () => EffectRuntime.runSync(options.runtime)(Clock.currentTimeMillis)
   let token = options.headerToken
-  let session: { readonly streamId: string; readonly sessionId: string; readonly events: Queue.Queue<MediaEvent> } | undefined
+  let session:
+    | { readonly streamId: string; readonly sessionId: string; readonly events: Queue.Queue<MediaEvent> }
+    | undefined
   let ended = false
   let lastAt = 0
   /** Where the next frame starts on the stream, by the audio received. */
@@ -94,7 +105,11 @@ export const serveTelnyxStream = (socket: WebSocket, options: TelnyxMediaOptions
 
   const violate = (reason: string) => {
     if (ended) return
-    options.log(`media stream closed: ${reason}`, { carrier: "telnyx", sessionId: session?.sessionId, streamId: session?.streamId })
+    options.log(`media stream closed: ${reason}`, {
+      carrier: "telnyx",
+      sessionId: session?.sessionId,
+      streamId: session?.streamId
+    })
     end(reason)
     socket.close(1008, closeReason(reason))
   }
@@ -110,9 +125,16 @@ export const serveTelnyxStream = (socket: WebSocket, options: TelnyxMediaOptions
     if (typeof streamId !== "string" || streamId === "") return refuse("start without a stream_id")
     if (token === undefined || token === "") return refuse("start without a token", { streamId })
     const checked = checkToken(options, token, now())
-    if ("refused" in checked) return refuse(checked.refused, checked.sessionId === undefined ? { streamId } : { streamId, sessionId: checked.sessionId })
+    if ("refused" in checked) {
+      return refuse(
+        checked.refused,
+        checked.sessionId === undefined ? { streamId } : { streamId, sessionId: checked.sessionId }
+      )
+    }
     const format = message.start?.media_format
-    if (format !== undefined && !isPcmu8kMono(format)) return refuse("media format is not PCMU 8 kHz mono", { streamId })
+    if (format !== undefined && !isPcmu8kMono(format)) {
+      return refuse("media format is not PCMU 8 kHz mono", { streamId })
+    }
     useToken(options.used, token, checked.expiresAt, now())
     stopStartTimer()
     const events = EffectRuntime.runSync(options.runtime)(Queue.sliding<MediaEvent>(1_000))
@@ -137,11 +159,15 @@ export const serveTelnyxStream = (socket: WebSocket, options: TelnyxMediaOptions
 
   const onMedia = (message: Parsed) => {
     if (session === undefined) return refuse("media before start")
-    if (message.stream_id !== undefined && message.stream_id !== session.streamId) return violate("media for another stream")
+    if (message.stream_id !== undefined && message.stream_id !== session.streamId) {
+      return violate("media for another stream")
+    }
     const track = message.media?.track
     if (track !== undefined && track !== "inbound" && track !== "inbound_track") return
     const payload = message.media?.payload
-    if (typeof payload !== "string" || payload.length === 0 || !BASE64.test(payload)) return violate("a media payload that is not base64")
+    if (typeof payload !== "string" || payload.length === 0 || !BASE64.test(payload)) {
+      return violate("a media payload that is not base64")
+    }
     const mulaw = new Uint8Array(Buffer.from(payload, "base64"))
     if (mulaw.length > MAX_PAYLOAD_BYTES) return violate("a media payload over 1 s")
     // the frame's place on the stream's clock (the engine times speech by it): the audio before it
@@ -169,7 +195,9 @@ export const serveTelnyxStream = (socket: WebSocket, options: TelnyxMediaOptions
       return session === undefined ? refuse("a message that is not JSON") : violate("a message that is not JSON")
     }
     if (typeof message !== "object" || message === null || Array.isArray(message)) {
-      return session === undefined ? refuse("a message that is not an object") : violate("a message that is not an object")
+      return session === undefined
+        ? refuse("a message that is not an object")
+        : violate("a message that is not an object")
     }
     switch (message.event) {
       case "connected": {
@@ -211,5 +239,12 @@ export const serveTelnyxStream = (socket: WebSocket, options: TelnyxMediaOptions
         if (session === undefined) return refuse("an unknown event before start")
     }
   }
-  wireSocket(socket, { onMessage, end, stopStartTimer, sessionId: () => session?.sessionId, log: options.log, annotations: { carrier: "telnyx" } })
+  wireSocket(socket, {
+    onMessage,
+    end,
+    stopStartTimer,
+    sessionId: () => session?.sessionId,
+    log: options.log,
+    annotations: { carrier: "telnyx" }
+  })
 }

@@ -21,7 +21,15 @@ import * as EffectRuntime from "effect/Runtime"
 import type { RawData, WebSocket } from "ws"
 import { durationMs, mulawDecode, mulawEncode } from "./Audio.js"
 import { makeAudioInlet, MediaEvent, type MediaSession } from "./Media.js"
-import { attachOrRefuse, checkToken, closeReason, sendJson, startTimeout, useToken, wireSocket } from "./StreamSession.js"
+import {
+  attachOrRefuse,
+  checkToken,
+  closeReason,
+  sendJson,
+  startTimeout,
+  useToken,
+  wireSocket
+} from "./StreamSession.js"
 
 export { closeReason, START_TIMEOUT_MS } from "./StreamSession.js"
 
@@ -36,7 +44,8 @@ const MAX_PAYLOAD_BYTES = 8_000
 const isMulaw8kMono = (format: unknown): boolean => {
   if (typeof format !== "object" || format === null) return false
   const fields = format as Record<string, unknown>
-  return fields["encoding"] === "audio/x-mulaw" && Number(fields["sampleRate"]) === 8_000 && Number(fields["channels"] ?? 1) === 1
+  return fields["encoding"] === "audio/x-mulaw" && Number(fields["sampleRate"]) === 8_000 &&
+    Number(fields["channels"] ?? 1) === 1
 }
 
 export interface TwilioMediaOptions {
@@ -56,7 +65,11 @@ export interface TwilioMediaOptions {
 interface Parsed {
   readonly event?: unknown
   readonly streamSid?: unknown
-  readonly start?: { readonly streamSid?: unknown; readonly customParameters?: Record<string, unknown>; readonly mediaFormat?: unknown }
+  readonly start?: {
+    readonly streamSid?: unknown
+    readonly customParameters?: Record<string, unknown>
+    readonly mediaFormat?: unknown
+  }
   readonly media?: { readonly payload?: unknown; readonly timestamp?: unknown; readonly track?: unknown }
   readonly mark?: { readonly name?: unknown }
   readonly dtmf?: { readonly digit?: unknown }
@@ -114,9 +127,16 @@ export const serveTwilioStream = (socket: WebSocket, options: TwilioMediaOptions
     if (typeof streamSid !== "string" || streamSid === "") return refuse("start without a streamSid")
     if (typeof token !== "string") return refuse("start without a token", { streamSid })
     const checked = checkToken(options, token, now())
-    if ("refused" in checked) return refuse(checked.refused, checked.sessionId === undefined ? { streamSid } : { streamSid, sessionId: checked.sessionId })
+    if ("refused" in checked) {
+      return refuse(
+        checked.refused,
+        checked.sessionId === undefined ? { streamSid } : { streamSid, sessionId: checked.sessionId }
+      )
+    }
     const format = message.start?.mediaFormat
-    if (format !== undefined && !isMulaw8kMono(format)) return refuse("media format is not μ-law 8 kHz mono", { streamSid })
+    if (format !== undefined && !isMulaw8kMono(format)) {
+      return refuse("media format is not μ-law 8 kHz mono", { streamSid })
+    }
     useToken(options.used, token, checked.expiresAt, now())
     stopStartTimer()
     const events = EffectRuntime.runSync(options.runtime)(Queue.sliding<MediaEvent>(1_000))
@@ -130,7 +150,11 @@ export const serveTwilioStream = (socket: WebSocket, options: TwilioMediaOptions
       listen: audio.listen,
       play: (pcm) => {
         const bytes = mulawEncode(pcm)
-        return send({ event: "media", streamSid, media: { payload: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64") } })
+        return send({
+          event: "media",
+          streamSid,
+          media: { payload: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64") }
+        })
       },
       mark: (name) => send({ event: "mark", streamSid, mark: { name } }),
       clear: send({ event: "clear", streamSid }),
@@ -172,7 +196,9 @@ export const serveTwilioStream = (socket: WebSocket, options: TwilioMediaOptions
         // the frame's place on the stream's clock (the engine times speech by it); without a timestamp,
         // the audio before it counted
         const stamp = message.media?.timestamp
-        const timestamp = (typeof stamp === "string" && stamp.trim() !== "") || typeof stamp === "number" ? Number(stamp) : Number.NaN
+        const timestamp = (typeof stamp === "string" && stamp.trim() !== "") || typeof stamp === "number"
+          ? Number(stamp)
+          : Number.NaN
         lastAt = Number.isFinite(timestamp) && timestamp >= 0 ? timestamp : nextAt
         nextAt = lastAt + durationMs(mulaw.length)
         session.audio.push({ mulaw, pcm: mulawDecode(mulaw), at: lastAt })
@@ -197,8 +223,17 @@ export const serveTwilioStream = (socket: WebSocket, options: TwilioMediaOptions
         socket.close(1000)
         return
       default:
-        return session === undefined ? refuse(`an unknown event before start`) : violate(`an unknown event ${String(message.event).slice(0, 40)}`)
+        return session === undefined
+          ? refuse(`an unknown event before start`)
+          : violate(`an unknown event ${String(message.event).slice(0, 40)}`)
     }
   }
-  wireSocket(socket, { onMessage, end, stopStartTimer, sessionId: () => session?.sessionId, log: options.log, annotations: {} })
+  wireSocket(socket, {
+    onMessage,
+    end,
+    stopStartTimer,
+    sessionId: () => session?.sessionId,
+    log: options.log,
+    annotations: {}
+  })
 }

@@ -66,9 +66,9 @@ export const webrtcVad = (mode: 0 | 1 | 2 | 3 = 3) =>
   Layer.effect(
     Vad,
     Effect.gen(function*() {
-      const m = yield* Effect.promise(() =>
-        (fvadModule ??= import("@echogarden/fvad-wasm").then((x) => (x.default as () => Promise<FvadModule>)()))
-      )
+      const m = yield* Effect.promise(() => (fvadModule ??= import("@echogarden/fvad-wasm").then((x) =>
+        (x.default as () => Promise<FvadModule>)()
+      )))
       return {
         name: "webrtc",
         open: Effect.sync((): VadStream => {
@@ -110,7 +110,10 @@ export interface DetectorSettings {
 
 export const defaultDetector: DetectorSettings = { startMs: 60, windowMs: 200, stopMs: 300 }
 
-export type SpeechChange = { readonly _tag: "Started"; readonly at: number } | { readonly _tag: "Ended"; readonly at: number }
+export type SpeechChange = { readonly _tag: "Started"; readonly at: number } | {
+  readonly _tag: "Ended"
+  readonly at: number
+}
 
 export interface DetectorState {
   readonly speaking: boolean
@@ -138,7 +141,9 @@ export const detect = (
 ): { readonly state: DetectorState; readonly change: SpeechChange | null } => {
   if (!state.speaking) {
     const from = at - settings.windowMs
-    const kept = state.recent.length > 0 && state.recent[0]!.at <= from ? state.recent.filter((f) => f.at > from) : state.recent
+    const kept = state.recent.length > 0 && state.recent[0]!.at <= from
+      ? state.recent.filter((f) => f.at > from)
+      : state.recent
     if (!speech) return { state: kept === state.recent ? state : { ...state, recent: kept }, change: null }
     const recent = [...kept, { at, speech }]
     if (recent.length * FRAME_MS >= settings.startMs) {

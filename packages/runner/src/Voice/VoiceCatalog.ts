@@ -11,8 +11,8 @@ import {
   type AgentVoice,
   type LanguageModelProviders,
   type PlatformVoiceDefaults,
-  resolveVoice,
   type ResolvedVoice,
+  resolveVoice,
   type SpeechToTextProviders,
   type TextToSpeechProviders
 } from "@voiceagent/domain/AgentVoice"

@@ -6,7 +6,11 @@
  * `catalogOf`).
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import type { LanguageModelProviders, SpeechToTextProviders, TextToSpeechProviders } from "@voiceagent/domain/AgentVoice"
+import type {
+  LanguageModelProviders,
+  SpeechToTextProviders,
+  TextToSpeechProviders
+} from "@voiceagent/domain/AgentVoice"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type { AgentBrain } from "../Brain/AgentBrain.js"
@@ -89,7 +93,9 @@ export const VoiceProvidersLive = (
       }
       const catalog = catalogOf(options)
       yield* Effect.logInfo(
-        `voice: speech-to-text ${[...speechToText.keys()].join(", ") || "none"}; language models ${[...languageModel.keys()].join(", ")}; ` +
+        `voice: speech-to-text ${[...speechToText.keys()].join(", ") || "none"}; language models ${
+          [...languageModel.keys()].join(", ")
+        }; ` +
           `text-to-speech ${[...textToSpeech.keys()].join(", ")}; agents' defaults ${catalog.defaults.speechToText}, ` +
           `${catalog.defaults.languageModel}, ${catalog.defaults.textToSpeech}`
       )
@@ -107,4 +113,3 @@ export const VoiceProvidersLive = (
       }
     })
   )
-

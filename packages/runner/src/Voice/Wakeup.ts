@@ -90,8 +90,12 @@ export const makeWakeup: Effect.Effect<Wakeup, never, Scope.Scope> = Effect.gen(
       if (at <= clock.unsafeCurrentTimeMillis()) return Effect.void
       if (sleepsUntil !== undefined && sleepsUntil > at) {
         // the alarm sleeps past this deadline: a timer of its own
-        const timer = Effect.zipRight(clock.sleep(Duration.millis(at - clock.unsafeCurrentTimeMillis())), Effect.sync(raise))
-        return Effect.flatMap(Effect.fork(timer), (fiber) => Effect.zipRight(wait, Effect.fiberIdWith((self) => fiber.interruptAsFork(self))))
+        const timer = Effect.zipRight(
+          clock.sleep(Duration.millis(at - clock.unsafeCurrentTimeMillis())),
+          Effect.sync(raise)
+        )
+        return Effect.flatMap(Effect.fork(timer), (fiber) =>
+          Effect.zipRight(wait, Effect.fiberIdWith((self) => fiber.interruptAsFork(self))))
       }
       deadline = at
       const wakeAlarm = idle

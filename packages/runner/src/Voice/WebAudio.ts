@@ -16,7 +16,8 @@ const LOW_PASS: Float64Array = (() => {
   for (let n = 0; n < TAPS; n++) {
     const x = n - middle
     const sinc = x === 0 ? 0.5 : Math.sin(0.5 * Math.PI * x) / (Math.PI * x)
-    const window = 0.42 - 0.5 * Math.cos((2 * Math.PI * n) / (TAPS - 1)) + 0.08 * Math.cos((4 * Math.PI * n) / (TAPS - 1))
+    const window = 0.42 - 0.5 * Math.cos((2 * Math.PI * n) / (TAPS - 1)) +
+      0.08 * Math.cos((4 * Math.PI * n) / (TAPS - 1))
     h[n] = sinc * window
     sum += h[n]!
   }

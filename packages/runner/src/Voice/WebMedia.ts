@@ -1,15 +1,14 @@
 /**
  * Web calls' media: a browser or an SDK streams a call's audio on a WebSocket (docs/web-calls.md).
  *
- * The client opens the call's stream and sends `{"type":"start","token":…}`; the token is a media
- * token (`signMediaToken`) for that call, signed with a key of this process (not the one of the
- * carriers' streams, so neither kind of token opens the other kind of stream), good once and for
- * `WEB_CALL_TOKEN_SECONDS` (or the platform's `calls.webCallTokenSeconds`). Then binary messages carry 16-bit little-endian mono PCM at 16 kHz both
- * ways, brought to and from the platform's 8 kHz (`WebAudio`), and JSON messages carry what Twilio's
- * carry (`mark`, `clear`, `dtmf`) plus what a client shows: the transcript as it is said and the
- * call's `end`. The stream becomes the call's `MediaSession`, so the conversation is the one a phone
- * call has. Its start answers the call and its end (the client hanging up or going away) completes
- * it: the call is billed for the time between, to the second.
+ * The client opens the call's stream and sends `{"type":"start","token":…}`; the token is a media token
+ * (`signMediaToken`) for that call, signed with a key of this process (not the one of the carriers' streams, so neither
+ * kind of token opens the other kind of stream), good once and for `WEB_CALL_TOKEN_SECONDS` (or the platform's
+ * `calls.webCallTokenSeconds`). Then binary messages carry 16-bit little-endian mono PCM at 16 kHz both ways, brought
+ * to and from the platform's 8 kHz (`WebAudio`), and JSON messages carry what Twilio's carry (`mark`, `clear`, `dtmf`)
+ * plus what a client shows: the transcript as it is said and the call's `end`. The stream becomes the call's
+ * `MediaSession`, so the conversation is the one a phone call has. Its start answers the call and its end (the client
+ * hanging up or going away) completes it: the call is billed for the time between, to the second.
  *
  * A bad token, or anything before `start` but `start`, closes the socket (1008) and nothing else
  * happens. On a started stream, a message that is not JSON (1007), audio of an odd length (1007) or
@@ -24,8 +23,8 @@ import * as Fiber from "effect/Fiber"
 import * as Queue from "effect/Queue"
 import * as Redacted from "effect/Redacted"
 import * as Runtime from "effect/Runtime"
-import type { IncomingMessage } from "node:http"
 import * as crypto from "node:crypto"
+import type { IncomingMessage } from "node:http"
 import type { Duplex } from "node:stream"
 import { type RawData, type WebSocket, WebSocketServer } from "ws"
 import { PlatformSettings } from "../Settings.js"
@@ -52,7 +51,13 @@ let refusals: WebSocketServer | undefined
  * Completes a WebSocket handshake only to close it with `code` and `reason`, which a browser's
  * WebSocket shows (a refused handshake it shows as 1006, with no reason).
  */
-export const refuseWebSocket = (request: IncomingMessage, socket: Duplex, head: Buffer, code: number, reason: string) => {
+export const refuseWebSocket = (
+  request: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  code: number,
+  reason: string
+) => {
   refusals ??= new WebSocketServer({ noServer: true, maxPayload: 1_024 })
   refusals.handleUpgrade(request, socket, head, (ws) => ws.close(code, closeReason(reason)))
 }
@@ -90,7 +95,12 @@ export class WebStreams extends Effect.Service<WebStreams>()("Voice/WebStreams",
       run(Effect.logWarning(message).pipe(Effect.annotateLogs(annotations)))
 
     const reportTo = (sessionId: string, kind: "answered" | "completed", at: number) =>
-      sink.report(sessionId as SessionId, { eventId: `web:${sessionId}:${kind}`, kind, at, providerCallId: webCallId(sessionId) })
+      sink.report(sessionId as SessionId, {
+        eventId: `web:${sessionId}:${kind}`,
+        kind,
+        at,
+        providerCallId: webCallId(sessionId)
+      })
 
     /** Serves one client's stream for the call `expected` (its URL's) until it closes. */
     const serve = (socket: WebSocket, expected: string) => {
@@ -116,7 +126,13 @@ export class WebStreams extends Effect.Service<WebStreams>()("Voice/WebStreams",
       const announce = () => {
         if (announced || session === undefined) return
         announced = true
-        sendJson({ type: "started", sessionId: session.sessionId, sampleRate: WEB_CALL_SAMPLE_RATE, encoding: "pcm_s16le", channels: 1 })
+        sendJson({
+          type: "started",
+          sessionId: session.sessionId,
+          sampleRate: WEB_CALL_SAMPLE_RATE,
+          encoding: "pcm_s16le",
+          channels: 1
+        })
       }
 
       const refuse = (reason: string, annotations: Record<string, unknown> = {}) => {
@@ -160,7 +176,9 @@ export class WebStreams extends Effect.Service<WebStreams>()("Voice/WebStreams",
         }
         const checked = verifyMediaToken(secret, token, now())
         if ("_tag" in checked) return refuse(`token ${checked.reason}`)
-        if (checked.sessionId !== expected) return refuse("the token is for another call", { sessionId: checked.sessionId })
+        if (checked.sessionId !== expected) {
+          return refuse("the token is for another call", { sessionId: checked.sessionId })
+        }
         if (used.has(token)) return refuse("token already used", { sessionId: expected })
         const at = now()
         for (const [seen, expiresAt] of used) if (expiresAt < at) used.delete(seen)
@@ -232,8 +250,12 @@ export class WebStreams extends Effect.Service<WebStreams>()("Voice/WebStreams",
 
       const onAudio = (bytes: Buffer) => {
         if (session === undefined) return refuse("audio before start")
-        if (bytes.length % 2 !== 0) return violate(1007, "an audio message of an odd length: 16-bit samples are two bytes")
-        if (bytes.length > WEB_CALL_MAX_FRAME_BYTES) return violate(1009, `an audio message over 1 s (${WEB_CALL_MAX_FRAME_BYTES} bytes)`)
+        if (bytes.length % 2 !== 0) {
+          return violate(1007, "an audio message of an odd length: 16-bit samples are two bytes")
+        }
+        if (bytes.length > WEB_CALL_MAX_FRAME_BYTES) {
+          return violate(1009, `an audio message over 1 s (${WEB_CALL_MAX_FRAME_BYTES} bytes)`)
+        }
         if (bytes.length === 0) return
         const halved = down(samplesOf(bytes))
         const joined = new Int16Array(pending.length + halved.length)
@@ -256,7 +278,9 @@ export class WebStreams extends Effect.Service<WebStreams>()("Voice/WebStreams",
         try {
           message = JSON.parse(data.toString("utf8"))
         } catch {
-          return session === undefined ? refuse("a message that is not JSON") : violate(1007, "a message that is not JSON")
+          return session === undefined
+            ? refuse("a message that is not JSON")
+            : violate(1007, "a message that is not JSON")
         }
         const fields = typeof message === "object" && message !== null ? message as Record<string, unknown> : {}
         const type = fields["type"]
@@ -272,7 +296,9 @@ export class WebStreams extends Effect.Service<WebStreams>()("Voice/WebStreams",
           }
           case "dtmf": {
             const digit = fields["digit"]
-            if (typeof digit !== "string" || !/^[0-9*#A-D]$/.test(digit)) return violate(1007, "a dtmf message without a digit")
+            if (typeof digit !== "string" || !/^[0-9*#A-D]$/.test(digit)) {
+              return violate(1007, "a dtmf message without a digit")
+            }
             run(Queue.offer(session.events, MediaEvent.Dtmf({ digit, at: streamAt() })))
             return
           }

@@ -23,14 +23,22 @@ export class VoiceNumbersRepo extends Effect.Service<VoiceNumbersRepo>()("VoiceN
     const sql = yield* SqlClient.SqlClient
     const columns = sql.literal(COLUMNS)
 
-    const create = (tenantId: TenantId, input: { phoneNumber: string; provider: PhoneProvider; label: string | null }) =>
-      Rows.single(VoiceNumberRow, sql`
+    const create = (
+      tenantId: TenantId,
+      input: { phoneNumber: string; provider: PhoneProvider; label: string | null }
+    ) =>
+      Rows.single(
+        VoiceNumberRow,
+        sql`
         INSERT INTO voice_numbers (id, tenant_id, phone_number, provider, label)
         VALUES (${uuidv7()}, ${tenantId}, ${input.phoneNumber}, ${input.provider}, ${input.label})
         RETURNING ${columns}
-      `).pipe(
+      `
+      ).pipe(
         Effect.catchTag("SqlError", (e) =>
-          isUniqueViolation(e, "voice_numbers_tenant_number_key") ? Effect.fail(new NumberAlreadyRegistered()) : Effect.die(e)),
+          isUniqueViolation(e, "voice_numbers_tenant_number_key")
+            ? Effect.fail(new NumberAlreadyRegistered())
+            : Effect.die(e)),
         Effect.ensuring(ListenerCache.invalidate(tenantId))
       )
 
@@ -45,7 +53,10 @@ export class VoiceNumbersRepo extends Effect.Service<VoiceNumbersRepo>()("VoiceN
       )
 
     const find = (tenantId: TenantId, id: VoiceNumberId) =>
-      Rows.findOne(VoiceNumberRow, sql`SELECT ${columns} FROM voice_numbers WHERE id = ${id} AND tenant_id = ${tenantId}`).pipe(
+      Rows.findOne(
+        VoiceNumberRow,
+        sql`SELECT ${columns} FROM voice_numbers WHERE id = ${id} AND tenant_id = ${tenantId}`
+      ).pipe(
         Effect.orDie
       )
 
@@ -53,14 +64,16 @@ export class VoiceNumbersRepo extends Effect.Service<VoiceNumbersRepo>()("VoiceN
      * `find`, kept per process (`ListenerCache`: forgotten at once by this process's creates and
      * removes, other processes' seen within its time to live): what placing a call reads.
      */
-    const findCached = (tenantId: TenantId, id: VoiceNumberId) => ListenerCache.cached(tenantId, `voice-number:${id}`, find(tenantId, id))
+    const findCached = (tenantId: TenantId, id: VoiceNumberId) =>
+      ListenerCache.cached(tenantId, `voice-number:${id}`, find(tenantId, id))
 
     const remove = (tenantId: TenantId, id: VoiceNumberId) =>
-      Rows.findAll(IdRow, sql`DELETE FROM voice_numbers WHERE id = ${id} AND tenant_id = ${tenantId} RETURNING id`).pipe(
-        Effect.map((rows) => rows.length > 0),
-        Effect.orDie,
-        Effect.ensuring(ListenerCache.invalidate(tenantId))
-      )
+      Rows.findAll(IdRow, sql`DELETE FROM voice_numbers WHERE id = ${id} AND tenant_id = ${tenantId} RETURNING id`)
+        .pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie,
+          Effect.ensuring(ListenerCache.invalidate(tenantId))
+        )
 
     return { create, list, find, findCached, remove } as const
   })

@@ -118,19 +118,25 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks/Outbox", {
       ListenerCache.cached(
         tenantId,
         "webhook-keys",
-        Rows.findAll(WebhookKeyRow, sql`
+        Rows.findAll(
+          WebhookKeyRow,
+          sql`
           SELECT k.id, k.webhook_url, k.agent_id, k.expires_at FROM api_keys k JOIN users u ON u.id = k.user_id
           WHERE u.tenant_id = ${tenantId} AND k.webhook_url IS NOT NULL AND k.revoked_at IS NULL
-        `)
+        `
+        )
       )
 
     /** The keys a call's end is delivered to: the tenant's, for every agent or the call's, not expired at the end. */
     const subscribed = (event: CallEndedEvent) =>
-      Effect.map(webhookKeys(event.tenantId), (keys) =>
-        keys.filter((k) =>
-          (k.agentId === null || k.agentId === event.agentId) &&
-          (k.expiresAt === null || k.expiresAt.getTime() > event.endedAt.getTime())
-        ))
+      Effect.map(
+        webhookKeys(event.tenantId),
+        (keys) =>
+          keys.filter((k) =>
+            (k.agentId === null || k.agentId === event.agentId) &&
+            (k.expiresAt === null || k.expiresAt.getTime() > event.endedAt.getTime())
+          )
+      )
 
     /** Whether a call's end has a subscriber (the cached lookup `onCallEnded` makes). */
     const wants = (event: CallEndedEvent) => Effect.map(subscribed(event), (keys) => keys.length > 0).pipe(Effect.orDie)
@@ -154,7 +160,9 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks/Outbox", {
 
     /** Claims due deliveries for a while, so a second dispatcher (or a restart) does not send them twice at once. */
     const claimDue = (now: Date, limit: number) =>
-      Rows.findAll(DueDelivery, sql`
+      Rows.findAll(
+        DueDelivery,
+        sql`
         UPDATE webhook_deliveries d SET claimed_until = ${new Date(now.getTime() + 60_000)}
         FROM api_keys k
         WHERE d.api_key_id = k.id AND d.id IN (
@@ -165,7 +173,8 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks/Outbox", {
           FOR UPDATE SKIP LOCKED
         )
         RETURNING d.id, d.event_id, d.url, d.body, d.attempts, k.signing_secret
-      `).pipe(Effect.orDie)
+      `
+      ).pipe(Effect.orDie)
 
     const recordSuccess = (id: string, status: number, at: Date) =>
       sql`
@@ -178,8 +187,12 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks/Outbox", {
       const attempts = delivery.attempts + 1
       const next = RETRY_SCHEDULE[attempts]
       return sql`
-        UPDATE webhook_deliveries SET attempts = ${attempts}, last_status = ${status}, last_error = ${error.slice(0, 500)},
-          last_attempt_at = ${at}, next_attempt_at = ${next === undefined ? null : new Date(at.getTime() + Duration.toMillis(next))},
+        UPDATE webhook_deliveries SET attempts = ${attempts}, last_status = ${status}, last_error = ${
+        error.slice(0, 500)
+      },
+          last_attempt_at = ${at}, next_attempt_at = ${
+        next === undefined ? null : new Date(at.getTime() + Duration.toMillis(next))
+      },
           failed_at = ${next === undefined ? at : null},
           claimed_until = NULL
         WHERE id = ${delivery.id}
@@ -234,7 +247,9 @@ export const dispatchDue = (options: { readonly batchSize: number }) =>
           : webhooks.recordFailure(
             delivery,
             null,
-            outcome.left._tag === "TimeoutException" ? "timed out after 10 s" : String(outcome.left.message ?? outcome.left),
+            outcome.left._tag === "TimeoutException"
+              ? "timed out after 10 s"
+              : String(outcome.left.message ?? outcome.left),
             at
           )
       }), { concurrency: 8, discard: true })

@@ -2,8 +2,22 @@ import { AGENT_LIMITS, VOICE_LIMITS, VOICE_NUMBER_LIMITS } from "@voiceagent/dom
 import { useState } from "preact/hooks"
 import { allPages, api, call, type Schema, when } from "../api"
 import { Link, navigate } from "../router"
+import {
+  Card,
+  Empty,
+  ErrorBox,
+  Field,
+  Form,
+  formValues,
+  Page,
+  Pager,
+  Select,
+  Status,
+  TextArea,
+  useAction,
+  useLoad
+} from "../ui"
 import { TalkPanel } from "./Talk"
-import { Card, Empty, ErrorBox, Field, Form, formValues, Page, Pager, Select, Status, TextArea, useAction, useLoad } from "../ui"
 
 const PAGE_SIZE = 20
 const E164 = "\\+[1-9][0-9]{1,14}"
@@ -11,11 +25,20 @@ const E164 = "\\+[1-9][0-9]{1,14}"
 /** Agents, listed and created from a persona; the voice numbers they call from. */
 export const AgentsPage = () => {
   const [page, setPage] = useState(1)
-  const agents = useLoad(() => call(api().GET("/api/v1/agents", { params: { query: { page, pageSize: PAGE_SIZE } } })), [page])
-  const personas = useLoad(() => allPages((page) => call(api().GET("/api/v1/prompts/personas", { params: { query: { page, pageSize: 100 } } }))), [])
+  const agents = useLoad(
+    () => call(api().GET("/api/v1/agents", { params: { query: { page, pageSize: PAGE_SIZE } } })),
+    [page]
+  )
+  const personas = useLoad(
+    () =>
+      allPages((page) => call(api().GET("/api/v1/prompts/personas", { params: { query: { page, pageSize: 100 } } }))),
+    []
+  )
   const create = useAction(async (form: HTMLFormElement) => {
     const values = formValues(form)
-    const agent = await call(api().POST("/api/v1/agents", { body: { name: values.text("name"), agent_persona_id: values.text("persona") } }))
+    const agent = await call(
+      api().POST("/api/v1/agents", { body: { name: values.text("name"), agent_persona_id: values.text("persona") } })
+    )
     navigate(`/agents/${agent.id}`)
   })
   return (
@@ -29,7 +52,9 @@ export const AgentsPage = () => {
           <Select label="Persona" name="persona" required>
             {(personas.data ?? []).map((p) => <option key={p.id} value={p.id} title={p.description}>{p.name}</option>)}
           </Select>
-          <div class="actions"><button type="submit" disabled={create.busy || personas.data === undefined}>Create agent</button></div>
+          <div class="actions">
+            <button type="submit" disabled={create.busy || personas.data === undefined}>Create agent</button>
+          </div>
         </Form>
         <ErrorBox error={create.error ?? personas.error} />
       </Card>
@@ -47,7 +72,9 @@ export const AgentsPage = () => {
             ))}
           </ul>
         )}
-        {agents.data !== undefined && <Pager label="Agents" page={page} totalPages={agents.data.totalPages} onPage={setPage} />}
+        {agents.data !== undefined && (
+          <Pager label="Agents" page={page} totalPages={agents.data.totalPages} onPage={setPage} />
+        )}
       </Card>
       <VoiceNumbers />
     </Page>
@@ -56,18 +83,23 @@ export const AgentsPage = () => {
 
 const VoiceNumbers = () => {
   const [page, setPage] = useState(1)
-  const numbers = useLoad(() => call(api().GET("/api/v1/voice-numbers", { params: { query: { page, pageSize: PAGE_SIZE } } })), [page])
+  const numbers = useLoad(
+    () => call(api().GET("/api/v1/voice-numbers", { params: { query: { page, pageSize: PAGE_SIZE } } })),
+    [page]
+  )
   const [confirming, setConfirming] = useState<string | null>(null)
   const create = useAction(async (form: HTMLFormElement) => {
     const values = formValues(form)
     const label = values.text("label")
-    await call(api().POST("/api/v1/voice-numbers", {
-      body: {
-        phoneNumber: values.text("phoneNumber"),
-        provider: values.text("provider") as "PROVIDER_A" | "PROVIDER_B" | "PROVIDER_C",
-        ...(label === "" ? {} : { label })
-      }
-    }))
+    await call(
+      api().POST("/api/v1/voice-numbers", {
+        body: {
+          phoneNumber: values.text("phoneNumber"),
+          provider: values.text("provider") as "PROVIDER_A" | "PROVIDER_B" | "PROVIDER_C",
+          ...(label === "" ? {} : { label })
+        }
+      })
+    )
     form.reset()
     numbers.reload()
   })
@@ -82,14 +114,23 @@ const VoiceNumbers = () => {
         class="grid"
         onSend={create.run}
       >
-        <Field label="Phone number (E.164)" name="phoneNumber" required pattern={E164} placeholder="+14155550100" inputMode="tel" />
+        <Field
+          label="Phone number (E.164)"
+          name="phoneNumber"
+          required
+          pattern={E164}
+          placeholder="+14155550100"
+          inputMode="tel"
+        />
         <Select label="Carrier" name="provider">
           <option value="PROVIDER_A">Provider A (Twilio-style)</option>
           <option value="PROVIDER_B">Provider B</option>
           <option value="PROVIDER_C">Provider C (Telnyx-style)</option>
         </Select>
         <Field label="Label (optional)" name="label" maxLength={VOICE_NUMBER_LIMITS.label} />
-        <div class="actions"><button type="submit" disabled={create.busy}>Add number</button></div>
+        <div class="actions">
+          <button type="submit" disabled={create.busy}>Add number</button>
+        </div>
       </Form>
       <ErrorBox error={create.error ?? remove.error ?? numbers.error} />
       {numbers.data !== undefined && numbers.data.items.length === 0 && <Empty>No numbers yet.</Empty>}
@@ -101,16 +142,29 @@ const VoiceNumbers = () => {
               {confirming === n.id
                 ? (
                   <span class="confirm">
-                    <button type="button" class="danger" disabled={remove.busy} onClick={() => void remove.run(n.id)}>Delete {n.phoneNumber}</button>
+                    <button type="button" class="danger" disabled={remove.busy} onClick={() => void remove.run(n.id)}>
+                      Delete {n.phoneNumber}
+                    </button>
                     <button type="button" class="secondary" onClick={() => setConfirming(null)}>Cancel</button>
                   </span>
                 )
-                : <button type="button" class="secondary" aria-label={`Delete ${n.phoneNumber}…`} onClick={() => setConfirming(n.id)}>Delete…</button>}
+                : (
+                  <button
+                    type="button"
+                    class="secondary"
+                    aria-label={`Delete ${n.phoneNumber}…`}
+                    onClick={() => setConfirming(n.id)}
+                  >
+                    Delete…
+                  </button>
+                )}
             </li>
           ))}
         </ul>
       )}
-      {numbers.data !== undefined && <Pager label="Voice numbers" page={page} totalPages={numbers.data.totalPages} onPage={setPage} />}
+      {numbers.data !== undefined && (
+        <Pager label="Voice numbers" page={page} totalPages={numbers.data.totalPages} onPage={setPage} />
+      )}
     </Card>
   )
 }
@@ -121,10 +175,16 @@ export const AgentPage = ({ id }: { readonly id: string }) => {
   const [saved, setSaved] = useState(false)
   const save = useAction(async (form: HTMLFormElement) => {
     const values = formValues(form)
-    await call(api().PATCH("/api/v1/agents/{id}", {
-      params: { path: { id } },
-      body: { name: values.text("name"), greetMessage: values.text("greetMessage"), agent_prompt: values.text("agent_prompt") }
-    }))
+    await call(
+      api().PATCH("/api/v1/agents/{id}", {
+        params: { path: { id } },
+        body: {
+          name: values.text("name"),
+          greetMessage: values.text("greetMessage"),
+          agent_prompt: values.text("agent_prompt")
+        }
+      })
+    )
     setSaved(true)
     agent.reload()
   })
@@ -134,7 +194,10 @@ export const AgentPage = ({ id }: { readonly id: string }) => {
   })
   const a = agent.data
   return (
-    <Page title={a?.name ?? "Agent"} actions={a !== undefined && <Status value={a.is_active ? "ACTIVE" : "INACTIVE"} />}>
+    <Page
+      title={a?.name ?? "Agent"}
+      actions={a !== undefined && <Status value={a.is_active ? "ACTIVE" : "INACTIVE"} />}
+    >
       <ErrorBox error={agent.error ?? toggle.error} />
       {a !== undefined && (
         <>
@@ -146,8 +209,22 @@ export const AgentPage = ({ id }: { readonly id: string }) => {
               onSend={save.run}
             >
               <Field label="Name" name="name" required maxLength={AGENT_LIMITS.name} defaultValue={a.name} />
-              <TextArea label="Greeting" name="greetMessage" required maxLength={AGENT_LIMITS.greetMessage} rows={2} defaultValue={a.greetMessage} />
-              <TextArea label="Prompt" name="agent_prompt" required maxLength={AGENT_LIMITS.agentPrompt} rows={10} defaultValue={a.agent_prompt} />
+              <TextArea
+                label="Greeting"
+                name="greetMessage"
+                required
+                maxLength={AGENT_LIMITS.greetMessage}
+                rows={2}
+                defaultValue={a.greetMessage}
+              />
+              <TextArea
+                label="Prompt"
+                name="agent_prompt"
+                required
+                maxLength={AGENT_LIMITS.agentPrompt}
+                rows={10}
+                defaultValue={a.agent_prompt}
+              />
               <ErrorBox error={save.error} />
               <div class="actions">
                 <button type="submit" disabled={save.busy}>Save</button>
@@ -163,7 +240,12 @@ export const AgentPage = ({ id }: { readonly id: string }) => {
           <TalkPanel agentId={a.id} active={a.is_active} />
           <Card title="Status">
             <p>Voice: {a.effectiveVoice.language}; updated {when(a.updatedAt)}.</p>
-            <button type="button" class={a.is_active ? "danger" : ""} disabled={toggle.busy} onClick={() => void toggle.run(!a.is_active)}>
+            <button
+              type="button"
+              class={a.is_active ? "danger" : ""}
+              disabled={toggle.busy}
+              onClick={() => void toggle.run(!a.is_active)}
+            >
               {a.is_active ? "Deactivate" : "Activate"}
             </button>
           </Card>
@@ -192,47 +274,71 @@ const VoiceSettings = ({ agent, onSaved }: { readonly agent: Agent; readonly onS
       ...(recording === (agent.settings.recording ?? null) ? {} : { recording }),
       ...(languageCode === (agent.settings.languageCode ?? null) ? {} : { languageCode })
     }
-    await call(api().PATCH("/api/v1/agents/{id}", {
-      params: { path: { id: agent.id } },
-      body: {
-        ...(Object.keys(settings).length === 0 ? {} : { settings }),
-        voice: {
-          language: orNull(v.text("language")),
-          speechToText: { provider: orNull(v.text("sttProvider")) as "deepgram" | "openai" | "none" | null, model: orNull(v.text("sttModel")) },
-          languageModel: {
-            provider: orNull(v.text("llmProvider")) as "openai" | "offline" | null,
-            model: orNull(v.text("llmModel")),
-            temperature: temperature === "" ? null : Number(temperature)
-          },
-          textToSpeech: {
-            provider: orNull(v.text("ttsProvider")) as "elevenlabs" | "openai" | "flite" | null,
-            voice: orNull(v.text("ttsVoice")),
-            model: orNull(v.text("ttsModel"))
+    await call(
+      api().PATCH("/api/v1/agents/{id}", {
+        params: { path: { id: agent.id } },
+        body: {
+          ...(Object.keys(settings).length === 0 ? {} : { settings }),
+          voice: {
+            language: orNull(v.text("language")),
+            speechToText: {
+              provider: orNull(v.text("sttProvider")) as "deepgram" | "openai" | "none" | null,
+              model: orNull(v.text("sttModel"))
+            },
+            languageModel: {
+              provider: orNull(v.text("llmProvider")) as "openai" | "offline" | null,
+              model: orNull(v.text("llmModel")),
+              temperature: temperature === "" ? null : Number(temperature)
+            },
+            textToSpeech: {
+              provider: orNull(v.text("ttsProvider")) as "elevenlabs" | "openai" | "flite" | null,
+              voice: orNull(v.text("ttsVoice")),
+              model: orNull(v.text("ttsModel"))
+            }
           }
         }
-      }
-    }))
+      })
+    )
     setSaved(true)
     onSaved()
   })
-  const platform = (value: string | number | null | undefined) => `Platform default${value === null || value === undefined ? "" : `: ${value}`}`
+  const platform = (value: string | number | null | undefined) =>
+    `Platform default${value === null || value === undefined ? "" : `: ${value}`}`
   return (
     <Card title="Voice and speech">
       <Form key={agent.id} class="grid" onInput={() => setSaved(false)} onSend={save.run}>
-        <Field label="Language" name="language" maxLength={35} defaultValue={own.language ?? ""} placeholder={effective.language} />
+        <Field
+          label="Language"
+          name="language"
+          maxLength={35}
+          defaultValue={own.language ?? ""}
+          placeholder={effective.language}
+        />
         <Select label="Speech to text" name="sttProvider" defaultValue={own.speechToText?.provider ?? ""}>
           <option value="">{platform(effective.speechToText.provider)}</option>
           <option value="deepgram">Deepgram (streaming)</option>
           <option value="openai">OpenAI-compatible</option>
           <option value="none">None (the agent cannot hear)</option>
         </Select>
-        <Field label="Speech-to-text model" name="sttModel" maxLength={VOICE_LIMITS.providerText} defaultValue={own.speechToText?.model ?? ""} placeholder={effective.speechToText.model ?? ""} />
+        <Field
+          label="Speech-to-text model"
+          name="sttModel"
+          maxLength={VOICE_LIMITS.providerText}
+          defaultValue={own.speechToText?.model ?? ""}
+          placeholder={effective.speechToText.model ?? ""}
+        />
         <Select label="Language model" name="llmProvider" defaultValue={own.languageModel?.provider ?? ""}>
           <option value="">{platform(effective.languageModel.provider)}</option>
           <option value="openai">OpenAI-compatible</option>
           <option value="offline">Offline (answers from knowledge bases)</option>
         </Select>
-        <Field label="Model" name="llmModel" maxLength={VOICE_LIMITS.providerText} defaultValue={own.languageModel?.model ?? ""} placeholder={effective.languageModel.model ?? ""} />
+        <Field
+          label="Model"
+          name="llmModel"
+          maxLength={VOICE_LIMITS.providerText}
+          defaultValue={own.languageModel?.model ?? ""}
+          placeholder={effective.languageModel.model ?? ""}
+        />
         <Field
           label="Temperature"
           name="temperature"
@@ -249,8 +355,20 @@ const VoiceSettings = ({ agent, onSaved }: { readonly agent: Agent; readonly onS
           <option value="openai">OpenAI</option>
           <option value="flite">Flite (built in)</option>
         </Select>
-        <Field label="Voice" name="ttsVoice" maxLength={VOICE_LIMITS.providerText} defaultValue={own.textToSpeech?.voice ?? ""} placeholder={effective.textToSpeech.voice ?? ""} />
-        <Field label="Speech model" name="ttsModel" maxLength={VOICE_LIMITS.providerText} defaultValue={own.textToSpeech?.model ?? ""} placeholder={effective.textToSpeech.model ?? ""} />
+        <Field
+          label="Voice"
+          name="ttsVoice"
+          maxLength={VOICE_LIMITS.providerText}
+          defaultValue={own.textToSpeech?.voice ?? ""}
+          placeholder={effective.textToSpeech.voice ?? ""}
+        />
+        <Field
+          label="Speech model"
+          name="ttsModel"
+          maxLength={VOICE_LIMITS.providerText}
+          defaultValue={own.textToSpeech?.model ?? ""}
+          placeholder={effective.textToSpeech.model ?? ""}
+        />
         <Select label="Recording" name="recording" defaultValue={agent.settings.recording ?? ""}>
           <option value="">Platform default (off: when a call asks)</option>
           <option value="off">Off: only calls that ask</option>
@@ -272,7 +390,9 @@ const VoiceSettings = ({ agent, onSaved }: { readonly agent: Agent; readonly onS
           {saved && <span role="status">Voice saved.</span>}
         </div>
       </Form>
-      {effective.notices.length > 0 && <ul class="notice" data-testid="voice-notices">{effective.notices.map((n) => <li key={n}>{n}</li>)}</ul>}
+      {effective.notices.length > 0 && (
+        <ul class="notice" data-testid="voice-notices">{effective.notices.map((n) => <li key={n}>{n}</li>)}</ul>
+      )}
     </Card>
   )
 }
@@ -331,33 +451,35 @@ const CallHandling = ({ agent, onSaved }: { readonly agent: Agent; readonly onSa
     if (backchannels !== null && backchannels.length > most) throw new Error(`At most ${most} backchannel phrases.`)
     const long = backchannels?.find((phrase) => phrase.length > backchannel)
     if (long !== undefined) throw new Error(`"${long}" is over ${backchannel} characters.`)
-    await call(api().PATCH("/api/v1/agents/{id}", {
-      params: { path: { id: agent.id } },
-      body: {
-        voice: {
-          maxCallSeconds: intOrNull(v.text("maxCallSeconds")),
-          endpointing: { minDelayMs: intOrNull(v.text("minDelayMs")), maxDelayMs: intOrNull(v.text("maxDelayMs")) },
-          interruption: {
-            enabled: boolOrNull(v.text("interruptible")),
-            minSpeechMs: intOrNull(v.text("minSpeechMs")),
-            minWords: intOrNull(v.text("minWords")),
-            backchannels
-          },
-          idle: {
-            reminderAfterSeconds: intOrNull(v.text("reminderAfterSeconds")),
-            reminders: intOrNull(v.text("reminders")),
-            reminderText: orNull(v.text("reminderText")),
-            goodbyeText: orNull(v.text("goodbyeText"))
-          },
-          tools: { endCall: boolOrNull(v.text("endCall")), knowledgeLookup: boolOrNull(v.text("knowledgeLookup")) },
-          voicemail: {
-            detection: orNull(v.text("voicemailDetection")) as "off" | "carrier" | "audio" | null,
-            policy: orNull(v.text("voicemailPolicy")) as "hangup" | "leave_message" | null,
-            message: orNull(v.text("voicemailMessage"))
+    await call(
+      api().PATCH("/api/v1/agents/{id}", {
+        params: { path: { id: agent.id } },
+        body: {
+          voice: {
+            maxCallSeconds: intOrNull(v.text("maxCallSeconds")),
+            endpointing: { minDelayMs: intOrNull(v.text("minDelayMs")), maxDelayMs: intOrNull(v.text("maxDelayMs")) },
+            interruption: {
+              enabled: boolOrNull(v.text("interruptible")),
+              minSpeechMs: intOrNull(v.text("minSpeechMs")),
+              minWords: intOrNull(v.text("minWords")),
+              backchannels
+            },
+            idle: {
+              reminderAfterSeconds: intOrNull(v.text("reminderAfterSeconds")),
+              reminders: intOrNull(v.text("reminders")),
+              reminderText: orNull(v.text("reminderText")),
+              goodbyeText: orNull(v.text("goodbyeText"))
+            },
+            tools: { endCall: boolOrNull(v.text("endCall")), knowledgeLookup: boolOrNull(v.text("knowledgeLookup")) },
+            voicemail: {
+              detection: orNull(v.text("voicemailDetection")) as "off" | "carrier" | "audio" | null,
+              policy: orNull(v.text("voicemailPolicy")) as "hangup" | "leave_message" | null,
+              message: orNull(v.text("voicemailMessage"))
+            }
           }
         }
-      }
-    }))
+      })
+    )
     setSaved(true)
     onSaved()
   })
@@ -365,10 +487,20 @@ const CallHandling = ({ agent, onSaved }: { readonly agent: Agent; readonly onSa
     <Card title="Call handling">
       <Form key={agent.id} class="grid" onInput={() => setSaved(false)} onSend={save.run}>
         {bounded("maxCallSeconds", "Longest call (seconds)", own.maxCallSeconds, effective.maxCallSeconds)}
-        {bounded("minDelayMs", "Reply after silence of at least (ms)", own.endpointing?.minDelayMs, effective.endpointing.minDelayMs)}
+        {bounded(
+          "minDelayMs",
+          "Reply after silence of at least (ms)",
+          own.endpointing?.minDelayMs,
+          effective.endpointing.minDelayMs
+        )}
         {bounded("maxDelayMs", "and at most (ms)", own.endpointing?.maxDelayMs, effective.endpointing.maxDelayMs)}
         {yesNo("Caller may interrupt", "interruptible", own.interruption?.enabled, effective.interruption.enabled)}
-        {bounded("minSpeechMs", "Speech to pause for (ms)", own.interruption?.minSpeechMs, effective.interruption.minSpeechMs)}
+        {bounded(
+          "minSpeechMs",
+          "Speech to pause for (ms)",
+          own.interruption?.minSpeechMs,
+          effective.interruption.minSpeechMs
+        )}
         {bounded("minWords", "Words to interrupt", own.interruption?.minWords, effective.interruption.minWords)}
         <TextArea
           label="Backchannel phrases (one a line; they never interrupt)"
@@ -377,12 +509,34 @@ const CallHandling = ({ agent, onSaved }: { readonly agent: Agent; readonly onSa
           defaultValue={(own.interruption?.backchannels ?? []).join("\n")}
           placeholder={effective.interruption.backchannels.join("\n")}
         />
-        {bounded("reminderAfterSeconds", "Remind after silence (seconds)", own.idle?.reminderAfterSeconds, effective.idle.reminderAfterSeconds)}
+        {bounded(
+          "reminderAfterSeconds",
+          "Remind after silence (seconds)",
+          own.idle?.reminderAfterSeconds,
+          effective.idle.reminderAfterSeconds
+        )}
         {bounded("reminders", "Reminders before hanging up", own.idle?.reminders, effective.idle.reminders)}
-        <Field label="Reminder" name="reminderText" maxLength={VOICE_LIMITS.idle.text} defaultValue={own.idle?.reminderText ?? ""} placeholder={effective.idle.reminderText} />
-        <Field label="Goodbye on silence" name="goodbyeText" maxLength={VOICE_LIMITS.idle.text} defaultValue={own.idle?.goodbyeText ?? ""} placeholder={effective.idle.goodbyeText} />
+        <Field
+          label="Reminder"
+          name="reminderText"
+          maxLength={VOICE_LIMITS.idle.text}
+          defaultValue={own.idle?.reminderText ?? ""}
+          placeholder={effective.idle.reminderText}
+        />
+        <Field
+          label="Goodbye on silence"
+          name="goodbyeText"
+          maxLength={VOICE_LIMITS.idle.text}
+          defaultValue={own.idle?.goodbyeText ?? ""}
+          placeholder={effective.idle.goodbyeText}
+        />
         {yesNo("Model may end the call", "endCall", own.tools?.endCall, effective.tools.endCall)}
-        {yesNo("Model may search knowledge", "knowledgeLookup", own.tools?.knowledgeLookup, effective.tools.knowledgeLookup)}
+        {yesNo(
+          "Model may search knowledge",
+          "knowledgeLookup",
+          own.tools?.knowledgeLookup,
+          effective.tools.knowledgeLookup
+        )}
         <Select label="Voicemail detection" name="voicemailDetection" defaultValue={own.voicemail?.detection ?? ""}>
           <option value="">Platform default: {effective.voicemail.detection}</option>
           <option value="off">Off</option>
@@ -394,7 +548,12 @@ const CallHandling = ({ agent, onSaved }: { readonly agent: Agent; readonly onSa
           <option value="hangup">Hang up</option>
           <option value="leave_message">Leave a message</option>
         </Select>
-        <Field label="Voicemail message" name="voicemailMessage" maxLength={VOICE_LIMITS.voicemailMessage} defaultValue={own.voicemail?.message ?? ""} />
+        <Field
+          label="Voicemail message"
+          name="voicemailMessage"
+          maxLength={VOICE_LIMITS.voicemailMessage}
+          defaultValue={own.voicemail?.message ?? ""}
+        />
         <ErrorBox error={save.error} />
         <div class="actions">
           <button type="submit" disabled={save.busy}>Save call handling</button>
@@ -413,36 +572,51 @@ const KeypadAndTransfer = ({ agent, onSaved }: { readonly agent: Agent; readonly
   const save = useAction(async (form: HTMLFormElement) => {
     const v = formValues(form)
     const numbers = linesOrNull(v.text("transferNumbers"))
-    if (numbers !== null && numbers.length > VOICE_LIMITS.transfer.numbers) throw new Error(`At most ${VOICE_LIMITS.transfer.numbers} transfer numbers.`)
+    if (numbers !== null && numbers.length > VOICE_LIMITS.transfer.numbers) {
+      throw new Error(`At most ${VOICE_LIMITS.transfer.numbers} transfer numbers.`)
+    }
     const bad = numbers?.find((n) => !new RegExp(`^${E164}$`).test(n))
     if (bad !== undefined) throw new Error(`${bad} is not an E.164 number (such as +14155550100).`)
-    await call(api().PATCH("/api/v1/agents/{id}", {
-      params: { path: { id: agent.id } },
-      body: {
-        voice: {
-          keypad: {
-            terminator: orNull(v.text("terminator")) as "#" | "*" | "none" | null,
-            interDigitTimeoutMs: intOrNull(v.text("interDigitTimeoutMs")),
-            maxDigits: intOrNull(v.text("maxDigits")),
-            agentMayPress: boolOrNull(v.text("agentMayPress"))
-          },
-          transfer: { numbers, warmMessage: orNull(v.text("warmMessage")) }
+    await call(
+      api().PATCH("/api/v1/agents/{id}", {
+        params: { path: { id: agent.id } },
+        body: {
+          voice: {
+            keypad: {
+              terminator: orNull(v.text("terminator")) as "#" | "*" | "none" | null,
+              interDigitTimeoutMs: intOrNull(v.text("interDigitTimeoutMs")),
+              maxDigits: intOrNull(v.text("maxDigits")),
+              agentMayPress: boolOrNull(v.text("agentMayPress"))
+            },
+            transfer: { numbers, warmMessage: orNull(v.text("warmMessage")) }
+          }
         }
-      }
-    }))
+      })
+    )
     setSaved(true)
     onSaved()
   })
   return (
     <Card title="Keypad and transfers">
-      <Form key={agent.id} class="grid" aria-label="Keypad and transfers" onInput={() => setSaved(false)} onSend={save.run}>
+      <Form
+        key={agent.id}
+        class="grid"
+        aria-label="Keypad and transfers"
+        onInput={() => setSaved(false)}
+        onSend={save.run}
+      >
         <Select label="Key that ends an entry" name="terminator" defaultValue={own.keypad?.terminator ?? ""}>
           <option value="">Platform default: {effective.keypad.terminator ?? "none"}</option>
           <option value="#">#</option>
           <option value="*">*</option>
           <option value="none">None (the timeout or the longest entry ends it)</option>
         </Select>
-        {bounded("interDigitTimeoutMs", "Entry ends after a pause of (ms)", own.keypad?.interDigitTimeoutMs, effective.keypad.interDigitTimeoutMs)}
+        {bounded(
+          "interDigitTimeoutMs",
+          "Entry ends after a pause of (ms)",
+          own.keypad?.interDigitTimeoutMs,
+          effective.keypad.interDigitTimeoutMs
+        )}
         {bounded("maxDigits", "Longest entry (keys)", own.keypad?.maxDigits, effective.keypad.maxDigits)}
         {yesNo("Model may press keys", "agentMayPress", own.keypad?.agentMayPress, effective.keypad.agentMayPress)}
         <TextArea
@@ -472,9 +646,18 @@ const KeypadAndTransfer = ({ agent, onSaved }: { readonly agent: Agent; readonly
 /** The knowledge bases the agent answers from (the API replaces the whole set). */
 const KnowledgeLinks = ({ agent, onSaved }: { readonly agent: Agent; readonly onSaved: () => void }) => {
   const [saved, setSaved] = useState(false)
-  const kbs = useLoad(() => allPages((page) => call(api().GET("/api/v1/knowledge-bases", { params: { query: { page, pageSize: 100 } } }))), [])
+  const kbs = useLoad(
+    () =>
+      allPages((page) => call(api().GET("/api/v1/knowledge-bases", { params: { query: { page, pageSize: 100 } } }))),
+    []
+  )
   const save = useAction(async (form: HTMLFormElement) => {
-    await call(api().PATCH("/api/v1/agents/{id}", { params: { path: { id: agent.id } }, body: { knowledgeBaseIds: formValues(form).all("kb") } }))
+    await call(
+      api().PATCH("/api/v1/agents/{id}", {
+        params: { path: { id: agent.id } },
+        body: { knowledgeBaseIds: formValues(form).all("kb") }
+      })
+    )
     setSaved(true)
     onSaved()
   })
@@ -482,13 +665,24 @@ const KnowledgeLinks = ({ agent, onSaved }: { readonly agent: Agent; readonly on
   return (
     <Card title="Knowledge bases">
       <ErrorBox error={kbs.error} />
-      {kbs.data !== undefined && kbs.data.length === 0 && <Empty>No knowledge bases yet: <Link href="/knowledge">create one</Link>.</Empty>}
+      {kbs.data !== undefined && kbs.data.length === 0 && (
+        <Empty>
+          No knowledge bases yet: <Link href="/knowledge">create one</Link>.
+        </Empty>
+      )}
       {kbs.data !== undefined && kbs.data.length > 0 && (
-        <Form key={agent.id} class="stack" onInput={() => setSaved(false)} onSend={save.run}>
+        <Form
+          key={agent.id}
+          class="stack"
+          onInput={() => setSaved(false)}
+          onSend={save.run}
+        >
           <fieldset class="days">
             <legend>Answers from</legend>
             {kbs.data.map((kb) => (
-              <label key={kb.id}><input type="checkbox" name="kb" value={kb.id} defaultChecked={linked.has(kb.id)} /> {kb.kbName}</label>
+              <label key={kb.id}>
+                <input type="checkbox" name="kb" value={kb.id} defaultChecked={linked.has(kb.id)} /> {kb.kbName}
+              </label>
             ))}
           </fieldset>
           <ErrorBox error={save.error} />
@@ -506,20 +700,32 @@ const KnowledgeLinks = ({ agent, onSaved }: { readonly agent: Agent; readonly on
 const ChatAppSender = ({ agentId }: { readonly agentId: string }) => {
   const [attached, setAttached] = useState<Schema<"AgentNumberAttachment"> | null>(null)
   const attach = useAction(async (form: HTMLFormElement) => {
-    setAttached(await call(api().POST("/api/v1/chatapp/agents/{agentId}/attach-number", {
-      params: { path: { agentId } },
-      body: { phoneNumberId: formValues(form).text("senderId") }
-    })))
+    setAttached(
+      await call(
+        api().POST("/api/v1/chatapp/agents/{agentId}/attach-number", {
+          params: { path: { agentId } },
+          body: { phoneNumberId: formValues(form).text("senderId") }
+        })
+      )
+    )
   })
   return (
     <Card title="Chat-app sender">
-      <p class="hint">The chat-app phone number id this agent's post-call messages are sent from, over its campaign's.</p>
+      <p class="hint">
+        The chat-app phone number id this agent's post-call messages are sent from, over its campaign's.
+      </p>
       <Form class="grid" onSend={attach.run}>
         <Field label="Sender phone number id" name="senderId" required maxLength={AGENT_LIMITS.phoneNumberId} />
-        <div class="actions"><button type="submit" disabled={attach.busy}>Attach number</button></div>
+        <div class="actions">
+          <button type="submit" disabled={attach.busy}>Attach number</button>
+        </div>
       </Form>
       <ErrorBox error={attach.error} />
-      {attached !== null && <p role="status">Sends from <code>{attached.phoneNumberId}</code> since {when(attached.updatedAt)}.</p>}
+      {attached !== null && (
+        <p role="status">
+          Sends from <code>{attached.phoneNumberId}</code> since {when(attached.updatedAt)}.
+        </p>
+      )}
     </Card>
   )
 }

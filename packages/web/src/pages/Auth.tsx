@@ -13,9 +13,11 @@ export const AuthPage = ({ mode }: { readonly mode: "signup" | "login" }) => {
     const password = String(new FormData(form).get("password") ?? "")
     if (mode === "signup") {
       const companyName = values.text("companyName")
-      const created = await call(api().POST("/api/v1/auth/signup", {
-        body: { email, password, ...(companyName === "" ? {} : { companyName }) }
-      }))
+      const created = await call(
+        api().POST("/api/v1/auth/signup", {
+          body: { email, password, ...(companyName === "" ? {} : { companyName }) }
+        })
+      )
       startSession({ token: created.token, expiresAt: created.expiresAt, email: created.user.email })
     } else {
       const logged = await call(api().POST("/api/v1/auth/login", { body: { email, password } }))
@@ -42,14 +44,29 @@ export const AuthPage = ({ mode }: { readonly mode: "signup" | "login" }) => {
           maxLength={ACCOUNT_LIMITS.password.max}
           hint={mode === "signup" ? `At least ${PASSWORD_MIN} characters` : undefined}
         />
-        {mode === "signup" && <Field label="Company name" name="companyName" maxLength={ACCOUNT_LIMITS.companyName} hint="Creates your workspace (tenant)" />}
+        {mode === "signup" && (
+          <Field
+            label="Company name"
+            name="companyName"
+            maxLength={ACCOUNT_LIMITS.companyName}
+            hint="Creates your workspace (tenant)"
+          />
+        )}
         <ErrorBox error={action.error} />
         <button type="submit" disabled={action.busy}>{mode === "signup" ? "Sign up" : "Log in"}</button>
       </Form>
       <p>
         {mode === "signup"
-          ? <>Have an account? <Link href="/login">Log in</Link></>
-          : <>New here? <Link href="/signup">Create an account</Link></>}
+          ? (
+            <>
+              Have an account? <Link href="/login">Log in</Link>
+            </>
+          )
+          : (
+            <>
+              New here? <Link href="/signup">Create an account</Link>
+            </>
+          )}
       </p>
     </main>
   )

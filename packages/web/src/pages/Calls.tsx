@@ -4,7 +4,18 @@ import { Link, navigate, query } from "../router"
 import { Card, Empty, ErrorBox, Field, Page, Pager, Select, Status, useAction, useLoad } from "../ui"
 
 const PAGE_SIZE = 20
-const STATUSES = ["ANSWERED", "UNANSWERED", "BUSY", "FAILED", "CANCELED", "QUEUED", "DIALING", "RINGING", "IN_PROGRESS", "ENDED"] as const
+const STATUSES = [
+  "ANSWERED",
+  "UNANSWERED",
+  "BUSY",
+  "FAILED",
+  "CANCELED",
+  "QUEUED",
+  "DIALING",
+  "RINGING",
+  "IN_PROGRESS",
+  "ENDED"
+] as const
 type StatusFilter = typeof STATUSES[number]
 
 /** Call logs with filters (kept in the address, so a filtered view can be shared), paginated. */
@@ -18,22 +29,27 @@ export const CallsPage = () => {
     from: params.get("from") ?? "",
     to: params.get("to") ?? ""
   }
-  const agents = useLoad(() => allPages((page) => call(api().GET("/api/v1/agents", { params: { query: { page, pageSize: 100 } } }))), [])
+  const agents = useLoad(
+    () => allPages((page) => call(api().GET("/api/v1/agents", { params: { query: { page, pageSize: 100 } } }))),
+    []
+  )
   const calls = useLoad(
     () =>
-      call(api().GET("/api/v1/call-logs", {
-        params: {
-          query: {
-            page,
-            pageSize: PAGE_SIZE,
-            ...(filter.status === "" ? {} : { status: filter.status as StatusFilter }),
-            ...(filter.agentId === "" ? {} : { agentId: filter.agentId }),
-            ...(filter.campaignId === "" ? {} : { campaignId: filter.campaignId }),
-            ...(filter.from === "" ? {} : { from: new Date(filter.from).toISOString() }),
-            ...(filter.to === "" ? {} : { to: new Date(filter.to).toISOString() })
+      call(
+        api().GET("/api/v1/call-logs", {
+          params: {
+            query: {
+              page,
+              pageSize: PAGE_SIZE,
+              ...(filter.status === "" ? {} : { status: filter.status as StatusFilter }),
+              ...(filter.agentId === "" ? {} : { agentId: filter.agentId }),
+              ...(filter.campaignId === "" ? {} : { campaignId: filter.campaignId }),
+              ...(filter.from === "" ? {} : { from: new Date(filter.from).toISOString() }),
+              ...(filter.to === "" ? {} : { to: new Date(filter.to).toISOString() })
+            }
           }
-        }
-      })),
+        })
+      ),
     [query.value],
     5000
   )
@@ -49,7 +65,11 @@ export const CallsPage = () => {
           onSubmit={(event) => {
             event.preventDefault()
             const data = new FormData(event.currentTarget)
-            go(Object.fromEntries(["status", "agentId", "campaignId", "from", "to"].map((k) => [k, String(data.get(k) ?? "").trim()])))
+            go(
+              Object.fromEntries(
+                ["status", "agentId", "campaignId", "from", "to"].map((k) => [k, String(data.get(k) ?? "").trim()])
+              )
+            )
           }}
         >
           <Select label="Status or outcome" name="status" defaultValue={filter.status}>
@@ -75,14 +95,29 @@ export const CallsPage = () => {
         {calls.data !== undefined && calls.data.items.length > 0 && (
           <div class="table-wrap">
             <table>
-              <thead><tr><th scope="col">When</th><th scope="col">To</th><th scope="col">Direction</th><th scope="col">Status</th><th scope="col" class="num">Talk</th><th scope="col" class="num">Cost</th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">To</th>
+                  <th scope="col">Direction</th>
+                  <th scope="col">Status</th>
+                  <th scope="col" class="num">Talk</th>
+                  <th scope="col" class="num">Cost</th>
+                </tr>
+              </thead>
               <tbody>
                 {calls.data.items.map((c) => (
                   <tr key={c.sessionId}>
-                    <td><Link href={`/calls/${c.sessionId}`}>{when(c.createdAt)}</Link></td>
-                    <td><code>{c.toNumber ?? "web"}</code></td>
+                    <td>
+                      <Link href={`/calls/${c.sessionId}`}>{when(c.createdAt)}</Link>
+                    </td>
+                    <td>
+                      <code>{c.toNumber ?? "web"}</code>
+                    </td>
                     <td>{c.direction}</td>
-                    <td><Status value={c.outcome ?? c.status} /></td>
+                    <td>
+                      <Status value={c.outcome ?? c.status} />
+                    </td>
                     <td class="num">{c.durationSeconds} s</td>
                     <td class="num">{money(c.cost, c.currency)}</td>
                   </tr>
@@ -92,7 +127,12 @@ export const CallsPage = () => {
           </div>
         )}
         {calls.data !== undefined && (
-          <Pager label="Calls" page={page} totalPages={calls.data.totalPages} onPage={(p) => go({ ...filter, page: String(p) })} />
+          <Pager
+            label="Calls"
+            page={page}
+            totalPages={calls.data.totalPages}
+            onPage={(p) => go({ ...filter, page: String(p) })}
+          />
         )}
       </Card>
     </Page>
@@ -101,28 +141,56 @@ export const CallsPage = () => {
 
 /** One call: its figures, its transcript turn by turn (interrupted turns marked), per-turn latency, recording. */
 export const CallPage = ({ id }: { readonly id: string }) => {
-  const detail = useLoad(() => call(api().GET("/api/v1/calls/{sessionId}", { params: { path: { sessionId: id } } })), [id])
+  const detail = useLoad(() => call(api().GET("/api/v1/calls/{sessionId}", { params: { path: { sessionId: id } } })), [
+    id
+  ])
   const live = detail.data !== undefined && detail.data.status !== "ENDED"
   // a call still going on is read again until it ends
-  const again = useLoad(() => (live ? call(api().GET("/api/v1/calls/{sessionId}", { params: { path: { sessionId: id } } })) : Promise.resolve(undefined)), [id, live], live ? 1000 : undefined)
+  const again = useLoad(
+    () => (live
+      ? call(api().GET("/api/v1/calls/{sessionId}", { params: { path: { sessionId: id } } }))
+      : Promise.resolve(undefined)),
+    [id, live],
+    live ? 1000 : undefined
+  )
   const c = again.data ?? detail.data
   return (
     <Page
       title="Call"
-      actions={c !== undefined && <span data-testid="call-status" data-status={c.status}><Status value={c.outcome ?? c.status} /></span>}
+      actions={c !== undefined && (
+        <span data-testid="call-status" data-status={c.status}>
+          <Status value={c.outcome ?? c.status} />
+        </span>
+      )}
     >
       <ErrorBox error={detail.error} />
       {c !== undefined && (
         <>
           <div class="stats">
-            <div class="stat"><span>To</span><strong>{c.toNumber ?? "web call"}</strong></div>
-            <div class="stat"><span>Talk time</span><strong>{c.durationSeconds} s</strong></div>
-            <div class="stat"><span>Cost</span><strong>{money(c.cost, c.currency)}</strong></div>
-            <div class="stat"><span>Ended</span><strong>{c.endReason ?? "—"}</strong></div>
+            <div class="stat">
+              <span>To</span>
+              <strong>{c.toNumber ?? "web call"}</strong>
+            </div>
+            <div class="stat">
+              <span>Talk time</span>
+              <strong>{c.durationSeconds} s</strong>
+            </div>
+            <div class="stat">
+              <span>Cost</span>
+              <strong>{money(c.cost, c.currency)}</strong>
+            </div>
+            <div class="stat">
+              <span>Ended</span>
+              <strong>{c.endReason ?? "—"}</strong>
+            </div>
           </div>
           <p class="hint">
             Started {when(c.createdAt)}, answered {when(c.answeredAt)}, ended {when(c.endedAt)}
-            {c.campaignId !== null && <> · <Link href={`/campaigns/${c.campaignId}`}>campaign</Link></>}
+            {c.campaignId !== null && (
+              <>
+                · <Link href={`/campaigns/${c.campaignId}`}>campaign</Link>
+              </>
+            )}
           </p>
           <Card title="Transcript">
             <Transcript lines={c.transcript} />
@@ -130,7 +198,9 @@ export const CallPage = ({ id }: { readonly id: string }) => {
           <Card title="Latency per turn">
             <LatencyChart lines={c.transcript} />
           </Card>
-          {c.recording !== undefined && c.recording !== null && <Recording sessionId={c.sessionId} recording={c.recording} />}
+          {c.recording !== undefined && c.recording !== null && (
+            <Recording sessionId={c.sessionId} recording={c.recording} />
+          )}
         </>
       )}
     </Page>
@@ -144,7 +214,12 @@ const Transcript = ({ lines }: { readonly lines: ReadonlyArray<Schema<"Transcrip
         <li key={i} class={`turn ${line.speaker}${line.interrupted ? " interrupted" : ""}`}>
           <span class="who">{line.speaker === "agent" ? "Agent" : "Caller"}</span>
           <time dateTime={line.at}>{new Date(line.at).toLocaleTimeString()}</time>
-          <p>{line.text}{line.interrupted && <span class="badge" title="The caller spoke over this line and it stopped there"> interrupted</span>}</p>
+          <p>
+            {line.text}
+            {line.interrupted && (
+              <span class="badge" title="The caller spoke over this line and it stopped there">interrupted</span>
+            )}
+          </p>
           {line.latency !== null && <small>{line.latency.voiceToVoiceMs} ms voice-to-voice</small>}
         </li>
       ))}
@@ -176,7 +251,11 @@ const LatencyChart = ({ lines }: { readonly lines: ReadonlyArray<Schema<"Transcr
   const groupHeight = MEASURES.length * (bar + gap) + 12
   return (
     <figure class="chart">
-      <svg viewBox={`0 0 ${width} ${turns.length * groupHeight}`} role="img" aria-label="Voice-to-voice latency per turn">
+      <svg
+        viewBox={`0 0 ${width} ${turns.length * groupHeight}`}
+        role="img"
+        aria-label="Voice-to-voice latency per turn"
+      >
         {turns.map((t, i) => (
           <g key={i} transform={`translate(0 ${i * groupHeight})`}>
             <text x={0} y={bar + 2} font-size="11" fill="#5b6678">Turn {i + 1}</text>
@@ -185,10 +264,22 @@ const LatencyChart = ({ lines }: { readonly lines: ReadonlyArray<Schema<"Transcr
               const y = j * (bar + gap)
               return (
                 <g key={key}>
-                  <rect x={labelWidth} y={y} width={ms === null ? 0 : Math.max(1, (ms / max) * plot)} height={bar} fill={color} rx={2}>
+                  <rect
+                    x={labelWidth}
+                    y={y}
+                    width={ms === null ? 0 : Math.max(1, (ms / max) * plot)}
+                    height={bar}
+                    fill={color}
+                    rx={2}
+                  >
                     <title>{`${label}: ${ms === null ? "not measured" : `${ms} ms`}`}</title>
                   </rect>
-                  <text x={labelWidth + (ms === null ? 0 : (ms / max) * plot) + 4} y={y + bar - 1} font-size="9" fill="#17202e">
+                  <text
+                    x={labelWidth + (ms === null ? 0 : (ms / max) * plot) + 4}
+                    y={y + bar - 1}
+                    font-size="9"
+                    fill="#17202e"
+                  >
                     {ms === null ? "—" : `${ms} ms`}
                   </text>
                 </g>
@@ -198,21 +289,41 @@ const LatencyChart = ({ lines }: { readonly lines: ReadonlyArray<Schema<"Transcr
         ))}
       </svg>
       <figcaption>
-        {MEASURES.map(([, label, color]) => <span key={label} class="legend"><i style={{ background: color }} /> {label}</span>)}
+        {MEASURES.map(([, label, color]) => (
+          <span key={label} class="legend">
+            <i style={{ background: color }} /> {label}
+          </span>
+        ))}
       </figcaption>
       <table class="sr-only">
-        <thead><tr><th>Turn</th>{MEASURES.map(([, label]) => <th key={label}>{label} (ms)</th>)}</tr></thead>
-        <tbody>{turns.map((t, i) => <tr key={i}><td>{i + 1}</td>{MEASURES.map(([key]) => <td key={key}>{t[key] ?? "—"}</td>)}</tr>)}</tbody>
+        <thead>
+          <tr>
+            <th>Turn</th>
+            {MEASURES.map(([, label]) => <th key={label}>{label} (ms)</th>)}
+          </tr>
+        </thead>
+        <tbody>
+          {turns.map((t, i) => (
+            <tr key={i}>
+              <td>{i + 1}</td>
+              {MEASURES.map(([key]) => <td key={key}>{t[key] ?? "—"}</td>)}
+            </tr>
+          ))}
+        </tbody>
       </table>
     </figure>
   )
 }
 
 /** The recording needs the session's credential, which an <audio src> cannot send: fetched, then played from a blob. */
-const Recording = ({ sessionId, recording }: { readonly sessionId: string; readonly recording: Schema<"RecordingSummary"> }) => {
+const Recording = (
+  { sessionId, recording }: { readonly sessionId: string; readonly recording: Schema<"RecordingSummary"> }
+) => {
   const [url, setUrl] = useState<string | null>(null)
   const load = useAction(async () => {
-    const response = await fetch(`/api/v1/calls/${sessionId}/recording`, { headers: { authorization: `Bearer ${session.value?.token ?? ""}` } })
+    const response = await fetch(`/api/v1/calls/${sessionId}/recording`, {
+      headers: { authorization: `Bearer ${session.value?.token ?? ""}` }
+    })
     if (!response.ok) {
       const body = await response.json().catch(() => undefined) as { error?: { message?: string } } | undefined
       throw new Error(body?.error?.message ?? `The recording could not be fetched (${response.status}).`)
@@ -221,7 +332,11 @@ const Recording = ({ sessionId, recording }: { readonly sessionId: string; reado
   })
   return (
     <Card title="Recording">
-      <p class="hint">{Math.round(recording.durationMs / 1000)} s, {Math.round(recording.bytes / 1024)} KB, {recording.sampleRate} Hz stereo (left: caller, right: agent).</p>
+      <p class="hint">
+        {Math.round(recording.durationMs / 1000)} s, {Math.round(recording.bytes / 1024)} KB, {recording.sampleRate}
+        {" "}
+        Hz stereo (left: caller, right: agent).
+      </p>
       {url === null
         ? <button type="button" disabled={load.busy} onClick={() => void load.run()}>Load recording</button>
         : <audio controls src={url} />}

@@ -12,7 +12,10 @@ const MAX_CSV_BYTES = 2 * 1024 * 1024
 /** Contact lists: created, listed with their sizes. */
 export const ContactListsPage = () => {
   const [page, setPage] = useState(1)
-  const lists = useLoad(() => call(api().GET("/api/v1/contact-lists", { params: { query: { page, pageSize: PAGE_SIZE } } })), [page])
+  const lists = useLoad(
+    () => call(api().GET("/api/v1/contact-lists", { params: { query: { page, pageSize: PAGE_SIZE } } })),
+    [page]
+  )
   const create = useAction(async (form: HTMLFormElement) => {
     await call(api().POST("/api/v1/contact-lists", { body: { name: formValues(form).text("name") } }))
     form.reset()
@@ -26,7 +29,9 @@ export const ContactListsPage = () => {
           onSend={create.run}
         >
           <Field label="Name" name="name" required maxLength={CONTACT_LIMITS.name} />
-          <div class="actions"><button type="submit" disabled={create.busy}>Create list</button></div>
+          <div class="actions">
+            <button type="submit" disabled={create.busy}>Create list</button>
+          </div>
         </Form>
         <ErrorBox error={create.error} />
       </Card>
@@ -42,7 +47,9 @@ export const ContactListsPage = () => {
             ))}
           </ul>
         )}
-        {lists.data !== undefined && <Pager label="Lists" page={page} totalPages={lists.data.totalPages} onPage={setPage} />}
+        {lists.data !== undefined && (
+          <Pager label="Lists" page={page} totalPages={lists.data.totalPages} onPage={setPage} />
+        )}
       </Card>
       <DoNotCall />
     </Page>
@@ -52,12 +59,16 @@ export const ContactListsPage = () => {
 /** The tenant's do-not-call list: numbers every campaign skips (its attempts say DO_NOT_CALL). */
 const DoNotCall = () => {
   const [page, setPage] = useState(1)
-  const entries = useLoad(() => call(api().GET("/api/v1/dnc", { params: { query: { page, pageSize: PAGE_SIZE } } })), [page])
+  const entries = useLoad(() => call(api().GET("/api/v1/dnc", { params: { query: { page, pageSize: PAGE_SIZE } } })), [
+    page
+  ])
   const [confirming, setConfirming] = useState<string | null>(null)
   const add = useAction(async (form: HTMLFormElement) => {
     const v = formValues(form)
     const reason = v.text("reason")
-    await call(api().POST("/api/v1/dnc", { body: { phoneNumber: v.text("phoneNumber"), ...(reason === "" ? {} : { reason }) } }))
+    await call(
+      api().POST("/api/v1/dnc", { body: { phoneNumber: v.text("phoneNumber"), ...(reason === "" ? {} : { reason }) } })
+    )
     form.reset()
     entries.reload()
   })
@@ -70,28 +81,50 @@ const DoNotCall = () => {
     <Card title="Do-not-call list">
       <p class="hint">Campaigns never dial these numbers, in any list.</p>
       <Form class="grid" aria-label="Add to the do-not-call list" onSend={add.run}>
-        <Field label="Phone (E.164)" name="phoneNumber" required pattern={E164} inputMode="tel" placeholder="+14155550100" />
+        <Field
+          label="Phone (E.164)"
+          name="phoneNumber"
+          required
+          pattern={E164}
+          inputMode="tel"
+          placeholder="+14155550100"
+        />
         <Field label="Reason (optional)" name="reason" maxLength={CONTACT_LIMITS.dncReason} />
-        <div class="actions"><button type="submit" disabled={add.busy}>Add to do-not-call</button></div>
+        <div class="actions">
+          <button type="submit" disabled={add.busy}>Add to do-not-call</button>
+        </div>
       </Form>
       <ErrorBox error={add.error ?? remove.error ?? entries.error} />
-      {entries.data !== undefined && entries.data.items.length === 0 && <Empty>No numbers on the do-not-call list.</Empty>}
+      {entries.data !== undefined && entries.data.items.length === 0 && (
+        <Empty>No numbers on the do-not-call list.</Empty>
+      )}
       {entries.data !== undefined && entries.data.items.length > 0 && (
         <ul class="rows" data-testid="dnc">
           {entries.data.items.map((entry) => (
             <li key={entry.phoneNumber}>
-              <code>{entry.phoneNumber}</code> {entry.reason !== null && <small>{entry.reason}</small>} <small>since {when(entry.createdAt)}</small>
+              <code>{entry.phoneNumber}</code> {entry.reason !== null && <small>{entry.reason}</small>}{" "}
+              <small>since {when(entry.createdAt)}</small>
               {confirming === entry.phoneNumber
                 ? (
                   <span class="confirm">
-                    <button type="button" class="danger" disabled={remove.busy} onClick={() => void remove.run(entry.phoneNumber)}>
+                    <button
+                      type="button"
+                      class="danger"
+                      disabled={remove.busy}
+                      onClick={() => void remove.run(entry.phoneNumber)}
+                    >
                       Allow {entry.phoneNumber}
                     </button>
                     <button type="button" class="secondary" onClick={() => setConfirming(null)}>Cancel</button>
                   </span>
                 )
                 : (
-                  <button type="button" class="secondary" aria-label={`Remove ${entry.phoneNumber} from do-not-call…`} onClick={() => setConfirming(entry.phoneNumber)}>
+                  <button
+                    type="button"
+                    class="secondary"
+                    aria-label={`Remove ${entry.phoneNumber} from do-not-call…`}
+                    onClick={() => setConfirming(entry.phoneNumber)}
+                  >
                     Remove…
                   </button>
                 )}
@@ -99,7 +132,9 @@ const DoNotCall = () => {
           ))}
         </ul>
       )}
-      {entries.data !== undefined && <Pager label="Do-not-call" page={page} totalPages={entries.data.totalPages} onPage={setPage} />}
+      {entries.data !== undefined && (
+        <Pager label="Do-not-call" page={page} totalPages={entries.data.totalPages} onPage={setPage} />
+      )}
     </Card>
   )
 }
@@ -110,7 +145,12 @@ export const ContactListPage = ({ id }: { readonly id: string }) => {
   const [result, setResult] = useState<Schema<"ImportResult"> | null>(null)
   const list = useLoad(() => call(api().GET("/api/v1/contact-lists/{id}", { params: { path: { id } } })), [id])
   const contacts = useLoad(
-    () => call(api().GET("/api/v1/contact-lists/{listId}/contacts", { params: { path: { listId: id }, query: { page, limit: PAGE_SIZE } } })),
+    () =>
+      call(
+        api().GET("/api/v1/contact-lists/{listId}/contacts", {
+          params: { path: { listId: id }, query: { page, limit: PAGE_SIZE } }
+        })
+      ),
     [id, page]
   )
   const refresh = () => {
@@ -122,11 +162,13 @@ export const ContactListPage = ({ id }: { readonly id: string }) => {
     if (file === null || file.size === 0) throw new Error("Choose a CSV file with a phone column.")
     if (file.size > MAX_CSV_BYTES) throw new Error(`The file is over ${MAX_CSV_BYTES / 1024 / 1024} MB.`)
     setResult(null)
-    const imported = await call(api().POST("/api/v1/contact-lists/{id}/upload", {
-      params: { path: { id } },
-      body: { file: [file] },
-      bodySerializer: multipart
-    }))
+    const imported = await call(
+      api().POST("/api/v1/contact-lists/{id}/upload", {
+        params: { path: { id } },
+        body: { file: [file] },
+        bodySerializer: multipart
+      })
+    )
     setResult(imported)
     form.reset()
     refresh()
@@ -135,10 +177,16 @@ export const ContactListPage = ({ id }: { readonly id: string }) => {
     const values = formValues(form)
     const name = values.text("name")
     const email = values.text("email")
-    await call(api().POST("/api/v1/contact-lists/{listId}/contacts", {
-      params: { path: { listId: id } },
-      body: { phoneNumber: values.text("phoneNumber"), ...(name === "" ? {} : { name }), ...(email === "" ? {} : { email }) }
-    }))
+    await call(
+      api().POST("/api/v1/contact-lists/{listId}/contacts", {
+        params: { path: { listId: id } },
+        body: {
+          phoneNumber: values.text("phoneNumber"),
+          ...(name === "" ? {} : { name }),
+          ...(email === "" ? {} : { email })
+        }
+      })
+    )
     form.reset()
     refresh()
   })
@@ -146,21 +194,36 @@ export const ContactListPage = ({ id }: { readonly id: string }) => {
   const [confirming, setConfirming] = useState<string | null>(null)
   const edit = useAction(async (form: HTMLFormElement, contactId: string) => {
     const values = formValues(form)
-    await call(api().PATCH("/api/v1/contact-lists/{listId}/contacts/{contactId}", {
-      params: { path: { listId: id, contactId } },
-      body: { phoneNumber: values.text("phoneNumber"), name: values.text("name") || null, email: values.text("email") || null }
-    }))
+    await call(
+      api().PATCH("/api/v1/contact-lists/{listId}/contacts/{contactId}", {
+        params: { path: { listId: id, contactId } },
+        body: {
+          phoneNumber: values.text("phoneNumber"),
+          name: values.text("name") || null,
+          email: values.text("email") || null
+        }
+      })
+    )
     setEditing(null)
     refresh()
   })
   const remove = useAction(async (contactId: string) => {
-    await call(api().DELETE("/api/v1/contact-lists/{listId}/contacts/{contactId}", { params: { path: { listId: id, contactId } } }))
+    await call(
+      api().DELETE("/api/v1/contact-lists/{listId}/contacts/{contactId}", {
+        params: { path: { listId: id, contactId } }
+      })
+    )
     setConfirming(null)
     refresh()
   })
   const [listSaved, setListSaved] = useState(false)
   const rename = useAction(async (form: HTMLFormElement) => {
-    await call(api().PATCH("/api/v1/contact-lists/{id}", { params: { path: { id } }, body: { name: formValues(form).text("listName") } }))
+    await call(
+      api().PATCH("/api/v1/contact-lists/{id}", {
+        params: { path: { id } },
+        body: { name: formValues(form).text("listName") }
+      })
+    )
     setListSaved(true)
     list.reload()
   })
@@ -175,14 +238,27 @@ export const ContactListPage = ({ id }: { readonly id: string }) => {
       {list.data !== undefined && (
         <Card title="List">
           <Form key={list.data.id} class="grid" onInput={() => setListSaved(false)} onSend={rename.run}>
-            <Field label="List name" name="listName" required maxLength={CONTACT_LIMITS.name} defaultValue={list.data.name} />
+            <Field
+              label="List name"
+              name="listName"
+              required
+              maxLength={CONTACT_LIMITS.name}
+              defaultValue={list.data.name}
+            />
             <div class="actions">
               <button type="submit" disabled={rename.busy}>Rename</button>
               {listSaved && <span role="status">List renamed.</span>}
               {confirmDelete
                 ? (
                   <span class="confirm">
-                    <button type="button" class="danger" disabled={removeList.busy} onClick={() => void removeList.run()}>Delete {list.data.name} and its contacts</button>
+                    <button
+                      type="button"
+                      class="danger"
+                      disabled={removeList.busy}
+                      onClick={() => void removeList.run()}
+                    >
+                      Delete {list.data.name} and its contacts
+                    </button>
                     <button type="button" class="secondary" onClick={() => setConfirmDelete(false)}>Cancel</button>
                   </span>
                 )
@@ -193,7 +269,10 @@ export const ContactListPage = ({ id }: { readonly id: string }) => {
         </Card>
       )}
       <Card title="Upload a CSV">
-        <p class="hint">A header row with a <code>phone</code> column (also <code>name</code>, <code>email</code>; other columns become metadata).</p>
+        <p class="hint">
+          A header row with a <code>phone</code> column (also <code>name</code>,{" "}
+          <code>email</code>; other columns become metadata).
+        </p>
         <Form
           class="grid"
           onSend={upload.run}
@@ -202,20 +281,37 @@ export const ContactListPage = ({ id }: { readonly id: string }) => {
             <span>CSV file</span>
             <input type="file" name="file" accept=".csv,text/csv" required />
           </label>
-          <div class="actions"><button type="submit" disabled={upload.busy}>{upload.busy ? "Uploading…" : "Upload"}</button></div>
+          <div class="actions">
+            <button type="submit" disabled={upload.busy}>{upload.busy ? "Uploading…" : "Upload"}</button>
+          </div>
         </Form>
         <ErrorBox error={upload.error} />
         {result !== null && (
           <div class="import" role="status" data-testid="import-result">
-            <p><strong>{result.imported}</strong> imported, <strong>{result.skipped}</strong> skipped, <strong>{result.invalidRows.length}</strong> invalid.</p>
+            <p>
+              <strong>{result.imported}</strong> imported, <strong>{result.skipped}</strong> skipped,{" "}
+              <strong>{result.invalidRows.length}</strong> invalid.
+            </p>
             {result.invalidRows.length > 0 && (
               <div class="table-wrap">
                 <table>
                   <caption>Rows not imported</caption>
-                  <thead><tr><th scope="col">Row</th><th scope="col">Phone</th><th scope="col">Reason</th></tr></thead>
+                  <thead>
+                    <tr>
+                      <th scope="col">Row</th>
+                      <th scope="col">Phone</th>
+                      <th scope="col">Reason</th>
+                    </tr>
+                  </thead>
                   <tbody>
                     {result.invalidRows.map((row) => (
-                      <tr key={row.row}><td>{row.row}</td><td><code>{row.phone}</code></td><td>{row.reason}</td></tr>
+                      <tr key={row.row}>
+                        <td>{row.row}</td>
+                        <td>
+                          <code>{row.phone}</code>
+                        </td>
+                        <td>{row.reason}</td>
+                      </tr>
                     ))}
                   </tbody>
                 </table>
@@ -229,10 +325,19 @@ export const ContactListPage = ({ id }: { readonly id: string }) => {
           class="grid"
           onSend={add.run}
         >
-          <Field label="Phone (E.164)" name="phoneNumber" required pattern={E164} inputMode="tel" placeholder="+14155550100" />
+          <Field
+            label="Phone (E.164)"
+            name="phoneNumber"
+            required
+            pattern={E164}
+            inputMode="tel"
+            placeholder="+14155550100"
+          />
           <Field label="Name" name="name" maxLength={CONTACT_LIMITS.name} />
           <Field label="Email" name="email" type="email" />
-          <div class="actions"><button type="submit" disabled={add.busy}>Add contact</button></div>
+          <div class="actions">
+            <button type="submit" disabled={add.busy}>Add contact</button>
+          </div>
         </Form>
         <ErrorBox error={add.error} />
       </Card>
@@ -242,16 +347,42 @@ export const ContactListPage = ({ id }: { readonly id: string }) => {
         {contacts.data !== undefined && contacts.data.data.length > 0 && (
           <div class="table-wrap">
             <table>
-              <thead><tr><th scope="col">Phone</th><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Added</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">Phone</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Email</th>
+                  <th scope="col">Added</th>
+                  <th scope="col">
+                    <span class="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
               <tbody>
                 {contacts.data.data.map((c) =>
                   editing === c.id
                     ? (
                       <tr key={c.id}>
                         <td colSpan={5}>
-                          <Form class="grid" aria-label={`Edit ${c.phoneNumber}`} onSend={(form) => edit.run(form, c.id)}>
-                            <Field label="Phone (E.164)" name="phoneNumber" required pattern={E164} inputMode="tel" defaultValue={c.phoneNumber} />
-                            <Field label="Name" name="name" maxLength={CONTACT_LIMITS.name} defaultValue={c.name ?? ""} />
+                          <Form
+                            class="grid"
+                            aria-label={`Edit ${c.phoneNumber}`}
+                            onSend={(form) => edit.run(form, c.id)}
+                          >
+                            <Field
+                              label="Phone (E.164)"
+                              name="phoneNumber"
+                              required
+                              pattern={E164}
+                              inputMode="tel"
+                              defaultValue={c.phoneNumber}
+                            />
+                            <Field
+                              label="Name"
+                              name="name"
+                              maxLength={CONTACT_LIMITS.name}
+                              defaultValue={c.name ?? ""}
+                            />
                             <Field label="Email" name="email" type="email" defaultValue={c.email ?? ""} />
                             <ErrorBox error={edit.error} />
                             <div class="actions">
@@ -264,19 +395,50 @@ export const ContactListPage = ({ id }: { readonly id: string }) => {
                     )
                     : (
                       <tr key={c.id}>
-                        <td><code>{c.phoneNumber}</code></td><td>{c.name ?? "—"}</td><td>{c.email ?? "—"}</td><td>{when(c.createdAt)}</td>
+                        <td>
+                          <code>{c.phoneNumber}</code>
+                        </td>
+                        <td>{c.name ?? "—"}</td>
+                        <td>{c.email ?? "—"}</td>
+                        <td>{when(c.createdAt)}</td>
                         <td>
                           {confirming === c.id
                             ? (
                               <span class="confirm">
-                                <button type="button" class="danger" disabled={remove.busy} onClick={() => void remove.run(c.id)}>Delete {c.phoneNumber}</button>
-                                <button type="button" class="secondary" onClick={() => setConfirming(null)}>Cancel</button>
+                                <button
+                                  type="button"
+                                  class="danger"
+                                  disabled={remove.busy}
+                                  onClick={() => void remove.run(c.id)}
+                                >
+                                  Delete {c.phoneNumber}
+                                </button>
+                                <button type="button" class="secondary" onClick={() => setConfirming(null)}>
+                                  Cancel
+                                </button>
                               </span>
                             )
                             : (
                               <span class="confirm">
-                                <button type="button" class="secondary" aria-label={`Edit ${c.phoneNumber}`} onClick={() => { edit.clear(); setEditing(c.id) }}>Edit</button>
-                                <button type="button" class="secondary" aria-label={`Delete ${c.phoneNumber}…`} onClick={() => setConfirming(c.id)}>Delete…</button>
+                                <button
+                                  type="button"
+                                  class="secondary"
+                                  aria-label={`Edit ${c.phoneNumber}`}
+                                  onClick={() => {
+                                    edit.clear()
+                                    setEditing(c.id)
+                                  }}
+                                >
+                                  Edit
+                                </button>
+                                <button
+                                  type="button"
+                                  class="secondary"
+                                  aria-label={`Delete ${c.phoneNumber}…`}
+                                  onClick={() => setConfirming(c.id)}
+                                >
+                                  Delete…
+                                </button>
                               </span>
                             )}
                         </td>
@@ -288,7 +450,12 @@ export const ContactListPage = ({ id }: { readonly id: string }) => {
           </div>
         )}
         {contacts.data !== undefined && (
-          <Pager label="Contacts" page={page} totalPages={Math.ceil(contacts.data.total / contacts.data.limit)} onPage={setPage} />
+          <Pager
+            label="Contacts"
+            page={page}
+            totalPages={Math.ceil(contacts.data.total / contacts.data.limit)}
+            onPage={setPage}
+          />
         )}
       </Card>
     </Page>

@@ -5,7 +5,7 @@
  */
 
 interface WorkletScope {
-  readonly AudioWorkletProcessor: new () => { readonly port: MessagePort }
+  readonly AudioWorkletProcessor: new() => { readonly port: MessagePort }
   registerProcessor(name: string, processor: unknown): void
 }
 const scope = globalThis as unknown as WorkletScope

@@ -1,8 +1,15 @@
-import { FRAME_SAMPLES, joinWebCall, SAMPLE_RATE, startWebCall, type WebCall, WebCallRefused } from "@voiceagent/client/WebCall"
+import {
+  FRAME_SAMPLES,
+  joinWebCall,
+  SAMPLE_RATE,
+  startWebCall,
+  type WebCall,
+  WebCallRefused
+} from "@voiceagent/client/WebCall"
 import { useEffect, useRef, useState } from "preact/hooks"
 import { type ApiError, session } from "../api"
-import microphoneWorklet from "./MicrophoneWorklet.ts?worker&url"
 import { Card, ErrorBox } from "../ui"
+import microphoneWorklet from "./MicrophoneWorklet.ts?worker&url"
 
 interface Line {
   readonly speaker: "agent" | "customer"
@@ -52,7 +59,9 @@ export const TalkPanel = ({ agentId, active }: { readonly agentId: string; reado
     setState("connecting")
     let stream: MediaStream
     try {
-      stream = await navigator.mediaDevices.getUserMedia({ audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true } })
+      stream = await navigator.mediaDevices.getUserMedia({
+        audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true }
+      })
     } catch (cause) {
       setError({ code: "MICROPHONE", message: `The microphone is not available: ${String(cause)}` })
       setState("idle")
@@ -63,7 +72,9 @@ export const TalkPanel = ({ agentId, active }: { readonly agentId: string; reado
       const ticket = await startWebCall({ baseUrl: location.origin, apiKey: token, agentId })
       // the stream on this page's own origin (the gateway serving it tunnels the WebSocket)
       const streamUrl = new URL(ticket.url)
-      const url = `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}${streamUrl.pathname}${streamUrl.search}`
+      const url = `${
+        location.protocol === "https:" ? "wss:" : "ws:"
+      }//${location.host}${streamUrl.pathname}${streamUrl.search}`
       const context = new AudioContext({ sampleRate: SAMPLE_RATE })
       try {
         await context.audioWorklet.addModule(microphoneWorklet)
@@ -93,7 +104,9 @@ export const TalkPanel = ({ agentId, active }: { readonly agentId: string; reado
               setState("live")
               return
             case "transcript":
-              setLines((previous) => [...previous, { speaker: event.speaker, text: event.text, interrupted: event.interrupted }])
+              setLines((
+                previous
+              ) => [...previous, { speaker: event.speaker, text: event.text, interrupted: event.interrupted }])
               return
             case "clear":
               for (const source of playing) source.stop()
@@ -127,7 +140,11 @@ export const TalkPanel = ({ agentId, active }: { readonly agentId: string; reado
       })
     } catch (cause) {
       stream.getTracks().forEach((track) => track.stop())
-      setError(cause instanceof WebCallRefused ? { code: cause.code, message: cause.message.replace(/^\d+ [A-Z_]+: /, "") } : { code: "WEB_CALL", message: String(cause) })
+      setError(
+        cause instanceof WebCallRefused
+          ? { code: cause.code, message: cause.message.replace(/^\d+ [A-Z_]+: /, "") }
+          : { code: "WEB_CALL", message: String(cause) }
+      )
       setState("idle")
     }
   }
@@ -142,7 +159,13 @@ export const TalkPanel = ({ agentId, active }: { readonly agentId: string; reado
               ? <button type="button" class="danger" onClick={() => live.current?.call.hangup()}>Hang up</button>
               : <button type="button" disabled={!active} onClick={() => void start()}>Start a web call</button>}
             <span role="status" data-testid="talk-state" data-state={state}>
-              {state === "connecting" ? "Connecting…" : state === "live" ? "On the call" : state === "ended" ? `Call ended (${endReason ?? "closed"})` : ""}
+              {state === "connecting"
+                ? "Connecting…"
+                : state === "live"
+                ? "On the call"
+                : state === "ended"
+                ? `Call ended (${endReason ?? "closed"})`
+                : ""}
             </span>
           </div>
           {!active && <p class="hint">Activate the agent to talk to it.</p>}
@@ -150,13 +173,17 @@ export const TalkPanel = ({ agentId, active }: { readonly agentId: string; reado
         </div>
         <section class="talk-transcript" aria-label="Live transcript" aria-live="polite">
           {lines.length === 0
-            ? <p class="empty">{state === "idle" ? "The call's transcript shows here as it goes." : "Nothing said yet."}</p>
+            ? (
+              <p class="empty">
+                {state === "idle" ? "The call's transcript shows here as it goes." : "Nothing said yet."}
+              </p>
+            )
             : (
               <ol class="transcript" data-testid="talk-transcript">
                 {lines.map((line, i) => (
                   <li key={i} class={`turn ${line.speaker}${line.interrupted ? " interrupted" : ""}`}>
                     <span class="who">{line.speaker === "agent" ? "Agent" : "You"}</span>
-                    <p>{line.text}{line.interrupted && <span class="badge"> interrupted</span>}</p>
+                    <p>{line.text}{line.interrupted && <span class="badge">interrupted</span>}</p>
                   </li>
                 ))}
               </ol>
