@@ -3,7 +3,7 @@
  *
  * - a body in the media type its route reads: JSON (`application/json` or `+json`, UTF-8), a
  *   multipart upload with a boundary, or a form for the carriers' callbacks; anything else is
- *   `415 UNSUPPORTED_MEDIA_TYPE`;
+ *   `415 UNSUPPORTED_MEDIA_TYPE`; a request without a body that names a media type is held to the same;
  * - a JSON body that nests at most `JSON_BODY_MAX_DEPTH` deep and parses (`400 INVALID_BODY`);
  * - strings (body, query, path) PostgreSQL can store, numbers that are finite
  *   (`400 VALIDATION_FAILED` naming each field).
@@ -306,10 +306,14 @@ export const withRequestRules = (routes: ReadonlyArray<RouteTemplate>) =>
     }
     if (inUrl.length > 0) return validationFailed(inUrl)
     if (request.method === "GET" || request.method === "HEAD" || request.method === "OPTIONS") return app
-    if (!hasBody(request.headers)) return app
+    const received = request.headers["content-type"]
+    const bodied = hasBody(request.headers)
+    // no body and no media type: nothing to check. No body with a media type: the API's decoding still
+    // goes by that type (a multipart one without a boundary failed in the parser, a 500), so it is held
+    // to the route's as a body's would be, and nothing is read
+    if (!bodied && received === undefined) return app
     const route = matchRoute(routes, request.method, pathOf(request))
     if (route === undefined) return app
-    const received = request.headers["content-type"]
     const type = parseMediaType(received)
     const proceed = (
       read: Effect.Effect<
@@ -331,7 +335,7 @@ export const withRequestRules = (routes: ReadonlyArray<RouteTemplate>) =>
     switch (route.body) {
       case "json": {
         if (!jsonType) return unsupportedMediaType("json", received)
-        return proceed(readJson(request))
+        return bodied ? proceed(readJson(request)) : app
       }
       case "signed-json": {
         // the handler authenticates the raw bytes first, then reads them with the same rules (readJsonText)
@@ -340,7 +344,7 @@ export const withRequestRules = (routes: ReadonlyArray<RouteTemplate>) =>
       }
       case "form": {
         if (type?.essence !== "application/x-www-form-urlencoded") return unsupportedMediaType("form", received)
-        return proceed(readForm(request))
+        return bodied ? proceed(readForm(request)) : app
       }
       case "multipart": {
         if (type?.essence !== "multipart/form-data") return unsupportedMediaType("multipart", received)
@@ -354,7 +358,7 @@ export const withRequestRules = (routes: ReadonlyArray<RouteTemplate>) =>
               : "The multipart boundary is not valid (RFC 2046: 1 to 70 characters, not ending in a space)"
           )
         }
-        closeMultipartGaps(request)
+        if (bodied) closeMultipartGaps(request)
         return app
       }
     }
