@@ -25,7 +25,8 @@
  * - Query: `POST /knowledge-bases/{id}/query {query, topK: 5}` with 200 distinct customer questions
  *   sent in turn, on the last round's knowledge base: one at a time (`kbQueries` requests, default
  *   1,000) through the gateway and, to see where the time goes, straight to the comms service, and
- *   as a reference `GET /knowledge-bases/{id}` (key check and one read, no retrieval); then under
+ *   as a reference `GET /knowledge-bases/{id}` (key check and one read, no retrieval), these and the
+ *   baseline one at a time in interleaved rounds (`interleaved`); then under
  *   load (autocannon, `connections` connections for `durationSeconds` after a 2 s warm-up).
  *   Baseline in this process: the same questions embedded with the same embedder and searched with
  *   `VectorStore.query` in the platform's own collection (scored and filtered by the threshold as
