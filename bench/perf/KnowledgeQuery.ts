@@ -1,11 +1,12 @@
 /**
  * The knowledge query one at a time, where its time goes: the platform (`start`, on DATABASE_URL or PGlite) with one
  * knowledge base of `CHUNKS` chunks (default 600), then `ROUNDS` rounds (default 3) of `N` queries (default 300) on
- * each path in turn, in a rotating order: in process (embed + `VectorStore.query`, as the knowledge suite's baseline),
- * through the gateway, straight to comms, and `GET /knowledge-bases/{id}` through the gateway. Prints p50 and mean
- * latency per path and round, the ratio to the in-process baseline of the same round, and the CPU per request of the
- * platform process (from /proc) and of this one (the baseline's search, or the HTTP client). PROFILE=1 writes a CPU
- * profile of the platform to OUT_DIR (default /tmp/perf-kb).
+ * each path in turn (round 2r: the paths rotated by r; round 2r+1: the same reversed): in process (embed +
+ * `VectorStore.query`, as the knowledge suite's baseline), through the gateway, straight to comms, and
+ * `GET /knowledge-bases/{id}` through the gateway. Prints p50, p99 and mean latency per path and round, the ratio to
+ * the in-process baseline of the same round, and the CPU per request of the platform process (from /proc) and of this
+ * one (the baseline's search, or the HTTP client). PROFILE=1 writes a CPU profile of the platform to OUT_DIR (default
+ * /tmp/perf-kb). PATHS (names, comma-separated, e.g. `via gateway,comms directly`) runs only those paths.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/perf/KnowledgeQuery.ts
  */
@@ -96,18 +97,21 @@ try {
     if (r.non2xx + r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`)
     return r.latencies
   }
-  const paths: ReadonlyArray<readonly [string, () => Promise<ReadonlyArray<number>>]> = [
+  const all: ReadonlyArray<readonly [string, () => Promise<ReadonlyArray<number>>]> = [
     ["in process", inProcess],
     ["via gateway", http(`${api}/knowledge-bases/${kb.id}/query`, "POST")],
     ["comms directly", http(`${running.comms}/api/v1/knowledge-bases/${kb.id}/query`, "POST")],
     ["GET kb via gateway", http(`${api}/knowledge-bases/${kb.id}`, "GET")]
   ]
+  const only = process.env["PATHS"]?.split(",")
+  const paths = only === undefined ? all : all.filter(([name]) => only.includes(name))
   for (const [, f] of paths) await f()
   console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`)
   for (let round = 0; round < rounds; round++) {
     const p50s = new Map<string, number>()
     for (let k = 0; k < paths.length; k++) {
-      const [name, f] = paths[(k + round) % paths.length]!
+      // round 2r: the paths rotated by r; round 2r+1: the same reversed (each path before each other as often as not)
+      const [name, f] = paths[(Math.floor(round / 2) + (round % 2 === 0 ? k : paths.length - 1 - k)) % paths.length]!
       const t0 = ticks(pid)
       const own0 = process.cpuUsage()
       const latencies = await f()
@@ -115,13 +119,14 @@ try {
       const own = process.cpuUsage(own0)
       p50s.set(name, quantile(latencies, 0.5))
       console.log(
-        `round ${round + 1} ${name.padEnd(20)} p50 ${quantile(latencies, 0.5).toFixed(2)} ms, mean ${
-          mean(latencies).toFixed(2)
-        } ms, ` +
+        `round ${round + 1} ${name.padEnd(20)} p50 ${quantile(latencies, 0.5).toFixed(2)} ms, p99 ${
+          quantile(latencies, 0.99).toFixed(2)
+        } ms, mean ${mean(latencies).toFixed(2)} ms, ` +
           `platform CPU ${cpu.toFixed(0)} µs/req, this process ${((own.user + own.system) / n).toFixed(0)} µs/req`
       )
     }
-    const base = p50s.get("in process")!
+    const base = p50s.get("in process")
+    if (base === undefined || !p50s.has("via gateway") || !p50s.has("comms directly")) continue
     console.log(
       `round ${round + 1} p50 ratio (in process / path): via gateway ${
         (base / p50s.get("via gateway")!).toFixed(2)

@@ -25,7 +25,8 @@
  * - Query: `POST /knowledge-bases/{id}/query {query, topK: 5}` with 200 distinct customer questions
  *   sent in turn, on the last round's knowledge base: one at a time (`kbQueries` requests, default
  *   1,000) through the gateway and, to see where the time goes, straight to the comms service, and
- *   as a reference `GET /knowledge-bases/{id}` (key check and one read, no retrieval); then under
+ *   as a reference `GET /knowledge-bases/{id}` (key check and one read, no retrieval), these and the
+ *   baseline one at a time in interleaved rounds (`interleaved`); then under
  *   load (autocannon, `connections` connections for `durationSeconds` after a 2 s warm-up).
  *   Baseline in this process: the same questions embedded with the same embedder and searched with
  *   `VectorStore.query` in the platform's own collection (scored and filtered by the threshold as
@@ -130,6 +131,33 @@ const inProcess = async (
   }))
   const seconds = (performance.now() - started) / 1000
   return { requests: latencies.length, seconds, latencies: latencies.sort((a, b) => a - b) }
+}
+
+const INTERLEAVED_ROUNDS = 4
+
+/**
+ * `runs` measured in `INTERLEAVED_ROUNDS` rounds of a share of `amount` calls each, each run's rounds merged. The order
+ * of round 2k is the runs rotated by k, that of round 2k+1 the same reversed: every run comes first, and every run
+ * comes before every other, in as many rounds as not (a rotation alone keeps the cyclic order: the gateway's queries
+ * would precede comms's in three rounds of four).
+ */
+const interleaved = async (
+  runs: ReadonlyArray<(amount: number) => Promise<LatencyRun>>,
+  amount: number
+): Promise<Array<LatencyRun>> => {
+  const merged = runs.map(() => ({ requests: 0, seconds: 0, latencies: [] as Array<number> }))
+  for (let round = 0; round < INTERLEAVED_ROUNDS; round++) {
+    const share = Math.floor(amount / INTERLEAVED_ROUNDS) + (round < amount % INTERLEAVED_ROUNDS ? 1 : 0)
+    if (share === 0) continue
+    for (let k = 0; k < runs.length; k++) {
+      const i = (Math.floor(round / 2) + (round % 2 === 0 ? k : runs.length - 1 - k)) % runs.length
+      const r = await runs[i]!(share)
+      merged[i]!.requests += r.requests
+      merged[i]!.seconds += r.seconds
+      merged[i]!.latencies.push(...r.latencies)
+    }
+  }
+  return merged.map((m) => ({ ...m, latencies: m.latencies.sort((a, b) => a - b) }))
 }
 
 export const run = async (backend: Backend, settings: Settings): Promise<Array<Row>> => {
@@ -350,31 +378,31 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
 
       // --- query latency: one at a time, then under load
       const n = settings.kbQueries
-      console.log(`  queries one at a time: ${n} in process, ${n} through the gateway`)
-      const baselineOne = await inProcess(
-        1,
-        { amount: n },
-        (i) => runEffect(baselineQuery(kb.collection, kb.threshold, asked[i % asked.length]!))
-      )
-      const platformOne = await fixedRequests(
-        { url: queryUrl(kb.id), method: "POST", headers, bodies, connections: 1 },
-        n
-      )
       console.log(
-        `  where the platform's time goes: ${n} queries to the comms service directly, ${n} GET /knowledge-bases/{id}`
+        `  queries one at a time, in ${INTERLEAVED_ROUNDS} rounds: ${n} each in process, through the gateway, to the comms ` +
+          `service directly, and ${n} GET /knowledge-bases/{id}`
       )
-      const commsOne = await fixedRequests({
-        url: commsQueryUrl(kb.id),
-        method: "POST",
-        headers,
-        bodies,
-        connections: 1
-      }, n)
-      const readOne = await fixedRequests({
-        url: `${running.gateway}/api/v1/knowledge-bases/${kb.id}`,
-        headers,
-        connections: 1
-      }, n)
+      const http =
+        (options: Omit<Parameters<typeof fixedRequests>[0], "connections">, what: string) =>
+        async (amount: number): Promise<LatencyRun> => {
+          const r = await fixedRequests({ ...options, connections: 1 }, amount)
+          if (r.non2xx + r.errors > 0) throw new Error(`${what}: ${r.non2xx} non-2xx answers and ${r.errors} errors`)
+          return { requests: r.total, seconds: r.seconds, latencies: r.latencies }
+        }
+      // in rounds, the order rotating: measured one after the other, the gateway's path came first after the ingestion
+      // and the baseline, comms's later (the platform's CPU per query falls by up to half over its first thousand
+      // queries: bench/perf/KnowledgeQuery.ts), and the two paths' ratio was the order's
+      const [baselineOne, platformOne, commsOne, readOne] = await interleaved([
+        (amount) =>
+          inProcess(
+            1,
+            { amount },
+            (i) => runEffect(baselineQuery(kb.collection, kb.threshold, asked[i % asked.length]!))
+          ),
+        http({ url: queryUrl(kb.id), method: "POST", headers, bodies }, "queries one at a time"),
+        http({ url: commsQueryUrl(kb.id), method: "POST", headers, bodies }, "queries to comms"),
+        http({ url: `${running.gateway}/api/v1/knowledge-bases/${kb.id}`, headers }, "reads")
+      ], n)
       const perQuery = await statementsPer(platform, 50, () => platformQuery(kb.id, asked[0]!))
       const perRead = await statementsPer(platform, 50, () => request("GET", `${api}/knowledge-bases/${kb.id}`, key))
       console.log(`  queries under load: ${settings.connections} at once, ${settings.durationSeconds} s each path`)
@@ -393,10 +421,7 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
         untilMs: performance.now() + settings.durationSeconds * 1000
       }, baselineQueryAt)
       for (
-        const [what, r] of [["one at a time", platformOne], ["under load", platformLoad], ["to comms", commsOne], [
-          "reads",
-          readOne
-        ]] as const
+        const [what, r] of [["under load", platformLoad]] as const
       ) {
         if (r.non2xx + r.errors > 0) {
           throw new Error(`queries ${what}: ${r.non2xx} non-2xx answers and ${r.errors} errors`)
@@ -461,13 +486,9 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
         }
       })
       const bOne = fromRun(baselineOne)
-      const pOne = fromRun({
-        requests: platformOne.total,
-        seconds: platformOne.seconds,
-        latencies: platformOne.latencies
-      })
-      const cOne = fromRun({ requests: commsOne.total, seconds: commsOne.seconds, latencies: commsOne.latencies })
-      const rOne = fromRun({ requests: readOne.total, seconds: readOne.seconds, latencies: readOne.latencies })
+      const pOne = fromRun(platformOne)
+      const cOne = fromRun(commsOne)
+      const rOne = fromRun(readOne)
       const bLoad = fromRun(baselineLoad)
       const pLoad = {
         requests: platformLoad.total,
