@@ -651,6 +651,13 @@ describe("web calls", () => {
         assert.match(address ?? "", new RegExp(`^ws://127\\.0\\.0\\.1:\\d+/media/web/${ticket.sessionId}$`))
         const direct = yield* started(address!, ticket.token)
         assert.deepInclude(direct.texts[0], { type: "started", sessionId: ticket.sessionId })
+        // hung up once the conversation has the stream (a hang-up while its engine still starts, under CI's
+        // load, ended the call before the engine said its media connected: no media events to wait for)
+        yield* waitUntil(
+          yield* reader(user.key, ticket.sessionId),
+          (s) => s.events.some((e: any) => e.type === "media_connected"),
+          `the call ${ticket.sessionId}'s media connected`
+        )
         direct.send(JSON.stringify({ type: "hangup" }))
         yield* direct.close
         const done = yield* ended(user.key, ticket.sessionId)
