@@ -27,6 +27,7 @@ import { deliver } from "@voiceagent/runner/Cluster/Deliver"
 import { ContactsRepo } from "@voiceagent/runner/Contacts/ContactsRepo"
 import { Recordings } from "@voiceagent/runner/Recordings/Recordings"
 import { IdempotentRequests } from "@voiceagent/runner/Sql/IdempotentRequests"
+import * as Rows from "@voiceagent/runner/Sql/Rows"
 import {
   amdCallbackPath,
   mapAnsweredBy,
@@ -146,9 +147,8 @@ export const CallsHttpLive = HttpApiBuilder.group(CommsApi, "calls", (handlers) 
           const session = yield* sessions.findLog(tenantId, path.sessionId)
           if (Option.isNone(session)) return yield* new CallNotFound()
           const recording = yield* recordings.summary(tenantId, path.sessionId)
-          return new CallSession({ ...session.value, recording: Option.getOrNull(recording) }, {
-            disableValidation: true
-          })
+          // not a row: the decoded session and its decoded recording summary, put together
+          return new CallSession({ ...session.value, recording: Option.getOrNull(recording) }, Rows.validated)
         }))
       .handle("getCallRecording", ({ path }) =>
         Effect.gen(function*() {

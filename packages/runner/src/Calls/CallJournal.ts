@@ -34,9 +34,11 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as FiberId from "effect/FiberId"
 import * as Queue from "effect/Queue"
+import * as Schema from "effect/Schema"
 import { v7 as uuidv7 } from "uuid"
 import { ATTEMPTS_DIALED_CTES, ATTEMPTS_ENDED_CTES } from "../Campaigns/CampaignsRepo.js"
 import { deliver } from "../Cluster/Deliver.js"
+import * as Rows from "../Sql/Rows.js"
 import { CallEnded, type CallEndedEvent } from "./CallEnded.js"
 import { type CallLine, storedLine } from "./CallSessionsRepo.js"
 
@@ -147,6 +149,13 @@ const eventRow = (sessionId: string, event: JournalEvent): EventRow => ({
 
 const EVENT_COLUMNS = "y(id uuid, session_id uuid, type text, detail jsonb, at timestamptz)"
 
+/**
+ * The statements' answers, decoded narrowly (they run for every dial, note and end): the ids are only
+ * compared with the requests' own, so they are checked as strings.
+ */
+const DialedRow = Schema.Struct({ id: Schema.String, epoch: Schema.Int })
+const WrittenRow = Schema.Struct({ id: Schema.String })
+
 export class CallJournal extends Effect.Service<CallJournal>()("Calls/CallJournal", {
   scoped: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -159,11 +168,13 @@ export class CallJournal extends Effect.Service<CallJournal>()("Calls/CallJourna
     // -----------------------------------------------------------------------
 
     const dialStatement = (dials: ReadonlyArray<PendingDial>) =>
-      sql<{ id: string; epoch: number }>`
+      Rows.findAll(
+        DialedRow,
+        sql`
         WITH x AS (
           SELECT * FROM jsonb_to_recordset(${
-        JSON.stringify(dials.map((d) => ({ id: d.sessionId, epoch: d.epoch, at: iso(d.at), event_id: uuidv7() })))
-      }::jsonb)
+          JSON.stringify(dials.map((d) => ({ id: d.sessionId, epoch: d.epoch, at: iso(d.at), event_id: uuidv7() })))
+        }::jsonb)
             AS x(id uuid, epoch int, at timestamptz, event_id uuid)
         ), s AS (
           UPDATE call_sessions c SET status = 'DIALING', dialed_at = x.at, updated_at = now(),
@@ -178,22 +189,25 @@ export class CallJournal extends Effect.Service<CallJournal>()("Calls/CallJourna
         ), ${sql.literal(ATTEMPTS_DIALED_CTES)}
         SELECT id, owner_epoch AS epoch FROM s
       `
+      )
 
     const noteStatement = (notes: ReadonlyArray<PendingNote>) =>
-      sql<{ id: string }>`
+      Rows.findAll(
+        WrittenRow,
+        sql`
         WITH x AS (
           SELECT * FROM jsonb_to_recordset(${
-        JSON.stringify(notes.map((n) => ({
-          id: n.sessionId,
-          epoch: n.epoch,
-          status: n.state?.status ?? null,
-          dialed_at: n.state === undefined ? null : iso(n.state.dialedAt),
-          ringing_at: n.state === undefined || n.state.status === "DIALING" ? null : iso(n.state.ringingAt),
-          answered_at: n.state === undefined || n.state.status !== "IN_PROGRESS" ? null : iso(n.state.answeredAt),
-          provider_call_id: n.providerCallId ?? null,
-          reserved_seconds: n.reservedSeconds ?? null
-        })))
-      }::jsonb) AS x(id uuid, epoch int, status text, dialed_at timestamptz, ringing_at timestamptz,
+          JSON.stringify(notes.map((n) => ({
+            id: n.sessionId,
+            epoch: n.epoch,
+            status: n.state?.status ?? null,
+            dialed_at: n.state === undefined ? null : iso(n.state.dialedAt),
+            ringing_at: n.state === undefined || n.state.status === "DIALING" ? null : iso(n.state.ringingAt),
+            answered_at: n.state === undefined || n.state.status !== "IN_PROGRESS" ? null : iso(n.state.answeredAt),
+            provider_call_id: n.providerCallId ?? null,
+            reserved_seconds: n.reservedSeconds ?? null
+          })))
+        }::jsonb) AS x(id uuid, epoch int, status text, dialed_at timestamptz, ringing_at timestamptz,
             answered_at timestamptz, provider_call_id text, reserved_seconds int)
         ), s AS (
           UPDATE call_sessions c SET
@@ -210,38 +224,41 @@ export class CallJournal extends Effect.Service<CallJournal>()("Calls/CallJourna
           INSERT INTO call_events (id, session_id, type, detail, at)
           SELECT y.id, y.session_id, y.type, y.detail, y.at
           FROM jsonb_to_recordset(${JSON.stringify(notes.flatMap((n) => n.events))}::jsonb) AS ${
-        sql.literal(EVENT_COLUMNS)
-      }
+          sql.literal(EVENT_COLUMNS)
+        }
           WHERE y.session_id IN (SELECT id FROM s)
         )
         SELECT id FROM s
       `
+      )
 
     const endStatement = (ends: ReadonlyArray<PendingEnd>, notes: ReadonlyMap<string, PendingNote>) =>
-      sql<{ id: string }>`
+      Rows.findAll(
+        WrittenRow,
+        sql`
         WITH x AS (
           SELECT * FROM jsonb_to_recordset(${
-        JSON.stringify(ends.map(({ request: r }) => {
-          const note = notes.get(r.sessionId)
-          return {
-            id: r.sessionId,
-            epoch: r.epoch,
-            outcome: r.state.outcome,
-            end_reason: r.state.reason,
-            dialed_at: iso(r.state.dialedAt),
-            ringing_at: iso(r.state.ringingAt),
-            answered_at: iso(r.state.answeredAt),
-            ended_at: iso(r.state.endedAt),
-            started_at: iso(r.startedAt),
-            duration_seconds: r.durationSeconds,
-            billed_seconds: r.billedSeconds,
-            cost: r.cost,
-            transcript: r.transcript.map(storedLine),
-            provider_call_id: r.providerCallId ?? note?.providerCallId ?? null,
-            reserved_seconds: note?.reservedSeconds ?? null
-          }
-        }))
-      }::jsonb) AS x(id uuid, epoch int, outcome text, end_reason text, dialed_at timestamptz, ringing_at timestamptz,
+          JSON.stringify(ends.map(({ request: r }) => {
+            const note = notes.get(r.sessionId)
+            return {
+              id: r.sessionId,
+              epoch: r.epoch,
+              outcome: r.state.outcome,
+              end_reason: r.state.reason,
+              dialed_at: iso(r.state.dialedAt),
+              ringing_at: iso(r.state.ringingAt),
+              answered_at: iso(r.state.answeredAt),
+              ended_at: iso(r.state.endedAt),
+              started_at: iso(r.startedAt),
+              duration_seconds: r.durationSeconds,
+              billed_seconds: r.billedSeconds,
+              cost: r.cost,
+              transcript: r.transcript.map(storedLine),
+              provider_call_id: r.providerCallId ?? note?.providerCallId ?? null,
+              reserved_seconds: note?.reservedSeconds ?? null
+            }
+          }))
+        }::jsonb) AS x(id uuid, epoch int, outcome text, end_reason text, dialed_at timestamptz, ringing_at timestamptz,
             answered_at timestamptz, ended_at timestamptz, started_at timestamptz, duration_seconds int,
             billed_seconds int, cost bigint, transcript jsonb, provider_call_id text, reserved_seconds int)
         ), s AS (
@@ -257,21 +274,22 @@ export class CallJournal extends Effect.Service<CallJournal>()("Calls/CallJourna
           INSERT INTO call_events (id, session_id, type, detail, at)
           SELECT y.id, y.session_id, y.type, y.detail, y.at
           FROM jsonb_to_recordset(${
-        JSON.stringify(ends.flatMap(({ request: r }) => [
-          ...(notes.get(r.sessionId)?.events ?? []),
-          eventRow(r.sessionId, {
-            type: "ended",
-            at: r.state.endedAt,
-            detail: { outcome: r.state.outcome, reason: r.state.reason, cost: r.cost }
-          })
-        ]))
-      }::jsonb) AS ${sql.literal(EVENT_COLUMNS)}
+          JSON.stringify(ends.flatMap(({ request: r }) => [
+            ...(notes.get(r.sessionId)?.events ?? []),
+            eventRow(r.sessionId, {
+              type: "ended",
+              at: r.state.endedAt,
+              detail: { outcome: r.state.outcome, reason: r.state.reason, cost: r.cost }
+            })
+          ]))
+        }::jsonb) AS ${sql.literal(EVENT_COLUMNS)}
           WHERE y.session_id IN (SELECT id FROM s)
         ), ended AS (
           SELECT campaign_attempt_id, outcome, ended_at, started_at FROM s WHERE campaign_attempt_id IS NOT NULL
         ), ${sql.literal(ATTEMPTS_ENDED_CTES)}
         SELECT id FROM s
       `
+      )
 
     // -----------------------------------------------------------------------
     // Flushing a batch

@@ -1,67 +1,94 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { InsufficientFunds } from "@voiceagent/domain/Billing"
-import type { CallState } from "@voiceagent/domain/CallMachine"
+import { CallOutcome, type CallState, CallStatus, EndReasons } from "@voiceagent/domain/CallMachine"
 import {
-  type CallDirection,
+  CallDirection,
   CallLog,
+  CallProvider,
   CallSession,
-  type CallSpec,
+  CallSpec,
   directionOf,
-  type SessionId,
+  SessionId,
   type TranscriptLine,
-  type TurnLatency
+  TurnLatency
 } from "@voiceagent/domain/Calls"
-import type { TenantId } from "@voiceagent/domain/Ids"
+import { AgentId, ContactId, TenantId, VoiceNumberId } from "@voiceagent/domain/Ids"
 import { offsetOf, type PageRequest } from "@voiceagent/domain/Pagination"
 import { ConcurrentCallLimit } from "@voiceagent/domain/TenantEntity"
+import { Timestamp } from "@voiceagent/domain/Timestamp"
+import { AnsweredBy, VoicemailResult } from "@voiceagent/domain/Voicemail"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import { v7 as uuidv7 } from "uuid"
-import { fromDatabase } from "../Sql/Rows.js"
-
-interface SessionRow {
-  readonly id: string
-  readonly tenantId: string
-  readonly jobId: string
-  readonly agentId: string
-  readonly voiceNumberId: string | null
-  readonly provider: string
-  readonly fromNumber: string | null
-  readonly toNumber: string | null
-  readonly customerId: string | null
-  readonly campaignId: string | null
-  readonly campaignAttemptId: string | null
-  readonly metadata: Record<string, unknown>
-  readonly direction: CallDirection
-  readonly status: CallState["status"]
-  readonly outcome: string | null
-  readonly endReason: string | null
-  readonly providerCallId: string | null
-  readonly spec: CallSpec
-  readonly createdAt: Date
-  readonly dialedAt: Date | null
-  readonly ringingAt: Date | null
-  readonly answeredAt: Date | null
-  readonly endedAt: Date | null
-  readonly reservedSeconds: number
-  readonly durationSeconds: number
-  readonly billedSeconds: number
-  readonly cost: number
-  readonly currency: string
-  readonly transcript: ReadonlyArray<StoredLine>
-  readonly ownerEpoch: number
-  readonly answeredBy: "human" | "machine" | "unknown" | null
-  readonly voicemail: "hung_up" | "message_left" | null
-}
+import * as Rows from "../Sql/Rows.js"
 
 /** A transcript line as stored (`interrupted` and `latency` came with the conversation engine; older rows lack them). */
-interface StoredLine {
-  readonly speaker: "agent" | "customer"
-  readonly text: string
-  readonly at: string
-  readonly interrupted?: boolean
-  readonly latency?: TurnLatency | null
-}
+const StoredLine = Schema.Struct({
+  speaker: Schema.Literal("agent", "customer"),
+  text: Schema.String,
+  at: Timestamp,
+  interrupted: Schema.optional(Schema.Boolean),
+  latency: Schema.optional(Schema.NullOr(TurnLatency))
+})
+type StoredLine = typeof StoredLine.Type
+
+/** The spec as stored (jsonb, written from its encoded form); its metadata's shape is checked, not the write-time limits. */
+const StoredSpec = Schema.Struct({ ...CallSpec.fields, metadata: Rows.JsonObjectColumn })
+
+/**
+ * A `call_sessions` row (`SELECT *`), decoded: each column as the domain's type says, jsonb documents
+ * (spec, transcript, metadata) through their schemas, the `char(3)` currency trimmed.
+ */
+const SessionRow = Schema.Struct({
+  id: SessionId,
+  tenantId: TenantId,
+  jobId: Schema.String,
+  agentId: AgentId,
+  voiceNumberId: Schema.NullOr(VoiceNumberId),
+  provider: CallProvider,
+  fromNumber: Schema.NullOr(Schema.String),
+  toNumber: Schema.NullOr(Schema.String),
+  customerId: Schema.NullOr(ContactId),
+  campaignId: Schema.NullOr(Schema.String),
+  campaignAttemptId: Schema.NullOr(Schema.String),
+  metadata: Rows.JsonObjectColumn,
+  direction: CallDirection,
+  status: CallStatus,
+  outcome: Schema.NullOr(CallOutcome),
+  endReason: Schema.NullOr(Schema.Literal(...EndReasons)),
+  providerCallId: Schema.NullOr(Schema.String),
+  spec: StoredSpec,
+  createdAt: Schema.DateFromSelf,
+  dialedAt: Schema.NullOr(Schema.DateFromSelf),
+  ringingAt: Schema.NullOr(Schema.DateFromSelf),
+  answeredAt: Schema.NullOr(Schema.DateFromSelf),
+  endedAt: Schema.NullOr(Schema.DateFromSelf),
+  reservedSeconds: Schema.Int,
+  durationSeconds: Schema.Int,
+  billedSeconds: Schema.Int,
+  cost: Schema.Int,
+  currency: Schema.Trim,
+  transcript: Schema.Array(StoredLine),
+  ownerEpoch: Schema.Int,
+  answeredBy: Schema.NullOr(AnsweredBy),
+  voicemail: Schema.NullOr(VoicemailResult)
+})
+type SessionRow = typeof SessionRow.Type
+
+/** `insertReserved`'s answer: whether the session went in, and the wallet as locked (none before its first use). */
+const ReserveRow = Schema.Struct({
+  inserted: Schema.Int,
+  available: Schema.NullOr(Schema.Int),
+  openCalls: Schema.NullOr(Schema.Int)
+})
+
+const EventRow = Schema.Struct({ type: Schema.String, at: Schema.DateFromSelf, detail: Schema.Unknown })
+
+const IdRow = Schema.Struct({ id: SessionId })
+
+/** `claimOrLoad`'s row: the session, and whether this statement claimed it. */
+const ClaimedRow = Schema.Struct({ ...SessionRow.fields, claimed: Schema.Boolean })
 
 /** A line of a call's transcript, as the entity holds it (`at` in epoch ms). */
 export interface CallLine {
@@ -72,12 +99,15 @@ export interface CallLine {
   readonly latency: TurnLatency | null
 }
 
-export const storedLine = (line: CallLine): StoredLine => ({ ...line, at: new Date(line.at).toISOString() })
+export const storedLine = (line: CallLine): typeof StoredLine.Encoded => ({
+  ...line,
+  at: new Date(line.at).toISOString()
+})
 
 const callLine = (line: StoredLine): CallLine => ({
   speaker: line.speaker,
   text: line.text,
-  at: new Date(line.at).getTime(),
+  at: line.at.getTime(),
   interrupted: line.interrupted ?? false,
   latency: line.latency ?? null
 })
@@ -100,47 +130,57 @@ export interface StoredCall {
 
 const ms = (d: Date | null) => d === null ? null : d.getTime()
 
+/** A column the row's status requires, absent: the row and the state machine disagree, a defect naming the column. */
+const required = <A>(row: SessionRow, column: keyof SessionRow & string, value: A | null): A => {
+  if (value === null) throw new Error(`call_sessions ${row.id}: ${column} is null on a ${row.status} call`)
+  return value
+}
+
 export const stateOf = (row: SessionRow): CallState => {
   switch (row.status) {
     case "QUEUED":
       return { status: "QUEUED" }
     case "DIALING":
-      return { status: "DIALING", dialedAt: ms(row.dialedAt)! }
+      return { status: "DIALING", dialedAt: required(row, "dialedAt", ms(row.dialedAt)) }
     case "RINGING":
-      return { status: "RINGING", dialedAt: ms(row.dialedAt)!, ringingAt: ms(row.ringingAt)! }
+      return {
+        status: "RINGING",
+        dialedAt: required(row, "dialedAt", ms(row.dialedAt)),
+        ringingAt: required(row, "ringingAt", ms(row.ringingAt))
+      }
     case "IN_PROGRESS":
       return {
         status: "IN_PROGRESS",
-        dialedAt: ms(row.dialedAt)!,
+        dialedAt: required(row, "dialedAt", ms(row.dialedAt)),
         ringingAt: ms(row.ringingAt),
-        answeredAt: ms(row.answeredAt)!
+        answeredAt: required(row, "answeredAt", ms(row.answeredAt))
       }
     case "ENDED":
       return {
         status: "ENDED",
-        outcome: row.outcome as any,
-        reason: row.endReason as any,
+        outcome: required(row, "outcome", row.outcome),
+        reason: required(row, "endReason", row.endReason),
         dialedAt: ms(row.dialedAt),
         ringingAt: ms(row.ringingAt),
         answeredAt: ms(row.answeredAt),
-        endedAt: ms(row.endedAt)!
+        endedAt: required(row, "endedAt", ms(row.endedAt))
       }
   }
 }
 
 const logFields = (row: SessionRow) => ({
-  sessionId: row.id as SessionId,
+  sessionId: row.id,
   jobId: row.jobId,
   status: row.status,
-  outcome: row.outcome as any,
+  outcome: row.outcome,
   endReason: row.endReason,
   direction: row.direction,
-  agentId: row.agentId as any,
-  voiceNumberId: row.voiceNumberId as any,
-  provider: row.provider as any,
+  agentId: row.agentId,
+  voiceNumberId: row.voiceNumberId,
+  provider: row.provider,
   fromNumber: row.fromNumber,
   toNumber: row.toNumber,
-  customerId: row.customerId as any,
+  customerId: row.customerId,
   campaignId: row.campaignId,
   campaignAttemptId: row.campaignAttemptId,
   metadata: row.metadata,
@@ -151,9 +191,9 @@ const logFields = (row: SessionRow) => ({
   durationSeconds: row.durationSeconds,
   billedSeconds: row.billedSeconds,
   cost: row.cost,
-  currency: row.currency.trim(),
-  answeredBy: row.answeredBy ?? null,
-  voicemail: row.voicemail ?? null
+  currency: row.currency,
+  answeredBy: row.answeredBy,
+  voicemail: row.voicemail
 })
 
 const detailOf = (detail: unknown) => detail === null || detail === undefined ? null : JSON.stringify(detail)
@@ -245,7 +285,9 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
     ): Effect.Effect<"inserted" | "exists", InsufficientFunds | ConcurrentCallLimit> =>
       Effect.gen(function*() {
         const { amount, concurrencyLimit: limit } = reservation
-        const take = sql<{ inserted: number; available: number | null; openCalls: number | null }>`
+        const take = Rows.single(
+          ReserveRow,
+          sql`
           WITH w AS (
             SELECT balance, reserved, balance - reserved AS available, open_calls FROM wallets WHERE tenant_id = ${spec.tenantId} FOR UPDATE
           ), ok AS (
@@ -254,8 +296,8 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
             INSERT INTO call_sessions (${sql.literal(SESSION_INSERT_COLUMNS)})
             SELECT ${sql.literal(SESSION_INSERT_COLUMNS)}
             FROM jsonb_populate_record(NULL::call_sessions, ${
-          JSON.stringify(sessionRowOf(id, spec, reservedSeconds))
-        }::jsonb), ok
+            JSON.stringify(sessionRowOf(id, spec, reservedSeconds))
+          }::jsonb), ok
             ON CONFLICT (id) DO NOTHING
             RETURNING id
           ), res AS (
@@ -274,6 +316,7 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
           SELECT (SELECT count(*) FROM session)::int AS inserted, (SELECT available FROM w) AS available,
                  (SELECT open_calls FROM w) AS open_calls
         `
+        )
         const decide = (row: { inserted: number; openCalls: number | null }) =>
           Effect.gen(function*() {
             if (row.inserted === 1) return "inserted" as const
@@ -282,8 +325,8 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
             if (limit !== null && (row.openCalls ?? 0) >= limit) return yield* new ConcurrentCallLimit()
             return yield* new InsufficientFunds()
           })
-        const [row] = yield* take
-        if (row !== undefined && row.available !== null) return yield* decide(row)
+        const row = yield* take
+        if (row.available !== null) return yield* decide(row)
         // the wallet's first use: created and the call taken in one transaction, so a refusal leaves
         // no wallet behind
         return yield* Effect.gen(function*() {
@@ -291,8 +334,7 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
             INSERT INTO wallets (tenant_id, currency) SELECT id, currency FROM tenants WHERE id = ${spec.tenantId}
             ON CONFLICT (tenant_id) DO NOTHING
           `
-          const [created] = yield* take
-          return yield* decide(created!)
+          return yield* decide(yield* take)
         }).pipe(sql.withTransaction)
       }).pipe(Effect.catchTag("SqlError", Effect.die))
 
@@ -308,8 +350,8 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
     })
 
     const load = (id: SessionId) =>
-      sql<SessionRow>`SELECT * FROM call_sessions WHERE id = ${id}`.pipe(
-        Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), storedCall)),
+      Rows.findOne(SessionRow, sql`SELECT * FROM call_sessions WHERE id = ${id}`).pipe(
+        Effect.map(Option.map(storedCall)),
         Effect.orDie
       )
 
@@ -319,12 +361,11 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
      * `None` when the call is over (or unknown); then there is nothing to own.
      */
     const claim = (id: SessionId) =>
-      sql<SessionRow>`
-        UPDATE call_sessions SET owner_epoch = owner_epoch + 1 WHERE id = ${id} AND status <> 'ENDED' RETURNING *
-      `.pipe(
-        Effect.map((rows) =>
-          Option.map(Option.fromNullable(rows[0]), (row) => ({ call: storedCall(row), epoch: row.ownerEpoch }))
-        ),
+      Rows.findOne(
+        SessionRow,
+        sql`UPDATE call_sessions SET owner_epoch = owner_epoch + 1 WHERE id = ${id} AND status <> 'ENDED' RETURNING *`
+      ).pipe(
+        Effect.map(Option.map((row) => ({ call: storedCall(row), epoch: row.ownerEpoch }))),
         Effect.orDie
       )
 
@@ -334,19 +375,21 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
      * lock may read as it was before; the epoch fences such an instance off at its first write.
      */
     const claimOrLoad = (id: SessionId) =>
-      sql<SessionRow & { readonly claimed: boolean }>`
+      Rows.findOne(
+        ClaimedRow,
+        sql`
         WITH claimed AS (
           UPDATE call_sessions SET owner_epoch = owner_epoch + 1 WHERE id = ${id} AND status <> 'ENDED' RETURNING *
         )
         SELECT true AS claimed, * FROM claimed
         UNION ALL
         SELECT false AS claimed, * FROM call_sessions WHERE id = ${id} AND NOT EXISTS (SELECT 1 FROM claimed)
-      `.pipe(
-        Effect.map(([row]) =>
-          row === undefined
-            ? { call: undefined, epoch: undefined }
-            : { call: storedCall(row), epoch: row.claimed ? row.ownerEpoch : undefined }
-        ),
+      `
+      ).pipe(
+        Effect.map(Option.match({
+          onNone: () => ({ call: undefined, epoch: undefined }),
+          onSome: (row) => ({ call: storedCall(row), epoch: row.claimed ? row.ownerEpoch : undefined })
+        })),
         Effect.orDie
       )
 
@@ -370,17 +413,22 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
 
     const findLog = (tenantId: TenantId, id: string) =>
       Effect.gen(function*() {
-        const [row] = yield* sql<SessionRow>`SELECT * FROM call_sessions WHERE id = ${id} AND tenant_id = ${tenantId}`
-        if (row === undefined) return Option.none<CallSession>()
-        const events = yield* sql<{ type: string; at: Date; detail: unknown }>`
-          SELECT type, at, detail FROM call_events WHERE session_id = ${id} ORDER BY at, id
-        `
+        const found = yield* Rows.findOne(
+          SessionRow,
+          sql`SELECT * FROM call_sessions WHERE id = ${id} AND tenant_id = ${tenantId}`
+        )
+        if (Option.isNone(found)) return Option.none<CallSession>()
+        const row = found.value
+        const events = yield* Rows.findAll(
+          EventRow,
+          sql`SELECT type, at, detail FROM call_events WHERE session_id = ${id} ORDER BY at, id`
+        )
         return Option.some(
           new CallSession({
             ...logFields(row),
             transcript: row.transcript.map((t) => transcriptLine(callLine(t))),
             events: events.map((e) => ({ type: e.type, at: e.at, detail: e.detail ?? null }))
-          }, fromDatabase)
+          }, Rows.validated)
         )
       }).pipe(Effect.orDie)
 
@@ -396,32 +444,32 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
         ...(filter.to === undefined ? [] : [sql`created_at < ${filter.to}`])
       ]
       const where = sql.and(conditions)
-      return Effect.all([
-        sql<SessionRow>`
+      return Rows.page(
+        SessionRow,
+        sql`
           SELECT * FROM call_sessions WHERE ${where}
           ORDER BY id DESC LIMIT ${page.pageSize} OFFSET ${offsetOf(page)}
         `,
-        sql<{ n: number }>`SELECT count(*) AS n FROM call_sessions WHERE ${where}`
-      ]).pipe(
-        Effect.map(([rows, [count]]) => ({
-          items: rows.map((r) =>
+        sql`SELECT count(*) AS total FROM call_sessions WHERE ${where}`
+      ).pipe(
+        Effect.map(({ items, total }) => ({
+          items: items.map((r) =>
             new CallLog({
               ...logFields(r),
               ...(filter.includeTranscript === true
                 ? { transcript: r.transcript.map((t) => transcriptLine(callLine(t))) }
                 : {})
-            }, fromDatabase)
+            }, Rows.validated)
           ),
-          total: count!.n
-        })),
-        Effect.orDie
+          total
+        }))
       )
     }
 
     /** Calls not ended, oldest first: the supervisor makes sure each has a running entity. */
     const live = (limit: number) =>
-      sql<{ id: string }>`SELECT id FROM call_sessions WHERE status <> 'ENDED' ORDER BY id LIMIT ${limit}`.pipe(
-        Effect.map((rows) => rows.map((r) => r.id as SessionId)),
+      Rows.findAll(IdRow, sql`SELECT id FROM call_sessions WHERE status <> 'ENDED' ORDER BY id LIMIT ${limit}`).pipe(
+        Effect.map((rows) => rows.map((r) => r.id)),
         Effect.orDie
       )
 

@@ -50,7 +50,7 @@ export class CallTransfersRepo extends Effect.Service<CallTransfersRepo>()("Call
 
     /** Claims the call's transfer; false when one is under way or done (a failed one is claimed again). */
     const claim = (request: TransferClaim) =>
-      sql<{ sessionId: string }>`
+      sql`
         INSERT INTO call_transfers (session_id, tenant_id, to_number, mode, source, status, requested_at)
         VALUES (${request.sessionId}, ${request.tenantId}, ${request.toNumber}, ${request.mode}, ${request.source},
           'requested', ${new Date(request.at)})

@@ -11,14 +11,22 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { InsufficientFunds } from "@voiceagent/domain/Billing"
 import { CallEvent, type CallState } from "@voiceagent/domain/CallMachine"
-import type { CallProvider, CallSpec, InboundAnswer, MediaRoute, SessionId } from "@voiceagent/domain/Calls"
-import type { AgentId, ContactId, TenantId, VoiceNumberId } from "@voiceagent/domain/Ids"
-import type { PhoneProvider } from "@voiceagent/domain/Phone"
+import {
+  type CallProvider,
+  type CallSpec,
+  type InboundAnswer,
+  type MediaRoute,
+  SessionId
+} from "@voiceagent/domain/Calls"
+import { AgentId, ContactId, TenantId, VoiceNumberId } from "@voiceagent/domain/Ids"
+import { PhoneProvider } from "@voiceagent/domain/Phone"
 import type { ConcurrentCallLimit } from "@voiceagent/domain/TenantEntity"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import { v7 as uuidv7 } from "uuid"
+import * as Rows from "../Sql/Rows.js"
 import type { Carrier } from "../Telephony/Telephony.js"
 import type { StoredCall } from "./CallSessionsRepo.js"
 
@@ -32,6 +40,18 @@ export interface InboundRoute {
 /** The carriers whose incoming calls are taken, as `inbound_calls.carrier`. */
 export type InboundCarrier = "twilio" | "telnyx"
 
+const RouteRow = Schema.Struct({
+  tenantId: TenantId,
+  agentId: AgentId,
+  voiceNumberId: VoiceNumberId,
+  provider: PhoneProvider,
+  phoneNumber: Schema.String
+})
+
+const SessionIdRow = Schema.Struct({ sessionId: SessionId })
+
+const ContactIdRow = Schema.Struct({ id: ContactId })
+
 export class InboundCallsRepo extends Effect.Service<InboundCallsRepo>()("Calls/InboundCallsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -42,7 +62,9 @@ export class InboundCallsRepo extends Effect.Service<InboundCallsRepo>()("Calls/
      * an agent, or when more than one tenant does (a number registered twice is answered by nobody).
      */
     const route = (phoneNumber: string) =>
-      sql<{ tenantId: string; agentId: string; voiceNumberId: string; provider: PhoneProvider; phoneNumber: string }>`
+      Rows.findAll(
+        RouteRow,
+        sql`
         SELECT DISTINCT ON (v.tenant_id) v.tenant_id, a.id AS agent_id, v.id AS voice_number_id, v.provider, v.phone_number
         FROM voice_numbers v
         JOIN agents a ON a.tenant_id = v.tenant_id
@@ -50,7 +72,8 @@ export class InboundCallsRepo extends Effect.Service<InboundCallsRepo>()("Calls/
         WHERE v.phone_number = ${phoneNumber} AND a.is_active AND a.channel = 'VOICE'
         ORDER BY v.tenant_id, a.id
         LIMIT 2
-      `.pipe(
+      `
+      ).pipe(
         Effect.flatMap((rows) => {
           if (rows.length > 1) {
             return Effect.as(
@@ -61,10 +84,10 @@ export class InboundCallsRepo extends Effect.Service<InboundCallsRepo>()("Calls/
             )
           }
           return Effect.succeed(Option.map(Option.fromNullable(rows[0]), (row): InboundRoute => ({
-            tenantId: row.tenantId as TenantId,
-            agentId: row.agentId as AgentId,
+            tenantId: row.tenantId,
+            agentId: row.agentId,
             voiceNumber: {
-              id: row.voiceNumberId as VoiceNumberId,
+              id: row.voiceNumberId,
               provider: row.provider,
               phoneNumber: row.phoneNumber
             }
@@ -83,17 +106,21 @@ export class InboundCallsRepo extends Effect.Service<InboundCallsRepo>()("Calls/
       Effect.gen(function*() {
         // a row found neither way was forgotten in between (a call not taken after all): insert again
         for (let attempt = 1;; attempt++) {
-          const [inserted] = yield* sql<{ sessionId: string }>`
+          const inserted = yield* Rows.findOne(
+            SessionIdRow,
+            sql`
             INSERT INTO inbound_calls (carrier, carrier_call_id, session_id, tenant_id)
             VALUES (${carrier}, ${carrierCallId}, ${uuidv7()}, ${tenantId})
             ON CONFLICT (carrier, carrier_call_id) DO NOTHING
             RETURNING session_id
           `
-          if (inserted !== undefined) return inserted.sessionId as SessionId
-          const [existing] = yield* sql<{ sessionId: string }>`
-            SELECT session_id FROM inbound_calls WHERE carrier = ${carrier} AND carrier_call_id = ${carrierCallId}
-          `
-          if (existing !== undefined) return existing.sessionId as SessionId
+          )
+          if (Option.isSome(inserted)) return inserted.value.sessionId
+          const existing = yield* Rows.findOne(
+            SessionIdRow,
+            sql`SELECT session_id FROM inbound_calls WHERE carrier = ${carrier} AND carrier_call_id = ${carrierCallId}`
+          )
+          if (Option.isSome(existing)) return existing.value.sessionId
           if (attempt === 3) {
             return yield* Effect.dieMessage(`inbound call ${carrier}:${carrierCallId}: neither inserted nor found`)
           }
@@ -102,15 +129,19 @@ export class InboundCallsRepo extends Effect.Service<InboundCallsRepo>()("Calls/
 
     /** The session of a carrier's call taken here before, if any. */
     const sessionOf = (carrier: InboundCarrier, carrierCallId: string) =>
-      sql<{ sessionId: string }>`
-        SELECT session_id FROM inbound_calls WHERE carrier = ${carrier} AND carrier_call_id = ${carrierCallId}
-      `.pipe(Effect.map(([row]) => Option.map(Option.fromNullable(row), (r) => r.sessionId as SessionId)), Effect.orDie)
+      Rows.findOne(
+        SessionIdRow,
+        sql`SELECT session_id FROM inbound_calls WHERE carrier = ${carrier} AND carrier_call_id = ${carrierCallId}`
+      ).pipe(Effect.map(Option.map((r) => r.sessionId)), Effect.orDie)
 
     /** The tenant's contact with the caller's number (the newest, when several lists have it). */
     const contactOf = (tenantId: TenantId, phoneNumber: string) =>
-      sql<{ id: string }>`
+      Rows.findOne(
+        ContactIdRow,
+        sql`
         SELECT id FROM contacts WHERE tenant_id = ${tenantId} AND phone_number = ${phoneNumber} ORDER BY id DESC LIMIT 1
-      `.pipe(Effect.map(([row]) => row === undefined ? null : row.id as ContactId), Effect.orDie)
+      `
+      ).pipe(Effect.map(Option.match({ onNone: () => null, onSome: (row) => row.id })), Effect.orDie)
 
     /** Forgets a call that was not taken after all (its number's provider is another carrier's). */
     const forget = (carrier: InboundCarrier, carrierCallId: string) =>

@@ -6,16 +6,17 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { ValidationIssue } from "@voiceagent/domain/ApiError"
-import type { CallOutcome } from "@voiceagent/domain/CallMachine"
+import { CallOutcome } from "@voiceagent/domain/CallMachine"
 import type { CallSpec } from "@voiceagent/domain/Calls"
 import { allowedFrom, type CampaignState, type CampaignStatus } from "@voiceagent/domain/CampaignMachine"
 import {
+  AttemptStatus,
   Campaign,
   CAMPAIGN_LIMITS,
   CampaignAttempt,
-  type CampaignAttemptId,
-  type CampaignId,
-  type ContactState,
+  CampaignAttemptId,
+  CampaignId,
+  ContactState,
   type CreateCampaignRequest,
   DncEntry,
   recipientHoursOnCreate,
@@ -24,15 +25,17 @@ import {
   type UpdateCampaignRequest,
   updateIssues
 } from "@voiceagent/domain/Campaigns"
-import type { ContactId, TenantId } from "@voiceagent/domain/Ids"
+import { ContactId, type TenantId, VoiceNumberId } from "@voiceagent/domain/Ids"
 import { type JsonObject, mergePatch } from "@voiceagent/domain/Json"
 import { offsetOf, type PageRequest } from "@voiceagent/domain/Pagination"
+import { PhoneProvider } from "@voiceagent/domain/Phone"
 import { VoiceNumber } from "@voiceagent/domain/VoiceNumbers"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import { v7 as uuidv7 } from "uuid"
 import { type CallReservation, SESSION_INSERT_COLUMNS, sessionRowOf } from "../Calls/CallSessionsRepo.js"
-import { fromDatabase } from "../Sql/Rows.js"
+import * as Rows from "../Sql/Rows.js"
 
 const COLUMNS = `id, tenant_id, name, description, agent_id, voice_number_id, contact_list_id, status, status_reason,
   total_contacts, dialed_contacts, answered_contacts, dial_timeout, max_attempts, redial_delay_min, max_concurrent_calls,
@@ -125,18 +128,103 @@ export interface ContactCounts {
   readonly awaitingLocalHours: number
 }
 
-const toCampaign = (row: any) => new Campaign(row, fromDatabase)
+/** A campaign row (`COLUMNS`): the class's fields; its metadata's shape is checked, not the write-time limits. */
+const CampaignRow = Rows.of(Campaign, { metadata: Rows.JsonObjectColumn })
 
-/** The campaign's agent (null: gone) and voice number as a pass reads them (`referenceColumns`). */
-interface ReferencesRow {
-  readonly agentActive: boolean | null
-  readonly numberId: string | null
-  readonly numberPhoneNumber: string
-  readonly numberProvider: string
-  readonly numberLabel: string | null
-  readonly numberCreatedAt: Date
-  readonly numberUpdatedAt: Date
-}
+/** An attempt row (`ATTEMPT_COLUMNS`, joined with its contact's snapshot). */
+const CampaignAttemptRow = Rows.of(CampaignAttempt)
+
+const DncRow = Rows.of(DncEntry)
+
+const OwnerEpochRow = Schema.Struct({ ownerEpoch: Schema.Int })
+
+const CountRow = Schema.Struct({ n: Schema.NonNegativeInt })
+
+const SkippedRow = Schema.Struct({ contactId: ContactId, attempts: Schema.Int })
+
+const WorkloadRow = Schema.Struct({
+  open: Schema.NonNegativeInt,
+  pending: Schema.NonNegativeInt,
+  nextDue: Schema.NullOr(Schema.DateFromSelf)
+})
+
+const OpenClaimRow = Schema.Struct({
+  id: CampaignAttemptId,
+  contactId: ContactId,
+  phoneNumber: Schema.String,
+  sessionId: Schema.String
+})
+
+const ContactCountRow = Schema.Struct({
+  state: ContactState,
+  n: Schema.NonNegativeInt,
+  awaiting: Schema.NonNegativeInt
+})
+
+const AttemptCountRow = Schema.Struct({
+  status: AttemptStatus,
+  outcome: Schema.NullOr(CallOutcome),
+  n: Schema.NonNegativeInt
+})
+
+const CampaignIdRow = Schema.Struct({ id: CampaignId })
+
+/**
+ * The campaign's agent (null: gone) and voice number as a pass reads them (`referenceColumns`): the
+ * number's columns all null (left-joined, gone) or all there.
+ */
+const ReferencesRow = Schema.extend(
+  Schema.Struct({ agentActive: Schema.NullOr(Schema.Boolean) }),
+  Schema.Union(
+    Schema.Struct({
+      numberId: Schema.Null,
+      numberPhoneNumber: Schema.Null,
+      numberProvider: Schema.Null,
+      numberLabel: Schema.Null,
+      numberCreatedAt: Schema.Null,
+      numberUpdatedAt: Schema.Null
+    }),
+    Schema.Struct({
+      numberId: VoiceNumberId,
+      numberPhoneNumber: Schema.String,
+      numberProvider: PhoneProvider,
+      numberLabel: Schema.NullOr(Schema.String),
+      numberCreatedAt: Schema.DateFromSelf,
+      numberUpdatedAt: Schema.DateFromSelf
+    })
+  )
+)
+type ReferencesRow = typeof ReferencesRow.Type
+
+/** A json column the drivers give parsed (`pg`) or as its text (PGlite). */
+const JsonColumn = <A, I>(schema: Schema.Schema<A, I>) => Schema.Union(schema, Schema.parseJson(schema))
+
+const DueContactRow = Schema.Struct({
+  contactId: ContactId,
+  phoneNumber: Schema.String,
+  attempts: Schema.Int,
+  dnc: Schema.Boolean
+})
+
+/** A pass's row: the workload, the due contacts (a json array, null when none) and the references. */
+const PassRow = Schema.extend(
+  Schema.Struct({ ...WorkloadRow.fields, due: Schema.NullOr(JsonColumn(Schema.Array(DueContactRow))) }),
+  ReferencesRow
+)
+
+const ClaimRow = Schema.Struct({ id: CampaignAttemptId, sessionId: Schema.String, attemptNumber: Schema.Int })
+
+const ClaimedRow = Schema.Struct({ id: CampaignAttemptId, contactId: ContactId, sessionId: Schema.String })
+
+/** A batched claim's answer (`claimed` a json array, null when nothing was taken). */
+const ClaimBatchRow = Schema.Struct({
+  claimed: Schema.NullOr(JsonColumn(Schema.Array(ClaimedRow))),
+  available: Schema.NullOr(Schema.Int),
+  openCalls: Schema.NullOr(Schema.Int),
+  owned: Schema.NonNegativeInt,
+  agentActive: Schema.NullOr(Schema.Boolean),
+  numberPresent: Schema.Boolean
+})
 
 /** What a dial pass checks before it dials: the agent (null when gone) and the voice number. */
 export interface References {
@@ -154,7 +242,7 @@ const referencesOf = (row: ReferencesRow): References => ({
       label: row.numberLabel,
       createdAt: row.numberCreatedAt,
       updatedAt: row.numberUpdatedAt
-    } as VoiceNumber, fromDatabase)
+    }, Rows.validated)
   )
 })
 
@@ -243,7 +331,9 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
 
     const create = (tenantId: TenantId, input: CreateCampaignRequest, now: number) => {
       const hours = recipientHoursOnCreate(input.recipientCallingHours)
-      return sql`
+      return Rows.single(
+        CampaignRow,
+        sql`
         INSERT INTO campaigns (id, tenant_id, name, description, agent_id, voice_number_id, contact_list_id,
           dial_timeout, max_attempts, redial_delay_min, max_concurrent_calls, timezone, call_window_start,
           call_window_end, call_days, recipient_hours_enabled, recipient_hours_start, recipient_hours_end,
@@ -261,32 +351,34 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
           ${hours.enabled}, ${hours.start}, ${hours.end},
           ${JSON.stringify(input.metadata ?? {})}::jsonb, ${new Date(now)}, ${new Date(now)})
         RETURNING ${columns}
-      `.pipe(Effect.map(([row]) => toCampaign(row)), Effect.orDie)
+      `
+      ).pipe(Effect.orDie)
     }
 
     const list = (tenantId: TenantId, status: CampaignStatus | undefined, page: PageRequest) =>
-      Effect.all([
+      Rows.page(
+        CampaignRow,
         sql`
           SELECT ${columns} FROM campaigns
           WHERE tenant_id = ${tenantId} ${status === undefined ? sql`` : sql`AND status = ${status}`}
           ORDER BY id DESC LIMIT ${page.pageSize} OFFSET ${offsetOf(page)}
         `,
-        sql<{ total: number }>`
+        sql`
           SELECT count(*)::int AS total FROM campaigns
           WHERE tenant_id = ${tenantId} ${status === undefined ? sql`` : sql`AND status = ${status}`}
         `
-      ]).pipe(
-        Effect.map(([rows, [count]]) => ({ items: rows.map(toCampaign), total: count!.total })),
-        Effect.orDie
       )
 
     /** The campaign if it is the tenant's (any tenant's when `tenantId` is null: the entity's own reads). */
     const find = (tenantId: TenantId | null, id: CampaignId, options: { readonly lock?: boolean } = {}) =>
-      sql`
+      Rows.findOne(
+        CampaignRow,
+        sql`
         SELECT ${columns} FROM campaigns WHERE id = ${id}
         ${tenantId === null ? sql`` : sql`AND tenant_id = ${tenantId}`}
         ${options.lock === true ? sql`FOR UPDATE` : sql``}
-      `.pipe(Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toCampaign)), Effect.orDie)
+      `
+      ).pipe(Effect.orDie)
 
     /** Changes a DRAFT, once the patch merged with what is stored is still valid. */
     const update = (tenantId: TenantId, id: CampaignId, patch: UpdateCampaignRequest, now: number) =>
@@ -303,7 +395,9 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
           : mergePatch(c.metadata, patch.metadata) as JsonObject
         const start = patch.callWindowStart ?? c.callWindowStart
         const end = patch.callWindowEnd ?? c.callWindowEnd
-        const [row] = yield* sql`
+        const campaign = yield* Rows.single(
+          CampaignRow,
+          sql`
           UPDATE campaigns SET
             name = ${patch.name ?? c.name},
             description = ${patch.description ?? c.description},
@@ -326,7 +420,8 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
           WHERE id = ${id}
           RETURNING ${columns}
         `
-        return { _tag: "Updated", campaign: toCampaign(row) } as UpdateResult
+        )
+        return { _tag: "Updated", campaign } as UpdateResult
       }).pipe(sql.withTransaction, Effect.orDie)
 
     /** Deletes the campaign and its attempts unless it is scheduled, running or paused. */
@@ -347,23 +442,26 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
      * state changes and claims apply (see `writeState`, `claim`). `None` for no such campaign.
      */
     const claimOwnership = (id: CampaignId) =>
-      sql<
-        { ownerEpoch: number }
-      >`UPDATE campaigns SET owner_epoch = owner_epoch + 1 WHERE id = ${id} RETURNING owner_epoch`.pipe(
-        Effect.map(([row]) => Option.map(Option.fromNullable(row), (r) => r.ownerEpoch)),
+      Rows.findOne(
+        OwnerEpochRow,
+        sql`UPDATE campaigns SET owner_epoch = owner_epoch + 1 WHERE id = ${id} RETURNING owner_epoch`
+      ).pipe(
+        Effect.map(Option.map((r) => r.ownerEpoch)),
         Effect.orDie
       )
 
     /** Whether an instance other than the one holding `epoch` owns the campaign now. */
     const ownedElsewhere = (id: CampaignId, epoch: number) =>
-      sql<{ ownerEpoch: number }>`SELECT owner_epoch FROM campaigns WHERE id = ${id}`.pipe(
-        Effect.map(([row]) => row !== undefined && row.ownerEpoch !== epoch),
+      Rows.findOne(OwnerEpochRow, sql`SELECT owner_epoch FROM campaigns WHERE id = ${id}`).pipe(
+        Effect.map(Option.exists((r) => r.ownerEpoch !== epoch)),
         Effect.orDie
       )
 
     /** Writes a state the machine produced; `None` when another instance owns the campaign now. */
     const writeState = (id: CampaignId, epoch: number, state: CampaignState, now: number) =>
-      sql`
+      Rows.findOne(
+        CampaignRow,
+        sql`
         UPDATE campaigns SET
           status = ${state.status},
           status_reason = ${state.statusReason},
@@ -373,7 +471,8 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
           updated_at = ${new Date(now)}
         WHERE id = ${id} AND owner_epoch = ${epoch}
         RETURNING ${columns}
-      `.pipe(Effect.map(([row]) => Option.map(Option.fromNullable(row), toCampaign)), Effect.orDie)
+      `
+      ).pipe(Effect.orDie)
 
     /**
      * Copies the list into the campaign (in the transaction that starts dialing): each contact once,
@@ -392,11 +491,12 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
           ON CONFLICT DO NOTHING
         `
         yield* recordSkips(campaign, at)
-        const [count] = yield* sql<
-          { n: number }
-        >`SELECT count(*)::int AS n FROM campaign_contacts WHERE campaign_id = ${campaign.id}`
-        yield* sql`UPDATE campaigns SET total_contacts = ${count!.n} WHERE id = ${campaign.id}`
-        return count!.n
+        const { n } = yield* Rows.single(
+          CountRow,
+          sql`SELECT count(*)::int AS n FROM campaign_contacts WHERE campaign_id = ${campaign.id}`
+        )
+        yield* sql`UPDATE campaigns SET total_contacts = ${n} WHERE id = ${campaign.id}`
+        return n
       }).pipe(Effect.orDie)
 
     /**
@@ -405,13 +505,16 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
      */
     const recordSkips = (campaign: Campaign, at: Date) =>
       Effect.gen(function*() {
-        const skipped = yield* sql<{ contactId: string; attempts: number }>`
+        const skipped = yield* Rows.findAll(
+          SkippedRow,
+          sql`
           SELECT cc.contact_id, cc.attempts
           FROM campaign_contacts cc
           WHERE cc.campaign_id = ${campaign.id} AND cc.state = 'SKIPPED'
             AND NOT EXISTS (SELECT 1 FROM campaign_attempts a WHERE a.campaign_id = cc.campaign_id AND a.contact_id = cc.contact_id)
           ORDER BY cc.position
         `
+        )
         if (skipped.length === 0) return
         const rows = skipped.map((s) => ({ id: uuidv7(), contact_id: s.contactId, attempt_number: s.attempts + 1 }))
         yield* sql`
@@ -430,12 +533,15 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
 
     /** Attempts placed and not ended, and the earliest redial still to come. */
     const workload = (id: CampaignId) =>
-      sql<{ open: number; pending: number; nextDue: Date | null }>`
+      Rows.single(
+        WorkloadRow,
+        sql`
         SELECT
           (SELECT count(*)::int FROM campaign_attempts WHERE campaign_id = ${id} AND status IN ('CLAIMED', 'DIALED')) AS open,
           (SELECT count(*)::int FROM campaign_contacts WHERE campaign_id = ${id} AND state IN ('PENDING', 'IN_PROGRESS')) AS pending,
           (SELECT min(next_attempt_at) FROM campaign_contacts WHERE campaign_id = ${id} AND state = 'PENDING') AS next_due
-      `.pipe(Effect.map(([row]) => row!), Effect.orDie)
+      `
+      ).pipe(Effect.orDie)
 
     /**
      * What a dial pass looks at, in one statement: the campaign's references (as {@link references}
@@ -445,10 +551,9 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
      * campaign's `maxConcurrentCalls` less the open attempts.
      */
     const pass = (campaign: Campaign, now: number, limit: number, withinCapacity: boolean) =>
-      sql<
-        & { open: number; pending: number; nextDue: Date | null; due: ReadonlyArray<DueContact> | string | null }
-        & ReferencesRow
-      >`
+      Rows.single(
+        PassRow,
+        sql`
         WITH w AS (
           SELECT
             (SELECT count(*)::int FROM campaign_attempts WHERE campaign_id = ${campaign.id} AND status IN ('CLAIMED', 'DIALED')) AS open,
@@ -470,13 +575,14 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
           ${referenceColumns(campaign)}
         FROM w
         LEFT JOIN voice_numbers n ON n.id = ${campaign.voiceNumberId} AND n.tenant_id = ${campaign.tenantId}
-      `.pipe(
-        Effect.map(([row]) => ({
-          open: row!.open,
-          pending: row!.pending,
-          nextDue: row!.nextDue === null ? null : new Date(row!.nextDue),
-          due: (typeof row!.due === "string" ? JSON.parse(row!.due) : row!.due ?? []) as ReadonlyArray<DueContact>,
-          ...referencesOf(row!)
+      `
+      ).pipe(
+        Effect.map((row) => ({
+          open: row.open,
+          pending: row.pending,
+          nextDue: row.nextDue,
+          due: row.due ?? ([] as ReadonlyArray<DueContact>),
+          ...referencesOf(row)
         })),
         Effect.orDie
       )
@@ -488,11 +594,14 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
      * {@link pass} and its claim checks them again (`claimBatch`).
      */
     const references = (campaign: Campaign) =>
-      sql<ReferencesRow>`
+      Rows.single(
+        ReferencesRow,
+        sql`
         SELECT ${referenceColumns(campaign)}
         FROM (SELECT 1) one
         LEFT JOIN voice_numbers n ON n.id = ${campaign.voiceNumberId} AND n.tenant_id = ${campaign.tenantId}
-      `.pipe(Effect.map(([row]) => referencesOf(row!)), Effect.orDie)
+      `
+      ).pipe(Effect.map(referencesOf), Effect.orDie)
 
     /**
      * Claims the contact's next attempt: the attempt row (unique per campaign, contact and number)
@@ -501,7 +610,9 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
      * instance owns the campaign now (`epoch`).
      */
     const claim = (campaign: Campaign, epoch: number, contactId: ContactId, now: number) =>
-      sql<{ id: CampaignAttemptId; sessionId: string; attemptNumber: number }>`
+      Rows.findOne(
+        ClaimRow,
+        sql`
         WITH c AS (
           UPDATE campaign_contacts SET state = 'IN_PROGRESS', attempts = attempts + 1, awaiting_local_hours = false
           WHERE campaign_id = ${campaign.id} AND contact_id = ${contactId} AND state = 'PENDING'
@@ -510,11 +621,12 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
         )
         INSERT INTO campaign_attempts (id, campaign_id, tenant_id, contact_id, attempt_number, status, session_id, claimed_at)
         SELECT ${uuidv7()}, ${campaign.id}, ${campaign.tenantId}, c.contact_id, c.attempts, 'CLAIMED', ${uuidv7()}, ${new Date(
-        now
-      )}
+          now
+        )}
         FROM c
         RETURNING id, session_id, attempt_number
-      `.pipe(Effect.map((rows) => Option.fromNullable(rows[0])), Effect.orDie)
+      `
+      ).pipe(Effect.orDie)
 
     /**
      * A pass's claim, one statement for k contacts: the tenant's wallet locked first and its funds and
@@ -556,14 +668,9 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
         const sessions = requests.map((r) => sessionRowOf(r.sessionId, r.spec, r.spec.reservationChunkSeconds))
         const eventBase = uuidv7()
         const columns = sql.literal(SESSION_INSERT_COLUMNS)
-        const [row] = yield* sql<{
-          claimed: ClaimBatch["claimed"] | null
-          available: number | null
-          openCalls: number | null
-          owned: number
-          agentActive: boolean | null
-          numberPresent: boolean
-        }>`
+        const row = yield* Rows.single(
+          ClaimBatchRow,
+          sql`
           WITH w AS (
             SELECT balance, reserved, balance - reserved AS available, open_calls FROM wallets
             WHERE tenant_id = ${campaign.tenantId} FOR UPDATE
@@ -624,19 +731,20 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
             (SELECT count(*) FROM g)::int AS owned,
             (SELECT agent_active FROM refs) AS agent_active, (SELECT number_present FROM refs) AS number_present
         `
-        const claimed = typeof row!.claimed === "string" ? JSON.parse(row!.claimed) : row!.claimed ?? []
-        const byContact = new Map(requests.map((r, i) => [r.contactId as string, i]))
-        claimed.sort((a: { contactId: string }, b: { contactId: string }) =>
-          byContact.get(a.contactId)! - byContact.get(b.contactId)!
         )
-        return {
+        const byContact = new Map(requests.map((r, i) => [r.contactId as string, i]))
+        const claimed = [...(row.claimed ?? [])].sort((a, b) =>
+          (byContact.get(a.contactId) ?? 0) - (byContact.get(b.contactId) ?? 0)
+        )
+        const batch: ClaimBatch = {
           claimed,
-          available: row!.available === null ? null : Number(row!.available),
-          openCalls: row!.openCalls,
-          owned: row!.owned > 0,
-          agentActive: row!.agentActive,
-          numberPresent: row!.numberPresent
-        } as ClaimBatch
+          available: row.available,
+          openCalls: row.openCalls,
+          owned: row.owned > 0,
+          agentActive: row.agentActive,
+          numberPresent: row.numberPresent
+        }
+        return batch
       }).pipe(Effect.orDie)
 
     /**
@@ -735,12 +843,15 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
       `.pipe(Effect.asVoid, Effect.orDie)
 
     const openClaims = (id: CampaignId) =>
-      sql<OpenClaim>`
+      Rows.findAll(
+        OpenClaimRow,
+        sql`
         SELECT a.id, a.contact_id, c.phone_number, a.session_id
         FROM campaign_attempts a
         JOIN campaign_contacts c ON c.campaign_id = a.campaign_id AND c.contact_id = a.contact_id
         WHERE a.campaign_id = ${id} AND a.status = 'CLAIMED'
-      `.pipe(Effect.orDie)
+      `
+      ).pipe(Effect.orDie)
 
     /** Abort: contacts not yet dialed will not be. */
     const cancelPending = (id: CampaignId) =>
@@ -750,7 +861,8 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
       )
 
     const attempts = (tenantId: TenantId, id: CampaignId, page: PageRequest) =>
-      Effect.all([
+      Rows.page(
+        CampaignAttemptRow,
         sql`
           SELECT ${sql.literal(ATTEMPT_COLUMNS)}
           FROM campaign_attempts a
@@ -758,22 +870,19 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
           WHERE a.campaign_id = ${id} AND a.tenant_id = ${tenantId}
           ORDER BY a.id LIMIT ${page.pageSize} OFFSET ${offsetOf(page)}
         `,
-        sql<{ total: number }>`
+        sql`
           SELECT count(*)::int AS total FROM campaign_attempts WHERE campaign_id = ${id} AND tenant_id = ${tenantId}
         `
-      ]).pipe(
-        Effect.map(([rows, [count]]) => ({
-          items: rows.map((r) => new CampaignAttempt(r as any, fromDatabase)),
-          total: count!.total
-        })),
-        Effect.orDie
       )
 
     const contactCounts = (id: CampaignId) =>
-      sql<{ state: ContactState; n: number; awaiting: number }>`
+      Rows.findAll(
+        ContactCountRow,
+        sql`
         SELECT state, count(*)::int AS n, (count(*) FILTER (WHERE awaiting_local_hours))::int AS awaiting
         FROM campaign_contacts WHERE campaign_id = ${id} GROUP BY state
-      `.pipe(
+      `
+      ).pipe(
         Effect.map((rows): ContactCounts => {
           const of = (s: ContactState) => rows.find((r) => r.state === s)?.n ?? 0
           return {
@@ -790,15 +899,19 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
       )
 
     const attemptCounts = (id: CampaignId) =>
-      sql<{ status: string; outcome: CallOutcome | null; n: number }>`
+      Rows.findAll(
+        AttemptCountRow,
+        sql`
         SELECT status, outcome, count(*)::int AS n FROM campaign_attempts WHERE campaign_id = ${id} GROUP BY status, outcome
-      `.pipe(Effect.orDie)
+      `
+      ).pipe(Effect.orDie)
 
     /** Campaigns whose entity has work: a timer (SCHEDULED) or a dial loop (RUNNING). */
     const active = (limit: number) =>
-      sql<{ id: CampaignId }>`
-        SELECT id FROM campaigns WHERE status IN ('SCHEDULED', 'RUNNING') ORDER BY id LIMIT ${limit}
-      `.pipe(Effect.map((rows) => rows.map((r) => r.id)), Effect.orDie)
+      Rows.findAll(
+        CampaignIdRow,
+        sql`SELECT id FROM campaigns WHERE status IN ('SCHEDULED', 'RUNNING') ORDER BY id LIMIT ${limit}`
+      ).pipe(Effect.map((rows) => rows.map((r) => r.id)), Effect.orDie)
 
     // -- do-not-call ----------------------------------------------------------
 
@@ -808,25 +921,22 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
           INSERT INTO dnc_numbers (tenant_id, phone_number, reason) VALUES (${tenantId}, ${phoneNumber}, ${reason})
           ON CONFLICT (tenant_id, phone_number) DO UPDATE SET reason = COALESCE(EXCLUDED.reason, dnc_numbers.reason)
         `
-        const [row] = yield* sql`
+        return yield* Rows.single(
+          DncRow,
+          sql`
           SELECT phone_number, reason, created_at FROM dnc_numbers WHERE tenant_id = ${tenantId} AND phone_number = ${phoneNumber}
         `
-        return new DncEntry(row as any, fromDatabase)
+        )
       }).pipe(Effect.orDie)
 
     const listDnc = (tenantId: TenantId, page: PageRequest) =>
-      Effect.all([
+      Rows.page(
+        DncRow,
         sql`
           SELECT phone_number, reason, created_at FROM dnc_numbers WHERE tenant_id = ${tenantId}
           ORDER BY phone_number LIMIT ${page.pageSize} OFFSET ${offsetOf(page)}
         `,
-        sql<{ total: number }>`SELECT count(*)::int AS total FROM dnc_numbers WHERE tenant_id = ${tenantId}`
-      ]).pipe(
-        Effect.map(([rows, [count]]) => ({
-          items: rows.map((r) => new DncEntry(r as any, fromDatabase)),
-          total: count!.total
-        })),
-        Effect.orDie
+        sql`SELECT count(*)::int AS total FROM dnc_numbers WHERE tenant_id = ${tenantId}`
       )
 
     const removeDnc = (tenantId: TenantId, phoneNumber: string) =>

@@ -14,6 +14,11 @@ import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as Rows from "../Sql/Rows.js"
+
+/** The first slot taken, in epoch ms (a `bigint` expression: a number, or its text when the driver leaves it so). */
+const SlotRow = Schema.Struct({ at: Rows.NumericInt })
 
 /** Slots taken ahead for a run of dials: `next` waits for the next one (taking more when they run out). */
 export interface PacedRun {
@@ -41,12 +46,14 @@ export class DialPacer extends Context.Tag("Campaigns/DialPacer")<DialPacer, {
           Effect.gen(function*() {
             const now = yield* Clock.currentTimeMillis
             const span = n * spacing
-            const [row] = yield* sql<{ at: string }>`
+            const { at: first } = yield* Rows.single(
+              SlotRow,
+              sql`
               INSERT INTO voice_number_pace AS p (voice_number_id, next_at) VALUES (${voiceNumberId}, ${now + span})
               ON CONFLICT (voice_number_id) DO UPDATE SET next_at = GREATEST(p.next_at, ${now}) + ${span}
               RETURNING p.next_at - ${span} AS at
             `
-            const first = Number(row!.at)
+            )
             return Array.from({ length: n }, (_, i) => first + i * spacing)
           }).pipe(Effect.orDie)
 

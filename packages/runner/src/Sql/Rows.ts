@@ -18,10 +18,9 @@ import { isParseError, type ParseError } from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 
 /**
- * A class built without validating its fields. Left for the repositories not converted yet (`Calls/`,
- * `Campaigns/`, rewritten elsewhere), and for values typed already that do not come from a row (the
- * vector store's chunk metadata, a profile built from the authenticated principal). See
- * docs/decisions/0032-row-decoding.md.
+ * A class built without validating its fields, from values typed already that do not come from a row
+ * (the vector store's chunk metadata, a profile built from the authenticated principal). No repository
+ * uses it. See docs/decisions/0032-row-decoding.md.
  */
 export const fromDatabase = { disableValidation: true } as const
 
