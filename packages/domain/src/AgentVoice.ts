@@ -8,6 +8,7 @@
 import * as Schema from "effect/Schema"
 import { VOICE_LIMITS } from "./Limits.js"
 import { E164 } from "./Phone.js"
+import { defaultBackchannels } from "./TurnPolicy.js"
 import { ResolvedVoicemail, resolveVoicemail, voicemailFields } from "./Voicemail.js"
 
 export const SpeechToTextProviders = ["deepgram", "openai", "none"] as const
@@ -255,32 +256,8 @@ export const ResolvedVoice = Schema.Struct({
 }).annotations({ identifier: "ResolvedVoice" })
 export type ResolvedVoice = typeof ResolvedVoice.Type
 
-export const DEFAULT_BACKCHANNELS: ReadonlyArray<string> = [
-  "uh huh",
-  "uh-huh",
-  "mhm",
-  "mm hmm",
-  "mm-hmm",
-  "hmm",
-  "mm",
-  "okay",
-  "ok",
-  "yeah",
-  "yes",
-  "yep",
-  "right",
-  "sure",
-  "i see",
-  "got it",
-  "alright",
-  "all right",
-  "cool",
-  "great",
-  "good",
-  "nice",
-  "wow",
-  "oh"
-]
+/** The phrases taken for a backchannel when the agent names none: `TurnPolicy`'s. */
+export const DEFAULT_BACKCHANNELS: ReadonlyArray<string> = defaultBackchannels
 
 /** Said before a warm transfer when neither the model nor the agent gives a line. */
 export const DEFAULT_WARM_MESSAGE = "Please hold while I transfer your call."
