@@ -52,10 +52,16 @@ const hit = (specs: ReadonlyArray<FailpointSpec>, name: string): Effect.Effect<v
     const hit = (hits.get(name) ?? 0) + 1
     hits.set(name, hit)
     if (hit !== spec.at) return Effect.void
+    // written whole under another name, then linked into place: a test that sees the token can read the pid
+    // (a plain exclusive write is seen empty in between), and of processes racing for it one wins
+    const draft = `${spec.token}.${process.pid}`
     try {
-      fs.writeFileSync(spec.token, String(process.pid), { flag: "wx" })
+      fs.writeFileSync(draft, String(process.pid))
+      fs.linkSync(draft, spec.token)
     } catch {
       return Effect.void
+    } finally {
+      fs.rmSync(draft, { force: true })
     }
     process.stderr.write(`failpoint ${name} paused (pid ${process.pid})\n`)
     return Effect.never
