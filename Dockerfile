@@ -8,6 +8,7 @@ COPY packages/domain/package.json packages/domain/
 COPY packages/runner/package.json packages/runner/
 COPY packages/http/package.json packages/http/
 COPY packages/server/package.json packages/server/
+COPY packages/devtools/package.json packages/devtools/
 COPY packages/client/package.json packages/client/
 COPY packages/web/package.json packages/web/
 # the dashboard's prepare, which finds no Vite here (dev dependencies omitted) and builds nothing

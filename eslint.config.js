@@ -64,7 +64,13 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ["node:*", "@voiceagent/runner/*", "@voiceagent/http/*", "@voiceagent/server/*"],
+              group: [
+                "node:*",
+                "@voiceagent/runner/*",
+                "@voiceagent/http/*",
+                "@voiceagent/server/*",
+                "@voiceagent/devtools/*"
+              ],
               message: "domain is pure: no I/O, no lower packages."
             }
           ]
@@ -79,8 +85,8 @@ export default tseslint.config(
         "error",
         {
           patterns: [{
-            group: ["@voiceagent/http/*", "@voiceagent/server/*"],
-            message: "runner sits below http and server."
+            group: ["@voiceagent/http/*", "@voiceagent/server/*", "@voiceagent/devtools/*"],
+            message: "runner sits below http and server, and the image has no devtools."
           }]
         }
       ]
@@ -91,7 +97,26 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": [
         "error",
-        { patterns: [{ group: ["@voiceagent/server/*"], message: "http sits below server." }] }
+        {
+          patterns: [{
+            group: ["@voiceagent/server/*", "@voiceagent/devtools/*"],
+            message: "http sits below server, and the image has no devtools."
+          }]
+        }
+      ]
+    }
+  },
+  {
+    files: ["packages/server/src/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["@effect/schema", "@effect/schema/*"], message: "Schemas come from effect/Schema." },
+            { group: ["@voiceagent/devtools/*"], message: "The image has no devtools (.dockerignore)." }
+          ]
+        }
       ]
     }
   },

@@ -9,7 +9,7 @@
  * appends its dials to a file of its own: the dials counted in the measured window, and which
  * runner placed them, are read from those.
  */
-import * as ClusterLocal from "@voiceagent/server/ClusterLocal"
+import * as ClusterLocal from "@voiceagent/devtools/ClusterLocal"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Scope from "effect/Scope"

@@ -14,6 +14,8 @@
  *   is in the database; last, Ctrl-C stops the rest.
  */
 import { assert, describe, it, layer } from "@effect/vitest"
+import * as ClusterLocal from "@voiceagent/devtools/ClusterLocal"
+import { repoRoot } from "@voiceagent/devtools/ClusterLocal"
 import * as TestDatabase from "@voiceagent/runner/Testing/TestDatabase"
 import { Context, Effect, Layer } from "effect"
 import { spawn } from "node:child_process"
@@ -21,8 +23,6 @@ import * as crypto from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import pg from "pg"
-import * as ClusterLocal from "../src/ClusterLocal.js"
-import { repoRoot } from "../src/ClusterLocal.js"
 import { waitForOutput } from "./Cli.js"
 import {
   type Answer,

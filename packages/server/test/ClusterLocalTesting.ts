@@ -2,8 +2,8 @@
  * Helpers for tests that run processes of the platform: scratch directories, liveness, slow requests,
  * another process on the ports.
  */
+import type { ClusterLocalError } from "@voiceagent/devtools/ClusterLocal"
 import { bindError } from "@voiceagent/runner/Knowledge/ChromaServer"
-import type { ClusterLocalError } from "@voiceagent/server/ClusterLocal"
 import * as Effect from "effect/Effect"
 import * as ChildProcess from "node:child_process"
 import * as fs from "node:fs"

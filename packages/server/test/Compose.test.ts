@@ -162,6 +162,26 @@ describe("Dockerfile", () => {
     assert.isTrue(fs.existsSync(`${root}scripts/build.mjs`))
   })
 
+  it("installs every workspace's manifest (npm ci needs them all) and leaves the development tooling's code out", () => {
+    const workspaces = (JSON.parse(fs.readFileSync(`${root}package.json`, "utf8")) as { workspaces: Array<string> })
+      .workspaces
+    assert.include(workspaces, "packages/devtools")
+    for (const workspace of workspaces) {
+      assert.include(dockerfile, `COPY ${workspace}/package.json ${workspace}/\n`, workspace)
+    }
+    const ignored = fs.readFileSync(`${root}.dockerignore`, "utf8").split("\n").map((line) => line.trim())
+    assert.include(ignored, "packages/devtools/src")
+    // nothing the image runs imports it
+    for (const name of ["domain", "runner", "http", "server"]) {
+      const manifest = JSON.parse(fs.readFileSync(`${root}packages/${name}/package.json`, "utf8"))
+      assert.notProperty(manifest.dependencies ?? {}, "@voiceagent/devtools", name)
+      for (const file of fs.readdirSync(`${root}packages/${name}/src`, { recursive: true, encoding: "utf8" })) {
+        if (!file.endsWith(".ts")) continue
+        assert.notInclude(fs.readFileSync(`${root}packages/${name}/src/${file}`, "utf8"), "@voiceagent/devtools", file)
+      }
+    }
+  })
+
   it("runs every role with the V8 flags of the processes that hold live calls, as npm start does", () => {
     const entrypoint = JSON.parse(/^ENTRYPOINT (\[.*\])$/m.exec(dockerfile)![1]!) as Array<string>
     assert.deepStrictEqual(entrypoint.slice(1, 1 + RUNNER_NODE_FLAGS.length), [...RUNNER_NODE_FLAGS])

@@ -5,9 +5,9 @@
  * shards through it.
  */
 import { assert, describe, it } from "@effect/vitest"
+import * as ClusterLocal from "@voiceagent/devtools/ClusterLocal"
 import * as FakeTwilio from "@voiceagent/runner/Testing/FakeTwilio"
 import * as TestDatabase from "@voiceagent/runner/Testing/TestDatabase"
-import * as ClusterLocal from "@voiceagent/server/ClusterLocal"
 import { Effect } from "effect"
 import { scratchDirectory, startedOrDie } from "./ClusterLocalTesting.js"
 import * as FakeOtlpCollector from "./FakeOtlpCollector.js"

@@ -6,6 +6,7 @@
 import * as EntityId from "@effect/cluster/EntityId"
 import * as Sharding from "@effect/cluster/Sharding"
 import * as SqlClient from "@effect/sql/SqlClient"
+import * as ClusterLocal from "@voiceagent/devtools/ClusterLocal"
 import type { TenantId } from "@voiceagent/domain/Ids"
 import { TenantEntity } from "@voiceagent/domain/TenantEntity"
 import * as Cluster from "@voiceagent/runner/Cluster/Cluster"
@@ -17,7 +18,6 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
-import * as ClusterLocal from "../src/ClusterLocal.js"
 import { scratchDirectory, startedOrDie } from "./ClusterLocalTesting.js"
 
 export interface FailoverReport {

@@ -7,6 +7,8 @@ import * as Options from "@effect/cli/Options"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Database from "@voiceagent/runner/Sql/Database"
+import * as Config from "@voiceagent/server/Config"
+import { guardRepeatedSignals } from "@voiceagent/server/Program"
 import * as Console from "effect/Console"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -14,8 +16,6 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as path from "node:path"
 import * as ClusterLocal from "./ClusterLocal.js"
-import * as Config from "./Config.js"
-import { guardRepeatedSignals } from "./Program.js"
 
 const logs = Options.directory("logs").pipe(
   Options.withDescription("where each process's log goes (default DATA_DIR/cluster-local)"),

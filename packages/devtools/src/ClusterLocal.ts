@@ -34,11 +34,12 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 
-import { RUNNER_NODE_FLAGS } from "./NodeFlags.js"
+import { RUNNER_NODE_FLAGS } from "@voiceagent/server/NodeFlags"
 
 const sourceDir = path.dirname(fileURLToPath(import.meta.url))
 export const repoRoot = path.resolve(sourceDir, "../../..")
-const MAIN = path.join(sourceDir, "main.ts")
+const serverSourceDir = path.join(repoRoot, "packages/server/src")
+const MAIN = path.join(serverSourceDir, "main.ts")
 const CHROMA_MAIN = path.join(sourceDir, "ClusterLocalChroma.ts")
 
 export interface ClusterLocalOptions {
