@@ -132,7 +132,8 @@ export class Authenticator extends Effect.Service<Authenticator>()("Auth/Authent
       /** After a tenant is renamed. */
       forgetTenant: (id: TenantId) => Effect.sync(() => cache.forgetTenant(id))
     } as const
-  })
+  }),
+  dependencies: [ApiKeysRepo.Default, UsersRepo.Default]
 }) {}
 
 export const requireTenant = (principal: Principal): Effect.Effect<TenantPrincipal, TenantContextRequired> =>

@@ -201,5 +201,6 @@ export class Campaigns extends Effect.Service<Campaigns>()("Campaigns/Campaigns"
       listDnc: repo.listDnc,
       removeDnc: repo.removeDnc
     } as const
-  })
+  }),
+  dependencies: [CampaignsRepo.Default, AgentsRepo.Default, VoiceNumbersRepo.Default, ContactListsRepo.Default]
 }) {}

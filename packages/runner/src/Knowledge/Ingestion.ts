@@ -539,5 +539,6 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
     const nudge = Queue.offer(nudges, undefined).pipe(Effect.asVoid)
 
     return { worker, nudge, claim, run: runLeased } as const
-  })
+  }),
+  dependencies: [KnowledgeBasesRepo.Default]
 }) {}

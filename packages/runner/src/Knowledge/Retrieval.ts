@@ -99,5 +99,6 @@ export class Retrieval extends Effect.Service<Retrieval>()("Knowledge/Retrieval"
       })
 
     return { search, searchAll } as const
-  })
+  }),
+  dependencies: [KnowledgeBasesRepo.Default]
 }) {}

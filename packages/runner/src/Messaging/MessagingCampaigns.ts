@@ -354,5 +354,6 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
       messages,
       replies
     } as const
-  })
+  }),
+  dependencies: [AgentsRepo.Default]
 }) {}
