@@ -22,6 +22,7 @@ const NOT_IMPORTED: Record<string, Record<string, string>> = {
   },
   server: {
     "@effect/cluster": "a peer dependency of @effect/platform-node",
+    "@effect/platform": "a peer dependency of @effect/platform-node",
     "@effect/sql": "a peer dependency of @effect/platform-node",
     "@effect/printer": "a peer dependency of @effect/cli",
     "@effect/printer-ansi": "a peer dependency of @effect/cli",
