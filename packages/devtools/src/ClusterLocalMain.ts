@@ -38,12 +38,14 @@ const program = (options: {
     const config = yield* Config.load
     if (Option.isNone(config.databaseUrl)) {
       return yield* Effect.fail(
-        new Config.InvalidConfiguration([
-          "DATABASE_URL: required. cluster:local runs every role as its own process on one PostgreSQL database " +
-          "(PGlite files can be opened by one process only), e.g.\n" +
-          "      DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run cluster:local\n" +
-          "    (`npm start` runs the whole platform in one process on PGlite)"
-        ])
+        new Config.InvalidConfiguration({
+          problems: [
+            "DATABASE_URL: required. cluster:local runs every role as its own process on one PostgreSQL database " +
+            "(PGlite files can be opened by one process only), e.g.\n" +
+            "      DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run cluster:local\n" +
+            "    (`npm start` runs the whole platform in one process on PGlite)"
+          ]
+        })
       )
     }
     const target = Database.DatabaseTarget.Postgres({ url: config.databaseUrl.value, applicationName: "cluster:local" })

@@ -11,6 +11,7 @@ import { parseAllowList } from "@voiceagent/runner/Knowledge/UrlFetcher"
 import { parsePublicKey } from "@voiceagent/runner/Telephony/TelnyxWebhooks"
 import * as Config from "effect/Config"
 import * as ConfigError from "effect/ConfigError"
+import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -971,15 +972,17 @@ export const describeConfigError = (error: ConfigError.ConfigError): ReadonlyArr
     unsupportedCase: (_, path, message) => [line(path, message)]
   })
 
-export class InvalidConfiguration extends Error {
-  constructor(readonly problems: ReadonlyArray<string>) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`)
+export class InvalidConfiguration extends Data.TaggedError("InvalidConfiguration")<{
+  readonly problems: ReadonlyArray<string>
+}> {
+  override get message(): string {
+    return `Invalid configuration:\n${this.problems.map((p) => `  - ${p}`).join("\n")}`
   }
 }
 
 /** Reads and validates the whole configuration, failing with every problem at once. */
 export const load = AppConfig.pipe(
-  Effect.mapError((error) => new InvalidConfiguration([...new Set(describeConfigError(error))]))
+  Effect.mapError((error) => new InvalidConfiguration({ problems: [...new Set(describeConfigError(error))] }))
 )
 
 export const publicUrlOf = (config: AppConfig): string =>
@@ -1003,9 +1006,11 @@ export const resolveJwtSecret = (config: AppConfig, options: { readonly mayGener
           return Redacted.make(fs.readFileSync(file, "utf8").trim())
         })
         : Effect.fail(
-          new InvalidConfiguration([
-            "JWT_SECRET: required for this role (every service must verify the same session tokens)"
-          ])
+          new InvalidConfiguration({
+            problems: [
+              "JWT_SECRET: required for this role (every service must verify the same session tokens)"
+            ]
+          })
         )
   })
 

@@ -29,10 +29,12 @@ const requirePostgres = (config: Config.AppConfig, role: string) =>
   Option.isSome(config.databaseUrl)
     ? Effect.void
     : Effect.fail(
-      new Config.InvalidConfiguration([
-        `DATABASE_URL: required for role ${role} (PGlite files can be opened by one process only; ` +
-        "use `start` for the embedded single-process platform)"
-      ])
+      new Config.InvalidConfiguration({
+        problems: [
+          `DATABASE_URL: required for role ${role} (PGlite files can be opened by one process only; ` +
+          "use `start` for the embedded single-process platform)"
+        ]
+      })
     )
 
 export const banner = (urls: ReadonlyMap<string, string>, database: string): string => {
