@@ -53,11 +53,11 @@ import {
   type MessagingOptions,
   MessagingSettings
 } from "./Messaging/MessageOutbox.js"
-import { type ChatAppSender, MessageSenders, type SmsSender } from "./Messaging/Senders.js"
 import { simulatedChatAppSender, simulatedSmsSender } from "./Messaging/SimulatedSenders.js"
+import { type ChatAppSender, MessageSenders, type SmsSender } from "./Ports/MessageSenders.js"
+import { CallEventSink, type Carrier, Telephony } from "./Ports/Telephony.js"
 import { Recordings, type RecordingsOptions, RecordingsSettings } from "./Recordings/Recordings.js"
 import { makeSimulatedCarrier, type SimulatorOptions } from "./Telephony/SimulatedCarrier.js"
-import { CallEventSink, type Carrier, Telephony } from "./Telephony/Telephony.js"
 import { makeWebCarrier } from "./Telephony/WebCarrier.js"
 import { TenantEntityLive } from "./Tenants/TenantEntityLive.js"
 import { Conversations } from "./Voice/Conversations.js"

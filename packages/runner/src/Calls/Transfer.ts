@@ -16,7 +16,7 @@ import {
 } from "@voiceagent/domain/CallTransfer"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type { Carrier } from "../Telephony/Telephony.js"
+import type { Carrier } from "../Ports/Telephony.js"
 import type { CallLine, StoredCall } from "./CallSessionsRepo.js"
 import type { CallTransfersRepo, StoredTransfer } from "./CallTransfersRepo.js"
 

@@ -39,9 +39,9 @@ import { type Holding, MessageCharges, type SendOutcome } from "../Billing/Messa
 import type { CallEndedEvent } from "../Calls/CallEnded.js"
 import * as ListenerCache from "../Calls/ListenerCache.js"
 import { failpoint } from "../Failpoints.js"
+import { type InboundReply, type InboundStatus, MessageSenders, SendFailure } from "../Ports/MessageSenders.js"
 import { PlatformSettings } from "../Settings.js"
 import * as Rows from "../Sql/Rows.js"
-import { type InboundReply, type InboundStatus, MessageSenders, SendFailure } from "./Senders.js"
 
 export interface MessagingOptions {
   /** The provider of SMS campaigns that name none. */
