@@ -33,7 +33,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { exchange, record, trimSlash } from "../Messaging/ProviderHttp.js"
+import { exchange, record, trimSlash } from "../Http/ProviderHttp.js"
 import { type Embedder, EmbeddingFailed } from "../Ports/Embedder.js"
 
 export interface OpenAiEmbedderOptions {

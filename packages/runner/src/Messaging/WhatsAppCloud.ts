@@ -35,6 +35,7 @@ import * as ParseResult from "effect/ParseResult"
 import type * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as crypto from "node:crypto"
+import { exchange, record, trimSlash } from "../Http/ProviderHttp.js"
 import {
   type ChatAppSender,
   type DeliveryStatus,
@@ -43,7 +44,6 @@ import {
   type OutboundChatApp,
   SendFailure
 } from "../Ports/MessageSenders.js"
-import { exchange, record, trimSlash } from "./ProviderHttp.js"
 
 export interface WhatsAppCloudOptions {
   /** The Graph API origin, e.g. `https://graph.facebook.com`. */
