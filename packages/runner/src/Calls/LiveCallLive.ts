@@ -73,6 +73,7 @@ import { countDial, countWalletOperation, moveLiveCall } from "../Observability/
 import { bargeIn, firstAudio, recordTurn } from "../Observability/VoiceMetrics.js"
 import { Telephony } from "../Ports/Telephony.js"
 import { recordingOf } from "../Recordings/Recordings.js"
+import { TimerWheel } from "../Shared/TimerWheel.js"
 import { type ConversationHandle, Conversations } from "../Voice/Conversations.js"
 import type { EngineReport } from "../Voice/Engine.js"
 import { MediaServer } from "../Voice/MediaServer.js"
@@ -84,7 +85,6 @@ import { type CallLine, CallSessionsRepo, type StoredCall } from "./CallSessions
 import { CallTransfersRepo } from "./CallTransfersRepo.js"
 import { makeInbound } from "./InboundCalls.js"
 import { LocalCalls } from "./LocalCalls.js"
-import { TimerWheel } from "./TimerWheel.js"
 import { makeTransfer } from "./Transfer.js"
 import { makeVoicemail } from "./Voicemail.js"
 

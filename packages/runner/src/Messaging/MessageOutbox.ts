@@ -37,10 +37,10 @@ import * as Schema from "effect/Schema"
 import { v7 as uuidv7 } from "uuid"
 import { type Holding, MessageCharges, type SendOutcome } from "../Billing/MessageCharges.js"
 import type { CallEndedEvent } from "../Calls/CallEnded.js"
-import * as ListenerCache from "../Calls/ListenerCache.js"
 import { failpoint } from "../Failpoints.js"
 import { type InboundReply, type InboundStatus, MessageSenders, SendFailure } from "../Ports/MessageSenders.js"
 import { PlatformSettings } from "../Settings.js"
+import * as ListenerCache from "../Shared/ListenerCache.js"
 import * as Rows from "../Sql/Rows.js"
 
 export interface MessagingOptions {

@@ -29,7 +29,6 @@ import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Scope from "effect/Scope"
-import { TimerWheel } from "../Calls/TimerWheel.js"
 import {
   CallEventSink,
   type Carrier,
@@ -37,6 +36,7 @@ import {
   DialRefused,
   TransferRefused
 } from "../Ports/Telephony.js"
+import { TimerWheel } from "../Shared/TimerWheel.js"
 import * as GroupCommit from "../Sql/GroupCommit.js"
 import * as Rows from "../Sql/Rows.js"
 import { callerVoice } from "../Voice/CallerVoice.js"
