@@ -28,7 +28,7 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { AgentId, TenantId } from "@voiceagent/domain/Ids"
-import type { CallEndedEvent } from "@voiceagent/runner/Calls/CallEnded"
+import type { CallEndedEvent } from "@voiceagent/runner/CallRecords/CallEnded"
 import { defaultMessagingOptions, MessageOutbox } from "@voiceagent/runner/Messaging/MessageOutbox"
 import { makeTwilioSmsSender } from "@voiceagent/runner/Messaging/TwilioSms"
 import type { OutboundSms, SmsSender } from "@voiceagent/runner/Ports/MessageSenders"

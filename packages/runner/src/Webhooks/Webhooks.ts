@@ -21,7 +21,7 @@ import * as Queue from "effect/Queue"
 import * as Schema from "effect/Schema"
 import * as crypto from "node:crypto"
 import { v7 as uuidv7 } from "uuid"
-import type { CallEndedEvent } from "../Calls/CallEnded.js"
+import type { CallEndedEvent } from "../CallRecords/CallEnded.js"
 import * as ListenerCache from "../Shared/ListenerCache.js"
 import * as Rows from "../Sql/Rows.js"
 
