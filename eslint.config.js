@@ -1,5 +1,6 @@
 import * as effectEslint from "@effect/eslint-plugin"
 import tseslint from "typescript-eslint"
+import rooms from "./eslint/rooms.js"
 
 export default tseslint.config(
   {
@@ -135,6 +136,12 @@ export default tseslint.config(
         }
       ]
     }
+  },
+  {
+    // Inside a package's src, the rooms (top-level folders and root files) import one another one way only
+    files: ["packages/*/src/**/*.ts", "packages/*/src/**/*.tsx"],
+    plugins: { voiceagent: rooms },
+    rules: { "voiceagent/no-room-cycles": "error" }
   },
   {
     files: ["bench/**/*.ts", "packages/*/test/**/*.ts"],

@@ -28,10 +28,10 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { AgentId, TenantId } from "@voiceagent/domain/Ids"
-import type { CallEndedEvent } from "@voiceagent/runner/Calls/CallEnded"
+import type { CallEndedEvent } from "@voiceagent/runner/CallRecords/CallEnded"
 import { defaultMessagingOptions, MessageOutbox } from "@voiceagent/runner/Messaging/MessageOutbox"
-import type { OutboundSms, SmsSender } from "@voiceagent/runner/Messaging/Senders"
 import { makeTwilioSmsSender } from "@voiceagent/runner/Messaging/TwilioSms"
+import type { OutboundSms, SmsSender } from "@voiceagent/runner/Ports/MessageSenders"
 import * as SqlActivity from "@voiceagent/runner/Sql/SqlActivity"
 import { FakeMessaging, type FakeMessagingServer } from "@voiceagent/runner/Testing/FakeMessaging"
 import * as TestKit from "@voiceagent/runner/Testing/TestKit"

@@ -4,9 +4,9 @@
  * recall@5 by cosine ranking. Baseline in the same run: plain word overlap (the same tokens,
  * unweighted set of words, cosine), which shows what stemming, bigrams and character n-grams add.
  */
-import type { Embedder } from "@voiceagent/runner/Knowledge/Embedder"
 import { makeOfflineEmbedder, tokenize } from "@voiceagent/runner/Knowledge/OfflineEmbedder"
 import { type EvalPassage, type EvalQuestion, evaluateRetrieval } from "@voiceagent/runner/Knowledge/RetrievalEval"
+import type { Embedder } from "@voiceagent/runner/Ports/Embedder"
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import type { Row } from "../lib/Report.js"

@@ -11,7 +11,7 @@ import {
   VectorStore,
   VectorStoreRefused,
   VectorStoreUnavailable
-} from "@voiceagent/runner/Knowledge/VectorStore"
+} from "@voiceagent/runner/Ports/VectorStore"
 import { ChromaClient } from "chromadb"
 import { Effect, Layer } from "effect"
 import * as Crypto from "node:crypto"

@@ -1,7 +1,6 @@
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { assert, describe, it, layer } from "@effect/vitest"
 import { type AzureSmsOptions, makeAzureSmsSender, signAcsRequest } from "@voiceagent/runner/Messaging/AzureSms"
-import type { OutboundChatApp, OutboundSms, SendFailure } from "@voiceagent/runner/Messaging/Senders"
 import {
   makeSimulatedSenders,
   simulatedChatAppSender,
@@ -17,6 +16,7 @@ import {
   verifyWebhookSignature,
   type WhatsAppCloudOptions
 } from "@voiceagent/runner/Messaging/WhatsAppCloud"
+import type { OutboundChatApp, OutboundSms, SendFailure } from "@voiceagent/runner/Ports/MessageSenders"
 import {
   type FakeMessagingOptions,
   type FakeMessagingServer,

@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
-import { cosineSimilarity } from "@voiceagent/runner/Knowledge/Embedder"
 import { DEFAULT_SCORE_THRESHOLD } from "@voiceagent/runner/Knowledge/KnowledgeSettings"
 import { makeOfflineEmbedder, stem, tokenize } from "@voiceagent/runner/Knowledge/OfflineEmbedder"
 import { type EvalPassage, type EvalQuestion, evaluateRetrieval } from "@voiceagent/runner/Knowledge/RetrievalEval"
+import { cosineSimilarity } from "@voiceagent/runner/Ports/Embedder"
 import { Effect } from "effect"
 import * as fs from "node:fs"
 

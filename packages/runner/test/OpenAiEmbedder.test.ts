@@ -1,12 +1,12 @@
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { assert, describe, it, layer } from "@effect/vitest"
-import { cosineSimilarity, type EmbeddingFailed } from "@voiceagent/runner/Knowledge/Embedder"
 import {
   dimensionsOf,
   embeddingsRequestBody,
   makeOpenAiEmbedder,
   type OpenAiEmbedderOptions
 } from "@voiceagent/runner/Knowledge/OpenAiEmbedder"
+import { cosineSimilarity, type EmbeddingFailed } from "@voiceagent/runner/Ports/Embedder"
 import {
   type FakeEmbeddingsOptions,
   type FakeEmbeddingsServer,

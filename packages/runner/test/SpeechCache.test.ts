@@ -4,7 +4,7 @@
  * greeting was being prepared).
  */
 import { assert, describe, it } from "@effect/vitest"
-import { cachedSpeech } from "@voiceagent/runner/Voice/Conversations"
+import { cachedSpeech } from "@voiceagent/runner/Calls/Conversations"
 import { SpeechPart, type TtsSession } from "@voiceagent/runner/Voice/TextToSpeech"
 import { Chunk, Effect, Fiber, Stream, TestClock } from "effect"
 

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { TimerWheel } from "@voiceagent/runner/Calls/TimerWheel"
+import { TimerWheel } from "@voiceagent/runner/Shared/TimerWheel"
 import { Clock, Effect, Exit, Option, Ref, Scope, TestClock } from "effect"
 import * as v8 from "node:v8"
 import * as vm from "node:vm"

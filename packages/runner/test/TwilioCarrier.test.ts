@@ -2,7 +2,7 @@ import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { assert, describe, it, layer } from "@effect/vitest"
 import type { SessionId } from "@voiceagent/domain/Calls"
 import type { TenantId } from "@voiceagent/domain/Ids"
-import type { DialRequest } from "@voiceagent/runner/Telephony/Telephony"
+import type { DialRequest } from "@voiceagent/runner/Ports/Telephony"
 import {
   computeSignature,
   makeTwilioCarrier,

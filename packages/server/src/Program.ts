@@ -1,5 +1,5 @@
 import { type ServiceName, ServiceNames } from "@voiceagent/domain/Gateway"
-import { MetricsAddress } from "@voiceagent/http/Observability/MetricsServer"
+import { MetricsAddress } from "@voiceagent/http/MetricsServer"
 import { HttpTimeouts, ShutdownGrace } from "@voiceagent/http/Serve"
 import { ServiceDirectory } from "@voiceagent/http/ServiceDirectory"
 import * as Cluster from "@voiceagent/runner/Cluster/Cluster"

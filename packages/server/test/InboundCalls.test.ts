@@ -9,7 +9,7 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import { assert, describe, layer } from "@effect/vitest"
-import { INBOUND_REFUSED_MESSAGE } from "@voiceagent/runner/Telephony/Telephony"
+import { INBOUND_REFUSED_MESSAGE } from "@voiceagent/runner/Ports/Telephony"
 import {
   computeSignature,
   refusedTwiml,

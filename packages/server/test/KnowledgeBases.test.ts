@@ -6,7 +6,7 @@ import { Embedders, makeEmbedders } from "@voiceagent/runner/Knowledge/Embedders
 import { makeOfflineEmbedder } from "@voiceagent/runner/Knowledge/OfflineEmbedder"
 import { makeOpenAiEmbedder } from "@voiceagent/runner/Knowledge/OpenAiEmbedder"
 import { defaultUrlPolicy } from "@voiceagent/runner/Knowledge/UrlFetcher"
-import { VectorStore } from "@voiceagent/runner/Knowledge/VectorStore"
+import { VectorStore } from "@voiceagent/runner/Ports/VectorStore"
 import { FakeEmbeddings } from "@voiceagent/runner/Testing/FakeEmbeddings"
 import { minimalPdf } from "@voiceagent/runner/Testing/MinimalPdf"
 import * as TestChroma from "@voiceagent/runner/Testing/TestChroma"

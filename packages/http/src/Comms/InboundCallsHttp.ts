@@ -7,7 +7,7 @@
  */
 import { type InboundAnswer, LiveCallEntity, type SessionId } from "@voiceagent/domain/Calls"
 import { InvalidCarrierPayload, InvalidCarrierSignature, TelnyxWebhookReceipt } from "@voiceagent/domain/CommsApi"
-import { CallSpecs } from "@voiceagent/runner/Calls/CallSpecs"
+import { CallSpecs } from "@voiceagent/runner/CallRecords/CallSpecs"
 import { InboundCallsRepo, type InboundRoute } from "@voiceagent/runner/Calls/InboundCalls"
 import {
   incomingCallPath,

@@ -32,7 +32,7 @@ import { KnowledgeBasesRepo, type NewDocument, toKnowledgeBase } from "@voiceage
 import { KnowledgeSettings } from "@voiceagent/runner/Knowledge/KnowledgeSettings"
 import { Retrieval } from "@voiceagent/runner/Knowledge/Retrieval"
 import { checkUrl } from "@voiceagent/runner/Knowledge/UrlFetcher"
-import { collectionName, VectorStore } from "@voiceagent/runner/Knowledge/VectorStore"
+import { collectionName, VectorStore } from "@voiceagent/runner/Ports/VectorStore"
 import { fromDatabase } from "@voiceagent/runner/Sql/Rows"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"

@@ -17,7 +17,7 @@ import {
   WebCallTicket
 } from "@voiceagent/domain/WebCalls"
 import { AgentsRepo } from "@voiceagent/runner/Agents/AgentsRepo"
-import { CallSpecs } from "@voiceagent/runner/Calls/CallSpecs"
+import { CallSpecs } from "@voiceagent/runner/CallRecords/CallSpecs"
 import { deliver } from "@voiceagent/runner/Cluster/Deliver"
 import { LocalMedia } from "@voiceagent/runner/Voice/Media"
 import { refuseWebSocket, WebStreams } from "@voiceagent/runner/Voice/WebMedia"

@@ -5,7 +5,7 @@ import { offsetOf, type PageRequest } from "@voiceagent/domain/Pagination"
 import { type Tenant, type User } from "@voiceagent/domain/Users"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import * as ListenerCache from "../Calls/ListenerCache.js"
+import * as ListenerCache from "../Shared/ListenerCache.js"
 import * as Rows from "../Sql/Rows.js"
 import { userAndTenant, UserAndTenantColumns } from "../Users/UsersRepo.js"
 

@@ -5,8 +5,8 @@ import type { TenantId } from "@voiceagent/domain/Ids"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import * as ListenerCache from "../Calls/ListenerCache.js"
 import { PlatformSettings } from "../Settings.js"
+import * as ListenerCache from "../Shared/ListenerCache.js"
 import * as Rows from "../Sql/Rows.js"
 
 const Price = Schema.NullOr(Schema.NonNegativeInt)

@@ -6,22 +6,16 @@
  * An LLM-backed adapter can replace it behind the same tag.
  */
 import { splitParagraphs, splitSentences } from "@voiceagent/domain/Chunking"
-import type { TenantId } from "@voiceagent/domain/Ids"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { stem, tokenize } from "../Knowledge/OfflineEmbedder.js"
 import { Retrieval } from "../Knowledge/Retrieval.js"
+import type { AgentPersona } from "../Ports/AgentPersona.js"
 
-export interface AgentPersona {
-  readonly tenantId: TenantId
-  readonly name: string
-  readonly greetMessage: string
-  readonly agentPrompt: string
-  readonly metadata: { readonly [key: string]: unknown }
-  readonly knowledgeBaseIds: ReadonlyArray<string>
-}
+/** The brain's input; it lives in `Ports/` because the telephony port carries it too (`DialRequest.agent`). */
+export type { AgentPersona }
 
 export interface Turn {
   readonly speaker: "agent" | "customer"

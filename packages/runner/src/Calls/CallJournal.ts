@@ -36,11 +36,11 @@ import * as FiberId from "effect/FiberId"
 import * as Queue from "effect/Queue"
 import * as Schema from "effect/Schema"
 import { v7 as uuidv7 } from "uuid"
+import { CallEnded, type CallEndedEvent } from "../CallRecords/CallEnded.js"
+import { type CallLine, storedLine } from "../CallRecords/CallSessionsRepo.js"
 import { ATTEMPTS_DIALED_CTES, ATTEMPTS_ENDED_CTES } from "../Campaigns/CampaignsRepo.js"
 import { deliver } from "../Cluster/Deliver.js"
 import * as Rows from "../Sql/Rows.js"
-import { CallEnded, type CallEndedEvent } from "./CallEnded.js"
-import { type CallLine, storedLine } from "./CallSessionsRepo.js"
 
 /** How long informational writes wait to be coalesced (and folded into an end that follows). */
 export const NOTE_DELAY_MILLIS = 20

@@ -26,9 +26,9 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { v7 as uuidv7 } from "uuid"
+import type { StoredCall } from "../CallRecords/CallSessionsRepo.js"
+import type { Carrier } from "../Ports/Telephony.js"
 import * as Rows from "../Sql/Rows.js"
-import type { Carrier } from "../Telephony/Telephony.js"
-import type { StoredCall } from "./CallSessionsRepo.js"
 
 /** Who takes a call to a number: the tenant, its agent, and the voice number. */
 export interface InboundRoute {

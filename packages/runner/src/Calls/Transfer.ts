@@ -16,9 +16,9 @@ import {
 } from "@voiceagent/domain/CallTransfer"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import type { Carrier } from "../Telephony/Telephony.js"
-import type { CallLine, StoredCall } from "./CallSessionsRepo.js"
-import type { CallTransfersRepo, StoredTransfer } from "./CallTransfersRepo.js"
+import type { CallLine, StoredCall } from "../CallRecords/CallSessionsRepo.js"
+import type { CallTransfersRepo, StoredTransfer } from "../CallRecords/CallTransfersRepo.js"
+import type { Carrier } from "../Ports/Telephony.js"
 
 export interface TransferRequest {
   readonly toNumber: string

@@ -21,13 +21,13 @@ import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
+import { VoicemailRepo } from "../CallRecords/VoicemailRepo.js"
 import { concat, durationMs } from "../Voice/Audio.js"
-import type { ConversationHandle } from "../Voice/Conversations.js"
 import type { EngineReport } from "../Voice/Engine.js"
 import { type DetectorEvent, makeMachineDetector } from "../Voice/MachineDetector.js"
 import type { AudioFrame, MediaSession } from "../Voice/Media.js"
 import type { TtsSession } from "../Voice/TextToSpeech.js"
-import { VoicemailRepo } from "./VoicemailRepo.js"
+import type { ConversationHandle } from "./Conversations.js"
 
 /** The longest wait for a machine's greeting to end before the message is left anyway. */
 export const BEEP_WAIT_MS = 30_000

@@ -34,7 +34,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { v7 as uuidv7 } from "uuid"
-import { type CallReservation, SESSION_INSERT_COLUMNS, sessionRowOf } from "../Calls/CallSessionsRepo.js"
+import { type CallReservation, SESSION_INSERT_COLUMNS, sessionRowOf } from "../CallRecords/CallSessionsRepo.js"
 import * as Rows from "../Sql/Rows.js"
 
 const COLUMNS = `id, tenant_id, name, description, agent_id, voice_number_id, contact_list_id, status, status_reason,

@@ -36,7 +36,6 @@ import {
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { ChromaServer } from "./ChromaServer.js"
 import {
   type ChunkMatch,
   type ChunkMetadata,
@@ -45,7 +44,8 @@ import {
   type VectorStoreError,
   VectorStoreRefused,
   VectorStoreUnavailable
-} from "./VectorStore.js"
+} from "../Ports/VectorStore.js"
+import { ChromaServer } from "./ChromaServer.js"
 
 export interface ChromaVectorStoreOptions {
   /** e.g. `http://127.0.0.1:8000`; only the scheme, host and port are used. */

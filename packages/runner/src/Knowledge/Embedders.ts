@@ -6,7 +6,7 @@
 import * as Context from "effect/Context"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import type { Embedder } from "./Embedder.js"
+import type { Embedder } from "../Ports/Embedder.js"
 import { makeOfflineEmbedder } from "./OfflineEmbedder.js"
 
 export interface EmbeddersShape {

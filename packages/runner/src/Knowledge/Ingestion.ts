@@ -32,16 +32,16 @@ import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
+import type { Embedder, EmbeddingFailed } from "../Ports/Embedder.js"
+import { type ChunkRecord, collectionName, VectorStore, type VectorStoreError } from "../Ports/VectorStore.js"
 import * as Rows from "../Sql/Rows.js"
 import { isUniqueViolation } from "../Sql/SqlErrors.js"
 import { chunkId, chunksOf, contentHash, type DocumentText } from "./DocumentChunks.js"
-import type { Embedder, EmbeddingFailed } from "./Embedder.js"
 import { Embedders } from "./Embedders.js"
 import { extractText, formatOfContentType } from "./Extract.js"
 import { DOCUMENT_COLUMNS, DocumentRow, JOB_COLUMNS, JobRow, KnowledgeBasesRepo } from "./KnowledgeBasesRepo.js"
 import { type IngestionOptions, KnowledgeSettings } from "./KnowledgeSettings.js"
 import { fetchUrl } from "./UrlFetcher.js"
-import { type ChunkRecord, collectionName, VectorStore, type VectorStoreError } from "./VectorStore.js"
 
 /** Why a job stopped as a whole (the rest is per document). */
 class JobAborted extends Data.TaggedError("JobAborted")<{ readonly code: string; readonly message: string }> {}

@@ -6,12 +6,12 @@
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { VectorStore, VectorStoreUnavailable } from "../Ports/VectorStore.js"
 import type { ChromaStartFailed } from "./ChromaServer.js"
 import { Embedders } from "./Embedders.js"
 import { KnowledgeBasesRepo } from "./KnowledgeBasesRepo.js"
 import { KnowledgeSettings, type KnowledgeSettingsShape } from "./KnowledgeSettings.js"
 import { Retrieval } from "./Retrieval.js"
-import { VectorStore, VectorStoreUnavailable } from "./VectorStore.js"
 
 export interface KnowledgeOptions {
   /** The vector store; unset: none (knowledge-base operations answer 503, agents answer without retrieval). */

@@ -39,7 +39,7 @@
  * dependable baseline.
  */
 import * as Effect from "effect/Effect"
-import type { Embedder } from "./Embedder.js"
+import type { Embedder } from "../Ports/Embedder.js"
 
 export const OFFLINE_EMBEDDER_ID = "offline-hash-v1"
 export const OFFLINE_DEFAULT_DIMENSIONS = 1024

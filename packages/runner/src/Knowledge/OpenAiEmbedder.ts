@@ -33,8 +33,8 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { exchange, record, trimSlash } from "../Messaging/ProviderHttp.js"
-import { type Embedder, EmbeddingFailed } from "./Embedder.js"
+import { exchange, record, trimSlash } from "../Http/ProviderHttp.js"
+import { type Embedder, EmbeddingFailed } from "../Ports/Embedder.js"
 
 export interface OpenAiEmbedderOptions {
   /** The API's base URL, e.g. `https://api.openai.com/v1`; requests go to `{url}/embeddings`. */

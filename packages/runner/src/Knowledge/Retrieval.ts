@@ -9,11 +9,11 @@ import { RetrievedChunk, type SourceType } from "@voiceagent/domain/KnowledgeBas
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import type { EmbeddingFailed } from "../Ports/Embedder.js"
+import { type ChunkMatch, VectorStore, type VectorStoreError } from "../Ports/VectorStore.js"
 import { fromDatabase } from "../Sql/Rows.js"
-import type { EmbeddingFailed } from "./Embedder.js"
 import { Embedders } from "./Embedders.js"
 import { KnowledgeBasesRepo, type SearchTarget } from "./KnowledgeBasesRepo.js"
-import { type ChunkMatch, VectorStore, type VectorStoreError } from "./VectorStore.js"
 
 /** The knowledge base's vectors were made by an embedder this node does not offer. */
 export class EmbedderNotOffered extends Data.TaggedError("EmbedderNotOffered")<{ readonly embedder: string }> {}

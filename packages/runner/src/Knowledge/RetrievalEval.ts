@@ -7,7 +7,7 @@
  * reuse this with another corpus or another embedder.
  */
 import * as Effect from "effect/Effect"
-import { cosineSimilarity, type Embedder, type EmbeddingFailed } from "./Embedder.js"
+import { cosineSimilarity, type Embedder, type EmbeddingFailed } from "../Ports/Embedder.js"
 
 export interface EvalPassage {
   readonly id: string

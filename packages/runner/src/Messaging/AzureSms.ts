@@ -31,8 +31,8 @@ import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as crypto from "node:crypto"
-import { exchange, record, trimSlash } from "./ProviderHttp.js"
-import { type OutboundSms, SendFailure, type SmsSender } from "./Senders.js"
+import { exchange, record, trimSlash } from "../Http/ProviderHttp.js"
+import { type OutboundSms, SendFailure, type SmsSender } from "../Ports/MessageSenders.js"
 
 export interface AzureSmsOptions {
   /** The Communication Services resource's endpoint, e.g. `https://contoso.communication.azure.com`. */

@@ -36,12 +36,12 @@ import * as Queue from "effect/Queue"
 import * as Schema from "effect/Schema"
 import { v7 as uuidv7 } from "uuid"
 import { type Holding, MessageCharges, type SendOutcome } from "../Billing/MessageCharges.js"
-import type { CallEndedEvent } from "../Calls/CallEnded.js"
-import * as ListenerCache from "../Calls/ListenerCache.js"
+import type { CallEndedEvent } from "../CallRecords/CallEnded.js"
 import { failpoint } from "../Failpoints.js"
+import { type InboundReply, type InboundStatus, MessageSenders, SendFailure } from "../Ports/MessageSenders.js"
 import { PlatformSettings } from "../Settings.js"
+import * as ListenerCache from "../Shared/ListenerCache.js"
 import * as Rows from "../Sql/Rows.js"
-import { type InboundReply, type InboundStatus, MessageSenders, SendFailure } from "./Senders.js"
 
 export interface MessagingOptions {
   /** The provider of SMS campaigns that name none. */

@@ -38,7 +38,7 @@ import * as Schema from "effect/Schema"
 import * as crypto from "node:crypto"
 import { v7 as uuidv7 } from "uuid"
 import { AgentsRepo } from "../Agents/AgentsRepo.js"
-import * as ListenerCache from "../Calls/ListenerCache.js"
+import * as ListenerCache from "../Shared/ListenerCache.js"
 import * as Rows from "../Sql/Rows.js"
 import { isUniqueViolation } from "../Sql/SqlErrors.js"
 

@@ -11,7 +11,7 @@
 import type { PhoneProvider } from "@voiceagent/domain/Phone"
 import * as Effect from "effect/Effect"
 import * as crypto from "node:crypto"
-import type { ChatAppSender, OutboundChatApp, OutboundSms, SendResult, SmsSender } from "./Senders.js"
+import type { ChatAppSender, OutboundChatApp, OutboundSms, SendResult, SmsSender } from "../Ports/MessageSenders.js"
 
 export type SimulatedSend =
   | {

@@ -21,8 +21,8 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as Redacted from "effect/Redacted"
-import { exchange, record, trimSlash } from "./ProviderHttp.js"
-import { type OutboundSms, SendFailure, type SmsSender } from "./Senders.js"
+import { exchange, record, trimSlash } from "../Http/ProviderHttp.js"
+import { type OutboundSms, SendFailure, type SmsSender } from "../Ports/MessageSenders.js"
 
 export interface TwilioSmsOptions {
   /** Twilio's REST origin, e.g. `https://api.twilio.com`. */

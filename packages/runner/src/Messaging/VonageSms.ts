@@ -27,8 +27,8 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
-import { exchange, record, trimSlash } from "./ProviderHttp.js"
-import { type OutboundSms, SendFailure, type SmsSender } from "./Senders.js"
+import { exchange, record, trimSlash } from "../Http/ProviderHttp.js"
+import { type OutboundSms, SendFailure, type SmsSender } from "../Ports/MessageSenders.js"
 
 export interface VonageSmsOptions {
   /** The SMS API origin; `https://rest.nexmo.com` unless set. */

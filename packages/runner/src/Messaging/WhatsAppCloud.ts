@@ -35,7 +35,7 @@ import * as ParseResult from "effect/ParseResult"
 import type * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as crypto from "node:crypto"
-import { exchange, record, trimSlash } from "./ProviderHttp.js"
+import { exchange, record, trimSlash } from "../Http/ProviderHttp.js"
 import {
   type ChatAppSender,
   type DeliveryStatus,
@@ -43,7 +43,7 @@ import {
   type InboundStatus,
   type OutboundChatApp,
   SendFailure
-} from "./Senders.js"
+} from "../Ports/MessageSenders.js"
 
 export interface WhatsAppCloudOptions {
   /** The Graph API origin, e.g. `https://graph.facebook.com`. */

@@ -29,13 +29,19 @@ import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Scope from "effect/Scope"
-import { TimerWheel } from "../Calls/TimerWheel.js"
+import {
+  CallEventSink,
+  type Carrier,
+  type CarrierCallStatus,
+  DialRefused,
+  TransferRefused
+} from "../Ports/Telephony.js"
+import { TimerWheel } from "../Shared/TimerWheel.js"
 import * as GroupCommit from "../Sql/GroupCommit.js"
 import * as Rows from "../Sql/Rows.js"
 import { callerVoice } from "../Voice/CallerVoice.js"
 import { LocalMedia } from "../Voice/Media.js"
 import { CallerStep, engagedScript, type SimulatedCaller, startCaller } from "../Voice/SimulatedCaller.js"
-import { CallEventSink, type Carrier, type CarrierCallStatus, DialRefused, TransferRefused } from "./Telephony.js"
 
 export interface SimulatorOptions {
   readonly ringMillis: number

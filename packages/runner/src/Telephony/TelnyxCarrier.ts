@@ -27,7 +27,6 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
-import { telnyxStreamUrl } from "../Voice/TelnyxMedia.js"
 import {
   type AnswerRequest,
   type Carrier,
@@ -37,7 +36,8 @@ import {
   INBOUND_REFUSED_MESSAGE,
   TransferRefused,
   type TransferRequest
-} from "./Telephony.js"
+} from "../Ports/Telephony.js"
+import { telnyxStreamUrl } from "../Voice/TelnyxMedia.js"
 
 export interface TelnyxOptions {
   /** Telnyx's REST origin, e.g. `https://api.telnyx.com`. */

@@ -27,7 +27,7 @@ import {
   INBOUND_REFUSED_MESSAGE,
   TransferRefused,
   type TransferRequest
-} from "./Telephony.js"
+} from "../Ports/Telephony.js"
 
 export interface TwilioOptions {
   /** Twilio's REST origin, e.g. `https://api.twilio.com`. */

@@ -6,8 +6,8 @@
  */
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import type { Carrier } from "../Ports/Telephony.js"
 import { sessionOfWebCall, webCallId, WebStreams } from "../Voice/WebMedia.js"
-import type { Carrier } from "./Telephony.js"
 
 export const makeWebCarrier = Effect.map(WebStreams, (streams): Carrier => ({
   name: "web",

@@ -76,7 +76,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
-import { record, trimSlash } from "../Messaging/ProviderHttp.js"
+import { record, trimSlash } from "../Http/ProviderHttp.js"
 import {
   LanguageModelError,
   type LanguageModelProvider,

@@ -31,7 +31,7 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
-import { record, trimSlash } from "../Messaging/ProviderHttp.js"
+import { record, trimSlash } from "../Http/ProviderHttp.js"
 import { SAMPLE_RATE } from "./Audio.js"
 import {
   SpeechPart,

@@ -38,7 +38,7 @@ import * as Either from "effect/Either"
 import * as Queue from "effect/Queue"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import { exchange, record, trimSlash } from "../Messaging/ProviderHttp.js"
+import { exchange, record, trimSlash } from "../Http/ProviderHttp.js"
 import { FRAME_MS, mulawDecode, SAMPLE_RATE, writeWav } from "./Audio.js"
 import {
   SpeechToTextError,

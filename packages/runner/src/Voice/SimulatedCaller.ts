@@ -25,39 +25,20 @@
  */
 import type { SessionId } from "@voiceagent/domain/Calls"
 import * as Clock from "effect/Clock"
-import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Queue from "effect/Queue"
 import type * as Scope from "effect/Scope"
+import { CallerStep } from "../Ports/CallerScript.js"
 import { concat, durationMs, FRAME_MS, frames, mulawEncode, SAMPLE_RATE, SAMPLES_PER_FRAME } from "./Audio.js"
 import { makeAudioInlet, MediaEvent, type MediaSession } from "./Media.js"
 import { type SpeechToTextError, SttEvent, type SttStream } from "./SpeechToText.js"
 import { rms } from "./Vad.js"
 import { makeWakeup, type Wakeup } from "./Wakeup.js"
 
-export type CallerStep = Data.TaggedEnum<{
-  Say: { readonly text: string; readonly afterAgentMs: number }
-  Interrupt: { readonly text: string; readonly afterAgentStartsMs: number; readonly backchannel: boolean }
-  Noise: { readonly ms: number; readonly afterAgentStartsMs: number | null }
-  Pause: { readonly ms: number }
-  /**
-   * Presses keys (DTMF, as the carrier reports them), `gapMs` apart: when it would say its next line,
-   * or `afterAgentStartsMs` into the agent's answer (over it).
-   */
-  Press: {
-    readonly keys: string
-    readonly afterAgentMs: number
-    readonly gapMs: number
-    readonly afterAgentStartsMs: number | null
-  }
-  Silent: { readonly ms: number }
-  HangUp: {}
-  /** An answering machine picks up: its greeting at once (read without a pause), then its beep (ms; 0: none). */
-  Machine: { readonly beepMs: number }
-}>
-export const CallerStep = Data.taggedEnum<CallerStep>()
+/** The script's steps (defined in `Ports/CallerScript`, where the telephony port's dial request can carry them). */
+export { CallerStep }
 
 export const say = (text: string, options: { readonly afterAgentMs?: number } = {}) =>
   CallerStep.Say({ text, afterAgentMs: options.afterAgentMs ?? 400 })

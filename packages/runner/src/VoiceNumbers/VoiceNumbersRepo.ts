@@ -7,7 +7,7 @@ import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { v7 as uuidv7 } from "uuid"
-import * as ListenerCache from "../Calls/ListenerCache.js"
+import * as ListenerCache from "../Shared/ListenerCache.js"
 import * as Rows from "../Sql/Rows.js"
 import { isUniqueViolation } from "../Sql/SqlErrors.js"
 

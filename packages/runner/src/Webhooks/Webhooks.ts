@@ -21,8 +21,8 @@ import * as Queue from "effect/Queue"
 import * as Schema from "effect/Schema"
 import * as crypto from "node:crypto"
 import { v7 as uuidv7 } from "uuid"
-import type { CallEndedEvent } from "../Calls/CallEnded.js"
-import * as ListenerCache from "../Calls/ListenerCache.js"
+import type { CallEndedEvent } from "../CallRecords/CallEnded.js"
+import * as ListenerCache from "../Shared/ListenerCache.js"
 import * as Rows from "../Sql/Rows.js"
 
 /** Delays before each attempt: the first at once, then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */

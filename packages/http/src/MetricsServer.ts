@@ -8,9 +8,9 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { withRequestContext } from "../RequestContext.js"
-import { baseUrlOf, gracefulHttpServer } from "../Serve.js"
-import { METRICS_PATH } from "./Metrics.js"
+import { METRICS_PATH } from "./Observability/Metrics.js"
+import { withRequestContext } from "./RequestContext.js"
+import { baseUrlOf, gracefulHttpServer } from "./Serve.js"
 
 /** Where the metrics server listens, once bound (port 0 picks a free one). */
 export class MetricsAddress

@@ -8,8 +8,8 @@ import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import type * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
-import type { AgentPersona } from "../Brain/AgentBrain.js"
-import type { CallerStep } from "../Voice/SimulatedCaller.js"
+import type { AgentPersona } from "./AgentPersona.js"
+import type { CallerStep } from "./CallerScript.js"
 
 export interface DialRequest {
   readonly sessionId: SessionId

@@ -7,7 +7,7 @@ import type * as HttpClientError from "@effect/platform/HttpClientError"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import { SendFailure } from "./Senders.js"
+import { SendFailure } from "../Ports/MessageSenders.js"
 
 export const trimSlash = (url: string) => url.replace(/\/+$/, "")
 
