@@ -3,6 +3,7 @@ import { ApiKeysRepo } from "@voiceagent/runner/ApiKeys/ApiKeysRepo"
 import { Ledger } from "@voiceagent/runner/Billing/Ledger"
 import { RateCards } from "@voiceagent/runner/Billing/RateCards"
 import { Reports } from "@voiceagent/runner/Billing/Reports"
+import { Calls } from "@voiceagent/runner/Calls/Calls"
 import { CallSessionsRepo } from "@voiceagent/runner/Calls/CallSessionsRepo"
 import { CallSpecs } from "@voiceagent/runner/Calls/CallSpecs"
 import { InboundCallsRepo } from "@voiceagent/runner/Calls/InboundCalls"
@@ -41,13 +42,14 @@ export interface HttpDependenciesOptions {
 }
 
 /**
- * What the HTTP services need besides a database, the platform settings and a cluster node
- * (`Sharding`, to reach entities): repositories, session tokens, authentication.
+ * What the HTTP services need besides a database, the platform settings, a cluster node (`Sharding`,
+ * to reach entities), the knowledge services and the recordings: the runner's use-case services
+ * (campaigns, calls, contact lists, knowledge bases), repositories, session tokens, authentication.
  */
 export const HttpDependencies = (options: HttpDependenciesOptions) =>
   AuthMiddlewareLive.pipe(
     Layer.provideMerge(Authenticator.Default),
-    Layer.provideMerge(Campaigns.Default),
+    Layer.provideMerge(Layer.mergeAll(Campaigns.Default, Calls.Default)),
     Layer.provideMerge(Layer.mergeAll(MessagingCampaigns.Default, MessageOutbox.Default)),
     Layer.provideMerge(Layer.mergeAll(
       UsersRepo.Default,
