@@ -9,6 +9,7 @@ import { CallSpecs } from "@voiceagent/runner/Calls/CallSpecs"
 import { InboundCallsRepo } from "@voiceagent/runner/Calls/InboundCalls"
 import { Campaigns } from "@voiceagent/runner/Campaigns/Campaigns"
 import { CampaignsRepo } from "@voiceagent/runner/Campaigns/CampaignsRepo"
+import { ContactLists } from "@voiceagent/runner/Contacts/ContactLists"
 import { ContactListsRepo } from "@voiceagent/runner/Contacts/ContactListsRepo"
 import { ContactsRepo } from "@voiceagent/runner/Contacts/ContactsRepo"
 import { MessageOutbox, MessagingSettings } from "@voiceagent/runner/Messaging/MessageOutbox"
@@ -49,7 +50,7 @@ export interface HttpDependenciesOptions {
 export const HttpDependencies = (options: HttpDependenciesOptions) =>
   AuthMiddlewareLive.pipe(
     Layer.provideMerge(Authenticator.Default),
-    Layer.provideMerge(Layer.mergeAll(Campaigns.Default, Calls.Default)),
+    Layer.provideMerge(Layer.mergeAll(Campaigns.Default, Calls.Default, ContactLists.Default)),
     Layer.provideMerge(Layer.mergeAll(MessagingCampaigns.Default, MessageOutbox.Default)),
     Layer.provideMerge(Layer.mergeAll(
       UsersRepo.Default,
