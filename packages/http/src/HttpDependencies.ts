@@ -12,6 +12,7 @@ import { CampaignsRepo } from "@voiceagent/runner/Campaigns/CampaignsRepo"
 import { ContactLists } from "@voiceagent/runner/Contacts/ContactLists"
 import { ContactListsRepo } from "@voiceagent/runner/Contacts/ContactListsRepo"
 import { ContactsRepo } from "@voiceagent/runner/Contacts/ContactsRepo"
+import { KnowledgeBases } from "@voiceagent/runner/Knowledge/KnowledgeBases"
 import { MessageOutbox, MessagingSettings } from "@voiceagent/runner/Messaging/MessageOutbox"
 import { MessagingCampaigns } from "@voiceagent/runner/Messaging/MessagingCampaigns"
 import { IdempotentRequests } from "@voiceagent/runner/Sql/IdempotentRequests"
@@ -50,7 +51,7 @@ export interface HttpDependenciesOptions {
 export const HttpDependencies = (options: HttpDependenciesOptions) =>
   AuthMiddlewareLive.pipe(
     Layer.provideMerge(Authenticator.Default),
-    Layer.provideMerge(Layer.mergeAll(Campaigns.Default, Calls.Default, ContactLists.Default)),
+    Layer.provideMerge(Layer.mergeAll(Campaigns.Default, Calls.Default, ContactLists.Default, KnowledgeBases.Default)),
     Layer.provideMerge(Layer.mergeAll(MessagingCampaigns.Default, MessageOutbox.Default)),
     Layer.provideMerge(Layer.mergeAll(
       UsersRepo.Default,
