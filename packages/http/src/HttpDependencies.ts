@@ -5,11 +5,14 @@ import { RateCards } from "@voiceagent/runner/Billing/RateCards"
 import { Reports } from "@voiceagent/runner/Billing/Reports"
 import { CallSessionsRepo } from "@voiceagent/runner/CallRecords/CallSessionsRepo"
 import { CallSpecs } from "@voiceagent/runner/CallRecords/CallSpecs"
+import { Calls } from "@voiceagent/runner/Calls/Calls"
 import { InboundCallsRepo } from "@voiceagent/runner/Calls/InboundCalls"
 import { Campaigns } from "@voiceagent/runner/Campaigns/Campaigns"
 import { CampaignsRepo } from "@voiceagent/runner/Campaigns/CampaignsRepo"
+import { ContactLists } from "@voiceagent/runner/Contacts/ContactLists"
 import { ContactListsRepo } from "@voiceagent/runner/Contacts/ContactListsRepo"
 import { ContactsRepo } from "@voiceagent/runner/Contacts/ContactsRepo"
+import { KnowledgeBases } from "@voiceagent/runner/Knowledge/KnowledgeBases"
 import { MessageOutbox, MessagingSettings } from "@voiceagent/runner/Messaging/MessageOutbox"
 import { MessagingCampaigns } from "@voiceagent/runner/Messaging/MessagingCampaigns"
 import { IdempotentRequests } from "@voiceagent/runner/Sql/IdempotentRequests"
@@ -41,13 +44,14 @@ export interface HttpDependenciesOptions {
 }
 
 /**
- * What the HTTP services need besides a database, the platform settings and a cluster node
- * (`Sharding`, to reach entities): repositories, session tokens, authentication.
+ * What the HTTP services need besides a database, the platform settings, a cluster node (`Sharding`,
+ * to reach entities), the knowledge services and the recordings: the runner's use-case services
+ * (campaigns, calls, contact lists, knowledge bases), repositories, session tokens, authentication.
  */
 export const HttpDependencies = (options: HttpDependenciesOptions) =>
   AuthMiddlewareLive.pipe(
     Layer.provideMerge(Authenticator.Default),
-    Layer.provideMerge(Campaigns.Default),
+    Layer.provideMerge(Layer.mergeAll(Campaigns.Default, Calls.Default, ContactLists.Default, KnowledgeBases.Default)),
     Layer.provideMerge(Layer.mergeAll(MessagingCampaigns.Default, MessageOutbox.Default)),
     Layer.provideMerge(Layer.mergeAll(
       UsersRepo.Default,

@@ -53,12 +53,15 @@ import { stateOf } from "../Agents/AgentsRepo.js"
 import type { CallEndedEvent } from "../CallRecords/CallEnded.js"
 import { CallSessionsRepo } from "../CallRecords/CallSessionsRepo.js"
 import { CallSpecs } from "../CallRecords/CallSpecs.js"
+import { Calls } from "../Calls/Calls.js"
 import { Campaigns } from "../Campaigns/Campaigns.js"
 import { CampaignsRepo } from "../Campaigns/CampaignsRepo.js"
 import * as Cluster from "../Cluster/Cluster.js"
 import { deliver } from "../Cluster/Deliver.js"
+import { ContactLists } from "../Contacts/ContactLists.js"
 import { ContactListsRepo } from "../Contacts/ContactListsRepo.js"
 import { ContactsRepo } from "../Contacts/ContactsRepo.js"
+import { KnowledgeBases } from "../Knowledge/KnowledgeBases.js"
 import { defaultMessagingOptions, MessageOutbox } from "../Messaging/MessageOutbox.js"
 import { MessagingCampaigns } from "../Messaging/MessagingCampaigns.js"
 import { defaultRuntimeOptions, RuntimeLive, type RuntimeOptions } from "../Runtime.js"
@@ -127,6 +130,9 @@ export const layer = (options: TestKitOptions = {}) => {
   }
   return Layer.mergeAll(
     Campaigns.Default,
+    Calls.Default,
+    ContactLists.Default,
+    KnowledgeBases.Default,
     MessagingCampaigns.Default,
     Layer.succeed(Dials, {
       all: Effect.sync(() => [...dials]),
