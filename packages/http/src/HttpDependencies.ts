@@ -1,24 +1,10 @@
-import { AgentsRepo } from "@voiceagent/runner/Agents/AgentsRepo"
-import { ApiKeysRepo } from "@voiceagent/runner/ApiKeys/ApiKeysRepo"
-import { Ledger } from "@voiceagent/runner/Billing/Ledger"
-import { RateCards } from "@voiceagent/runner/Billing/RateCards"
-import { Reports } from "@voiceagent/runner/Billing/Reports"
-import { CallSessionsRepo } from "@voiceagent/runner/CallRecords/CallSessionsRepo"
-import { CallSpecs } from "@voiceagent/runner/CallRecords/CallSpecs"
 import { Calls } from "@voiceagent/runner/Calls/Calls"
-import { InboundCallsRepo } from "@voiceagent/runner/Calls/InboundCalls"
 import { Campaigns } from "@voiceagent/runner/Campaigns/Campaigns"
-import { CampaignsRepo } from "@voiceagent/runner/Campaigns/CampaignsRepo"
 import { ContactLists } from "@voiceagent/runner/Contacts/ContactLists"
-import { ContactListsRepo } from "@voiceagent/runner/Contacts/ContactListsRepo"
-import { ContactsRepo } from "@voiceagent/runner/Contacts/ContactsRepo"
 import { KnowledgeBases } from "@voiceagent/runner/Knowledge/KnowledgeBases"
 import { MessageOutbox, MessagingSettings } from "@voiceagent/runner/Messaging/MessageOutbox"
 import { MessagingCampaigns } from "@voiceagent/runner/Messaging/MessagingCampaigns"
-import { IdempotentRequests } from "@voiceagent/runner/Sql/IdempotentRequests"
-import { UsersRepo } from "@voiceagent/runner/Users/UsersRepo"
-import { VoiceNumbersRepo } from "@voiceagent/runner/VoiceNumbers/VoiceNumbersRepo"
-import { Webhooks } from "@voiceagent/runner/Webhooks/Webhooks"
+import { RepositoriesLive } from "@voiceagent/runner/Repositories"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
@@ -53,22 +39,8 @@ export const HttpDependencies = (options: HttpDependenciesOptions) =>
     Layer.provideMerge(Authenticator.Default),
     Layer.provideMerge(Layer.mergeAll(Campaigns.Default, Calls.Default, ContactLists.Default, KnowledgeBases.Default)),
     Layer.provideMerge(Layer.mergeAll(MessagingCampaigns.Default, MessageOutbox.Default)),
+    Layer.provideMerge(RepositoriesLive),
     Layer.provideMerge(Layer.mergeAll(
-      UsersRepo.Default,
-      ApiKeysRepo.Default,
-      AgentsRepo.Default,
-      VoiceNumbersRepo.Default,
-      ContactListsRepo.Default,
-      ContactsRepo.Default,
-      Ledger.Default,
-      RateCards.Default,
-      Reports.Default,
-      CallSessionsRepo.Default,
-      CallSpecs.Default,
-      InboundCallsRepo.Default,
-      CampaignsRepo.Default,
-      IdempotentRequests.Default,
-      Webhooks.Default,
       SessionTokens.layer(options.sessions),
       PublicUrl.layer(options.publicUrl),
       TwilioWebhookSecret.layer(options.twilioAuthToken ?? Option.none()),

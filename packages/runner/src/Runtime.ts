@@ -18,16 +18,10 @@ import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schedule from "effect/Schedule"
-import { AgentsRepo } from "./Agents/AgentsRepo.js"
 import { Ledger } from "./Billing/Ledger.js"
-import { MessageCharges } from "./Billing/MessageCharges.js"
-import { RateCards } from "./Billing/RateCards.js"
 import { AgentBrain } from "./Brain/AgentBrain.js"
 import { CallEnded } from "./CallRecords/CallEnded.js"
 import { CallSessionsRepo } from "./CallRecords/CallSessionsRepo.js"
-import { CallSpecs } from "./CallRecords/CallSpecs.js"
-import { CallTransfersRepo } from "./CallRecords/CallTransfersRepo.js"
-import { VoicemailRepo } from "./CallRecords/VoicemailRepo.js"
 import { CallJournal } from "./Calls/CallJournal.js"
 import { Conversations } from "./Calls/Conversations.js"
 import { LiveCallLive } from "./Calls/LiveCallLive.js"
@@ -35,7 +29,6 @@ import { LocalCalls } from "./Calls/LocalCalls.js"
 import { CampaignLive, defaultDialerOptions, type DialerOptions, DialerSettings } from "./Campaigns/CampaignLive.js"
 import { CampaignsRepo } from "./Campaigns/CampaignsRepo.js"
 import { DialPacer } from "./Campaigns/DialPacer.js"
-import { DeadLetters } from "./Cluster/DeadLetters.js"
 import { deliver } from "./Cluster/Deliver.js"
 import {
   clusterStorageCleanup,
@@ -57,6 +50,7 @@ import { simulatedChatAppSender, simulatedSmsSender } from "./Messaging/Simulate
 import { type ChatAppSender, MessageSenders, type SmsSender } from "./Ports/MessageSenders.js"
 import { CallEventSink, type Carrier, Telephony } from "./Ports/Telephony.js"
 import { Recordings, type RecordingsOptions, RecordingsSettings } from "./Recordings/Recordings.js"
+import { RepositoriesLive } from "./Repositories.js"
 import { TimerWheel } from "./Shared/TimerWheel.js"
 import { makeSimulatedCarrier, type SimulatorOptions } from "./Telephony/SimulatedCarrier.js"
 import { makeWebCarrier } from "./Telephony/WebCarrier.js"
@@ -66,7 +60,6 @@ import { MediaServer, type MediaServerOptions } from "./Voice/MediaServer.js"
 import { webrtcVad } from "./Voice/Vad.js"
 import { type VoiceOptions, VoiceProvidersLive } from "./Voice/VoiceProvidersLive.js"
 import { WebStreams } from "./Voice/WebMedia.js"
-import { VoiceNumbersRepo } from "./VoiceNumbers/VoiceNumbersRepo.js"
 import { dispatcher, type DispatcherOptions, Webhooks } from "./Webhooks/Webhooks.js"
 
 /** Every runner works the queue of ingestion jobs (leases, not a singleton: jobs spread over runners). */
@@ -317,22 +310,6 @@ const campaignListener = Effect.gen(function*() {
   }
 })
 
-export const Repositories = Layer.mergeAll(
-  Ledger.Default,
-  RateCards.Default,
-  CallSessionsRepo.Default,
-  VoicemailRepo.Default,
-  CallTransfersRepo.Default,
-  AgentsRepo.Default,
-  VoiceNumbersRepo.Default,
-  CampaignsRepo.Default,
-  CallSpecs.Default,
-  Webhooks.Default,
-  DeadLetters.Default,
-  MessageCharges.Default,
-  MessageOutbox.Default.pipe(Layer.provide(RateCards.Default))
-)
-
 export const RuntimeLive = (options: RuntimeOptions = defaultRuntimeOptions) =>
   Layer.mergeAll(
     TenantEntityLive,
@@ -381,7 +358,7 @@ export const RuntimeLive = (options: RuntimeOptions = defaultRuntimeOptions) =>
     ),
     Layer.provide(VoiceProvidersLive(options.voice)),
     Layer.provideMerge(AgentBrain.responder),
-    Layer.provideMerge(Repositories),
+    Layer.provideMerge(Layer.merge(RepositoriesLive, MessageOutbox.Default)),
     Layer.provideMerge(Recordings.Default.pipe(Layer.provide(RecordingsSettings.layer(options.recordings)))),
     Layer.provideMerge(MessagingSettings.layer(options.messaging)),
     Layer.provideMerge(Ingestion.Default),

@@ -139,7 +139,6 @@ export const layer = (options: TestKitOptions = {}) => {
       to: (number) => Effect.sync(() => dials.filter((d) => d.to === number))
     })
   ).pipe(
-    Layer.provideMerge(Layer.mergeAll(UsersRepo.Default, ContactListsRepo.Default, ContactsRepo.Default)),
     Layer.provideMerge(RuntimeLive(runtime)),
     Layer.provideMerge(Cluster.embedded(quietCluster)),
     Layer.provideMerge(PlatformSettings.layer(options.settings)),
