@@ -1,3 +1,4 @@
+import { Agents } from "@voiceagent/runner/Agents/Agents"
 import { Calls } from "@voiceagent/runner/Calls/Calls"
 import { Campaigns } from "@voiceagent/runner/Campaigns/Campaigns"
 import { ContactLists } from "@voiceagent/runner/Contacts/ContactLists"
@@ -32,12 +33,18 @@ export interface HttpDependenciesOptions {
 /**
  * What the HTTP services need besides a database, the platform settings, a cluster node (`Sharding`,
  * to reach entities), the knowledge services and the recordings: the runner's use-case services
- * (campaigns, calls, contact lists, knowledge bases), repositories, session tokens, authentication.
+ * (agents, campaigns, calls, contact lists, knowledge bases), repositories, session tokens, authentication.
  */
 export const HttpDependencies = (options: HttpDependenciesOptions) =>
   AuthMiddlewareLive.pipe(
     Layer.provideMerge(Authenticator.Default),
-    Layer.provideMerge(Layer.mergeAll(Campaigns.Default, Calls.Default, ContactLists.Default, KnowledgeBases.Default)),
+    Layer.provideMerge(Layer.mergeAll(
+      Agents.Default,
+      Campaigns.Default,
+      Calls.Default,
+      ContactLists.Default,
+      KnowledgeBases.Default
+    )),
     Layer.provideMerge(Layer.mergeAll(MessagingCampaigns.Default, MessageOutbox.Default)),
     Layer.provideMerge(RepositoriesLive),
     Layer.provideMerge(Layer.mergeAll(

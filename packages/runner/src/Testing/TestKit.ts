@@ -48,6 +48,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as TestClock from "effect/TestClock"
 import * as crypto from "node:crypto"
+import { Agents } from "../Agents/Agents.js"
 import { AgentsRepo } from "../Agents/AgentsRepo.js"
 import { stateOf } from "../Agents/AgentsRepo.js"
 import type { CallEndedEvent } from "../CallRecords/CallEnded.js"
@@ -130,6 +131,7 @@ export const layer = (options: TestKitOptions = {}) => {
   }
   return Layer.mergeAll(
     Campaigns.Default,
+    Agents.Default,
     Calls.Default,
     ContactLists.Default,
     KnowledgeBases.Default,
