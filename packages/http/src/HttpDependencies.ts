@@ -1,5 +1,6 @@
 import { Agents } from "@voiceagent/runner/Agents/Agents"
 import { Calls } from "@voiceagent/runner/Calls/Calls"
+import { InboundCalls } from "@voiceagent/runner/Calls/InboundCalls"
 import { Campaigns } from "@voiceagent/runner/Campaigns/Campaigns"
 import { ContactLists } from "@voiceagent/runner/Contacts/ContactLists"
 import { KnowledgeBases } from "@voiceagent/runner/Knowledge/KnowledgeBases"
@@ -42,6 +43,7 @@ export const HttpDependencies = (options: HttpDependenciesOptions) =>
       Agents.Default,
       Campaigns.Default,
       Calls.Default,
+      InboundCalls.Default,
       ContactLists.Default,
       KnowledgeBases.Default
     )),

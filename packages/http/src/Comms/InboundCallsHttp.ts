@@ -1,14 +1,13 @@
 /**
  * Incoming calls' webhooks (docs/calls.md, "Inbound calls"): a Twilio number's voice webhook and
  * status callback, and a Telnyx Call Control application's webhook. Each is verified by the
- * carrier's signature before anything is read or written; the number called is routed to its
- * agent (`InboundCallsRepo`), the carrier's call gets its one session, and the call's `LiveCall`
- * answers it (`Answer`): streamed to the agent, or turned away and recorded.
+ * carrier's signature before anything is read or written, then handed to the runner's `InboundCalls`:
+ * the number called is routed to its agent, the carrier's call gets its one session, and the call's
+ * `LiveCall` answers it (`Answer`): streamed to the agent, or turned away and recorded.
  */
-import { type InboundAnswer, LiveCallEntity, type SessionId } from "@voiceagent/domain/Calls"
+import { LiveCallEntity, type SessionId } from "@voiceagent/domain/Calls"
 import { InvalidCarrierPayload, InvalidCarrierSignature, TelnyxWebhookReceipt } from "@voiceagent/domain/CommsApi"
-import { CallSpecs } from "@voiceagent/runner/CallRecords/CallSpecs"
-import { InboundCallsRepo, type InboundRoute } from "@voiceagent/runner/Calls/InboundCalls"
+import { InboundCalls } from "@voiceagent/runner/Calls/InboundCalls"
 import {
   incomingCallPath,
   incomingStatusPath,
@@ -71,28 +70,12 @@ export const makeTwilioStatusDelivery = Effect.gen(function*() {
 })
 
 export const makeInboundCallHandlers = Effect.gen(function*() {
-  const inbound = yield* InboundCallsRepo
-  const specs = yield* CallSpecs
-  const calls = yield* LiveCallEntity.client
+  const inbound = yield* InboundCalls
   const publicUrl = yield* PublicUrl
   const verifyTwilio = yield* makeTwilioVerifier
   const deliverTwilioStatus = yield* makeTwilioStatusDelivery
   const readTelnyx = yield* makeTelnyxWebhookReader
   const deliverTelnyx = yield* makeTelnyxEventDelivery
-
-  /** The call's session and its answer from the call's entity. */
-  const take = (carrier: "twilio" | "telnyx", route: InboundRoute, providerCallId: string, fromNumber: string) =>
-    Effect.gen(function*() {
-      const sessionId = yield* inbound.sessionFor(carrier, providerCallId, route.tenantId)
-      const customerId = yield* inbound.contactOf(route.tenantId, fromNumber)
-      const spec = yield* specs.makeInbound({ ...route, fromNumber, customerId, metadata: {} })
-      const answer: InboundAnswer = yield* calls(sessionId).Answer({ spec, providerCallId, carrier }).pipe(Effect.orDie)
-      if (answer._tag === "NotServed") yield* inbound.forget(carrier, providerCallId)
-      yield* Effect.logInfo("incoming call").pipe(
-        Effect.annotateLogs({ carrier, sessionId, tenantId: route.tenantId, answer: answer._tag })
-      )
-      return { sessionId, answer }
-    })
 
   const twilioIncomingCall = (signature: string | undefined, payload: Params) =>
     Effect.gen(function*() {
@@ -114,14 +97,14 @@ export const makeInboundCallHandlers = Effect.gen(function*() {
           message: "Direction must be inbound: this is the webhook of incoming calls"
         })
       }
-      const route = yield* inbound.route(to)
-      if (Option.isNone(route)) {
+      const taken = yield* inbound.take("twilio", to, callSid, from)
+      if (Option.isNone(taken)) {
         yield* Effect.logInfo("an incoming Twilio call to a number no agent answers was rejected").pipe(
           Effect.annotateLogs({ to })
         )
         return REJECT_TWIML
       }
-      const { answer, sessionId } = yield* take("twilio", route.value, callSid, from)
+      const { answer, sessionId } = taken.value
       if (answer._tag === "NotServed") return REJECT_TWIML
       if (answer._tag === "Refused") return refusedTwiml()
       if (answer.route === null) return "<Response><Hangup/></Response>"
@@ -156,14 +139,14 @@ export const makeInboundCallHandlers = Effect.gen(function*() {
         if (typeof to !== "string" || !CALLER.test(to)) {
           return yield* new InvalidCarrierPayload({ message: "payload.to must be 1 to 128 printable characters" })
         }
-        const route = yield* inbound.route(to)
-        if (Option.isNone(route)) {
+        const taken = yield* inbound.take("telnyx", to, callControlId, from)
+        if (Option.isNone(taken)) {
           yield* Effect.logInfo("an incoming Telnyx call to a number no agent answers was left alone").pipe(
             Effect.annotateLogs({ to })
           )
           return new TelnyxWebhookReceipt({ eventType: event.eventType, applied: false })
         }
-        const { answer } = yield* take("telnyx", route.value, callControlId, from)
+        const { answer } = taken.value
         return new TelnyxWebhookReceipt({ eventType: event.eventType, applied: answer._tag !== "NotServed" })
       }
       // a call taken here hears of its events at its own URL; any sent here still reach it

@@ -15,6 +15,7 @@ import {
   type CallProvider,
   type CallSpec,
   type InboundAnswer,
+  LiveCallEntity,
   type MediaRoute,
   SessionId
 } from "@voiceagent/domain/Calls"
@@ -27,6 +28,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { v7 as uuidv7 } from "uuid"
 import type { StoredCall } from "../CallRecords/CallSessionsRepo.js"
+import { CallSpecs } from "../CallRecords/CallSpecs.js"
 import type { Carrier } from "../Ports/Telephony.js"
 import * as Rows from "../Sql/Rows.js"
 
@@ -278,3 +280,39 @@ export const makeInbound = <H>(entity: InboundEntity<H>) => {
 
   return { answer } as const
 }
+
+/**
+ * An incoming call handed to its agent, whichever carrier brought it: routed by the number called
+ * (`None`: no agent answers that number), given its one session, and answered by its `LiveCall` (streamed
+ * to the agent, or turned away and recorded). The carriers' webhooks (http) verify and translate; this
+ * decides.
+ */
+export class InboundCalls extends Effect.Service<InboundCalls>()("Calls/InboundCalls", {
+  effect: Effect.gen(function*() {
+    const inbound = yield* InboundCallsRepo
+    const specs = yield* CallSpecs
+    const calls = yield* LiveCallEntity.client
+
+    const take = Effect.fn("InboundCalls.take")(
+      function*(carrier: InboundCarrier, to: string, providerCallId: string, fromNumber: string) {
+        const found = yield* inbound.route(to)
+        if (Option.isNone(found)) return Option.none<{ sessionId: SessionId; answer: InboundAnswer }>()
+        const route = found.value
+        const sessionId = yield* inbound.sessionFor(carrier, providerCallId, route.tenantId)
+        const customerId = yield* inbound.contactOf(route.tenantId, fromNumber)
+        const spec = yield* specs.makeInbound({ ...route, fromNumber, customerId, metadata: {} })
+        const answer: InboundAnswer = yield* calls(sessionId).Answer({ spec, providerCallId, carrier }).pipe(
+          Effect.orDie
+        )
+        if (answer._tag === "NotServed") yield* inbound.forget(carrier, providerCallId)
+        yield* Effect.logInfo("incoming call").pipe(
+          Effect.annotateLogs({ carrier, sessionId, tenantId: route.tenantId, answer: answer._tag })
+        )
+        return Option.some({ sessionId, answer })
+      }
+    )
+
+    return { take, sessionOf: inbound.sessionOf } as const
+  }),
+  dependencies: [InboundCallsRepo.Default, CallSpecs.Default]
+}) {}
