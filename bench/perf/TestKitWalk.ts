@@ -70,7 +70,10 @@ let listing = false
 // `execProtocol`: the client's prepared statements; `query`, `exec`: PGlite's own (none calls another of these)
 for (const method of ["query", "exec", "execProtocol"] as const) {
   const original = PGlite.prototype[method] as (...args: Array<unknown>) => Promise<unknown>
-  ;(PGlite.prototype as any)[method] = async function(this: PGlite, ...args: Array<unknown>) {
+  ;(PGlite.prototype as Record<typeof method, unknown>)[method] = async function(
+    this: PGlite,
+    ...args: Array<unknown>
+  ) {
     // decoded on every call, so the texts prepared before the listing starts are known by name
     const decoded = method === "execProtocol" ? statementOf(args[0] as Uint8Array) : undefined
     const text = listing ? decoded : undefined

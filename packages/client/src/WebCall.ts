@@ -56,6 +56,11 @@ export class WebCallRefused extends Error {
   }
 }
 
+/** The platform's error body (`{"error":{"code","message",…}}`), as a refusal answers it. */
+interface ErrorAnswer {
+  readonly error?: { readonly code?: string; readonly message?: string }
+}
+
 export interface StartWebCallOptions {
   /** The platform's origin, e.g. `http://127.0.0.1:3000`. */
   readonly baseUrl: string
@@ -82,7 +87,7 @@ export const startWebCall = async (options: StartWebCallOptions): Promise<WebCal
     })
   })
   const text = await response.text()
-  let body: any
+  let body: WebCallTicket & ErrorAnswer | undefined
   try {
     body = JSON.parse(text)
   } catch {
@@ -96,6 +101,19 @@ export const startWebCall = async (options: StartWebCallOptions): Promise<WebCal
     )
   }
   return body as WebCallTicket
+}
+
+/** A message of the platform on the call's stream: its fields are read as its `type` says. */
+interface StreamMessage {
+  readonly type?: string
+  readonly name?: unknown
+  readonly sessionId?: unknown
+  readonly speaker: "agent" | "customer"
+  readonly text?: unknown
+  readonly at?: unknown
+  readonly interrupted?: unknown
+  readonly digits?: unknown
+  readonly reason?: unknown
 }
 
 export type WebCallEvent =
@@ -191,7 +209,7 @@ export const joinWebCall = (ticket: WebCallTicket, options: JoinWebCallOptions =
       options.onAudio?.(pcm)
       return
     }
-    let message: any
+    let message: StreamMessage | null
     try {
       message = JSON.parse(event.data)
     } catch {

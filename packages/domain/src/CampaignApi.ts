@@ -248,7 +248,7 @@ const bounds =
  * required); the document still shows it, as an optional `ScheduleCampaignRequest`. The schema is
  * one of `CampaignDocumentSchemas`, which each API serving this group adds to its components.
  */
-const documentScheduleBody = (operation: Record<string, any>): Record<string, any> => ({
+const documentScheduleBody = <Operation extends { readonly [key: string]: unknown }>(operation: Operation) => ({
   ...operation,
   requestBody: {
     required: false,

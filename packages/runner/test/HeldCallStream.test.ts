@@ -7,7 +7,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { assert, describe, it } from "@effect/vitest"
 import { type CallSpec, LiveCallEntity, type SessionId } from "@voiceagent/domain/Calls"
-import type { AgentId, TenantId, VoiceNumberId } from "@voiceagent/domain/Ids"
+import type { AgentId, PersonaId, TenantId, VoiceNumberId } from "@voiceagent/domain/Ids"
 import { TenantEntity } from "@voiceagent/domain/TenantEntity"
 import { AgentsRepo } from "@voiceagent/runner/Agents/AgentsRepo"
 import { Ledger } from "@voiceagent/runner/Billing/Ledger"
@@ -43,7 +43,7 @@ const newTenant = Effect.gen(function*() {
     companyName: "Co"
   })
   const tenantId = tenant!.id as TenantId
-  const persona = Option.getOrThrow(yield* agents.findPersona("4a1f0c56-2c1e-4d1a-9a53-0d6b3f6e0001" as any))
+  const persona = Option.getOrThrow(yield* agents.findPersona("4a1f0c56-2c1e-4d1a-9a53-0d6b3f6e0001" as PersonaId))
   const agent = yield* agents.create(tenantId, persona, "Agent")
   yield* (yield* TenantEntity.client)(tenantId).TopUp({ idempotencyKey: `seed-${tenantId}`, amount: 1000 })
   return { tenantId, agentId: agent.id as AgentId }

@@ -6,6 +6,7 @@
  * a campaign that redials a voicemail like an unanswered call and messages it as one.
  */
 import { assert, describe, it } from "@effect/vitest"
+import type { SessionId } from "@voiceagent/domain/Calls"
 import { BEEP_WAIT_MS } from "@voiceagent/runner/Calls/Voicemail"
 import { Campaigns } from "@voiceagent/runner/Campaigns/Campaigns"
 import * as TestKit from "@voiceagent/runner/Testing/TestKit"
@@ -191,7 +192,7 @@ describe("voicemail detection from the audio", () => {
         // the redial came the campaign's delay after the first voicemail ended
         assert.isAtLeast(attempts[1]!.dialedAt!.getTime() - attempts[0]!.endedAt!.getTime(), 60_000)
         for (const a of attempts) {
-          const call = yield* TestKit.callDetail(t.tenantId, a.sessionId as any)
+          const call = yield* TestKit.callDetail(t.tenantId, a.sessionId as SessionId)
           assert.deepInclude(call, { endReason: "voicemail", answeredBy: "machine", voicemail: "hung_up" }, story(call))
         }
         const sms = yield* TestKit.messages(t.tenantId, "SMS")

@@ -8,7 +8,7 @@ import { ServiceDirectory } from "@voiceagent/http/ServiceDirectory"
 import { VectorStore } from "@voiceagent/runner/Knowledge/VectorStore"
 import * as Config from "@voiceagent/server/Config"
 import * as TestPlatform from "@voiceagent/server/TestPlatform"
-import { ConfigProvider, Context, Effect, Either, Exit, Layer, Option } from "effect"
+import { type Cause, ConfigProvider, Context, Effect, Either, Exit, Layer, Option } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { createKey, del, get, post, request, signup } from "./Http.js"
@@ -716,7 +716,7 @@ describe("protection configuration", () => {
       }))
       assert.isTrue(Exit.isFailure(exit))
       const problems = Exit.isFailure(exit)
-        ? ((exit.cause as any).error as Config.InvalidConfiguration).problems.join("\n")
+        ? (exit.cause as Cause.Fail<Config.InvalidConfiguration>).error.problems.join("\n")
         : ""
       for (
         const name of [

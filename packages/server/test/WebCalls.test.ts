@@ -18,7 +18,7 @@ import {
   type WebCallEvent,
   type WebCallTicket
 } from "@voiceagent/client/WebCall"
-import { LiveCallEntity } from "@voiceagent/domain/Calls"
+import { LiveCallEntity, type SessionId } from "@voiceagent/domain/Calls"
 import { WebCallServerMessage } from "@voiceagent/domain/WebCalls"
 import { PlatformSettings } from "@voiceagent/runner/Settings"
 import * as FakeDeepgram from "@voiceagent/runner/Testing/FakeDeepgram"
@@ -647,7 +647,7 @@ describe("web calls", () => {
         const user = yield* ready("Rex")
         const ticket = yield* mint(user)
         const calls = yield* LiveCallEntity.client
-        const address = yield* calls(ticket.sessionId as any).WebStreamAddress().pipe(Effect.orDie)
+        const address = yield* calls(ticket.sessionId as SessionId).WebStreamAddress().pipe(Effect.orDie)
         assert.match(address ?? "", new RegExp(`^ws://127\\.0\\.0\\.1:\\d+/media/web/${ticket.sessionId}$`))
         const direct = yield* started(address!, ticket.token)
         assert.deepInclude(direct.texts[0], { type: "started", sessionId: ticket.sessionId })

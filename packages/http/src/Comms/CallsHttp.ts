@@ -61,7 +61,7 @@ const canonical = (value: unknown): string =>
   Array.isArray(value)
     ? `[${value.map(canonical).join(",")}]`
     : value !== null && typeof value === "object"
-    ? `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as any)[k])}`).join(",")}}`
+    ? `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(Reflect.get(value, k))}`).join(",")}}`
     : JSON.stringify(value)
 
 const requestHash = (payload: PlaceCallRequest) => crypto.createHash("sha256").update(canonical(payload)).digest("hex")

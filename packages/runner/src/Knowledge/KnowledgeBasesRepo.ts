@@ -262,10 +262,10 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
     const forgetSearchTarget = (kbId: string) => Effect.sync(() => targetCache.forget(kbId))
 
     /** A knowledge base's documents or jobs, newest first, with their total. */
-    const pageOf = <Row, A>(
+    const pageOf = <Row, I, A>(
       table: "kb_documents" | "kb_ingestion_jobs",
       columns: ReturnType<typeof sql.literal>,
-      row: Schema.Schema<Row, any>,
+      row: Schema.Schema<Row, I>,
       kbId: KnowledgeBaseId,
       page: PageRequest,
       to: (row: Row) => A

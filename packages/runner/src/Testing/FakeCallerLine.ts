@@ -87,6 +87,14 @@ export interface CallerLineStream {
   readonly until: (label: string, ready: () => boolean, millis?: number) => Effect.Effect<void>
 }
 
+/** A JSON message from the platform on the line: the fields the line reads, as it checks them. */
+export interface LineMessage {
+  readonly event?: unknown
+  readonly media?: { readonly payload?: unknown }
+  readonly mark?: { readonly name?: unknown }
+  readonly [field: string]: unknown
+}
+
 /** A carrier's frames, for the line to send and check. */
 export interface LineProtocol {
   /** The `chunk`th frame of the caller's audio (from 1), `payload` in base64 μ-law. */
@@ -94,7 +102,7 @@ export interface LineProtocol {
   /** The echo of the agent's mark `name`. */
   readonly mark: (name: string) => Record<string, unknown>
   /** What is wrong with a message from the platform beyond its event, checked before it is handled. */
-  readonly checkMessage?: (message: Record<string, any>) => string | undefined
+  readonly checkMessage?: (message: LineMessage) => string | undefined
   /** What is wrong with the agent's audio chunk beyond its encoding. */
   readonly checkMedia?: (mulaw: Uint8Array) => string | undefined
 }
@@ -204,7 +212,7 @@ export const openCallerLine = (options: {
     socket.on("message", (data, isBinary) => {
       const at = now()
       const text = Buffer.isBuffer(data) ? data.toString("utf8") : Buffer.concat(data as Array<Buffer>).toString("utf8")
-      let message: Record<string, any> | undefined
+      let message: LineMessage | undefined
       try {
         message = isBinary ? undefined : JSON.parse(text)
       } catch {

@@ -61,10 +61,23 @@ export interface RecordedChatRequest {
   /** Header names in lower case. */
   readonly headers: Readonly<Record<string, string>>
   readonly rawBody: string
-  /** The parsed JSON body; `undefined` when it is not JSON. */
+  /**
+   * The parsed JSON body; `undefined` when it is not JSON. Whatever the client sent, for tests to read
+   * into as they expect it (a `ChatRequestBody` once the fake has accepted it).
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- `unknown` would make every test cast it
   readonly body: any
   /** The client's port: requests on one kept-alive connection share it. */
   readonly remotePort: number | undefined
+}
+
+/** A request body the fake accepted: a JSON object; the fields it reads are checked where it reads them. */
+export interface ChatRequestBody {
+  readonly model?: unknown
+  readonly messages?: ReadonlyArray<unknown>
+  readonly stream?: unknown
+  readonly stream_options?: unknown
+  readonly [field: string]: unknown
 }
 
 export interface FakeToolCall {
@@ -86,8 +99,8 @@ export interface FakeChatReply {
 
 export interface FakeChatScript {
   /** Contained in the last user message (ignoring case), matched by it, or a test of the request body. */
-  readonly when: string | RegExp | ((body: any) => boolean)
-  readonly reply?: FakeChatReply | ((body: any) => FakeChatReply)
+  readonly when: string | RegExp | ((body: ChatRequestBody) => boolean)
+  readonly reply?: FakeChatReply | ((body: ChatRequestBody) => FakeChatReply)
   /** Instead of a reply, this fault for every request the script matches. */
   readonly fault?: FakeChatFault
 }
@@ -160,7 +173,7 @@ export interface FakeOpenAiChatServer {
   /** Waits (real time, at most `millis`) until the client has left this many streams. */
   readonly awaitAborted: (count: number, millis?: number) => Effect.Effect<void>
   /** The SSE events the fake would send for this reply (for contract tests). */
-  readonly eventsFor: (reply: FakeChatReply, body?: any) => ReadonlyArray<string>
+  readonly eventsFor: (reply: FakeChatReply, body?: ChatRequestBody) => ReadonlyArray<string>
 }
 
 const MODEL_DEFAULT = "gpt-4o-mini"
@@ -229,7 +242,7 @@ export const pieces = (text: string, min = 1): Array<string> => {
 
 const tokensOf = (text: string) => Math.max(1, Math.ceil(text.length / 4))
 
-const lastUserText = (body: any): string => {
+const lastUserText = (body: ChatRequestBody): string => {
   const messages: ReadonlyArray<unknown> = Array.isArray(body?.messages) ? body.messages : []
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = record(messages[i])
@@ -243,7 +256,7 @@ const lastUserText = (body: any): string => {
   return ""
 }
 
-const matches = (script: FakeChatScript, body: any) =>
+const matches = (script: FakeChatScript, body: ChatRequestBody) =>
   typeof script.when === "function"
     ? script.when(body)
     : typeof script.when === "string"
@@ -547,7 +560,7 @@ export const makeFakeOpenAiChat = (
 
     const nowSeconds = () => Math.floor(Runtime.runSync(runtime)(Clock.currentTimeMillis) / 1000)
 
-    const replyFor = (body: any): FakeChatReply => {
+    const replyFor = (body: ChatRequestBody): FakeChatReply => {
       const next = queued.shift()
       if (next !== undefined) return next
       const script = (options.scripts ?? []).find((s) => matches(s, body))
@@ -562,7 +575,7 @@ export const makeFakeOpenAiChat = (
         arguments: typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments)
       }))
 
-    const usageOf = (reply: FakeChatReply, body: any) => {
+    const usageOf = (reply: FakeChatReply, body: ChatRequestBody) => {
       if (reply.usage === false) return undefined
       const prompt = reply.usage?.prompt_tokens ?? tokensOf(JSON.stringify(body?.messages ?? []))
       const completion = reply.usage?.completion_tokens ??
@@ -571,7 +584,7 @@ export const makeFakeOpenAiChat = (
     }
 
     /** The SSE events (each `data: …\n\n`) of a streamed reply. */
-    const eventsFor = (reply: FakeChatReply, body: any = {}): Array<string> => {
+    const eventsFor = (reply: FakeChatReply, body: ChatRequestBody = {}): Array<string> => {
       const model = typeof body?.model === "string" ? body.model : models[0]
       const seed = JSON.stringify(body?.messages ?? null)
       const id = `chatcmpl-${hash(`${recorded.length}:${seed}`).toString(36)}`
@@ -617,7 +630,7 @@ export const makeFakeOpenAiChat = (
       return [...chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`), "data: [DONE]\n\n"]
     }
 
-    const completionFor = (reply: FakeChatReply, body: any) => {
+    const completionFor = (reply: FakeChatReply, body: ChatRequestBody) => {
       const calls = callsOf(reply, JSON.stringify(body?.messages ?? null))
       const usage = usageOf(reply, body)
       return {
