@@ -209,8 +209,8 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("Agents/Repo", {
      * Replaces the agent's knowledge bases, in the order given; answers the ids that are not the
      * tenant's (and changes nothing then). The caller holds the agent's row.
      */
-    const setKnowledgeBases = (tenantId: TenantId, id: AgentId, kbIds: ReadonlyArray<string>) =>
-      Effect.gen(function*() {
+    const setKnowledgeBases = Effect.fn("AgentsRepo.setKnowledgeBases")(
+      function*(tenantId: TenantId, id: AgentId, kbIds: ReadonlyArray<string>) {
         const found = kbIds.length === 0 ? [] : yield* Rows.findAll(
           Schema.Struct({ id: Schema.String }),
           sql`
@@ -227,7 +227,10 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("Agents/Repo", {
           }`
         }
         return []
-      }).pipe(Effect.orDie, Effect.ensuring(ListenerCache.invalidate(tenantId)))
+      },
+      Effect.orDie,
+      (effect, tenantId) => Effect.ensuring(effect, ListenerCache.invalidate(tenantId))
+    )
 
     return {
       listPersonas,

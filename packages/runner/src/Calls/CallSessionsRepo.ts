@@ -276,14 +276,8 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
      * inserted already (a repeat, or another instance): nothing is reserved again. Refused, nothing is
      * written (not even a first wallet).
      */
-    const insertReserved = (
-      id: SessionId,
-      spec: CallSpec,
-      reservedSeconds: number,
-      at: number,
-      reservation: CallReservation
-    ): Effect.Effect<"inserted" | "exists", InsufficientFunds | ConcurrentCallLimit> =>
-      Effect.gen(function*() {
+    const insertReserved = Effect.fn("CallSessionsRepo.insertReserved")(
+      function*(id: SessionId, spec: CallSpec, reservedSeconds: number, at: number, reservation: CallReservation) {
         const { amount, concurrencyLimit: limit } = reservation
         const take = Rows.single(
           ReserveRow,
@@ -336,7 +330,9 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
           `
           return yield* decide(yield* take)
         }).pipe(sql.withTransaction)
-      }).pipe(Effect.catchTag("SqlError", Effect.die))
+      },
+      Effect.catchTag("SqlError", Effect.die)
+    )
 
     const storedCall = (row: SessionRow): StoredCall => ({
       spec: row.spec,
@@ -411,8 +407,8 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
         FROM call_sessions WHERE id = ${id} AND owner_epoch = ${epoch}
       `.pipe(Effect.asVoid, Effect.orDie)
 
-    const findLog = (tenantId: TenantId, id: string) =>
-      Effect.gen(function*() {
+    const findLog = Effect.fn("CallSessionsRepo.findLog")(
+      function*(tenantId: TenantId, id: string) {
         const found = yield* Rows.findOne(
           SessionRow,
           sql`SELECT * FROM call_sessions WHERE id = ${id} AND tenant_id = ${tenantId}`
@@ -430,7 +426,9 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
             events: events.map((e) => ({ type: e.type, at: e.at, detail: e.detail ?? null }))
           }, Rows.validated)
         )
-      }).pipe(Effect.orDie)
+      },
+      Effect.orDie
+    )
 
     const list = (tenantId: TenantId, filter: CallLogFilter, page: PageRequest) => {
       const conditions = [

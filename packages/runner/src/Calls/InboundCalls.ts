@@ -102,8 +102,8 @@ export class InboundCallsRepo extends Effect.Service<InboundCallsRepo>()("Calls/
      * same statement cannot see the first's row (its snapshot is older), so the row is read again in a
      * statement of its own.
      */
-    const sessionFor = (carrier: InboundCarrier, carrierCallId: string, tenantId: TenantId) =>
-      Effect.gen(function*() {
+    const sessionFor = Effect.fn("InboundCallsRepo.sessionFor")(
+      function*(carrier: InboundCarrier, carrierCallId: string, tenantId: TenantId) {
         // a row found neither way was forgotten in between (a call not taken after all): insert again
         for (let attempt = 1;; attempt++) {
           const inserted = yield* Rows.findOne(
@@ -125,7 +125,9 @@ export class InboundCallsRepo extends Effect.Service<InboundCallsRepo>()("Calls/
             return yield* Effect.dieMessage(`inbound call ${carrier}:${carrierCallId}: neither inserted nor found`)
           }
         }
-      }).pipe(Effect.orDie)
+      },
+      Effect.orDie
+    )
 
     /** The session of a carrier's call taken here before, if any. */
     const sessionOf = (carrier: InboundCarrier, carrierCallId: string) =>

@@ -381,8 +381,8 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
       ).pipe(Effect.orDie)
 
     /** Changes a DRAFT, once the patch merged with what is stored is still valid. */
-    const update = (tenantId: TenantId, id: CampaignId, patch: UpdateCampaignRequest, now: number) =>
-      Effect.gen(function*() {
+    const update = Effect.fn("CampaignsRepo.update")(
+      function*(tenantId: TenantId, id: CampaignId, patch: UpdateCampaignRequest, now: number) {
         const found = yield* find(tenantId, id, { lock: true })
         if (Option.isNone(found)) return { _tag: "NotFound" } as UpdateResult
         const c = found.value
@@ -422,11 +422,14 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
         `
         )
         return { _tag: "Updated", campaign } as UpdateResult
-      }).pipe(sql.withTransaction, Effect.orDie)
+      },
+      sql.withTransaction,
+      Effect.orDie
+    )
 
     /** Deletes the campaign and its attempts unless it is scheduled, running or paused. */
-    const remove = (tenantId: TenantId, id: CampaignId) =>
-      Effect.gen(function*() {
+    const remove = Effect.fn("CampaignsRepo.remove")(
+      function*(tenantId: TenantId, id: CampaignId) {
         const deleted = yield* sql`
           DELETE FROM campaigns
           WHERE id = ${id} AND tenant_id = ${tenantId} AND status IN ${sql.in(DELETABLE)}
@@ -435,7 +438,9 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
         if (deleted.length > 0) return "deleted" as const
         const exists = yield* sql`SELECT 1 FROM campaigns WHERE id = ${id} AND tenant_id = ${tenantId}`
         return exists.length > 0 ? "active" as const : "not_found" as const
-      }).pipe(Effect.orDie)
+      },
+      Effect.orDie
+    )
 
     /**
      * An instance of the campaign's entity starting takes the next owner epoch: from then on only its
@@ -478,8 +483,8 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
      * Copies the list into the campaign (in the transaction that starts dialing): each contact once,
      * in list order; numbers on the do-not-call list are recorded as skipped attempts at once.
      */
-    const snapshot = (campaign: Campaign, now: number) =>
-      Effect.gen(function*() {
+    const snapshot = Effect.fn("CampaignsRepo.snapshot")(
+      function*(campaign: Campaign, now: number) {
         const at = new Date(now)
         yield* sql`
           INSERT INTO campaign_contacts (campaign_id, contact_id, position, phone_number, name, state, next_attempt_at)
@@ -497,7 +502,9 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
         )
         yield* sql`UPDATE campaigns SET total_contacts = ${n} WHERE id = ${campaign.id}`
         return n
-      }).pipe(Effect.orDie)
+      },
+      Effect.orDie
+    )
 
     /**
      * One SKIPPED attempt for every skipped contact that has none yet. Their ids are UUIDv7 like
@@ -638,14 +645,14 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
      * reserved funds and open calls moved once. A `LiveCall` started for one of these sessions finds
      * it, reserved, and dials it.
      */
-    const claimBatch = (
-      campaign: Campaign,
-      epoch: number,
-      requests: ReadonlyArray<ClaimRequest>,
-      now: number,
-      reservation: CallReservation
-    ) =>
-      Effect.gen(function*() {
+    const claimBatch = Effect.fn("CampaignsRepo.claimBatch")(
+      function*(
+        campaign: Campaign,
+        epoch: number,
+        requests: ReadonlyArray<ClaimRequest>,
+        now: number,
+        reservation: CallReservation
+      ) {
         if (requests.length === 0) {
           return {
             claimed: [],
@@ -745,7 +752,9 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
           numberPresent: row.numberPresent
         }
         return batch
-      }).pipe(Effect.orDie)
+      },
+      Effect.orDie
+    )
 
     /**
      * Claims of a batch that were not started (the campaign paused, the window closed, the contact's
@@ -915,8 +924,8 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
 
     // -- do-not-call ----------------------------------------------------------
 
-    const addDnc = (tenantId: TenantId, phoneNumber: string, reason: string | null) =>
-      Effect.gen(function*() {
+    const addDnc = Effect.fn("CampaignsRepo.addDnc")(
+      function*(tenantId: TenantId, phoneNumber: string, reason: string | null) {
         yield* sql`
           INSERT INTO dnc_numbers (tenant_id, phone_number, reason) VALUES (${tenantId}, ${phoneNumber}, ${reason})
           ON CONFLICT (tenant_id, phone_number) DO UPDATE SET reason = COALESCE(EXCLUDED.reason, dnc_numbers.reason)
@@ -927,7 +936,9 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
           SELECT phone_number, reason, created_at FROM dnc_numbers WHERE tenant_id = ${tenantId} AND phone_number = ${phoneNumber}
         `
         )
-      }).pipe(Effect.orDie)
+      },
+      Effect.orDie
+    )
 
     const listDnc = (tenantId: TenantId, page: PageRequest) =>
       Rows.page(

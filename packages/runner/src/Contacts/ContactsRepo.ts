@@ -49,8 +49,8 @@ export class ContactsRepo extends Effect.Service<ContactsRepo>()("Contacts/Repo"
      * Inserts the contacts in one statement, skipping phones the list already has. Answers, in
      * the input's order, whether each one was inserted; `None` when the list is not the tenant's.
      */
-    const insertMany = (scope: ListScope, contacts: ReadonlyArray<ValidContact>) =>
-      Effect.gen(function*() {
+    const insertMany = Effect.fn("ContactsRepo.insertMany")(
+      function*(scope: ListScope, contacts: ReadonlyArray<ValidContact>) {
         if (!(yield* lockList(scope))) return Option.none<ReadonlyArray<boolean>>()
         if (contacts.length === 0) return Option.some<ReadonlyArray<boolean>>([])
         const rows = contacts.map((c) => ({
@@ -86,7 +86,10 @@ export class ContactsRepo extends Effect.Service<ContactsRepo>()("Contacts/Repo"
         yield* adjustCount(scope.listId, inserted.length)
         const insertedPhones = new Set(inserted.map((r) => r.phoneNumber))
         return Option.some(contacts.map((c) => insertedPhones.has(c.phoneNumber)))
-      }).pipe(sql.withTransaction, Effect.orDie)
+      },
+      sql.withTransaction,
+      Effect.orDie
+    )
 
     /**
      * Oldest first; `limit` undefined reads the whole list. The offset is walked in the
@@ -154,8 +157,8 @@ export class ContactsRepo extends Effect.Service<ContactsRepo>()("Contacts/Repo"
       `
       ).pipe(Effect.catchTag("SqlError", phoneTaken))
 
-    const remove = (scope: ListScope, id: ContactId) =>
-      Effect.gen(function*() {
+    const remove = Effect.fn("ContactsRepo.remove")(
+      function*(scope: ListScope, id: ContactId) {
         if (!(yield* lockList(scope))) return false
         const deleted = yield* Rows.findAll(
           IdRow,
@@ -165,7 +168,10 @@ export class ContactsRepo extends Effect.Service<ContactsRepo>()("Contacts/Repo"
         )
         yield* adjustCount(scope.listId, -deleted.length)
         return deleted.length > 0
-      }).pipe(sql.withTransaction, Effect.orDie)
+      },
+      sql.withTransaction,
+      Effect.orDie
+    )
 
     return { insertMany, page, find, findByPhone, findForTenant, update, remove } as const
   })

@@ -485,20 +485,20 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
       )
 
     /** Runs a job while a fiber keeps its lease alive. */
-    const runLeased = (job: JobRow) =>
-      Effect.gen(function*() {
+    const runLeased = Effect.fn("Ingestion.run")(
+      function*(job: JobRow) {
         const keepAlive = yield* renewLease(job.id).pipe(
           Effect.orDie,
           Effect.repeat(Schedule.spaced(Duration.millis(Math.max(1, Math.floor(leaseMillis / 3))))),
           Effect.fork
         )
         yield* run(job).pipe(Effect.ensuring(Fiber.interrupt(keepAlive)))
-      }).pipe(
-        Effect.annotateLogs({ ingestionJob: job.id, knowledgeBase: job.kbId }),
-        Effect.catchAllCause((cause) =>
-          Effect.logError("ingestion job failed unexpectedly; it resumes when its lease expires", cause)
-        )
+      },
+      (effect, job) => Effect.annotateLogs(effect, { ingestionJob: job.id, knowledgeBase: job.kbId }),
+      Effect.catchAllCause((cause) =>
+        Effect.logError("ingestion job failed unexpectedly; it resumes when its lease expires", cause)
       )
+    )
 
     /**
      * The worker: takes jobs while there are any, up to `concurrency` at once, then sleeps until a

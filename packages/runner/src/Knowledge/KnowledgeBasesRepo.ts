@@ -292,8 +292,8 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
         Effect.orDie
       )
 
-    const create = (kb: NewKnowledgeBase) =>
-      Effect.gen(function*() {
+    const create = Effect.fn("KnowledgeBasesRepo.create")(
+      function*(kb: NewKnowledgeBase) {
         const now = yield* nowDate
         yield* sql`
           INSERT INTO knowledge_bases (id, tenant_id, kb_key, kb_name, description, retrieval_score_threshold, metadata,
@@ -302,7 +302,8 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
             ${JSON.stringify(kb.metadata)}::jsonb, ${kb.embedder}, ${kb.collection}, ${now}, ${now})
         `.pipe(Effect.catchTag("SqlError", keyTaken))
         return yield* Effect.map(find(kb.tenantId, kb.id), Option.getOrThrow)
-      })
+      }
+    )
 
     const keyExists = (tenantId: TenantId, kbKey: string) =>
       Rows.findAll(IdRow, sql`SELECT id FROM knowledge_bases WHERE tenant_id = ${tenantId} AND kb_key = ${kbKey}`).pipe(
@@ -321,8 +322,8 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
       ).pipe(Effect.map(({ items, total }) => ({ items: items.map(toKnowledgeBase), total })))
 
     /** Applies the changes (metadata already merged by the caller); none when it does not exist. */
-    const update = (tenantId: TenantId, id: KnowledgeBaseId, changes: KnowledgeBaseChanges) =>
-      Effect.gen(function*() {
+    const update = Effect.fn("KnowledgeBasesRepo.update")(
+      function*(tenantId: TenantId, id: KnowledgeBaseId, changes: KnowledgeBaseChanges) {
         const now = yield* nowDate
         const updated = yield* Rows.findAll(
           IdRow,
@@ -348,7 +349,8 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
         if (updated.length === 0) return Option.none<KnowledgeBaseRow>()
         yield* forgetSearchTarget(id)
         return yield* find(tenantId, id)
-      })
+      }
+    )
 
     const remove = (tenantId: TenantId, id: KnowledgeBaseId) =>
       Rows.findAll(IdRow, sql`DELETE FROM knowledge_bases WHERE id = ${id} AND tenant_id = ${tenantId} RETURNING id`)
@@ -361,8 +363,8 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
     // --- documents ---------------------------------------------------------------------------
 
     /** Inserts every document or none; none when the knowledge base does not exist. */
-    const addDocuments = (tenantId: TenantId, kbId: KnowledgeBaseId, documents: ReadonlyArray<NewDocument>) =>
-      Effect.gen(function*() {
+    const addDocuments = Effect.fn("KnowledgeBasesRepo.addDocuments")(
+      function*(tenantId: TenantId, kbId: KnowledgeBaseId, documents: ReadonlyArray<NewDocument>) {
         const now = yield* nowDate
         const kb = yield* Rows.findOne(
           IdRow,
@@ -387,7 +389,10 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
           rows.push(row)
         }
         return Option.some(rows.map(toDocument))
-      }).pipe(sql.withTransaction, Effect.orDie)
+      },
+      sql.withTransaction,
+      Effect.orDie
+    )
 
     const listDocuments = (kbId: KnowledgeBaseId, page: PageRequest) =>
       pageOf("kb_documents", documentColumns, DocumentRow, kbId, page, toDocument)
@@ -400,8 +405,8 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
         )
 
     /** Marks it REMOVED (idempotent); false when there is no such document. */
-    const removeDocument = (kbId: KnowledgeBaseId, id: KbDocumentId) =>
-      Effect.gen(function*() {
+    const removeDocument = Effect.fn("KnowledgeBasesRepo.removeDocument")(
+      function*(kbId: KnowledgeBaseId, id: KbDocumentId) {
         const now = yield* nowDate
         const rows = yield* Rows.findAll(
           IdRow,
@@ -413,7 +418,9 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
         )
         yield* forgetSearchTarget(kbId)
         return rows.length > 0
-      }).pipe(Effect.orDie)
+      },
+      Effect.orDie
+    )
 
     /** Documents queries leave out: removed, their chunks not yet purged. */
     const removedDocumentIds = (kbId: KnowledgeBaseId) =>
@@ -428,8 +435,8 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
      * Queues a job, or answers the one already waiting (asking for `full` upgrades it). One
      * statement on the partial unique index, so concurrent requests get the same job.
      */
-    const enqueueJob = (tenantId: TenantId, kbId: KnowledgeBaseId, full: boolean) =>
-      Effect.gen(function*() {
+    const enqueueJob = Effect.fn("KnowledgeBasesRepo.enqueueJob")(
+      function*(tenantId: TenantId, kbId: KnowledgeBaseId, full: boolean) {
         const now = yield* nowDate
         return yield* Rows.single(
           Schema.Struct({ id: IngestionJobId, status: IngestionJobStatus }),
@@ -441,7 +448,9 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
           RETURNING id, status
         `
         )
-      }).pipe(Effect.orDie)
+      },
+      Effect.orDie
+    )
 
     const findJob = (kbId: KnowledgeBaseId, id: IngestionJobId) =>
       Rows.findOne(JobRow, sql`SELECT ${jobColumns} FROM kb_ingestion_jobs WHERE id = ${id} AND kb_id = ${kbId}`).pipe(

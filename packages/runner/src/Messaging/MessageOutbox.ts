@@ -199,8 +199,8 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
       Effect.map(sendingFor(event), (sending) => sending.length > 0).pipe(Effect.orDie)
 
     /** The outbox listener: runs in the transaction that ends the call. Answers whether a message was queued. */
-    const onCallEnded = (event: CallEndedEvent) =>
-      Effect.gen(function*() {
+    const onCallEnded = Effect.fn("MessageOutbox.onCallEnded")(
+      function*(event: CallEndedEvent) {
         const direction = event.direction
         if (direction === "WEB") return false
         const sending = yield* sendingFor(event)
@@ -277,7 +277,9 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
           }
         }
         return queued
-      }).pipe(Effect.orDie)
+      },
+      Effect.orDie
+    )
 
     /**
      * Writes one message. Its price is fixed here, in the same statement, from the tenant's rate card
@@ -371,12 +373,8 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
       `
 
     /** Records a webhook's statuses and replies; answers how many of each were new. */
-    const recordInbound = (
-      tenantId: TenantId,
-      statuses: ReadonlyArray<InboundStatus>,
-      replies: ReadonlyArray<InboundReply>
-    ) =>
-      Effect.gen(function*() {
+    const recordInbound = Effect.fn("MessageOutbox.recordInbound")(
+      function*(tenantId: TenantId, statuses: ReadonlyArray<InboundStatus>, replies: ReadonlyArray<InboundReply>) {
         let newStatuses = 0
         let newReplies = 0
         for (const s of statuses) {
@@ -403,13 +401,14 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
           newReplies += inserted.length
         }
         return { statuses: newStatuses, replies: newReplies }
-      }).pipe(sql.withTransaction, Effect.orDie)
+      },
+      sql.withTransaction,
+      Effect.orDie
+    )
 
     /** Statuses that arrived before the sends were recorded (the platform can be that quick): one read for the batch. */
-    const applyEarlyStatuses = (
-      sent: ReadonlyArray<{ readonly tenantId: TenantId; readonly providerMessageId: string }>
-    ) =>
-      Effect.gen(function*() {
+    const applyEarlyStatuses = Effect.fn("MessageOutbox.applyEarlyStatuses")(
+      function*(sent: ReadonlyArray<{ readonly tenantId: TenantId; readonly providerMessageId: string }>) {
         if (sent.length === 0) return
         const early = yield* Rows.findAll(
           EarlyStatusRow,
@@ -429,7 +428,9 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
             error: e.errorCode === null ? null : { code: e.errorCode, title: e.errorTitle ?? "" }
           })
         }
-      }).pipe(Effect.orDie)
+      },
+      Effect.orDie
+    )
 
     /** When the next message falls due (a retry, or a claim running out); `undefined` when none waits. */
     const nextDueAt = Rows.single(

@@ -212,12 +212,12 @@ export class Recordings extends Effect.Service<Recordings>()("Recordings/Recordi
      * closes. A call that never had audio leaves nothing. Failing to write never fails the call: the
      * recording is dropped and the reason logged.
      */
-    const start = (options: {
+    const start: (options: {
       readonly sessionId: SessionId
       readonly tenantId: TenantId
       readonly sampleRate: number
-    }): Effect.Effect<CallRecording, never, Scope.Scope> =>
-      Effect.gen(function*() {
+    }) => Effect.Effect<CallRecording, never, Scope.Scope> = Effect.fn("Recordings.start")(
+      function*(options) {
         const relative = recordingPath(options.tenantId, options.sessionId, crypto.randomBytes(4).toString("hex"))
         const absolute = path.join(directory, relative)
         // the call never waits for the disk: a file that cannot be made is found out when it is finished
@@ -253,7 +253,8 @@ export class Recordings extends Effect.Service<Recordings>()("Recordings/Recordi
           )
         )
         return { wrap: (media) => recordMedia(media, timeline) }
-      })
+      }
+    )
 
     return { start, summary, file, remove, sweep, retention, directory } as const
   })

@@ -30,14 +30,14 @@ export class IdempotentRequests extends Effect.Service<IdempotentRequests>()("Sq
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
-    const claim = <A, I>(
-      response: Schema.Schema<A, I>,
-      tenantId: TenantId,
-      scope: string,
-      key: string,
-      requestHash: string
-    ) =>
-      Effect.gen(function*() {
+    const claim = Effect.fn("IdempotentRequests.claim")(
+      function*<A, I>(
+        response: Schema.Schema<A, I>,
+        tenantId: TenantId,
+        scope: string,
+        key: string,
+        requestHash: string
+      ) {
         const inserted = yield* Rows.findAll(
           Schema.Struct({ key: Schema.String }),
           sql`
@@ -57,7 +57,9 @@ export class IdempotentRequests extends Effect.Service<IdempotentRequests>()("Sq
         if (existing.value.requestHash !== requestHash) return Claim.Conflict<A>()
         const kept = existing.value.response
         return kept === null ? Claim.InProgress<A>() : Claim.Replay<A>({ response: kept })
-      }).pipe(Effect.orDie)
+      },
+      Effect.orDie
+    )
 
     const complete = <A, I>(response: Schema.Schema<A, I>, tenantId: TenantId, scope: string, key: string, value: A) =>
       Effect.flatMap(Schema.encode(response)(value), (encoded) =>

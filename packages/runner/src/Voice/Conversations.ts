@@ -263,8 +263,10 @@ export class Conversations extends Effect.Service<Conversations>()("Voice/Conver
         )
       )
 
-    const prepare = (request: ConversationRequest): Effect.Effect<ConversationHandle, never, Scope.Scope> =>
-      Effect.gen(function*() {
+    const prepare: (request: ConversationRequest) => Effect.Effect<ConversationHandle, never, Scope.Scope> = Effect.fn(
+      "Conversations.prepare"
+    )(
+      function*(request) {
         const { agent, sessionId, tenantId } = request
         const voice = agent.effectiveVoice
         const notice = (message: string) =>
@@ -447,7 +449,8 @@ export class Conversations extends Effect.Service<Conversations>()("Voice/Conver
               )
             })
         }
-      })
+      }
+    )
 
     return { prepare } as const
   })

@@ -142,8 +142,8 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks/Outbox", {
     const wants = (event: CallEndedEvent) => Effect.map(subscribed(event), (keys) => keys.length > 0).pipe(Effect.orDie)
 
     /** The outbox listener: one delivery per subscribed key, in the call's end transaction. Answers whether any was written. */
-    const onCallEnded = (event: CallEndedEvent) =>
-      Effect.gen(function*() {
+    const onCallEnded = Effect.fn("Webhooks.onCallEnded")(
+      function*(event: CallEndedEvent) {
         const keys = yield* subscribed(event)
         if (keys.length === 0) return false
         const eventId = uuidv7()
@@ -156,7 +156,9 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks/Outbox", {
           `
         }
         return true
-      }).pipe(Effect.orDie)
+      },
+      Effect.orDie
+    )
 
     /** Claims due deliveries for a while, so a second dispatcher (or a restart) does not send them twice at once. */
     const claimDue = (now: Date, limit: number) =>
