@@ -105,7 +105,10 @@ VirtualClock.prototype.unsafeWakeNext = function(this: VirtualClock, limit: numb
   if (woken > 0) counters.instants++
   return woken
 }
-/** The main thread's own CPU time in ms (Linux: its task's utime + stime, in 10 ms ticks); workers (speech synthesis) excluded. */
+/**
+ * The main thread's own CPU time in ms (Linux: its task's utime
+ * + stime, in 10 ms ticks); workers (speech synthesis) excluded.
+ */
 const mainThreadCpu = (): number => {
   try {
     const fields = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8").split(") ")[1]!.split(" ")

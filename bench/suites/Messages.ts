@@ -115,7 +115,9 @@ const program = (settings: Settings, adapter: () => SmsSender) =>
         return result
       })
 
-    /** Polls `SELECT count(*) … status = 'SENT'` on `table` every 100 ms until it reaches `target`; answers the polls. */
+    /**
+     * Polls `SELECT count(*) … status = 'SENT'` on `table` every 100 ms until it reaches `target`; answers the polls.
+     */
     const waitForSent = (table: "messages" | "bench_messages", target: number, started: number) =>
       Effect.gen(function*() {
         let polls = 0

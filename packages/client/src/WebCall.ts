@@ -48,7 +48,9 @@ export interface WebCallTicket {
   readonly expiresAt: string
 }
 
-/** The platform refused to start the call (402 INSUFFICIENT_FUNDS, 404 AGENT_NOT_FOUND, 429 CONCURRENT_CALL_LIMIT, …). */
+/**
+ * The platform refused to start the call (402 INSUFFICIENT_FUNDS, 404 AGENT_NOT_FOUND, 429 CONCURRENT_CALL_LIMIT, …).
+ */
 export class WebCallRefused extends Error {
   constructor(readonly status: number, readonly code: string, message: string) {
     super(`${status} ${code}: ${message}`)

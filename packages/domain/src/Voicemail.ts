@@ -5,7 +5,10 @@
 import * as Schema from "effect/Schema"
 import { VOICE_LIMITS } from "./Limits.js"
 
-/** off: no detection; carrier: the carrier's own (Twilio, Telnyx), ours from the audio where it has none; audio: always ours. */
+/**
+ * off: no detection; carrier: the carrier's own (Twilio, Telnyx),
+ * ours from the audio where it has none; audio: always ours.
+ */
 export const VoicemailDetections = ["off", "carrier", "audio"] as const
 export const VoicemailDetection = Schema.Literal(...VoicemailDetections)
 export type VoicemailDetection = typeof VoicemailDetection.Type

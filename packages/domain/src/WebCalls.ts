@@ -124,7 +124,9 @@ export const WebCallStarted = Schema.Struct({
 export const WebCallMark = Schema.Struct({ type: Schema.Literal("mark"), name: Schema.String })
   .annotations({ identifier: "WebCallMark" })
 
-/** Platform → client: the caller spoke over the agent; drop the agent's audio not yet played and echo its pending marks. */
+/**
+ * Platform → client: the caller spoke over the agent; drop the agent's audio not yet played and echo its pending marks.
+ */
 export const WebCallClear = Schema.Struct({ type: Schema.Literal("clear") }).annotations({ identifier: "WebCallClear" })
 
 /** Platform → client: a line of the transcript, as it is stored (an interrupted agent line: the words heard). */
@@ -144,7 +146,9 @@ export const WebCallEnd = Schema.Struct({
   })
 }).annotations({ identifier: "WebCallEnd" })
 
-/** Platform → client: the agent pressed keys (its send_dtmf tool), for a client that takes them as a phone menu would. */
+/**
+ * Platform → client: the agent pressed keys (its send_dtmf tool), for a client that takes them as a phone menu would.
+ */
 export const WebCallAgentDtmf = Schema.Struct({
   type: Schema.Literal("dtmf"),
   digits: Schema.String.pipe(Schema.pattern(/^[0-9*#A-D]{1,32}$/))

@@ -95,7 +95,8 @@ describe("RecipientHours", () => {
         [numbers.mountain, "2026-03-08T14:00:00.000Z", "2026-03-09T03:00:00.000Z"],
         [numbers.arizona, "2026-03-08T15:00:00.000Z", "2026-03-09T04:00:00.000Z"], // MST all year
         [numbers.pacific, "2026-03-08T15:00:00.000Z", "2026-03-09T04:00:00.000Z"],
-        [numbers.alaska, "2026-03-08T17:00:00.000Z", "2026-03-09T05:00:00.000Z"], // Adak opens last, Anchorage closes first
+        // Adak opens last, Anchorage closes first
+        [numbers.alaska, "2026-03-08T17:00:00.000Z", "2026-03-09T05:00:00.000Z"],
         [numbers.hawaii, "2026-03-08T18:00:00.000Z", "2026-03-09T07:00:00.000Z"],
         [numbers.idaho, "2026-03-08T15:00:00.000Z", "2026-03-09T03:00:00.000Z"] // Los Angeles opens, Boise closes
       ]

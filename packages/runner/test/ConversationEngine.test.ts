@@ -68,7 +68,10 @@ interface Relay {
 const relay = (
   caller: Caller.SimulatedCaller,
   options: {
-    /** Holds back the first `frames` frames of the caller's `utterance`-th stretch of sound (from 0), giving them with the next. */
+    /**
+     * Holds back the first `frames` frames of the caller's `utterance`-th
+     * stretch of sound (from 0), giving them with the next.
+     */
     readonly hold?: { readonly utterance: number; readonly frames: number }
     /** The stream's time of a frame, from its time on the caller's 20 ms grid. */
     readonly stamp?: (at: number) => number

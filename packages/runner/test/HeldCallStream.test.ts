@@ -104,7 +104,9 @@ const advance = (seconds: number) =>
     }
   })
 
-/** The call rings on, and its entity is gone: no handler for its events or its stream, its ring deadline in the wheel. */
+/**
+ * The call rings on, and its entity is gone: no handler for its events or its stream, its ring deadline in the wheel.
+ */
 const assertLetGo = (sessionId: SessionId, ringDeadline: number) =>
   Effect.gen(function*() {
     const localCalls = yield* LocalCalls

@@ -22,7 +22,9 @@ import * as path from "node:path"
 
 const START = "2026-11-23T15:00:00Z"
 
-/** Azure Communication Services: it de-duplicates by our message id, so a message sent again reaches the customer once. */
+/**
+ * Azure Communication Services: it de-duplicates by our message id, so a message sent again reaches the customer once.
+ */
 const acs = Effect.flatMap(
   FakeMessaging,
   (fake) => makeAzureSmsSender({ endpoint: fake.url, accessKey: Redacted.make(fake.credentials.acs.accessKey) })

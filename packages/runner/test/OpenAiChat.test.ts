@@ -54,7 +54,9 @@ const GOLDEN_TEXT = sse(
   "[DONE]"
 )
 
-/** The function-calling guide's streamed `delta.tool_calls`, as it prints them (later fragments with explicit nulls). */
+/**
+ * The function-calling guide's streamed `delta.tool_calls`, as it prints them (later fragments with explicit nulls).
+ */
 const GOLDEN_TOOL_FRAGMENTS: ReadonlyArray<unknown> = [
   { index: 0, id: "call_DdmO9pD3xa9XTPNJ32zg2hcA", function: { arguments: "", name: "get_weather" }, type: "function" },
   ...["{\"", "location", "\":\"", "Paris", ",", " France", "\"}"].map((args) => ({
@@ -71,7 +73,9 @@ const GOLDEN_TOOL = sse(
   "[DONE]"
 )
 
-/** The usage chunk `stream_options.include_usage` adds before `[DONE]`: `choices: []`; the others carry `usage: null`. */
+/**
+ * The usage chunk `stream_options.include_usage` adds before `[DONE]`: `choices: []`; the others carry `usage: null`.
+ */
 const GOLDEN_USAGE = sse(
   docChunk({ role: "assistant", content: "" }, null, { usage: null }),
   docChunk({ content: "Hi there." }, null, { usage: null }),

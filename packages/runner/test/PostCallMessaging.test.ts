@@ -93,7 +93,10 @@ const firstWithStatus = (tenantId: TenantId, status: string) =>
     return row
   }))
 
-/** A tenant whose agent's chat-app campaign answers `outcome`, after one outgoing call ended that way and its message was sent. */
+/**
+ * A tenant whose agent's chat-app campaign answers `outcome`,
+ * after one outgoing call ended that way and its message was sent.
+ */
 const sentChatApp = (outcome: "ANSWERED" | "BUSY") =>
   Effect.gen(function*() {
     yield* TestKit.startAt(START)

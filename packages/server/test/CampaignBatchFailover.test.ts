@@ -37,7 +37,9 @@ const assertExact = (report: CampaignFailoverReport) => {
   )
 }
 
-/** `busy`: contacts that are busy on their first dial and redialled a minute later (the campaign's least redial delay). */
+/**
+ * `busy`: contacts that are busy on their first dial and redialled a minute later (the campaign's least redial delay).
+ */
 const run = (point: FailoverPoint, busy: number, left: (report: CampaignFailoverReport) => void) =>
   Effect.gen(function*() {
     const report = yield* runCampaignFailover(postgres!, false, 30, busy, point)

@@ -86,7 +86,9 @@ const clusterOptions: Cluster.ClusterOptions = {
   runnerPort: 0
 }
 
-/** Where the runner is stopped (and killed): by default between a call's start and the campaign's record of its dial. */
+/**
+ * Where the runner is stopped (and killed): by default between a call's start and the campaign's record of its dial.
+ */
 export interface FailoverPoint {
   /** A failpoint's name (`runner/src/Failpoints.ts`) */
   readonly name: string
@@ -94,7 +96,9 @@ export interface FailoverPoint {
   readonly at: number
 }
 
-/** The default cluster timings (lock refresh and expiry, message poll, supervisor), so takeover is measured as deployed. */
+/**
+ * The default cluster timings (lock refresh and expiry, message poll, supervisor), so takeover is measured as deployed.
+ */
 const runnerEnv = (
   dialLog: string,
   tokens: { readonly remote: string; readonly local: string },

@@ -265,7 +265,8 @@ describe("voice campaigns over HTTP", () => {
         const before = (yield* get(url, { token: a.key })).body
         for (
           const [json, field] of [
-            [{ recipientCallingHours: { enabled: true, start: "20:30" } }, "recipientCallingHours.start"], // past the stored end
+            // past the stored end
+            [{ recipientCallingHours: { enabled: true, start: "20:30" } }, "recipientCallingHours.start"],
             [{ recipientCallingHours: { enabled: true, end: "09:00" } }, "recipientCallingHours.end"],
             [{ callWindowEnd: "08:00" }, "callWindowEnd"], // before the stored 09:00 start
             [{ recipientCallingHours: { start: "10:00" } }, "recipientCallingHours.enabled"],

@@ -155,7 +155,10 @@ const send = (
     pump()
   })
 
-/** Waits (up to 30 s of real time; it ends on the outcome) for the upstream to have seen a request to `url` end one way or another. */
+/**
+ * Waits (up to 30 s of real time; it ends on the outcome) for the
+ * upstream to have seen a request to `url` end one way or another.
+ */
 const outcomeOf = (url: string) =>
   Effect.gen(function*() {
     const { seen } = yield* Upstream

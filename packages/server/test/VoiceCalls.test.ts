@@ -42,7 +42,9 @@ class Twilio extends Context.Tag("VoiceCalls/Twilio")<Twilio, {
   readonly publicUrl: string
 }>() {}
 
-/** The platform with PROVIDER_B on FakeTwilio and a media server; its providers on fakes started beside it (as `tag`). */
+/**
+ * The platform with PROVIDER_B on FakeTwilio and a media server; its providers on fakes started beside it (as `tag`).
+ */
 const platform = <I, A>(
   tag: Context.Tag<I, A>,
   fakes: Effect.Effect<A, never, Scope.Scope>,

@@ -430,7 +430,10 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
       Effect.catchTag("SqlError", Effect.die)
     )
 
-    /** Tenants with calls ENDED over `olderThanSeconds` ago whose settlement has not been flushed (a flush lost with its runner). */
+    /**
+     * Tenants with calls ENDED over `olderThanSeconds` ago whose
+     * settlement has not been flushed (a flush lost with its runner).
+     */
     const unsettledTenants = (olderThanSeconds: number) =>
       Rows.findAll(
         Schema.Struct({ tenantId: TenantId }),

@@ -23,7 +23,9 @@ import * as Schema from "effect/Schema"
 import { v7 as uuidv7 } from "uuid"
 import * as Rows from "../Sql/Rows.js"
 
-/** A transcript line as stored (`interrupted` and `latency` came with the conversation engine; older rows lack them). */
+/**
+ * A transcript line as stored (`interrupted` and `latency` came with the conversation engine; older rows lack them).
+ */
 const StoredLine = Schema.Struct({
   speaker: Schema.Literal("agent", "customer"),
   text: Schema.String,
@@ -33,7 +35,10 @@ const StoredLine = Schema.Struct({
 })
 type StoredLine = typeof StoredLine.Type
 
-/** The spec as stored (jsonb, written from its encoded form); its metadata's shape is checked, not the write-time limits. */
+/**
+ * The spec as stored (jsonb, written from its encoded form);
+ * its metadata's shape is checked, not the write-time limits.
+ */
 const StoredSpec = Schema.Struct({ ...CallSpec.fields, metadata: Rows.JsonObjectColumn })
 
 /**

@@ -97,7 +97,10 @@ export interface ClaimBatch {
   readonly openCalls: number | null
   /** False when the campaign is not RUNNING under this owner's epoch (nothing was claimed). */
   readonly owned: boolean
-  /** The campaign's agent as the claim saw it (null: gone) and whether its voice number is there: nothing was claimed unless both are. */
+  /**
+   * The campaign's agent as the claim saw it (null: gone) and whether
+   * its voice number is there: nothing was claimed unless both are.
+   */
   readonly agentActive: boolean | null
   readonly numberPresent: boolean
 }

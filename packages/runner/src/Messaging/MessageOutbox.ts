@@ -75,7 +75,10 @@ export class MessagingSettings extends Context.Tag("Messaging/Settings")<Messagi
     Layer.succeed(MessagingSettings, options)
 }
 
-/** An active campaign of the agent, with its sender candidates: jsonb `templates` and `agentSettings` in their JSON form. */
+/**
+ * An active campaign of the agent, with its sender candidates:
+ * jsonb `templates` and `agentSettings` in their JSON form.
+ */
 const CampaignRow = Schema.Union(
   Schema.Struct({
     channel: Schema.Literal("CHATAPP"),
@@ -406,7 +409,9 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
       Effect.orDie
     )
 
-    /** Statuses that arrived before the sends were recorded (the platform can be that quick): one read for the batch. */
+    /**
+     * Statuses that arrived before the sends were recorded (the platform can be that quick): one read for the batch.
+     */
     const applyEarlyStatuses = Effect.fn("MessageOutbox.applyEarlyStatuses")(
       function*(sent: ReadonlyArray<{ readonly tenantId: TenantId; readonly providerMessageId: string }>) {
         if (sent.length === 0) return

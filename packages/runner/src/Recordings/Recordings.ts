@@ -79,7 +79,9 @@ const DAY_MS = 86_400_000
 /** A recording's file name: its session id, the part, `.wav`. */
 const RECORDING_FILE = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.[0-9a-f]+\.wav$/
 
-/** Whether a call of `agent` with `spec` is recorded, and at what rate: 16 kHz for a web call, 8 kHz on a phone line. */
+/**
+ * Whether a call of `agent` with `spec` is recorded, and at what rate: 16 kHz for a web call, 8 kHz on a phone line.
+ */
 export const recordingOf = (agent: Agent, spec: CallSpec): { readonly sampleRate: number } | undefined =>
   shouldRecord(agent.settings.recording, spec.record)
     ? { sampleRate: spec.provider === "WEB" ? WEB_CALL_SAMPLE_RATE : SAMPLE_RATE }

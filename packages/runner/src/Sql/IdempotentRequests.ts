@@ -6,7 +6,10 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Rows from "./Rows.js"
 
-/** What a request's `Idempotency-Key` finds: a new key, the first request's answer, another body's key, or one still running. */
+/**
+ * What a request's `Idempotency-Key` finds: a new key, the first
+ * request's answer, another body's key, or one still running.
+ */
 export type Claim<A> = Data.TaggedEnum<{
   New: {}
   Replay: { readonly response: A }

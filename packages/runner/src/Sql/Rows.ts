@@ -110,7 +110,10 @@ export const findAll = <A, I, E>(
 ): Effect.Effect<ReadonlyArray<A>, E> =>
   dieOnDecode(SqlSchema.findAll({ Request: NoRequest, Result, execute: () => query })(undefined))
 
-/** Exactly one row (an `INSERT … RETURNING`, a count), decoded; none is a defect. The query's own errors are left to the caller. */
+/**
+ * Exactly one row (an `INSERT … RETURNING`, a count), decoded;
+ * none is a defect. The query's own errors are left to the caller.
+ */
 export const single = <A, I, E>(
   Result: Schema.Schema<A, I>,
   query: Effect.Effect<ReadonlyArray<unknown>, E>

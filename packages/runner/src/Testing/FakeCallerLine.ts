@@ -42,7 +42,10 @@ export const callerLine = (text: string): Effect.Effect<Int16Array> =>
     return pcm.subarray(loud[0]! * SAMPLES_PER_FRAME, (loud.at(-1)! + 1) * SAMPLES_PER_FRAME)
   })
 
-/** The agent's audio as it reached the caller. `at`: when it arrived; it played from `from` to `until` (a `clear` cuts it short). */
+/**
+ * The agent's audio as it reached the caller. `at`: when it arrived;
+ * it played from `from` to `until` (a `clear` cuts it short).
+ */
 export interface AgentAudio {
   readonly at: number
   readonly from: number
@@ -73,7 +76,10 @@ export interface CallerLineStream {
   readonly clears: () => ReadonlyArray<number>
   /** Milliseconds of the agent's audio the caller has heard so far, of what arrived at or after `since`. */
   readonly heardMs: (since?: number) => number
-  /** The keys the agent pressed, as its audio carried them (DTMF tones, read with a Goertzel detector), of what arrived at or after `since`. */
+  /**
+   * The keys the agent pressed, as its audio carried them (DTMF tones,
+   * read with a Goertzel detector), of what arrived at or after `since`.
+   */
   readonly keysHeard: (since?: number) => string
   /** Whether the agent's audio is playing or queued, or a mark is still to be echoed. */
   readonly agentSpeaking: () => boolean

@@ -48,7 +48,10 @@ import {
 
 export type RecordedEmbeddingsRequest = JsonRequest
 
-/** What the fake does with the next request instead of answering it normally (`Respond`: OpenAI's error shape unless given). */
+/**
+ * What the fake does with the next request instead of answering
+ * it normally (`Respond`: OpenAI's error shape unless given).
+ */
 export type FakeEmbeddingsFault = HttpFault
 
 export interface FakeEmbeddingModel {

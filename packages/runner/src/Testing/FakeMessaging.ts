@@ -57,7 +57,10 @@ export interface RecordedMessagingRequest {
   readonly form: ReadonlyArray<readonly [string, string]>
 }
 
-/** What the fake does with a provider's next request instead of answering it normally (after a `Delay`, a send still counts). */
+/**
+ * What the fake does with a provider's next request instead of
+ * answering it normally (after a `Delay`, a send still counts).
+ */
 export type FakeMessagingFault = HttpFault
 
 /** A send the provider accepted (for ACS, a repeat of an earlier request is not a new one). */

@@ -106,7 +106,9 @@ export interface FakeChatScript {
 }
 
 export type FakeChatFault =
-  /** Answer with this status (and body: OpenAI's error shape for the status unless given; a string is sent as it is). */
+  /**
+   * Answer with this status (and body: OpenAI's error shape for the status unless given; a string is sent as it is).
+   */
   | {
     readonly _tag: "Respond"
     readonly status: number
@@ -132,7 +134,10 @@ export type FakeChatFault =
     readonly contentType?: string
     readonly hold?: boolean
   }
-  /** Write these raw lines (each followed by `\n`) into the stream after this many events (1 unless given), then go on. */
+  /**
+   * Write these raw lines (each followed by `\n`) into the stream after this many events (1 unless
+   * given), then go on.
+   */
   | { readonly _tag: "Lines"; readonly lines: ReadonlyArray<string>; readonly afterEvents?: number }
 
 export type FakeChatDialect = "openai" | "ollama" | "vllm"

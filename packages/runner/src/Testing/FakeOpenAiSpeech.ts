@@ -67,7 +67,10 @@ const MAX_INPUT = 4096
 
 export type RecordedSpeechRequest = JsonRequest
 
-/** What the fake does with the next request instead of answering it normally (`Respond`: OpenAI's error shape unless given). */
+/**
+ * What the fake does with the next request instead of answering
+ * it normally (`Respond`: OpenAI's error shape unless given).
+ */
 export type FakeOpenAiSpeechFault =
   | HttpFault
   /** Answer 200, send this many bytes of the audio, then drop the connection. */

@@ -102,7 +102,10 @@ export interface OpenAiChatOptions {
   readonly firstTokenTimeoutMillis?: number | undefined
   /** Between chunks once tokens flow (ms); 5 s unless set. */
   readonly idleTimeoutMillis?: number | undefined
-  /** Ask for the token counts (`stream_options.include_usage`); true unless set. Some older compatible servers refuse it. */
+  /**
+   * Ask for the token counts (`stream_options.include_usage`);
+   * true unless set. Some older compatible servers refuse it.
+   */
   readonly includeUsage?: boolean | undefined
   /** The provider's name; `openai` unless set. */
   readonly name?: string | undefined

@@ -141,7 +141,10 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks/Outbox", {
     /** Whether a call's end has a subscriber (the cached lookup `onCallEnded` makes). */
     const wants = (event: CallEndedEvent) => Effect.map(subscribed(event), (keys) => keys.length > 0).pipe(Effect.orDie)
 
-    /** The outbox listener: one delivery per subscribed key, in the call's end transaction. Answers whether any was written. */
+    /**
+     * The outbox listener: one delivery per subscribed key, in the
+     * call's end transaction. Answers whether any was written.
+     */
     const onCallEnded = Effect.fn("Webhooks.onCallEnded")(
       function*(event: CallEndedEvent) {
         const keys = yield* subscribed(event)
