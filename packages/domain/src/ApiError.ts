@@ -197,7 +197,8 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()(
     status: 429,
     code: "RATE_LIMITED",
     description:
-      "The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds"
+      "The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` " +
+      "header's seconds"
   })
 }
 

@@ -115,7 +115,8 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("Agents/Repo", {
         AgentRow,
         sql`
         INSERT INTO agents (id, tenant_id, brain_id, persona_id, name, greet_message, agent_prompt)
-        VALUES (${uuidv7()}, ${tenantId}, ${uuidv7()}, ${persona.id}, ${name}, ${persona.defaultGreeting}, ${persona.defaultPrompt})
+        VALUES (${uuidv7()}, ${tenantId}, ${uuidv7()}, ${persona.id}, ${name}, ${persona.defaultGreeting},
+          ${persona.defaultPrompt})
         RETURNING ${columns}
       `
       ).pipe(Effect.flatMap(toAgent), Effect.orDie)

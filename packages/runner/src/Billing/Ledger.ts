@@ -119,7 +119,8 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
           sql`
           WITH txn AS (
             INSERT INTO ledger_transactions (id, tenant_id, kind, idempotency_key, amount, balance_after, reference)
-            VALUES (${id}, ${tenantId}, ${entry.kind}, ${entry.key}, ${entry.amount}, ${balanceAfter}, ${entry.reference})
+            VALUES (${id}, ${tenantId}, ${entry.kind}, ${entry.key}, ${entry.amount}, ${balanceAfter},
+              ${entry.reference})
             RETURNING ${transactionColumns}
           ), entries AS (
             INSERT INTO ledger_entries (id, transaction_id, tenant_id, account, amount) VALUES
@@ -169,7 +170,8 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
           TakeRow,
           sql`
           WITH w AS (
-            SELECT balance, reserved, balance - reserved AS available, open_calls FROM wallets WHERE tenant_id = ${tenantId} FOR UPDATE
+            SELECT balance, reserved, balance - reserved AS available, open_calls FROM wallets
+              WHERE tenant_id = ${tenantId} FOR UPDATE
           ), ins AS (
             INSERT INTO reservations (id, tenant_id, amount, status, purpose)
             SELECT ${id}::text, ${tenantId}::uuid, ${amount}::bigint, 'open', ${purpose}::text FROM w
@@ -226,7 +228,8 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
         )
         if (Option.isSome(done)) return
         if (wallet.balance - wallet.reserved < amount) return yield* new InsufficientFunds()
-        yield* sql`INSERT INTO reservation_steps (tenant_id, reservation_id, step, amount) VALUES (${tenantId}, ${id}, ${step}, ${amount})`
+        yield* sql`INSERT INTO reservation_steps (tenant_id, reservation_id, step, amount)
+          VALUES (${tenantId}, ${id}, ${step}, ${amount})`
         yield* sql`UPDATE reservations SET amount = amount + ${amount} WHERE tenant_id = ${tenantId} AND id = ${id}`
         yield* sql`UPDATE wallets SET reserved = reserved + ${amount}, updated_at = now() WHERE tenant_id = ${tenantId}`
       },
@@ -250,12 +253,14 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
           WITH w AS (
             SELECT balance FROM wallets WHERE tenant_id = ${tenantId} FOR UPDATE
           ), r AS (
-            UPDATE reservations v SET status = 'settled', charged = LEAST(GREATEST(${amount}::bigint, 0), v.amount), closed_at = now()
+            UPDATE reservations v SET status = 'settled', charged = LEAST(GREATEST(${amount}::bigint, 0), v.amount),
+              closed_at = now()
             WHERE v.tenant_id = ${tenantId} AND v.id = ${id} AND v.status = 'open' AND EXISTS (SELECT 1 FROM w)
             RETURNING v.amount, v.charged, v.purpose
           ), txn AS (
             INSERT INTO ledger_transactions (id, tenant_id, kind, idempotency_key, amount, balance_after, reference)
-            SELECT ${txn}::uuid, ${tenantId}::uuid, ${kind}::text, ${`settle:${id}`}::text, -r.charged, w.balance - r.charged, ${reference}::text
+            SELECT ${txn}::uuid, ${tenantId}::uuid, ${kind}::text, ${`settle:${id}`}::text, -r.charged,
+              w.balance - r.charged, ${reference}::text
             FROM r, w WHERE r.charged > 0
             RETURNING amount
           ), entries AS (
@@ -331,7 +336,8 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
           Schema.Struct({ tenantId: TenantId, id: Schema.String }),
           sql`
           SELECT r.tenant_id, r.id FROM reservations r
-          WHERE r.status = 'open' AND r.purpose = 'call' AND r.created_at < now() - ${olderThanSeconds} * interval '1 second'
+          WHERE r.status = 'open' AND r.purpose = 'call'
+            AND r.created_at < now() - ${olderThanSeconds} * interval '1 second'
             AND NOT EXISTS (SELECT 1 FROM call_sessions s WHERE s.id::text = r.id)
           LIMIT 500
         `
@@ -407,13 +413,15 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
             FROM n
           ), txn AS (
             INSERT INTO ledger_transactions (id, tenant_id, kind, idempotency_key, amount, balance_after, reference)
-            SELECT ids.txn_id, ${tenantId}::uuid, 'call_charge', 'settle:' || ids.id, -ids.charged, ids.balance_after, ids.id
+            SELECT ids.txn_id, ${tenantId}::uuid, 'call_charge', 'settle:' || ids.id, -ids.charged, ids.balance_after,
+              ids.id
             FROM ids
             ON CONFLICT (tenant_id, idempotency_key) DO NOTHING
             RETURNING id, amount
           ), entries AS (
             INSERT INTO ledger_entries (id, transaction_id, tenant_id, account, amount)
-            SELECT ids.wallet_entry, t.id, ${tenantId}::uuid, 'wallet', t.amount FROM txn t JOIN ids ON ids.txn_id = t.id
+            SELECT ids.wallet_entry, t.id, ${tenantId}::uuid, 'wallet', t.amount FROM txn t JOIN ids
+              ON ids.txn_id = t.id
             UNION ALL
             SELECT ids.counter_entry, t.id, ${tenantId}::uuid, ${COUNTER_ACCOUNT.call_charge}::text, -t.amount
             FROM txn t JOIN ids ON ids.txn_id = t.id

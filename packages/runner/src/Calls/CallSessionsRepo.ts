@@ -259,7 +259,8 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
       sql`
         WITH session AS (
           INSERT INTO call_sessions (id, tenant_id, job_id, agent_id, voice_number_id, provider, from_number, to_number,
-            customer_id, campaign_id, campaign_attempt_id, metadata, direction, status, spec, currency, reserved_seconds)
+            customer_id, campaign_id, campaign_attempt_id, metadata, direction, status, spec, currency,
+              reserved_seconds)
           VALUES (${id}, ${spec.tenantId}, ${spec.jobId}, ${spec.agentId}, ${spec.voiceNumberId}, ${spec.provider},
             ${spec.fromNumber}, ${spec.toNumber}, ${spec.customerId}, ${spec.campaignId}, ${spec.campaignAttemptId},
             ${JSON.stringify(spec.metadata)}::jsonb, ${directionOf(spec)}, 'QUEUED', ${JSON.stringify(spec)}::jsonb,
@@ -288,7 +289,8 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
           ReserveRow,
           sql`
           WITH w AS (
-            SELECT balance, reserved, balance - reserved AS available, open_calls FROM wallets WHERE tenant_id = ${spec.tenantId} FOR UPDATE
+            SELECT balance, reserved, balance - reserved AS available, open_calls FROM wallets
+              WHERE tenant_id = ${spec.tenantId} FOR UPDATE
           ), ok AS (
             SELECT 1 FROM w WHERE w.available >= ${amount} AND (${limit}::int IS NULL OR w.open_calls < ${limit}::int)
           ), session AS (
@@ -306,7 +308,8 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
             RETURNING amount
           ), upd AS (
             -- from the locked row's values (w), not the statement's snapshot: see Ledger's WALLET_FROM_LOCK
-            UPDATE wallets SET balance = w.balance, reserved = w.reserved + ${amount}, open_calls = w.open_calls + 1, updated_at = now()
+            UPDATE wallets SET balance = w.balance, reserved = w.reserved + ${amount}, open_calls = w.open_calls + 1,
+              updated_at = now()
             FROM w WHERE wallets.tenant_id = ${spec.tenantId} AND EXISTS (SELECT 1 FROM res)
           ), event AS (
             INSERT INTO call_events (id, session_id, type, detail, at)

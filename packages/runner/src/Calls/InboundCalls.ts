@@ -65,7 +65,8 @@ export class InboundCallsRepo extends Effect.Service<InboundCallsRepo>()("Calls/
       Rows.findAll(
         RouteRow,
         sql`
-        SELECT DISTINCT ON (v.tenant_id) v.tenant_id, a.id AS agent_id, v.id AS voice_number_id, v.provider, v.phone_number
+        SELECT DISTINCT ON (v.tenant_id) v.tenant_id, a.id AS agent_id, v.id
+          AS voice_number_id, v.provider, v.phone_number
         FROM voice_numbers v
         JOIN agents a ON a.tenant_id = v.tenant_id
           AND a.settings ->> 'phone_number' = v.phone_number AND a.settings ->> 'phone_provider' = v.provider

@@ -43,7 +43,8 @@ export class ContactsRepo extends Effect.Service<ContactsRepo>()("Contacts/Repo"
     const adjustCount = (listId: ContactListId, delta: number) =>
       delta === 0
         ? Effect.void
-        : sql`UPDATE contact_lists SET contact_count = contact_count + ${delta}, updated_at = now() WHERE id = ${listId}`
+        : sql`UPDATE contact_lists SET contact_count = contact_count + ${delta}, updated_at = now()
+          WHERE id = ${listId}`
 
     /**
      * Inserts the contacts in one statement, skipping phones the list already has. Answers, in
@@ -120,7 +121,8 @@ export class ContactsRepo extends Effect.Service<ContactsRepo>()("Contacts/Repo"
       Rows.findOne(
         ContactRow,
         sql`
-        SELECT ${columns} FROM contacts WHERE id = ${id} AND contact_list_id = ${scope.listId} AND tenant_id = ${scope.tenantId}
+        SELECT ${columns} FROM contacts WHERE id = ${id} AND contact_list_id = ${scope.listId}
+          AND tenant_id = ${scope.tenantId}
       `
       ).pipe(Effect.orDie)
 

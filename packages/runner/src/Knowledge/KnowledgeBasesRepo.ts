@@ -58,7 +58,8 @@ export type KnowledgeBaseRow = typeof KnowledgeBaseRow.Type
 const KB_COLUMNS = `k.id, k.tenant_id, k.kb_key, k.kb_name, k.description, k.retrieval_score_threshold, k.metadata,
   k.embedder, k.pending_embedder, k.generation, k.collection, k.created_at, k.updated_at,
   (SELECT count(*) FROM kb_documents d WHERE d.kb_id = k.id AND d.status <> 'REMOVED') AS document_count,
-  (SELECT coalesce(sum(d.chunk_count), 0) FROM kb_documents d WHERE d.kb_id = k.id AND d.status <> 'REMOVED') AS chunk_count,
+  (SELECT coalesce(sum(d.chunk_count), 0) FROM kb_documents d WHERE d.kb_id = k.id AND d.status <> 'REMOVED')
+    AS chunk_count,
   (SELECT max(j.finished_at) FROM kb_ingestion_jobs j
     WHERE j.kb_id = k.id AND j.status IN ('SUCCEEDED', 'COMPLETED_WITH_ERRORS')) AS last_ingested_at,
   EXISTS (SELECT 1 FROM kb_ingestion_jobs j WHERE j.kb_id = k.id AND j.status IN ('QUEUED', 'RUNNING')) AS ingesting,
@@ -378,9 +379,11 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
           const row = yield* Rows.single(
             DocumentRow,
             sql`
-            INSERT INTO kb_documents (id, kb_id, tenant_id, source_type, title, url, file_name, format, size_bytes, content,
+            INSERT INTO kb_documents (id, kb_id, tenant_id, source_type, title, url, file_name, format, size_bytes,
+              content,
               faqs, content_hash, status, created_at, updated_at)
-            VALUES (${uuidv7()}, ${kbId}, ${tenantId}, ${d.sourceType}, ${d.title}, ${d.url}, ${d.fileName}, ${d.format},
+            VALUES (${uuidv7()}, ${kbId}, ${tenantId}, ${d.sourceType}, ${d.title}, ${d.url}, ${d.fileName},
+              ${d.format},
               ${d.sizeBytes}, ${d.content}, ${d.faqs === null ? null : JSON.stringify(d.faqs)}::jsonb, ${d.contentHash},
               'PENDING', ${now}, ${now})
             RETURNING ${documentColumns}
@@ -411,7 +414,8 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
         const rows = yield* Rows.findAll(
           IdRow,
           sql`
-          UPDATE kb_documents SET status = 'REMOVED', updated_at = CASE WHEN status = 'REMOVED' THEN updated_at ELSE ${now} END
+          UPDATE kb_documents SET status = 'REMOVED', updated_at = CASE WHEN status = 'REMOVED' THEN updated_at
+            ELSE ${now} END
           WHERE id = ${id} AND kb_id = ${kbId}
           RETURNING id
         `

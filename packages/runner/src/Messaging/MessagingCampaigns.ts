@@ -47,9 +47,9 @@ const SMS_COLUMNS =
   "id, tenant_id, agent_id, name, sender_number, sender_provider, is_active, templates, created_at, updated_at"
 export const MESSAGE_COLUMNS =
   "id, channel, session_id, campaign_id, agent_id, contact_id, call_direction, call_outcome, " +
-  "to_number AS \"to\", sender, provider, adapter, template_name, language_code, body, body_parameters, encoding, segments, " +
-  "cost, currency, status, provider_message_id, attempts, last_http_status, error_code, error_message, next_attempt_at, " +
-  "created_at, sent_at, delivered_at, read_at, failed_at"
+  "to_number AS \"to\", sender, provider, adapter, template_name, language_code, body, body_parameters, encoding, " +
+  "segments, cost, currency, status, provider_message_id, attempts, last_http_status, error_code, error_message, " +
+  "next_attempt_at, created_at, sent_at, delivered_at, read_at, failed_at"
 
 const chatAppTemplates = (templates: ReadonlyArray<ChatAppTemplateMappingInput>) =>
   templates.map((t) => ({
@@ -107,7 +107,8 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
         return yield* Rows.single(
           ChatAppCampaignRow,
           sql`
-          INSERT INTO chatapp_campaigns (id, tenant_id, agent_id, name, phone_number_id, is_active, templates, created_at, updated_at)
+          INSERT INTO chatapp_campaigns (id, tenant_id, agent_id, name, phone_number_id, is_active, templates,
+            created_at, updated_at)
           VALUES (${uuidv7()}, ${tenantId}, ${input.agentId}, ${input.name ?? `${agent.name} chat-app`}, ${
             input.phoneNumberId ?? null
           },
@@ -183,7 +184,8 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
           sql`
           INSERT INTO chatapp_agent_numbers (id, tenant_id, agent_id, phone_number_id, updated_at)
           VALUES (${uuidv7()}, ${tenantId}, ${agentId}, ${phoneNumberId}, ${yield* now})
-          ON CONFLICT (tenant_id, agent_id) DO UPDATE SET phone_number_id = EXCLUDED.phone_number_id, updated_at = EXCLUDED.updated_at
+          ON CONFLICT (tenant_id, agent_id) DO UPDATE SET phone_number_id = EXCLUDED.phone_number_id,
+            updated_at = EXCLUDED.updated_at
           RETURNING id, tenant_id, agent_id, phone_number_id, updated_at
         `
         ).pipe(Effect.orDie)
@@ -237,7 +239,8 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
         return yield* Rows.single(
           SmsCampaignRow,
           sql`
-          INSERT INTO sms_campaigns (id, tenant_id, agent_id, name, sender_number, sender_provider, is_active, templates, created_at, updated_at)
+          INSERT INTO sms_campaigns (id, tenant_id, agent_id, name, sender_number, sender_provider, is_active,
+            templates, created_at, updated_at)
           VALUES (${uuidv7()}, ${tenantId}, ${input.agentId}, ${
             input.name ?? (defaultName === "" ? "SMS" : defaultName)
           },

@@ -234,7 +234,8 @@ export class Recordings extends Effect.Service<Recordings>()("Recordings/Recordi
             const at = new Date(yield* Clock.currentTimeMillis)
             const inserted = yield* sql`
               INSERT INTO call_recordings (session_id, tenant_id, path, duration_ms, bytes, sample_rate, created_at)
-              VALUES (${options.sessionId}, ${options.tenantId}, ${relative}, ${durationMs}, ${bytes}, ${options.sampleRate}, ${at})
+              VALUES (${options.sessionId}, ${options.tenantId}, ${relative}, ${durationMs}, ${bytes},
+                ${options.sampleRate}, ${at})
               ON CONFLICT (session_id) DO NOTHING
               RETURNING session_id
             `

@@ -53,7 +53,8 @@ export class IdempotentRequests extends Effect.Service<IdempotentRequests>()("Sq
         const existing = yield* Rows.findOne(
           Schema.Struct({ requestHash: Schema.String, response: Schema.NullOr(response) }),
           sql`
-            SELECT request_hash, response FROM idempotent_requests WHERE tenant_id = ${tenantId} AND scope = ${scope} AND key = ${key}
+            SELECT request_hash, response FROM idempotent_requests WHERE tenant_id = ${tenantId} AND scope = ${scope}
+              AND key = ${key}
           `
         )
         if (Option.isNone(existing)) return Claim.InProgress<A>()
@@ -73,7 +74,8 @@ export class IdempotentRequests extends Effect.Service<IdempotentRequests>()("Sq
 
     const release = (tenantId: TenantId, scope: string, key: string) =>
       sql`
-        DELETE FROM idempotent_requests WHERE tenant_id = ${tenantId} AND scope = ${scope} AND key = ${key} AND response IS NULL
+        DELETE FROM idempotent_requests WHERE tenant_id = ${tenantId} AND scope = ${scope} AND key = ${key}
+          AND response IS NULL
       `.pipe(Effect.asVoid, Effect.orDie)
 
     return { claim, complete, release } as const

@@ -418,7 +418,8 @@ export const makeFakeMessaging = (
             body: graphError(
               132000,
               "Number of parameters does not match the expected number of params",
-              `body: number of localizable_params (${bodyParameters.length}) does not match the expected number of params (${expected})`
+              `body: number of localizable_params (${bodyParameters.length}) does not match the expected number of ` +
+                `params (${expected})`
             )
           }
         }

@@ -203,7 +203,8 @@ const defaultFault = (status: number, model: string): Answer =>
     ? {
       status,
       body: openAiError(
-        `Rate limit reached for ${model} in organization org-fake on requests per min (RPM): Limit 500, Used 500, Requested 1. Please try again in 20s.`,
+        `Rate limit reached for ${model} in organization org-fake on requests per min (RPM): Limit 500, Used 500, ` +
+          `Requested 1. Please try again in 20s.`,
         "requests",
         "rate_limit_exceeded",
         "requests"
@@ -221,7 +222,8 @@ const defaultFault = (status: number, model: string): Answer =>
     ? {
       status,
       body: openAiError(
-        "Incorrect API key provided: sk-wrong. You can find your API key at https://platform.openai.com/account/api-keys.",
+        "Incorrect API key provided: sk-wrong. You can find your API key at " +
+          "https://platform.openai.com/account/api-keys.",
         "invalid_request_error",
         "invalid_api_key"
       )
@@ -272,7 +274,8 @@ const matches = (script: FakeChatScript, body: ChatRequestBody) =>
 const validate = (body: unknown, models: ReadonlyArray<string>): Answer | undefined => {
   if (!isRecord(body)) {
     return invalid(
-      "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)"
+      "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library " +
+        "correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)"
     )
   }
   const fields = record(body)
@@ -309,9 +312,8 @@ const validate = (body: unknown, models: ReadonlyArray<string>): Answer | undefi
     }
     if (open !== undefined && open.size > 0 && message.role !== "tool") {
       return invalid(
-        `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${
-          [...open].join(", ")
-        }`,
+        `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. ` +
+          `The following tool_call_ids did not have response messages: ${[...open].join(", ")}`,
         `${param}.role`
       )
     }
@@ -396,7 +398,8 @@ const validate = (body: unknown, models: ReadonlyArray<string>): Answer | undefi
         }
         if (open === undefined || !open.has(message.tool_call_id)) {
           return invalid(
-            "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+            "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with " +
+              "'tool_calls'.",
             `${param}.role`
           )
         }
@@ -414,9 +417,8 @@ const validate = (body: unknown, models: ReadonlyArray<string>): Answer | undefi
   }
   if (open !== undefined && open.size > 0) {
     return invalid(
-      `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${
-        [...open].join(", ")
-      }`,
+      `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. ` +
+        `The following tool_call_ids did not have response messages: ${[...open].join(", ")}`,
       "messages"
     )
   }
@@ -444,7 +446,8 @@ const validate = (body: unknown, models: ReadonlyArray<string>): Answer | undefi
       }
       if (typeof fn.name !== "string" || !TOOL_NAME.test(fn.name)) {
         return invalid(
-          `Invalid '${at}.function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`,
+          `Invalid '${at}.function.name': string does not match pattern. Expected a string that matches the pattern ` +
+            `'^[a-zA-Z0-9_-]+$'.`,
           `${at}.function.name`,
           "invalid_value"
         )
@@ -796,8 +799,10 @@ export const makeFakeOpenAiChat = (
           status: 401,
           body: openAiError(
             request.headers.authorization === undefined
-              ? "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY)."
-              : "Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.",
+              ? "You didn't provide an API key. You need to provide your API key in an Authorization header using " +
+                "Bearer auth (i.e. Authorization: Bearer YOUR_KEY)."
+              : "Incorrect API key provided. You can find your API key at " +
+                "https://platform.openai.com/account/api-keys.",
             "invalid_request_error",
             request.headers.authorization === undefined ? null : "invalid_api_key"
           )

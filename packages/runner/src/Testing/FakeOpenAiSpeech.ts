@@ -205,7 +205,8 @@ export const make = (
         return {
           _tag: "Error",
           ...invalid(
-            `Invalid 'input': string too long. Expected a string with maximum length ${MAX_INPUT}, but got a string with length ${body.input.length} instead.`,
+            `Invalid 'input': string too long. Expected a string with maximum length ${MAX_INPUT}, but got a string ` +
+              `with length ${body.input.length} instead.`,
             "input",
             "string_above_max_length"
           )

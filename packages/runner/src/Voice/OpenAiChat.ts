@@ -522,7 +522,8 @@ export const make = (
     const idleMillis = options.idleTimeoutMillis ?? OPENAI_CHAT_DEFAULT_IDLE_TIMEOUT_MILLIS
     if (!positive(firstTokenMillis) || !positive(idleMillis)) {
       return yield* Effect.dieMessage(
-        `OpenAiChat: timeouts must be positive, got firstTokenTimeoutMillis ${firstTokenMillis}, idleTimeoutMillis ${idleMillis}`
+        `OpenAiChat: timeouts must be positive, got firstTokenTimeoutMillis ${firstTokenMillis}, idleTimeoutMillis ` +
+          `${idleMillis}`
       )
     }
     const model = options.model ?? OPENAI_CHAT_DEFAULT_MODEL

@@ -155,7 +155,8 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks/Outbox", {
         for (const key of keys) {
           yield* sql`
             INSERT INTO webhook_deliveries (id, tenant_id, api_key_id, event_id, event_type, url, body, next_attempt_at)
-            VALUES (${uuidv7()}, ${event.tenantId}, ${key.id}, ${eventId}, 'call.ended', ${key.webhookUrl}, ${body}, ${createdAt})
+            VALUES (${uuidv7()}, ${event.tenantId}, ${key.id}, ${eventId}, 'call.ended', ${key.webhookUrl}, ${body},
+              ${createdAt})
           `
         }
         return true
