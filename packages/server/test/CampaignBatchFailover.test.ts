@@ -54,7 +54,8 @@ const run = (point: FailoverPoint, busy: number, left: (report: CampaignFailover
 
 describe.skipIf(postgres === undefined)("campaign batch failover on PostgreSQL (PostgreSQL only)", () => {
   it.live(
-    "a runner killed right after a batched claim committed (sessions QUEUED, reserved, none started): the survivors dial each once",
+    "a runner killed right after a batched claim committed (sessions QUEUED, reserved, none started): the survivors " +
+      "dial each once",
     () =>
       run(
         { name: "campaign.after-claim", at: 2 },

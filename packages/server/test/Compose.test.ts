@@ -150,7 +150,11 @@ describe("Dockerfile", () => {
     assert.match(dockerfile, /^USER node$/m)
     assert.match(
       dockerfile,
-      /^ENTRYPOINT \["node", (?:"--[a-z-]+=\d+", )*"--conditions=voiceagent-compiled", "packages\/server\/dist\/main\.js"\]$/m
+      new RegExp(
+        String.raw`^ENTRYPOINT \["node", (?:"--[a-z-]+=\d+", )*"--conditions=voiceagent-compiled", ` +
+          String.raw`"packages\/server\/dist\/main\.js"\]$`,
+        "m"
+      )
     )
     // the compiled packages are what the image copies, and each package resolves to them under that condition
     for (const name of ["domain", "runner", "http", "server"]) {
