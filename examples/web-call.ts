@@ -21,7 +21,8 @@ import * as fs from "node:fs"
 import WebSocket from "ws"
 
 const usage =
-  "usage: npx tsx examples/web-call.ts --key aok_… --agent <agentId> [--url http://127.0.0.1:3000] [--hangup-after <seconds>] file.wav"
+  "usage: npx tsx examples/web-call.ts --key aok_… --agent <agentId> [--url http://127.0.0.1:3000] [--hangup-after " +
+  "<seconds>] file.wav"
 
 interface Arguments {
   readonly key: string
