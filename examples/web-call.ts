@@ -4,7 +4,8 @@
  * prints the transcript as it is said, and exits when the call ends (the agent hangs up, or
  * `--hangup-after` seconds after the file, or Ctrl-C).
  *
- *   npx tsx examples/web-call.ts --key aok_… --agent <agentId> [--url http://127.0.0.1:3000] [--hangup-after 10] file.wav
+ *   npx tsx examples/web-call.ts --key aok_… --agent <agentId> [--url http://127.0.0.1:3000] \
+ *     [--hangup-after 10] file.wav
  *
  * Exit status: 0 when the call ended, 1 when it could not start (the platform's error is printed).
  */
@@ -20,7 +21,8 @@ import * as fs from "node:fs"
 import WebSocket from "ws"
 
 const usage =
-  "usage: npx tsx examples/web-call.ts --key aok_… --agent <agentId> [--url http://127.0.0.1:3000] [--hangup-after <seconds>] file.wav"
+  "usage: npx tsx examples/web-call.ts --key aok_… --agent <agentId> [--url http://127.0.0.1:3000] [--hangup-after " +
+  "<seconds>] file.wav"
 
 interface Arguments {
   readonly key: string

@@ -48,7 +48,8 @@ const server = http.createServer(async (req, res) => {
       return send(401, { error: "API key has expired" })
     }
     const [user] = await query(
-      `SELECT u.id, u.email, u.tenant_id, u.created_at, t.name AS tenant_name, t.currency, t.created_at AS tenant_created_at
+      `SELECT u.id, u.email, u.tenant_id, u.created_at, t.name AS tenant_name, t.currency, t.created_at
+        AS tenant_created_at
        FROM users u LEFT JOIN tenants t ON t.id = u.tenant_id WHERE u.id = $1`,
       [key["user_id"]]
     )

@@ -110,7 +110,8 @@ const runCall = async (tenantId: string, sessionId: string, agentId: string, toN
     await event(query, sessionId, "ended", endedAt)
     const keys = await query(
       `SELECT k.id, k.webhook_url FROM api_keys k JOIN users u ON u.id = k.user_id
-       WHERE u.tenant_id = $1 AND k.revoked_at IS NULL AND k.webhook_url IS NOT NULL AND (k.agent_id IS NULL OR k.agent_id = $2)`,
+       WHERE u.tenant_id = $1 AND k.revoked_at IS NULL AND k.webhook_url IS NOT NULL AND (k.agent_id IS NULL
+         OR k.agent_id = $2)`,
       [tenantId, agentId]
     )
     const eventId = uuidv7()

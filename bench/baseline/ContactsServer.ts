@@ -138,9 +138,11 @@ const server = http.createServer(async (req, res) => {
       const page = Number(url.searchParams.get("page") ?? 1)
       const limit = Number(url.searchParams.get("limit") ?? 25)
       const data = await db.query(
-        `SELECT c.id, c.tenant_id, c.contact_list_id, c.phone_number, c.name, c.email, c.metadata, c.created_at, c.updated_at
+        `SELECT c.id, c.tenant_id, c.contact_list_id, c.phone_number, c.name, c.email, c.metadata, c.created_at,
+          c.updated_at
          FROM contacts c
-         JOIN (SELECT id FROM contacts WHERE contact_list_id = $1 ORDER BY id LIMIT $2 OFFSET $3) AS page ON page.id = c.id
+         JOIN (SELECT id FROM contacts WHERE contact_list_id = $1 ORDER BY id LIMIT $2 OFFSET $3) AS page
+           ON page.id = c.id
          WHERE c.tenant_id = $4 ORDER BY c.id`,
         [listId, limit, (page - 1) * limit, key["tenant_id"]]
       )

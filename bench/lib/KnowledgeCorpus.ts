@@ -290,7 +290,10 @@ export interface CorpusDocument {
   readonly chunks: ReadonlyArray<string>
 }
 
-/** A paragraph is about 420 characters; a chunk (at most 1,000 characters with the overlap) packs one or two: about 1.55 a chunk. */
+/**
+ * A paragraph is about 420 characters; a chunk (at most 1,000
+ * characters with the overlap) packs one or two: about 1.55 a chunk.
+ */
 const PARAGRAPHS_PER_CHUNK = 1.2
 
 /**

@@ -46,7 +46,7 @@ export const installNodePostgresCounter = (): void => {
       SqlActivity.end()
     }
     return result
-  } as any
+  } as typeof pg.Client.prototype.query
 }
 
 installNodePostgresCounter()

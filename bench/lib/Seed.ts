@@ -11,7 +11,8 @@ export const seedContacts = async (
     `INSERT INTO contacts (id, tenant_id, contact_list_id, phone_number, name, metadata)
      SELECT gen_random_uuid(), '${list.tenantId}', '${list.id}', '+1212' || lpad(i::text, 7, '0'), 'Contact ' || i, '{}'
      FROM generate_series(1, ${n}) AS i`,
-    `UPDATE contact_lists SET contact_count = (SELECT count(*) FROM contacts WHERE contact_list_id = '${list.id}') WHERE id = '${list.id}'`,
+    `UPDATE contact_lists SET contact_count = (SELECT count(*) FROM contacts WHERE contact_list_id = '${list.id}') ` +
+    `WHERE id = '${list.id}'`,
     "VACUUM ANALYZE contacts"
   ]
   if ("pgliteDir" in target) {

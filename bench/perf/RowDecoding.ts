@@ -64,7 +64,8 @@ const program = Effect.gen(function*() {
   const rawContacts = sql`
     SELECT c.id, c.tenant_id, c.contact_list_id, c.phone_number, c.name, c.email, c.metadata, c.created_at, c.updated_at
     FROM contacts c
-    JOIN (SELECT id FROM contacts WHERE contact_list_id = ${listId} ORDER BY id LIMIT 25 OFFSET 0) AS page ON page.id = c.id
+    JOIN (SELECT id FROM contacts WHERE contact_list_id = ${listId} ORDER BY id LIMIT 25 OFFSET 0) AS page
+      ON page.id = c.id
     WHERE c.tenant_id = ${t.tenantId}
     ORDER BY c.id
   `

@@ -38,7 +38,7 @@ if (main) {
     const key = normalise(text)
     counts[key] = (counts[key] ?? 0) + 1
     return original.apply(this, args)
-  } as any
+  } as typeof pg.Client.prototype.query
   const out = process.env["STATEMENT_MIX"] ?? "statement-mix.jsonl"
   let seq = 0
   process.on("SIGUSR2", () => {

@@ -70,7 +70,10 @@ let listing = false
 // `execProtocol`: the client's prepared statements; `query`, `exec`: PGlite's own (none calls another of these)
 for (const method of ["query", "exec", "execProtocol"] as const) {
   const original = PGlite.prototype[method] as (...args: Array<unknown>) => Promise<unknown>
-  ;(PGlite.prototype as any)[method] = async function(this: PGlite, ...args: Array<unknown>) {
+  ;(PGlite.prototype as Record<typeof method, unknown>)[method] = async function(
+    this: PGlite,
+    ...args: Array<unknown>
+  ) {
     // decoded on every call, so the texts prepared before the listing starts are known by name
     const decoded = method === "execProtocol" ? statementOf(args[0] as Uint8Array) : undefined
     const text = listing ? decoded : undefined
@@ -102,7 +105,10 @@ VirtualClock.prototype.unsafeWakeNext = function(this: VirtualClock, limit: numb
   if (woken > 0) counters.instants++
   return woken
 }
-/** The main thread's own CPU time in ms (Linux: its task's utime + stime, in 10 ms ticks); workers (speech synthesis) excluded. */
+/**
+ * The main thread's own CPU time in ms (Linux: its task's utime
+ * + stime, in 10 ms ticks); workers (speech synthesis) excluded.
+ */
 const mainThreadCpu = (): number => {
   try {
     const fields = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8").split(") ")[1]!.split(" ")

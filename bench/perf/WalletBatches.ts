@@ -51,9 +51,12 @@ const program = Effect.gen(function*() {
   const [row] = yield* sql<{ dials: number; claims: number; flushes: number; maxClaim: number; maxFlush: number }>`
     SELECT (SELECT count(*)::int FROM call_sessions WHERE tenant_id = ${tenantId}) AS dials,
       (SELECT count(DISTINCT created_at)::int FROM call_sessions WHERE tenant_id = ${tenantId}) AS claims,
-      (SELECT count(DISTINCT closed_at)::int FROM reservations WHERE tenant_id = ${tenantId} AND purpose = 'call') AS flushes,
-      (SELECT max(n)::int FROM (SELECT count(*) AS n FROM call_sessions WHERE tenant_id = ${tenantId} GROUP BY created_at) c) AS max_claim,
-      (SELECT max(n)::int FROM (SELECT count(*) AS n FROM reservations WHERE tenant_id = ${tenantId} AND purpose = 'call' GROUP BY closed_at) f) AS max_flush
+      (SELECT count(DISTINCT closed_at)::int FROM reservations WHERE tenant_id = ${tenantId} AND purpose = 'call')
+        AS flushes,
+      (SELECT max(n)::int FROM (SELECT count(*) AS n FROM call_sessions WHERE tenant_id = ${tenantId}
+        GROUP BY created_at) c) AS max_claim,
+      (SELECT max(n)::int FROM (SELECT count(*) AS n FROM reservations WHERE tenant_id = ${tenantId}
+        AND purpose = 'call' GROUP BY closed_at) f) AS max_flush
   `.pipe(Effect.orDie)
   const r = row!
   console.log(JSON.stringify({

@@ -425,7 +425,10 @@ const oneTenant = async (backend: Backend, settings: Settings): Promise<Array<Ro
       })).id as string
     const progressOf = (id: string) => request("GET", `${campaignApi}/campaigns/${id}/progress`, key)
 
-    /** Schedules the campaigns at once and waits for all to complete; times from the first request to the last completedAt. */
+    /**
+     * Schedules the campaigns at once and waits for all to complete;
+     * times from the first request to the last completedAt.
+     */
     const runAll = async (ids: ReadonlyArray<string>, each: number) => {
       const before = await probeStatements(platform)
       const scheduledAt = Date.now()

@@ -89,7 +89,28 @@ const metrics = (r: LoadResult) => ({
 })
 
 export const notes = (settings: Settings) => [
-  `Cluster: the processes of \`npm run cluster:local\` (ClusterLocal.start: one migrate run, two runners, platform-core, comms, campaign and the gateway, each its own Node process; no Chroma) on a fresh database of the PostgreSQL server, LOG_LEVEL=warn, the gateway's rate limits off, on the same ${os.cpus().length}-core machine as PostgreSQL and the load generator. Load: autocannon, ${settings.connections} connections, GET /api/v1/agents with an API key (page 1 of the tenant's ${AGENTS} agents: key check and one page query on comms, through the gateway), ${settings.durationSeconds} s per window after a warm-up (${FIRST_WARMUP_SECONDS} s before the first window, 2 s before the others). Windows, in this order: idle; while the campaign dials; campaign paused (its calls ended); while it dials again (resumed); after it is aborted (its calls ended). Campaign: ${settings.clusterContacts} contacts whose numbers the simulated carrier answers after SIMULATOR_RING_MS=${RING_MS} and talks on for 1 s, one voice number, VOICE_NUMBER_CPS=${DIALS_PER_SECOND}, maxConcurrentCalls 100 (the API's maximum), MAX_CONCURRENT_CALLS=100000, window 00:00–23:59 every day, scheduled through the API; once 50 dials are in it dials ${CAMPAIGN_ALONE_SECONDS} s with no API load ('the campaign alone'). Its dial loop lives on the runner owning the campaign's shard; each call's LiveCall entity, which dials, on the runner owning the call's shard, so both runners place calls. 'dials' = calls the runners' simulated carriers placed inside the window (each runner appends its dials to a file of its own: 'runner-1 / runner-2'); 'campaign left' = contacts not yet dialed when the window closed (above 0: it dialed throughout). The last row divides the means of the windows with the campaign dialing by the means of those without (req/s, p50, p99). 'other CPU %' = the machine's busy CPU time in the window that went to processes other than the bench process, the cluster's and the PostgreSQL backends of its database, as a share of all cores (read from /proc; PostgreSQL's shared background writers count as other): well above a few per cent, something else ran meanwhile and the window's figures suffer. Reproduce: \`BENCH_SUITES=cluster DATABASE_URL=postgres://… npm run bench\` (BENCH_CLUSTER_CONTACTS sizes the campaign).`
+  `Cluster: the processes of \`npm run cluster:local\` (ClusterLocal.start: one migrate run, two runners, ` +
+  `platform-core, comms, campaign and the gateway, each its own Node process; no Chroma) on a fresh database of ` +
+  `the PostgreSQL server, LOG_LEVEL=warn, the gateway's rate limits off, on the same ${os.cpus().length}-core ` +
+  `machine as PostgreSQL and the load generator. Load: autocannon, ${settings.connections} connections, GET ` +
+  `/api/v1/agents with an API key (page 1 of the tenant's ${AGENTS} agents: key check and one page query on comms, ` +
+  `through the gateway), ${settings.durationSeconds} s per window after a warm-up (${FIRST_WARMUP_SECONDS} s ` +
+  `before the first window, 2 s before the others). Windows, in this order: idle; while the campaign dials; ` +
+  `campaign paused (its calls ended); while it dials again (resumed); after it is aborted (its calls ended). ` +
+  `Campaign: ${settings.clusterContacts} contacts whose numbers the simulated carrier answers after ` +
+  `SIMULATOR_RING_MS=${RING_MS} and talks on for 1 s, one voice number, VOICE_NUMBER_CPS=${DIALS_PER_SECOND}, ` +
+  `maxConcurrentCalls 100 (the API's maximum), MAX_CONCURRENT_CALLS=100000, window 00:00–23:59 every day, ` +
+  `scheduled through the API; once 50 dials are in it dials ${CAMPAIGN_ALONE_SECONDS} s with no API load ('the ` +
+  `campaign alone'). Its dial loop lives on the runner owning the campaign's shard; each call's LiveCall entity, ` +
+  `which dials, on the runner owning the call's shard, so both runners place calls. 'dials' = calls the runners' ` +
+  `simulated carriers placed inside the window (each runner appends its dials to a file of its own: 'runner-1 / ` +
+  `runner-2'); 'campaign left' = contacts not yet dialed when the window closed (above 0: it dialed throughout). ` +
+  `The last row divides the means of the windows with the campaign dialing by the means of those without (req/s, ` +
+  `p50, p99). 'other CPU %' = the machine's busy CPU time in the window that went to processes other than the ` +
+  `bench process, the cluster's and the PostgreSQL backends of its database, as a share of all cores (read from ` +
+  `/proc; PostgreSQL's shared background writers count as other): well above a few per cent, something else ran ` +
+  `meanwhile and the window's figures suffer. Reproduce: \`BENCH_SUITES=cluster DATABASE_URL=postgres://… npm run ` +
+  `bench\` (BENCH_CLUSTER_CONTACTS sizes the campaign).`
 ]
 
 export const run = async (backend: Backend, settings: Settings): Promise<Array<Row>> => {

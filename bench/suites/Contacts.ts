@@ -47,7 +47,7 @@ const uploadTo = async (url: string, key: string, csv: string) => {
   const form = new FormData()
   form.append("file", new Blob([csv], { type: "text/csv" }), "contacts.csv")
   const response = await fetch(url, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form })
-  const body = await response.json() as any
+  const body = await response.json() as { readonly imported?: unknown }
   if (response.status !== 200 || body.imported !== 500) {
     throw new Error(`upload answered ${response.status}: ${JSON.stringify(body)}`)
   }

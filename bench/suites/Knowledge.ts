@@ -379,8 +379,8 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
       // --- query latency: one at a time, then under load
       const n = settings.kbQueries
       console.log(
-        `  queries one at a time, in ${INTERLEAVED_ROUNDS} rounds: ${n} each in process, through the gateway, to the comms ` +
-          `service directly, and ${n} GET /knowledge-bases/{id}`
+        `  queries one at a time, in ${INTERLEAVED_ROUNDS} rounds: ${n} each in process, through the gateway, to the ` +
+          `comms service directly, and ${n} GET /knowledge-bases/{id}`
       )
       const http =
         (options: Omit<Parameters<typeof fixedRequests>[0], "connections">, what: string) =>
@@ -454,7 +454,8 @@ export const run = async (backend: Backend, settings: Settings): Promise<Array<R
         }
       })
       const querySuite =
-        `knowledge query (POST /knowledge-bases/{id}/query, topK ${TOP_K}, ${chunkTotal} chunks, ${asked.length} questions in turn)`
+        `knowledge query (POST /knowledge-bases/{id}/query, topK ${TOP_K}, ${chunkTotal} chunks, ${asked.length} ` +
+        `questions in turn)`
       const fromRun = (r: LatencyRun) => ({
         requests: r.requests,
         rps: r.requests / r.seconds,

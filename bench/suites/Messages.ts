@@ -115,7 +115,9 @@ const program = (settings: Settings, adapter: () => SmsSender) =>
         return result
       })
 
-    /** Polls `SELECT count(*) … status = 'SENT'` on `table` every 100 ms until it reaches `target`; answers the polls. */
+    /**
+     * Polls `SELECT count(*) … status = 'SENT'` on `table` every 100 ms until it reaches `target`; answers the polls.
+     */
     const waitForSent = (table: "messages" | "bench_messages", target: number, started: number) =>
       Effect.gen(function*() {
         let polls = 0
@@ -192,10 +194,12 @@ const program = (settings: Settings, adapter: () => SmsSender) =>
       sql`
         INSERT INTO bench_messages (
           id, tenant_id, channel, session_id, campaign_id, agent_id, contact_id, call_direction, call_outcome,
-          to_number, sender, provider, template_name, language_code, body, body_parameters, dlt_sender_id, dlt_template_id,
+          to_number, sender, provider, template_name, language_code, body, body_parameters, dlt_sender_id,
+            dlt_template_id,
           encoding, segments, price, currency, status, error_code, error_message, next_attempt_at, created_at, failed_at
         ) VALUES (
-          ${id}, ${t.tenantId}, 'SMS', ${crypto.randomUUID()}, ${crypto.randomUUID()}, ${t.agentId}, ${null}, 'OUTGOING',
+          ${id}, ${t.tenantId}, 'SMS', ${crypto.randomUUID()}, ${crypto.randomUUID()}, ${t.agentId}, ${null},
+            'OUTGOING',
           'ANSWERED', ${to}, ${SENDER_NUMBER}, 'PROVIDER_A', ${null}, ${null}, ${BODY}, '[]'::jsonb, ${null}, ${null},
           'GSM7', 1, 1, 'USD', 'QUEUED', ${null}, ${null}, ${at}, ${at}, ${null}
         )
@@ -239,7 +243,8 @@ const program = (settings: Settings, adapter: () => SmsSender) =>
             Effect.gen(function*() {
               const { providerMessageId } = yield* sender.send(outboundOf(m.id, m.to, m.at))
               yield* sql`
-              UPDATE bench_messages SET status = 'SENT', provider_message_id = ${providerMessageId}, cost = 1, sent_at = ${new Date()},
+              UPDATE bench_messages SET status = 'SENT', provider_message_id = ${providerMessageId}, cost = 1,
+                sent_at = ${new Date()},
                 next_attempt_at = NULL
               WHERE id = ${m.id}
             `

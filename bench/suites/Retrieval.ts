@@ -18,7 +18,9 @@ const fixture = <A>(name: string): A =>
 
 const VOCABULARY_LIMIT = 4096
 
-/** Each distinct word a dimension of its own (a vocabulary built from the texts it is given, far below the limit here). */
+/**
+ * Each distinct word a dimension of its own (a vocabulary built from the texts it is given, far below the limit here).
+ */
 const wordOverlap = (): Embedder => {
   const vocabulary = new Map<string, number>()
   const vectorOf = (text: string) => {

@@ -38,7 +38,10 @@ const perFrame = (frames: number, round: () => void): number => {
 }
 
 export const notes = [
-  `Telephony per-frame costs: in the bench process, ${ROUNDS} rounds over recorded audio (a machine's greeting and a 500 ms, 1 kHz beep rendered from the caller fixtures), median µs per 20 ms frame; 'vs VAD' divides by WebRTC's VAD (mode 3) on the same frames in the same run, the per-frame work every call already does; μ-law encoding of the same frames is shown for scale. A frame is 20 ms of audio: 1 µs per frame is 0.005% of a core per call.`
+  `Telephony per-frame costs: in the bench process, ${ROUNDS} rounds over recorded audio (a machine's greeting and a ` +
+  `500 ms, 1 kHz beep rendered from the caller fixtures), median µs per 20 ms frame; 'vs VAD' divides by WebRTC's ` +
+  `VAD (mode 3) on the same frames in the same run, the per-frame work every call already does; μ-law encoding of ` +
+  `the same frames is shown for scale. A frame is 20 ms of audio: 1 µs per frame is 0.005% of a core per call.`
 ]
 
 export const run = async (backend: { readonly name: string }): Promise<Array<Row>> => {

@@ -81,15 +81,44 @@ export const TARGETS =
 const v8Flags = () => process.execArgv.filter((flag) => /^--(max|min)-(semi|old)-space-size=/.test(flag))
 
 export const notes = (settings: Settings) => [
-  `Voice: in the bench process, the conversation engine (runConversation, default settings, the WebRTC voice detector) on the simulated caller's line (real clock; its words are the speech-to-text, no lag), with a language model and a text-to-speech that answer at once (the model streams its answer in pieces of up to 6 characters; speech at 60 ms a character with word timings, each sentence synthesised once and cached; the greeting prepared before the line opens). The caller speaks the recorded fixtures (trimmed to their speech) in a loop: a question answered in full (4.6 s of speech), a question whose answer it cuts off ${CUT_IN_AFTER_MS} ms in ("${CUT_IN}"), the short answer to that; it speaks ${AFTER_AGENT_MS} ms after the agent stops. Levels: 1 conversation for ${
-    3 * settings.voiceSeconds
-  } s, then 10 and ${settings.voiceConversations} at once for ${settings.voiceSeconds} s each, started evenly over the first ${
-    STAGGER_MS / 1_000
-  } s, after a warm-up of ${WARMUP_CONVERSATIONS} conversations for ${WARMUP_SECONDS} s; then ${settings.voiceConversations} of the same callers for ${settings.voiceSeconds} s with no engine (their frames taken and dropped), then the ${settings.voiceConversations} conversations again (the tail of the figures moves from run to run: the two rows show by how much). Everything is counted up to the hang-up. The process ran with ${
-    v8Flags().length === 0 ? "V8's default heap" : v8Flags().join(" ")
-  } (a runner's flags: packages/server/src/NodeFlags.ts).`,
-  `Voice, latency (${TARGETS}): 'overhead' = the engine's own overheadMs of each answered turn (voice-to-voice less the endpointing wait and the providers' time, which is ~0 here); 'line' = the same seen from the line: from the end of the caller's speech (the end of the last frame the engine's voice detector took for speech, at the time the caller's 20 ms cadence says it was sent) to the agent's next chunk leaving, less the endpointing wait (${ENDPOINTING_MS} ms: every line ends a sentence); 'greeting' = the caller's line starting → the greeting's first chunk; 'barge-in' = the caller's first frame with sound over the agent → the clear (the engine pauses the agent after interruption.minSpeechMs, 200 ms, of speech). Times at the line are performance.now() at the engine's play/mark/clear calls; a caller frame's time is the line's start + 20 ms × its index (when a real caller would have said it; ±1 ms).`,
-  `Voice, load: frame jitter = how late each 20 ms frame of the agent left against the engine's own schedule, not the gap between frames (it sends 100 ms chunks, each followed by a mark, at most 300–400 ms ahead of what has played: a response's chunk at offset o ms is due at its first chunk's time + max(0, o − 300 ms); all five frames of a chunk leave with it); 'late frames' = frames that left after they were due to play (the caller heard a gap). Loop delay: monitorEventLoopDelay at ${LOOP_RESOLUTION_MS} ms resolution, the resolution taken off. GC: the gc performance entries (pauses on the main thread). CPU = the process's user+system time over the level / conversation-seconds; it includes the simulated callers (a 20 ms frame each, μ-law encoded, marks echoed as played), whose own cost is the 'lines alone' row (their frames dropped as they come): 'engine CPU' is the difference at the same number of calls. Heap = heap used after a full collection with every conversation live, less the same before the level, per conversation (the callers' and the bench's records included; at 1 conversation it is within the noise of a collection and can even be negative). 'run-queue wait' = time the main thread was ready to run but waited for a core (/proc/self/schedstat), behind other processes or this one's own GC and compiler threads: the machine's share of the delays. 'vs 1' = ratio to the single conversation. Reproduce: \`BENCH_SUITES=voice npm run bench\` (BENCH_VOICE_SECONDS, BENCH_VOICE_CONVERSATIONS).`
+  `Voice: in the bench process, the conversation engine (runConversation, default settings, the WebRTC voice ` +
+  `detector) on the simulated caller's line (real clock; its words are the speech-to-text, no lag), with a ` +
+  `language model and a text-to-speech that answer at once (the model streams its answer in pieces of up to 6 ` +
+  `characters; speech at 60 ms a character with word timings, each sentence synthesised once and cached; the ` +
+  `greeting prepared before the line opens). The caller speaks the recorded fixtures (trimmed to their speech) in ` +
+  `a loop: a question answered in full (4.6 s of speech), a question whose answer it cuts off ${CUT_IN_AFTER_MS} ` +
+  `ms in ("${CUT_IN}"), the short answer to that; it speaks ${AFTER_AGENT_MS} ms after the agent stops. Levels: 1 ` +
+  `conversation for ${3 * settings.voiceSeconds} s, then 10 and ${settings.voiceConversations} at once for ` +
+  `${settings.voiceSeconds} s each, started evenly over the first ${STAGGER_MS / 1_000} s, after a warm-up of ` +
+  `${WARMUP_CONVERSATIONS} conversations for ${WARMUP_SECONDS} s; then ${settings.voiceConversations} of the same ` +
+  `callers for ${settings.voiceSeconds} s with no engine (their frames taken and dropped), then the ` +
+  `${settings.voiceConversations} conversations again (the tail of the figures moves from run to run: the two rows ` +
+  `show by how much). Everything is counted up to the hang-up. The process ran with ` +
+  `${v8Flags().length === 0 ? "V8's default heap" : v8Flags().join(" ")} (a runner's flags: ` +
+  `packages/server/src/NodeFlags.ts).`,
+  `Voice, latency (${TARGETS}): 'overhead' = the engine's own overheadMs of each answered turn (voice-to-voice less ` +
+  `the endpointing wait and the providers' time, which is ~0 here); 'line' = the same seen from the line: from the ` +
+  `end of the caller's speech (the end of the last frame the engine's voice detector took for speech, at the time ` +
+  `the caller's 20 ms cadence says it was sent) to the agent's next chunk leaving, less the endpointing wait ` +
+  `(${ENDPOINTING_MS} ms: every line ends a sentence); 'greeting' = the caller's line starting → the greeting's ` +
+  `first chunk; 'barge-in' = the caller's first frame with sound over the agent → the clear (the engine pauses the ` +
+  `agent after interruption.minSpeechMs, 200 ms, of speech). Times at the line are performance.now() at the ` +
+  `engine's play/mark/clear calls; a caller frame's time is the line's start + 20 ms × its index (when a real ` +
+  `caller would have said it; ±1 ms).`,
+  `Voice, load: frame jitter = how late each 20 ms frame of the agent left against the engine's own schedule, not ` +
+  `the gap between frames (it sends 100 ms chunks, each followed by a mark, at most 300–400 ms ahead of what has ` +
+  `played: a response's chunk at offset o ms is due at its first chunk's time + max(0, o − 300 ms); all five ` +
+  `frames of a chunk leave with it); 'late frames' = frames that left after they were due to play (the caller ` +
+  `heard a gap). Loop delay: monitorEventLoopDelay at ${LOOP_RESOLUTION_MS} ms resolution, the resolution taken ` +
+  `off. GC: the gc performance entries (pauses on the main thread). CPU = the process's user+system time over the ` +
+  `level / conversation-seconds; it includes the simulated callers (a 20 ms frame each, μ-law encoded, marks ` +
+  `echoed as played), whose own cost is the 'lines alone' row (their frames dropped as they come): 'engine CPU' is ` +
+  `the difference at the same number of calls. Heap = heap used after a full collection with every conversation ` +
+  `live, less the same before the level, per conversation (the callers' and the bench's records included; at 1 ` +
+  `conversation it is within the noise of a collection and can even be negative). 'run-queue wait' = time the main ` +
+  `thread was ready to run but waited for a core (/proc/self/schedstat), behind other processes or this one's own ` +
+  `GC and compiler threads: the machine's share of the delays. 'vs 1' = ratio to the single conversation. ` +
+  `Reproduce: \`BENCH_SUITES=voice npm run bench\` (BENCH_VOICE_SECONDS, BENCH_VOICE_CONVERSATIONS).`
 ]
 
 // ---------------------------------------------------------------------------

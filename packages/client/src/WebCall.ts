@@ -48,12 +48,19 @@ export interface WebCallTicket {
   readonly expiresAt: string
 }
 
-/** The platform refused to start the call (402 INSUFFICIENT_FUNDS, 404 AGENT_NOT_FOUND, 429 CONCURRENT_CALL_LIMIT, …). */
+/**
+ * The platform refused to start the call (402 INSUFFICIENT_FUNDS, 404 AGENT_NOT_FOUND, 429 CONCURRENT_CALL_LIMIT, …).
+ */
 export class WebCallRefused extends Error {
   constructor(readonly status: number, readonly code: string, message: string) {
     super(`${status} ${code}: ${message}`)
     this.name = "WebCallRefused"
   }
+}
+
+/** The platform's error body (`{"error":{"code","message",…}}`), as a refusal answers it. */
+interface ErrorAnswer {
+  readonly error?: { readonly code?: string; readonly message?: string }
 }
 
 export interface StartWebCallOptions {
@@ -82,7 +89,7 @@ export const startWebCall = async (options: StartWebCallOptions): Promise<WebCal
     })
   })
   const text = await response.text()
-  let body: any
+  let body: WebCallTicket & ErrorAnswer | undefined
   try {
     body = JSON.parse(text)
   } catch {
@@ -96,6 +103,19 @@ export const startWebCall = async (options: StartWebCallOptions): Promise<WebCal
     )
   }
   return body as WebCallTicket
+}
+
+/** A message of the platform on the call's stream: its fields are read as its `type` says. */
+interface StreamMessage {
+  readonly type?: string
+  readonly name?: unknown
+  readonly sessionId?: unknown
+  readonly speaker: "agent" | "customer"
+  readonly text?: unknown
+  readonly at?: unknown
+  readonly interrupted?: unknown
+  readonly digits?: unknown
+  readonly reason?: unknown
 }
 
 export type WebCallEvent =
@@ -191,7 +211,7 @@ export const joinWebCall = (ticket: WebCallTicket, options: JoinWebCallOptions =
       options.onAudio?.(pcm)
       return
     }
-    let message: any
+    let message: StreamMessage | null
     try {
       message = JSON.parse(event.data)
     } catch {

@@ -21,7 +21,9 @@ const expectData = <D>(
   return reply.data as D
 }
 
-/** Polls until `done` holds, for up to 30 s of real time (within the test's 60); dies naming `what` and the last value. */
+/**
+ * Polls until `done` holds, for up to 30 s of real time (within the test's 60); dies naming `what` and the last value.
+ */
 const waitFor = <A>(what: string, poll: Effect.Effect<A>, done: (a: A) => boolean) =>
   Effect.gen(function*() {
     // elapsed real time, not a date: performance.now() is monotonic

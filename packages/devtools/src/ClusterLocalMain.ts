@@ -23,7 +23,8 @@ const logs = Options.directory("logs").pipe(
 )
 const basePort = Options.integer("base-port").pipe(
   Options.withDescription(
-    "ports from here: gateway +0, platform-core +1, comms +2, campaign +3, Chroma +4, runners +10, +11, … (default: free ports)"
+    "ports from here: gateway +0, platform-core +1, comms +2, campaign +3, Chroma +4, runners +10, +11, … (default: " +
+      "free ports)"
   ),
   Options.optional
 )

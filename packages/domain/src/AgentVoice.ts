@@ -39,7 +39,8 @@ export const VoiceLanguage = Schema.String.pipe(
 const speechToTextFields = {
   provider: Schema.Literal(...SpeechToTextProviders).annotations({
     description:
-      "deepgram (streaming), openai (an OpenAI-compatible transcription API, per utterance), or none; default: the platform's"
+      "deepgram (streaming), openai (an OpenAI-compatible transcription API, per utterance), or none; default: the " +
+      "platform's"
   }),
   model: text(VOICE_LIMITS.providerText, "speechToText.model").annotations({
     description: "The provider's model (Deepgram nova-3, whisper-1, …)"
@@ -133,7 +134,8 @@ const transferFields = {
   }),
   warmMessage: text(VOICE_LIMITS.transfer.warmMessage, "transfer.warmMessage").annotations({
     description:
-      "Said before a warm transfer when the model gives no line of its own (default: Please hold while I transfer your call.)"
+      "Said before a warm transfer when the model gives no line of its own (default: Please hold while I transfer " +
+      "your call.)"
   })
 }
 
@@ -155,7 +157,8 @@ const patchOf = <F extends Fields>(fields: F) =>
 
 const VOICE_DESCRIPTION =
   "How the agent converses on the phone (our extension): speech recognition, language model, voice, " +
-  "turn-taking, idle handling, call length, tools and voicemail. Fields left out take the platform's defaults (see effectiveVoice)."
+  "turn-taking, idle handling, call length, tools and voicemail. Fields left out take the platform's defaults (see " +
+  "effectiveVoice)."
 
 export const AgentVoice = Schema.Struct({
   language: Schema.optional(
@@ -282,7 +285,8 @@ export const resolveVoice = (
   const tts = available.textToSpeech.includes(chosenTts) ? chosenTts : "flite"
   if (chosenStt !== stt) {
     notices.push(
-      `Speech-to-text provider ${chosenStt} is not configured on this platform: the agent can speak but not hear callers`
+      `Speech-to-text provider ${chosenStt} is not configured on this platform: the agent can speak but not hear ` +
+        `callers`
     )
   } else if (stt === "none") {
     notices.push("No speech-to-text provider: the agent can speak but not hear callers on a real carrier")
@@ -294,7 +298,8 @@ export const resolveVoice = (
   }
   if (chosenTts !== tts) {
     notices.push(
-      `Text-to-speech provider ${chosenTts} is not configured on this platform: the built-in voice (flite) speaks instead`
+      `Text-to-speech provider ${chosenTts} is not configured on this platform: the built-in voice (flite) speaks ` +
+        `instead`
     )
   }
   const minDelayMs = voice.endpointing?.minDelayMs ?? 300

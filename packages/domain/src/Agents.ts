@@ -106,7 +106,8 @@ export class Agent extends Schema.Class<Agent>("Agent")({
   effectiveVoice: ResolvedVoice.annotations({
     description:
       "Extension: every voice choice in force for the agent's calls, its own or the platform's default, and " +
-      "notices of what the platform cannot do for it as configured (such as hear callers, with no speech-to-text provider)"
+      "notices of what the platform cannot do for it as configured (such as hear callers, with no speech-to-text " +
+      "provider)"
   }),
   createdAt: Timestamp,
   updatedAt: Timestamp
@@ -178,7 +179,8 @@ export class InvalidAgentSettings extends Schema.TaggedError<InvalidAgentSetting
 export class WebhookTokenRequired extends Schema.TaggedError<WebhookTokenRequired>()(
   "WebhookTokenRequired",
   errorFields(
-    "Call POST /agents/{id}/webhook-token before enabling the chat-app channel (connectionId and settings.phoneNumberId)"
+    "Call POST /agents/{id}/webhook-token before enabling the chat-app channel (connectionId and " +
+      "settings.phoneNumberId)"
   )
 ) {
   static readonly http: HttpError<WebhookTokenRequired> = httpError(this, {

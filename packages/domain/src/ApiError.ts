@@ -65,8 +65,11 @@ const bodyFor = (code: string, error: ErrorLike) =>
 /**
  * Declares how an error class travels over HTTP: status, stable code, and the standard body.
  */
-export const httpError = <A extends ErrorLike>(
-  cls: Schema.Schema<A, any> & { readonly identifier?: string; new(props: any): A },
+export const httpError = <A extends ErrorLike, I>(
+  cls: Schema.Schema<A, I> & {
+    readonly identifier?: string
+    new(props: { readonly message: string; readonly requestId: string; readonly details?: unknown }): A
+  },
   options: { readonly status: number; readonly code: string; readonly description?: string }
 ): HttpError<A> =>
   Schema.transformOrFail(ErrorBody(options.code), Schema.typeSchema(cls), {
@@ -84,7 +87,7 @@ export const httpError = <A extends ErrorLike>(
     ...HttpApiSchema.annotations({ status: options.status }),
     identifier: options.code,
     description: options.description ?? options.code
-  }) as any
+  })
 
 // ---------------------------------------------------------------------------
 // Errors shared by every service
@@ -144,7 +147,8 @@ export const formatIssuePath = (path: ReadonlyArray<PropertyKey>): string =>
  * so a schema failure anywhere in a request answers `400 VALIDATION_FAILED` with field paths.
  */
 export const DecodeErrorAsValidationFailed: HttpError<HttpApiError.HttpApiDecodeError> = Schema.transformOrFail(
-  ErrorBody("VALIDATION_FAILED"),
+  // widened to the `ErrorBody` every `HttpError` is encoded as (the literal is the same)
+  ErrorBody<string>("VALIDATION_FAILED"),
   Schema.instanceOf(HttpApiError.HttpApiDecodeError),
   {
     strict: false,
@@ -153,7 +157,7 @@ export const DecodeErrorAsValidationFailed: HttpError<HttpApiError.HttpApiDecode
         new HttpApiError.HttpApiDecodeError({
           message: body.error.message,
           issues: Array.isArray(body.error.details)
-            ? body.error.details.map((d: any) => ({
+            ? body.error.details.map((d: { readonly path?: unknown; readonly message?: unknown }) => ({
               _tag: "Type" as const,
               path: [String(d.path)],
               message: String(d.message)
@@ -167,7 +171,7 @@ export const DecodeErrorAsValidationFailed: HttpError<HttpApiError.HttpApiDecode
   ...HttpApiSchema.annotations({ status: 400 }),
   identifier: "VALIDATION_FAILED",
   description: "The request did not match the expected schema; `details` lists each offending field path"
-}) as any
+})
 
 export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", errorFields("Not found")) {
   static readonly http: HttpError<NotFound> = httpError(this, { status: 404, code: "NOT_FOUND" })
@@ -193,7 +197,8 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()(
     status: 429,
     code: "RATE_LIMITED",
     description:
-      "The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` header's seconds"
+      "The API key (or, without one, the client address) has used its request budget; retry after the `Retry-After` " +
+      "header's seconds"
   })
 }
 

@@ -125,7 +125,9 @@ export interface Principal {
   readonly via: CredentialKind
   /** Set when the credential is an API key. */
   readonly apiKeyId: ApiKeyId | null
-  /** The caller's user and tenant, read with the credential (one statement): handlers answering with them reuse these. */
+  /**
+   * The caller's user and tenant, read with the credential (one statement): handlers answering with them reuse these.
+   */
   readonly user: User
   readonly tenant: Tenant | null
 }

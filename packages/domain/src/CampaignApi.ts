@@ -108,7 +108,8 @@ export class ContactListsGroup extends HttpApiGroup.make("contactLists")
       .addError(ContactListNameTaken.http)
       .annotate(
         OpenApi.Description,
-        "Creates an empty list. metadata.defaultCountry (ISO 3166-1 alpha-2) lets contacts be given without a country code."
+        "Creates an empty list. metadata.defaultCountry (ISO 3166-1 alpha-2) lets contacts be given without a " +
+          "country code."
       )
   )
   .add(
@@ -154,13 +155,11 @@ export class ContactListsGroup extends HttpApiGroup.make("contactLists")
       .addError(InvalidCsv.http)
       .annotate(
         OpenApi.Description,
-        `Imports contacts from one multipart part named \`file\` (a .csv of at most ${MAX_CONTACTS_PER_IMPORT} rows and ` +
-          `${MAX_CSV_BYTES / 1024 / 1024} MiB) in one transaction. Headers match case-insensitively, spaces and ` +
-          `underscores alike: phone (${PHONE_HEADERS.join(", ")}; required), name (${
-            NAME_HEADERS.join(", ")
-          }), email, ` +
-          "metadata (a JSON object). Other columns are kept in the contact's metadata. Bad rows are skipped and " +
-          "reported in invalidRows by spreadsheet row number (header = row 1); phones already in the list or " +
+        `Imports contacts from one multipart part named \`file\` (a .csv of at most ${MAX_CONTACTS_PER_IMPORT} rows ` +
+          `and ${MAX_CSV_BYTES / 1024 / 1024} MiB) in one transaction. Headers match case-insensitively, spaces and ` +
+          `underscores alike: phone (${PHONE_HEADERS.join(", ")}; required), name (${NAME_HEADERS.join(", ")}), ` +
+          `email, metadata (a JSON object). Other columns are kept in the contact's metadata. Bad rows are skipped ` +
+          `and reported in invalidRows by spreadsheet row number (header = row 1); phones already in the list or ` +
           "repeated in the file are skipped as duplicate."
       )
   )
@@ -192,7 +191,8 @@ export class ContactListsGroup extends HttpApiGroup.make("contactLists")
       .addError(ContactListNotFound.http)
       .annotate(
         OpenApi.Description,
-        `Adds up to ${MAX_CONTACTS_PER_IMPORT} contacts in one transaction with the upload's rules; invalidRows.row is the position in contacts, from 1.`
+        `Adds up to ${MAX_CONTACTS_PER_IMPORT} contacts in one transaction with the upload's rules; invalidRows.row ` +
+          `is the position in contacts, from 1.`
       )
   )
   .add(
@@ -233,22 +233,27 @@ const CampaignReferenceErrors = [
   ContactListNotFound.http
 ] as const
 
-const bounds =
-  `Bounds: name 1-${CAMPAIGN_LIMITS.name.max} characters; dialTimeout ${CAMPAIGN_LIMITS.dialTimeout.min}-${CAMPAIGN_LIMITS.dialTimeout.max} s ` +
-  `(default ${CAMPAIGN_LIMITS.dialTimeout.default}); maxAttempts ${CAMPAIGN_LIMITS.maxAttempts.min}-${CAMPAIGN_LIMITS.maxAttempts.max} ` +
-  `(default ${CAMPAIGN_LIMITS.maxAttempts.default}); redialDelayMin ${CAMPAIGN_LIMITS.redialDelayMin.min}-${CAMPAIGN_LIMITS.redialDelayMin.max} ` +
-  `(default ${CAMPAIGN_LIMITS.redialDelayMin.default}); maxConcurrentCalls ${CAMPAIGN_LIMITS.maxConcurrentCalls.min}-${CAMPAIGN_LIMITS.maxConcurrentCalls.max} ` +
-  `(default ${CAMPAIGN_LIMITS.maxConcurrentCalls.default}); timezone IANA (default ${CAMPAIGN_LIMITS.timezone.default}); call window HH:MM-HH:MM ` +
-  `within one day (default ${CAMPAIGN_LIMITS.callWindow.defaultStart}-${CAMPAIGN_LIMITS.callWindow.defaultEnd}); callDays ISO weekdays 1-7 (default 1-5); ` +
-  `recipientCallingHours {enabled, start?, end?}, off by default, HH:MM-HH:MM within one day in the contact's own time zone ` +
-  `(default ${CAMPAIGN_LIMITS.recipientCallingHours.defaultStart}-${CAMPAIGN_LIMITS.recipientCallingHours.defaultEnd}).`
+const bounds = `Bounds: name 1-${CAMPAIGN_LIMITS.name.max} characters; dialTimeout ` +
+  `${CAMPAIGN_LIMITS.dialTimeout.min}-${CAMPAIGN_LIMITS.dialTimeout.max} s (default ` +
+  `${CAMPAIGN_LIMITS.dialTimeout.default}); maxAttempts ` +
+  `${CAMPAIGN_LIMITS.maxAttempts.min}-${CAMPAIGN_LIMITS.maxAttempts.max} (default ` +
+  `${CAMPAIGN_LIMITS.maxAttempts.default}); redialDelayMin ` +
+  `${CAMPAIGN_LIMITS.redialDelayMin.min}-${CAMPAIGN_LIMITS.redialDelayMin.max} (default ` +
+  `${CAMPAIGN_LIMITS.redialDelayMin.default}); maxConcurrentCalls ` +
+  `${CAMPAIGN_LIMITS.maxConcurrentCalls.min}-${CAMPAIGN_LIMITS.maxConcurrentCalls.max} (default ` +
+  `${CAMPAIGN_LIMITS.maxConcurrentCalls.default}); timezone IANA (default ${CAMPAIGN_LIMITS.timezone.default}); call ` +
+  `window HH:MM-HH:MM within one day (default ` +
+  `${CAMPAIGN_LIMITS.callWindow.defaultStart}-${CAMPAIGN_LIMITS.callWindow.defaultEnd}); callDays ISO weekdays 1-7 ` +
+  `(default 1-5); recipientCallingHours {enabled, start?, end?}, off by default, HH:MM-HH:MM within one day in the ` +
+  `contact's own time zone (default ` +
+  `${CAMPAIGN_LIMITS.recipientCallingHours.defaultStart}-${CAMPAIGN_LIMITS.recipientCallingHours.defaultEnd}).`
 
 /**
  * The schedule body is optional, so the handler reads it itself (an endpoint payload is always
  * required); the document still shows it, as an optional `ScheduleCampaignRequest`. The schema is
  * one of `CampaignDocumentSchemas`, which each API serving this group adds to its components.
  */
-const documentScheduleBody = (operation: Record<string, any>): Record<string, any> => ({
+const documentScheduleBody = <Operation extends { readonly [key: string]: unknown }>(operation: Operation) => ({
   ...operation,
   requestBody: {
     required: false,
@@ -298,8 +303,9 @@ export class CampaignsGroup extends HttpApiGroup.make("campaigns")
       .addError(CampaignReferenceErrors[3])
       .annotate(
         OpenApi.Description,
-        "Changes the fields supplied; only in DRAFT (409 CAMPAIGN_STATE_CONFLICT otherwise). A window left unordered once " +
-          "merged with the stored one (callWindowEnd, recipientCallingHours.end not after its start) is 400 VALIDATION_FAILED."
+        "Changes the fields supplied; only in DRAFT (409 CAMPAIGN_STATE_CONFLICT otherwise). A window left unordered " +
+          "once merged with the stored one (callWindowEnd, recipientCallingHours.end not after its start) is 400 " +
+          "VALIDATION_FAILED."
       )
   )
   .add(
@@ -316,8 +322,9 @@ export class CampaignsGroup extends HttpApiGroup.make("campaigns")
       .addError(CampaignReferenceErrors[3])
       .annotate(
         OpenApi.Description,
-        "Body optional: {scheduledAt?: ISO 8601 | null}. Dialing starts at scheduledAt, or at once when it is null, omitted or past. " +
-          "Allowed from DRAFT, and from SCHEDULED to move the time. The contact list is snapshotted when dialing starts."
+        "Body optional: {scheduledAt?: ISO 8601 | null}. Dialing starts at scheduledAt, or at once when it is null, " +
+          "omitted or past. Allowed from DRAFT, and from SCHEDULED to move the time. The contact list is snapshotted " +
+          "when dialing starts."
       )
   )
   .add(
@@ -344,8 +351,8 @@ export class CampaignsGroup extends HttpApiGroup.make("campaigns")
       .addError(CampaignStateConflict.http)
       .annotate(
         OpenApi.Description,
-        "SCHEDULED | RUNNING | PAUSED → FAILED with statusReason ABORTED. Contacts not yet dialed are cancelled; calls in progress finish. " +
-          "The campaign can then be deleted."
+        "SCHEDULED | RUNNING | PAUSED → FAILED with statusReason ABORTED. Contacts not yet dialed are cancelled; " +
+          "calls in progress finish. The campaign can then be deleted."
       )
   )
   .add(
@@ -426,11 +433,12 @@ export class ChatAppGroup extends HttpApiGroup.make("chatApp")
       .addError(ChatAppCampaignExists.http)
       .annotate(
         OpenApi.Description,
-        `One per agent (409 CHATAPP_CAMPAIGN_EXISTS). templates: ${MESSAGING_LIMITS.chatAppTemplates.min}-${MESSAGING_LIMITS.chatAppTemplates.max} ` +
-          "mappings, each (process, callStatus, languageCode) at most once (languageCode defaults to en_US), so an outcome may " +
-          "have a template per language. After each call of the agent, a mapping whose process is the call's direction and " +
-          `callStatus its outcome is sent as a template message. ${TEMPLATE_LANGUAGE_RULE} ` +
-          `Sender: the number attached to the agent, else phoneNumberId, else the agent's settings.phoneNumberId. ${placeholders}`
+        `One per agent (409 CHATAPP_CAMPAIGN_EXISTS). templates: ` +
+          `${MESSAGING_LIMITS.chatAppTemplates.min}-${MESSAGING_LIMITS.chatAppTemplates.max} mappings, each ` +
+          `(process, callStatus, languageCode) at most once (languageCode defaults to en_US), so an outcome may have ` +
+          `a template per language. After each call of the agent, a mapping whose process is the call's direction ` +
+          `and callStatus its outcome is sent as a template message. ${TEMPLATE_LANGUAGE_RULE} Sender: the number ` +
+          `attached to the agent, else phoneNumberId, else the agent's settings.phoneNumberId. ${placeholders}`
       )
   )
   .add(
@@ -453,8 +461,8 @@ export class ChatAppGroup extends HttpApiGroup.make("chatApp")
       .addError(ChatAppCampaignNotFound.http)
       .annotate(
         OpenApi.Description,
-        "Changes the fields supplied; templates, when given, replace the whole set (new ids), under the same rules as on " +
-          "creation: each (process, callStatus, languageCode) at most once"
+        "Changes the fields supplied; templates, when given, replace the whole set (new ids), under the same rules " +
+          "as on creation: each (process, callStatus, languageCode) at most once"
       )
   )
   .add(
@@ -556,9 +564,10 @@ export class ChatAppWebhookGroup extends HttpApiGroup.make("chatAppWebhook")
       .addError(WebhookVerificationFailed.http)
       .annotate(
         OpenApi.Description,
-        "Notifications from the messaging platform (no API key): the body must carry X-Hub-Signature-256 = sha256=<hex " +
-          "HMAC-SHA256 of the raw body with the app secret> (401 otherwise, nothing stored). Records message statuses " +
-          "(sent, delivered, read, failed) and inbound replies; a repeated notification records nothing new."
+        "Notifications from the messaging platform (no API key): the body must carry X-Hub-Signature-256 = " +
+          "sha256=<hex HMAC-SHA256 of the raw body with the app secret> (401 otherwise, nothing stored). Records " +
+          "message statuses (sent, delivered, read, failed) and inbound replies; a repeated notification records " +
+          "nothing new."
       )
   )
   .prefix(API_PREFIX)
@@ -578,10 +587,11 @@ export class SmsGroup extends HttpApiGroup.make("sms")
       .addError(SmsCampaignExists.http)
       .annotate(
         OpenApi.Description,
-        "One per agent (409 SMS_CAMPAIGN_EXISTS). templates: callStatus ANSWERED (sent after answered calls) or UNANSWERED " +
-          `(every other outcome), each at most once; messageBody 1-${MESSAGING_LIMITS.smsBody.max} characters. Sender: ` +
-          "senderNumber, else the agent's settings.phone_number; provider: senderProvider, else the platform default. " +
-          `Charged per segment (GSM-7: 160, or 153 each when split; UCS-2: 70, or 67). ${placeholders}`
+        `One per agent (409 SMS_CAMPAIGN_EXISTS). templates: callStatus ANSWERED (sent after answered calls) or ` +
+          `UNANSWERED (every other outcome), each at most once; messageBody 1-${MESSAGING_LIMITS.smsBody.max} ` +
+          `characters. Sender: senderNumber, else the agent's settings.phone_number; provider: senderProvider, else ` +
+          `the platform default. Charged per segment (GSM-7: 160, or 153 each when split; UCS-2: 70, or 67). ` +
+          `${placeholders}`
       )
   )
   .add(

@@ -88,9 +88,9 @@ const ContactClockTime = ClockTime.annotations({
 
 const recipientHoursDescription =
   "Recipient-local calling hours: when enabled, a contact is dialed only while it is between start " +
-  "(inclusive) and end (exclusive) in every time zone its number may be in (the US TCPA allows 08:00-21:00), on top of " +
-  "the campaign's own call window. A contact outside them waits for its next opening: not an attempt, not a failure. " +
-  "See docs/campaigns.md for how zones are derived."
+  "(inclusive) and end (exclusive) in every time zone its number may be in (the US TCPA allows 08:00-21:00), on top " +
+  "of the campaign's own call window. A contact outside them waits for its next opening: not an attempt, not a " +
+  "failure. See docs/campaigns.md for how zones are derived."
 
 /** The setting as stored and shown. */
 export const RecipientCallingHours = Schema.Struct({
@@ -229,8 +229,8 @@ export const updateIssues = (stored: Campaign, patch: UpdateCampaignRequest): Re
   if (!isOrdered(start, end)) {
     issues.push({
       path: patch.callWindowEnd === undefined ? "callWindowStart" : "callWindowEnd",
-      message:
-        `callWindowEnd must be later than callWindowStart (windows lie within one day); the window would be ${start}-${end}`
+      message: `callWindowEnd must be later than callWindowStart (windows lie within one day); the window would be ` +
+        `${start}-${end}`
     })
   }
   const hours = recipientHoursOnUpdate(stored.recipientCallingHours, patch.recipientCallingHours)
@@ -269,7 +269,8 @@ export const CampaignListQuery = Schema.Struct({
 
 export const AttemptStatus = Schema.Literal("CLAIMED", "DIALED", "ENDED", "SKIPPED").annotations({
   description: "CLAIMED: reserved before the dial; DIALED: the call was placed; ENDED: it has its outcome; " +
-    "SKIPPED: not dialed, for good (skipReason DO_NOT_CALL, or NO_CALLING_HOURS: the contact's local hours never overlap the campaign's window)"
+    "SKIPPED: not dialed, for good (skipReason DO_NOT_CALL, or NO_CALLING_HOURS: the contact's local hours never " +
+    "overlap the campaign's window)"
 })
 
 /** Why a contact was skipped for good. */

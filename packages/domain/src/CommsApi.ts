@@ -123,10 +123,10 @@ export class AgentsGroup extends HttpApiGroup.make("agents")
       .annotate(
         OpenApi.Description,
         "Changes only the fields supplied. `metadata` and `settings` are merged (RFC 7396: null removes a key). " +
-          "Voice settings need `channel: VOICE`. Enabling the chat-app channel (connectionId and settings.phoneNumberId) " +
-          "needs POST /agents/{id}/webhook-token first. `settings.languageCode` (a tag such as hi_IN) is the agent's " +
-          "language: after a call, its chat-app campaign sends the template in it unless one in the contact's language is " +
-          "mapped. `is_active: false` deactivates the agent. `knowledgeBaseIds` " +
+          "Voice settings need `channel: VOICE`. Enabling the chat-app channel (connectionId and " +
+          "settings.phoneNumberId) needs POST /agents/{id}/webhook-token first. `settings.languageCode` (a tag such " +
+          "as hi_IN) is the agent's language: after a call, its chat-app campaign sends the template in it unless " +
+          "one in the contact's language is mapped. `is_active: false` deactivates the agent. `knowledgeBaseIds` " +
           "replaces the knowledge bases the agent answers from (at most 10, the tenant's own)."
       )
   )
@@ -245,8 +245,8 @@ export class CallsGroup extends HttpApiGroup.make("calls")
       .annotate(
         OpenApi.Description,
         "Places an outbound call with an active agent, from one of the tenant's voice numbers. Funds for the first " +
-          "reservation chunk are held at once (402 when the available balance is short; 429 above the concurrent-call " +
-          "limit); the call is billed by the second, rounded up to the billing increment, when it ends."
+          "reservation chunk are held at once (402 when the available balance is short; 429 above the " +
+          "concurrent-call limit); the call is billed by the second, rounded up to the billing increment, when it ends."
       )
   )
   .add(
@@ -286,10 +286,10 @@ export class CallsGroup extends HttpApiGroup.make("calls")
       .addError(TransferFailed.http)
       .annotate(
         OpenApi.Description,
-        "Extension: the carrier takes the call in progress to toNumber (a cold transfer: at once); the agent's part, and " +
-          "the session's billing, end there (endReason transferred). 409 CALL_NOT_LIVE unless the call is in progress " +
-          "(answers the transfer made, when the call was transferred to the same number before); 409 TRANSFER_FAILED " +
-          "when the carrier refuses or cannot transfer (a web call)."
+        "Extension: the carrier takes the call in progress to toNumber (a cold transfer: at once); the agent's part, " +
+          "and the session's billing, end there (endReason transferred). 409 CALL_NOT_LIVE unless the call is in " +
+          "progress (answers the transfer made, when the call was transferred to the same number before); 409 " +
+          "TRANSFER_FAILED when the carrier refuses or cannot transfer (a web call)."
       )
   )
   .add(
@@ -299,9 +299,9 @@ export class CallsGroup extends HttpApiGroup.make("calls")
       .addError(RecordingNotFound.http)
       .annotate(
         OpenApi.Description,
-        "Extension: the call's recording, a stereo 16-bit PCM WAV file (left: the caller; right: the agent as the caller " +
-          "heard it; 8 kHz for phone calls, 16 kHz for web calls). 404 when the call is not the tenant's, was not recorded, " +
-          "is still going on, or its recording was deleted"
+        "Extension: the call's recording, a stereo 16-bit PCM WAV file (left: the caller; right: the agent as the " +
+          "caller heard it; 8 kHz for phone calls, 16 kHz for web calls). 404 when the call is not the tenant's, was " +
+          "not recorded, is still going on, or its recording was deleted"
       )
   )
   .add(
@@ -441,7 +441,8 @@ export class TelephonyCallbacksGroup extends HttpApiGroup.make("telephonyCallbac
           "is looked up among the voice numbers assigned to an active agent. Answers TwiML: <Connect><Stream> to the " +
           "agent; <Say> a short message and <Hangup/> when the tenant's wallet is empty or its calls are at their " +
           "limit (an ended FAILED call is recorded); <Reject/> for a number no agent answers (nothing written). The " +
-          "same CallSid again reaches the same call. A request without CallSid, From or To is 400 INVALID_CARRIER_PAYLOAD"
+          "same CallSid again reaches the same call. A request without CallSid, From or To is 400 " +
+          "INVALID_CARRIER_PAYLOAD"
       )
   )
   .add(
@@ -473,11 +474,11 @@ export class TelephonyCallbacksGroup extends HttpApiGroup.make("telephonyCallbac
       .annotate(
         OpenApi.Description,
         "The Call Control application's webhook URL (no API key; signed as the per-call webhooks are). A " +
-          "call.initiated with direction incoming to a voice number assigned to an active agent is answered (the answer " +
-          "command streams it to the agent and sends its further webhooks to the call's own URL) or, with an empty " +
-          "wallet or the tenant's calls at their limit, rejected and recorded as an ended FAILED call; the same " +
-          "call_control_id again reaches the same call. Events of a call taken here go to it; everything else is " +
-          "acknowledged and ignored"
+          "call.initiated with direction incoming to a voice number assigned to an active agent is answered (the " +
+          "answer command streams it to the agent and sends its further webhooks to the call's own URL) or, with an " +
+          "empty wallet or the tenant's calls at their limit, rejected and recorded as an ended FAILED call; the " +
+          "same call_control_id again reaches the same call. Events of a call taken here go to it; everything else " +
+          "is acknowledged and ignored"
       )
   )
   .prefix(API_PREFIX)
@@ -574,8 +575,8 @@ export class KnowledgeBasesGroup extends HttpApiGroup.make("knowledgeBases")
         OpenApi.Description,
         `Adds one document per multipart part named \`file\` (1 to ${MAX_UPLOAD_FILES} files, ` +
           `${MAX_UPLOAD_BYTES / 1024 / 1024} MiB each, 413 above): ${UPLOAD_EXTENSIONS.join(", ")}, text in UTF-8; ` +
-          `PDF text is extracted (no OCR). At most ${MAX_DOCUMENT_CHARS} characters of text per file. All files or none ` +
-          "are stored."
+          `PDF text is extracted (no OCR). At most ${MAX_DOCUMENT_CHARS} characters of text per file. All files or ` +
+          `none are stored.`
       )
   )
   .add(
@@ -604,7 +605,8 @@ export class KnowledgeBasesGroup extends HttpApiGroup.make("knowledgeBases")
       .addError(KbDocumentNotFound.http)
       .annotate(
         OpenApi.Description,
-        "Marks the document REMOVED: queries leave its chunks out at once, the next ingestion job deletes them from the collection"
+        "Marks the document REMOVED: queries leave its chunks out at once, the next ingestion job deletes them from " +
+          "the collection"
       )
   )
   .add(
@@ -644,8 +646,8 @@ export class KnowledgeBasesGroup extends HttpApiGroup.make("knowledgeBases")
       .addError(EmbedderUnavailable.http)
       .annotate(
         OpenApi.Description,
-        "The topK (default 5, at most 50) chunks nearest the query whose cosine similarity (1 − distance) is at least " +
-          "the knowledge base's retrievalScoreThreshold, best first"
+        "The topK (default 5, at most 50) chunks nearest the query whose cosine similarity (1 − distance) is at " +
+          "least the knowledge base's retrievalScoreThreshold, best first"
       )
   )
   .middleware(TenantAuthentication)

@@ -105,12 +105,13 @@ export class UpdateContactRequest extends Schema.Class<UpdateContactRequest>("Up
 export const InvalidRow = Schema.Struct({
   row: Schema.Int.annotations({
     description:
-      "CSV: the spreadsheet row (the header is row 1, the first contact row 2; blank lines count). JSON: the position in contacts, from 1"
+      "CSV: the spreadsheet row (the header is row 1, the first contact row 2; blank lines count). JSON: the " +
+      "position in contacts, from 1"
   }),
   phone: Schema.String.annotations({ description: "The phone value as sent" }),
   reason: Schema.String.annotations({
-    description:
-      "duplicate | missing_phone | invalid_phone | missing_country_code | invalid_email | invalid_name | invalid_metadata"
+    description: "duplicate | missing_phone | invalid_phone | missing_country_code | invalid_email | invalid_name | " +
+      "invalid_metadata"
   })
 })
 export type InvalidRow = typeof InvalidRow.Type
@@ -147,8 +148,8 @@ export interface ValidContact {
 }
 
 // The WHATWG HTML e-mail rule: what browsers accept in <input type=email>.
-const EMAIL =
-  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/
+const EMAIL_LABEL = "[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?"
+const EMAIL = new RegExp(`^[a-zA-Z0-9.!#$%&'*+/=?^_\`{|}~-]+@${EMAIL_LABEL}(?:\\.${EMAIL_LABEL})+$`)
 
 const blank = (s: string | null | undefined): s is null | undefined | "" =>
   s === undefined || s === null || s.trim() === ""
@@ -227,7 +228,8 @@ export class InvalidContact
     status: 400,
     code: "INVALID_CONTACT",
     description:
-      "details.reason: missing_phone | invalid_phone | missing_country_code | invalid_email | invalid_name | invalid_metadata"
+      "details.reason: missing_phone | invalid_phone | missing_country_code | invalid_email | invalid_name | " +
+      "invalid_metadata"
   })
 }
 

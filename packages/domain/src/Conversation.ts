@@ -334,7 +334,9 @@ const newResponse = (id: number, options: Partial<Response> = {}): Response => (
   ...options
 })
 
-/** The agent says `text` (a line the model did not write): the greeting, a reminder, a goodbye, what it had not said. */
+/**
+ * The agent says `text` (a line the model did not write): the greeting, a reminder, a goodbye, what it had not said.
+ */
 const say = (
   state: ConversationState,
   text: string,

@@ -112,7 +112,8 @@ export class PlatformApi extends makeApi("voice-agent-platform")
   .annotate(OpenApi.Version, "1.0.0")
   .annotate(
     OpenApi.Description,
-    "One origin for every service. Errors always use the body {\"error\":{\"code\",\"message\",\"requestId\",\"details\"}}."
+    "One origin for every service. Errors always use the body " +
+      "{\"error\":{\"code\",\"message\",\"requestId\",\"details\"}}."
   )
   .annotate(OpenApi.License, spdxLicense)
   // Relative: the gateway that serves this document is the server (each deployment has its own origin).

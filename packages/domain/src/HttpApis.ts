@@ -3,17 +3,28 @@ import * as OpenApi from "@effect/platform/OpenApi"
 import * as Context from "effect/Context"
 import { DecodeErrorAsValidationFailed, InternalError, RequestTimeout, UnsupportedMediaType } from "./ApiError.js"
 
+/** A JSON object of the OpenAPI document (its values are checked where they are read). */
+type JsonObject = { [key: string]: unknown }
+
+const isJsonObject = (value: unknown): value is JsonObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+/** The members of an OpenAPI map (paths, operations, responses, media types) that are objects. */
+const objectsIn = (map: unknown): Array<JsonObject> => isJsonObject(map) ? Object.values(map).filter(isJsonObject) : []
+
 /**
  * One alternative per error body in each response of the OpenAPI document. An endpoint that fails
  * with `VALIDATION_FAILED` from its own checks declares that error too, and the platform would list
  * it twice under `400` (`anyOf` of the same schema): the document, not the wire, is what changes.
  */
-export const withoutDuplicateAlternatives = (spec: Record<string, any>): Record<string, any> => {
-  for (const operations of Object.values<Record<string, any>>(spec.paths ?? {})) {
-    for (const operation of Object.values<Record<string, any>>(operations)) {
-      for (const response of Object.values<Record<string, any>>(operation.responses ?? {})) {
-        for (const media of Object.values<Record<string, any>>(response.content ?? {})) {
-          const alternatives: unknown = media.schema?.anyOf
+export const withoutDuplicateAlternatives = <Spec extends JsonObject>(spec: Spec): Spec => {
+  for (const operations of objectsIn(spec.paths)) {
+    for (const operation of objectsIn(operations)) {
+      for (const response of objectsIn(operation.responses)) {
+        for (const media of objectsIn(response.content)) {
+          const schema = media.schema
+          if (!isJsonObject(schema)) continue
+          const alternatives = schema.anyOf
           if (!Array.isArray(alternatives)) continue
           const seen = new Set<string>()
           const unique = alternatives.filter((alternative) => {
@@ -23,7 +34,7 @@ export const withoutDuplicateAlternatives = (spec: Record<string, any>): Record<
             return true
           })
           if (unique.length === alternatives.length) continue
-          const { anyOf: _, ...rest } = media.schema
+          const { anyOf: _, ...rest } = schema
           media.schema = unique.length === 1 ? { ...rest, ...unique[0] } : { ...rest, anyOf: unique }
         }
       }
@@ -40,11 +51,12 @@ export const withoutDuplicateAlternatives = (spec: Record<string, any>): Record<
 export class SignedBody extends Context.Tag("@voiceagent/domain/HttpApis/SignedBody")<SignedBody, boolean>() {}
 
 /** `415 UNSUPPORTED_MEDIA_TYPE` is declared on every operation, but only one that takes a body can get it. */
-export const withMediaTypeErrorsOnBodies = (spec: Record<string, any>): Record<string, any> => {
-  for (const operations of Object.values<Record<string, any>>(spec.paths ?? {})) {
-    for (const operation of Object.values<Record<string, any>>(operations)) {
-      if (operation.requestBody === undefined && operation.responses?.["415"] !== undefined) {
-        delete operation.responses["415"]
+export const withMediaTypeErrorsOnBodies = <Spec extends JsonObject>(spec: Spec): Spec => {
+  for (const operations of objectsIn(spec.paths)) {
+    for (const operation of objectsIn(operations)) {
+      const responses = operation.responses
+      if (operation.requestBody === undefined && isJsonObject(responses) && responses["415"] !== undefined) {
+        delete responses["415"]
       }
     }
   }

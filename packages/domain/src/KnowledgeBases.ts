@@ -171,8 +171,8 @@ export const TextSource = Schema.Struct({
 export const UrlSource = Schema.Struct({
   type: Schema.Literal("URL"),
   url: SourceUrl.annotations({
-    description:
-      "http or https; fetched by each ingestion job. Private and loopback addresses are refused unless KB_URL_ALLOWLIST names them"
+    description: "http or https; fetched by each ingestion job. Private and loopback addresses are refused unless " +
+      "KB_URL_ALLOWLIST names them"
   }),
   title: Schema.optional(trimmedText(MAX_TITLE, "title"))
 }).annotations({ identifier: "UrlSource" })

@@ -62,7 +62,8 @@ const placeholdersKnown = (label: string) => (s: string): true | string => {
 export const TemplateName = Schema.String.pipe(
   Schema.filter((s) => /^[a-z0-9_]+$/.test(s) && s.length <= MESSAGING_LIMITS.templateName.max, {
     message: () =>
-      `templateName must be 1 to ${MESSAGING_LIMITS.templateName.max} lowercase letters, digits or underscores (the messaging platform's rule)`
+      `templateName must be 1 to ${MESSAGING_LIMITS.templateName.max} lowercase letters, digits or underscores (the ` +
+      `messaging platform's rule)`
   }),
   Schema.annotations({ examples: ["call_followup"] })
 )
@@ -75,9 +76,10 @@ export const LanguageCode = Schema.String.pipe(
 /** How the language of the template sent after a call is chosen (`chatAppTemplateFor`), for the API's descriptions. */
 export const TEMPLATE_LANGUAGE_RULE =
   "Of the mappings for a call's (process, callStatus), the one sent is the one in " +
-  "the contact's language (the contact's metadata.languageCode; case and - or _ do not matter, so es-MX is es_MX), else " +
-  "in the agent's (the agent's settings.languageCode), else the first with the contact's, then the agent's, primary " +
-  "language (contact es_MX → es_ES), else the en_US one, else the first configured. Values that are not language tags are ignored."
+  "the contact's language (the contact's metadata.languageCode; case and - or _ do not matter, so es-MX is es_MX), " +
+  "else in the agent's (the agent's settings.languageCode), else the first with the contact's, then the agent's, " +
+  "primary language (contact es_MX → es_ES), else the en_US one, else the first configured. Values that are not " +
+  "language tags are ignored."
 
 const MAPPING_LANGUAGE =
   `The template's language, default ${DEFAULT_LANGUAGE_CODE}. A campaign may map the same (process, callStatus) ` +
@@ -122,8 +124,8 @@ export type ChatAppTemplateMappingInput = typeof ChatAppTemplateMappingInput.Typ
 
 const CHATAPP_TEMPLATES =
   `${MESSAGING_LIMITS.chatAppTemplates.min} to ${MESSAGING_LIMITS.chatAppTemplates.max} mappings, ` +
-  `each (process, callStatus, languageCode) at most once (languageCode after its default ${DEFAULT_LANGUAGE_CODE}), so an ` +
-  "outcome may have a template per language. " + TEMPLATE_LANGUAGE_RULE
+  `each (process, callStatus, languageCode) at most once (languageCode after its default ${DEFAULT_LANGUAGE_CODE}), ` +
+  `so an outcome may have a template per language. ` + TEMPLATE_LANGUAGE_RULE
 
 const distinctBy = <A>(key: (a: A) => string, message: (a: A) => string) => (items: ReadonlyArray<A>) => {
   const seen = new Set<string>()
@@ -139,7 +141,8 @@ export const ChatAppTemplates = Schema.Array(ChatAppTemplateMappingInput).pipe(
   Schema.filter(
     (a) =>
       (a.length >= MESSAGING_LIMITS.chatAppTemplates.min && a.length <= MESSAGING_LIMITS.chatAppTemplates.max) ||
-      `templates must hold ${MESSAGING_LIMITS.chatAppTemplates.min} to ${MESSAGING_LIMITS.chatAppTemplates.max} mappings`
+      `templates must hold ${MESSAGING_LIMITS.chatAppTemplates.min} to ${MESSAGING_LIMITS.chatAppTemplates.max} ` +
+        `mappings`
   ),
   Schema.filter(
     distinctBy<ChatAppTemplateMappingInput>(
@@ -228,7 +231,8 @@ export const SmsCampaignName = Schema.String.pipe(
 export const SenderNumber = Schema.String.pipe(
   Schema.filter((s) => isValidE164(s) || isAlphanumericSenderId(s), {
     message: () =>
-      "senderNumber must be a phone number in E.164 format or an alphanumeric sender id (3 to 11 letters, digits or spaces)"
+      "senderNumber must be a phone number in E.164 format or an alphanumeric sender id (3 to 11 letters, digits or " +
+      "spaces)"
   }),
   Schema.annotations({ examples: ["+14155552671", "ACME"] })
 )
@@ -330,7 +334,8 @@ export class MessageLog extends Schema.Class<MessageLog>("MessageLog")({
   to: E164,
   sender: Schema.NullOr(Schema.String).annotations({
     description:
-      "Phone number id (chat-app), number or sender id (SMS); null when none could be found (the message fails with NO_SENDER)"
+      "Phone number id (chat-app), number or sender id (SMS); null when none could be found (the message fails with " +
+      "NO_SENDER)"
   }),
   provider: Schema.String.annotations({
     description: "CHATAPP, or the SMS provider (PROVIDER_A, PROVIDER_B, PROVIDER_C)"

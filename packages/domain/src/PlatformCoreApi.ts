@@ -119,7 +119,8 @@ export class ApiKeysGroup extends HttpApiGroup.make("apiKeys")
       .addError(ApiKeyNotFound.http)
       .annotate(
         OpenApi.Description,
-        "Revokes a key: the next request with it gets 401. Rotate by creating a new key, deploying it, then revoking the old one."
+        "Revokes a key: the next request with it gets 401. Rotate by creating a new key, deploying it, then revoking " +
+          "the old one."
       )
   )
   .middleware(SessionAuthentication)

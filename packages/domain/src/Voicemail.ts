@@ -5,7 +5,10 @@
 import * as Schema from "effect/Schema"
 import { VOICE_LIMITS } from "./Limits.js"
 
-/** off: no detection; carrier: the carrier's own (Twilio, Telnyx), ours from the audio where it has none; audio: always ours. */
+/**
+ * off: no detection; carrier: the carrier's own (Twilio, Telnyx),
+ * ours from the audio where it has none; audio: always ours.
+ */
 export const VoicemailDetections = ["off", "carrier", "audio"] as const
 export const VoicemailDetection = Schema.Literal(...VoicemailDetections)
 export type VoicemailDetection = typeof VoicemailDetection.Type
@@ -27,7 +30,8 @@ export const DEFAULT_VOICEMAIL_MESSAGE = "Sorry we missed you. We will call you 
 export const voicemailFields = {
   detection: VoicemailDetection.annotations({
     description:
-      "off (default), carrier (the carrier's answering-machine detection; ours from the audio where it has none) or audio (always ours)"
+      "off (default), carrier (the carrier's answering-machine detection; ours from the audio where it has none) or " +
+      "audio (always ours)"
   }),
   policy: VoicemailPolicy.annotations({
     description: "On a machine: hangup (default), or leave_message (after the beep, not interruptible, then hang up)"

@@ -124,7 +124,9 @@ export const WebCallStarted = Schema.Struct({
 export const WebCallMark = Schema.Struct({ type: Schema.Literal("mark"), name: Schema.String })
   .annotations({ identifier: "WebCallMark" })
 
-/** Platform → client: the caller spoke over the agent; drop the agent's audio not yet played and echo its pending marks. */
+/**
+ * Platform → client: the caller spoke over the agent; drop the agent's audio not yet played and echo its pending marks.
+ */
 export const WebCallClear = Schema.Struct({ type: Schema.Literal("clear") }).annotations({ identifier: "WebCallClear" })
 
 /** Platform → client: a line of the transcript, as it is stored (an interrupted agent line: the words heard). */
@@ -144,7 +146,9 @@ export const WebCallEnd = Schema.Struct({
   })
 }).annotations({ identifier: "WebCallEnd" })
 
-/** Platform → client: the agent pressed keys (its send_dtmf tool), for a client that takes them as a phone menu would. */
+/**
+ * Platform → client: the agent pressed keys (its send_dtmf tool), for a client that takes them as a phone menu would.
+ */
 export const WebCallAgentDtmf = Schema.Struct({
   type: Schema.Literal("dtmf"),
   digits: Schema.String.pipe(Schema.pattern(/^[0-9*#A-D]{1,32}$/))
@@ -179,13 +183,13 @@ export class WebCallsGroup extends HttpApiGroup.make("webCalls")
       .annotate(
         OpenApi.Description,
         "Starts a call with an active agent that a browser or an SDK joins on a WebSocket: open `url` and send " +
-          "{\"type\":\"start\",\"token\":…} first, then the caller's audio as binary messages of 16-bit little-endian " +
-          `mono PCM at ${WEB_CALL_SAMPLE_RATE} Hz (${WEB_CALL_FRAME_MS} ms each); the agent's audio comes back the same way, ` +
-          "with JSON messages (started, mark, clear, transcript, end; the client echoes each mark " +
-          `once the audio before it has played). The token is good once, for ${WEB_CALL_TOKEN_SECONDS} s; a call not ` +
-          "joined by then ends UNANSWERED, unbilled. Funds and the concurrent-call limit are checked as for a phone call " +
-          "(402, 429). The call is billed at the rate card's webPerMinute for the time its stream was open, and logged " +
-          "with direction WEB. The protocol in full: docs/web-calls.md."
+          `{\"type\":\"start\",\"token\":…} first, then the caller's audio as binary messages of 16-bit ` +
+          `little-endian mono PCM at ${WEB_CALL_SAMPLE_RATE} Hz (${WEB_CALL_FRAME_MS} ms each); the agent's audio ` +
+          `comes back the same way, with JSON messages (started, mark, clear, transcript, end; the client echoes ` +
+          `each mark once the audio before it has played). The token is good once, for ${WEB_CALL_TOKEN_SECONDS} s; ` +
+          `a call not joined by then ends UNANSWERED, unbilled. Funds and the concurrent-call limit are checked as ` +
+          `for a phone call (402, 429). The call is billed at the rate card's webPerMinute for the time its stream ` +
+          `was open, and logged with direction WEB. The protocol in full: docs/web-calls.md.`
       )
   )
   .middleware(TenantAuthentication)

@@ -177,18 +177,21 @@ describe("call state machine", () => {
     assert.deepInclude(skippedRinging.state, { ringingAt: null, answeredAt: 15 })
   })
 
-  it("takes a carrier's event dated before what the call knows at that moment: its timeline never runs backwards", () => {
-    // Twilio dates its callbacks to the second: the ring and the answer of a call dialled at .040
-    // arrive dated .000
-    const dialed = transition(states.QUEUED, CallEvent.Dial({ at: 1_040 })).state
-    const ringing = transition(dialed, CallEvent.Ringing({ at: 1_000 })).state
-    const answered = transition(ringing, CallEvent.Answered({ at: 1_000 })).state
-    assert.deepStrictEqual(answered, { status: "IN_PROGRESS", dialedAt: 1_040, ringingAt: 1_040, answeredAt: 1_040 })
-    assert.strictEqual(knownUntil(answered), 1_040)
-    const ended = transition(answered, CallEvent.Completed({ at: 1_000 })).state
-    assert.deepInclude(ended, { status: "ENDED", endedAt: 1_040 })
-    assert.strictEqual(talkSeconds(ended), 0)
-  })
+  it(
+    "takes a carrier's event dated before what the call knows at that moment: its timeline never runs backwards",
+    () => {
+      // Twilio dates its callbacks to the second: the ring and the answer of a call dialled at .040
+      // arrive dated .000
+      const dialed = transition(states.QUEUED, CallEvent.Dial({ at: 1_040 })).state
+      const ringing = transition(dialed, CallEvent.Ringing({ at: 1_000 })).state
+      const answered = transition(ringing, CallEvent.Answered({ at: 1_000 })).state
+      assert.deepStrictEqual(answered, { status: "IN_PROGRESS", dialedAt: 1_040, ringingAt: 1_040, answeredAt: 1_040 })
+      assert.strictEqual(knownUntil(answered), 1_040)
+      const ended = transition(answered, CallEvent.Completed({ at: 1_000 })).state
+      assert.deepInclude(ended, { status: "ENDED", endedAt: 1_040 })
+      assert.strictEqual(talkSeconds(ended), 0)
+    }
+  )
 
   it("a duplicate or late event never changes an ended call", () => {
     const ended = transition(states.IN_PROGRESS, CallEvent.Completed({ at })).state

@@ -345,96 +345,99 @@ describe("campaign state machine", () => {
     }
   })
 
-  it("1,000 pseudo-random commands from DRAFT: always one of the six states, and the end states accept only Delete", () => {
-    // mulberry32, fixed seed: the same walk on every run.
-    let seed = 0x5eed_1234
-    const random = () => {
-      seed = (seed + 0x6d2b79f5) | 0
-      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-      return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-    }
-    const pick = <A>(as: ReadonlyArray<A>): A => as[Math.floor(random() * as.length)]
-    const reasons = ["AGENT_INACTIVE", "AGENT_NOT_FOUND", "VOICE_NUMBER_REMOVED", "CONTACT_LIST_NOT_FOUND"] as const
-    const makeCommand = (clock: number): CampaignCommand => {
-      const tag = pick(Object.keys(expectedAllowedFrom) as Array<CampaignCommand["_tag"]>)
-      switch (tag) {
-        case "Schedule":
-          return CampaignCommand.Schedule({ at: pick([null, clock - 1_000, clock, clock + 1_000]), now: clock })
-        case "Start":
-          return CampaignCommand.Start({ now: clock })
-        case "Pause":
-          return CampaignCommand.Pause({ reason: pick(["PAUSED_BY_USER", "INSUFFICIENT_FUNDS"] as const) })
-        case "Resume":
-          return CampaignCommand.Resume()
-        case "Abort":
-          return CampaignCommand.Abort()
-        case "Complete":
-          return CampaignCommand.Complete({ now: clock })
-        case "Fail":
-          return CampaignCommand.Fail({ reason: pick(reasons) })
-        case "Edit":
-          return CampaignCommand.Edit()
-        case "Delete":
-          return CampaignCommand.Delete()
+  it(
+    "1,000 pseudo-random commands from DRAFT: always one of the six states, and the end states accept only Delete",
+    () => {
+      // mulberry32, fixed seed: the same walk on every run.
+      let seed = 0x5eed_1234
+      const random = () => {
+        seed = (seed + 0x6d2b79f5) | 0
+        let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+        t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+        return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
       }
-    }
-
-    const visited = new Set<CampaignStatus>()
-    const acceptedTags = new Set<CampaignCommand["_tag"]>()
-    let campaigns = 1
-    let state = states.DRAFT
-    for (let step = 0; step < 1_000; step++) {
-      const clock = now + step * 1_000
-      const command = makeCommand(clock)
-      const result = transition(state, command)
-      const shouldAccept = expectedAllowedFrom[command._tag].includes(state.status)
-      assert.strictEqual(Either.isRight(result), shouldAccept, `step ${step}: ${state.status} + ${command._tag}`)
-      if (Either.isLeft(result)) {
-        assertRefused(result, state.status, command._tag)
-        continue
-      }
-      acceptedTags.add(command._tag)
-      const next = result.right
-      assert.include(CampaignStatuses, next.status, `step ${step}`)
-      visited.add(next.status)
-
-      // What the stored row always satisfies.
-      assert.strictEqual(
-        next.statusReason !== null,
-        next.status === "PAUSED" || next.status === "FAILED",
-        `step ${step}`
-      )
-      assert.strictEqual(next.completedAt !== null, next.status === "COMPLETED", `step ${step}`)
-      if (next.status !== "DRAFT") assert.isNotNull(next.scheduledAt, `step ${step}`)
-      if (next.status === "RUNNING" || next.status === "PAUSED" || next.status === "COMPLETED") {
-        assert.isNotNull(next.startedAt, `step ${step}`)
-      }
-
-      // An end state is final: nothing but Delete, which changes nothing.
-      if (next.status === "COMPLETED" || next.status === "FAILED") {
-        for (const probe of Object.values(commands)) {
-          const probed = transition(next, probe)
-          if (probe._tag === "Delete") {
-            assert.deepStrictEqual(accepted(probed), next)
-          } else {
-            assertRefused(probed, next.status, probe._tag)
-          }
+      const pick = <A>(as: ReadonlyArray<A>): A => as[Math.floor(random() * as.length)]
+      const reasons = ["AGENT_INACTIVE", "AGENT_NOT_FOUND", "VOICE_NUMBER_REMOVED", "CONTACT_LIST_NOT_FOUND"] as const
+      const makeCommand = (clock: number): CampaignCommand => {
+        const tag = pick(Object.keys(expectedAllowedFrom) as Array<CampaignCommand["_tag"]>)
+        switch (tag) {
+          case "Schedule":
+            return CampaignCommand.Schedule({ at: pick([null, clock - 1_000, clock, clock + 1_000]), now: clock })
+          case "Start":
+            return CampaignCommand.Start({ now: clock })
+          case "Pause":
+            return CampaignCommand.Pause({ reason: pick(["PAUSED_BY_USER", "INSUFFICIENT_FUNDS"] as const) })
+          case "Resume":
+            return CampaignCommand.Resume()
+          case "Abort":
+            return CampaignCommand.Abort()
+          case "Complete":
+            return CampaignCommand.Complete({ now: clock })
+          case "Fail":
+            return CampaignCommand.Fail({ reason: pick(reasons) })
+          case "Edit":
+            return CampaignCommand.Edit()
+          case "Delete":
+            return CampaignCommand.Delete()
         }
       }
 
-      // A deleted campaign is gone: carry on with a new one.
-      if (command._tag === "Delete") {
-        state = states.DRAFT
-        campaigns++
-      } else {
-        state = next
-      }
-    }
+      const visited = new Set<CampaignStatus>()
+      const acceptedTags = new Set<CampaignCommand["_tag"]>()
+      let campaigns = 1
+      let state = states.DRAFT
+      for (let step = 0; step < 1_000; step++) {
+        const clock = now + step * 1_000
+        const command = makeCommand(clock)
+        const result = transition(state, command)
+        const shouldAccept = expectedAllowedFrom[command._tag].includes(state.status)
+        assert.strictEqual(Either.isRight(result), shouldAccept, `step ${step}: ${state.status} + ${command._tag}`)
+        if (Either.isLeft(result)) {
+          assertRefused(result, state.status, command._tag)
+          continue
+        }
+        acceptedTags.add(command._tag)
+        const next = result.right
+        assert.include(CampaignStatuses, next.status, `step ${step}`)
+        visited.add(next.status)
 
-    // The walk is not vacuous: it went everywhere and used every command.
-    assert.deepStrictEqual([...visited].sort(), [...CampaignStatuses].sort())
-    assert.deepStrictEqual([...acceptedTags].sort(), Object.keys(expectedAllowedFrom).sort())
-    assert.isAbove(campaigns, 10)
-  })
+        // What the stored row always satisfies.
+        assert.strictEqual(
+          next.statusReason !== null,
+          next.status === "PAUSED" || next.status === "FAILED",
+          `step ${step}`
+        )
+        assert.strictEqual(next.completedAt !== null, next.status === "COMPLETED", `step ${step}`)
+        if (next.status !== "DRAFT") assert.isNotNull(next.scheduledAt, `step ${step}`)
+        if (next.status === "RUNNING" || next.status === "PAUSED" || next.status === "COMPLETED") {
+          assert.isNotNull(next.startedAt, `step ${step}`)
+        }
+
+        // An end state is final: nothing but Delete, which changes nothing.
+        if (next.status === "COMPLETED" || next.status === "FAILED") {
+          for (const probe of Object.values(commands)) {
+            const probed = transition(next, probe)
+            if (probe._tag === "Delete") {
+              assert.deepStrictEqual(accepted(probed), next)
+            } else {
+              assertRefused(probed, next.status, probe._tag)
+            }
+          }
+        }
+
+        // A deleted campaign is gone: carry on with a new one.
+        if (command._tag === "Delete") {
+          state = states.DRAFT
+          campaigns++
+        } else {
+          state = next
+        }
+      }
+
+      // The walk is not vacuous: it went everywhere and used every command.
+      assert.deepStrictEqual([...visited].sort(), [...CampaignStatuses].sort())
+      assert.deepStrictEqual([...acceptedTags].sort(), Object.keys(expectedAllowedFrom).sort())
+      assert.isAbove(campaigns, 10)
+    }
+  )
 })

@@ -287,14 +287,18 @@ describe("Chunking", () => {
       const options = fc
         .record({ maxChars: fc.integer({ min: 1, max: 200 }), overlapChars: fc.integer({ min: 0, max: 250 }) })
 
-      it("every chunk is non-empty, within maxChars, in order, overlapping at most overlapChars, and all text is covered", () => {
-        fc.assert(
-          fc.property(text, options, (input, opts) => {
-            checkInvariants(input, chunkText(input, opts), opts.maxChars, opts.overlapChars)
-          }),
-          { numRuns: 500 }
-        )
-      })
+      it(
+        "every chunk is non-empty, within maxChars, in order, overlapping at most overlapChars, and all text is " +
+          "covered",
+        () => {
+          fc.assert(
+            fc.property(text, options, (input, opts) => {
+              checkInvariants(input, chunkText(input, opts), opts.maxChars, opts.overlapChars)
+            }),
+            { numRuns: 500 }
+          )
+        }
+      )
 
       it("is deterministic and depends only on the normalized text", () => {
         fc.assert(

@@ -335,74 +335,83 @@ describe("the conversation machine", () => {
     ])
   })
 
-  it("does not end the caller's turn during a pause inside a dictated number, and drops the reply prepared too early", () => {
-    const listening: ConversationState = { ...initialState, phase: "Listening", lastResponseId: 1 }
-    const paused = run(
-      listening,
-      E.SpeechStarted({ at: 0 }),
-      E.SpeechEnded({ at: 2_000 }),
-      E.Transcript({ text: "My number is four one five, five five five", isFinal: true, at: 2_100 })
-    )
-    // stopped on digits: the longest wait
-    assert.deepInclude(
-      paused.commands,
-      { _tag: "StartTimer", timer: "endpoint", at: 2_000 + settings.endpointing.maxDelayMs } as any
-    )
-    // the caller goes on 1.5 s later: no turn was committed, the prepared reply is dropped
-    const resumed = run(paused.state, E.SpeechStarted({ at: 3_500 }))
-    assert.strictEqual(resumed.state.phase, "UserSpeaking")
-    assert.deepStrictEqual(tags(resumed.commands), ["StopTimer", "Abort"])
-    assert.isFalse(resumed.commands.some((c) => c._tag === "Commit"))
-    const done = run(
-      resumed.state,
-      E.Transcript({ text: "zero one two three.", isFinal: true, at: 4_800 }),
-      E.SpeechEnded({ at: 5_000 }),
-      E.TimerFired({ timer: "endpoint", at: 5_000 + settings.endpointing.minDelayMs })
-    )
-    assert.deepInclude(done.commands, {
-      _tag: "Commit",
-      speaker: "customer",
-      text: "My number is four one five, five five five zero one two three.",
-      interrupted: false,
-      at: 5_300,
-      responseId: 3
-    } as any)
-  })
-
-  it("barge-in: clears first, aborts the reply, keeps only the words heard, and resumes after a false interruption", () => {
-    const onset = run(speaking, E.SpeechStarted({ at: 1_000 }))
-    assert.deepStrictEqual(onset.commands, [{ _tag: "StartTimer", timer: "interruption", at: 1_200 } as any])
-    const confirmed = run(onset.state, E.Transcript({ text: "wait", isFinal: false, at: 1_300 }))
-    assert.deepStrictEqual(tags(confirmed.commands), ["Clear", "Abort", "StopTimer", "StopTimer", "StopTimer"])
-    assert.strictEqual(confirmed.state.phase, "UserSpeaking")
-    const cleared = run(confirmed.state, E.PlaybackCleared({ responseId: 2, heard: "We have three plans:", at: 1_350 }))
-    assert.deepInclude(
-      cleared.commands,
-      {
+  it(
+    "does not end the caller's turn during a pause inside a dictated number, and drops the reply prepared too early",
+    () => {
+      const listening: ConversationState = { ...initialState, phase: "Listening", lastResponseId: 1 }
+      const paused = run(
+        listening,
+        E.SpeechStarted({ at: 0 }),
+        E.SpeechEnded({ at: 2_000 }),
+        E.Transcript({ text: "My number is four one five, five five five", isFinal: true, at: 2_100 })
+      )
+      // stopped on digits: the longest wait
+      assert.deepInclude(
+        paused.commands,
+        { _tag: "StartTimer", timer: "endpoint", at: 2_000 + settings.endpointing.maxDelayMs } as any
+      )
+      // the caller goes on 1.5 s later: no turn was committed, the prepared reply is dropped
+      const resumed = run(paused.state, E.SpeechStarted({ at: 3_500 }))
+      assert.strictEqual(resumed.state.phase, "UserSpeaking")
+      assert.deepStrictEqual(tags(resumed.commands), ["StopTimer", "Abort"])
+      assert.isFalse(resumed.commands.some((c) => c._tag === "Commit"))
+      const done = run(
+        resumed.state,
+        E.Transcript({ text: "zero one two three.", isFinal: true, at: 4_800 }),
+        E.SpeechEnded({ at: 5_000 }),
+        E.TimerFired({ timer: "endpoint", at: 5_000 + settings.endpointing.minDelayMs })
+      )
+      assert.deepInclude(done.commands, {
         _tag: "Commit",
-        speaker: "agent",
-        text: "We have three plans:",
-        at: 1_350,
-        interrupted: true,
-        responseId: 2
-      } as any
-    )
-    assert.deepStrictEqual(cleared.state.history.at(-1), {
-      role: "assistant",
-      content: "We have three plans:",
-      interrupted: true
-    })
-    assert.strictEqual(cleared.state.unheard, "basic, plus and pro.")
-    // the caller's voice stops with no words after all (a cough): the agent goes on with the rest
-    const resumed = run(cleared.state, E.SpeechEnded({ at: 1_500 }), E.TimerFired({ timer: "endpoint", at: 4_000 }))
-    assert.deepInclude(
-      resumed.commands,
-      { _tag: "Speak", responseId: 3, text: "basic, plus and pro.", interruptible: true } as any
-    )
-    // output of the cut response that arrives late is never played
-    const late = run(resumed.state, E.ReplyText({ responseId: 2, text: " And enterprise.", at: 4_100 }))
-    assert.deepStrictEqual(late.commands, [])
-  })
+        speaker: "customer",
+        text: "My number is four one five, five five five zero one two three.",
+        interrupted: false,
+        at: 5_300,
+        responseId: 3
+      } as any)
+    }
+  )
+
+  it(
+    "barge-in: clears first, aborts the reply, keeps only the words heard, and resumes after a false interruption",
+    () => {
+      const onset = run(speaking, E.SpeechStarted({ at: 1_000 }))
+      assert.deepStrictEqual(onset.commands, [{ _tag: "StartTimer", timer: "interruption", at: 1_200 } as any])
+      const confirmed = run(onset.state, E.Transcript({ text: "wait", isFinal: false, at: 1_300 }))
+      assert.deepStrictEqual(tags(confirmed.commands), ["Clear", "Abort", "StopTimer", "StopTimer", "StopTimer"])
+      assert.strictEqual(confirmed.state.phase, "UserSpeaking")
+      const cleared = run(
+        confirmed.state,
+        E.PlaybackCleared({ responseId: 2, heard: "We have three plans:", at: 1_350 })
+      )
+      assert.deepInclude(
+        cleared.commands,
+        {
+          _tag: "Commit",
+          speaker: "agent",
+          text: "We have three plans:",
+          at: 1_350,
+          interrupted: true,
+          responseId: 2
+        } as any
+      )
+      assert.deepStrictEqual(cleared.state.history.at(-1), {
+        role: "assistant",
+        content: "We have three plans:",
+        interrupted: true
+      })
+      assert.strictEqual(cleared.state.unheard, "basic, plus and pro.")
+      // the caller's voice stops with no words after all (a cough): the agent goes on with the rest
+      const resumed = run(cleared.state, E.SpeechEnded({ at: 1_500 }), E.TimerFired({ timer: "endpoint", at: 4_000 }))
+      assert.deepInclude(
+        resumed.commands,
+        { _tag: "Speak", responseId: 3, text: "basic, plus and pro.", interruptible: true } as any
+      )
+      // output of the cut response that arrives late is never played
+      const late = run(resumed.state, E.ReplyText({ responseId: 2, text: " And enterprise.", at: 4_100 }))
+      assert.deepStrictEqual(late.commands, [])
+    }
+  )
 
   it("the media stops mid-answer: the line on the air is kept, cut off, as far as the caller heard it", () => {
     const heard = run(speaking, E.Stopped({ at: 2_000, heard: "We have three" }))
@@ -502,189 +511,201 @@ describe("the conversation machine", () => {
     assert.strictEqual(long.state.phase, "UserSpeaking")
   })
 
-  it("tools: a lookup runs, a filler fills a slow one, the model goes on with the result; end_call says goodbye and hangs up", () => {
-    const thinking: ConversationState = {
-      ...initialState,
-      phase: "Thinking",
-      lastResponseId: 2,
-      history: [{ role: "user", content: "What does pro cost?" }],
-      response: response(2, { said: "", round: "", playing: false })
-    }
-    const lookup = { id: "call_1", name: "lookup_knowledge", arguments: "{\"query\":\"pro price\"}" }
-    const asked = run(thinking, E.ReplyToolCalls({ responseId: 2, calls: [lookup], at: 1_000 }))
-    assert.deepStrictEqual(tags(asked.commands), ["RunTool", "StartTimer"])
-    // the model's stream ends its round before the lookup answers: the response waits for the result
-    assert.deepStrictEqual(run(asked.state, E.ReplyDone({ responseId: 2, at: 1_010 })).state, asked.state)
-    const filled = run(asked.state, E.TimerFired({ timer: "filler", at: 2_000 }))
-    assert.deepStrictEqual(filled.commands, [
-      { _tag: "Speak", responseId: 2, text: settings.fillerText, interruptible: true } as any
-    ])
-    const resulted = run(
-      filled.state,
-      E.ToolFinished({ responseId: 2, callId: "call_1", result: "Pro is 49 a month.", at: 2_500 })
-    )
-    assert.deepStrictEqual(resulted.commands.at(-1), {
-      _tag: "Generate",
-      responseId: 2,
-      held: false,
-      history: [
-        { role: "user", content: "What does pro cost?" },
-        { role: "assistant", content: "", toolCalls: [lookup] },
-        { role: "tool", toolCallId: "call_1", content: "Pro is 49 a month." }
-      ]
-    } as any)
-    const said = run(
-      resulted.state,
-      E.PlaybackStarted({ responseId: 2, at: 2_100 }),
-      E.ReplyText({ responseId: 2, text: "Pro is 49 dollars a month.", at: 2_600 }),
-      E.ReplyDone({ responseId: 2, at: 2_700 }),
-      E.PlaybackFinished({ responseId: 2, at: 5_000 })
-    )
-    assert.deepInclude(said.commands, {
-      _tag: "Commit",
-      speaker: "agent",
-      text: `${settings.fillerText} Pro is 49 dollars a month.`,
-      at: 5_000,
-      interrupted: false,
-      responseId: 2
-    } as any)
-
-    const ending = run(
-      { ...thinking, response: response(2, { said: "", round: "", playing: false }) },
-      E.ReplyToolCalls({ responseId: 2, calls: [{ id: "call_9", name: "end_call", arguments: "{}" }], at: 1_000 }),
-      E.PlaybackStarted({ responseId: 2, at: 1_100 }),
-      E.PlaybackFinished({ responseId: 2, at: 3_000 })
-    )
-    assert.deepInclude(
-      ending.commands,
-      { _tag: "Speak", responseId: 2, text: settings.closingText, interruptible: false } as any
-    )
-    assert.deepStrictEqual(ending.commands.at(-1), { _tag: "HangUp", reason: "agent_ended" } as any)
-    assert.strictEqual(ending.state.phase, "Ended")
-  })
-
-  it("keypad: an entry is the caller's turn at once, after any words of theirs; during the agent's answer it cuts it off like speech", () => {
-    const listening: ConversationState = {
-      ...initialState,
-      phase: "Listening",
-      lastResponseId: 1,
-      history: [{ role: "assistant", content: "Your account number?" }]
-    }
-    const keyed = run(listening, E.Keypad({ text: "[keypad] 4321", at: 5_000 }))
-    assert.strictEqual(keyed.state.phase, "Thinking")
-    assert.deepInclude(
-      keyed.commands,
-      {
+  it(
+    "tools: a lookup runs, a filler fills a slow one, the model goes on with the result; end_call says goodbye and " +
+      "hangs up",
+    () => {
+      const thinking: ConversationState = {
+        ...initialState,
+        phase: "Thinking",
+        lastResponseId: 2,
+        history: [{ role: "user", content: "What does pro cost?" }],
+        response: response(2, { said: "", round: "", playing: false })
+      }
+      const lookup = { id: "call_1", name: "lookup_knowledge", arguments: "{\"query\":\"pro price\"}" }
+      const asked = run(thinking, E.ReplyToolCalls({ responseId: 2, calls: [lookup], at: 1_000 }))
+      assert.deepStrictEqual(tags(asked.commands), ["RunTool", "StartTimer"])
+      // the model's stream ends its round before the lookup answers: the response waits for the result
+      assert.deepStrictEqual(run(asked.state, E.ReplyDone({ responseId: 2, at: 1_010 })).state, asked.state)
+      const filled = run(asked.state, E.TimerFired({ timer: "filler", at: 2_000 }))
+      assert.deepStrictEqual(filled.commands, [
+        { _tag: "Speak", responseId: 2, text: settings.fillerText, interruptible: true } as any
+      ])
+      const resulted = run(
+        filled.state,
+        E.ToolFinished({ responseId: 2, callId: "call_1", result: "Pro is 49 a month.", at: 2_500 })
+      )
+      assert.deepStrictEqual(resulted.commands.at(-1), {
+        _tag: "Generate",
+        responseId: 2,
+        held: false,
+        history: [
+          { role: "user", content: "What does pro cost?" },
+          { role: "assistant", content: "", toolCalls: [lookup] },
+          { role: "tool", toolCallId: "call_1", content: "Pro is 49 a month." }
+        ]
+      } as any)
+      const said = run(
+        resulted.state,
+        E.PlaybackStarted({ responseId: 2, at: 2_100 }),
+        E.ReplyText({ responseId: 2, text: "Pro is 49 dollars a month.", at: 2_600 }),
+        E.ReplyDone({ responseId: 2, at: 2_700 }),
+        E.PlaybackFinished({ responseId: 2, at: 5_000 })
+      )
+      assert.deepInclude(said.commands, {
         _tag: "Commit",
-        speaker: "customer",
-        text: "[keypad] 4321",
+        speaker: "agent",
+        text: `${settings.fillerText} Pro is 49 dollars a month.`,
         at: 5_000,
         interrupted: false,
         responseId: 2
-      } as any
-    )
-    assert.deepStrictEqual((keyed.commands.at(-1) as any).history.at(-1), { role: "user", content: "[keypad] 4321" })
-    // words said before the keys are the same turn
-    const both = run(states.EndpointPending, E.Keypad({ text: "[keypad] 7", at }))
-    assert.deepInclude(
-      both.commands,
-      {
-        _tag: "Commit",
-        speaker: "customer",
-        text: "When do you open? [keypad] 7",
-        at,
-        interrupted: false,
-        responseId: 2
-      } as any
-    )
+      } as any)
 
-    // mid-answer: cleared at once; the words heard stay the agent's (cut off), then the keys are the turn
-    const cut = run(
-      speaking,
-      E.Keypad({ text: "[keypad] 2", at: 1_000 }),
-      E.PlaybackCleared({ responseId: 2, heard: "We have three plans:", at: 1_000 }),
-      E.TimerFired({ timer: "endpoint", at: 1_000 })
-    )
-    assert.deepStrictEqual(tags(cut.commands).filter((t) => t === "Clear" || t === "Commit" || t === "Generate"), [
-      "Clear",
-      "Commit",
-      "Commit",
-      "Generate"
-    ])
-    assert.deepStrictEqual((cut.commands.at(-1) as any).history.slice(-2), [
-      { role: "assistant", content: "We have three plans:", interrupted: true },
-      { role: "user", content: "[keypad] 2" }
-    ])
-    assert.isNull(cut.state.unheard)
-    // a line that may not be interrupted lets the keys go
-    const goodbye: ConversationState = {
-      ...speaking,
-      response: response(2, { interruptible: false, then: "agent_ended" })
+      const ending = run(
+        { ...thinking, response: response(2, { said: "", round: "", playing: false }) },
+        E.ReplyToolCalls({ responseId: 2, calls: [{ id: "call_9", name: "end_call", arguments: "{}" }], at: 1_000 }),
+        E.PlaybackStarted({ responseId: 2, at: 1_100 }),
+        E.PlaybackFinished({ responseId: 2, at: 3_000 })
+      )
+      assert.deepInclude(
+        ending.commands,
+        { _tag: "Speak", responseId: 2, text: settings.closingText, interruptible: false } as any
+      )
+      assert.deepStrictEqual(ending.commands.at(-1), { _tag: "HangUp", reason: "agent_ended" } as any)
+      assert.strictEqual(ending.state.phase, "Ended")
     }
-    assert.deepStrictEqual(run(goodbye, E.Keypad({ text: "[keypad] 1", at })), { state: goodbye, commands: [] })
-  })
+  )
 
-  it("a tool that finishes the agent's part (a transfer): its hand-off line, said whole, then the hang-up with the tool's reason", () => {
-    const thinking: ConversationState = {
-      ...initialState,
-      phase: "Thinking",
-      lastResponseId: 2,
-      history: [{ role: "user", content: "Put me through to billing." }],
-      response: response(2, { said: "", round: "", playing: false })
+  it(
+    "keypad: an entry is the caller's turn at once, after any words of theirs; during the agent's answer it cuts it " +
+      "off like speech",
+    () => {
+      const listening: ConversationState = {
+        ...initialState,
+        phase: "Listening",
+        lastResponseId: 1,
+        history: [{ role: "assistant", content: "Your account number?" }]
+      }
+      const keyed = run(listening, E.Keypad({ text: "[keypad] 4321", at: 5_000 }))
+      assert.strictEqual(keyed.state.phase, "Thinking")
+      assert.deepInclude(
+        keyed.commands,
+        {
+          _tag: "Commit",
+          speaker: "customer",
+          text: "[keypad] 4321",
+          at: 5_000,
+          interrupted: false,
+          responseId: 2
+        } as any
+      )
+      assert.deepStrictEqual((keyed.commands.at(-1) as any).history.at(-1), { role: "user", content: "[keypad] 4321" })
+      // words said before the keys are the same turn
+      const both = run(states.EndpointPending, E.Keypad({ text: "[keypad] 7", at }))
+      assert.deepInclude(
+        both.commands,
+        {
+          _tag: "Commit",
+          speaker: "customer",
+          text: "When do you open? [keypad] 7",
+          at,
+          interrupted: false,
+          responseId: 2
+        } as any
+      )
+
+      // mid-answer: cleared at once; the words heard stay the agent's (cut off), then the keys are the turn
+      const cut = run(
+        speaking,
+        E.Keypad({ text: "[keypad] 2", at: 1_000 }),
+        E.PlaybackCleared({ responseId: 2, heard: "We have three plans:", at: 1_000 }),
+        E.TimerFired({ timer: "endpoint", at: 1_000 })
+      )
+      assert.deepStrictEqual(tags(cut.commands).filter((t) => t === "Clear" || t === "Commit" || t === "Generate"), [
+        "Clear",
+        "Commit",
+        "Commit",
+        "Generate"
+      ])
+      assert.deepStrictEqual((cut.commands.at(-1) as any).history.slice(-2), [
+        { role: "assistant", content: "We have three plans:", interrupted: true },
+        { role: "user", content: "[keypad] 2" }
+      ])
+      assert.isNull(cut.state.unheard)
+      // a line that may not be interrupted lets the keys go
+      const goodbye: ConversationState = {
+        ...speaking,
+        response: response(2, { interruptible: false, then: "agent_ended" })
+      }
+      assert.deepStrictEqual(run(goodbye, E.Keypad({ text: "[keypad] 1", at })), { state: goodbye, commands: [] })
     }
-    const transfer = { id: "call_7", name: "transfer_call", arguments: "{\"mode\":\"warm\"}" }
-    const asked = run(thinking, E.ReplyToolCalls({ responseId: 2, calls: [transfer], at: 1_000 }))
-    const warm = run(
-      asked.state,
-      E.ToolFinished({
-        responseId: 2,
-        callId: "call_7",
-        result: "Transferring.",
-        at: 1_100,
-        finish: { text: "Connecting you to billing now.", reason: "transferred" }
-      })
-    )
-    assert.deepStrictEqual(tags(warm.commands), ["StopTimer", "Speak", "EndSpeech"])
-    assert.deepInclude(
-      warm.commands,
-      { _tag: "Speak", responseId: 2, text: "Connecting you to billing now.", interruptible: false } as any
-    )
-    // the caller cannot talk over it, and the model is not asked again
-    assert.deepStrictEqual(run(warm.state, E.SpeechStarted({ at: 1_200 })).commands, [])
-    const done = run(
-      warm.state,
-      E.PlaybackStarted({ responseId: 2, at: 1_200 }),
-      E.PlaybackFinished({ responseId: 2, at: 3_000 })
-    )
-    assert.deepStrictEqual(tags(done.commands).filter((t) => t === "Commit" || t === "HangUp" || t === "Generate"), [
-      "Commit",
-      "HangUp"
-    ])
-    assert.deepStrictEqual(done.commands.at(-1), { _tag: "HangUp", reason: "transferred" } as any)
-    // cold: nothing to say, the hang-up comes as soon as the (empty) response is done
-    const cold = run(
-      asked.state,
-      E.ToolFinished({
-        responseId: 2,
-        callId: "call_7",
-        result: "Transferring.",
-        at: 1_100,
-        finish: { text: "", reason: "transferred" }
-      }),
-      E.PlaybackFinished({ responseId: 2, at: 1_100 })
-    )
-    assert.deepStrictEqual(tags(cold.commands), [
-      "StopTimer",
-      "EndSpeech",
-      "StopTimer",
-      "StopTimer",
-      "StopTimer",
-      "StopTimer",
-      "StopTimer",
-      "HangUp"
-    ])
-    assert.strictEqual(cold.state.phase, "Ended")
-  })
+  )
+
+  it(
+    "a tool that finishes the agent's part (a transfer): its hand-off line, said whole, then the hang-up with the " +
+      "tool's reason",
+    () => {
+      const thinking: ConversationState = {
+        ...initialState,
+        phase: "Thinking",
+        lastResponseId: 2,
+        history: [{ role: "user", content: "Put me through to billing." }],
+        response: response(2, { said: "", round: "", playing: false })
+      }
+      const transfer = { id: "call_7", name: "transfer_call", arguments: "{\"mode\":\"warm\"}" }
+      const asked = run(thinking, E.ReplyToolCalls({ responseId: 2, calls: [transfer], at: 1_000 }))
+      const warm = run(
+        asked.state,
+        E.ToolFinished({
+          responseId: 2,
+          callId: "call_7",
+          result: "Transferring.",
+          at: 1_100,
+          finish: { text: "Connecting you to billing now.", reason: "transferred" }
+        })
+      )
+      assert.deepStrictEqual(tags(warm.commands), ["StopTimer", "Speak", "EndSpeech"])
+      assert.deepInclude(
+        warm.commands,
+        { _tag: "Speak", responseId: 2, text: "Connecting you to billing now.", interruptible: false } as any
+      )
+      // the caller cannot talk over it, and the model is not asked again
+      assert.deepStrictEqual(run(warm.state, E.SpeechStarted({ at: 1_200 })).commands, [])
+      const done = run(
+        warm.state,
+        E.PlaybackStarted({ responseId: 2, at: 1_200 }),
+        E.PlaybackFinished({ responseId: 2, at: 3_000 })
+      )
+      assert.deepStrictEqual(tags(done.commands).filter((t) => t === "Commit" || t === "HangUp" || t === "Generate"), [
+        "Commit",
+        "HangUp"
+      ])
+      assert.deepStrictEqual(done.commands.at(-1), { _tag: "HangUp", reason: "transferred" } as any)
+      // cold: nothing to say, the hang-up comes as soon as the (empty) response is done
+      const cold = run(
+        asked.state,
+        E.ToolFinished({
+          responseId: 2,
+          callId: "call_7",
+          result: "Transferring.",
+          at: 1_100,
+          finish: { text: "", reason: "transferred" }
+        }),
+        E.PlaybackFinished({ responseId: 2, at: 1_100 })
+      )
+      assert.deepStrictEqual(tags(cold.commands), [
+        "StopTimer",
+        "EndSpeech",
+        "StopTimer",
+        "StopTimer",
+        "StopTimer",
+        "StopTimer",
+        "StopTimer",
+        "HangUp"
+      ])
+      assert.strictEqual(cold.state.phase, "Ended")
+    }
+  )
 
   it("a model that fails: the fallback line, then the call ends", () => {
     const thinking: ConversationState = {

@@ -259,7 +259,8 @@ describe("MessageRules", () => {
       assert.deepStrictEqual(unknownPlaceholders("Hi {{name}} {{email}} {{phone}} {{metadata.a-B_9}}"), [])
       assert.deepStrictEqual(
         unknownPlaceholders(
-          "{{Name}} {{first name}} {{ }} {{metadata.}} {{metadata.a.b}} {{metadata.x y}} {{meta.x}} {{address}} {{Name}}"
+          "{{Name}} {{first name}} {{ }} {{metadata.}} {{metadata.a.b}} {{metadata.x y}} {{meta.x}} {{address}} " +
+            "{{Name}}"
         ),
         ["Name", "first name", "", "metadata.", "metadata.a.b", "metadata.x y", "meta.x", "address"]
       )

@@ -95,7 +95,8 @@ describe("RecipientHours", () => {
         [numbers.mountain, "2026-03-08T14:00:00.000Z", "2026-03-09T03:00:00.000Z"],
         [numbers.arizona, "2026-03-08T15:00:00.000Z", "2026-03-09T04:00:00.000Z"], // MST all year
         [numbers.pacific, "2026-03-08T15:00:00.000Z", "2026-03-09T04:00:00.000Z"],
-        [numbers.alaska, "2026-03-08T17:00:00.000Z", "2026-03-09T05:00:00.000Z"], // Adak opens last, Anchorage closes first
+        // Adak opens last, Anchorage closes first
+        [numbers.alaska, "2026-03-08T17:00:00.000Z", "2026-03-09T05:00:00.000Z"],
         [numbers.hawaii, "2026-03-08T18:00:00.000Z", "2026-03-09T07:00:00.000Z"],
         [numbers.idaho, "2026-03-08T15:00:00.000Z", "2026-03-09T03:00:00.000Z"] // Los Angeles opens, Boise closes
       ]
@@ -119,17 +120,20 @@ describe("RecipientHours", () => {
       assert.strictEqual(show(recipientWindow(numbers.arizona, after).opensAt), "2026-11-01T15:00:00.000Z")
     })
 
-    it("reads the stricter hours: a toll-free number is open only while it is 08:00-21:00 from Guam to Newfoundland", () => {
-      // November: Guam UTC+10 opens at 22:00Z, St. John's UTC-03:30 closes at 00:30Z
-      const w = recipientWindow(numbers.tollFree, at("2026-11-02T12:00:00Z"))
-      assert.strictEqual(show(w.opensAt), "2026-11-02T22:00:00.000Z")
-      assert.strictEqual(
-        show(recipientWindow(numbers.tollFree, at("2026-11-02T22:00:00Z")).closesAt),
-        "2026-11-03T00:30:00.000Z"
-      )
-      const never = recipientWindow(numbers.unknown, at("2026-11-02T12:00:00Z"))
-      assert.deepStrictEqual([never.zones, never.open, never.opensAt], [[], false, undefined])
-    })
+    it(
+      "reads the stricter hours: a toll-free number is open only while it is 08:00-21:00 from Guam to Newfoundland",
+      () => {
+        // November: Guam UTC+10 opens at 22:00Z, St. John's UTC-03:30 closes at 00:30Z
+        const w = recipientWindow(numbers.tollFree, at("2026-11-02T12:00:00Z"))
+        assert.strictEqual(show(w.opensAt), "2026-11-02T22:00:00.000Z")
+        assert.strictEqual(
+          show(recipientWindow(numbers.tollFree, at("2026-11-02T22:00:00Z")).closesAt),
+          "2026-11-03T00:30:00.000Z"
+        )
+        const never = recipientWindow(numbers.unknown, at("2026-11-02T12:00:00Z"))
+        assert.deepStrictEqual([never.zones, never.open, never.opensAt], [[], false, undefined])
+      }
+    )
 
     it("with the campaign's own window: the first overlap, or none", () => {
       const officeNewYork: CallWindow = {
@@ -154,70 +158,73 @@ describe("RecipientHours", () => {
       )
     })
 
-    it("properties: open agrees with the wall clocks; opensAt is the first open instant; closesAt the first closed one", () => {
-      const hhmm = fc.integer({ min: 0, max: 23 * 60 + 58 }).map((m) =>
-        `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`
-      )
-      const hours = fc.oneof(
-        fc.constant(TCPA_HOURS),
-        fc.tuple(hhmm, hhmm).filter(([a, b]) => a !== b).map((
-          [a, b]
-        ): LocalHours => (a < b ? { start: a, end: b } : { start: b, end: a }))
-      )
-      const within = fc.oneof(
-        fc.constant<ReadonlyArray<CallWindow>>([]),
-        fc.record({
-          timezone: fc.constantFrom("UTC", "America/New_York", "Asia/Kolkata", "Europe/Berlin"),
-          start: fc.constantFrom("06:00", "09:00", "12:30"),
-          end: fc.constantFrom("13:00", "18:00", "23:00"),
-          days: fc.subarray([1, 2, 3, 4, 5, 6, 7], { minLength: 1 })
-        }).map((w): ReadonlyArray<CallWindow> => [w])
-      )
-      // 2026 and 2027, both DST changes included
-      const instant = fc.integer({ min: at("2026-01-01T00:00:00Z"), max: at("2027-12-31T00:00:00Z") })
-      fc.assert(
-        fc.property(
-          fc.constantFrom(...Object.values(numbers)),
-          instant,
-          hours,
-          within,
-          fc.double({ min: 0, max: 1, noNaN: true }),
-          (phone, t, h, w, u) => {
-            const zones = timeZonesOf(phone)
-            const result = recipientWindow(phone, t, { hours: h, within: w })
-            assert.strictEqual(result.open, openByOracle(zones, h, w, t), `${phone} at ${show(t)}`)
-            if (result.opensAt === undefined) {
-              // no open quarter-hour in the week ahead either
-              for (let s = t; s < t + 8 * 24 * HOUR; s += 15 * MINUTE) {
+    it(
+      "properties: open agrees with the wall clocks; opensAt is the first open instant; closesAt the first closed one",
+      () => {
+        const hhmm = fc.integer({ min: 0, max: 23 * 60 + 58 }).map((m) =>
+          `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`
+        )
+        const hours = fc.oneof(
+          fc.constant(TCPA_HOURS),
+          fc.tuple(hhmm, hhmm).filter(([a, b]) => a !== b).map((
+            [a, b]
+          ): LocalHours => (a < b ? { start: a, end: b } : { start: b, end: a }))
+        )
+        const within = fc.oneof(
+          fc.constant<ReadonlyArray<CallWindow>>([]),
+          fc.record({
+            timezone: fc.constantFrom("UTC", "America/New_York", "Asia/Kolkata", "Europe/Berlin"),
+            start: fc.constantFrom("06:00", "09:00", "12:30"),
+            end: fc.constantFrom("13:00", "18:00", "23:00"),
+            days: fc.subarray([1, 2, 3, 4, 5, 6, 7], { minLength: 1 })
+          }).map((w): ReadonlyArray<CallWindow> => [w])
+        )
+        // 2026 and 2027, both DST changes included
+        const instant = fc.integer({ min: at("2026-01-01T00:00:00Z"), max: at("2027-12-31T00:00:00Z") })
+        fc.assert(
+          fc.property(
+            fc.constantFrom(...Object.values(numbers)),
+            instant,
+            hours,
+            within,
+            fc.double({ min: 0, max: 1, noNaN: true }),
+            (phone, t, h, w, u) => {
+              const zones = timeZonesOf(phone)
+              const result = recipientWindow(phone, t, { hours: h, within: w })
+              assert.strictEqual(result.open, openByOracle(zones, h, w, t), `${phone} at ${show(t)}`)
+              if (result.opensAt === undefined) {
+                // no open quarter-hour in the week ahead either
+                for (let s = t; s < t + 8 * 24 * HOUR; s += 15 * MINUTE) {
+                  assert.isFalse(
+                    openByOracle(zones, h, w, s),
+                    `${phone} at ${show(s)}`
+                  )
+                }
+                return
+              }
+              const opens = result.opensAt
+              assert.isTrue(opens >= t && openByOracle(zones, h, w, opens), `${phone} opens ${show(opens)}`)
+              assert.strictEqual(result.open, opens === t)
+              if (opens > t) {
+                assert.isFalse(openByOracle(zones, h, w, opens - 1), `${phone}: open before ${show(opens)}`)
+                const between = Math.min(opens - 1, t + Math.floor(u * (opens - t)))
                 assert.isFalse(
-                  openByOracle(zones, h, w, s),
-                  `${phone} at ${show(s)}`
+                  openByOracle(zones, h, w, between),
+                  `${phone}: open at ${show(between)}, before ${show(opens)}`
                 )
               }
-              return
-            }
-            const opens = result.opensAt
-            assert.isTrue(opens >= t && openByOracle(zones, h, w, opens), `${phone} opens ${show(opens)}`)
-            assert.strictEqual(result.open, opens === t)
-            if (opens > t) {
-              assert.isFalse(openByOracle(zones, h, w, opens - 1), `${phone}: open before ${show(opens)}`)
-              const between = Math.min(opens - 1, t + Math.floor(u * (opens - t)))
-              assert.isFalse(
-                openByOracle(zones, h, w, between),
-                `${phone}: open at ${show(between)}, before ${show(opens)}`
+              const inside = recipientWindow(phone, opens, { hours: h, within: w })
+              const closes = inside.closesAt
+              assert.isDefined(closes)
+              assert.isTrue(
+                closes! > opens && openByOracle(zones, h, w, closes! - 1) && !openByOracle(zones, h, w, closes!),
+                `${phone} closes ${show(closes)}`
               )
             }
-            const inside = recipientWindow(phone, opens, { hours: h, within: w })
-            const closes = inside.closesAt
-            assert.isDefined(closes)
-            assert.isTrue(
-              closes! > opens && openByOracle(zones, h, w, closes! - 1) && !openByOracle(zones, h, w, closes!),
-              `${phone} closes ${show(closes)}`
-            )
-          }
-        ),
-        { numRuns: 300 }
-      )
-    })
+          ),
+          { numRuns: 300 }
+        )
+      }
+    )
   })
 })

@@ -3,7 +3,6 @@
  * line of the request with it, writes one access-log line, and turns anything the API layer did not
  * answer (unknown routes, unreadable bodies, defects) into the standard error body.
  */
-import type * as Headers from "@effect/platform/Headers"
 import type * as HttpApp from "@effect/platform/HttpApp"
 import type * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
@@ -42,15 +41,20 @@ export const errorResponse = (
 const isTagged = <T extends string>(u: unknown, tag: T): u is { readonly _tag: T } =>
   Predicate.hasProperty(u, "_tag") && u._tag === tag
 
+/** A message's headers: the platform's `Headers`, or node's `IncomingHttpHeaders`. */
+export interface MessageHeaders {
+  readonly [name: string]: string | ReadonlyArray<string> | undefined
+}
+
 /** A message's `content-length`, when it is a valid one. */
-export const declaredLength = (headers: Headers.Headers): number | undefined => {
+export const declaredLength = (headers: MessageHeaders): number | undefined => {
   const raw = headers["content-length"]
   const n = raw === undefined ? NaN : Number(raw)
   return Number.isSafeInteger(n) && n >= 0 ? n : undefined
 }
 
 /** Whether a request carries a body: a declared length above 0, or a chunked one. */
-export const hasBody = (headers: Headers.Headers): boolean => {
+export const hasBody = (headers: MessageHeaders): boolean => {
   const length = declaredLength(headers)
   return length !== undefined ? length > 0 : headers["transfer-encoding"] !== undefined
 }

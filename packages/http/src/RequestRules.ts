@@ -223,7 +223,7 @@ const closeMultipartGaps = (request: HttpServerRequest.HttpServerRequest) => {
       return push.call(this, part, encoding)
     }
     // the parser runs inside the stream's write: what it throws would escape every handler
-    const guard = <A extends Array<any>>(method: (...args: A) => void) =>
+    const guard = <A extends Array<unknown>>(method: (...args: A) => void) =>
       function(this: Duplex, ...args: A) {
         try {
           method.apply(this, args)

@@ -5,6 +5,7 @@ import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpApiScalar from "@effect/platform/HttpApiScalar"
 import type * as HttpApp from "@effect/platform/HttpApp"
+import type * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpPlatform from "@effect/platform/HttpPlatform"
 import * as HttpServer from "@effect/platform/HttpServer"
 import * as Path from "@effect/platform/Path"
@@ -102,7 +103,7 @@ const armBodyTimeout = (
   timeout: Duration.Duration,
   log: (message: string, annotations: Record<string, unknown>) => void
 ) => {
-  if (request.complete || !hasBody(request.headers as any)) return
+  if (request.complete || !hasBody(request.headers)) return
   const onTimeout = () => {
     if (request.complete) return
     const requestId = requestIdFor(request.headers[REQUEST_ID_HEADER] as string | undefined)
@@ -236,8 +237,8 @@ const gracefulServer = <R = never>(
 
     return HttpServer.make({
       address: base.address,
-      serve: ((app: any, middleware?: any) =>
-        base.serve(app, middleware).pipe(
+      serve: (app: HttpApp.Default<unknown>, middleware?: HttpMiddleware.HttpMiddleware) =>
+        (middleware === undefined ? base.serve(app) : base.serve(app, middleware)).pipe(
           // No route upgrades to a WebSocket. Without an `upgrade` listener node parses a request that
           // asks to upgrade like any other, its body included; with the platform's, it hands the
           // socket over unparsed and the request's body is never read: the gateway then forwarded
@@ -258,7 +259,7 @@ const gracefulServer = <R = never>(
             })
           ),
           Effect.zipLeft(Effect.addFinalizer(() => drain))
-        )) as HttpServer.HttpServer["serve"]
+        )
     })
   })
 
@@ -310,7 +311,7 @@ export const serverContext = <R>(context: Context.Context<R>): Context.Context<R
     FileSystem.FileSystem,
     Path.Path,
     MetricsRefresh
-  )(context as Context.Context<any>) as Context.Context<R>
+  )(context) as Context.Context<R>
 
 /** Serves `app` on the layer's server, its requests in `serverContext`. */
 export const serveSlim = <E, R>(app: HttpApp.Default<E, R>) =>

@@ -11,7 +11,7 @@ import type * as Scope from "effect/Scope"
  * requests without a socket between them.
  */
 export interface LocalService {
-  readonly app: HttpApp.Default<never, any>
+  readonly app: HttpApp.Default<never, unknown>
   readonly context: Context.Context<never>
 }
 

@@ -81,32 +81,40 @@ const serving = (grace: Duration.DurationInput) =>
   }).pipe(Effect.provide(Logger.minimumLogLevel(LogLevel.Warning)))
 
 describe("graceful stop of an HTTP server", () => {
-  it.live("finishes the request in flight with Connection: close, closes idle keep-alive connections at once, refuses new ones", () =>
-    Effect.gen(function*() {
-      const { base, scope } = yield* serving("10 seconds")
-      const idleAgent = new http.Agent({ keepAlive: true })
-      const busyAgent = new http.Agent({ keepAlive: true })
-      const idle = yield* send(`${base}/fast`, idleAgent)
-      assert.deepStrictEqual(idle, { status: 200, connection: "keep-alive", body: "fast" })
-      assert.strictEqual(Object.values(idleAgent.freeSockets).flat().length, 1, "a kept-alive idle connection")
+  it.live(
+    "finishes the request in flight with Connection: close, closes idle keep-alive connections at once, refuses new " +
+      "ones",
+    () =>
+      Effect.gen(function*() {
+        const { base, scope } = yield* serving("10 seconds")
+        const idleAgent = new http.Agent({ keepAlive: true })
+        const busyAgent = new http.Agent({ keepAlive: true })
+        const idle = yield* send(`${base}/fast`, idleAgent)
+        assert.deepStrictEqual(idle, { status: 200, connection: "keep-alive", body: "fast" })
+        assert.strictEqual(Object.values(idleAgent.freeSockets).flat().length, 1, "a kept-alive idle connection")
 
-      const [idleSocket] = Object.values(idleAgent.freeSockets).flat()
-      const slow = yield* Effect.fork(send(`${base}/slow`, busyAgent))
-      yield* within(Deferred.await(reached.slow), 10_000, "the slow request at its handler")
-      const started = Date.now()
-      const closing = yield* Effect.fork(Scope.close(scope, Exit.void))
-      // the server stops accepting and closes idle connections in one step: wait for the idle one to go
-      yield* within(closed(idleSocket!), 10_000, "the idle keep-alive connection to be closed")
+        const [idleSocket] = Object.values(idleAgent.freeSockets).flat()
+        const slow = yield* Effect.fork(send(`${base}/slow`, busyAgent))
+        yield* within(Deferred.await(reached.slow), 10_000, "the slow request at its handler")
+        const started = Date.now()
+        const closing = yield* Effect.fork(Scope.close(scope, Exit.void))
+        // the server stops accepting and closes idle connections in one step: wait for the idle one to go
+        yield* within(closed(idleSocket!), 10_000, "the idle keep-alive connection to be closed")
 
-      assert.deepStrictEqual(yield* send(`${base}/fast`, false), { error: "ECONNREFUSED" }, "no new connections")
-      assert.strictEqual(Object.values(idleAgent.freeSockets).flat().length, 0, "the idle connection was closed")
-      assert.deepStrictEqual(yield* Fiber.join(slow), { status: 200, connection: "close", body: "slow done" })
-      yield* Fiber.join(closing)
-      const stoppedMs = Date.now() - started
-      assert.isBelow(stoppedMs, 2_500, "stopped once the request in flight was answered, not after keep-alive timeouts")
-      idleAgent.destroy()
-      busyAgent.destroy()
-    }))
+        assert.deepStrictEqual(yield* send(`${base}/fast`, false), { error: "ECONNREFUSED" }, "no new connections")
+        assert.strictEqual(Object.values(idleAgent.freeSockets).flat().length, 0, "the idle connection was closed")
+        assert.deepStrictEqual(yield* Fiber.join(slow), { status: 200, connection: "close", body: "slow done" })
+        yield* Fiber.join(closing)
+        const stoppedMs = Date.now() - started
+        assert.isBelow(
+          stoppedMs,
+          2_500,
+          "stopped once the request in flight was answered, not after keep-alive timeouts"
+        )
+        idleAgent.destroy()
+        busyAgent.destroy()
+      })
+  )
 
   it.live("closes what is still in flight when the grace is over", () =>
     Effect.gen(function*() {

@@ -177,43 +177,50 @@ describe("identities", () => {
     assert.strictEqual(normalizeAddress("fe80::1%eth0"), "fe80:0:0:0::/64")
   })
 
-  it("take the client address from the connection, or as many places from the right of X-Forwarded-For as there are trusted proxies", () => {
-    const request = (xff: string | undefined) =>
-      HttpServerRequest.fromWeb(
-        new Request("http://gw/api/v1/agents", { headers: xff === undefined ? {} : { "x-forwarded-for": xff } })
+  it(
+    "take the client address from the connection, or as many places from the right of X-Forwarded-For as there are " +
+      "trusted proxies",
+    () => {
+      const request = (xff: string | undefined) =>
+        HttpServerRequest.fromWeb(
+          new Request("http://gw/api/v1/agents", { headers: xff === undefined ? {} : { "x-forwarded-for": xff } })
+        )
+          .modify({ remoteAddress: "10.0.0.2" })
+      assert.strictEqual(
+        clientAddress(request("198.51.100.1"), 0),
+        "10.0.0.2",
+        "no trusted proxy: the header is the client's own"
       )
-        .modify({ remoteAddress: "10.0.0.2" })
-    assert.strictEqual(
-      clientAddress(request("198.51.100.1"), 0),
-      "10.0.0.2",
-      "no trusted proxy: the header is the client's own"
-    )
-    assert.strictEqual(clientAddress(request("198.51.100.1"), 1), "198.51.100.1")
-    assert.strictEqual(
-      clientAddress(request("1.1.1.1, 198.51.100.1"), 1),
-      "198.51.100.1",
-      "entries the client wrote are ignored"
-    )
-    assert.strictEqual(clientAddress(request("1.1.1.1, 198.51.100.1, 10.0.0.9"), 2), "198.51.100.1")
-    assert.strictEqual(clientAddress(request(undefined), 1), "10.0.0.2", "no header: the connection")
-  })
+      assert.strictEqual(clientAddress(request("198.51.100.1"), 1), "198.51.100.1")
+      assert.strictEqual(
+        clientAddress(request("1.1.1.1, 198.51.100.1"), 1),
+        "198.51.100.1",
+        "entries the client wrote are ignored"
+      )
+      assert.strictEqual(clientAddress(request("1.1.1.1, 198.51.100.1, 10.0.0.9"), 2), "198.51.100.1")
+      assert.strictEqual(clientAddress(request(undefined), 1), "10.0.0.2", "no header: the connection")
+    }
+  )
 })
 
 describe("body limits", () => {
-  it("give ordinary routes MAX_BODY_SIZE and the large-body routes their documented maxima, capped by MAX_UPLOAD_SIZE", () => {
-    const options = defaultProtection
-    assert.strictEqual(bodyLimitFor(options, "POST", "/api/v1/agents"), MiB)
-    assert.strictEqual(bodyLimitFor(options, "POST", "/api/v1/contact-lists/abc/upload"), MAX_CSV_BYTES + MiB)
-    assert.strictEqual(bodyLimitFor(options, "POST", "/api/v1/contact-lists/abc/contacts/bulk"), 2 * MAX_CSV_BYTES)
-    assert.strictEqual(bodyLimitFor(options, "POST", "/api/v1/knowledge-bases/abc/sources"), 16 * MiB)
-    assert.strictEqual(bodyLimitFor(options, "POST", "/api/v1/knowledge-bases/abc/documents/upload"), 101 * MiB)
-    // whole segments and the method matter
-    assert.strictEqual(bodyLimitFor(options, "POST", "/api/v1/contact-lists/abc/upload/x"), MiB)
-    assert.strictEqual(bodyLimitFor(options, "PATCH", "/api/v1/contact-lists/abc/upload"), MiB)
-    const capped = { ...options, maxUploadBytes: 2 * MiB }
-    assert.strictEqual(bodyLimitFor(capped, "POST", "/api/v1/knowledge-bases/abc/documents/upload"), 2 * MiB)
-    assert.strictEqual(bodyLimitFor(capped, "POST", "/api/v1/agents"), MiB)
-  })
+  it(
+    "give ordinary routes MAX_BODY_SIZE and the large-body routes their documented maxima, capped by MAX_UPLOAD_SIZE",
+    () => {
+      const options = defaultProtection
+      assert.strictEqual(bodyLimitFor(options, "POST", "/api/v1/agents"), MiB)
+      assert.strictEqual(bodyLimitFor(options, "POST", "/api/v1/contact-lists/abc/upload"), MAX_CSV_BYTES + MiB)
+      assert.strictEqual(bodyLimitFor(options, "POST", "/api/v1/contact-lists/abc/contacts/bulk"), 2 * MAX_CSV_BYTES)
+      assert.strictEqual(bodyLimitFor(options, "POST", "/api/v1/knowledge-bases/abc/sources"), 16 * MiB)
+      assert.strictEqual(bodyLimitFor(options, "POST", "/api/v1/knowledge-bases/abc/documents/upload"), 101 * MiB)
+      // whole segments and the method matter
+      assert.strictEqual(bodyLimitFor(options, "POST", "/api/v1/contact-lists/abc/upload/x"), MiB)
+      assert.strictEqual(bodyLimitFor(options, "PATCH", "/api/v1/contact-lists/abc/upload"), MiB)
+      const capped = { ...options, maxUploadBytes: 2 * MiB }
+      assert.strictEqual(bodyLimitFor(capped, "POST", "/api/v1/knowledge-bases/abc/documents/upload"), 2 * MiB)
+      assert.strictEqual(bodyLimitFor(capped, "POST", "/api/v1/agents"), MiB)
+    }
+  )
 
   it("fit what each large-body route documents, and the services read no less than the gateway lets through", () => {
     const limitOf = (path: string) => bodyLimitFor({ ...defaultProtection, maxUploadBytes: Infinity }, "POST", path)

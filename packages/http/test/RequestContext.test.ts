@@ -13,7 +13,7 @@ const run = (app: Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, 
     const logger = Logger.make(({ annotations, message }) => {
       lines.push({ message, annotations: Object.fromEntries(HashMap.toEntries(annotations)) })
     })
-    const response = yield* withRequestContext("test")(app as any).pipe(
+    const response = yield* withRequestContext("test")(app).pipe(
       Effect.provideService(HttpServerRequest.HttpServerRequest, requestFor(url, headers)),
       Effect.provide(Logger.replace(Logger.defaultLogger, logger))
     ) as Effect.Effect<HttpServerResponse.HttpServerResponse>

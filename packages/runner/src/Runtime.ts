@@ -70,7 +70,7 @@ const IngestionWorker = Layer.scopedDiscard(
 export interface RuntimeOptions {
   readonly simulator: SimulatorOptions
   /** Carriers by name; every provider without one uses the simulator. */
-  readonly carriers?: Partial<Record<PhoneProvider, Effect.Effect<Carrier, never, any>>>
+  readonly carriers?: Partial<Record<PhoneProvider, Effect.Effect<Carrier, never, unknown>>>
   readonly webhooks: DispatcherOptions
   /** How often the ledger's sweep settles calls whose settlement was lost and drops abandoned reservations. */
   readonly supervisorInterval: Duration.DurationInput
@@ -80,8 +80,8 @@ export interface RuntimeOptions {
   readonly messaging: MessagingOptions
   /** Message adapters; the simulated senders stand in for every one not given. */
   readonly senders?: {
-    readonly chatApp?: Effect.Effect<ChatAppSender, never, any> | undefined
-    readonly sms?: Partial<Record<PhoneProvider, Effect.Effect<SmsSender, never, any>>> | undefined
+    readonly chatApp?: Effect.Effect<ChatAppSender, never, unknown> | undefined
+    readonly sms?: Partial<Record<PhoneProvider, Effect.Effect<SmsSender, never, unknown>>> | undefined
   } | undefined
   /** Vector store, embedders and settings of knowledge bases (default: no vector store, offline embedder). */
   readonly knowledge?: KnowledgeOptions | undefined

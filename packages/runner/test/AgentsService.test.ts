@@ -35,13 +35,16 @@ describe(`Agents service (${TestDatabase.backend()})`, () => {
         assert.strictEqual((yield* Effect.flip(agents.get(yield* newTenant, agent.id)))._tag, "AgentNotFound")
       }))
 
-    it.effect("an update naming a knowledge base the tenant lacks changes nothing, not even the rest of the patch", () =>
+    it.effect("an update naming a knowledge base the tenant lacks changes nothing, not even its other fields", () =>
       Effect.gen(function*() {
         const agents = yield* Agents
         const tenantId = yield* newTenant
         const agent = yield* agents.create(tenantId, { agent_persona_id: RECEPTIONIST, name: "Before" })
         const refused = yield* Effect.flip(
-          agents.update(tenantId, agent.id, { name: "After", knowledgeBaseIds: [crypto.randomUUID() as KnowledgeBaseId] })
+          agents.update(tenantId, agent.id, {
+            name: "After",
+            knowledgeBaseIds: [crypto.randomUUID() as KnowledgeBaseId]
+          })
         )
         assert.strictEqual(refused._tag, "UnknownKnowledgeBase")
         assert.strictEqual((yield* agents.get(tenantId, agent.id)).name, "Before")

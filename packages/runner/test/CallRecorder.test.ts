@@ -161,26 +161,30 @@ describe("the recording's timeline", () => {
       assert.isTrue(right.slice(16_800).every((s) => s === 0))
     })))
 
-  it("a gap in the stream's times is silence on both sides, audio sent ahead plays on; the stream's end writes what played", () => {
-    const { left, right, timeline } = memoryTimeline()
-    const tone = Int16Array.from({ length: 4_000 }, (_, i) => Math.round(8_000 * Math.sin(i / 5)))
-    const frame = (at: number) => ({ pcm: new Int16Array(FRAME_SAMPLES).fill(1_000), at })
-    timeline.caller(frame(0), 1_000)
-    timeline.played(tone, 1_020)
-    // the line sends nothing for 200 ms (silence suppressed), then one frame
-    timeline.caller(frame(220), 1_220)
-    assert.strictEqual(left.length, 240 * 8)
-    assert.isTrue(left.slice(160, 1_760).every((s) => s === 0))
-    assert.deepStrictEqual(right.slice(160, 1_920), [...tone.subarray(0, 1_760)])
-    // the stream stops at 400 ms: the tone played until then, no further
-    timeline.end(1_400)
-    assert.strictEqual(right.length, 400 * 8)
-    assert.deepStrictEqual(right.slice(160), [...tone.subarray(0, 400 * 8 - 160)])
-    // the first end counts (the conversation's close comes after the stream's)
-    timeline.end(3_000)
-    timeline.caller(frame(2_000), 3_000)
-    assert.deepStrictEqual([left.length, right.length], [400 * 8, 400 * 8])
-  })
+  it(
+    "a gap in the stream's times is silence on both sides, audio sent ahead plays on; the stream's end writes what " +
+      "played",
+    () => {
+      const { left, right, timeline } = memoryTimeline()
+      const tone = Int16Array.from({ length: 4_000 }, (_, i) => Math.round(8_000 * Math.sin(i / 5)))
+      const frame = (at: number) => ({ pcm: new Int16Array(FRAME_SAMPLES).fill(1_000), at })
+      timeline.caller(frame(0), 1_000)
+      timeline.played(tone, 1_020)
+      // the line sends nothing for 200 ms (silence suppressed), then one frame
+      timeline.caller(frame(220), 1_220)
+      assert.strictEqual(left.length, 240 * 8)
+      assert.isTrue(left.slice(160, 1_760).every((s) => s === 0))
+      assert.deepStrictEqual(right.slice(160, 1_920), [...tone.subarray(0, 1_760)])
+      // the stream stops at 400 ms: the tone played until then, no further
+      timeline.end(1_400)
+      assert.strictEqual(right.length, 400 * 8)
+      assert.deepStrictEqual(right.slice(160), [...tone.subarray(0, 400 * 8 - 160)])
+      // the first end counts (the conversation's close comes after the stream's)
+      timeline.end(3_000)
+      timeline.caller(frame(2_000), 3_000)
+      assert.deepStrictEqual([left.length, right.length], [400 * 8, 400 * 8])
+    }
+  )
 
   it("a line that goes quiet at the end (sends nothing) is recorded to the stream's end, as silence", () => {
     const { left, right, timeline } = memoryTimeline()
@@ -190,28 +194,32 @@ describe("the recording's timeline", () => {
     assert.isTrue(left.slice(FRAME_SAMPLES).every((s) => s === 0))
   })
 
-  it("a stream whose frames start late is placed when they came; a stream that comes back goes on after the silence", () => {
-    const { left, right, timeline } = memoryTimeline()
-    const frame = (at: number) => ({ pcm: new Int16Array(FRAME_SAMPLES).fill(900), at })
-    const greeting = new Int16Array(4_000).fill(1_500)
-    // the stream opens at 50_000 and the greeting plays at once; the client's first frame (its time 0) comes 1 s later
-    timeline.restart(50_000)
-    timeline.played(greeting, 50_000)
-    timeline.caller(frame(0), 51_000)
-    timeline.caller(frame(20), 51_020)
-    assert.strictEqual(left.length, 1_040 * 8)
-    assert.isTrue(left.slice(0, 8_000).every((s) => s === 0))
-    assert.isTrue(left.slice(8_000).every((s) => s === 900))
-    assert.deepStrictEqual(right.slice(0, 4_000), [...greeting])
-    assert.isTrue(right.slice(4_000).every((s) => s === 0))
-    // the line drops at 51_040 and a new stream (its clock from 0 again) starts 2 s later
-    timeline.end(51_040)
-    timeline.restart(53_040)
-    timeline.caller(frame(0), 53_040)
-    assert.strictEqual(left.length, 3_060 * 8)
-    assert.isTrue(left.slice(1_040 * 8, 3_040 * 8).every((s) => s === 0))
-    assert.isTrue(left.slice(3_040 * 8).every((s) => s === 900))
-  })
+  it(
+    "a stream whose frames start late is placed when they came; a stream that comes back goes on after the silence",
+    () => {
+      const { left, right, timeline } = memoryTimeline()
+      const frame = (at: number) => ({ pcm: new Int16Array(FRAME_SAMPLES).fill(900), at })
+      const greeting = new Int16Array(4_000).fill(1_500)
+      // the stream opens at 50_000 and the greeting plays at once;
+      // the client's first frame (its time 0) comes 1 s later
+      timeline.restart(50_000)
+      timeline.played(greeting, 50_000)
+      timeline.caller(frame(0), 51_000)
+      timeline.caller(frame(20), 51_020)
+      assert.strictEqual(left.length, 1_040 * 8)
+      assert.isTrue(left.slice(0, 8_000).every((s) => s === 0))
+      assert.isTrue(left.slice(8_000).every((s) => s === 900))
+      assert.deepStrictEqual(right.slice(0, 4_000), [...greeting])
+      assert.isTrue(right.slice(4_000).every((s) => s === 0))
+      // the line drops at 51_040 and a new stream (its clock from 0 again) starts 2 s later
+      timeline.end(51_040)
+      timeline.restart(53_040)
+      timeline.caller(frame(0), 53_040)
+      assert.strictEqual(left.length, 3_060 * 8)
+      assert.isTrue(left.slice(1_040 * 8, 3_040 * 8).every((s) => s === 0))
+      assert.isTrue(left.slice(3_040 * 8).every((s) => s === 900))
+    }
+  )
 
   it("a web call's recording is 16 kHz: each channel's rate doubled", () => {
     const out: Array<Int16Array> = []
@@ -252,43 +260,48 @@ const fakeMedia = (mode: "events" | "listen") =>
 
 describe("recordMedia", () => {
   for (const mode of ["events", "listen"] as const) {
-    it.scoped(`records a stream whose frames come ${mode === "events" ? "as events" : "on the hot path"}, passing everything on`, () =>
-      Effect.gen(function*() {
-        const { left, right, timeline } = memoryTimeline()
-        const fake = yield* fakeMedia(mode)
-        const wrapped = yield* recordMedia(fake.media, timeline)
-        const heard: Array<number> = []
-        wrapped.listen?.((frame) => void heard.push(frame.at))
-        const caller = (yield* callerLine(QUESTION)).subarray(0, 50 * FRAME_SAMPLES)
-        const agent = new Int16Array(1_600).fill(2_000)
-        for (const [i, pcm] of frames(caller).entries()) {
-          if (i === 10) {
-            yield* wrapped.play(agent)
-            yield* wrapped.mark("r1:1")
+    it.scoped(
+      `records a stream whose frames come ${
+        mode === "events" ? "as events" : "on the hot path"
+      }, passing everything on`,
+      () =>
+        Effect.gen(function*() {
+          const { left, right, timeline } = memoryTimeline()
+          const fake = yield* fakeMedia(mode)
+          const wrapped = yield* recordMedia(fake.media, timeline)
+          const heard: Array<number> = []
+          wrapped.listen?.((frame) => void heard.push(frame.at))
+          const caller = (yield* callerLine(QUESTION)).subarray(0, 50 * FRAME_SAMPLES)
+          const agent = new Int16Array(1_600).fill(2_000)
+          for (const [i, pcm] of frames(caller).entries()) {
+            if (i === 10) {
+              yield* wrapped.play(agent)
+              yield* wrapped.mark("r1:1")
+            }
+            if (i === 15) yield* wrapped.clear
+            yield* fake.frame(pcm, i * 20)
+            yield* TestClock.adjust("20 millis")
           }
-          if (i === 15) yield* wrapped.clear
-          yield* fake.frame(pcm, i * 20)
-          yield* TestClock.adjust("20 millis")
-        }
-        yield* Queue.offer(fake.events, MediaEvent.Stopped({ at: 1_000, reason: "test" }))
-        // the engine's side: events (audio included, from an event adapter) come through in order
-        const taken: Array<string> = []
-        for (;;) {
-          const event = yield* Queue.take(wrapped.events)
-          if (event._tag === "Audio") heard.push(event.at)
-          taken.push(event._tag)
-          if (event._tag === "Stopped") break
-        }
-        assert.deepStrictEqual(heard, Array.from({ length: 50 }, (_, i) => i * 20))
-        assert.deepStrictEqual(fake.sent, ["play 1600", "mark r1:1", "clear"])
-        assert.strictEqual(taken.at(-1), "Stopped")
-        assert.deepStrictEqual(left, [...caller])
-        // the agent's audio from where it was sent (frame 10, or 9 ms on for frames that arrive late) to the clear
-        const start = right.findIndex((s) => s !== 0)
-        let end = right.length
-        while (end > 0 && right[end - 1] === 0) end--
-        assert.approximately(start, 10 * FRAME_SAMPLES, FRAME_SAMPLES)
-        assert.approximately(end - start, 5 * FRAME_SAMPLES, FRAME_SAMPLES)
-      }))
+          yield* Queue.offer(fake.events, MediaEvent.Stopped({ at: 1_000, reason: "test" }))
+          // the engine's side: events (audio included, from an event adapter) come through in order
+          const taken: Array<string> = []
+          for (;;) {
+            const event = yield* Queue.take(wrapped.events)
+            if (event._tag === "Audio") heard.push(event.at)
+            taken.push(event._tag)
+            if (event._tag === "Stopped") break
+          }
+          assert.deepStrictEqual(heard, Array.from({ length: 50 }, (_, i) => i * 20))
+          assert.deepStrictEqual(fake.sent, ["play 1600", "mark r1:1", "clear"])
+          assert.strictEqual(taken.at(-1), "Stopped")
+          assert.deepStrictEqual(left, [...caller])
+          // the agent's audio from where it was sent (frame 10, or 9 ms on for frames that arrive late) to the clear
+          const start = right.findIndex((s) => s !== 0)
+          let end = right.length
+          while (end > 0 && right[end - 1] === 0) end--
+          assert.approximately(start, 10 * FRAME_SAMPLES, FRAME_SAMPLES)
+          assert.approximately(end - start, 5 * FRAME_SAMPLES, FRAME_SAMPLES)
+        })
+    )
   }
 })

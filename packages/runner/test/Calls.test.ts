@@ -1,7 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { assert, describe, it } from "@effect/vitest"
 import { type CallSpec, LiveCallEntity, type SessionId } from "@voiceagent/domain/Calls"
-import type { AgentId, ApiKeyId, TenantId, UserId, VoiceNumberId } from "@voiceagent/domain/Ids"
+import type { AgentId, ApiKeyId, PersonaId, TenantId, UserId, VoiceNumberId } from "@voiceagent/domain/Ids"
 import { TenantEntity } from "@voiceagent/domain/TenantEntity"
 import { AgentsRepo } from "@voiceagent/runner/Agents/AgentsRepo"
 import { ApiKeysRepo } from "@voiceagent/runner/ApiKeys/ApiKeysRepo"
@@ -40,7 +40,7 @@ const newTenant = (topUp: number) =>
       companyName: "Co"
     })
     const tenantId = tenant!.id as TenantId
-    const persona = Option.getOrThrow(yield* agents.findPersona("4a1f0c56-2c1e-4d1a-9a53-0d6b3f6e0001" as any))
+    const persona = Option.getOrThrow(yield* agents.findPersona("4a1f0c56-2c1e-4d1a-9a53-0d6b3f6e0001" as PersonaId))
     const agent = yield* agents.create(tenantId, persona, "Agent")
     if (topUp > 0) {
       yield* (yield* TenantEntity.client)(tenantId).TopUp({ idempotencyKey: `seed-${tenantId}`, amount: topUp })
@@ -162,34 +162,38 @@ describe("live calls, driven by TestClock", () => {
         assert.strictEqual((yield* wallet(t.tenantId)).reserved, 0)
       }))
 
-    it.effect("a held call waits on the runner's timer wheel, lets its entity go while it rings, and leaves no timer when it ends", () =>
-      Effect.gen(function*() {
-        const wheel = yield* TimerWheel
-        const localCalls = yield* LocalCalls
-        const t = yield* newTenant(1000)
-        const { call, sessionId } = yield* start(spec(t, "+14155559002", { dialTimeoutSeconds: 1200 }))
-        yield* advance(3)
-        assert.strictEqual((yield* call.Status()).status, "RINGING")
-        const row = yield* session(sessionId)
-        // the ring deadline is an entry of the wheel, at the dial time plus the dial timeout
-        assert.strictEqual(wheel.deadlineOf(sessionId, "ring"), row.dialedAt.getTime() + 1_200_000)
-        // a ringing call is not kept resident: idle for MAX_IDLE_MS (the reaper looks as often), its entity goes
-        yield* TestKit.advance(Duration.millis(3 * MAX_IDLE_MS))
-        yield* eventually(
-          Effect.sync(() => assert.isFalse(localCalls.has(sessionId), "the ringing call's entity still runs"))
-        )
-        assert.isUndefined(wheel.deadlineOf(sessionId, "resident"))
-        // what it leaves is its wake at the ring deadline
-        assert.strictEqual(wheel.deadlineOf(sessionId, "ring"), row.dialedAt.getTime() + 1_200_000)
-        // a request starts it again, from its row
-        assert.strictEqual((yield* call.Status()).status, "RINGING")
-        yield* call.Hangup({ requestId: "stop" })
-        yield* eventually(Effect.sync(() => {
-          assert.isUndefined(wheel.deadlineOf(sessionId, "ring"))
+    it.effect(
+      "a held call waits on the runner's timer wheel, lets its entity go while it rings, and leaves no timer when it " +
+        "ends",
+      () =>
+        Effect.gen(function*() {
+          const wheel = yield* TimerWheel
+          const localCalls = yield* LocalCalls
+          const t = yield* newTenant(1000)
+          const { call, sessionId } = yield* start(spec(t, "+14155559002", { dialTimeoutSeconds: 1200 }))
+          yield* advance(3)
+          assert.strictEqual((yield* call.Status()).status, "RINGING")
+          const row = yield* session(sessionId)
+          // the ring deadline is an entry of the wheel, at the dial time plus the dial timeout
+          assert.strictEqual(wheel.deadlineOf(sessionId, "ring"), row.dialedAt.getTime() + 1_200_000)
+          // a ringing call is not kept resident: idle for MAX_IDLE_MS (the reaper looks as often), its entity goes
+          yield* TestKit.advance(Duration.millis(3 * MAX_IDLE_MS))
+          yield* eventually(
+            Effect.sync(() => assert.isFalse(localCalls.has(sessionId), "the ringing call's entity still runs"))
+          )
           assert.isUndefined(wheel.deadlineOf(sessionId, "resident"))
-        }))
-        assert.deepStrictEqual(yield* call.Status(), { status: "ENDED", outcome: "CANCELED" })
-      }))
+          // what it leaves is its wake at the ring deadline
+          assert.strictEqual(wheel.deadlineOf(sessionId, "ring"), row.dialedAt.getTime() + 1_200_000)
+          // a request starts it again, from its row
+          assert.strictEqual((yield* call.Status()).status, "RINGING")
+          yield* call.Hangup({ requestId: "stop" })
+          yield* eventually(Effect.sync(() => {
+            assert.isUndefined(wheel.deadlineOf(sessionId, "ring"))
+            assert.isUndefined(wheel.deadlineOf(sessionId, "resident"))
+          }))
+          assert.deepStrictEqual(yield* call.Status(), { status: "ENDED", outcome: "CANCELED" })
+        })
+    )
 
     it.effect("a long call is hung up at its maximum duration and billed for it", () =>
       Effect.gen(function*() {
@@ -213,57 +217,60 @@ describe("live calls, driven by TestClock", () => {
         assert.strictEqual((yield* wallet(t.tenantId)).balance, 995)
       }))
 
-    it.effect("the reservation is extended while the call lasts, and the call ends when the wallet cannot cover more", () =>
-      Effect.gen(function*() {
-        // enough for a 240 s call: 10 per 120 s chunk; the call wants 500 s
-        const rich = yield* newTenant(1000)
-        const poor = yield* newTenant(20)
-        const long = yield* start(spec(rich, "+14155550500"))
-        const short = yield* start(spec(poor, "+14155550500"))
-        yield* advance(2 + 110)
-        yield* eventually(Effect.gen(function*() {
-          assert.strictEqual((yield* wallet(rich.tenantId)).reserved, 20, "extended before the first chunk ran out")
-          assert.strictEqual((yield* wallet(poor.tenantId)).reserved, 20)
-        }))
-        yield* advance(120)
-        yield* eventually(Effect.gen(function*() {
-          assert.strictEqual((yield* wallet(rich.tenantId)).reserved, 30)
-          assert.strictEqual((yield* wallet(poor.tenantId)).reserved, 20, "no more to hold")
-        }))
-        yield* advance(20)
-        const cut = yield* eventually(Effect.gen(function*() {
-          const row = yield* session(short.sessionId)
-          assert.strictEqual(row.status, "ENDED")
-          return row
-        }))
-        assert.deepStrictEqual([cut.status, cut.outcome, cut.endReason, cut.durationSeconds, cut.cost], [
-          "ENDED",
-          "ANSWERED",
-          "funds_exhausted",
-          240,
-          20
-        ])
-        assert.deepStrictEqual(
-          yield* wallet(poor.tenantId),
-          { currency: "USD", balance: 0, reserved: 0, available: 0 } as any
-        )
-        yield* advance(270)
-        const full = yield* eventually(Effect.gen(function*() {
-          const row = yield* session(long.sessionId)
-          assert.strictEqual(row.status, "ENDED")
-          return row
-        }))
-        assert.deepStrictEqual([full.outcome, full.durationSeconds, full.billedSeconds, full.cost], [
-          "ANSWERED",
-          500,
-          504,
-          42
-        ])
-        assert.deepStrictEqual(
-          yield* wallet(rich.tenantId),
-          { currency: "USD", balance: 958, reserved: 0, available: 958 } as any
-        )
-      }))
+    it.effect(
+      "the reservation is extended while the call lasts, and the call ends when the wallet cannot cover more",
+      () =>
+        Effect.gen(function*() {
+          // enough for a 240 s call: 10 per 120 s chunk; the call wants 500 s
+          const rich = yield* newTenant(1000)
+          const poor = yield* newTenant(20)
+          const long = yield* start(spec(rich, "+14155550500"))
+          const short = yield* start(spec(poor, "+14155550500"))
+          yield* advance(2 + 110)
+          yield* eventually(Effect.gen(function*() {
+            assert.strictEqual((yield* wallet(rich.tenantId)).reserved, 20, "extended before the first chunk ran out")
+            assert.strictEqual((yield* wallet(poor.tenantId)).reserved, 20)
+          }))
+          yield* advance(120)
+          yield* eventually(Effect.gen(function*() {
+            assert.strictEqual((yield* wallet(rich.tenantId)).reserved, 30)
+            assert.strictEqual((yield* wallet(poor.tenantId)).reserved, 20, "no more to hold")
+          }))
+          yield* advance(20)
+          const cut = yield* eventually(Effect.gen(function*() {
+            const row = yield* session(short.sessionId)
+            assert.strictEqual(row.status, "ENDED")
+            return row
+          }))
+          assert.deepStrictEqual([cut.status, cut.outcome, cut.endReason, cut.durationSeconds, cut.cost], [
+            "ENDED",
+            "ANSWERED",
+            "funds_exhausted",
+            240,
+            20
+          ])
+          assert.deepStrictEqual(
+            yield* wallet(poor.tenantId),
+            { currency: "USD", balance: 0, reserved: 0, available: 0 } as any
+          )
+          yield* advance(270)
+          const full = yield* eventually(Effect.gen(function*() {
+            const row = yield* session(long.sessionId)
+            assert.strictEqual(row.status, "ENDED")
+            return row
+          }))
+          assert.deepStrictEqual([full.outcome, full.durationSeconds, full.billedSeconds, full.cost], [
+            "ANSWERED",
+            500,
+            504,
+            42
+          ])
+          assert.deepStrictEqual(
+            yield* wallet(rich.tenantId),
+            { currency: "USD", balance: 958, reserved: 0, available: 958 } as any
+          )
+        })
+    )
 
     it.effect("hang-up: before the answer the call is canceled and free; after it, billed for what was said", () =>
       Effect.gen(function*() {

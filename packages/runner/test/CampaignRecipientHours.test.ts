@@ -67,7 +67,8 @@ const insideLocalHours = (phone: string, at: number, start = 8 * 60, end = 21 * 
 describe("recipient-local calling hours under the TestClock", () => {
   it.layer(TestKit.layer(), { timeout: 300_000 })("from Saturday 2026-03-07, 07:00 EST", (it) => {
     it.effect(
-      "contacts in seven US zones and two ambiguous areas are each dialed inside their own 08:00-21:00, before and after the spring-forward; none twice; the campaign completes",
+      "contacts in seven US zones and two ambiguous areas are each dialed inside their own 08:00-21:00, before and " +
+        "after the spring-forward; none twice; the campaign completes",
       () =>
         Effect.gen(function*() {
           yield* TestKit.startAt("2026-03-07T12:00:00Z")
@@ -199,7 +200,8 @@ describe("recipient-local calling hours under the TestClock", () => {
     )
 
     it.effect(
-      "on top of the campaign's window: the first overlap of both; a contact whose hours never meet the window is skipped (NO_CALLING_HOURS) and the campaign completes",
+      "on top of the campaign's window: the first overlap of both; a contact whose hours never meet the window is " +
+        "skipped (NO_CALLING_HOURS) and the campaign completes",
       () =>
         Effect.gen(function*() {
           const campaigns = yield* Campaigns

@@ -122,7 +122,8 @@ describe("campaigns under the TestClock", () => {
   // -------------------------------------------------------------------------------------------
   it.layer(TestKit.layer(), { timeout: 300_000 })("from Sunday 2026-11-01, 01:00 EDT", (it) => {
     it.effect(
-      "New York: a campaign started outside its window dials at the next opening, 09:00 EST after the fall-back (14:00Z, not 13:00Z)",
+      "New York: a campaign started outside its window dials at the next opening, 09:00 EST after the fall-back " +
+        "(14:00Z, not 13:00Z)",
       () =>
         Effect.gen(function*() {
           yield* TestKit.startAt("2026-11-01T05:00:00Z")
@@ -256,52 +257,55 @@ describe("campaigns under the TestClock", () => {
 
     // From here on the window is always open (UTC, all day), and the clock is past 18:30Z.
 
-    it.effect("schedule(at) dials exactly at `at`; the list is snapshotted then (totalContacts), not before or after", () =>
-      Effect.gen(function*() {
-        const campaigns = yield* Campaigns
-        const numbers = [phone(3, 0, "0010"), phone(3, 1, "0020")]
-        const addedBeforeStart = phone(3, 2, "0030")
-        const addedAfterStart = phone(3, 3, "0040")
-        const fx = yield* setup(numbers)
-        const c = yield* create(fx)
-        assert.deepStrictEqual([c.status, c.totalContacts, c.scheduledAt, c.startedAt], ["DRAFT", 0, null, null])
-        const t0 = yield* now
-        const start = t0 + 10 * MINUTE
-        const scheduled = yield* campaigns.schedule(fx.tenantId, c.id, new Date(start))
-        assert.deepStrictEqual([scheduled.status, iso(scheduled.scheduledAt)], ["SCHEDULED", iso(start)])
+    it.effect(
+      "schedule(at) dials exactly at `at`; the list is snapshotted then (totalContacts), not before or after",
+      () =>
+        Effect.gen(function*() {
+          const campaigns = yield* Campaigns
+          const numbers = [phone(3, 0, "0010"), phone(3, 1, "0020")]
+          const addedBeforeStart = phone(3, 2, "0030")
+          const addedAfterStart = phone(3, 3, "0040")
+          const fx = yield* setup(numbers)
+          const c = yield* create(fx)
+          assert.deepStrictEqual([c.status, c.totalContacts, c.scheduledAt, c.startedAt], ["DRAFT", 0, null, null])
+          const t0 = yield* now
+          const start = t0 + 10 * MINUTE
+          const scheduled = yield* campaigns.schedule(fx.tenantId, c.id, new Date(start))
+          assert.deepStrictEqual([scheduled.status, iso(scheduled.scheduledAt)], ["SCHEDULED", iso(start)])
 
-        yield* TestKit.advanceTo(start - 1)
-        const before = yield* get(fx.tenantId, c.id)
-        assert.deepStrictEqual([before.status, before.totalContacts, before.startedAt], ["SCHEDULED", 0, null])
-        assert.deepStrictEqual(yield* dialsAmong([...numbers, addedBeforeStart]), [])
-        // a contact added while the campaign is only scheduled is in the snapshot
-        yield* addContacts(fx.tenantId, fx.contactListId, [addedBeforeStart])
+          yield* TestKit.advanceTo(start - 1)
+          const before = yield* get(fx.tenantId, c.id)
+          assert.deepStrictEqual([before.status, before.totalContacts, before.startedAt], ["SCHEDULED", 0, null])
+          assert.deepStrictEqual(yield* dialsAmong([...numbers, addedBeforeStart]), [])
+          // a contact added while the campaign is only scheduled is in the snapshot
+          yield* addContacts(fx.tenantId, fx.contactListId, [addedBeforeStart])
 
-        yield* TestKit.advanceTo(start)
-        const started = yield* get(fx.tenantId, c.id)
-        assert.deepStrictEqual([started.status, started.totalContacts, started.startedAt && iso(started.startedAt)], [
-          "RUNNING",
-          3,
-          iso(start)
-        ])
-        assert.deepStrictEqual(yield* dialsTo(numbers[0]!), [iso(start)])
-        // one added once dialing has started is not
-        yield* addContacts(fx.tenantId, fx.contactListId, [addedAfterStart])
+          yield* TestKit.advanceTo(start)
+          const started = yield* get(fx.tenantId, c.id)
+          assert.deepStrictEqual([started.status, started.totalContacts, started.startedAt && iso(started.startedAt)], [
+            "RUNNING",
+            3,
+            iso(start)
+          ])
+          assert.deepStrictEqual(yield* dialsTo(numbers[0]!), [iso(start)])
+          // one added once dialing has started is not
+          yield* addContacts(fx.tenantId, fx.contactListId, [addedAfterStart])
 
-        yield* TestKit.advanceTo(start + 2 * MINUTE)
-        assert.deepStrictEqual(yield* dialsAmong([...numbers, addedBeforeStart, addedAfterStart]), [
-          [numbers[0]!, iso(start)],
-          [numbers[1]!, iso(start + SECOND)],
-          [addedBeforeStart, iso(start + 2 * SECOND)]
-        ])
-        const done = yield* get(fx.tenantId, c.id)
-        // the last call: dialed at +2 s, answered at +4 s, 30 s of talk
-        assert.deepStrictEqual([done.status, done.totalContacts, done.completedAt && iso(done.completedAt)], [
-          "COMPLETED",
-          3,
-          iso(start + 34 * SECOND)
-        ])
-      }))
+          yield* TestKit.advanceTo(start + 2 * MINUTE)
+          assert.deepStrictEqual(yield* dialsAmong([...numbers, addedBeforeStart, addedAfterStart]), [
+            [numbers[0]!, iso(start)],
+            [numbers[1]!, iso(start + SECOND)],
+            [addedBeforeStart, iso(start + 2 * SECOND)]
+          ])
+          const done = yield* get(fx.tenantId, c.id)
+          // the last call: dialed at +2 s, answered at +4 s, 30 s of talk
+          assert.deepStrictEqual([done.status, done.totalContacts, done.completedAt && iso(done.completedAt)], [
+            "COMPLETED",
+            3,
+            iso(start + 34 * SECOND)
+          ])
+        })
+    )
 
     it.effect("rescheduling a SCHEDULED campaign moves its start, earlier or later", () =>
       Effect.gen(function*() {
@@ -355,490 +359,518 @@ describe("campaigns under the TestClock", () => {
         }
       }))
 
-    it.effect("redials unanswered, busy and failed contacts after redialDelayMin until maxAttempts; an answer is final", () =>
-      Effect.gen(function*() {
-        const campaigns = yield* Campaigns
-        const [noAnswer, busy, failed, refused, answered] = [
-          phone(6, 0, "9002"),
-          phone(6, 1, "9001"),
-          phone(6, 2, "9003"),
-          phone(6, 3, "9004"),
-          phone(6, 4, "0005")
-        ] as const
-        const fx = yield* setup([noAnswer, busy, failed, refused, answered])
-        const c = yield* create(fx, { ...ALWAYS, dialTimeout: 10, maxAttempts: 3, redialDelayMin: 5 })
-        const t0 = yield* now
-        yield* campaigns.schedule(fx.tenantId, c.id, null)
-        yield* TestKit.advance(12 * MINUTE)
-        const at = (seconds: number) => iso(t0 + seconds * SECOND)
+    it.effect(
+      "redials unanswered, busy and failed contacts after redialDelayMin until maxAttempts; an answer is final",
+      () =>
+        Effect.gen(function*() {
+          const campaigns = yield* Campaigns
+          const [noAnswer, busy, failed, refused, answered] = [
+            phone(6, 0, "9002"),
+            phone(6, 1, "9001"),
+            phone(6, 2, "9003"),
+            phone(6, 3, "9004"),
+            phone(6, 4, "0005")
+          ] as const
+          const fx = yield* setup([noAnswer, busy, failed, refused, answered])
+          const c = yield* create(fx, { ...ALWAYS, dialTimeout: 10, maxAttempts: 3, redialDelayMin: 5 })
+          const t0 = yield* now
+          yield* campaigns.schedule(fx.tenantId, c.id, null)
+          yield* TestKit.advance(12 * MINUTE)
+          const at = (seconds: number) => iso(t0 + seconds * SECOND)
 
-        // first round, one dial a second; the ends: no answer +10 (timeout), busy +3, failed +4,
-        // refused +3 (at its dial), answered +11. Redials 300 s after each end, one dial a second.
-        assert.deepStrictEqual(yield* dialsTo(noAnswer), [at(0), at(310), at(620)])
-        assert.deepStrictEqual(yield* dialsTo(busy), [at(1), at(303), at(605)])
-        assert.deepStrictEqual(yield* dialsTo(failed), [at(2), at(305), at(607)])
-        assert.deepStrictEqual(yield* dialsTo(refused), [], "the carrier refused it: never dialed")
-        assert.deepStrictEqual(yield* dialsTo(answered), [at(4)])
+          // first round, one dial a second; the ends: no answer +10 (timeout), busy +3, failed +4,
+          // refused +3 (at its dial), answered +11. Redials 300 s after each end, one dial a second.
+          assert.deepStrictEqual(yield* dialsTo(noAnswer), [at(0), at(310), at(620)])
+          assert.deepStrictEqual(yield* dialsTo(busy), [at(1), at(303), at(605)])
+          assert.deepStrictEqual(yield* dialsTo(failed), [at(2), at(305), at(607)])
+          assert.deepStrictEqual(yield* dialsTo(refused), [], "the carrier refused it: never dialed")
+          assert.deepStrictEqual(yield* dialsTo(answered), [at(4)])
 
-        const attempts = yield* TestKit.attempts(fx.tenantId, c.id)
-        const of = (number: string) => attempts.filter((a) => a.phoneNumber === number)
-        const summary = (number: string) => of(number).map((a) => [a.attemptNumber, a.status, a.outcome])
-        assert.deepStrictEqual(summary(noAnswer), [[1, "ENDED", "UNANSWERED"], [2, "ENDED", "UNANSWERED"], [
-          3,
-          "ENDED",
-          "UNANSWERED"
-        ]])
-        assert.deepStrictEqual(summary(busy), [[1, "ENDED", "BUSY"], [2, "ENDED", "BUSY"], [3, "ENDED", "BUSY"]])
-        assert.deepStrictEqual(summary(failed), [[1, "ENDED", "FAILED"], [2, "ENDED", "FAILED"], [
-          3,
-          "ENDED",
-          "FAILED"
-        ]])
-        assert.deepStrictEqual(summary(refused), [[1, "ENDED", "FAILED"], [2, "ENDED", "FAILED"], [
-          3,
-          "ENDED",
-          "FAILED"
-        ]])
-        assert.deepStrictEqual(summary(answered), [[1, "ENDED", "ANSWERED"]])
-        // an unanswered call rings for dialTimeout (10 s)
-        for (const a of of(noAnswer)) assert.strictEqual(a.endedAt!.getTime() - a.dialedAt!.getTime(), 10 * SECOND)
-        // each redial is at least redialDelayMin after the previous attempt's end
-        for (const number of [noAnswer, busy, failed, refused]) {
-          const rows = of(number)
-          for (let i = 1; i < rows.length; i++) {
-            assert.isAtLeast(rows[i]!.dialedAt!.getTime() - rows[i - 1]!.endedAt!.getTime(), 5 * MINUTE)
+          const attempts = yield* TestKit.attempts(fx.tenantId, c.id)
+          const of = (number: string) => attempts.filter((a) => a.phoneNumber === number)
+          const summary = (number: string) => of(number).map((a) => [a.attemptNumber, a.status, a.outcome])
+          assert.deepStrictEqual(summary(noAnswer), [[1, "ENDED", "UNANSWERED"], [2, "ENDED", "UNANSWERED"], [
+            3,
+            "ENDED",
+            "UNANSWERED"
+          ]])
+          assert.deepStrictEqual(summary(busy), [[1, "ENDED", "BUSY"], [2, "ENDED", "BUSY"], [3, "ENDED", "BUSY"]])
+          assert.deepStrictEqual(summary(failed), [[1, "ENDED", "FAILED"], [2, "ENDED", "FAILED"], [
+            3,
+            "ENDED",
+            "FAILED"
+          ]])
+          assert.deepStrictEqual(summary(refused), [[1, "ENDED", "FAILED"], [2, "ENDED", "FAILED"], [
+            3,
+            "ENDED",
+            "FAILED"
+          ]])
+          assert.deepStrictEqual(summary(answered), [[1, "ENDED", "ANSWERED"]])
+          // an unanswered call rings for dialTimeout (10 s)
+          for (const a of of(noAnswer)) assert.strictEqual(a.endedAt!.getTime() - a.dialedAt!.getTime(), 10 * SECOND)
+          // each redial is at least redialDelayMin after the previous attempt's end
+          for (const number of [noAnswer, busy, failed, refused]) {
+            const rows = of(number)
+            for (let i = 1; i < rows.length; i++) {
+              assert.isAtLeast(rows[i]!.dialedAt!.getTime() - rows[i - 1]!.endedAt!.getTime(), 5 * MINUTE)
+            }
           }
-        }
-        assert.deepStrictEqual(of(refused).map((a) => iso(a.dialedAt!)), [at(3), at(304), at(604)])
+          assert.deepStrictEqual(of(refused).map((a) => iso(a.dialedAt!)), [at(3), at(304), at(604)])
 
-        const done = yield* get(fx.tenantId, c.id)
-        assert.deepStrictEqual(
-          [
+          const done = yield* get(fx.tenantId, c.id)
+          assert.deepStrictEqual(
+            [
+              done.status,
+              done.totalContacts,
+              done.dialedContacts,
+              done.answeredContacts,
+              done.completedAt && iso(done.completedAt)
+            ],
+            ["COMPLETED", 5, 5, 1, at(630)],
+            "contacts are counted, not attempts"
+          )
+          const p = yield* progress(fx.tenantId, c.id)
+          assert.deepStrictEqual(p.contacts, {
+            pending: 0,
+            inProgress: 0,
+            answered: 1,
+            exhausted: 4,
+            skipped: 0,
+            cancelled: 0,
+            awaitingLocalHours: 0
+          })
+          assert.deepStrictEqual(p.attempts, {
+            total: 13,
+            inProgress: 0,
+            answered: 1,
+            unanswered: 3,
+            busy: 3,
+            failed: 6,
+            canceled: 0
+          })
+          assert.strictEqual(p.answerRate, 1 / 5)
+        })
+    )
+
+    it.effect(
+      "pause stops new dials while calls in progress finish; resume carries on; pause is refused outside RUNNING",
+      () =>
+        Effect.gen(function*() {
+          const campaigns = yield* Campaigns
+          const numbers = [0, 1, 2, 3, 4].map((i) => phone(7, i, "0030"))
+          const fx = yield* setup(numbers)
+          const c = yield* create(fx)
+          assert.strictEqual(yield* failureTag(campaigns.pause(fx.tenantId, c.id)), "CampaignStateConflict", "DRAFT")
+          assert.strictEqual(yield* failureTag(campaigns.resume(fx.tenantId, c.id)), "CampaignStateConflict", "DRAFT")
+          const t0 = yield* now
+          yield* campaigns.schedule(fx.tenantId, c.id, null)
+          yield* TestKit.advance(1500)
+          assert.strictEqual(yield* failureTag(campaigns.resume(fx.tenantId, c.id)), "CampaignStateConflict", "RUNNING")
+          const paused = yield* campaigns.pause(fx.tenantId, c.id)
+          assert.deepStrictEqual([paused.status, paused.statusReason], ["PAUSED", "PAUSED_BY_USER"])
+          assert.strictEqual(yield* failureTag(campaigns.pause(fx.tenantId, c.id)), "CampaignStateConflict", "PAUSED")
+
+          yield* TestKit.advance(5 * MINUTE)
+          assert.deepStrictEqual(yield* dialsAmong(numbers), [[numbers[0]!, iso(t0)], [numbers[1]!, iso(t0 + SECOND)]])
+          // the two calls were not cut: each talked its 30 s
+          const calls = yield* TestKit.attempts(fx.tenantId, c.id)
+          assert.deepStrictEqual(calls.map((a) => [a.outcome, iso(a.endedAt!)]), [
+            ["ANSWERED", iso(t0 + 32 * SECOND)],
+            ["ANSWERED", iso(t0 + 33 * SECOND)]
+          ])
+          const p = yield* progress(fx.tenantId, c.id)
+          assert.deepStrictEqual(
+            [p.status, p.statusReason, p.contacts.pending, p.contacts.answered, p.nextWindowOpensAt],
+            [
+              "PAUSED",
+              "PAUSED_BY_USER",
+              3,
+              2,
+              null
+            ]
+          )
+
+          const t1 = yield* now
+          const resumed = yield* campaigns.resume(fx.tenantId, c.id)
+          assert.deepStrictEqual([resumed.status, resumed.statusReason], ["RUNNING", null])
+          yield* TestKit.advance(MINUTE)
+          assert.deepStrictEqual((yield* dialsAmong(numbers)).slice(2), [
+            [numbers[2]!, iso(t1)],
+            [numbers[3]!, iso(t1 + SECOND)],
+            [numbers[4]!, iso(t1 + 2 * SECOND)]
+          ])
+          const done = yield* get(fx.tenantId, c.id)
+          assert.deepStrictEqual([
+            done.status,
+            done.dialedContacts,
+            done.answeredContacts,
+            done.completedAt && iso(done.completedAt)
+          ], [
+            "COMPLETED",
+            5,
+            5,
+            iso(t1 + 34 * SECOND)
+          ])
+          assert.strictEqual(
+            yield* failureTag(campaigns.pause(fx.tenantId, c.id)),
+            "CampaignStateConflict",
+            "COMPLETED"
+          )
+        })
+    )
+
+    it.effect(
+      "abort from SCHEDULED, RUNNING and PAUSED: FAILED with ABORTED, and pending contacts are never dialed",
+      () =>
+        Effect.gen(function*() {
+          const campaigns = yield* Campaigns
+          const scheduledNumbers = [phone(8, 0, "0005")]
+          const runningNumbers = [phone(8, 1, "9001"), phone(8, 2, "0010"), phone(8, 3, "0010"), phone(8, 4, "0010")]
+          const pausedNumbers = [phone(8, 5, "0010"), phone(8, 6, "0010")]
+          const fxS = yield* setup(scheduledNumbers)
+          const fxR = yield* setup(runningNumbers)
+          const fxP = yield* setup(pausedNumbers)
+          const s = yield* create(fxS)
+          const r = yield* create(fxR, { ...ALWAYS, maxAttempts: 3, redialDelayMin: 1 })
+          const p = yield* create(fxP, { ...ALWAYS, maxAttempts: 2, redialDelayMin: 1 })
+          assert.strictEqual(yield* failureTag(campaigns.abort(fxS.tenantId, s.id)), "CampaignStateConflict", "DRAFT")
+          const t0 = yield* now
+
+          yield* campaigns.schedule(fxS.tenantId, s.id, new Date(t0 + 2 * MINUTE))
+          yield* campaigns.schedule(fxR.tenantId, r.id, null)
+          yield* campaigns.schedule(fxP.tenantId, p.id, new Date(t0 + MINUTE))
+          yield* TestKit.advance(1500)
+          const abortedScheduled = yield* campaigns.abort(fxS.tenantId, s.id)
+          const abortedRunning = yield* campaigns.abort(fxR.tenantId, r.id)
+          assert.deepStrictEqual([abortedScheduled.status, abortedScheduled.statusReason], ["FAILED", "ABORTED"])
+          assert.deepStrictEqual([abortedRunning.status, abortedRunning.statusReason], ["FAILED", "ABORTED"])
+
+          yield* TestKit.advanceTo(t0 + MINUTE + 500)
+          yield* campaigns.pause(fxP.tenantId, p.id)
+          const abortedPaused = yield* campaigns.abort(fxP.tenantId, p.id)
+          assert.deepStrictEqual([abortedPaused.status, abortedPaused.statusReason], ["FAILED", "ABORTED"])
+          for (const [tenantId, id] of [[fxS.tenantId, s.id], [fxR.tenantId, r.id], [fxP.tenantId, p.id]] as const) {
+            assert.strictEqual(yield* failureTag(campaigns.resume(tenantId, id)), "CampaignStateConflict")
+            assert.strictEqual(yield* failureTag(campaigns.abort(tenantId, id)), "CampaignStateConflict")
+          }
+
+          yield* TestKit.advance(10 * MINUTE)
+          assert.deepStrictEqual(yield* dialsAmong(scheduledNumbers), [], "its time came after the abort")
+          // dialed before the abort: the busy one (not redialed) and the first answered one
+          assert.deepStrictEqual(yield* dialsAmong(runningNumbers), [[runningNumbers[0]!, iso(t0)], [
+            runningNumbers[1]!,
+            iso(t0 + SECOND)
+          ]])
+          assert.deepStrictEqual(yield* dialsAmong(pausedNumbers), [[pausedNumbers[0]!, iso(t0 + MINUTE)]])
+
+          const sAfter = yield* get(fxS.tenantId, s.id)
+          assert.deepStrictEqual([sAfter.status, sAfter.statusReason, sAfter.totalContacts, sAfter.startedAt], [
+            "FAILED",
+            "ABORTED",
+            0,
+            null
+          ])
+          const rProgress = yield* progress(fxR.tenantId, r.id)
+          assert.deepStrictEqual([rProgress.status, rProgress.statusReason], ["FAILED", "ABORTED"])
+          // the call in progress at the abort was answered; the busy one is not redialed; two never dialed
+          assert.deepStrictEqual(rProgress.contacts, {
+            pending: 0,
+            inProgress: 0,
+            answered: 1,
+            exhausted: 0,
+            skipped: 0,
+            cancelled: 3,
+            awaitingLocalHours: 0
+          })
+          assert.deepStrictEqual(yield* attemptRows(fxR.tenantId, r.id), [
+            [runningNumbers[0]!, 1, "ENDED", "BUSY"],
+            [runningNumbers[1]!, 1, "ENDED", "ANSWERED"]
+          ])
+          const pProgress = yield* progress(fxP.tenantId, p.id)
+          assert.deepStrictEqual([
+            pProgress.status,
+            pProgress.dialedContacts,
+            pProgress.contacts.cancelled,
+            pProgress.contacts.answered
+          ], [
+            "FAILED",
+            1,
+            1,
+            1
+          ])
+        })
+    )
+
+    it.effect(
+      "delete: DRAFT, COMPLETED and FAILED campaigns go (with their attempts); SCHEDULED, RUNNING and PAUSED ones " +
+        "are refused",
+      () =>
+        Effect.gen(function*() {
+          const campaigns = yield* Campaigns
+          const db = yield* sql
+          const numbers = [phone(9, 0, "0060"), phone(9, 1, "0060")]
+          const fx = yield* setup(numbers)
+          const rowsOf = (id: CampaignId) =>
+            Effect.orDie(db<{ attempts: number; contacts: number }>`
+            SELECT (SELECT count(*)::int FROM campaign_attempts WHERE campaign_id = ${id}) AS attempts,
+                   (SELECT count(*)::int FROM campaign_contacts WHERE campaign_id = ${id}) AS contacts
+          `).pipe(Effect.map(([row]) => [row!.attempts, row!.contacts]))
+          const expectGone = (id: CampaignId) =>
+            Effect.gen(function*() {
+              assert.strictEqual(yield* failureTag(campaigns.get(fx.tenantId, id)), "CampaignNotFound")
+              assert.strictEqual(
+                yield* failureTag(campaigns.attempts(fx.tenantId, id, { page: 1, pageSize: 10 })),
+                "CampaignNotFound"
+              )
+              assert.strictEqual(yield* failureTag(campaigns.remove(fx.tenantId, id)), "CampaignNotFound")
+              assert.deepStrictEqual(yield* rowsOf(id), [0, 0])
+            })
+
+          const draft = yield* create(fx, ALWAYS, "draft")
+          yield* campaigns.remove(fx.tenantId, draft.id)
+          yield* expectGone(draft.id)
+
+          const c = yield* create(fx, ALWAYS, "lifecycle")
+          const t0 = yield* now
+          yield* campaigns.schedule(fx.tenantId, c.id, new Date(t0 + MINUTE))
+          assert.strictEqual(yield* failureTag(campaigns.remove(fx.tenantId, c.id)), "CampaignActive", "SCHEDULED")
+          yield* TestKit.advanceTo(t0 + MINUTE + 500)
+          assert.strictEqual((yield* get(fx.tenantId, c.id)).status, "RUNNING")
+          assert.strictEqual(yield* failureTag(campaigns.remove(fx.tenantId, c.id)), "CampaignActive", "RUNNING")
+          yield* campaigns.pause(fx.tenantId, c.id)
+          assert.strictEqual(yield* failureTag(campaigns.remove(fx.tenantId, c.id)), "CampaignActive", "PAUSED")
+          yield* campaigns.resume(fx.tenantId, c.id)
+          yield* TestKit.advance(2 * MINUTE)
+          assert.strictEqual((yield* get(fx.tenantId, c.id)).status, "COMPLETED")
+          assert.deepStrictEqual(yield* rowsOf(c.id), [2, 2])
+          yield* campaigns.remove(fx.tenantId, c.id)
+          yield* expectGone(c.id)
+
+          const aborted = yield* create(fx, ALWAYS, "aborted")
+          yield* campaigns.schedule(fx.tenantId, aborted.id, new Date((yield* now) + MINUTE))
+          yield* campaigns.abort(fx.tenantId, aborted.id)
+          yield* campaigns.remove(fx.tenantId, aborted.id)
+          yield* expectGone(aborted.id)
+          assert.deepStrictEqual((yield* campaigns.list(fx.tenantId, undefined, { page: 1, pageSize: 10 })).total, 0)
+        })
+    )
+
+    it.effect(
+      "an empty wallet pauses the campaign (INSUFFICIENT_FUNDS); after a top-up, resume completes it, and the wallet " +
+        "is charged exactly the calls' costs",
+      () =>
+        Effect.gen(function*() {
+          const campaigns = yield* Campaigns
+          const db = yield* sql
+          // each call: one 120 s chunk (10) reserved; 60 s of talk costs 5
+          const numbers = [phone(10, 0, "0060"), phone(10, 1, "0060"), phone(10, 2, "0060")]
+          const fx = yield* setup(numbers, { balance: 12 })
+          const c = yield* create(fx)
+          const t0 = yield* now
+          yield* campaigns.schedule(fx.tenantId, c.id, null)
+          yield* TestKit.advance(1500)
+          const paused = yield* get(fx.tenantId, c.id)
+          assert.deepStrictEqual([paused.status, paused.statusReason, iso(paused.updatedAt)], [
+            "PAUSED",
+            "INSUFFICIENT_FUNDS",
+            iso(t0 + SECOND)
+          ])
+
+          yield* TestKit.advance(10 * MINUTE)
+          assert.deepStrictEqual(yield* dialsAmong(numbers), [[numbers[0]!, iso(t0)]], "no dial while paused")
+          assert.deepStrictEqual(
+            yield* attemptRows(fx.tenantId, c.id),
+            [[numbers[0]!, 1, "ENDED", "ANSWERED"]],
+            "the refused dial left no attempt"
+          )
+          assert.strictEqual((yield* get(fx.tenantId, c.id)).status, "PAUSED")
+          assert.deepStrictEqual(
+            yield* TestKit.balance(fx.tenantId),
+            { currency: "USD", balance: 7, reserved: 0, available: 7 } as any
+          )
+
+          yield* TestKit.topUp(fx.tenantId, 20)
+          const t1 = yield* now
+          yield* campaigns.resume(fx.tenantId, c.id)
+          yield* TestKit.advance(2 * MINUTE)
+          assert.deepStrictEqual(yield* dialsAmong(numbers), [
+            [numbers[0]!, iso(t0)],
+            [numbers[1]!, iso(t1)],
+            [numbers[2]!, iso(t1 + SECOND)]
+          ])
+          const done = yield* get(fx.tenantId, c.id)
+          assert.deepStrictEqual([done.status, done.statusReason, done.dialedContacts, done.answeredContacts], [
+            "COMPLETED",
+            null,
+            3,
+            3
+          ])
+          const [charged] = yield* Effect.orDie(db<{ total: number; calls: number }>`
+          SELECT coalesce(sum(cost), 0)::int AS total, count(*)::int AS calls FROM call_sessions
+            WHERE campaign_id = ${c.id}
+        `)
+          assert.deepStrictEqual([charged!.calls, charged!.total], [3, 15])
+          assert.deepStrictEqual(
+            yield* TestKit.balance(fx.tenantId),
+            { currency: "USD", balance: 12 + 20 - 15, reserved: 0, available: 17 } as any
+          )
+        })
+    )
+
+    it.effect(
+      "progress: contacts by state, attempts by outcome, answer rate, the next window and the next redial",
+      () =>
+        Effect.gen(function*() {
+          const campaigns = yield* Campaigns
+          const [first, busy, second] = [phone(11, 0, "0010"), phone(11, 1, "9001"), phone(11, 2, "0020")] as const
+          const fx = yield* setup([first, busy, second])
+          // a UTC window that opens at the next full hour (today, before midnight)
+          const t0 = yield* now
+          const opens = Math.ceil((t0 + 1) / 3_600_000) * 3_600_000
+          assert.isBelow(new Date(opens).getUTCHours(), 23)
+          const hhmm = (ms: number) => iso(ms).slice(11, 16)
+          const c = yield* create(fx, {
+            timezone: "UTC",
+            callWindowStart: hhmm(opens),
+            callWindowEnd: hhmm(opens + 3_600_000),
+            callDays: [1, 2, 3, 4, 5, 6, 7],
+            maxAttempts: 2,
+            redialDelayMin: 5
+          })
+          const draft = yield* progress(fx.tenantId, c.id)
+          assert.deepStrictEqual([
+            draft.status,
+            draft.totalContacts,
+            draft.attempts.total,
+            draft.answerRate,
+            draft.nextWindowOpensAt
+          ], [
+            "DRAFT",
+            0,
+            0,
+            null,
+            null
+          ])
+          yield* campaigns.schedule(fx.tenantId, c.id, null)
+          yield* TestKit.advance(0)
+          const waiting = yield* progress(fx.tenantId, c.id)
+          assert.deepStrictEqual(
+            [
+              waiting.status,
+              waiting.callWindowOpen,
+              waiting.nextWindowOpensAt && iso(waiting.nextWindowOpensAt),
+              waiting.totalContacts
+            ],
+            ["RUNNING", false, iso(opens), 3]
+          )
+          assert.deepStrictEqual(waiting.contacts, {
+            pending: 3,
+            inProgress: 0,
+            answered: 0,
+            exhausted: 0,
+            skipped: 0,
+            cancelled: 0,
+            awaitingLocalHours: 0
+          })
+          assert.deepStrictEqual([waiting.attempts.total, waiting.dialedContacts, waiting.answerRate], [0, 0, null])
+
+          // +1.5 s: two calls ringing
+          yield* TestKit.advanceTo(opens + 1500)
+          const ringing = yield* progress(fx.tenantId, c.id)
+          assert.deepStrictEqual([
+            ringing.callWindowOpen,
+            ringing.nextWindowOpensAt,
+            ringing.dialedContacts,
+            ringing.answerRate
+          ], [true, null, 2, 0])
+          assert.deepStrictEqual(ringing.contacts, {
+            pending: 1,
+            inProgress: 2,
+            answered: 0,
+            exhausted: 0,
+            skipped: 0,
+            cancelled: 0,
+            awaitingLocalHours: 0
+          })
+          assert.deepStrictEqual(ringing.attempts, {
+            total: 2,
+            inProgress: 2,
+            answered: 0,
+            unanswered: 0,
+            busy: 0,
+            failed: 0,
+            canceled: 0
+          })
+
+          // +30 s: both answered calls over (ended +12 s and +24 s), the busy one (+3 s) due again at +303 s
+          yield* TestKit.advanceTo(opens + 30 * SECOND)
+          const between = yield* progress(fx.tenantId, c.id)
+          assert.deepStrictEqual(between.contacts, {
+            pending: 1,
+            inProgress: 0,
+            answered: 2,
+            exhausted: 0,
+            skipped: 0,
+            cancelled: 0,
+            awaitingLocalHours: 0
+          })
+          assert.deepStrictEqual(between.attempts, {
+            total: 3,
+            inProgress: 0,
+            answered: 2,
+            unanswered: 0,
+            busy: 1,
+            failed: 0,
+            canceled: 0
+          })
+          assert.deepStrictEqual(
+            [between.status, between.dialedContacts, between.answeredContacts, between.answerRate],
+            [
+              "RUNNING",
+              3,
+              2,
+              2 / 3
+            ]
+          )
+          assert.deepStrictEqual(between.nextAttemptAt && iso(between.nextAttemptAt), iso(opens + 303 * SECOND))
+
+          yield* TestKit.advanceTo(opens + 6 * MINUTE)
+          const done = yield* progress(fx.tenantId, c.id)
+          assert.deepStrictEqual([
             done.status,
             done.totalContacts,
             done.dialedContacts,
             done.answeredContacts,
-            done.completedAt && iso(done.completedAt)
-          ],
-          ["COMPLETED", 5, 5, 1, at(630)],
-          "contacts are counted, not attempts"
-        )
-        const p = yield* progress(fx.tenantId, c.id)
-        assert.deepStrictEqual(p.contacts, {
-          pending: 0,
-          inProgress: 0,
-          answered: 1,
-          exhausted: 4,
-          skipped: 0,
-          cancelled: 0,
-          awaitingLocalHours: 0
-        })
-        assert.deepStrictEqual(p.attempts, {
-          total: 13,
-          inProgress: 0,
-          answered: 1,
-          unanswered: 3,
-          busy: 3,
-          failed: 6,
-          canceled: 0
-        })
-        assert.strictEqual(p.answerRate, 1 / 5)
-      }))
-
-    it.effect("pause stops new dials while calls in progress finish; resume carries on; pause is refused outside RUNNING", () =>
-      Effect.gen(function*() {
-        const campaigns = yield* Campaigns
-        const numbers = [0, 1, 2, 3, 4].map((i) => phone(7, i, "0030"))
-        const fx = yield* setup(numbers)
-        const c = yield* create(fx)
-        assert.strictEqual(yield* failureTag(campaigns.pause(fx.tenantId, c.id)), "CampaignStateConflict", "DRAFT")
-        assert.strictEqual(yield* failureTag(campaigns.resume(fx.tenantId, c.id)), "CampaignStateConflict", "DRAFT")
-        const t0 = yield* now
-        yield* campaigns.schedule(fx.tenantId, c.id, null)
-        yield* TestKit.advance(1500)
-        assert.strictEqual(yield* failureTag(campaigns.resume(fx.tenantId, c.id)), "CampaignStateConflict", "RUNNING")
-        const paused = yield* campaigns.pause(fx.tenantId, c.id)
-        assert.deepStrictEqual([paused.status, paused.statusReason], ["PAUSED", "PAUSED_BY_USER"])
-        assert.strictEqual(yield* failureTag(campaigns.pause(fx.tenantId, c.id)), "CampaignStateConflict", "PAUSED")
-
-        yield* TestKit.advance(5 * MINUTE)
-        assert.deepStrictEqual(yield* dialsAmong(numbers), [[numbers[0]!, iso(t0)], [numbers[1]!, iso(t0 + SECOND)]])
-        // the two calls were not cut: each talked its 30 s
-        const calls = yield* TestKit.attempts(fx.tenantId, c.id)
-        assert.deepStrictEqual(calls.map((a) => [a.outcome, iso(a.endedAt!)]), [
-          ["ANSWERED", iso(t0 + 32 * SECOND)],
-          ["ANSWERED", iso(t0 + 33 * SECOND)]
-        ])
-        const p = yield* progress(fx.tenantId, c.id)
-        assert.deepStrictEqual(
-          [p.status, p.statusReason, p.contacts.pending, p.contacts.answered, p.nextWindowOpensAt],
-          [
-            "PAUSED",
-            "PAUSED_BY_USER",
+            done.answerRate
+          ], [
+            "COMPLETED",
+            3,
             3,
             2,
-            null
-          ]
-        )
-
-        const t1 = yield* now
-        const resumed = yield* campaigns.resume(fx.tenantId, c.id)
-        assert.deepStrictEqual([resumed.status, resumed.statusReason], ["RUNNING", null])
-        yield* TestKit.advance(MINUTE)
-        assert.deepStrictEqual((yield* dialsAmong(numbers)).slice(2), [
-          [numbers[2]!, iso(t1)],
-          [numbers[3]!, iso(t1 + SECOND)],
-          [numbers[4]!, iso(t1 + 2 * SECOND)]
-        ])
-        const done = yield* get(fx.tenantId, c.id)
-        assert.deepStrictEqual([
-          done.status,
-          done.dialedContacts,
-          done.answeredContacts,
-          done.completedAt && iso(done.completedAt)
-        ], [
-          "COMPLETED",
-          5,
-          5,
-          iso(t1 + 34 * SECOND)
-        ])
-        assert.strictEqual(yield* failureTag(campaigns.pause(fx.tenantId, c.id)), "CampaignStateConflict", "COMPLETED")
-      }))
-
-    it.effect("abort from SCHEDULED, RUNNING and PAUSED: FAILED with ABORTED, and pending contacts are never dialed", () =>
-      Effect.gen(function*() {
-        const campaigns = yield* Campaigns
-        const scheduledNumbers = [phone(8, 0, "0005")]
-        const runningNumbers = [phone(8, 1, "9001"), phone(8, 2, "0010"), phone(8, 3, "0010"), phone(8, 4, "0010")]
-        const pausedNumbers = [phone(8, 5, "0010"), phone(8, 6, "0010")]
-        const fxS = yield* setup(scheduledNumbers)
-        const fxR = yield* setup(runningNumbers)
-        const fxP = yield* setup(pausedNumbers)
-        const s = yield* create(fxS)
-        const r = yield* create(fxR, { ...ALWAYS, maxAttempts: 3, redialDelayMin: 1 })
-        const p = yield* create(fxP, { ...ALWAYS, maxAttempts: 2, redialDelayMin: 1 })
-        assert.strictEqual(yield* failureTag(campaigns.abort(fxS.tenantId, s.id)), "CampaignStateConflict", "DRAFT")
-        const t0 = yield* now
-
-        yield* campaigns.schedule(fxS.tenantId, s.id, new Date(t0 + 2 * MINUTE))
-        yield* campaigns.schedule(fxR.tenantId, r.id, null)
-        yield* campaigns.schedule(fxP.tenantId, p.id, new Date(t0 + MINUTE))
-        yield* TestKit.advance(1500)
-        const abortedScheduled = yield* campaigns.abort(fxS.tenantId, s.id)
-        const abortedRunning = yield* campaigns.abort(fxR.tenantId, r.id)
-        assert.deepStrictEqual([abortedScheduled.status, abortedScheduled.statusReason], ["FAILED", "ABORTED"])
-        assert.deepStrictEqual([abortedRunning.status, abortedRunning.statusReason], ["FAILED", "ABORTED"])
-
-        yield* TestKit.advanceTo(t0 + MINUTE + 500)
-        yield* campaigns.pause(fxP.tenantId, p.id)
-        const abortedPaused = yield* campaigns.abort(fxP.tenantId, p.id)
-        assert.deepStrictEqual([abortedPaused.status, abortedPaused.statusReason], ["FAILED", "ABORTED"])
-        for (const [tenantId, id] of [[fxS.tenantId, s.id], [fxR.tenantId, r.id], [fxP.tenantId, p.id]] as const) {
-          assert.strictEqual(yield* failureTag(campaigns.resume(tenantId, id)), "CampaignStateConflict")
-          assert.strictEqual(yield* failureTag(campaigns.abort(tenantId, id)), "CampaignStateConflict")
-        }
-
-        yield* TestKit.advance(10 * MINUTE)
-        assert.deepStrictEqual(yield* dialsAmong(scheduledNumbers), [], "its time came after the abort")
-        // dialed before the abort: the busy one (not redialed) and the first answered one
-        assert.deepStrictEqual(yield* dialsAmong(runningNumbers), [[runningNumbers[0]!, iso(t0)], [
-          runningNumbers[1]!,
-          iso(t0 + SECOND)
-        ]])
-        assert.deepStrictEqual(yield* dialsAmong(pausedNumbers), [[pausedNumbers[0]!, iso(t0 + MINUTE)]])
-
-        const sAfter = yield* get(fxS.tenantId, s.id)
-        assert.deepStrictEqual([sAfter.status, sAfter.statusReason, sAfter.totalContacts, sAfter.startedAt], [
-          "FAILED",
-          "ABORTED",
-          0,
-          null
-        ])
-        const rProgress = yield* progress(fxR.tenantId, r.id)
-        assert.deepStrictEqual([rProgress.status, rProgress.statusReason], ["FAILED", "ABORTED"])
-        // the call in progress at the abort was answered; the busy one is not redialed; two never dialed
-        assert.deepStrictEqual(rProgress.contacts, {
-          pending: 0,
-          inProgress: 0,
-          answered: 1,
-          exhausted: 0,
-          skipped: 0,
-          cancelled: 3,
-          awaitingLocalHours: 0
-        })
-        assert.deepStrictEqual(yield* attemptRows(fxR.tenantId, r.id), [
-          [runningNumbers[0]!, 1, "ENDED", "BUSY"],
-          [runningNumbers[1]!, 1, "ENDED", "ANSWERED"]
-        ])
-        const pProgress = yield* progress(fxP.tenantId, p.id)
-        assert.deepStrictEqual([
-          pProgress.status,
-          pProgress.dialedContacts,
-          pProgress.contacts.cancelled,
-          pProgress.contacts.answered
-        ], [
-          "FAILED",
-          1,
-          1,
-          1
-        ])
-      }))
-
-    it.effect("delete: DRAFT, COMPLETED and FAILED campaigns go (with their attempts); SCHEDULED, RUNNING and PAUSED ones are refused", () =>
-      Effect.gen(function*() {
-        const campaigns = yield* Campaigns
-        const db = yield* sql
-        const numbers = [phone(9, 0, "0060"), phone(9, 1, "0060")]
-        const fx = yield* setup(numbers)
-        const rowsOf = (id: CampaignId) =>
-          Effect.orDie(db<{ attempts: number; contacts: number }>`
-            SELECT (SELECT count(*)::int FROM campaign_attempts WHERE campaign_id = ${id}) AS attempts,
-                   (SELECT count(*)::int FROM campaign_contacts WHERE campaign_id = ${id}) AS contacts
-          `).pipe(Effect.map(([row]) => [row!.attempts, row!.contacts]))
-        const expectGone = (id: CampaignId) =>
-          Effect.gen(function*() {
-            assert.strictEqual(yield* failureTag(campaigns.get(fx.tenantId, id)), "CampaignNotFound")
-            assert.strictEqual(
-              yield* failureTag(campaigns.attempts(fx.tenantId, id, { page: 1, pageSize: 10 })),
-              "CampaignNotFound"
-            )
-            assert.strictEqual(yield* failureTag(campaigns.remove(fx.tenantId, id)), "CampaignNotFound")
-            assert.deepStrictEqual(yield* rowsOf(id), [0, 0])
+            2 / 3
+          ])
+          assert.deepStrictEqual(done.contacts, {
+            pending: 0,
+            inProgress: 0,
+            answered: 2,
+            exhausted: 1,
+            skipped: 0,
+            cancelled: 0,
+            awaitingLocalHours: 0
           })
-
-        const draft = yield* create(fx, ALWAYS, "draft")
-        yield* campaigns.remove(fx.tenantId, draft.id)
-        yield* expectGone(draft.id)
-
-        const c = yield* create(fx, ALWAYS, "lifecycle")
-        const t0 = yield* now
-        yield* campaigns.schedule(fx.tenantId, c.id, new Date(t0 + MINUTE))
-        assert.strictEqual(yield* failureTag(campaigns.remove(fx.tenantId, c.id)), "CampaignActive", "SCHEDULED")
-        yield* TestKit.advanceTo(t0 + MINUTE + 500)
-        assert.strictEqual((yield* get(fx.tenantId, c.id)).status, "RUNNING")
-        assert.strictEqual(yield* failureTag(campaigns.remove(fx.tenantId, c.id)), "CampaignActive", "RUNNING")
-        yield* campaigns.pause(fx.tenantId, c.id)
-        assert.strictEqual(yield* failureTag(campaigns.remove(fx.tenantId, c.id)), "CampaignActive", "PAUSED")
-        yield* campaigns.resume(fx.tenantId, c.id)
-        yield* TestKit.advance(2 * MINUTE)
-        assert.strictEqual((yield* get(fx.tenantId, c.id)).status, "COMPLETED")
-        assert.deepStrictEqual(yield* rowsOf(c.id), [2, 2])
-        yield* campaigns.remove(fx.tenantId, c.id)
-        yield* expectGone(c.id)
-
-        const aborted = yield* create(fx, ALWAYS, "aborted")
-        yield* campaigns.schedule(fx.tenantId, aborted.id, new Date((yield* now) + MINUTE))
-        yield* campaigns.abort(fx.tenantId, aborted.id)
-        yield* campaigns.remove(fx.tenantId, aborted.id)
-        yield* expectGone(aborted.id)
-        assert.deepStrictEqual((yield* campaigns.list(fx.tenantId, undefined, { page: 1, pageSize: 10 })).total, 0)
-      }))
-
-    it.effect("an empty wallet pauses the campaign (INSUFFICIENT_FUNDS); after a top-up, resume completes it, and the wallet is charged exactly the calls' costs", () =>
-      Effect.gen(function*() {
-        const campaigns = yield* Campaigns
-        const db = yield* sql
-        // each call: one 120 s chunk (10) reserved; 60 s of talk costs 5
-        const numbers = [phone(10, 0, "0060"), phone(10, 1, "0060"), phone(10, 2, "0060")]
-        const fx = yield* setup(numbers, { balance: 12 })
-        const c = yield* create(fx)
-        const t0 = yield* now
-        yield* campaigns.schedule(fx.tenantId, c.id, null)
-        yield* TestKit.advance(1500)
-        const paused = yield* get(fx.tenantId, c.id)
-        assert.deepStrictEqual([paused.status, paused.statusReason, iso(paused.updatedAt)], [
-          "PAUSED",
-          "INSUFFICIENT_FUNDS",
-          iso(t0 + SECOND)
-        ])
-
-        yield* TestKit.advance(10 * MINUTE)
-        assert.deepStrictEqual(yield* dialsAmong(numbers), [[numbers[0]!, iso(t0)]], "no dial while paused")
-        assert.deepStrictEqual(
-          yield* attemptRows(fx.tenantId, c.id),
-          [[numbers[0]!, 1, "ENDED", "ANSWERED"]],
-          "the refused dial left no attempt"
-        )
-        assert.strictEqual((yield* get(fx.tenantId, c.id)).status, "PAUSED")
-        assert.deepStrictEqual(
-          yield* TestKit.balance(fx.tenantId),
-          { currency: "USD", balance: 7, reserved: 0, available: 7 } as any
-        )
-
-        yield* TestKit.topUp(fx.tenantId, 20)
-        const t1 = yield* now
-        yield* campaigns.resume(fx.tenantId, c.id)
-        yield* TestKit.advance(2 * MINUTE)
-        assert.deepStrictEqual(yield* dialsAmong(numbers), [
-          [numbers[0]!, iso(t0)],
-          [numbers[1]!, iso(t1)],
-          [numbers[2]!, iso(t1 + SECOND)]
-        ])
-        const done = yield* get(fx.tenantId, c.id)
-        assert.deepStrictEqual([done.status, done.statusReason, done.dialedContacts, done.answeredContacts], [
-          "COMPLETED",
-          null,
-          3,
-          3
-        ])
-        const [charged] = yield* Effect.orDie(db<{ total: number; calls: number }>`
-          SELECT coalesce(sum(cost), 0)::int AS total, count(*)::int AS calls FROM call_sessions WHERE campaign_id = ${c.id}
-        `)
-        assert.deepStrictEqual([charged!.calls, charged!.total], [3, 15])
-        assert.deepStrictEqual(
-          yield* TestKit.balance(fx.tenantId),
-          { currency: "USD", balance: 12 + 20 - 15, reserved: 0, available: 17 } as any
-        )
-      }))
-
-    it.effect("progress: contacts by state, attempts by outcome, answer rate, the next window and the next redial", () =>
-      Effect.gen(function*() {
-        const campaigns = yield* Campaigns
-        const [first, busy, second] = [phone(11, 0, "0010"), phone(11, 1, "9001"), phone(11, 2, "0020")] as const
-        const fx = yield* setup([first, busy, second])
-        // a UTC window that opens at the next full hour (today, before midnight)
-        const t0 = yield* now
-        const opens = Math.ceil((t0 + 1) / 3_600_000) * 3_600_000
-        assert.isBelow(new Date(opens).getUTCHours(), 23)
-        const hhmm = (ms: number) => iso(ms).slice(11, 16)
-        const c = yield* create(fx, {
-          timezone: "UTC",
-          callWindowStart: hhmm(opens),
-          callWindowEnd: hhmm(opens + 3_600_000),
-          callDays: [1, 2, 3, 4, 5, 6, 7],
-          maxAttempts: 2,
-          redialDelayMin: 5
+          assert.deepStrictEqual(done.attempts, {
+            total: 4,
+            inProgress: 0,
+            answered: 2,
+            unanswered: 0,
+            busy: 2,
+            failed: 0,
+            canceled: 0
+          })
+          assert.deepStrictEqual([done.nextWindowOpensAt, done.nextAttemptAt], [null, null])
+          assert.deepStrictEqual(iso((yield* get(fx.tenantId, c.id)).completedAt!), iso(opens + 305 * SECOND))
         })
-        const draft = yield* progress(fx.tenantId, c.id)
-        assert.deepStrictEqual([
-          draft.status,
-          draft.totalContacts,
-          draft.attempts.total,
-          draft.answerRate,
-          draft.nextWindowOpensAt
-        ], [
-          "DRAFT",
-          0,
-          0,
-          null,
-          null
-        ])
-        yield* campaigns.schedule(fx.tenantId, c.id, null)
-        yield* TestKit.advance(0)
-        const waiting = yield* progress(fx.tenantId, c.id)
-        assert.deepStrictEqual(
-          [
-            waiting.status,
-            waiting.callWindowOpen,
-            waiting.nextWindowOpensAt && iso(waiting.nextWindowOpensAt),
-            waiting.totalContacts
-          ],
-          ["RUNNING", false, iso(opens), 3]
-        )
-        assert.deepStrictEqual(waiting.contacts, {
-          pending: 3,
-          inProgress: 0,
-          answered: 0,
-          exhausted: 0,
-          skipped: 0,
-          cancelled: 0,
-          awaitingLocalHours: 0
-        })
-        assert.deepStrictEqual([waiting.attempts.total, waiting.dialedContacts, waiting.answerRate], [0, 0, null])
-
-        // +1.5 s: two calls ringing
-        yield* TestKit.advanceTo(opens + 1500)
-        const ringing = yield* progress(fx.tenantId, c.id)
-        assert.deepStrictEqual([
-          ringing.callWindowOpen,
-          ringing.nextWindowOpensAt,
-          ringing.dialedContacts,
-          ringing.answerRate
-        ], [true, null, 2, 0])
-        assert.deepStrictEqual(ringing.contacts, {
-          pending: 1,
-          inProgress: 2,
-          answered: 0,
-          exhausted: 0,
-          skipped: 0,
-          cancelled: 0,
-          awaitingLocalHours: 0
-        })
-        assert.deepStrictEqual(ringing.attempts, {
-          total: 2,
-          inProgress: 2,
-          answered: 0,
-          unanswered: 0,
-          busy: 0,
-          failed: 0,
-          canceled: 0
-        })
-
-        // +30 s: both answered calls over (ended +12 s and +24 s), the busy one (+3 s) due again at +303 s
-        yield* TestKit.advanceTo(opens + 30 * SECOND)
-        const between = yield* progress(fx.tenantId, c.id)
-        assert.deepStrictEqual(between.contacts, {
-          pending: 1,
-          inProgress: 0,
-          answered: 2,
-          exhausted: 0,
-          skipped: 0,
-          cancelled: 0,
-          awaitingLocalHours: 0
-        })
-        assert.deepStrictEqual(between.attempts, {
-          total: 3,
-          inProgress: 0,
-          answered: 2,
-          unanswered: 0,
-          busy: 1,
-          failed: 0,
-          canceled: 0
-        })
-        assert.deepStrictEqual([between.status, between.dialedContacts, between.answeredContacts, between.answerRate], [
-          "RUNNING",
-          3,
-          2,
-          2 / 3
-        ])
-        assert.deepStrictEqual(between.nextAttemptAt && iso(between.nextAttemptAt), iso(opens + 303 * SECOND))
-
-        yield* TestKit.advanceTo(opens + 6 * MINUTE)
-        const done = yield* progress(fx.tenantId, c.id)
-        assert.deepStrictEqual([
-          done.status,
-          done.totalContacts,
-          done.dialedContacts,
-          done.answeredContacts,
-          done.answerRate
-        ], [
-          "COMPLETED",
-          3,
-          3,
-          2,
-          2 / 3
-        ])
-        assert.deepStrictEqual(done.contacts, {
-          pending: 0,
-          inProgress: 0,
-          answered: 2,
-          exhausted: 1,
-          skipped: 0,
-          cancelled: 0,
-          awaitingLocalHours: 0
-        })
-        assert.deepStrictEqual(done.attempts, {
-          total: 4,
-          inProgress: 0,
-          answered: 2,
-          unanswered: 0,
-          busy: 2,
-          failed: 0,
-          canceled: 0
-        })
-        assert.deepStrictEqual([done.nextWindowOpensAt, done.nextAttemptAt], [null, null])
-        assert.deepStrictEqual(iso((yield* get(fx.tenantId, c.id)).completedAt!), iso(opens + 305 * SECOND))
-      }))
+    )
 
     it.effect("maxConcurrentCalls 2: never more than two calls at once, the next dial when a call ends", () =>
       Effect.gen(function*() {
@@ -864,115 +896,126 @@ describe("campaigns under the TestClock", () => {
         ])
       }))
 
-    it.effect("do-not-call: a number listed before the start is skipped (attempt SKIPPED) and never dialed; one listed later is skipped at its redial; a removed one is dialed", () =>
-      Effect.gen(function*() {
-        const campaigns = yield* Campaigns
-        const [a, blocked, c3, busy] = [
-          phone(13, 0, "0010"),
-          phone(13, 1, "0010"),
-          phone(13, 2, "0010"),
-          phone(13, 3, "9001")
-        ] as const
-        const fx = yield* setup([a, blocked, c3, busy])
-        const entry = yield* campaigns.addDnc(fx.tenantId, blocked, "asked not to be called")
-        assert.deepStrictEqual([entry.phoneNumber, entry.reason], [blocked, "asked not to be called"])
-        const c = yield* create(fx, { ...ALWAYS, maxAttempts: 2, redialDelayMin: 5 })
-        const t0 = yield* now
-        yield* campaigns.schedule(fx.tenantId, c.id, null)
-        yield* TestKit.advance(MINUTE)
-        assert.deepStrictEqual(yield* dialsAmong([a, blocked, c3, busy]), [[a, iso(t0)], [c3, iso(t0 + SECOND)], [
-          busy,
-          iso(t0 + 2 * SECOND)
-        ]])
-        // the busy number asks not to be called before its redial
-        yield* campaigns.addDnc(fx.tenantId, busy, null)
-        yield* TestKit.advance(10 * MINUTE)
-        assert.deepStrictEqual(yield* dialsTo(busy), [iso(t0 + 2 * SECOND)])
+    it.effect(
+      "do-not-call: a number listed before the start is skipped (attempt SKIPPED) and never dialed; one listed later " +
+        "is skipped at its redial; a removed one is dialed",
+      () =>
+        Effect.gen(function*() {
+          const campaigns = yield* Campaigns
+          const [a, blocked, c3, busy] = [
+            phone(13, 0, "0010"),
+            phone(13, 1, "0010"),
+            phone(13, 2, "0010"),
+            phone(13, 3, "9001")
+          ] as const
+          const fx = yield* setup([a, blocked, c3, busy])
+          const entry = yield* campaigns.addDnc(fx.tenantId, blocked, "asked not to be called")
+          assert.deepStrictEqual([entry.phoneNumber, entry.reason], [blocked, "asked not to be called"])
+          const c = yield* create(fx, { ...ALWAYS, maxAttempts: 2, redialDelayMin: 5 })
+          const t0 = yield* now
+          yield* campaigns.schedule(fx.tenantId, c.id, null)
+          yield* TestKit.advance(MINUTE)
+          assert.deepStrictEqual(yield* dialsAmong([a, blocked, c3, busy]), [[a, iso(t0)], [c3, iso(t0 + SECOND)], [
+            busy,
+            iso(t0 + 2 * SECOND)
+          ]])
+          // the busy number asks not to be called before its redial
+          yield* campaigns.addDnc(fx.tenantId, busy, null)
+          yield* TestKit.advance(10 * MINUTE)
+          assert.deepStrictEqual(yield* dialsTo(busy), [iso(t0 + 2 * SECOND)])
 
-        const attempts = yield* TestKit.attempts(fx.tenantId, c.id)
-        const skipped = attempts.find((x) => x.phoneNumber === blocked)!
-        assert.deepStrictEqual(
-          [
-            skipped.attemptNumber,
-            skipped.status,
-            skipped.skipReason,
-            skipped.outcome,
-            skipped.sessionId,
-            skipped.dialedAt
-          ],
-          [1, "SKIPPED", "DO_NOT_CALL", null, null, null]
-        )
-        assert.deepStrictEqual(
-          attempts.filter((x) => x.phoneNumber === busy).map((
-            x
-          ) => [x.attemptNumber, x.status, x.outcome, x.skipReason]),
-          [
-            [1, "ENDED", "BUSY", null],
-            [2, "SKIPPED", null, "DO_NOT_CALL"]
-          ]
-        )
-        // listed in the order they happened: the skip was recorded with the snapshot, before the first dial
-        assert.deepStrictEqual(attempts.map((x) => [x.phoneNumber, x.attemptNumber, iso(x.claimedAt)]), [
-          [blocked, 1, iso(t0)],
-          [a, 1, iso(t0)],
-          [c3, 1, iso(t0 + SECOND)],
-          [busy, 1, iso(t0 + 2 * SECOND)],
-          [busy, 2, iso(t0 + 304 * SECOND)]
-        ])
-        const p = yield* progress(fx.tenantId, c.id)
-        assert.deepStrictEqual([p.status, p.totalContacts, p.dialedContacts, p.answeredContacts], [
-          "COMPLETED",
-          4,
-          3,
-          2
-        ])
-        assert.deepStrictEqual(p.contacts, {
-          pending: 0,
-          inProgress: 0,
-          answered: 2,
-          exhausted: 0,
-          skipped: 2,
-          cancelled: 0,
-          awaitingLocalHours: 0
+          const attempts = yield* TestKit.attempts(fx.tenantId, c.id)
+          const skipped = attempts.find((x) => x.phoneNumber === blocked)!
+          assert.deepStrictEqual(
+            [
+              skipped.attemptNumber,
+              skipped.status,
+              skipped.skipReason,
+              skipped.outcome,
+              skipped.sessionId,
+              skipped.dialedAt
+            ],
+            [1, "SKIPPED", "DO_NOT_CALL", null, null, null]
+          )
+          assert.deepStrictEqual(
+            attempts.filter((x) => x.phoneNumber === busy).map((
+              x
+            ) => [x.attemptNumber, x.status, x.outcome, x.skipReason]),
+            [
+              [1, "ENDED", "BUSY", null],
+              [2, "SKIPPED", null, "DO_NOT_CALL"]
+            ]
+          )
+          // listed in the order they happened: the skip was recorded with the snapshot, before the first dial
+          assert.deepStrictEqual(attempts.map((x) => [x.phoneNumber, x.attemptNumber, iso(x.claimedAt)]), [
+            [blocked, 1, iso(t0)],
+            [a, 1, iso(t0)],
+            [c3, 1, iso(t0 + SECOND)],
+            [busy, 1, iso(t0 + 2 * SECOND)],
+            [busy, 2, iso(t0 + 304 * SECOND)]
+          ])
+          const p = yield* progress(fx.tenantId, c.id)
+          assert.deepStrictEqual([p.status, p.totalContacts, p.dialedContacts, p.answeredContacts], [
+            "COMPLETED",
+            4,
+            3,
+            2
+          ])
+          assert.deepStrictEqual(p.contacts, {
+            pending: 0,
+            inProgress: 0,
+            answered: 2,
+            exhausted: 0,
+            skipped: 2,
+            cancelled: 0,
+            awaitingLocalHours: 0
+          })
+
+          // off the list again: a new campaign dials it
+          assert.isTrue(yield* campaigns.removeDnc(fx.tenantId, blocked))
+          assert.isFalse(yield* campaigns.removeDnc(fx.tenantId, blocked))
+          const again = yield* create(fx, ALWAYS, "again")
+          const t1 = yield* now
+          yield* campaigns.schedule(fx.tenantId, again.id, null)
+          yield* TestKit.advance(MINUTE)
+          assert.deepStrictEqual(yield* dialsTo(blocked), [iso(t1 + SECOND)])
+          assert.deepStrictEqual(yield* dialsTo(busy), [iso(t0 + 2 * SECOND)], "still listed")
         })
+    )
 
-        // off the list again: a new campaign dials it
-        assert.isTrue(yield* campaigns.removeDnc(fx.tenantId, blocked))
-        assert.isFalse(yield* campaigns.removeDnc(fx.tenantId, blocked))
-        const again = yield* create(fx, ALWAYS, "again")
-        const t1 = yield* now
-        yield* campaigns.schedule(fx.tenantId, again.id, null)
-        yield* TestKit.advance(MINUTE)
-        assert.deepStrictEqual(yield* dialsTo(blocked), [iso(t1 + SECOND)])
-        assert.deepStrictEqual(yield* dialsTo(busy), [iso(t0 + 2 * SECOND)], "still listed")
-      }))
-
-    it.effect("an agent deactivated mid-campaign fails it (AGENT_INACTIVE) when its call ends; nothing more is dialed", () =>
-      Effect.gen(function*() {
-        const campaigns = yield* Campaigns
-        const db = yield* sql
-        const numbers = [phone(14, 0, "0030"), phone(14, 1, "0030"), phone(14, 2, "0030")]
-        const fx = yield* setup(numbers)
-        const c = yield* create(fx, { ...ALWAYS, maxConcurrentCalls: 1 })
-        const t0 = yield* now
-        yield* campaigns.schedule(fx.tenantId, c.id, null)
-        yield* TestKit.advance(5 * SECOND)
-        yield* Effect.orDie(db`UPDATE agents SET is_active = false WHERE id = ${fx.agentId}`)
-        yield* TestKit.advance(5 * MINUTE)
-        assert.deepStrictEqual(yield* dialsAmong(numbers), [[numbers[0]!, iso(t0)]])
-        const failed = yield* progress(fx.tenantId, c.id)
-        assert.deepStrictEqual([failed.status, failed.statusReason], ["FAILED", "AGENT_INACTIVE"])
-        assert.deepStrictEqual(failed.contacts, {
-          pending: 0,
-          inProgress: 0,
-          answered: 1,
-          exhausted: 0,
-          skipped: 0,
-          cancelled: 2,
-          awaitingLocalHours: 0
+    it.effect(
+      "an agent deactivated mid-campaign fails it (AGENT_INACTIVE) when its call ends; nothing more is dialed",
+      () =>
+        Effect.gen(function*() {
+          const campaigns = yield* Campaigns
+          const db = yield* sql
+          const numbers = [phone(14, 0, "0030"), phone(14, 1, "0030"), phone(14, 2, "0030")]
+          const fx = yield* setup(numbers)
+          const c = yield* create(fx, { ...ALWAYS, maxConcurrentCalls: 1 })
+          const t0 = yield* now
+          yield* campaigns.schedule(fx.tenantId, c.id, null)
+          yield* TestKit.advance(5 * SECOND)
+          yield* Effect.orDie(db`UPDATE agents SET is_active = false WHERE id = ${fx.agentId}`)
+          yield* TestKit.advance(5 * MINUTE)
+          assert.deepStrictEqual(yield* dialsAmong(numbers), [[numbers[0]!, iso(t0)]])
+          const failed = yield* progress(fx.tenantId, c.id)
+          assert.deepStrictEqual([failed.status, failed.statusReason], ["FAILED", "AGENT_INACTIVE"])
+          assert.deepStrictEqual(failed.contacts, {
+            pending: 0,
+            inProgress: 0,
+            answered: 1,
+            exhausted: 0,
+            skipped: 0,
+            cancelled: 2,
+            awaitingLocalHours: 0
+          })
+          assert.strictEqual(
+            iso((yield* get(fx.tenantId, c.id)).updatedAt),
+            iso(t0 + 32 * SECOND),
+            "when the call ended"
+          )
         })
-        assert.strictEqual(iso((yield* get(fx.tenantId, c.id)).updatedAt), iso(t0 + 32 * SECOND), "when the call ended")
-      }))
+    )
 
     it.effect("an agent deactivated between two paced dials: the next dial is not placed", () =>
       Effect.gen(function*() {
@@ -1004,63 +1047,67 @@ describe("campaigns under the TestClock", () => {
         assert.strictEqual(yield* failureTag(refused), "AgentInactive")
       }))
 
-    it.effect("a voice number removed mid-campaign fails it (VOICE_NUMBER_REMOVED) at the next dial or call end; nothing more is dialed from it", () =>
-      Effect.gen(function*() {
-        const campaigns = yield* Campaigns
-        const numbersRepo = yield* VoiceNumbersRepo
-        // removed while two calls are up: the campaign fails when the busy one ends (+3 s)
-        const numbers = [phone(16, 0, "0030"), phone(16, 1, "9001"), phone(16, 2, "0030")]
-        const fx = yield* setup(numbers)
-        const c = yield* create(fx, { ...ALWAYS, maxConcurrentCalls: 2, maxAttempts: 2, redialDelayMin: 5 })
-        // removed between two paced dials: the next one (+1 s) is not placed
-        const paced = [phone(16, 3, "0030"), phone(16, 4, "0030"), phone(16, 5, "0030")]
-        const fxPaced = yield* setup(paced)
-        const d = yield* create(fxPaced)
-        const t0 = yield* now
-        yield* campaigns.schedule(fx.tenantId, c.id, null)
-        yield* campaigns.schedule(fxPaced.tenantId, d.id, null)
-        yield* TestKit.advance(500)
-        assert.isTrue(yield* numbersRepo.remove(fxPaced.tenantId, fxPaced.voiceNumberId))
-        yield* TestKit.advance(1000)
-        assert.isTrue(yield* numbersRepo.remove(fx.tenantId, fx.voiceNumberId))
-        yield* TestKit.advance(10 * MINUTE)
+    it.effect(
+      "a voice number removed mid-campaign fails it (VOICE_NUMBER_REMOVED) at the next dial or call end; nothing " +
+        "more is dialed from it",
+      () =>
+        Effect.gen(function*() {
+          const campaigns = yield* Campaigns
+          const numbersRepo = yield* VoiceNumbersRepo
+          // removed while two calls are up: the campaign fails when the busy one ends (+3 s)
+          const numbers = [phone(16, 0, "0030"), phone(16, 1, "9001"), phone(16, 2, "0030")]
+          const fx = yield* setup(numbers)
+          const c = yield* create(fx, { ...ALWAYS, maxConcurrentCalls: 2, maxAttempts: 2, redialDelayMin: 5 })
+          // removed between two paced dials: the next one (+1 s) is not placed
+          const paced = [phone(16, 3, "0030"), phone(16, 4, "0030"), phone(16, 5, "0030")]
+          const fxPaced = yield* setup(paced)
+          const d = yield* create(fxPaced)
+          const t0 = yield* now
+          yield* campaigns.schedule(fx.tenantId, c.id, null)
+          yield* campaigns.schedule(fxPaced.tenantId, d.id, null)
+          yield* TestKit.advance(500)
+          assert.isTrue(yield* numbersRepo.remove(fxPaced.tenantId, fxPaced.voiceNumberId))
+          yield* TestKit.advance(1000)
+          assert.isTrue(yield* numbersRepo.remove(fx.tenantId, fx.voiceNumberId))
+          yield* TestKit.advance(10 * MINUTE)
 
-        // the two calls placed before the removal finish; the third contact and the busy one's redial never happen
-        assert.deepStrictEqual(yield* dialsAmong(numbers), [[numbers[0]!, iso(t0)], [numbers[1]!, iso(t0 + SECOND)]])
-        const failed = yield* progress(fx.tenantId, c.id)
-        assert.deepStrictEqual([failed.status, failed.statusReason], ["FAILED", "VOICE_NUMBER_REMOVED"])
-        assert.deepStrictEqual(failed.contacts, {
-          pending: 0,
-          inProgress: 0,
-          answered: 1,
-          exhausted: 0,
-          skipped: 0,
-          cancelled: 2,
-          awaitingLocalHours: 0
-        })
-        assert.deepStrictEqual(failed.attempts, {
-          total: 2,
-          inProgress: 0,
-          answered: 1,
-          unanswered: 0,
-          busy: 1,
-          failed: 0,
-          canceled: 0
-        })
-        assert.strictEqual(
-          iso((yield* get(fx.tenantId, c.id)).updatedAt),
-          iso(t0 + 3 * SECOND),
-          "when the busy call ended"
-        )
+          // the two calls placed before the removal finish; the third contact and the busy one's redial never happen
+          assert.deepStrictEqual(yield* dialsAmong(numbers), [[numbers[0]!, iso(t0)], [numbers[1]!, iso(t0 + SECOND)]])
+          const failed = yield* progress(fx.tenantId, c.id)
+          assert.deepStrictEqual([failed.status, failed.statusReason], ["FAILED", "VOICE_NUMBER_REMOVED"])
+          assert.deepStrictEqual(failed.contacts, {
+            pending: 0,
+            inProgress: 0,
+            answered: 1,
+            exhausted: 0,
+            skipped: 0,
+            cancelled: 2,
+            awaitingLocalHours: 0
+          })
+          assert.deepStrictEqual(failed.attempts, {
+            total: 2,
+            inProgress: 0,
+            answered: 1,
+            unanswered: 0,
+            busy: 1,
+            failed: 0,
+            canceled: 0
+          })
+          assert.strictEqual(
+            iso((yield* get(fx.tenantId, c.id)).updatedAt),
+            iso(t0 + 3 * SECOND),
+            "when the busy call ended"
+          )
 
-        assert.deepStrictEqual(yield* dialsAmong(paced), [[paced[0]!, iso(t0)]])
-        const failedPaced = yield* get(fxPaced.tenantId, d.id)
-        assert.deepStrictEqual([failedPaced.status, failedPaced.statusReason, iso(failedPaced.updatedAt)], [
-          "FAILED",
-          "VOICE_NUMBER_REMOVED",
-          iso(t0 + SECOND)
-        ])
-      }))
+          assert.deepStrictEqual(yield* dialsAmong(paced), [[paced[0]!, iso(t0)]])
+          const failedPaced = yield* get(fxPaced.tenantId, d.id)
+          assert.deepStrictEqual([failedPaced.status, failedPaced.statusReason, iso(failedPaced.updatedAt)], [
+            "FAILED",
+            "VOICE_NUMBER_REMOVED",
+            iso(t0 + SECOND)
+          ])
+        })
+    )
   })
 
   // -------------------------------------------------------------------------------------------
@@ -1069,7 +1116,8 @@ describe("campaigns under the TestClock", () => {
   // -------------------------------------------------------------------------------------------
   it.layer(TestKit.layer(), { timeout: 300_000 })("from Saturday 2026-03-07, 23:30 EST", (it) => {
     it.effect(
-      "spring-forward: scheduled on Saturday evening, an every-day campaign dials Sunday 09:00 EDT (13:00Z), a weekday one Monday 09:00 EDT; the window closes at 10:00 EDT",
+      "spring-forward: scheduled on Saturday evening, an every-day campaign dials Sunday 09:00 EDT (13:00Z), a " +
+        "weekday one Monday 09:00 EDT; the window closes at 10:00 EDT",
       () =>
         Effect.gen(function*() {
           yield* TestKit.startAt("2026-03-08T04:30:00Z")
@@ -1135,47 +1183,51 @@ describe("campaigns under the TestClock", () => {
   // The dial loop's life, on a runtime of its own (the gauge counts every loop of the process).
   // -------------------------------------------------------------------------------------------
   it.layer(TestKit.layer(), { timeout: 300_000 })("the dial loop", (it) => {
-    it.effect("one loop while SCHEDULED or RUNNING, none while PAUSED or after COMPLETED; a pause and resume in one instant keep the one loop", () =>
-      Effect.gen(function*() {
-        yield* TestKit.startAt("2026-11-02T12:00:00Z")
-        const campaigns = yield* Campaigns
-        const loops = Effect.map(Metric.value(campaignsDialing), (state) => state.value)
-        const base = yield* loops
-        const numbers = [0, 1, 2, 3, 4].map((i) => phone(30, i, "0010"))
-        const fx = yield* setup(numbers)
-        const c = yield* create(fx)
-        assert.strictEqual((yield* loops) - base, 0, "DRAFT")
-        yield* campaigns.schedule(fx.tenantId, c.id, new Date("2026-11-02T13:00:00Z"))
-        yield* TestKit.advance(0)
-        assert.strictEqual((yield* loops) - base, 1, "SCHEDULED")
+    it.effect(
+      "one loop while SCHEDULED or RUNNING, none while PAUSED or after COMPLETED; a pause and resume in one instant " +
+        "keep the one loop",
+      () =>
+        Effect.gen(function*() {
+          yield* TestKit.startAt("2026-11-02T12:00:00Z")
+          const campaigns = yield* Campaigns
+          const loops = Effect.map(Metric.value(campaignsDialing), (state) => state.value)
+          const base = yield* loops
+          const numbers = [0, 1, 2, 3, 4].map((i) => phone(30, i, "0010"))
+          const fx = yield* setup(numbers)
+          const c = yield* create(fx)
+          assert.strictEqual((yield* loops) - base, 0, "DRAFT")
+          yield* campaigns.schedule(fx.tenantId, c.id, new Date("2026-11-02T13:00:00Z"))
+          yield* TestKit.advance(0)
+          assert.strictEqual((yield* loops) - base, 1, "SCHEDULED")
 
-        yield* TestKit.advanceTo("2026-11-02T13:00:01.500Z")
-        assert.strictEqual((yield* loops) - base, 1, "RUNNING")
-        yield* campaigns.pause(fx.tenantId, c.id)
-        yield* TestKit.advance(5 * SECOND)
-        assert.strictEqual((yield* loops) - base, 0, "PAUSED")
+          yield* TestKit.advanceTo("2026-11-02T13:00:01.500Z")
+          assert.strictEqual((yield* loops) - base, 1, "RUNNING")
+          yield* campaigns.pause(fx.tenantId, c.id)
+          yield* TestKit.advance(5 * SECOND)
+          assert.strictEqual((yield* loops) - base, 0, "PAUSED")
 
-        const t1 = yield* now
-        yield* campaigns.resume(fx.tenantId, c.id)
-        yield* campaigns.pause(fx.tenantId, c.id)
-        yield* campaigns.resume(fx.tenantId, c.id)
-        yield* TestKit.advance(0)
-        assert.strictEqual((yield* loops) - base, 1, "RUNNING again, one loop")
-        yield* campaigns.pause(fx.tenantId, c.id)
-        yield* campaigns.resume(fx.tenantId, c.id)
-        yield* TestKit.advance(MINUTE)
-        assert.strictEqual((yield* loops) - base, 0, "COMPLETED")
-        // every contact dialed once, at the number's pace; the three after the resume from its instant on
-        // (a pass that took its slot of the pace as a pause came may leave that slot unused)
-        const dials = yield* dialsAmong(numbers)
-        assert.deepStrictEqual(dials.map(([to]) => to), numbers)
-        const at = dials.map(([, instant]) => Date.parse(instant))
-        assert.deepStrictEqual(at.slice(0, 2).map(iso), ["2026-11-02T13:00:00.000Z", "2026-11-02T13:00:01.000Z"])
-        assert.isAtLeast(at[2]!, t1)
-        assert.isAtMost(at[2]!, t1 + 2 * SECOND)
-        for (let i = 3; i < at.length; i++) assert.strictEqual(at[i]! - at[i - 1]!, SECOND)
-        const done = yield* get(fx.tenantId, c.id)
-        assert.deepStrictEqual([done.status, done.dialedContacts], ["COMPLETED", 5])
-      }))
+          const t1 = yield* now
+          yield* campaigns.resume(fx.tenantId, c.id)
+          yield* campaigns.pause(fx.tenantId, c.id)
+          yield* campaigns.resume(fx.tenantId, c.id)
+          yield* TestKit.advance(0)
+          assert.strictEqual((yield* loops) - base, 1, "RUNNING again, one loop")
+          yield* campaigns.pause(fx.tenantId, c.id)
+          yield* campaigns.resume(fx.tenantId, c.id)
+          yield* TestKit.advance(MINUTE)
+          assert.strictEqual((yield* loops) - base, 0, "COMPLETED")
+          // every contact dialed once, at the number's pace; the three after the resume from its instant on
+          // (a pass that took its slot of the pace as a pause came may leave that slot unused)
+          const dials = yield* dialsAmong(numbers)
+          assert.deepStrictEqual(dials.map(([to]) => to), numbers)
+          const at = dials.map(([, instant]) => Date.parse(instant))
+          assert.deepStrictEqual(at.slice(0, 2).map(iso), ["2026-11-02T13:00:00.000Z", "2026-11-02T13:00:01.000Z"])
+          assert.isAtLeast(at[2]!, t1)
+          assert.isAtMost(at[2]!, t1 + 2 * SECOND)
+          for (let i = 3; i < at.length; i++) assert.strictEqual(at[i]! - at[i - 1]!, SECOND)
+          const done = yield* get(fx.tenantId, c.id)
+          assert.deepStrictEqual([done.status, done.dialedContacts], ["COMPLETED", 5])
+        })
+    )
   })
 })

@@ -17,7 +17,8 @@ const rowsOf = (tenantId: TenantId) =>
     const [row] = yield* sql<{ messages: number; unprocessed: number; replies: number }>`
       SELECT count(*)::int AS messages,
              count(*) FILTER (WHERE NOT m.processed)::int AS unprocessed,
-             (SELECT count(*)::int FROM cluster_replies r WHERE r.request_id IN (SELECT request_id FROM cluster_messages WHERE entity_id = ${tenantId})) AS replies
+             (SELECT count(*)::int FROM cluster_replies r WHERE r.request_id IN (SELECT request_id
+               FROM cluster_messages WHERE entity_id = ${tenantId})) AS replies
       FROM cluster_messages m WHERE m.entity_id = ${tenantId}
     `
     return row!
@@ -26,31 +27,35 @@ const rowsOf = (tenantId: TenantId) =>
 describe(`cluster storage cleanup (${TestRuntime.backendName()})`, () => {
   // the real clock: message ids carry the time they were made
   layer(Runtime, { timeout: 120_000, excludeTestServices: true })((it) => {
-    it.effect("processed requests made before the cutoff go with their replies, in batches; none after it; a retried key is still applied once", () =>
-      Effect.gen(function*() {
-        const tenantId = yield* newTenant
-        const tenant = (yield* TenantEntity.client)(tenantId)
-        const before = Date.now() - 1
-        const first = yield* tenant.TopUp({ idempotencyKey: "a", amount: 10 })
-        yield* tenant.TopUp({ idempotencyKey: "b", amount: 20 })
-        yield* tenant.TopUp({ idempotencyKey: "c", amount: 30 })
-        const stored = yield* rowsOf(tenantId)
-        assert.strictEqual(stored.messages, 3)
-        assert.strictEqual(stored.replies, 3)
+    it.effect(
+      "processed requests made before the cutoff go with their replies, in batches; none after it; a retried key is " +
+        "still applied once",
+      () =>
+        Effect.gen(function*() {
+          const tenantId = yield* newTenant
+          const tenant = (yield* TenantEntity.client)(tenantId)
+          const before = Date.now() - 1
+          const first = yield* tenant.TopUp({ idempotencyKey: "a", amount: 10 })
+          yield* tenant.TopUp({ idempotencyKey: "b", amount: 20 })
+          yield* tenant.TopUp({ idempotencyKey: "c", amount: 30 })
+          const stored = yield* rowsOf(tenantId)
+          assert.strictEqual(stored.messages, 3)
+          assert.strictEqual(stored.replies, 3)
 
-        assert.strictEqual(yield* cleanupClusterStorage(before), 0, "nothing made before the first")
-        assert.deepStrictEqual(yield* rowsOf(tenantId), stored)
+          assert.strictEqual(yield* cleanupClusterStorage(before), 0, "nothing made before the first")
+          assert.deepStrictEqual(yield* rowsOf(tenantId), stored)
 
-        // everything so far (other tests' rows too), two requests a statement
-        const deleted = yield* cleanupClusterStorage(Date.now() + 1, 2)
-        assert.isAtLeast(deleted, 3)
-        assert.deepStrictEqual(yield* rowsOf(tenantId), { messages: 0, unprocessed: 0, replies: 0 })
+          // everything so far (other tests' rows too), two requests a statement
+          const deleted = yield* cleanupClusterStorage(Date.now() + 1, 2)
+          assert.isAtLeast(deleted, 3)
+          assert.deepStrictEqual(yield* rowsOf(tenantId), { messages: 0, unprocessed: 0, replies: 0 })
 
-        // a key sent again after its rows went is a new message, and the ledger's own key applies it once
-        const again = yield* tenant.TopUp({ idempotencyKey: "a", amount: 10 })
-        assert.strictEqual(again.id, first.id)
-        assert.strictEqual((yield* tenant.GetBalance()).balance, 60)
-      }))
+          // a key sent again after its rows went is a new message, and the ledger's own key applies it once
+          const again = yield* tenant.TopUp({ idempotencyKey: "a", amount: 10 })
+          assert.strictEqual(again.id, first.id)
+          assert.strictEqual((yield* tenant.GetBalance()).balance, 60)
+        })
+    )
 
     // PostgreSQL only: a second connection holds the wallet's lock while a top-up waits on it
     it.effect.skipIf(TestRuntime.backendName() === "pglite")(

@@ -68,7 +68,10 @@ interface Relay {
 const relay = (
   caller: Caller.SimulatedCaller,
   options: {
-    /** Holds back the first `frames` frames of the caller's `utterance`-th stretch of sound (from 0), giving them with the next. */
+    /**
+     * Holds back the first `frames` frames of the caller's `utterance`-th
+     * stretch of sound (from 0), giving them with the next.
+     */
     readonly hold?: { readonly utterance: number; readonly frames: number }
     /** The stream's time of a frame, from its time on the caller's 20 ms grid. */
     readonly stamp?: (at: number) => number
@@ -204,34 +207,37 @@ describe("the conversation engine, on a simulated line under the TestClock", () 
       ["a noise burst", Caller.noise(300, { afterAgentStartsMs: 1_000 })]
     ] as const
   ) {
-    it.effect(`${what} while the agent talks does not interrupt it: it pauses, then goes on from the word it stopped on`, () =>
-      Effect.gen(function*() {
-        const answer = "We have three plans. Basic costs ten dollars a month, and pro costs forty nine."
-        const model = scriptedModel([[/plans/i, answer]])
-        const { reports, caller } = yield* converse(
-          [Caller.say("Tell me about your plans"), step, Caller.silent(8_000), Caller.hangUp()],
-          model,
-          30
-        )
-        const lines = reports.filter((r) => r._tag === "Line")
-        assert.isFalse(lines.some((l) => l.interrupted), JSON.stringify(lines))
-        assert.deepStrictEqual(lines.filter((l) => l.speaker === "agent").map((l) => l.text), [
-          "Hello, this is Ada.",
-          answer
-        ])
-        assert.strictEqual(caller.log().filter((e) => e.event === "clear").length, 1, "one pause")
-        // resumed after the pause: the line is timed from its first word, and keeps its latency
-        const said = lines.find((l) => l.text === answer)!
-        assert.isBelow(said.at, caller.log().find((e) => e.event === "clear")!.at)
-        assert.isNotNull(said.latency)
-        // the caller heard the answer once, give or take the word it paused on: no sentence said twice
-        const greeting = "Hello, this is Ada.".length * 60
-        const heardMs = caller.heard().reduce((ms, h) => ms + (h.samples * 1_000) / 8_000, 0) - greeting
-        assert.approximately(heardMs, answer.length * 60, 700)
-        assert.isFalse(
-          model.asked.some((context) => context.some((m) => m.role === "assistant" && m.interrupted === true))
-        )
-      }))
+    it.effect(
+      `${what} while the agent talks does not interrupt it: it pauses, then goes on from the word it stopped on`,
+      () =>
+        Effect.gen(function*() {
+          const answer = "We have three plans. Basic costs ten dollars a month, and pro costs forty nine."
+          const model = scriptedModel([[/plans/i, answer]])
+          const { reports, caller } = yield* converse(
+            [Caller.say("Tell me about your plans"), step, Caller.silent(8_000), Caller.hangUp()],
+            model,
+            30
+          )
+          const lines = reports.filter((r) => r._tag === "Line")
+          assert.isFalse(lines.some((l) => l.interrupted), JSON.stringify(lines))
+          assert.deepStrictEqual(lines.filter((l) => l.speaker === "agent").map((l) => l.text), [
+            "Hello, this is Ada.",
+            answer
+          ])
+          assert.strictEqual(caller.log().filter((e) => e.event === "clear").length, 1, "one pause")
+          // resumed after the pause: the line is timed from its first word, and keeps its latency
+          const said = lines.find((l) => l.text === answer)!
+          assert.isBelow(said.at, caller.log().find((e) => e.event === "clear")!.at)
+          assert.isNotNull(said.latency)
+          // the caller heard the answer once, give or take the word it paused on: no sentence said twice
+          const greeting = "Hello, this is Ada.".length * 60
+          const heardMs = caller.heard().reduce((ms, h) => ms + (h.samples * 1_000) / 8_000, 0) - greeting
+          assert.approximately(heardMs, answer.length * 60, 700)
+          assert.isFalse(
+            model.asked.some((context) => context.some((m) => m.role === "assistant" && m.interrupted === true))
+          )
+        })
+    )
   }
 
   describe("the caller's speech is timed by the stream's clock", () => {
@@ -275,7 +281,8 @@ describe("the conversation engine, on a simulated line under the TestClock", () 
       }))
 
     it.effect(
-      "a stream whose clock runs slow against ours (0.1%): ten minutes in, the barge-in and the turn's end are timed as at the start",
+      "a stream whose clock runs slow against ours (0.1%): ten minutes in, the barge-in and the turn's end are timed " +
+        "as at the start",
       () =>
         Effect.gen(function*() {
           const settings = defaultSettings("Hello, this is Ada.")

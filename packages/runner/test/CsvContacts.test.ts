@@ -46,7 +46,8 @@ describe("contacts CSV", () => {
 
   it("parses the metadata column as a JSON object over unknown columns", () => {
     const [good, bad, array] = rows(
-      "phone,metadata,plan\n+14155552671,\"{\"\"plan\"\":\"\"gold\"\",\"\"vip\"\":true}\",basic\n+14155552672,{not json},x\n+14155552673,[1],y\n"
+      "phone,metadata,plan\n+14155552671,\"{\"\"plan\"\":\"\"gold\"\",\"\"vip\"\":true}\",basic\n+14155552672,{not " +
+        "json},x\n+14155552673,[1],y\n"
     )
     assert.deepStrictEqual(good!.metadata, { plan: "gold", vip: true })
     assert.strictEqual(bad!.metadata, "invalid")

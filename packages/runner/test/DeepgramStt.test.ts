@@ -733,25 +733,28 @@ describe("DeepgramStt on the real clock", () => {
       assert.deepStrictEqual(fake.upgrades().slice(4).map((u) => u.status), [101, 401])
     }))
 
-  it.scopedLive("real 20 ms pacing with 30 ms of injected latency: the final comes after the silence and the latency", () =>
-    Effect.gen(function*() {
-      const fake = yield* FakeDeepgram.make({ transcripts: ["Paced speech."], latencyMs: 30 })
-      const stream = yield* openOn(fake)
-      let speechEndedAt = 0
-      const audio = ulaw(silence(200), voiced(600), silence(600))
-      for (const [i, frame] of audio.entries()) {
-        stream.push(frame)
-        if (i === 39) speechEndedAt = Date.now()
-        yield* Effect.sleep("20 millis")
-      }
-      const items = yield* takeUntil(stream, isSpeechFinal, "the paced utterance")
-      assert.deepStrictEqual(plain(items).filter((s) => s.startsWith("Final")), ["Final Paced speech.", "Final! "])
-      const final = items.find((item) => item._tag === "Final" && item.text !== "") as Extract<
-        SttEvent,
-        { _tag: "Final" }
-      >
-      // 100 ms of silence must arrive before the stretch ends (at 20 ms a frame), then 30 ms of latency
-      assert.isAtLeast(final.at - speechEndedAt, 100)
-      assert.strictEqual(connection(fake, 0).keepAlives, 0)
-    }))
+  it.scopedLive(
+    "real 20 ms pacing with 30 ms of injected latency: the final comes after the silence and the latency",
+    () =>
+      Effect.gen(function*() {
+        const fake = yield* FakeDeepgram.make({ transcripts: ["Paced speech."], latencyMs: 30 })
+        const stream = yield* openOn(fake)
+        let speechEndedAt = 0
+        const audio = ulaw(silence(200), voiced(600), silence(600))
+        for (const [i, frame] of audio.entries()) {
+          stream.push(frame)
+          if (i === 39) speechEndedAt = Date.now()
+          yield* Effect.sleep("20 millis")
+        }
+        const items = yield* takeUntil(stream, isSpeechFinal, "the paced utterance")
+        assert.deepStrictEqual(plain(items).filter((s) => s.startsWith("Final")), ["Final Paced speech.", "Final! "])
+        const final = items.find((item) => item._tag === "Final" && item.text !== "") as Extract<
+          SttEvent,
+          { _tag: "Final" }
+        >
+        // 100 ms of silence must arrive before the stretch ends (at 20 ms a frame), then 30 ms of latency
+        assert.isAtLeast(final.at - speechEndedAt, 100)
+        assert.strictEqual(connection(fake, 0).keepAlives, 0)
+      })
+  )
 })

@@ -27,19 +27,22 @@ const mailboxFull = Effect.fail(
 )
 
 describe("Deliver.deliver: one policy for the cluster's transport errors", () => {
-  it.effect("a busy mailbox and an interruption as the reply are sent again, after growing pauses, until answered", () =>
-    Effect.gen(function*() {
-      const { send, tries } = yield* scripted<string>([mailboxFull, Effect.interrupt, Effect.succeed("answered")])
-      const fiber = yield* Effect.fork(deliver(send, { delay: "100 millis", maxDelay: "1 second" }))
-      yield* TestClock.adjust("100 millis")
-      assert.strictEqual(yield* Ref.get(tries), 2)
-      // the second pause is twice the first
-      yield* TestClock.adjust("100 millis")
-      assert.strictEqual(yield* Ref.get(tries), 2)
-      yield* TestClock.adjust("100 millis")
-      assert.strictEqual(yield* Fiber.join(fiber), "answered")
-      assert.strictEqual(yield* Ref.get(tries), 3)
-    }))
+  it.effect(
+    "a busy mailbox and an interruption as the reply are sent again, after growing pauses, until answered",
+    () =>
+      Effect.gen(function*() {
+        const { send, tries } = yield* scripted<string>([mailboxFull, Effect.interrupt, Effect.succeed("answered")])
+        const fiber = yield* Effect.fork(deliver(send, { delay: "100 millis", maxDelay: "1 second" }))
+        yield* TestClock.adjust("100 millis")
+        assert.strictEqual(yield* Ref.get(tries), 2)
+        // the second pause is twice the first
+        yield* TestClock.adjust("100 millis")
+        assert.strictEqual(yield* Ref.get(tries), 2)
+        yield* TestClock.adjust("100 millis")
+        assert.strictEqual(yield* Fiber.join(fiber), "answered")
+        assert.strictEqual(yield* Ref.get(tries), 3)
+      })
+  )
 
   it.effect("what the handler fails with is the answer: not sent again", () =>
     Effect.gen(function*() {

@@ -19,14 +19,18 @@ describe("DTMF tones", () => {
     assert.isTrue(pcm.subarray(800).every((s) => s === 0))
   })
 
-  it("the Goertzel detector reads every key back, through μ-law, at Q.24's shortest timing, and hears none in speech or silence", () => {
-    assert.strictEqual(detectDigits(mulawDecode(mulawEncode(dtmfTones(ALL)))), ALL)
-    assert.strictEqual(detectDigits(mulawDecode(mulawEncode(dtmfTones("1199#", { toneMs: 40, gapMs: 40 })))), "1199#")
-    assert.strictEqual(detectDigits(voicedTone("For sales, press one. For support, press two.")), "")
-    assert.strictEqual(detectDigits(new Int16Array(8_000)), "")
-    // a key held through its gap is one press
-    assert.strictEqual(detectDigits(dtmfTones("7", { toneMs: 500, gapMs: 0 })), "7")
-  })
+  it(
+    "the Goertzel detector reads every key back, through μ-law, at Q.24's shortest timing, and hears none in speech " +
+      "or silence",
+    () => {
+      assert.strictEqual(detectDigits(mulawDecode(mulawEncode(dtmfTones(ALL)))), ALL)
+      assert.strictEqual(detectDigits(mulawDecode(mulawEncode(dtmfTones("1199#", { toneMs: 40, gapMs: 40 })))), "1199#")
+      assert.strictEqual(detectDigits(voicedTone("For sales, press one. For support, press two.")), "")
+      assert.strictEqual(detectDigits(new Int16Array(8_000)), "")
+      // a key held through its gap is one press
+      assert.strictEqual(detectDigits(dtmfTones("7", { toneMs: 500, gapMs: 0 })), "7")
+    }
+  )
 
   it("refuses a key that is not on a keypad", () => {
     assert.throws(() => dtmfTones("1x"))

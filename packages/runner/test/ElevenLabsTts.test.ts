@@ -174,7 +174,8 @@ describe("the protocol's golden messages (ElevenLabs' AsyncAPI example)", () => 
         inactivityTimeoutSeconds: 180,
         language: "en"
       }),
-      `wss://api.elevenlabs.io/v1/text-to-speech/${VOICE}/multi-stream-input?model_id=eleven_flash_v2_5&output_format=ulaw_8000&sync_alignment=true&inactivity_timeout=180&language_code=en`
+      `wss://api.elevenlabs.io/v1/text-to-speech/${VOICE}/multi-stream-input?model_id=eleven_flash_v2_5&output_format` +
+        `=ulaw_8000&sync_alignment=true&inactivity_timeout=180&language_code=en`
     )
   })
 
@@ -183,7 +184,8 @@ describe("the protocol's golden messages (ElevenLabs' AsyncAPI example)", () => 
       const fake = yield* withFake()
       const messages = yield* Effect.async<ReadonlyArray<Record<string, unknown>>>((resume) => {
         const socket = new WebSocket(
-          `${fake.url}/v1/text-to-speech/${VOICE}/multi-stream-input?model_id=eleven_flash_v2_5&output_format=ulaw_8000`,
+          `${fake.url}/v1/text-to-speech/${VOICE}/multi-stream-input?model_id=eleven_flash_v2_5&output_format` +
+            `=ulaw_8000`,
           {
             headers: { "xi-api-key": FAKE_ELEVENLABS_API_KEY }
           }
@@ -310,37 +312,40 @@ describe("ElevenLabs against the fake", () => {
       assert.deepStrictEqual(fake.violations(), [], "never a sixth context at once")
     }))
 
-  it.scoped("interrupted mid-text: nothing more surfaces nor is sent, the server's rest is dropped, the socket goes on", () =>
-    Effect.gen(function*() {
-      const fake = yield* withFake({ chunkIntervalMillis: 15, charsPerChunk: 4 })
-      const session = yield* sessionFor(fake)
-      const surfaced: Array<SpeechPart> = []
-      const long = "This is a long answer that the caller is going to interrupt before it ends."
-      // take the first audio part, then stop listening (what a barge-in does)
-      yield* Stream.runDrain(
-        session.synthesize(long).pipe(Stream.tap((part) => Effect.sync(() => surfaced.push(part))), Stream.take(1))
-      )
-      const [id] = contextIds(fake)
-      yield* fake.awaitContextDone(id!)
-      const context = fake.context(id!)!
-      assert.strictEqual(surfaced.length, 1)
-      assert.isAbove(context.audioMessages, 5, "the server went on speaking what it had been sent")
-      assert.isTrue(context.finalSent)
-      assert.strictEqual(
-        context.closeAfterChunks,
-        0,
-        "the context was closed with its text: no message is needed after"
-      )
-      assert.deepStrictEqual(fake.received().map((r) => r.message), [
-        { text: `${long} `, context_id: id, flush: true },
-        { context_id: id, close_context: true }
-      ])
-      const next = yield* collect(session.synthesize("Sorry, go ahead."))
-      assert.deepStrictEqual(next.pcm, overTheWire("Sorry, go ahead."), "only the new context's audio")
-      assert.strictEqual(surfaced.length, 1, "no late audio of the interrupted text surfaced")
-      assert.strictEqual(fake.connections().length, 1)
-      assert.deepStrictEqual(fake.violations(), [])
-    }))
+  it.scoped(
+    "interrupted mid-text: nothing more surfaces nor is sent, the server's rest is dropped, the socket goes on",
+    () =>
+      Effect.gen(function*() {
+        const fake = yield* withFake({ chunkIntervalMillis: 15, charsPerChunk: 4 })
+        const session = yield* sessionFor(fake)
+        const surfaced: Array<SpeechPart> = []
+        const long = "This is a long answer that the caller is going to interrupt before it ends."
+        // take the first audio part, then stop listening (what a barge-in does)
+        yield* Stream.runDrain(
+          session.synthesize(long).pipe(Stream.tap((part) => Effect.sync(() => surfaced.push(part))), Stream.take(1))
+        )
+        const [id] = contextIds(fake)
+        yield* fake.awaitContextDone(id!)
+        const context = fake.context(id!)!
+        assert.strictEqual(surfaced.length, 1)
+        assert.isAbove(context.audioMessages, 5, "the server went on speaking what it had been sent")
+        assert.isTrue(context.finalSent)
+        assert.strictEqual(
+          context.closeAfterChunks,
+          0,
+          "the context was closed with its text: no message is needed after"
+        )
+        assert.deepStrictEqual(fake.received().map((r) => r.message), [
+          { text: `${long} `, context_id: id, flush: true },
+          { context_id: id, close_context: true }
+        ])
+        const next = yield* collect(session.synthesize("Sorry, go ahead."))
+        assert.deepStrictEqual(next.pcm, overTheWire("Sorry, go ahead."), "only the new context's audio")
+        assert.strictEqual(surfaced.length, 1, "no late audio of the interrupted text surfaced")
+        assert.strictEqual(fake.connections().length, 1)
+        assert.deepStrictEqual(fake.violations(), [])
+      })
+  )
 
   it.scoped("interrupted texts hold their context until the server ends them, then free it", () =>
     Effect.gen(function*() {
@@ -372,22 +377,25 @@ describe("ElevenLabs against the fake", () => {
       assert.deepStrictEqual(fake.violations(), [])
     }))
 
-  it.scoped("a drop in the middle of a text fails it retryably after the audio that came; the next text reconnects", () =>
-    Effect.gen(function*() {
-      const fake = yield* withFake({ charsPerChunk: 4 })
-      const session = yield* sessionFor(fake)
-      fake.dropAfterChunks(2)
-      const parts: Array<SpeechPart> = []
-      const error = yield* Effect.flip(
-        Stream.runForEach(session.synthesize(TEXT), (part) => Effect.sync(() => parts.push(part)))
-      )
-      assert.isTrue(error.retryable)
-      assert.match(error.reason, /closed the connection \(1006/)
-      assert.strictEqual(parts.length, 2)
-      const after = yield* collect(session.synthesize(TEXT))
-      assert.deepStrictEqual(after.pcm, overTheWire(TEXT))
-      assert.strictEqual(fake.connections().length, 2)
-    }))
+  it.scoped(
+    "a drop in the middle of a text fails it retryably after the audio that came; the next text reconnects",
+    () =>
+      Effect.gen(function*() {
+        const fake = yield* withFake({ charsPerChunk: 4 })
+        const session = yield* sessionFor(fake)
+        fake.dropAfterChunks(2)
+        const parts: Array<SpeechPart> = []
+        const error = yield* Effect.flip(
+          Stream.runForEach(session.synthesize(TEXT), (part) => Effect.sync(() => parts.push(part)))
+        )
+        assert.isTrue(error.retryable)
+        assert.match(error.reason, /closed the connection \(1006/)
+        assert.strictEqual(parts.length, 2)
+        const after = yield* collect(session.synthesize(TEXT))
+        assert.deepStrictEqual(after.pcm, overTheWire(TEXT))
+        assert.strictEqual(fake.connections().length, 2)
+      })
+  )
 
   it.scoped("maps each failure: the key and unknown voices or models are permanent, the rest retryable", () =>
     Effect.gen(function*() {

@@ -7,7 +7,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { assert, describe, it } from "@effect/vitest"
 import { type CallSpec, LiveCallEntity, type SessionId } from "@voiceagent/domain/Calls"
-import type { AgentId, TenantId, VoiceNumberId } from "@voiceagent/domain/Ids"
+import type { AgentId, PersonaId, TenantId, VoiceNumberId } from "@voiceagent/domain/Ids"
 import { TenantEntity } from "@voiceagent/domain/TenantEntity"
 import { AgentsRepo } from "@voiceagent/runner/Agents/AgentsRepo"
 import { Ledger } from "@voiceagent/runner/Billing/Ledger"
@@ -43,7 +43,7 @@ const newTenant = Effect.gen(function*() {
     companyName: "Co"
   })
   const tenantId = tenant!.id as TenantId
-  const persona = Option.getOrThrow(yield* agents.findPersona("4a1f0c56-2c1e-4d1a-9a53-0d6b3f6e0001" as any))
+  const persona = Option.getOrThrow(yield* agents.findPersona("4a1f0c56-2c1e-4d1a-9a53-0d6b3f6e0001" as PersonaId))
   const agent = yield* agents.create(tenantId, persona, "Agent")
   yield* (yield* TenantEntity.client)(tenantId).TopUp({ idempotencyKey: `seed-${tenantId}`, amount: 1000 })
   return { tenantId, agentId: agent.id as AgentId }
@@ -104,7 +104,9 @@ const advance = (seconds: number) =>
     }
   })
 
-/** The call rings on, and its entity is gone: no handler for its events or its stream, its ring deadline in the wheel. */
+/**
+ * The call rings on, and its entity is gone: no handler for its events or its stream, its ring deadline in the wheel.
+ */
 const assertLetGo = (sessionId: SessionId, ringDeadline: number) =>
   Effect.gen(function*() {
     const localCalls = yield* LocalCalls
@@ -162,73 +164,79 @@ describe("held calls let their entity go while they ring", () => {
         assert.isUndefined((yield* TimerWheel).deadlineOf(sessionId, "ring"))
       }))
 
-    it.effect("answered after its entity went: the carrier's event starts it again, the stream attaches, the agent speaks", () =>
-      Effect.gen(function*() {
-        const t = yield* newTenant
-        // answered after RING_MS, then talks for 20 s
-        const { sessionId } = yield* start(spec(t, "+14155550020", 300))
-        yield* advance(LET_GO_SECONDS)
-        const { dialedAt } = yield* session(sessionId)
-        yield* assertLetGo(sessionId, dialedAt.getTime() + 300_000)
-        // the answer (a carrier event the entity was not there for: through the cluster, starting it again)
-        yield* advance(RING_MS / 1000 - LET_GO_SECONDS + 1)
-        const localCalls = yield* LocalCalls
-        yield* TestKit.eventually(Effect.gen(function*() {
-          assert.strictEqual((yield* session(sessionId)).status, "IN_PROGRESS")
-          assert.isTrue(localCalls.has(sessionId))
-        }))
-        // in memory again, for the conversation: touched, its ring deadline gone
-        const wheel = yield* TimerWheel
-        assert.isUndefined(wheel.deadlineOf(sessionId, "ring"))
-        yield* advance(5)
-        yield* TestKit.eventually(Effect.gen(function*() {
-          const row = yield* session(sessionId)
-          assert.isTrue(row.transcript.some((line: any) => line.speaker === "agent"), "the agent said nothing")
-          assert.include(yield* eventTypes(sessionId), "media_connected")
-        }))
-        assert.isDefined(wheel.deadlineOf(sessionId, "resident"))
-        // past the idle time, talking: still resident
-        yield* advance(20)
-        const row = yield* TestKit.eventually(Effect.gen(function*() {
-          const row = yield* session(sessionId)
-          assert.strictEqual(row.status, "ENDED")
-          return row
-        }))
-        assert.deepStrictEqual([row.outcome, row.endReason], ["ANSWERED", "completed"])
-        assert.strictEqual(row.answeredAt.getTime() - row.dialedAt.getTime(), RING_MS)
-        assert.strictEqual(row.durationSeconds, 20)
-        const types = yield* eventTypes(sessionId)
-        assert.strictEqual(types.filter((type) => type === "dialing").length, 1, "dialled once")
-      }))
+    it.effect(
+      "answered after its entity went: the carrier's event starts it again, the stream attaches, the agent speaks",
+      () =>
+        Effect.gen(function*() {
+          const t = yield* newTenant
+          // answered after RING_MS, then talks for 20 s
+          const { sessionId } = yield* start(spec(t, "+14155550020", 300))
+          yield* advance(LET_GO_SECONDS)
+          const { dialedAt } = yield* session(sessionId)
+          yield* assertLetGo(sessionId, dialedAt.getTime() + 300_000)
+          // the answer (a carrier event the entity was not there for: through the cluster, starting it again)
+          yield* advance(RING_MS / 1000 - LET_GO_SECONDS + 1)
+          const localCalls = yield* LocalCalls
+          yield* TestKit.eventually(Effect.gen(function*() {
+            assert.strictEqual((yield* session(sessionId)).status, "IN_PROGRESS")
+            assert.isTrue(localCalls.has(sessionId))
+          }))
+          // in memory again, for the conversation: touched, its ring deadline gone
+          const wheel = yield* TimerWheel
+          assert.isUndefined(wheel.deadlineOf(sessionId, "ring"))
+          yield* advance(5)
+          yield* TestKit.eventually(Effect.gen(function*() {
+            const row = yield* session(sessionId)
+            assert.isTrue(row.transcript.some((line: any) => line.speaker === "agent"), "the agent said nothing")
+            assert.include(yield* eventTypes(sessionId), "media_connected")
+          }))
+          assert.isDefined(wheel.deadlineOf(sessionId, "resident"))
+          // past the idle time, talking: still resident
+          yield* advance(20)
+          const row = yield* TestKit.eventually(Effect.gen(function*() {
+            const row = yield* session(sessionId)
+            assert.strictEqual(row.status, "ENDED")
+            return row
+          }))
+          assert.deepStrictEqual([row.outcome, row.endReason], ["ANSWERED", "completed"])
+          assert.strictEqual(row.answeredAt.getTime() - row.dialedAt.getTime(), RING_MS)
+          assert.strictEqual(row.durationSeconds, 20)
+          const types = yield* eventTypes(sessionId)
+          assert.strictEqual(types.filter((type) => type === "dialing").length, 1, "dialled once")
+        })
+    )
 
-    it.effect("a stream that comes while the entity is gone is attached first, and the entity woken to take it (OpenMedia)", () =>
-      Effect.gen(function*() {
-        const t = yield* newTenant
-        const { call, sessionId } = yield* start(spec(t, "+14155559002", 600))
-        yield* advance(LET_GO_SECONDS)
-        const { dialedAt } = yield* session(sessionId)
-        yield* assertLetGo(sessionId, dialedAt.getTime() + 600_000)
-        const local = yield* LocalMedia
-        const { media, played } = yield* fakeStream(sessionId)
-        assert.isTrue(yield* local.attach(media), "the stream was refused")
-        assert.isTrue((yield* LocalCalls).has(sessionId))
-        assert.isTrue(local.has(sessionId))
-        yield* advance(3)
-        yield* TestKit.eventually(Effect.sync(() => assert.isAbove(played.length, 0, "the agent did not speak")))
-        yield* TestKit.eventually(Effect.gen(function*() {
-          assert.include(yield* eventTypes(sessionId), "media_connected")
-        }))
-        // a stream is attached: the entity stays, ringing or not
-        yield* advance(40)
-        assert.isTrue((yield* LocalCalls).has(sessionId))
-        yield* call.Hangup({ requestId: "done" })
-        yield* TestKit.eventually(Effect.gen(function*() {
-          assert.strictEqual((yield* session(sessionId)).status, "ENDED")
-        }))
-        // a call that is over takes no stream
-        const late = yield* fakeStream(sessionId)
-        yield* advance(45)
-        assert.isFalse(yield* local.attach(late.media))
-      }))
+    it.effect(
+      "a stream that comes while the entity is gone is attached first, and the entity woken to take it (OpenMedia)",
+      () =>
+        Effect.gen(function*() {
+          const t = yield* newTenant
+          const { call, sessionId } = yield* start(spec(t, "+14155559002", 600))
+          yield* advance(LET_GO_SECONDS)
+          const { dialedAt } = yield* session(sessionId)
+          yield* assertLetGo(sessionId, dialedAt.getTime() + 600_000)
+          const local = yield* LocalMedia
+          const { media, played } = yield* fakeStream(sessionId)
+          assert.isTrue(yield* local.attach(media), "the stream was refused")
+          assert.isTrue((yield* LocalCalls).has(sessionId))
+          assert.isTrue(local.has(sessionId))
+          yield* advance(3)
+          yield* TestKit.eventually(Effect.sync(() => assert.isAbove(played.length, 0, "the agent did not speak")))
+          yield* TestKit.eventually(Effect.gen(function*() {
+            assert.include(yield* eventTypes(sessionId), "media_connected")
+          }))
+          // a stream is attached: the entity stays, ringing or not
+          yield* advance(40)
+          assert.isTrue((yield* LocalCalls).has(sessionId))
+          yield* call.Hangup({ requestId: "done" })
+          yield* TestKit.eventually(Effect.gen(function*() {
+            assert.strictEqual((yield* session(sessionId)).status, "ENDED")
+          }))
+          // a call that is over takes no stream
+          const late = yield* fakeStream(sessionId)
+          yield* advance(45)
+          assert.isFalse(yield* local.attach(late.media))
+        })
+    )
   })
 })

@@ -35,7 +35,8 @@ describe(`inbound calls' sessions (${TestRuntime.backendName()})`, () => {
           const commit = yield* Deferred.make<void>()
           // the first webhook's insert, not yet committed
           const twin = yield* sql`
-            INSERT INTO inbound_calls (carrier, carrier_call_id, session_id, tenant_id) VALUES ('twilio', ${callSid}, ${first}, ${tenantId})
+            INSERT INTO inbound_calls (carrier, carrier_call_id, session_id, tenant_id)
+              VALUES ('twilio', ${callSid}, ${first}, ${tenantId})
           `.pipe(
             Effect.zipRight(Deferred.succeed(inserted, undefined)),
             Effect.zipRight(Deferred.await(commit)),

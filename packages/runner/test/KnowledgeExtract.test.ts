@@ -235,8 +235,9 @@ describe("Knowledge/Extract", () => {
         const text = yield* extractText(
           "html",
           utf8(
-            "<h3>Steps</h3><ol start=\"2\"><li>Open <em>Settings</em></li><li>Tap <a href=\"#x\">Network</a></li></ol>" +
-              "<blockquote><p>Quoted advice.</p></blockquote><pre>line  one\n  line two</pre><p>A<br>B</p>"
+            "<h3>Steps</h3><ol start=\"2\"><li>Open <em>Settings</em></li><li>Tap <a " +
+              "href=\"#x\">Network</a></li></ol><blockquote><p>Quoted advice.</p></blockquote><pre>line  one\n  line " +
+              "two</pre><p>A<br>B</p>"
           )
         )
         assert.strictEqual(
@@ -250,7 +251,8 @@ describe("Knowledge/Extract", () => {
         const error = yield* failure(
           "html",
           utf8(
-            "<html><head><title>Empty</title></head><body><nav>Menu</nav><script>x()</script><img src=a.png></body></html>"
+            "<html><head><title>Empty</title></head><body><nav>Menu</nav><script>x()</script><img " +
+              "src=a.png></body></html>"
           )
         )
         assert.strictEqual(error.code, "NO_TEXT")
@@ -308,7 +310,8 @@ describe("Knowledge/Extract", () => {
         const text = yield* extractText("pdf", bytes)
         assert.strictEqual(
           text,
-          "Northwind Mobile price list\nBasic plan: $10 per month (5 GB)\nPro plan: $30 per month\n\nRoaming passes\nAmericas: $5 per day"
+          "Northwind Mobile price list\nBasic plan: $10 per month (5 GB)\nPro plan: $30 per month\n\nRoaming " +
+            "passes\nAmericas: $5 per day"
         )
         // pdf.js detaches the buffer it is given; the caller's bytes are left alone and give the same text again
         assert.deepStrictEqual(bytes, copy)

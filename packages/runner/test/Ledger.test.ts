@@ -45,14 +45,16 @@ const invariants = (tenantId: TenantId) =>
       SELECT balance, reserved, open_calls FROM wallets WHERE tenant_id = ${tenantId}
     `
     const [entries] = yield* sql<{ wallet: number | null; all: number | null }>`
-      SELECT sum(amount) FILTER (WHERE account = 'wallet') AS wallet, sum(amount) AS all FROM ledger_entries WHERE tenant_id = ${tenantId}
+      SELECT sum(amount) FILTER (WHERE account = 'wallet') AS wallet, sum(amount) AS all FROM ledger_entries
+        WHERE tenant_id = ${tenantId}
     `
     const [open] = yield* sql<{ held: number | null; calls: number }>`
       SELECT sum(amount) AS held, count(*) FILTER (WHERE purpose = 'call') AS calls
       FROM reservations WHERE tenant_id = ${tenantId} AND status = 'open'
     `
     const unbalanced = yield* sql<{ id: string }>`
-      SELECT transaction_id AS id FROM ledger_entries WHERE tenant_id = ${tenantId} GROUP BY transaction_id HAVING sum(amount) <> 0
+      SELECT transaction_id AS id FROM ledger_entries WHERE tenant_id = ${tenantId}
+        GROUP BY transaction_id HAVING sum(amount) <> 0
     `
     return {
       balance: wallet!.balance,
@@ -155,73 +157,84 @@ describe(`ledger (${TestRuntime.backendName()})`, () => {
         ])
       }))
 
-    it.effect("the concurrent-call limit holds under concurrent reservations: exactly the limit taken, the rest refused; settled, the places come back", () =>
-      Effect.gen(function*() {
-        const ledger = yield* Ledger
-        const tenantId = yield* newTenant
-        yield* ledger.topUp(tenantId, "funds", 100_000)
-        const ids = Array.from({ length: 40 }, () => crypto.randomUUID())
-        const results = yield* Effect.forEach(ids, (id) => Effect.either(ledger.reserve(tenantId, id, 10, 5)), {
-          concurrency: "unbounded"
+    it.effect(
+      "the concurrent-call limit holds under concurrent reservations: exactly the limit taken, the rest refused; " +
+        "settled, the places come back",
+      () =>
+        Effect.gen(function*() {
+          const ledger = yield* Ledger
+          const tenantId = yield* newTenant
+          yield* ledger.topUp(tenantId, "funds", 100_000)
+          const ids = Array.from({ length: 40 }, () => crypto.randomUUID())
+          const results = yield* Effect.forEach(ids, (id) => Effect.either(ledger.reserve(tenantId, id, 10, 5)), {
+            concurrency: "unbounded"
+          })
+          const taken = ids.filter((_, i) => Either.isRight(results[i]!))
+          assert.strictEqual(taken.length, 5)
+          assert.isTrue(results.every((r) => Either.isRight(r) || r.left._tag === "ConcurrentCallLimit"))
+          // a message's hold is not a call: not counted, not refused by the limit
+          yield* ledger.reserve(tenantId, `message:${crypto.randomUUID()}`, 10, 5, "message")
+          assert.deepInclude(yield* invariants(tenantId), { reserved: 60, openCallsMiscounted: 0 })
+          // a repeat of a taken reservation is not taken again, and not refused
+          yield* ledger.reserve(tenantId, taken[0]!, 10, 5)
+          yield* Effect.forEach(taken, (id) => ledger.settle(tenantId, id, 3, "call_charge", id), {
+            concurrency: "unbounded",
+            discard: true
+          })
+          assert.deepInclude(yield* invariants(tenantId), {
+            balance: 100_000 - 15,
+            reserved: 10,
+            openCallsMiscounted: 0,
+            unbalancedTransactions: 0
+          })
+          yield* ledger.reserve(tenantId, crypto.randomUUID(), 10, 5)
+          assert.deepInclude(yield* invariants(tenantId), { reserved: 20, openCallsMiscounted: 0 })
         })
-        const taken = ids.filter((_, i) => Either.isRight(results[i]!))
-        assert.strictEqual(taken.length, 5)
-        assert.isTrue(results.every((r) => Either.isRight(r) || r.left._tag === "ConcurrentCallLimit"))
-        // a message's hold is not a call: not counted, not refused by the limit
-        yield* ledger.reserve(tenantId, `message:${crypto.randomUUID()}`, 10, 5, "message")
-        assert.deepInclude(yield* invariants(tenantId), { reserved: 60, openCallsMiscounted: 0 })
-        // a repeat of a taken reservation is not taken again, and not refused
-        yield* ledger.reserve(tenantId, taken[0]!, 10, 5)
-        yield* Effect.forEach(taken, (id) => ledger.settle(tenantId, id, 3, "call_charge", id), {
-          concurrency: "unbounded",
-          discard: true
-        })
-        assert.deepInclude(yield* invariants(tenantId), {
-          balance: 100_000 - 15,
-          reserved: 10,
-          openCallsMiscounted: 0,
-          unbalancedTransactions: 0
-        })
-        yield* ledger.reserve(tenantId, crypto.randomUUID(), 10, 5)
-        assert.deepInclude(yield* invariants(tenantId), { reserved: 20, openCallsMiscounted: 0 })
-      }))
+    )
 
-    it.effect("a call reservation whose session was never written is dropped once old and its funds given back; a young one, one with a session and a message's hold stay", () =>
-      Effect.gen(function*() {
-        const sql = yield* SqlClient.SqlClient
-        const ledger = yield* Ledger
-        const tenantId = yield* newTenant
-        yield* ledger.topUp(tenantId, "funds", 1_000)
-        const [abandoned, young, written] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()]
-        yield* ledger.reserve(tenantId, abandoned, 100, null)
-        yield* ledger.reserve(tenantId, young, 100, null)
-        yield* ledger.reserve(tenantId, written, 100, null)
-        yield* ledger.reserve(tenantId, `message:${crypto.randomUUID()}`, 50, null, "message")
-        yield* sql`
-          INSERT INTO call_sessions (id, tenant_id, job_id, agent_id, voice_number_id, provider, from_number, to_number, status, spec, currency)
-          VALUES (${written}, ${tenantId}, 'job', ${crypto.randomUUID()}, ${crypto.randomUUID()}, 'PROVIDER_A', '+14155550100', '+14155550101', 'RINGING', '{}', 'USD')
-        `
-        // an hour old, but for the young one
-        yield* sql`UPDATE reservations SET created_at = now() - interval '1 hour' WHERE tenant_id = ${tenantId} AND id <> ${young}`
-        assert.strictEqual((yield* invariants(tenantId)).reserved, 350)
+    it.effect(
+      "a call reservation whose session was never written is dropped once old and its funds given back; a young one, " +
+        "one with a session and a message's hold stay",
+      () =>
+        Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          const ledger = yield* Ledger
+          const tenantId = yield* newTenant
+          yield* ledger.topUp(tenantId, "funds", 1_000)
+          const [abandoned, young, written] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()]
+          yield* ledger.reserve(tenantId, abandoned, 100, null)
+          yield* ledger.reserve(tenantId, young, 100, null)
+          yield* ledger.reserve(tenantId, written, 100, null)
+          yield* ledger.reserve(tenantId, `message:${crypto.randomUUID()}`, 50, null, "message")
+          yield* sql`
+            INSERT INTO call_sessions (id, tenant_id, job_id, agent_id, voice_number_id, provider, from_number,
+              to_number, status, spec, currency)
+            VALUES (${written}, ${tenantId}, 'job', ${crypto.randomUUID()}, ${crypto.randomUUID()}, 'PROVIDER_A',
+              '+14155550100', '+14155550101', 'RINGING', '{}', 'USD')
+          `
+          // an hour old, but for the young one
+          yield* sql`UPDATE reservations SET created_at = now() - interval '1 hour' WHERE tenant_id = ${tenantId}
+            AND id <> ${young}`
+          assert.strictEqual((yield* invariants(tenantId)).reserved, 350)
 
-        assert.strictEqual(yield* ledger.dropAbandoned(600), 1)
-        const after = yield* invariants(tenantId)
-        assert.deepInclude(after, {
-          balance: 1_000,
-          reserved: 250,
-          openReservations: 250,
-          unbalancedTransactions: 0,
-          openCallsMiscounted: 0
+          assert.strictEqual(yield* ledger.dropAbandoned(600), 1)
+          const after = yield* invariants(tenantId)
+          assert.deepInclude(after, {
+            balance: 1_000,
+            reserved: 250,
+            openReservations: 250,
+            unbalancedTransactions: 0,
+            openCallsMiscounted: 0
+          })
+          const left = yield* sql<{ id: string }>`SELECT id FROM reservations WHERE tenant_id = ${tenantId} ORDER BY id`
+          assert.notInclude(left.map((r) => r.id), abandoned)
+          assert.strictEqual(yield* ledger.dropAbandoned(600), 0, "nothing else is abandoned")
+
+          // a Start that does come later reserves afresh, its funds checked again
+          yield* ledger.reserve(tenantId, abandoned, 100, null)
+          assert.strictEqual((yield* invariants(tenantId)).reserved, 350)
         })
-        const left = yield* sql<{ id: string }>`SELECT id FROM reservations WHERE tenant_id = ${tenantId} ORDER BY id`
-        assert.notInclude(left.map((r) => r.id), abandoned)
-        assert.strictEqual(yield* ledger.dropAbandoned(600), 0, "nothing else is abandoned")
-
-        // a Start that does come later reserves afresh, its funds checked again
-        yield* ledger.reserve(tenantId, abandoned, 100, null)
-        assert.strictEqual((yield* invariants(tenantId)).reserved, 350)
-      }))
+    )
 
     it.effect("available never goes negative: reservations and charges beyond it are refused", () =>
       Effect.gen(function*() {
@@ -244,7 +257,8 @@ describe(`ledger (${TestRuntime.backendName()})`, () => {
 
     // PostgreSQL only: a settlement is committed while a reservation's statement waits for the wallet
     it.effect.skipIf(TestRuntime.backendName() === "pglite")(
-      "a reservation that waited for a settlement's commit takes the funds it released (was: 23514 from a row computed on the statement's snapshot)",
+      "a reservation that waited for a settlement's commit takes the funds it released (was: 23514 from a row " +
+        "computed on the statement's snapshot)",
       () =>
         Effect.gen(function*() {
           const sql = yield* SqlClient.SqlClient
@@ -290,7 +304,8 @@ describe(`ledger (${TestRuntime.backendName()})`, () => {
 
     // PostgreSQL only: a second connection holds the wallet's lock while the top-up waits on it
     it.effect.skipIf(TestRuntime.backendName() === "pglite")(
-      "a top-up whose caller goes away while it runs is still applied once, and a retry of its key gets its transaction (was: the interruption kept as the key's reply)",
+      "a top-up whose caller goes away while it runs is still applied once, and a retry of its key gets its " +
+        "transaction (was: the interruption kept as the key's reply)",
       () =>
         Effect.gen(function*() {
           const tenantId = yield* newTenant

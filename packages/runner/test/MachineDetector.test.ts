@@ -52,22 +52,26 @@ describe("answering-machine detection from the audio", () => {
       assert.deepStrictEqual(verdicts(events).map((v) => v._tag === "Verdict" && v.answeredBy), ["human"])
     }))
 
-  it("a greeting read on without a pause is a machine, decided once it has gone on 3.5 s; its beep is found where it ends", () =>
-    Effect.gen(function*() {
-      const pcm = yield* machineWithBeep(500)
-      const events = run(concat([pcm, silence(1_000)]))
-      const [verdict] = verdicts(events)
-      assert.deepInclude(verdict, { answeredBy: "machine" })
-      assert.isAtLeast(verdict!.at, 3_500)
-      const greetingMs = (pcm.length / 8) - 500
-      assert.isBelow(verdict!.at, greetingMs)
-      const [beep] = beeps(events)
-      assert.isDefined(beep, JSON.stringify(events))
-      assert.strictEqual(beep!._tag === "Beep" && beep.hz, 1_000)
-      // reported when the tone stops: the message goes on the recording after it
-      assert.approximately(beep!.at, pcm.length / 8, 40)
-      assert.approximately(beep!._tag === "Beep" ? beep.durationMs : 0, 500, 40)
-    }))
+  it(
+    "a greeting read on without a pause is a machine, decided once it has gone on 3.5 s; its beep is found where it " +
+      "ends",
+    () =>
+      Effect.gen(function*() {
+        const pcm = yield* machineWithBeep(500)
+        const events = run(concat([pcm, silence(1_000)]))
+        const [verdict] = verdicts(events)
+        assert.deepInclude(verdict, { answeredBy: "machine" })
+        assert.isAtLeast(verdict!.at, 3_500)
+        const greetingMs = (pcm.length / 8) - 500
+        assert.isBelow(verdict!.at, greetingMs)
+        const [beep] = beeps(events)
+        assert.isDefined(beep, JSON.stringify(events))
+        assert.strictEqual(beep!._tag === "Beep" && beep.hz, 1_000)
+        // reported when the tone stops: the message goes on the recording after it
+        assert.approximately(beep!.at, pcm.length / 8, 40)
+        assert.approximately(beep!._tag === "Beep" ? beep.durationMs : 0, 500, 40)
+      })
+  )
 
   it("a beep alone is a machine (the greeting was too short to tell), at 800 Hz and at 1.4 kHz", () => {
     for (const hz of [800, 1_400]) {

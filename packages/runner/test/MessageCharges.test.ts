@@ -22,7 +22,9 @@ import * as path from "node:path"
 
 const START = "2026-11-23T15:00:00Z"
 
-/** Azure Communication Services: it de-duplicates by our message id, so a message sent again reaches the customer once. */
+/**
+ * Azure Communication Services: it de-duplicates by our message id, so a message sent again reaches the customer once.
+ */
 const acs = Effect.flatMap(
   FakeMessaging,
   (fake) => makeAzureSmsSender({ endpoint: fake.url, accessKey: Redacted.make(fake.credentials.acs.accessKey) })
@@ -34,8 +36,10 @@ const books = (tenantIds: ReadonlyArray<TenantId>) =>
     const sql = yield* SqlClient.SqlClient
     const wallets = yield* sql<{ tenantId: string; balance: number; reserved: number; entries: number; open: number }>`
       SELECT w.tenant_id, w.balance, w.reserved,
-             (SELECT COALESCE(sum(e.amount), 0) FROM ledger_entries e WHERE e.tenant_id = w.tenant_id AND e.account = 'wallet') AS entries,
-             (SELECT COALESCE(sum(v.amount), 0) FROM reservations v WHERE v.tenant_id = w.tenant_id AND v.status = 'open') AS open
+             (SELECT COALESCE(sum(e.amount), 0) FROM ledger_entries e WHERE e.tenant_id = w.tenant_id
+               AND e.account = 'wallet') AS entries,
+             (SELECT COALESCE(sum(v.amount), 0) FROM reservations v WHERE v.tenant_id = w.tenant_id
+               AND v.status = 'open') AS open
       FROM wallets w WHERE w.tenant_id IN ${sql.in(tenantIds)}
     `.pipe(Effect.orDie)
     for (const w of wallets) {
@@ -47,8 +51,10 @@ const books = (tenantIds: ReadonlyArray<TenantId>) =>
       { id: string; status: string; price: number; cost: number; charges: number; charged: number }
     >`
       SELECT m.id, m.status, m.price, m.cost,
-             (SELECT count(*) FROM ledger_transactions t WHERE t.tenant_id = m.tenant_id AND t.reference = m.id::text) AS charges,
-             (SELECT COALESCE(-sum(t.amount), 0) FROM ledger_transactions t WHERE t.tenant_id = m.tenant_id AND t.reference = m.id::text) AS charged
+             (SELECT count(*) FROM ledger_transactions t WHERE t.tenant_id = m.tenant_id AND t.reference = m.id::text)
+               AS charges,
+             (SELECT COALESCE(-sum(t.amount), 0) FROM ledger_transactions t WHERE t.tenant_id = m.tenant_id
+               AND t.reference = m.id::text) AS charged
       FROM messages m WHERE m.tenant_id IN ${sql.in(tenantIds)}
     `.pipe(Effect.orDie)
     for (const m of messages) {
@@ -67,8 +73,10 @@ const queued = (t: { readonly tenantId: TenantId; readonly agentId: AgentId }, p
     yield* sql`
       INSERT INTO messages (id, tenant_id, channel, session_id, campaign_id, agent_id, call_direction, call_outcome,
                             to_number, sender, provider, body, price, currency, status, next_attempt_at, created_at)
-      VALUES (${id}, ${t.tenantId}, 'SMS', ${crypto.randomUUID()}, ${crypto.randomUUID()}, ${t.agentId}, 'OUTGOING', 'ANSWERED',
-              '+14155550199', '+14155550100', 'PROVIDER_A', 'hi', ${price}, 'USD', 'QUEUED', '2100-01-01T00:00:00Z', now())
+      VALUES (${id}, ${t.tenantId}, 'SMS', ${crypto.randomUUID()}, ${crypto.randomUUID()}, ${t.agentId}, 'OUTGOING',
+        'ANSWERED',
+              '+14155550199', '+14155550100', 'PROVIDER_A', 'hi', ${price}, 'USD', 'QUEUED', '2100-01-01T00:00:00Z',
+                now())
     `.pipe(Effect.orDie)
     return { id, tenantId: t.tenantId, price }
   })
@@ -93,58 +101,61 @@ const CrashKit = TestKit.layer({
 
 describe("message charges", () => {
   it.layer(TestKit.layer(), { timeout: 180_000 })("randomised", (it) => {
-    it.effect("holds and records repeated, concurrent and reordered never charge twice, lose a charge or go negative", () =>
-      Effect.gen(function*() {
-        const seed = Number(process.env["MESSAGE_CHARGES_SEED"] ?? Date.now() % 1_000_000)
-        const rand = random(seed)
-        const pick = <A>(xs: ReadonlyArray<A>) => xs[Math.floor(rand() * xs.length)]!
-        const shuffle = <A>(xs: ReadonlyArray<A>) =>
-          [...xs].map((x) => [rand(), x] as const).sort((a, b) => a[0] - b[0]).map(([, x]) => x)
-        const charges = yield* MessageCharges
-        const tenants = yield* Effect.forEach([0, 1, 2], (i) => TestKit.tenant({ balance: [40, 120, 1][i]! }))
-        const messages = yield* Effect.forEach(Array.from({ length: 120 }), () => {
-          const t = pick(tenants)
-          return queued(t, pick([0, 1, 1, 2, 3, 5]))
+    it.effect(
+      "holds and records repeated, concurrent and reordered never charge twice, lose a charge or go negative",
+      () =>
+        Effect.gen(function*() {
+          const seed = Number(process.env["MESSAGE_CHARGES_SEED"] ?? Date.now() % 1_000_000)
+          const rand = random(seed)
+          const pick = <A>(xs: ReadonlyArray<A>) => xs[Math.floor(rand() * xs.length)]!
+          const shuffle = <A>(xs: ReadonlyArray<A>) =>
+            [...xs].map((x) => [rand(), x] as const).sort((a, b) => a[0] - b[0]).map(([, x]) => x)
+          const charges = yield* MessageCharges
+          const tenants = yield* Effect.forEach([0, 1, 2], (i) => TestKit.tenant({ balance: [40, 120, 1][i]! }))
+          const messages = yield* Effect.forEach(Array.from({ length: 120 }), () => {
+            const t = pick(tenants)
+            return queued(t, pick([0, 1, 1, 2, 3, 5]))
+          })
+          let open = messages
+          const at = new Date("2026-01-01T00:00:00Z")
+          for (let round = 0; round < 8 && open.length > 0; round++) {
+            const batch = shuffle(open).slice(0, 50)
+            const requests = batch.map((m) => ({ id: m.id, tenantId: m.tenantId, amount: m.price, adapter: "test" }))
+            // two dispatchers hold the same batch at once (a split brain), the second in another order
+            const [a, b] = yield* Effect.all([charges.hold(requests, at), charges.hold(shuffle(requests), at)], {
+              concurrency: 2
+            })
+            const holding = [...new Map([...a, ...b].map((h) => [h.id, h])).values()]
+            const tenantOf = new Map(batch.map((m) => [m.id, m.tenantId]))
+            const outcomes = holding.map((h): SendOutcome => {
+              const r = rand()
+              const tenantId = tenantOf.get(h.id)!
+              return r < 0.6
+                ? { _tag: "Sent", id: h.id, tenantId, providerMessageId: `pm-${h.id}`, at }
+                : r < 0.85
+                ? { _tag: "Retry", id: h.id, tenantId, next: at, status: 503, code: "HTTP_503", message: "busy", at }
+                : { _tag: "Failed", id: h.id, tenantId, status: 400, code: "HTTP_400", message: "bad", at }
+            })
+            // the record delivered twice at once, the copies in different orders, some of it a third time
+            yield* Effect.all([
+              charges.record(outcomes),
+              charges.record(shuffle(outcomes)),
+              charges.record(outcomes.filter(() => rand() < 0.3))
+            ], { concurrency: 3 })
+            yield* books(tenants.map((t) => t.tenantId))
+            const sql = yield* SqlClient.SqlClient
+            const still = yield* sql<{ id: string }>`
+              SELECT id FROM messages WHERE status IN ('QUEUED', 'SENDING') AND id IN ${sql.in(open.map((m) => m.id))}
+            `.pipe(Effect.orDie)
+            const left = new Set(still.map((r) => r.id))
+            open = open.filter((m) => left.has(m.id))
+          }
+          const { messages: final } = yield* books(tenants.map((t) => t.tenantId))
+          // the poorest tenant (balance 1) cannot have paid for more than 1
+          assert.isAbove(final.filter((m) => m.status === "SENT").length, 0, `seed ${seed}`)
+          assert.isAbove(final.filter((m) => m.status === "FAILED").length, 0, `seed ${seed}`)
         })
-        let open = messages
-        const at = new Date("2026-01-01T00:00:00Z")
-        for (let round = 0; round < 8 && open.length > 0; round++) {
-          const batch = shuffle(open).slice(0, 50)
-          const requests = batch.map((m) => ({ id: m.id, tenantId: m.tenantId, amount: m.price, adapter: "test" }))
-          // two dispatchers hold the same batch at once (a split brain), the second in another order
-          const [a, b] = yield* Effect.all([charges.hold(requests, at), charges.hold(shuffle(requests), at)], {
-            concurrency: 2
-          })
-          const holding = [...new Map([...a, ...b].map((h) => [h.id, h])).values()]
-          const tenantOf = new Map(batch.map((m) => [m.id, m.tenantId]))
-          const outcomes = holding.map((h): SendOutcome => {
-            const r = rand()
-            const tenantId = tenantOf.get(h.id)!
-            return r < 0.6
-              ? { _tag: "Sent", id: h.id, tenantId, providerMessageId: `pm-${h.id}`, at }
-              : r < 0.85
-              ? { _tag: "Retry", id: h.id, tenantId, next: at, status: 503, code: "HTTP_503", message: "busy", at }
-              : { _tag: "Failed", id: h.id, tenantId, status: 400, code: "HTTP_400", message: "bad", at }
-          })
-          // the record delivered twice at once, the copies in different orders, some of it a third time
-          yield* Effect.all([
-            charges.record(outcomes),
-            charges.record(shuffle(outcomes)),
-            charges.record(outcomes.filter(() => rand() < 0.3))
-          ], { concurrency: 3 })
-          yield* books(tenants.map((t) => t.tenantId))
-          const sql = yield* SqlClient.SqlClient
-          const still = yield* sql<{ id: string }>`
-            SELECT id FROM messages WHERE status IN ('QUEUED', 'SENDING') AND id IN ${sql.in(open.map((m) => m.id))}
-          `.pipe(Effect.orDie)
-          const left = new Set(still.map((r) => r.id))
-          open = open.filter((m) => left.has(m.id))
-        }
-        const { messages: final } = yield* books(tenants.map((t) => t.tenantId))
-        // the poorest tenant (balance 1) cannot have paid for more than 1
-        assert.isAbove(final.filter((m) => m.status === "SENT").length, 0, `seed ${seed}`)
-        assert.isAbove(final.filter((m) => m.status === "FAILED").length, 0, `seed ${seed}`)
-      }))
+    )
   })
 
   // last: its runtime's dispatcher stays stopped until the file's end

@@ -103,7 +103,8 @@ describe("OfflineEmbedder", () => {
       const report = yield* evaluateRetrieval(embedder, corpus, questions)
       console.log(
         `${embedder.id}: recall@1 ${report.recallAt1.toFixed(3)}, recall@5 ${report.recallAt5.toFixed(3)} ` +
-          `(${questions.length} questions, ${corpus.length} passages; floors ${RECALL_AT_1_FLOOR} / ${RECALL_AT_5_FLOOR})`
+          `(${questions.length} questions, ${corpus.length} passages; floors ${RECALL_AT_1_FLOOR} / ` +
+          `${RECALL_AT_5_FLOOR})`
       )
       for (const r of report.questions) {
         if (r.rank !== 1) {

@@ -63,7 +63,8 @@ const PASSAGES: ReadonlyArray<{ readonly tenant: string; readonly kb: string; re
     tenant: TENANT,
     kb: "kb_plans",
     text:
-      "Q: How much does roaming in Mexico cost?\nA: Roaming in Mexico costs $5 a day. It includes your plan's data, talk and text."
+      "Q: How much does roaming in Mexico cost?\nA: Roaming in Mexico costs $5 a day. It includes your plan's data, " +
+      "talk and text."
   },
   {
     tenant: TENANT,

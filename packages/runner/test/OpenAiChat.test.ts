@@ -54,7 +54,9 @@ const GOLDEN_TEXT = sse(
   "[DONE]"
 )
 
-/** The function-calling guide's streamed `delta.tool_calls`, as it prints them (later fragments with explicit nulls). */
+/**
+ * The function-calling guide's streamed `delta.tool_calls`, as it prints them (later fragments with explicit nulls).
+ */
 const GOLDEN_TOOL_FRAGMENTS: ReadonlyArray<unknown> = [
   { index: 0, id: "call_DdmO9pD3xa9XTPNJ32zg2hcA", function: { arguments: "", name: "get_weather" }, type: "function" },
   ...["{\"", "location", "\":\"", "Paris", ",", " France", "\"}"].map((args) => ({
@@ -71,7 +73,9 @@ const GOLDEN_TOOL = sse(
   "[DONE]"
 )
 
-/** The usage chunk `stream_options.include_usage` adds before `[DONE]`: `choices: []`; the others carry `usage: null`. */
+/**
+ * The usage chunk `stream_options.include_usage` adds before `[DONE]`: `choices: []`; the others carry `usage: null`.
+ */
 const GOLDEN_USAGE = sse(
   docChunk({ role: "assistant", content: "" }, null, { usage: null }),
   docChunk({ content: "Hi there." }, null, { usage: null }),
@@ -322,26 +326,30 @@ describe("the request body", () => {
     })
   })
 
-  it("leaves out what is not there: tools, tool_choice, empty instructions, usage, temperature; the request's model wins", () => {
-    assert.deepStrictEqual(
-      chatRequestBody(requestOf([{ role: "user", content: "hi" }], { system: "  " }), {
+  it(
+    "leaves out what is not there: tools, tool_choice, empty instructions, usage, temperature; the request's model " +
+      "wins",
+    () => {
+      assert.deepStrictEqual(
+        chatRequestBody(requestOf([{ role: "user", content: "hi" }], { system: "  " }), {
+          model: "m1",
+          includeUsage: false
+        }),
+        {
+          model: "m1",
+          messages: [{ role: "user", content: "hi" }],
+          stream: true
+        }
+      )
+      const body = chatRequestBody(requestOf([{ role: "user", content: "hi" }], { model: "m2" }), {
         model: "m1",
-        includeUsage: false
-      }),
-      {
-        model: "m1",
-        messages: [{ role: "user", content: "hi" }],
-        stream: true
-      }
-    )
-    const body = chatRequestBody(requestOf([{ role: "user", content: "hi" }], { model: "m2" }), {
-      model: "m1",
-      includeUsage: true,
-      temperature: 0.5
-    })
-    assert.strictEqual(body.model, "m2")
-    assert.strictEqual(body.temperature, 0.5)
-  })
+        includeUsage: true,
+        temperature: 0.5
+      })
+      assert.strictEqual(body.model, "m2")
+      assert.strictEqual(body.temperature, 0.5)
+    }
+  )
 })
 
 // ---------------------------------------------------------------------------
@@ -454,53 +462,59 @@ describe("golden chunks from the docs", () => {
     ])
   })
 
-  it("odd but valid: no finish reason before [DONE], no index, no id, no arguments, a repeated name, an id on every fragment", () => {
-    const chunks = parseBody([
-      sse(
-        JSON.stringify({ choices: [{ delta: { tool_calls: [{ function: { name: "end_call" } }] } }] }),
-        JSON.stringify({
-          choices: [{
-            delta: { tool_calls: [{ index: 1, id: "c9", function: { name: "lookup", arguments: "{\"q\":" } }] }
-          }]
-        }),
-        JSON.stringify({
-          choices: [{ delta: { tool_calls: [{ index: 1, id: "c9", function: { name: "lookup", arguments: "1}" } }] } }]
-        }),
-        "[DONE]"
+  it(
+    "odd but valid: no finish reason before [DONE], no index, no id, no arguments, a repeated name, an id on every " +
+      "fragment",
+    () => {
+      const chunks = parseBody([
+        sse(
+          JSON.stringify({ choices: [{ delta: { tool_calls: [{ function: { name: "end_call" } }] } }] }),
+          JSON.stringify({
+            choices: [{
+              delta: { tool_calls: [{ index: 1, id: "c9", function: { name: "lookup", arguments: "{\"q\":" } }] }
+            }]
+          }),
+          JSON.stringify({
+            choices: [{
+              delta: { tool_calls: [{ index: 1, id: "c9", function: { name: "lookup", arguments: "1}" } }] }
+            }]
+          }),
+          "[DONE]"
+        )
+      ])
+      assert.deepStrictEqual(callsOf(chunks), [
+        { id: "call_0", name: "end_call", arguments: "{}" },
+        { id: "c9", name: "lookup", arguments: "{\"q\":1}" }
+      ])
+      assert.strictEqual(doneOf(chunks).finishReason, "tool_calls")
+      assert.throws(
+        () =>
+          parseBody([
+            sse(
+              JSON.stringify({
+                choices: [{ delta: { tool_calls: [{ index: 0, id: "x", function: { arguments: "{}" } }] } }]
+              }),
+              "[DONE]"
+            )
+          ]),
+        /without a name/
       )
-    ])
-    assert.deepStrictEqual(callsOf(chunks), [
-      { id: "call_0", name: "end_call", arguments: "{}" },
-      { id: "c9", name: "lookup", arguments: "{\"q\":1}" }
-    ])
-    assert.strictEqual(doneOf(chunks).finishReason, "tool_calls")
-    assert.throws(
-      () =>
-        parseBody([
-          sse(
-            JSON.stringify({
-              choices: [{ delta: { tool_calls: [{ index: 0, id: "x", function: { arguments: "{}" } }] } }]
-            }),
-            "[DONE]"
-          )
-        ]),
-      /without a name/
-    )
-    // another choice than the first (n > 1) is not this answer
-    assert.strictEqual(
-      textOf(
-        parseBody([
-          sse(
-            JSON.stringify({
-              choices: [{ index: 1, delta: { content: "other" } }, { index: 0, delta: { content: "mine" } }]
-            }),
-            "[DONE]"
-          )
-        ])
-      ),
-      "mine"
-    )
-  })
+      // another choice than the first (n > 1) is not this answer
+      assert.strictEqual(
+        textOf(
+          parseBody([
+            sse(
+              JSON.stringify({
+                choices: [{ index: 1, delta: { content: "other" } }, { index: 0, delta: { content: "mine" } }]
+              }),
+              "[DONE]"
+            )
+          ])
+        ),
+        "mine"
+      )
+    }
+  )
 
   it("a whole chat.completion body (a server that ignored stream) gives the same chunks", () => {
     const out = completionChunks({
@@ -770,32 +784,35 @@ layer(NodeHttpClient.layerUndici)("OpenAiChat against the fake", (it) => {
       assert.strictEqual(textOf(yield* collect(provider, hello)), "Fine.")
     }))
 
-  it.scoped("comments, keep-alives and unknown fields in the stream change nothing; a chunk that is not JSON is refused", () =>
-    Effect.gen(function*() {
-      const fake = yield* withFake({ scripts: [{ when: "", reply: { text: "All good here." } }] })
-      const provider = yield* providerFor(fake)
-      fake.fault({ _tag: "Lines", afterEvents: 0, lines: [": OPENROUTER PROCESSING", ""] })
-      assert.strictEqual(textOf(yield* collect(provider, hello)), "All good here.")
-      fake.fault({
-        _tag: "Lines",
-        afterEvents: 2,
-        lines: [": keep-alive", "garbage line", "event: ping", "id: 42", "retry: 3000", ""]
-      })
-      assert.strictEqual(textOf(yield* collect(provider, hello)), "All good here.")
+  it.scoped(
+    "comments, keep-alives and unknown fields in the stream change nothing; a chunk that is not JSON is refused",
+    () =>
+      Effect.gen(function*() {
+        const fake = yield* withFake({ scripts: [{ when: "", reply: { text: "All good here." } }] })
+        const provider = yield* providerFor(fake)
+        fake.fault({ _tag: "Lines", afterEvents: 0, lines: [": OPENROUTER PROCESSING", ""] })
+        assert.strictEqual(textOf(yield* collect(provider, hello)), "All good here.")
+        fake.fault({
+          _tag: "Lines",
+          afterEvents: 2,
+          lines: [": keep-alive", "garbage line", "event: ping", "id: 42", "retry: 3000", ""]
+        })
+        assert.strictEqual(textOf(yield* collect(provider, hello)), "All good here.")
 
-      fake.fault({ _tag: "Lines", afterEvents: 2, lines: ["data: {\"choices\": [{\"delta\": {\"content\"", ""] })
-      const broken = yield* failure(provider, hello)
-      assert.isFalse(broken.retryable)
-      assert.include(broken.reason, "sent a chunk that is not JSON")
-      fake.fault({
-        _tag: "Lines",
-        afterEvents: 2,
-        lines: ["data: {\"error\":{\"message\":\"The server had an error\",\"type\":\"server_error\"}}", ""]
+        fake.fault({ _tag: "Lines", afterEvents: 2, lines: ["data: {\"choices\": [{\"delta\": {\"content\"", ""] })
+        const broken = yield* failure(provider, hello)
+        assert.isFalse(broken.retryable)
+        assert.include(broken.reason, "sent a chunk that is not JSON")
+        fake.fault({
+          _tag: "Lines",
+          afterEvents: 2,
+          lines: ["data: {\"error\":{\"message\":\"The server had an error\",\"type\":\"server_error\"}}", ""]
+        })
+        const midStream = yield* failure(provider, hello)
+        assert.isTrue(midStream.retryable)
+        assert.include(midStream.reason, "sent an error: The server had an error")
       })
-      const midStream = yield* failure(provider, hello)
-      assert.isTrue(midStream.retryable)
-      assert.include(midStream.reason, "sent an error: The server had an error")
-    }))
+  )
 
   it.scoped("the fake refuses malformed requests as OpenAI does, and those failures are not retryable", () =>
     Effect.gen(function*() {
@@ -808,7 +825,8 @@ layer(NodeHttpClient.layerUndici)("OpenAiChat against the fake", (it) => {
       assert.isFalse(orphan.retryable)
       assert.include(
         orphan.reason,
-        "answered 400: Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'."
+        "answered 400: Invalid parameter: messages with role 'tool' must be a response to a preceeding message with " +
+          "'tool_calls'."
       )
 
       const unanswered = yield* failure(
@@ -1001,42 +1019,45 @@ layer(NodeHttpClient.layerUndici)("OpenAiChat against the fake", (it) => {
       assert.strictEqual(fake.abortedStreams(), 0)
     }))
 
-  it.scoped("a stream that stalls mid-answer fails after idleTimeoutMillis (TestClock), retryably, and is aborted", () =>
-    Effect.gen(function*() {
-      const fake = yield* withFake({ scripts: [{ when: "", reply: { text: "Let me tell you about our plans." } }] })
-      const provider = yield* providerFor(fake, { firstTokenTimeoutMillis: 2_000, idleTimeoutMillis: 3_000 })
-      // the role chunk and two text deltas, then silence
-      fake.fault({ _tag: "Stall", afterEvents: 3 })
-      const seen = yield* Queue.unbounded<LlmChunk>()
-      const fiber = yield* provider.stream(hello).pipe(
-        Stream.runForEach((c) => Queue.offer(seen, c)),
-        Effect.flip,
-        Effect.fork
-      )
-      yield* Queue.take(seen)
-      yield* Queue.take(seen)
-      yield* TestClock.adjust(2_999)
-      assert.isTrue(Option.isNone(yield* Fiber.poll(fiber)))
-      yield* TestClock.adjust(1)
-      const error: LanguageModelError = yield* Fiber.join(fiber)
-      assert.isTrue(error.retryable)
-      assert.include(error.reason, "sent nothing for 3 s in the middle of the answer")
-      yield* fake.awaitAborted(1)
+  it.scoped(
+    "a stream that stalls mid-answer fails after idleTimeoutMillis (TestClock), retryably, and is aborted",
+    () =>
+      Effect.gen(function*() {
+        const fake = yield* withFake({ scripts: [{ when: "", reply: { text: "Let me tell you about our plans." } }] })
+        const provider = yield* providerFor(fake, { firstTokenTimeoutMillis: 2_000, idleTimeoutMillis: 3_000 })
+        // the role chunk and two text deltas, then silence
+        fake.fault({ _tag: "Stall", afterEvents: 3 })
+        const seen = yield* Queue.unbounded<LlmChunk>()
+        const fiber = yield* provider.stream(hello).pipe(
+          Stream.runForEach((c) => Queue.offer(seen, c)),
+          Effect.flip,
+          Effect.fork
+        )
+        yield* Queue.take(seen)
+        yield* Queue.take(seen)
+        yield* TestClock.adjust(2_999)
+        assert.isTrue(Option.isNone(yield* Fiber.poll(fiber)))
+        yield* TestClock.adjust(1)
+        const error: LanguageModelError = yield* Fiber.join(fiber)
+        assert.isTrue(error.retryable)
+        assert.include(error.reason, "sent nothing for 3 s in the middle of the answer")
+        yield* fake.awaitAborted(1)
 
-      // a stall after the finish reason (no usage, no [DONE]) still gives the complete answer; the
-      // text and the finish come in one write, so once the text is out the finish has been read
-      fake.fault({ _tag: "Body", body: sse(docChunk({ content: "Done." }), docChunk({}, "stop")), hold: true })
-      const late = yield* provider.stream(hello).pipe(Stream.runForEach((c) => Queue.offer(seen, c)), Effect.fork)
-      assert.deepStrictEqual(yield* Queue.take(seen), LlmChunk.Text({ text: "Done." }))
-      yield* TestClock.adjust(3_000)
-      yield* Fiber.join(late)
-      assert.deepStrictEqual({ ...(yield* Queue.take(seen)) }, {
-        _tag: "Done",
-        finishReason: "stop",
-        promptTokens: undefined,
-        completionTokens: undefined
+        // a stall after the finish reason (no usage, no [DONE]) still gives the complete answer; the
+        // text and the finish come in one write, so once the text is out the finish has been read
+        fake.fault({ _tag: "Body", body: sse(docChunk({ content: "Done." }), docChunk({}, "stop")), hold: true })
+        const late = yield* provider.stream(hello).pipe(Stream.runForEach((c) => Queue.offer(seen, c)), Effect.fork)
+        assert.deepStrictEqual(yield* Queue.take(seen), LlmChunk.Text({ text: "Done." }))
+        yield* TestClock.adjust(3_000)
+        yield* Fiber.join(late)
+        assert.deepStrictEqual({ ...(yield* Queue.take(seen)) }, {
+          _tag: "Done",
+          finishReason: "stop",
+          promptTokens: undefined,
+          completionTokens: undefined
+        })
       })
-    }))
+  )
 })
 
 describe("OpenAiChat on the real clock", () => {

@@ -125,42 +125,45 @@ describe("the request (golden example from the API reference)", () => {
 })
 
 layer(NodeHttpClient.layerUndici)("OpenAiSpeech against the fake", (it) => {
-  it.scoped("the fake answers the documented example with 24 kHz pcm of the text's length, and refuses what the API refuses", () =>
-    Effect.gen(function*() {
-      const fake = yield* withFake()
-      const post = (body: unknown, auth = `Bearer ${API_KEY}`) =>
-        Effect.promise(() =>
-          fetch(`${fake.url}/audio/speech`, {
-            method: "POST",
-            headers: { authorization: auth, "content-type": "application/json" },
-            body: JSON.stringify(body)
-          }).then(async (response) => ({
-            status: response.status,
-            bytes: new Uint8Array(await response.arrayBuffer())
-          }))
+  it.scoped(
+    "the fake answers the documented example with 24 kHz pcm of the text's length, and refuses what the API refuses",
+    () =>
+      Effect.gen(function*() {
+        const fake = yield* withFake()
+        const post = (body: unknown, auth = `Bearer ${API_KEY}`) =>
+          Effect.promise(() =>
+            fetch(`${fake.url}/audio/speech`, {
+              method: "POST",
+              headers: { authorization: auth, "content-type": "application/json" },
+              body: JSON.stringify(body)
+            }).then(async (response) => ({
+              status: response.status,
+              bytes: new Uint8Array(await response.arrayBuffer())
+            }))
+          )
+        const golden = yield* post(GOLDEN_REQUEST)
+        assert.strictEqual(golden.status, 200)
+        assert.strictEqual(
+          golden.bytes.length / 2,
+          (fakeSpeechMs(GOLDEN_REQUEST.input) * OPENAI_SPEECH_SAMPLE_RATE) / 1_000
         )
-      const golden = yield* post(GOLDEN_REQUEST)
-      assert.strictEqual(golden.status, 200)
-      assert.strictEqual(
-        golden.bytes.length / 2,
-        (fakeSpeechMs(GOLDEN_REQUEST.input) * OPENAI_SPEECH_SAMPLE_RATE) / 1_000
-      )
-      const refused = [
-        [{ ...GOLDEN_REQUEST, model: "tts-2" }, 404],
-        [{ ...GOLDEN_REQUEST, voice: "bob" }, 400],
-        [{ ...GOLDEN_REQUEST, input: "" }, 400],
-        [{ ...GOLDEN_REQUEST, input: "x".repeat(4097) }, 400],
-        [{ ...GOLDEN_REQUEST, speed: 5 }, 400],
-        [{ ...GOLDEN_REQUEST, model: "tts-1", instructions: "Whisper." }, 400],
-        [{ ...GOLDEN_REQUEST, response_format: "mp3" }, 400],
-        [{ ...GOLDEN_REQUEST, stream_format: "sse" }, 400]
-      ] as const
-      for (const [body, status] of refused) {
-        assert.strictEqual((yield* post(body)).status, status, JSON.stringify(body).slice(0, 80))
-      }
-      assert.strictEqual((yield* post(GOLDEN_REQUEST, "Bearer wrong")).status, 401)
-      assert.strictEqual((yield* post({ ...GOLDEN_REQUEST, voice: { id: "voice_1234" } })).status, 200)
-    }))
+        const refused = [
+          [{ ...GOLDEN_REQUEST, model: "tts-2" }, 404],
+          [{ ...GOLDEN_REQUEST, voice: "bob" }, 400],
+          [{ ...GOLDEN_REQUEST, input: "" }, 400],
+          [{ ...GOLDEN_REQUEST, input: "x".repeat(4097) }, 400],
+          [{ ...GOLDEN_REQUEST, speed: 5 }, 400],
+          [{ ...GOLDEN_REQUEST, model: "tts-1", instructions: "Whisper." }, 400],
+          [{ ...GOLDEN_REQUEST, response_format: "mp3" }, 400],
+          [{ ...GOLDEN_REQUEST, stream_format: "sse" }, 400]
+        ] as const
+        for (const [body, status] of refused) {
+          assert.strictEqual((yield* post(body)).status, status, JSON.stringify(body).slice(0, 80))
+        }
+        assert.strictEqual((yield* post(GOLDEN_REQUEST, "Bearer wrong")).status, 401)
+        assert.strictEqual((yield* post({ ...GOLDEN_REQUEST, voice: { id: "voice_1234" } })).status, 200)
+      })
+  )
 
   it.scoped("posts the documented request and streams 8 kHz audio as long as the text, in several parts", () =>
     Effect.gen(function*() {
@@ -223,67 +226,74 @@ layer(NodeHttpClient.layerUndici)("OpenAiSpeech against the fake", (it) => {
       assert.strictEqual(fake.requests().length, 0)
     }))
 
-  it.scoped("maps each failure: auth, bad requests and exhausted quota are permanent; limits, 5xx and resets retryable", () =>
-    Effect.gen(function*() {
-      const fake = yield* withFake()
-      const session = yield* sessionFor(fake)
-      const fail = () => Effect.flip(collect(session.synthesize(TEXT)))
+  it.scoped(
+    "maps each failure: auth, bad requests and exhausted quota are permanent; limits, 5xx and resets retryable",
+    () =>
+      Effect.gen(function*() {
+        const fake = yield* withFake()
+        const session = yield* sessionFor(fake)
+        const fail = () => Effect.flip(collect(session.synthesize(TEXT)))
 
-      const wrongKey = yield* Effect.flip(
-        collect((yield* sessionFor(fake, { apiKey: Redacted.make("sk-wrong") })).synthesize(TEXT))
-      )
-      assert.isFalse(wrongKey.retryable)
-      assert.match(wrongKey.reason, /answered 401: Incorrect API key provided \(invalid_api_key\)/)
-      const noKey = yield* Effect.flip(collect((yield* sessionFor(fake, { apiKey: undefined })).synthesize(TEXT)))
-      assert.isFalse(noKey.retryable)
-      assert.isUndefined(fake.requests().at(-1)!.headers.authorization)
+        const wrongKey = yield* Effect.flip(
+          collect((yield* sessionFor(fake, { apiKey: Redacted.make("sk-wrong") })).synthesize(TEXT))
+        )
+        assert.isFalse(wrongKey.retryable)
+        assert.match(wrongKey.reason, /answered 401: Incorrect API key provided \(invalid_api_key\)/)
+        const noKey = yield* Effect.flip(collect((yield* sessionFor(fake, { apiKey: undefined })).synthesize(TEXT)))
+        assert.isFalse(noKey.retryable)
+        assert.isUndefined(fake.requests().at(-1)!.headers.authorization)
 
-      const badVoice = yield* Effect.flip(collect((yield* sessionFor(fake, {}, "bob")).synthesize(TEXT)))
-      assert.isFalse(badVoice.retryable)
-      assert.match(badVoice.reason, /answered 400: Invalid value/)
-      const badModel = yield* Effect.flip(collect((yield* sessionFor(fake, { model: "tts-9" })).synthesize(TEXT)))
-      assert.isFalse(badModel.retryable)
-      assert.match(badModel.reason, /404.*model_not_found/)
+        const badVoice = yield* Effect.flip(collect((yield* sessionFor(fake, {}, "bob")).synthesize(TEXT)))
+        assert.isFalse(badVoice.retryable)
+        assert.match(badVoice.reason, /answered 400: Invalid value/)
+        const badModel = yield* Effect.flip(collect((yield* sessionFor(fake, { model: "tts-9" })).synthesize(TEXT)))
+        assert.isFalse(badModel.retryable)
+        assert.match(badModel.reason, /404.*model_not_found/)
 
-      for (const status of [408, 409, 429, 500, 503]) {
-        fake.fault({ _tag: "Respond", status })
-        const error = yield* fail()
-        assert.isTrue(error.retryable, `${status}`)
-        assert.match(error.reason, new RegExp(`answered ${status}`))
-      }
-      fake.fault({
-        _tag: "Respond",
-        status: 429,
-        body: {
-          error: { message: "You exceeded your current quota", type: "insufficient_quota", code: "insufficient_quota" }
+        for (const status of [408, 409, 429, 500, 503]) {
+          fake.fault({ _tag: "Respond", status })
+          const error = yield* fail()
+          assert.isTrue(error.retryable, `${status}`)
+          assert.match(error.reason, new RegExp(`answered ${status}`))
         }
+        fake.fault({
+          _tag: "Respond",
+          status: 429,
+          body: {
+            error: {
+              message: "You exceeded your current quota",
+              type: "insufficient_quota",
+              code: "insufficient_quota"
+            }
+          }
+        })
+        assert.isFalse((yield* fail()).retryable)
+        fake.fault({
+          _tag: "Respond",
+          status: 403,
+          body: { error: { message: "Country not supported", code: "unsupported_country_region_territory" } }
+        })
+        assert.isFalse((yield* fail()).retryable)
+
+        fake.fault({ _tag: "Reset" })
+        const reset = yield* fail()
+        assert.isTrue(reset.retryable)
+        assert.match(reset.reason, /could not be reached/)
+
+        // a reset part way through: the audio before it came first, then a retryable failure
+        fake.fault({ _tag: "ResetMidStream", afterBytes: 24_000 })
+        const parts: Array<SpeechPart> = []
+        const midway = yield* Effect.flip(
+          Stream.runForEach(session.synthesize(TEXT), (part) => Effect.sync(() => parts.push(part)))
+        )
+        assert.isTrue(midway.retryable)
+        assert.match(midway.reason, /broke off the audio/)
+        assert.isAbove(parts.length, 0)
+
+        const after = yield* collect(session.synthesize(TEXT))
+        assert.strictEqual(durationMs(after.pcm.length), fakeSpeechMs(TEXT), "the next text is whole again")
       })
-      assert.isFalse((yield* fail()).retryable)
-      fake.fault({
-        _tag: "Respond",
-        status: 403,
-        body: { error: { message: "Country not supported", code: "unsupported_country_region_territory" } }
-      })
-      assert.isFalse((yield* fail()).retryable)
-
-      fake.fault({ _tag: "Reset" })
-      const reset = yield* fail()
-      assert.isTrue(reset.retryable)
-      assert.match(reset.reason, /could not be reached/)
-
-      // a reset part way through: the audio before it came first, then a retryable failure
-      fake.fault({ _tag: "ResetMidStream", afterBytes: 24_000 })
-      const parts: Array<SpeechPart> = []
-      const midway = yield* Effect.flip(
-        Stream.runForEach(session.synthesize(TEXT), (part) => Effect.sync(() => parts.push(part)))
-      )
-      assert.isTrue(midway.retryable)
-      assert.match(midway.reason, /broke off the audio/)
-      assert.isAbove(parts.length, 0)
-
-      const after = yield* collect(session.synthesize(TEXT))
-      assert.strictEqual(durationMs(after.pcm.length), fakeSpeechMs(TEXT), "the next text is whole again")
-    }))
+  )
 
   it.scoped("interrupting the stream abandons the request: the fake sees the client go", () =>
     Effect.gen(function*() {

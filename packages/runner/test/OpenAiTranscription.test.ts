@@ -25,8 +25,9 @@ import { Effect, Exit, Queue, Redacted, Schema, TestClock } from "effect"
 
 const GOLDEN = {
   tokens: {
-    text:
-      "Imagine the wildest idea that you've ever had, and you're curious about how it might scale to something that's a 100, a 1,000 times bigger. This is a place where you can get to know the fellow students and faculty.",
+    text: "Imagine the wildest idea that you've ever had, and you're curious about how it might scale to something " +
+      "that's a 100, a 1,000 times bigger. This is a place where you can get to know the fellow students and " +
+      "faculty.",
     usage: {
       type: "tokens",
       input_tokens: 14,
@@ -36,8 +37,9 @@ const GOLDEN = {
     }
   },
   duration: {
-    text:
-      "Imagine the wildest idea that you've ever had, and you're curious about how it might scale to something that's a 100, a 1,000 times bigger. This is a place where you can get to know the fellow students and faculty.",
+    text: "Imagine the wildest idea that you've ever had, and you're curious about how it might scale to something " +
+      "that's a 100, a 1,000 times bigger. This is a place where you can get to know the fellow students and " +
+      "faculty.",
     usage: { type: "duration", seconds: 9 }
   },
   error: {

@@ -40,7 +40,8 @@ const messageRows = (tenantId: TenantId) =>
 const ledger = (tenantId: TenantId) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql<{ kind: string; amount: number; reference: string | null }>`
-      SELECT kind, amount, reference FROM ledger_transactions WHERE tenant_id = ${tenantId} AND kind <> 'top_up' ORDER BY id
+      SELECT kind, amount, reference FROM ledger_transactions WHERE tenant_id = ${tenantId} AND kind <> 'top_up'
+        ORDER BY id
     `.pipe(Effect.orDie))
 
 /** A contact of the tenant, for `{{name}}` and `{{metadata.*}}`. */
@@ -93,7 +94,10 @@ const firstWithStatus = (tenantId: TenantId, status: string) =>
     return row
   }))
 
-/** A tenant whose agent's chat-app campaign answers `outcome`, after one outgoing call ended that way and its message was sent. */
+/**
+ * A tenant whose agent's chat-app campaign answers `outcome`,
+ * after one outgoing call ended that way and its message was sent.
+ */
 const sentChatApp = (outcome: "ANSWERED" | "BUSY") =>
   Effect.gen(function*() {
     yield* TestKit.startAt(START)
@@ -226,115 +230,121 @@ describe("post-call messaging", () => {
         assert.strictEqual(rows.length, 10 + 8)
       }))
 
-    it.effect("a real call's end writes one message per channel, sent once and charged once; repeats write nothing", () =>
-      Effect.gen(function*() {
-        yield* TestKit.startAt(START)
-        const t = yield* TestKit.tenant({ balance: 10_000 })
-        const customer = yield* contact(t.tenantId, "+14155550042", "Ada Lovelace", { plan: "gold" })
-        yield* TestKit.smsCampaign(t.tenantId, {
-          agentId: t.agentId,
-          senderNumber: "ACME",
-          templates: [{
-            callStatus: "ANSWERED",
-            messageBody: "Hi {{name}}, thanks for talking to us about {{metadata.plan}} €"
-          }]
+    it.effect(
+      "a real call's end writes one message per channel, sent once and charged once; repeats write nothing",
+      () =>
+        Effect.gen(function*() {
+          yield* TestKit.startAt(START)
+          const t = yield* TestKit.tenant({ balance: 10_000 })
+          const customer = yield* contact(t.tenantId, "+14155550042", "Ada Lovelace", { plan: "gold" })
+          yield* TestKit.smsCampaign(t.tenantId, {
+            agentId: t.agentId,
+            senderNumber: "ACME",
+            templates: [{
+              callStatus: "ANSWERED",
+              messageBody: "Hi {{name}}, thanks for talking to us about {{metadata.plan}} €"
+            }]
+          })
+          yield* TestKit.chatAppCampaign(t.tenantId, {
+            agentId: t.agentId,
+            phoneNumberId: "106540352242922",
+            templates: [{
+              templateName: "call_followup",
+              process: "OUTGOING",
+              callStatus: "ANSWERED",
+              bodyParameters: ["{{name}}"]
+            }]
+          })
+          const spec: CallSpec = {
+            tenantId: t.tenantId,
+            jobId: "job",
+            agentId: t.agentId,
+            voiceNumberId: crypto.randomUUID() as VoiceNumberId,
+            provider: "PROVIDER_A",
+            fromNumber: "+14155550100",
+            toNumber: "+14155550042",
+            customerId: customer,
+            campaignId: null,
+            campaignAttemptId: null,
+            metadata: {},
+            dialTimeoutSeconds: 30,
+            maxDurationSeconds: 3600,
+            concurrencyLimit: 10,
+            currency: "USD",
+            voicePerMinute: 5,
+            billingIncrementSeconds: 6,
+            reservationChunkSeconds: 120
+          }
+          const sessionId = crypto.randomUUID() as SessionId
+          yield* (yield* LiveCallEntity.client)(sessionId).Start({ spec })
+          // 2 s of ringing, 42 s of talk, then the messages go out at once
+          yield* TestKit.advance("50 seconds")
+          const rows = yield* eventually(Effect.gen(function*() {
+            const rows = yield* messageRows(t.tenantId)
+            assert.deepStrictEqual(rows.map((r) => [r.channel, r.status]), [["CHATAPP", "SENT"], ["SMS", "SENT"]])
+            return rows
+          }))
+          const [chat, sms] = rows
+          assert.deepStrictEqual(chat.bodyParameters, ["Ada Lovelace"])
+          assert.strictEqual(sms.body, "Hi Ada Lovelace, thanks for talking to us about gold €")
+          assert.deepStrictEqual([sms.encoding, sms.segments, sms.sender, sms.provider, sms.adapter], [
+            "GSM7",
+            1,
+            "ACME",
+            "PROVIDER_A",
+            "simulated"
+          ])
+          assert.deepStrictEqual([Number(chat.cost), Number(sms.cost)], [1, 1])
+          assert.isString(chat.providerMessageId)
+          const charges = yield* ledger(t.tenantId)
+          assert.deepStrictEqual(
+            charges.map((c) => [c.kind, Number(c.amount)]).sort(),
+            [["call_charge", -4], ["chatapp_charge", -1], ["sms_charge", -1]]
+          )
+          // the end published again (a retried transaction): the unique (session, channel) key holds
+          yield* publish({ ...ended(t, "OUTGOING", "ANSWERED", customer), sessionId })
+          yield* TestKit.advance("1 minute")
+          assert.strictEqual((yield* messageRows(t.tenantId)).length, 2)
+          assert.strictEqual((yield* ledger(t.tenantId)).length, 3)
+          const wallet = yield* TestKit.balance(t.tenantId)
+          assert.deepStrictEqual([wallet.balance, wallet.reserved], [10_000 - 6, 0])
         })
-        yield* TestKit.chatAppCampaign(t.tenantId, {
-          agentId: t.agentId,
-          phoneNumberId: "106540352242922",
-          templates: [{
-            templateName: "call_followup",
-            process: "OUTGOING",
-            callStatus: "ANSWERED",
-            bodyParameters: ["{{name}}"]
-          }]
-        })
-        const spec: CallSpec = {
-          tenantId: t.tenantId,
-          jobId: "job",
-          agentId: t.agentId,
-          voiceNumberId: crypto.randomUUID() as VoiceNumberId,
-          provider: "PROVIDER_A",
-          fromNumber: "+14155550100",
-          toNumber: "+14155550042",
-          customerId: customer,
-          campaignId: null,
-          campaignAttemptId: null,
-          metadata: {},
-          dialTimeoutSeconds: 30,
-          maxDurationSeconds: 3600,
-          concurrencyLimit: 10,
-          currency: "USD",
-          voicePerMinute: 5,
-          billingIncrementSeconds: 6,
-          reservationChunkSeconds: 120
-        }
-        const sessionId = crypto.randomUUID() as SessionId
-        yield* (yield* LiveCallEntity.client)(sessionId).Start({ spec })
-        // 2 s of ringing, 42 s of talk, then the messages go out at once
-        yield* TestKit.advance("50 seconds")
-        const rows = yield* eventually(Effect.gen(function*() {
-          const rows = yield* messageRows(t.tenantId)
-          assert.deepStrictEqual(rows.map((r) => [r.channel, r.status]), [["CHATAPP", "SENT"], ["SMS", "SENT"]])
-          return rows
-        }))
-        const [chat, sms] = rows
-        assert.deepStrictEqual(chat.bodyParameters, ["Ada Lovelace"])
-        assert.strictEqual(sms.body, "Hi Ada Lovelace, thanks for talking to us about gold €")
-        assert.deepStrictEqual([sms.encoding, sms.segments, sms.sender, sms.provider, sms.adapter], [
-          "GSM7",
-          1,
-          "ACME",
-          "PROVIDER_A",
-          "simulated"
-        ])
-        assert.deepStrictEqual([Number(chat.cost), Number(sms.cost)], [1, 1])
-        assert.isString(chat.providerMessageId)
-        const charges = yield* ledger(t.tenantId)
-        assert.deepStrictEqual(
-          charges.map((c) => [c.kind, Number(c.amount)]).sort(),
-          [["call_charge", -4], ["chatapp_charge", -1], ["sms_charge", -1]]
-        )
-        // the end published again (a retried transaction): the unique (session, channel) key holds
-        yield* publish({ ...ended(t, "OUTGOING", "ANSWERED", customer), sessionId })
-        yield* TestKit.advance("1 minute")
-        assert.strictEqual((yield* messageRows(t.tenantId)).length, 2)
-        assert.strictEqual((yield* ledger(t.tenantId)).length, 3)
-        const wallet = yield* TestKit.balance(t.tenantId)
-        assert.deepStrictEqual([wallet.balance, wallet.reserved], [10_000 - 6, 0])
-      }))
+    )
 
-    it.effect("a long unicode SMS is counted and charged by UCS-2 segments; no sender means FAILED NO_SENDER, nothing charged", () =>
-      Effect.gen(function*() {
-        yield* TestKit.startAt(START)
-        const t = yield* TestKit.tenant({ balance: 10_000 })
-        yield* TestKit.smsCampaign(t.tenantId, {
-          agentId: t.agentId,
-          senderNumber: "+14155550100",
-          templates: [{ callStatus: "UNANSWERED", messageBody: "नमस्ते {{name}}! ".repeat(10) }]
-        })
-        yield* publish(ended(t, "OUTGOING", "BUSY"))
-        yield* TestKit.advance("5 seconds")
-        const sms = yield* firstWithStatus(t.tenantId, "SENT")
-        // "नमस्ते Customer! " is 17 UTF-16 units: 170 units, 67 per segment → 3 segments
-        assert.deepStrictEqual([sms.encoding, sms.segments, Number(sms.cost)], ["UCS2", 3, 3])
+    it.effect(
+      "a long unicode SMS is counted and charged by UCS-2 segments; no sender means FAILED NO_SENDER, nothing charged",
+      () =>
+        Effect.gen(function*() {
+          yield* TestKit.startAt(START)
+          const t = yield* TestKit.tenant({ balance: 10_000 })
+          yield* TestKit.smsCampaign(t.tenantId, {
+            agentId: t.agentId,
+            senderNumber: "+14155550100",
+            templates: [{ callStatus: "UNANSWERED", messageBody: "नमस्ते {{name}}! ".repeat(10) }]
+          })
+          yield* publish(ended(t, "OUTGOING", "BUSY"))
+          yield* TestKit.advance("5 seconds")
+          const sms = yield* firstWithStatus(t.tenantId, "SENT")
+          // "नमस्ते Customer! " is 17 UTF-16 units: 170 units, 67 per segment → 3 segments
+          assert.deepStrictEqual([sms.encoding, sms.segments, Number(sms.cost)], ["UCS2", 3, 3])
 
-        const other = yield* TestKit.tenant({ balance: 10_000, agentName: "Unsent" })
-        yield* TestKit.smsCampaign(other.tenantId, {
-          agentId: other.agentId,
-          templates: [{ callStatus: "ANSWERED", messageBody: "hello" }]
+          const other = yield* TestKit.tenant({ balance: 10_000, agentName: "Unsent" })
+          yield* TestKit.smsCampaign(other.tenantId, {
+            agentId: other.agentId,
+            templates: [{ callStatus: "ANSWERED", messageBody: "hello" }]
+          })
+          yield* publish(ended(other, "OUTGOING", "ANSWERED"))
+          yield* TestKit.advance("5 seconds")
+          const [failed] = yield* messageRows(other.tenantId)
+          assert.deepStrictEqual([failed.status, failed.errorCode, failed.attempts, Number(failed.cost)], [
+            "FAILED",
+            "NO_SENDER",
+            0,
+            0
+          ])
+          assert.deepStrictEqual(yield* ledger(other.tenantId), [])
         })
-        yield* publish(ended(other, "OUTGOING", "ANSWERED"))
-        yield* TestKit.advance("5 seconds")
-        const [failed] = yield* messageRows(other.tenantId)
-        assert.deepStrictEqual([failed.status, failed.errorCode, failed.attempts, Number(failed.cost)], [
-          "FAILED",
-          "NO_SENDER",
-          0,
-          0
-        ])
-        assert.deepStrictEqual(yield* ledger(other.tenantId), [])
-      }))
+    )
 
     it.effect("a wallet that cannot cover the message: FAILED INSUFFICIENT_FUNDS, nothing sent, nothing held", () =>
       Effect.gen(function*() {
@@ -387,45 +397,48 @@ describe("post-call messaging", () => {
         assert.strictEqual((yield* messageRows(t.tenantId))[0].status, "READ")
       }))
 
-    it.effect("a message reported failed stays failed without delivery times; replies are recorded once per tenant", () =>
-      Effect.gen(function*() {
-        const { sent, t } = yield* sentChatApp("BUSY")
-        const outbox = yield* MessageOutbox
-        const at = new Date(yield* Clock.currentTimeMillis)
-        const error = { code: "131026", title: "Message undeliverable" }
-        yield* outbox.recordInbound(t.tenantId, [{
-          providerMessageId: sent.providerMessageId,
-          status: "failed",
-          at,
-          error
-        }], [])
-        yield* outbox.recordInbound(t.tenantId, [
-          { providerMessageId: sent.providerMessageId, status: "delivered", at, error: null },
-          { providerMessageId: sent.providerMessageId, status: "read", at, error: null }
-        ], [])
-        const [after] = yield* messageRows(t.tenantId)
-        assert.deepStrictEqual([after.status, after.errorCode, after.errorMessage, after.deliveredAt, after.readAt], [
-          "FAILED",
-          "131026",
-          "Message undeliverable",
-          null,
-          null
-        ])
-        const reply = {
-          providerMessageId: "wamid.reply-1",
-          from: "919812345678",
-          phoneNumberId: "106540352242922",
-          at,
-          type: "text",
-          text: "Call me",
-          contactName: null,
-          raw: {}
-        }
-        const other = yield* TestKit.tenant()
-        assert.deepStrictEqual(yield* outbox.recordInbound(t.tenantId, [], [reply]), { statuses: 0, replies: 1 })
-        assert.deepStrictEqual(yield* outbox.recordInbound(t.tenantId, [], [reply]), { statuses: 0, replies: 0 })
-        assert.deepStrictEqual(yield* outbox.recordInbound(other.tenantId, [], [reply]), { statuses: 0, replies: 1 })
-      }))
+    it.effect(
+      "a message reported failed stays failed without delivery times; replies are recorded once per tenant",
+      () =>
+        Effect.gen(function*() {
+          const { sent, t } = yield* sentChatApp("BUSY")
+          const outbox = yield* MessageOutbox
+          const at = new Date(yield* Clock.currentTimeMillis)
+          const error = { code: "131026", title: "Message undeliverable" }
+          yield* outbox.recordInbound(t.tenantId, [{
+            providerMessageId: sent.providerMessageId,
+            status: "failed",
+            at,
+            error
+          }], [])
+          yield* outbox.recordInbound(t.tenantId, [
+            { providerMessageId: sent.providerMessageId, status: "delivered", at, error: null },
+            { providerMessageId: sent.providerMessageId, status: "read", at, error: null }
+          ], [])
+          const [after] = yield* messageRows(t.tenantId)
+          assert.deepStrictEqual([after.status, after.errorCode, after.errorMessage, after.deliveredAt, after.readAt], [
+            "FAILED",
+            "131026",
+            "Message undeliverable",
+            null,
+            null
+          ])
+          const reply = {
+            providerMessageId: "wamid.reply-1",
+            from: "919812345678",
+            phoneNumberId: "106540352242922",
+            at,
+            type: "text",
+            text: "Call me",
+            contactName: null,
+            raw: {}
+          }
+          const other = yield* TestKit.tenant()
+          assert.deepStrictEqual(yield* outbox.recordInbound(t.tenantId, [], [reply]), { statuses: 0, replies: 1 })
+          assert.deepStrictEqual(yield* outbox.recordInbound(t.tenantId, [], [reply]), { statuses: 0, replies: 0 })
+          assert.deepStrictEqual(yield* outbox.recordInbound(other.tenantId, [], [reply]), { statuses: 0, replies: 1 })
+        })
+    )
   })
 
   it.layer(AdaptersKit, { timeout: 180_000 })("through the provider adapters", (it) => {
@@ -507,54 +520,67 @@ describe("post-call messaging", () => {
         assert.deepStrictEqual(yield* ledger(t.tenantId), [])
       }))
 
-    it.effect("a crash between the provider's answer and SENT: sent again with the same key, delivered once (idempotent provider)", () =>
-      Effect.gen(function*() {
-        yield* TestKit.startAt(START)
-        const fake = yield* FakeMessaging
-        const before = fake.deliveryCount("acs")
-        crashes = 1
-        const t = yield* smsSetup("PROVIDER_C")
-        yield* TestKit.advance("1 second")
-        yield* fake.awaitSent("acs", before + 1)
-        const stuck = yield* eventually(Effect.gen(function*() {
-          const row = yield* rowOf(t.tenantId)
-          assert.deepStrictEqual([row.status, row.attempts, row.providerMessageId], ["SENDING", 1, null])
-          return row
-        }))
-        assert.strictEqual(crashes, 0)
-        // the claim (1 minute) runs out; the next pass sends the same message id again
-        yield* TestKit.advance("61 seconds")
-        const row = yield* eventually(Effect.gen(function*() {
-          const row = yield* rowOf(t.tenantId)
-          assert.deepStrictEqual([row.status, row.attempts], ["SENT", 2])
-          return row
-        }))
-        assert.strictEqual(row.id, stuck.id)
-        const requests = fake.requests("acs").slice(-2).map((r) =>
-          (r.body as any).smsRecipients[0].repeatabilityRequestId
-        )
-        assert.deepStrictEqual(requests, [row.id, row.id])
-        assert.strictEqual(fake.deliveryCount("acs") - before, 1)
-        assert.deepStrictEqual((yield* ledger(t.tenantId)).map((c) => [c.kind, Number(c.amount)]), [["sms_charge", -1]])
-      }))
+    it.effect(
+      "a crash between the provider's answer and SENT: sent again with the same key, delivered once (idempotent " +
+        "provider)",
+      () =>
+        Effect.gen(function*() {
+          yield* TestKit.startAt(START)
+          const fake = yield* FakeMessaging
+          const before = fake.deliveryCount("acs")
+          crashes = 1
+          const t = yield* smsSetup("PROVIDER_C")
+          yield* TestKit.advance("1 second")
+          yield* fake.awaitSent("acs", before + 1)
+          const stuck = yield* eventually(Effect.gen(function*() {
+            const row = yield* rowOf(t.tenantId)
+            assert.deepStrictEqual([row.status, row.attempts, row.providerMessageId], ["SENDING", 1, null])
+            return row
+          }))
+          assert.strictEqual(crashes, 0)
+          // the claim (1 minute) runs out; the next pass sends the same message id again
+          yield* TestKit.advance("61 seconds")
+          const row = yield* eventually(Effect.gen(function*() {
+            const row = yield* rowOf(t.tenantId)
+            assert.deepStrictEqual([row.status, row.attempts], ["SENT", 2])
+            return row
+          }))
+          assert.strictEqual(row.id, stuck.id)
+          const requests = fake.requests("acs").slice(-2).map((r) =>
+            (r.body as any).smsRecipients[0].repeatabilityRequestId
+          )
+          assert.deepStrictEqual(requests, [row.id, row.id])
+          assert.strictEqual(fake.deliveryCount("acs") - before, 1)
+          assert.deepStrictEqual((yield* ledger(t.tenantId)).map((c) => [c.kind, Number(c.amount)]), [[
+            "sms_charge",
+            -1
+          ]])
+        })
+    )
 
-    it.effect("the same crash with a provider that takes no idempotency key delivers twice (documented), charged once", () =>
-      Effect.gen(function*() {
-        yield* TestKit.startAt(START)
-        const fake = yield* FakeMessaging
-        const before = fake.sent("twilio").length
-        crashes = 1
-        const t = yield* smsSetup("PROVIDER_A")
-        yield* TestKit.advance("1 second")
-        yield* fake.awaitSent("twilio", before + 1)
-        yield* TestKit.advance("61 seconds")
-        yield* eventually(Effect.gen(function*() {
-          const row = yield* rowOf(t.tenantId)
-          assert.deepStrictEqual([row.status, row.attempts], ["SENT", 2])
-        }))
-        assert.strictEqual(fake.sent("twilio").length - before, 2)
-        assert.deepStrictEqual((yield* ledger(t.tenantId)).map((c) => [c.kind, Number(c.amount)]), [["sms_charge", -1]])
-      }))
+    it.effect(
+      "the same crash with a provider that takes no idempotency key delivers twice (documented), charged once",
+      () =>
+        Effect.gen(function*() {
+          yield* TestKit.startAt(START)
+          const fake = yield* FakeMessaging
+          const before = fake.sent("twilio").length
+          crashes = 1
+          const t = yield* smsSetup("PROVIDER_A")
+          yield* TestKit.advance("1 second")
+          yield* fake.awaitSent("twilio", before + 1)
+          yield* TestKit.advance("61 seconds")
+          yield* eventually(Effect.gen(function*() {
+            const row = yield* rowOf(t.tenantId)
+            assert.deepStrictEqual([row.status, row.attempts], ["SENT", 2])
+          }))
+          assert.strictEqual(fake.sent("twilio").length - before, 2)
+          assert.deepStrictEqual((yield* ledger(t.tenantId)).map((c) => [c.kind, Number(c.amount)]), [[
+            "sms_charge",
+            -1
+          ]])
+        })
+    )
 
     it.effect("chat-app template messages go to the WhatsApp Cloud API with the rendered parameters", () =>
       Effect.gen(function*() {

@@ -46,29 +46,32 @@ describe(`row decoding (${TestDatabase.backend()})`, () => {
         assert.strictEqual(Option.getOrThrow(tenant).currency, "EU")
       }))
 
-    it.effect("a column of another type, or missing, is a defect that names it; a failing statement stays a SqlError", () =>
-      Effect.gen(function*() {
-        const sql = yield* SqlClient.SqlClient
-        const TenantRow = Rows.of(Tenant)
-        const wrongType = yield* Effect.exit(
-          Rows.findOne(
-            TenantRow,
-            sql`SELECT gen_random_uuid() AS id, 'Co' AS name, 'EUR' AS currency, 'yesterday' AS created_at`
+    it.effect(
+      "a column of another type, or missing, is a defect that names it; a failing statement stays a SqlError",
+      () =>
+        Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          const TenantRow = Rows.of(Tenant)
+          const wrongType = yield* Effect.exit(
+            Rows.findOne(
+              TenantRow,
+              sql`SELECT gen_random_uuid() AS id, 'Co' AS name, 'EUR' AS currency, 'yesterday' AS created_at`
+            )
           )
-        )
-        assert.isTrue(Exit.isFailure(wrongType) && Cause.isDie(wrongType.cause))
-        assert.include(Cause.pretty((wrongType as Exit.Failure<unknown, unknown>).cause), "createdAt")
-        const renamed = yield* Effect.exit(
-          Rows.findAll(
-            TenantRow,
-            sql`SELECT gen_random_uuid() AS id, 'Co' AS tenant_name, 'EUR' AS currency, now() AS created_at`
+          assert.isTrue(Exit.isFailure(wrongType) && Cause.isDie(wrongType.cause))
+          assert.include(Cause.pretty((wrongType as Exit.Failure<unknown, unknown>).cause), "createdAt")
+          const renamed = yield* Effect.exit(
+            Rows.findAll(
+              TenantRow,
+              sql`SELECT gen_random_uuid() AS id, 'Co' AS tenant_name, 'EUR' AS currency, now() AS created_at`
+            )
           )
-        )
-        assert.isTrue(Exit.isFailure(renamed) && Cause.isDie(renamed.cause))
-        assert.include(Cause.pretty((renamed as Exit.Failure<unknown, unknown>).cause), "name")
-        const failing = yield* Effect.flip(Rows.findAll(TenantRow, sql`SELECT * FROM no_such_table`))
-        assert.strictEqual(failing._tag, "SqlError")
-      }))
+          assert.isTrue(Exit.isFailure(renamed) && Cause.isDie(renamed.cause))
+          assert.include(Cause.pretty((renamed as Exit.Failure<unknown, unknown>).cause), "name")
+          const failing = yield* Effect.flip(Rows.findAll(TenantRow, sql`SELECT * FROM no_such_table`))
+          assert.strictEqual(failing._tag, "SqlError")
+        })
+    )
 
     it.effect("a page: the rows in the query's order and the count as its total", () =>
       Effect.gen(function*() {

@@ -1,7 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { assert, describe, it } from "@effect/vitest"
 import { type CallSpec, LiveCallEntity, type SessionId } from "@voiceagent/domain/Calls"
-import type { AgentId, TenantId, VoiceNumberId } from "@voiceagent/domain/Ids"
+import type { AgentId, PersonaId, TenantId, VoiceNumberId } from "@voiceagent/domain/Ids"
 import { TenantEntity } from "@voiceagent/domain/TenantEntity"
 import { AgentsRepo } from "@voiceagent/runner/Agents/AgentsRepo"
 import { Ledger } from "@voiceagent/runner/Billing/Ledger"
@@ -26,7 +26,7 @@ const setup = Effect.gen(function*() {
     companyName: "Co"
   })
   const tenantId = tenant!.id as TenantId
-  const persona = Option.getOrThrow(yield* agents.findPersona("4a1f0c56-2c1e-4d1a-9a53-0d6b3f6e0001" as any))
+  const persona = Option.getOrThrow(yield* agents.findPersona("4a1f0c56-2c1e-4d1a-9a53-0d6b3f6e0001" as PersonaId))
   const agent = yield* agents.create(tenantId, persona, "Agent")
   return { tenantId, agentId: agent.id as AgentId }
 })

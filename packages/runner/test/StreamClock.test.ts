@@ -21,17 +21,21 @@ describe("the stream's clock, placed on the engine's", () => {
     for (const frame of place(300, arrival)) assert.strictEqual(frame.placed, 5_000 + frame.i * 20, `frame ${frame.i}`)
   })
 
-  it("a stall longer than the window is taken out as far as the frames before it still count, never placing a frame after it arrived", () => {
-    const stalled = (i: number) => 7_000 + (i >= 200 && i <= 300 ? 300 * 20 : i * 20)
-    const frames = place(600, stalled)
-    for (const frame of frames) assert.isAtMost(frame.placed, frame.arrived)
-    // the first second of the 2 s stall keeps its times
-    for (const frame of frames.filter((f) => f.i >= 200 && f.i < 200 + STREAM_CLOCK_BLOCK_MS / 20)) {
-      assert.strictEqual(frame.placed, 7_000 + frame.i * 20, `frame ${frame.i}`)
+  it(
+    "a stall longer than the window is taken out as far as the frames before it still count, never placing a frame " +
+      "after it arrived",
+    () => {
+      const stalled = (i: number) => 7_000 + (i >= 200 && i <= 300 ? 300 * 20 : i * 20)
+      const frames = place(600, stalled)
+      for (const frame of frames) assert.isAtMost(frame.placed, frame.arrived)
+      // the first second of the 2 s stall keeps its times
+      for (const frame of frames.filter((f) => f.i >= 200 && f.i < 200 + STREAM_CLOCK_BLOCK_MS / 20)) {
+        assert.strictEqual(frame.placed, 7_000 + frame.i * 20, `frame ${frame.i}`)
+      }
+      // and once the stream runs steadily again, so does the map
+      for (const frame of frames.filter((f) => f.i > 400)) assert.strictEqual(frame.placed, frame.arrived)
     }
-    // and once the stream runs steadily again, so does the map
-    for (const frame of frames.filter((f) => f.i > 400)) assert.strictEqual(frame.placed, frame.arrived)
-  })
+  )
 
   it("network jitter: each frame at the least delay seen lately, never after it arrived, in order", () => {
     // a deterministic jitter of 0 to 39 ms on top of 50 ms
@@ -48,20 +52,25 @@ describe("the stream's clock, placed on the engine's", () => {
   })
 
   for (const [what, ppm] of [["runs slow", -500], ["runs fast", 500]] as const) {
-    it(`a stream whose clock ${what} against ours (${Math.abs(ppm)} ppm over an hour) stays placed within a millisecond of where it arrives`, () => {
-      // the stream stamps frames 20 ms apart by its clock; on ours they come 20 × (1 − ppm/1e6) ms apart
-      const hour = (3_600 * 1_000) / 20
-      const arrival = (i: number) => 2_000 + i * 20 * (1 - ppm / 1e6)
-      const clock = makeStreamClock()
-      let worst = 0
-      for (let i = 0; i < hour; i++) {
-        const arrived = arrival(i)
-        const placed = clock.place(i * 20, arrived)
-        assert.isAtMost(placed, arrived)
-        worst = Math.max(worst, arrived - placed)
+    it(
+      `a stream whose clock ${what} against ours (${
+        Math.abs(ppm)
+      } ppm over an hour) stays placed within a millisecond of where it arrives`,
+      () => {
+        // the stream stamps frames 20 ms apart by its clock; on ours they come 20 × (1 − ppm/1e6) ms apart
+        const hour = (3_600 * 1_000) / 20
+        const arrival = (i: number) => 2_000 + i * 20 * (1 - ppm / 1e6)
+        const clock = makeStreamClock()
+        let worst = 0
+        for (let i = 0; i < hour; i++) {
+          const arrived = arrival(i)
+          const placed = clock.place(i * 20, arrived)
+          assert.isAtMost(placed, arrived)
+          worst = Math.max(worst, arrived - placed)
+        }
+        assert.isAtMost(worst, 1)
       }
-      assert.isAtMost(worst, 1)
-    })
+    )
   }
 
   it("a stream without timestamps that skips its silence (frames counted) is placed anew within two seconds", () => {

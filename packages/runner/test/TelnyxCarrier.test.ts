@@ -62,34 +62,38 @@ const refusal = <A>(effect: Effect.Effect<A, { readonly reason: string }>) =>
   Effect.map(Effect.flip(effect), (error) => error.reason)
 
 layer(NodeHttpClient.layerUndici)("TelnyxCarrier", (it) => {
-  it.scoped("dials with Call Control's documented fields, Bearer auth, the session as command_id, and answers the call_control_id", () =>
-    Effect.gen(function*() {
-      const { carrier, fake } = yield* setup({ ringTimeoutSeconds: 25 })
-      assert.strictEqual(carrier.name, "telnyx")
-      const { providerCallId } = yield* carrier.dial(dialRequest())
-      assert.match(providerCallId, /^v3:/)
-      const [request] = fake.requests()
-      assert.strictEqual(request!.method, "POST")
-      assert.strictEqual(request!.path, "/v2/calls")
-      assert.strictEqual(request!.authorization, `Bearer ${fake.apiKey}`)
-      assert.match(request!.contentType!, /^application\/json/)
-      assert.deepStrictEqual(request!.body, {
-        connection_id: fake.connectionId,
-        to: "+14155552671",
-        from: "+14155550100",
-        webhook_url: `${WEBHOOKS}/api/v1/telephony/telnyx/webhook/${SESSION_ID}`,
-        webhook_url_method: "POST",
-        command_id: SESSION_ID,
-        stream_url: "wss://runner-1.example.com/media/telnyx",
-        stream_track: "inbound_track",
-        stream_codec: "PCMU",
-        stream_bidirectional_mode: "rtp",
-        stream_bidirectional_codec: "PCMU",
-        stream_auth_token: `${SESSION_ID}.1700000000000.mac`,
-        timeout_secs: 25
+  it.scoped(
+    "dials with Call Control's documented fields, Bearer auth, the session as command_id, and answers the " +
+      "call_control_id",
+    () =>
+      Effect.gen(function*() {
+        const { carrier, fake } = yield* setup({ ringTimeoutSeconds: 25 })
+        assert.strictEqual(carrier.name, "telnyx")
+        const { providerCallId } = yield* carrier.dial(dialRequest())
+        assert.match(providerCallId, /^v3:/)
+        const [request] = fake.requests()
+        assert.strictEqual(request!.method, "POST")
+        assert.strictEqual(request!.path, "/v2/calls")
+        assert.strictEqual(request!.authorization, `Bearer ${fake.apiKey}`)
+        assert.match(request!.contentType!, /^application\/json/)
+        assert.deepStrictEqual(request!.body, {
+          connection_id: fake.connectionId,
+          to: "+14155552671",
+          from: "+14155550100",
+          webhook_url: `${WEBHOOKS}/api/v1/telephony/telnyx/webhook/${SESSION_ID}`,
+          webhook_url_method: "POST",
+          command_id: SESSION_ID,
+          stream_url: "wss://runner-1.example.com/media/telnyx",
+          stream_track: "inbound_track",
+          stream_codec: "PCMU",
+          stream_bidirectional_mode: "rtp",
+          stream_bidirectional_codec: "PCMU",
+          stream_auth_token: `${SESSION_ID}.1700000000000.mac`,
+          timeout_secs: 25
+        })
+        assert.deepInclude(fake.call(providerCallId), { state: "initiated", timeoutSecs: 25 })
       })
-      assert.deepInclude(fake.call(providerCallId), { state: "initiated", timeoutSecs: 25 })
-    }))
+  )
 
   it("puts the Telnyx stream beside the runner's Twilio one, whatever prefix the media address has", () => {
     assert.strictEqual(telnyxStreamUrl("ws://127.0.0.1:3004/media/twilio"), "ws://127.0.0.1:3004/media/telnyx")
@@ -197,133 +201,152 @@ layer(NodeHttpClient.layerUndici)("TelnyxCarrier", (it) => {
       assert.strictEqual(fake.createdCalls()[0]!.callControlId, providerCallId)
     }))
 
-  it.scoped("answers an incoming call with the dial's stream settings, the session's webhook URL and a command_id: sent again on an outage, answered once", () =>
-    Effect.gen(function*() {
-      const { carrier, fake } = yield* setup()
-      const call = fake.incoming({
-        webhookUrl: `${WEBHOOKS}/api/v1/telephony/telnyx/webhook`,
-        from: "+14155552671",
-        to: "+14155550100"
+  it.scoped(
+    "answers an incoming call with the dial's stream settings, the session's webhook URL and a command_id: sent " +
+      "again on an outage, answered once",
+    () =>
+      Effect.gen(function*() {
+        const { carrier, fake } = yield* setup()
+        const call = fake.incoming({
+          webhookUrl: `${WEBHOOKS}/api/v1/telephony/telnyx/webhook`,
+          from: "+14155552671",
+          to: "+14155550100"
+        })
+        const media = dialRequest().media!
+        fake.failNext({ _tag: "Respond", status: 503 })
+        yield* carrier.answer!({ sessionId: SESSION_ID, providerCallId: call.callControlId, media })
+        const posts = fake.requests()
+        assert.deepStrictEqual(
+          posts.map((r) => r.path),
+          Array(2).fill(`/v2/calls/${call.callControlId}/actions/answer`)
+        )
+        assert.deepStrictEqual(posts[1]!.body, {
+          command_id: `answer-${SESSION_ID}`,
+          webhook_url: `${WEBHOOKS}/api/v1/telephony/telnyx/webhook/${SESSION_ID}`,
+          webhook_url_method: "POST",
+          stream_url: telnyxStreamUrl(media.streamUrl),
+          stream_track: "inbound_track",
+          stream_codec: "PCMU",
+          stream_bidirectional_mode: "rtp",
+          stream_bidirectional_codec: "PCMU",
+          stream_auth_token: media.token
+        })
+        assert.deepInclude(fake.call(call.callControlId), {
+          state: "answered",
+          webhookUrl: `${WEBHOOKS}/api/v1/telephony/telnyx/webhook/${SESSION_ID}`,
+          streamUrl: telnyxStreamUrl(media.streamUrl),
+          streamAuthToken: media.token
+        })
+        // the same command again is ignored; a call over is refused, saying why; no media server, not asked
+        yield* carrier.answer!({ sessionId: SESSION_ID, providerCallId: call.callControlId, media })
+        fake.hangUp(call.callControlId, "normal_clearing", "caller")
+        const other = "0190b0a2-7c1e-7d3a-9f00-000000000002" as SessionId
+        assert.include(
+          yield* refusal(carrier.answer!({ sessionId: other, providerCallId: call.callControlId, media })),
+          "Call has already ended"
+        )
+        const before = fake.requests().length
+        assert.include(
+          yield* refusal(carrier.answer!({ sessionId: other, providerCallId: call.callControlId, media: undefined })),
+          "no media server"
+        )
+        assert.strictEqual(fake.requests().length, before)
       })
-      const media = dialRequest().media!
-      fake.failNext({ _tag: "Respond", status: 503 })
-      yield* carrier.answer!({ sessionId: SESSION_ID, providerCallId: call.callControlId, media })
-      const posts = fake.requests()
-      assert.deepStrictEqual(posts.map((r) => r.path), Array(2).fill(`/v2/calls/${call.callControlId}/actions/answer`))
-      assert.deepStrictEqual(posts[1]!.body, {
-        command_id: `answer-${SESSION_ID}`,
-        webhook_url: `${WEBHOOKS}/api/v1/telephony/telnyx/webhook/${SESSION_ID}`,
-        webhook_url_method: "POST",
-        stream_url: telnyxStreamUrl(media.streamUrl),
-        stream_track: "inbound_track",
-        stream_codec: "PCMU",
-        stream_bidirectional_mode: "rtp",
-        stream_bidirectional_codec: "PCMU",
-        stream_auth_token: media.token
-      })
-      assert.deepInclude(fake.call(call.callControlId), {
-        state: "answered",
-        webhookUrl: `${WEBHOOKS}/api/v1/telephony/telnyx/webhook/${SESSION_ID}`,
-        streamUrl: telnyxStreamUrl(media.streamUrl),
-        streamAuthToken: media.token
-      })
-      // the same command again is ignored; a call over is refused, saying why; no media server, not asked
-      yield* carrier.answer!({ sessionId: SESSION_ID, providerCallId: call.callControlId, media })
-      fake.hangUp(call.callControlId, "normal_clearing", "caller")
-      const other = "0190b0a2-7c1e-7d3a-9f00-000000000002" as SessionId
-      assert.include(
-        yield* refusal(carrier.answer!({ sessionId: other, providerCallId: call.callControlId, media })),
-        "Call has already ended"
-      )
-      const before = fake.requests().length
-      assert.include(
-        yield* refusal(carrier.answer!({ sessionId: other, providerCallId: call.callControlId, media: undefined })),
-        "no media server"
-      )
-      assert.strictEqual(fake.requests().length, before)
-    }))
+  )
 
-  it.scoped("streams an answered call to a new owner with streaming_start (the dial's stream settings); a call over is logged, not raised", () =>
-    Effect.gen(function*() {
-      const { carrier, fake } = yield* setup()
-      const { providerCallId } = yield* carrier.dial(dialRequest())
-      fake.answer(providerCallId)
-      const media = { streamUrl: "ws://10.0.0.2:8443/media/twilio", token: "fresh-token" }
-      yield* carrier.restream!(providerCallId, media)
-      assert.deepStrictEqual(fake.requests().at(-1)!.path, `/v2/calls/${providerCallId}/actions/streaming_start`)
-      assert.deepStrictEqual(fake.requests().at(-1)!.body, {
-        stream_url: telnyxStreamUrl(media.streamUrl),
-        stream_track: "inbound_track",
-        stream_codec: "PCMU",
-        stream_bidirectional_mode: "rtp",
-        stream_bidirectional_codec: "PCMU",
-        stream_auth_token: "fresh-token"
+  it.scoped(
+    "streams an answered call to a new owner with streaming_start (the dial's stream settings); a call over is " +
+      "logged, not raised",
+    () =>
+      Effect.gen(function*() {
+        const { carrier, fake } = yield* setup()
+        const { providerCallId } = yield* carrier.dial(dialRequest())
+        fake.answer(providerCallId)
+        const media = { streamUrl: "ws://10.0.0.2:8443/media/twilio", token: "fresh-token" }
+        yield* carrier.restream!(providerCallId, media)
+        assert.deepStrictEqual(fake.requests().at(-1)!.path, `/v2/calls/${providerCallId}/actions/streaming_start`)
+        assert.deepStrictEqual(fake.requests().at(-1)!.body, {
+          stream_url: telnyxStreamUrl(media.streamUrl),
+          stream_track: "inbound_track",
+          stream_codec: "PCMU",
+          stream_bidirectional_mode: "rtp",
+          stream_bidirectional_codec: "PCMU",
+          stream_auth_token: "fresh-token"
+        })
+        assert.deepInclude(fake.call(providerCallId), {
+          streamUrl: telnyxStreamUrl(media.streamUrl),
+          streamAuthToken: "fresh-token",
+          streamStarts: 1
+        })
+        fake.hangUp(providerCallId, "normal_clearing", "caller")
+        const [, lines] = yield* withCapturedLogs(carrier.restream!(providerCallId, media))
+        assert.strictEqual(lines.length, 1)
+        assert.include(lines[0]!, "Telnyx did not restream a call")
       })
-      assert.deepInclude(fake.call(providerCallId), {
-        streamUrl: telnyxStreamUrl(media.streamUrl),
-        streamAuthToken: "fresh-token",
-        streamStarts: 1
-      })
-      fake.hangUp(providerCallId, "normal_clearing", "caller")
-      const [, lines] = yield* withCapturedLogs(carrier.restream!(providerCallId, media))
-      assert.strictEqual(lines.length, 1)
-      assert.include(lines[0]!, "Telnyx did not restream a call")
-    }))
+  )
 
-  it.scoped("turns an incoming call away as Twilio's <Say> does: answered without a stream, told the message, hung up once it is said (TestClock); busy when it cannot be answered; a failure is logged, not raised", () =>
-    Effect.gen(function*() {
-      const { carrier, fake } = yield* setup()
-      const webhookUrl = `${WEBHOOKS}/api/v1/telephony/telnyx/webhook`
-      const call = fake.incoming({ webhookUrl, from: "+14155552671", to: "+14155550100" })
-      const id = call.callControlId
-      yield* carrier.refuse!(id, "insufficient_funds")
-      assert.deepStrictEqual(fake.requests().map((r) => [r.path, r.body]), [
-        [`/v2/calls/${id}/actions/answer`, { command_id: `refuse-answer-${id}` }],
-        [`/v2/calls/${id}/actions/speak`, {
-          payload: INBOUND_REFUSED_MESSAGE,
-          payload_type: "text",
-          voice: "female",
-          language: "en-US",
-          command_id: `refuse-speak-${id}`
-        }]
-      ])
-      assert.deepInclude(fake.call(id), { state: "answered", spoken: [INBOUND_REFUSED_MESSAGE], streamUrl: undefined })
-      // 13 words at 150 a minute and the speech's start: 6.7 s, and not before
-      const after = Duration.toMillis(refusedHangUpAfter(INBOUND_REFUSED_MESSAGE))
-      assert.strictEqual(after, 6700)
-      const deadline = (yield* Clock.currentTimeMillis) + after
-      // the hang-up's fiber waits on the TestClock for exactly then
-      const waiting = Effect.map(TestClock.sleeps(), (sleeps) => Chunk.toReadonlyArray(sleeps).includes(deadline))
-      for (let i = 0; i < 1000 && !(yield* waiting); i++) yield* Effect.yieldNow()
-      assert.isTrue(yield* waiting, "the hang-up waits for the message's end")
-      yield* TestClock.adjust(after - 1)
-      assert.isTrue(yield* waiting, "still waiting while the message is said")
-      assert.strictEqual(fake.requests().length, 2, "no hang-up yet")
-      yield* TestClock.adjust(1)
-      yield* fake.awaitRequests(3)
-      assert.deepStrictEqual(fake.requests().at(-1)!.body, { command_id: hangupCommandId(id) })
-      assert.strictEqual(fake.call(id)!.state, "hangup")
+  it.scoped(
+    "turns an incoming call away as Twilio's <Say> does: answered without a stream, told the message, hung up once " +
+      "it is said (TestClock); busy when it cannot be answered; a failure is logged, not raised",
+    () =>
+      Effect.gen(function*() {
+        const { carrier, fake } = yield* setup()
+        const webhookUrl = `${WEBHOOKS}/api/v1/telephony/telnyx/webhook`
+        const call = fake.incoming({ webhookUrl, from: "+14155552671", to: "+14155550100" })
+        const id = call.callControlId
+        yield* carrier.refuse!(id, "insufficient_funds")
+        assert.deepStrictEqual(fake.requests().map((r) => [r.path, r.body]), [
+          [`/v2/calls/${id}/actions/answer`, { command_id: `refuse-answer-${id}` }],
+          [`/v2/calls/${id}/actions/speak`, {
+            payload: INBOUND_REFUSED_MESSAGE,
+            payload_type: "text",
+            voice: "female",
+            language: "en-US",
+            command_id: `refuse-speak-${id}`
+          }]
+        ])
+        assert.deepInclude(fake.call(id), {
+          state: "answered",
+          spoken: [INBOUND_REFUSED_MESSAGE],
+          streamUrl: undefined
+        })
+        // 13 words at 150 a minute and the speech's start: 6.7 s, and not before
+        const after = Duration.toMillis(refusedHangUpAfter(INBOUND_REFUSED_MESSAGE))
+        assert.strictEqual(after, 6700)
+        const deadline = (yield* Clock.currentTimeMillis) + after
+        // the hang-up's fiber waits on the TestClock for exactly then
+        const waiting = Effect.map(TestClock.sleeps(), (sleeps) => Chunk.toReadonlyArray(sleeps).includes(deadline))
+        for (let i = 0; i < 1000 && !(yield* waiting); i++) yield* Effect.yieldNow()
+        assert.isTrue(yield* waiting, "the hang-up waits for the message's end")
+        yield* TestClock.adjust(after - 1)
+        assert.isTrue(yield* waiting, "still waiting while the message is said")
+        assert.strictEqual(fake.requests().length, 2, "no hang-up yet")
+        yield* TestClock.adjust(1)
+        yield* fake.awaitRequests(3)
+        assert.deepStrictEqual(fake.requests().at(-1)!.body, { command_id: hangupCommandId(id) })
+        assert.strictEqual(fake.call(id)!.state, "hangup")
 
-      // Telnyx will not answer it: rejected, busy
-      const other = fake.incoming({ webhookUrl, from: "+14155552671", to: "+14155550100" })
-      fake.failNext({
-        _tag: "Respond",
-        status: 422,
-        body: { errors: [{ code: "90034", title: "Call is not in an answerable state" }] }
-      })
-      yield* carrier.refuse!(other.callControlId, "concurrent_call_limit")
-      assert.deepStrictEqual(fake.requests().at(-1)!.body, {
-        cause: "USER_BUSY",
-        command_id: `reject-${other.callControlId}`
-      })
-      assert.deepInclude(fake.call(other.callControlId), { state: "hangup", hangupCause: "user_busy" })
+        // Telnyx will not answer it: rejected, busy
+        const other = fake.incoming({ webhookUrl, from: "+14155552671", to: "+14155550100" })
+        fake.failNext({
+          _tag: "Respond",
+          status: 422,
+          body: { errors: [{ code: "90034", title: "Call is not in an answerable state" }] }
+        })
+        yield* carrier.refuse!(other.callControlId, "concurrent_call_limit")
+        assert.deepStrictEqual(fake.requests().at(-1)!.body, {
+          cause: "USER_BUSY",
+          command_id: `reject-${other.callControlId}`
+        })
+        assert.deepInclude(fake.call(other.callControlId), { state: "hangup", hangupCause: "user_busy" })
 
-      // a call Telnyx does not know: logged (without the key), not raised
-      const [, lines] = yield* withCapturedLogs(carrier.refuse!("v3:gone", "concurrent_call_limit"))
-      assert.strictEqual(lines.length, 1)
-      assert.include(lines[0]!, "Telnyx did not reject a call")
-      assert.notInclude(lines[0]!, fake.apiKey)
-    }))
+        // a call Telnyx does not know: logged (without the key), not raised
+        const [, lines] = yield* withCapturedLogs(carrier.refuse!("v3:gone", "concurrent_call_limit"))
+        assert.strictEqual(lines.length, 1)
+        assert.include(lines[0]!, "Telnyx did not reject a call")
+        assert.notInclude(lines[0]!, fake.apiKey)
+      })
+  )
 
   it.scoped("hangs up with a command_id of its own; again, or once the call is over, changes nothing", () =>
     Effect.gen(function*() {
@@ -346,34 +369,40 @@ layer(NodeHttpClient.layerUndici)("TelnyxCarrier", (it) => {
       assert.strictEqual(fake.call(providerCallId)!.hangups, 1)
     }))
 
-  it.scoped("transfers an answered call with Call Control's transfer (to, from, a command_id of its own): once, however often sent; refused before the answer", () =>
-    Effect.gen(function*() {
-      const { carrier, fake } = yield* setup()
-      const { providerCallId } = yield* carrier.dial(dialRequest())
-      const before = yield* refusal(carrier.transfer!(providerCallId, { to: "+14155550199", from: "+14155550100" }))
-      assert.match(before, /90018/)
-      fake.answer(providerCallId)
-      // an outage is sent again with the same command id: Telnyx transfers once
-      fake.failNext({ _tag: "Respond", status: 503 })
-      yield* carrier.transfer!(providerCallId, { to: "+14155550199", from: "+14155550100" })
-      yield* carrier.transfer!(providerCallId, { to: "+14155550199", from: "+14155550100" })
-      const posts = fake.requests().filter((r) => r.path.endsWith("/actions/transfer"))
-      assert.deepStrictEqual(posts.at(-1)!.body, {
-        to: "+14155550199",
-        from: "+14155550100",
-        command_id: transferCommandId(providerCallId)
+  it.scoped(
+    "transfers an answered call with Call Control's transfer (to, from, a command_id of its own): once, however " +
+      "often sent; refused before the answer",
+    () =>
+      Effect.gen(function*() {
+        const { carrier, fake } = yield* setup()
+        const { providerCallId } = yield* carrier.dial(dialRequest())
+        const before = yield* refusal(carrier.transfer!(providerCallId, { to: "+14155550199", from: "+14155550100" }))
+        assert.match(before, /90018/)
+        fake.answer(providerCallId)
+        // an outage is sent again with the same command id: Telnyx transfers once
+        fake.failNext({ _tag: "Respond", status: 503 })
+        yield* carrier.transfer!(providerCallId, { to: "+14155550199", from: "+14155550100" })
+        yield* carrier.transfer!(providerCallId, { to: "+14155550199", from: "+14155550100" })
+        const posts = fake.requests().filter((r) => r.path.endsWith("/actions/transfer"))
+        assert.deepStrictEqual(posts.at(-1)!.body, {
+          to: "+14155550199",
+          from: "+14155550100",
+          command_id: transferCommandId(providerCallId)
+        })
+        assert.strictEqual(posts.length, 4)
+        assert.deepStrictEqual(fake.call(providerCallId)!.transfers?.map((t) => [t.to, t.from]), [[
+          "+14155550199",
+          "+14155550100"
+        ]])
+        // a number Telnyx cannot dial: its error
+        const other = yield* carrier.dial(
+          dialRequest({ sessionId: "0190b0a2-7c1e-7d3a-9f00-000000000002" as SessionId })
+        )
+        fake.answer(other.providerCallId)
+        const bad = yield* refusal(carrier.transfer!(other.providerCallId, { to: "0199", from: "+14155550100" }))
+        assert.match(bad, /Invalid value for to/)
       })
-      assert.strictEqual(posts.length, 4)
-      assert.deepStrictEqual(fake.call(providerCallId)!.transfers?.map((t) => [t.to, t.from]), [[
-        "+14155550199",
-        "+14155550100"
-      ]])
-      // a number Telnyx cannot dial: its error
-      const other = yield* carrier.dial(dialRequest({ sessionId: "0190b0a2-7c1e-7d3a-9f00-000000000002" as SessionId }))
-      fake.answer(other.providerCallId)
-      const bad = yield* refusal(carrier.transfer!(other.providerCallId, { to: "0199", from: "+14155550100" }))
-      assert.match(bad, /Invalid value for to/)
-    }))
+  )
 
   it.scoped("logs and swallows hang-up failures, an ended call quietly, keeping the key out of the logs", () =>
     Effect.gen(function*() {
@@ -487,28 +516,31 @@ describe("Telnyx webhook signatures", () => {
     assert.isUndefined(verifyWebhook(key, { signature, timestamp }, body, now - TIMESTAMP_TOLERANCE_MS))
   })
 
-  it("refuses a missing, malformed or wrong signature, a missing or stale timestamp, an altered body, another key", () => {
-    const check = (
-      headers: { signature?: string | undefined; timestamp?: string | undefined },
-      bytes = body,
-      at = now
-    ) => verifyWebhook(key, { signature: headers.signature, timestamp: headers.timestamp }, bytes, at)
-    assert.strictEqual(check({ timestamp }), "missing signature")
-    assert.strictEqual(check({ signature, timestamp: "" }), "missing timestamp")
-    assert.strictEqual(check({ signature, timestamp: "1.5e9" }), "malformed timestamp")
-    assert.strictEqual(check({ signature, timestamp }, body, now + TIMESTAMP_TOLERANCE_MS + 1000), "stale timestamp")
-    assert.strictEqual(check({ signature, timestamp }, body, now - TIMESTAMP_TOLERANCE_MS - 1000), "stale timestamp")
-    assert.strictEqual(check({ signature: "AAAA", timestamp }), "malformed signature")
-    assert.strictEqual(check({ signature: "@@@", timestamp }), "malformed signature")
-    // the body replayed with one character changed, or under a newer timestamp
-    assert.strictEqual(
-      check({ signature, timestamp }, Buffer.from(body.toString().replace("answered", "hangup"))),
-      "bad signature"
-    )
-    assert.strictEqual(check({ signature, timestamp: String(now / 1000 + 1) }), "bad signature")
-    const other = crypto.generateKeyPairSync("ed25519").privateKey
-    assert.strictEqual(check({ signature: signWebhook(other, timestamp, body), timestamp }), "bad signature")
-  })
+  it(
+    "refuses a missing, malformed or wrong signature, a missing or stale timestamp, an altered body, another key",
+    () => {
+      const check = (
+        headers: { signature?: string | undefined; timestamp?: string | undefined },
+        bytes = body,
+        at = now
+      ) => verifyWebhook(key, { signature: headers.signature, timestamp: headers.timestamp }, bytes, at)
+      assert.strictEqual(check({ timestamp }), "missing signature")
+      assert.strictEqual(check({ signature, timestamp: "" }), "missing timestamp")
+      assert.strictEqual(check({ signature, timestamp: "1.5e9" }), "malformed timestamp")
+      assert.strictEqual(check({ signature, timestamp }, body, now + TIMESTAMP_TOLERANCE_MS + 1000), "stale timestamp")
+      assert.strictEqual(check({ signature, timestamp }, body, now - TIMESTAMP_TOLERANCE_MS - 1000), "stale timestamp")
+      assert.strictEqual(check({ signature: "AAAA", timestamp }), "malformed signature")
+      assert.strictEqual(check({ signature: "@@@", timestamp }), "malformed signature")
+      // the body replayed with one character changed, or under a newer timestamp
+      assert.strictEqual(
+        check({ signature, timestamp }, Buffer.from(body.toString().replace("answered", "hangup"))),
+        "bad signature"
+      )
+      assert.strictEqual(check({ signature, timestamp: String(now / 1000 + 1) }), "bad signature")
+      const other = crypto.generateKeyPairSync("ed25519").privateKey
+      assert.strictEqual(check({ signature: signWebhook(other, timestamp, body), timestamp }), "bad signature")
+    }
+  )
 })
 
 describe("Telnyx webhook events", () => {

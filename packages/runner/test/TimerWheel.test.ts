@@ -133,7 +133,10 @@ describe("TimerWheel", () => {
     }).pipe(Effect.provide(TimerWheel.Default)))
 })
 
-/** A full collection (V8's `gc`, exposed for this process), after the current job (a WeakRef's target is kept until then). */
+/**
+ * A full collection (V8's `gc`, exposed for this process), after
+ * the current job (a WeakRef's target is kept until then).
+ */
 const collect = Effect.promise(async () => {
   v8.setFlagsFromString("--expose-gc")
   const gc = vm.runInNewContext("gc") as () => void

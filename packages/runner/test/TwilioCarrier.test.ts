@@ -80,7 +80,8 @@ layer(NodeHttpClient.layerUndici)("TwilioCarrier", (it) => {
         ["From", "+14155550100"],
         [
           "Twiml",
-          "<Response><Say>Hi, it&apos;s &lt;Ada&gt; from Smith &amp; Sons &quot;Loans&quot;</Say><Pause length=\"60\"/></Response>"
+          "<Response><Say>Hi, it&apos;s &lt;Ada&gt; from Smith &amp; Sons &quot;Loans&quot;</Say><Pause " +
+          "length=\"60\"/></Response>"
         ],
         ["StatusCallback", `https://voice.example.com/api/v1/telephony/twilio/status/${SESSION_ID}`],
         ["StatusCallbackMethod", "POST"],
@@ -179,37 +180,41 @@ layer(NodeHttpClient.layerUndici)("TwilioCarrier", (it) => {
       assert.strictEqual(fake.call(providerCallId)?.status, "completed")
     }))
 
-  it.scoped("transfers a call in progress: its TwiML replaced by a <Dial> to the number, with the call's number as caller id; refused before the answer", () =>
-    Effect.gen(function*() {
-      const { carrier, fake } = yield* setup()
-      const { providerCallId } = yield* carrier.dial(dialRequest())
-      // ringing: Twilio refuses new instructions (21220), and the carrier says so
-      fake.setCallStatus(providerCallId, "ringing")
-      const refused = yield* refusal(carrier.transfer!(providerCallId, { to: "+14155550199", from: "+14155550100" }))
-      assert.match(refused, /Twilio answered 400: Call is not in-progress\. Cannot redirect\. \(code 21220\)/)
+  it.scoped(
+    "transfers a call in progress: its TwiML replaced by a <Dial> to the number, with the call's number as caller " +
+      "id; refused before the answer",
+    () =>
+      Effect.gen(function*() {
+        const { carrier, fake } = yield* setup()
+        const { providerCallId } = yield* carrier.dial(dialRequest())
+        // ringing: Twilio refuses new instructions (21220), and the carrier says so
+        fake.setCallStatus(providerCallId, "ringing")
+        const refused = yield* refusal(carrier.transfer!(providerCallId, { to: "+14155550199", from: "+14155550100" }))
+        assert.match(refused, /Twilio answered 400: Call is not in-progress\. Cannot redirect\. \(code 21220\)/)
 
-      fake.setCallStatus(providerCallId, "in-progress")
-      yield* carrier.transfer!(providerCallId, { to: "+14155550199", from: "+14155550100" })
-      const request = fake.calls().at(-1)!
-      assert.strictEqual(request.path, `/2010-04-01/Accounts/${fake.accountSid}/Calls/${providerCallId}.json`)
-      assert.deepStrictEqual(request.form, [[
-        "Twiml",
-        "<Response><Dial callerId=\"+14155550100\"><Number>+14155550199</Number></Dial></Response>"
-      ]])
-      const call = fake.call(providerCallId)!
-      assert.strictEqual(call.status, "in-progress")
-      assert.deepStrictEqual(FakeTwilioMedia.parseTwiml(call.twiml!).dial, {
-        number: "+14155550199",
-        callerId: "+14155550100"
+        fake.setCallStatus(providerCallId, "in-progress")
+        yield* carrier.transfer!(providerCallId, { to: "+14155550199", from: "+14155550100" })
+        const request = fake.calls().at(-1)!
+        assert.strictEqual(request.path, `/2010-04-01/Accounts/${fake.accountSid}/Calls/${providerCallId}.json`)
+        assert.deepStrictEqual(request.form, [[
+          "Twiml",
+          "<Response><Dial callerId=\"+14155550100\"><Number>+14155550199</Number></Dial></Response>"
+        ]])
+        const call = fake.call(providerCallId)!
+        assert.strictEqual(call.status, "in-progress")
+        assert.deepStrictEqual(FakeTwilioMedia.parseTwiml(call.twiml!).dial, {
+          number: "+14155550199",
+          callerId: "+14155550100"
+        })
+        assert.strictEqual(call.redirects?.length, 1)
+        // a 5xx or no answer is a refusal too
+        fake.failNext({ _tag: "Respond", status: 503 })
+        assert.match(
+          yield* refusal(carrier.transfer!(providerCallId, { to: "+14155550199", from: "+14155550100" })),
+          /Twilio answered 503/
+        )
       })
-      assert.strictEqual(call.redirects?.length, 1)
-      // a 5xx or no answer is a refusal too
-      fake.failNext({ _tag: "Respond", status: 503 })
-      assert.match(
-        yield* refusal(carrier.transfer!(providerCallId, { to: "+14155550199", from: "+14155550100" })),
-        /Twilio answered 503/
-      )
-    }))
+  )
 
   it.scoped("logs and swallows hangup failures, keeping secrets out of the logs", () =>
     Effect.gen(function*() {

@@ -73,80 +73,87 @@ describe("Twilio media streams at the runner", () => {
   })
 
   layer(MediaLayer, { timeout: 60_000 })((it) => {
-    it.scoped("a stream with its call's token becomes the call's media: the greeting plays with marks; DTMF is taken", () =>
-      Effect.gen(function*() {
-        const c = yield* call
-        const stream = yield* open(c.route)
-        yield* stream.until(
-          "the greeting's first audio and mark",
-          () => stream.audio().length > 0 && stream.marks().length > 0
-        )
-        assert.isTrue(c.attached())
-        const connected = c.reports.find((r) => r._tag === "MediaConnected")
-        assert.deepInclude(connected, { streamId: stream.streamSid })
-        // the carrier plays it: marks come back as time passes, and the next chunks follow
-        const sent = stream.audio().length
-        yield* TestClock.adjust("1 second")
-        yield* stream.until("more of the greeting after the echoes", () => stream.audio().length > sent)
-        assert.isTrue(stream.marks().some((m) => m.echoedAt !== undefined && !m.cleared))
-        yield* stream.dtmf("5")
-        yield* TestClock.adjust("100 millis")
-        assert.isUndefined(stream.closed())
-        assert.deepStrictEqual(stream.violations(), [])
-        assert.strictEqual(c.reports.filter((r) => r._tag === "MediaStopped").length, 0)
-      }))
+    it.scoped(
+      "a stream with its call's token becomes the call's media: the greeting plays with marks; DTMF is taken",
+      () =>
+        Effect.gen(function*() {
+          const c = yield* call
+          const stream = yield* open(c.route)
+          yield* stream.until(
+            "the greeting's first audio and mark",
+            () => stream.audio().length > 0 && stream.marks().length > 0
+          )
+          assert.isTrue(c.attached())
+          const connected = c.reports.find((r) => r._tag === "MediaConnected")
+          assert.deepInclude(connected, { streamId: stream.streamSid })
+          // the carrier plays it: marks come back as time passes, and the next chunks follow
+          const sent = stream.audio().length
+          yield* TestClock.adjust("1 second")
+          yield* stream.until("more of the greeting after the echoes", () => stream.audio().length > sent)
+          assert.isTrue(stream.marks().some((m) => m.echoedAt !== undefined && !m.cleared))
+          yield* stream.dtmf("5")
+          yield* TestClock.adjust("100 millis")
+          assert.isUndefined(stream.closed())
+          assert.deepStrictEqual(stream.violations(), [])
+          assert.strictEqual(c.reports.filter((r) => r._tag === "MediaStopped").length, 0)
+        })
+    )
 
-    it.scoped("refused before start: not JSON, binary, media/mark/dtmf or an unknown event before start, a start without a sid or token, a wrong format", () =>
-      Effect.gen(function*() {
-        const c = yield* call
-        const cases: ReadonlyArray<readonly [string, ReadonlyArray<string | Uint8Array>, string]> = [
-          ["not JSON", ["{\"event\": \"start\""], "a message that is not JSON"],
-          ["binary", [new Uint8Array([1, 2, 3])], "a binary message"],
-          ["not an object", ["5"], "a message that is not an object"],
-          ["null", ["null"], "a message that is not an object"],
-          ["media before start", [mediaMessage("MZ1", "/w==")], "media before start"],
-          [
-            "mark before start",
-            [JSON.stringify({ event: "mark", streamSid: "MZ1", mark: { name: "x" } })],
-            "mark before start"
-          ],
-          [
-            "dtmf before start",
-            [JSON.stringify({ event: "dtmf", streamSid: "MZ1", dtmf: { digit: "1" } })],
-            "dtmf before start"
-          ],
-          ["unknown event", [JSON.stringify({ event: "hello" })], "an unknown event before start"],
-          ["no streamSid", [startMessage({ token: c.route.token })], "start without a streamSid"],
-          ["no token", [startMessage({ streamSid: "MZ1" })], "start without a token"],
-          [
-            "not μ-law",
-            [startMessage({
-              streamSid: "MZ1",
-              token: c.route.token,
-              mediaFormat: { encoding: "audio/x-l16", sampleRate: 16000, channels: 1 }
-            })],
-            "media format is not μ-law 8 kHz mono"
-          ],
-          [
-            "a null media format",
-            [startMessage({ streamSid: "MZ1", token: c.route.token, mediaFormat: null })],
-            "media format is not μ-law 8 kHz mono"
+    it.scoped(
+      "refused before start: not JSON, binary, media/mark/dtmf or an unknown event before start, a start without a " +
+        "sid or token, a wrong format",
+      () =>
+        Effect.gen(function*() {
+          const c = yield* call
+          const cases: ReadonlyArray<readonly [string, ReadonlyArray<string | Uint8Array>, string]> = [
+            ["not JSON", ["{\"event\": \"start\""], "a message that is not JSON"],
+            ["binary", [new Uint8Array([1, 2, 3])], "a binary message"],
+            ["not an object", ["5"], "a message that is not an object"],
+            ["null", ["null"], "a message that is not an object"],
+            ["media before start", [mediaMessage("MZ1", "/w==")], "media before start"],
+            [
+              "mark before start",
+              [JSON.stringify({ event: "mark", streamSid: "MZ1", mark: { name: "x" } })],
+              "mark before start"
+            ],
+            [
+              "dtmf before start",
+              [JSON.stringify({ event: "dtmf", streamSid: "MZ1", dtmf: { digit: "1" } })],
+              "dtmf before start"
+            ],
+            ["unknown event", [JSON.stringify({ event: "hello" })], "an unknown event before start"],
+            ["no streamSid", [startMessage({ token: c.route.token })], "start without a streamSid"],
+            ["no token", [startMessage({ streamSid: "MZ1" })], "start without a token"],
+            [
+              "not μ-law",
+              [startMessage({
+                streamSid: "MZ1",
+                token: c.route.token,
+                mediaFormat: { encoding: "audio/x-l16", sampleRate: 16000, channels: 1 }
+              })],
+              "media format is not μ-law 8 kHz mono"
+            ],
+            [
+              "a null media format",
+              [startMessage({ streamSid: "MZ1", token: c.route.token, mediaFormat: null })],
+              "media format is not μ-law 8 kHz mono"
+            ]
           ]
-        ]
-        for (const [what, frames, reason] of cases) {
-          const stream = yield* open(c.route, { start: false })
-          yield* stream.send(JSON.stringify({ event: "connected", protocol: "Call", version: "1.0.0" }))
-          for (const frame of frames) yield* stream.send(frame)
-          const closed = yield* closeOf(stream)
-          assertRefused(closed, reason)
-          assert.isFalse(c.attached(), what)
-        }
-        assert.deepStrictEqual(c.reports, [])
-        // the token was never spent by a refused start: the call's stream still gets through with it
-        const good = yield* open(c.route)
-        yield* connected(c)
-        assert.isUndefined(good.closed())
-      }))
+          for (const [what, frames, reason] of cases) {
+            const stream = yield* open(c.route, { start: false })
+            yield* stream.send(JSON.stringify({ event: "connected", protocol: "Call", version: "1.0.0" }))
+            for (const frame of frames) yield* stream.send(frame)
+            const closed = yield* closeOf(stream)
+            assertRefused(closed, reason)
+            assert.isFalse(c.attached(), what)
+          }
+          assert.deepStrictEqual(c.reports, [])
+          // the token was never spent by a refused start: the call's stream still gets through with it
+          const good = yield* open(c.route)
+          yield* connected(c)
+          assert.isUndefined(good.closed())
+        })
+    )
 
     it.scoped("refused: a wrong token, another process's token, a replayed token, a call not in this process", () =>
       Effect.gen(function*() {
@@ -258,19 +265,23 @@ describe("Twilio media streams at the runner", () => {
         }
       }))
 
-    it.scoped("a frame over the server's 64 KiB limit closes the socket with 1009 (message too big); the call hears the stream end", () =>
-      Effect.gen(function*() {
-        const c = yield* call
-        const stream = yield* open(c.route)
-        yield* connected(c)
-        yield* stream.send(mediaMessage(stream.streamSid, Buffer.alloc(60 * 1024, 0xff).toString("base64")))
-        const closed = yield* closeOf(stream)
-        assert.strictEqual(closed.code, 1009, JSON.stringify(closed))
-        yield* c.until("the media stopped", () => c.reports.some((r) => r._tag === "MediaStopped"))
-        // the server is fine: the next call's stream is taken
-        const next = yield* call
-        yield* open(next.route)
-        yield* connected(next)
-      }))
+    it.scoped(
+      "a frame over the server's 64 KiB limit closes the socket with 1009 (message too big); the call hears the " +
+        "stream end",
+      () =>
+        Effect.gen(function*() {
+          const c = yield* call
+          const stream = yield* open(c.route)
+          yield* connected(c)
+          yield* stream.send(mediaMessage(stream.streamSid, Buffer.alloc(60 * 1024, 0xff).toString("base64")))
+          const closed = yield* closeOf(stream)
+          assert.strictEqual(closed.code, 1009, JSON.stringify(closed))
+          yield* c.until("the media stopped", () => c.reports.some((r) => r._tag === "MediaStopped"))
+          // the server is fine: the next call's stream is taken
+          const next = yield* call
+          yield* open(next.route)
+          yield* connected(next)
+        })
+    )
   })
 })

@@ -45,7 +45,8 @@ export const Variables = [
     name: "JWT_SECRET",
     default: undefined,
     description:
-      "HS256 secret for dashboard sessions, at least 32 characters; generated under DATA_DIR when unset (start role only)"
+      "HS256 secret for dashboard sessions, at least 32 characters; generated under DATA_DIR when unset (start role " +
+      "only)"
   },
   { name: "JWT_TTL", default: "12 hours", description: "Lifetime of a dashboard session token" },
   { name: "LOG_LEVEL", default: "info", description: "trace, debug, info, warn, error, fatal or none" },
@@ -53,13 +54,14 @@ export const Variables = [
     name: "METRICS_PORT",
     default: "0",
     description:
-      "runner role: port of its /metrics and /healthz server (0 picks a free one; the HTTP roles serve /metrics on their own port)"
+      "runner role: port of its /metrics and /healthz server (0 picks a free one; the HTTP roles serve /metrics on " +
+      "their own port)"
   },
   {
     name: "OTEL_EXPORTER_OTLP_ENDPOINT",
     default: undefined,
-    description:
-      "OTLP/HTTP collector base URL (spans go to <url>/v1/traces); unset: tracing off. The other OTEL_EXPORTER_OTLP_* variables apply too"
+    description: "OTLP/HTTP collector base URL (spans go to <url>/v1/traces); unset: tracing off. The other " +
+      "OTEL_EXPORTER_OTLP_* variables apply too"
   },
   {
     name: "OTEL_SERVICE_NAME",
@@ -84,14 +86,16 @@ export const Variables = [
     name: "RATE_LIMIT_IP_PER_SECOND",
     default: "10",
     description:
-      "Gateway: the same for requests without an API key (dashboard sessions, sign-up, login), per client IP address (0: not limited)"
+      "Gateway: the same for requests without an API key (dashboard sessions, sign-up, login), per client IP address " +
+      "(0: not limited)"
   },
   { name: "RATE_LIMIT_IP_BURST", default: "50", description: "Gateway: bucket size of a client IP address" },
   {
     name: "TRUSTED_PROXY_HOPS",
     default: "0",
     description:
-      "Gateway: proxies in front of it that append to X-Forwarded-For; the client is the entry this many places from the right (0: the connection)"
+      "Gateway: proxies in front of it that append to X-Forwarded-For; the client is the entry this many places from " +
+      "the right (0: the connection)"
   },
   {
     name: "MAX_BODY_SIZE",
@@ -102,7 +106,8 @@ export const Variables = [
     name: "MAX_UPLOAD_SIZE",
     default: "101 MiB",
     description:
-      "Gateway: ceiling of the large-body routes (uploads, bulk contacts, knowledge-base sources), each held to its documented maximum"
+      "Gateway: ceiling of the large-body routes (uploads, bulk contacts, knowledge-base sources), each held to its " +
+      "documented maximum"
   },
   {
     name: "CORS_ALLOWED_ORIGINS",
@@ -166,7 +171,8 @@ export const Variables = [
     name: "FAILPOINTS",
     default: undefined,
     description:
-      "Tests only: <name>=pause@<n>:<token file> stops this process the n-th time it reaches a named point (failover tests)"
+      "Tests only: <name>=pause@<n>:<token file> stops this process the n-th time it reaches a named point (failover " +
+      "tests)"
   },
   {
     name: "VOICE_NUMBER_CPS",
@@ -177,13 +183,15 @@ export const Variables = [
     name: "SUPERVISOR_INTERVAL",
     default: "15 seconds",
     description:
-      "How often the ledger's sweep settles ended calls whose settlement was lost and releases reservations whose call was never written"
+      "How often the ledger's sweep settles ended calls whose settlement was lost and releases reservations whose " +
+      "call was never written"
   },
   {
     name: "CLUSTER_STORAGE_RETENTION",
     default: "7 days",
     description:
-      "Processed cluster messages and their replies (cluster_messages, cluster_replies) older than this are deleted, every CLUSTER_STORAGE_CLEANUP_INTERVAL; a command sent again within it is answered from storage"
+      "Processed cluster messages and their replies (cluster_messages, cluster_replies) older than this are deleted, " +
+      "every CLUSTER_STORAGE_CLEANUP_INTERVAL; a command sent again within it is answered from storage"
   },
   {
     name: "CLUSTER_STORAGE_CLEANUP_INTERVAL",
@@ -254,7 +262,8 @@ export const Variables = [
     name: "TELNYX_PUBLIC_KEY",
     default: undefined,
     description:
-      "Telnyx webhook public key (base64, as Mission Control shows it): verifies Call Control webhooks (required when a provider uses telnyx)"
+      "Telnyx webhook public key (base64, as Mission Control shows it): verifies Call Control webhooks (required " +
+      "when a provider uses telnyx)"
   },
   {
     name: "CHATAPP_PROVIDER",
@@ -361,19 +370,22 @@ export const Variables = [
     name: "MEDIA_PORT",
     default: "3004",
     description:
-      "runner and start roles: port of the media server carriers stream calls' audio to (Twilio at /media/twilio, Telnyx at /media/telnyx; 0 picks a free one)"
+      "runner and start roles: port of the media server carriers stream calls' audio to (Twilio at /media/twilio, " +
+      "Telnyx at /media/telnyx; 0 picks a free one)"
   },
   {
     name: "MEDIA_PUBLIC_URL",
     default: undefined,
     description:
-      "ws:// or wss:// origin carriers reach this process's media server at, e.g. wss://runner-1.example.com; every runner its own (default ws://<HOST>:<MEDIA_PORT>, a runner's ws://<RUNNER_HOST>:<MEDIA_PORT>)"
+      "ws:// or wss:// origin carriers reach this process's media server at, e.g. wss://runner-1.example.com; every " +
+      "runner its own (default ws://<HOST>:<MEDIA_PORT>, a runner's ws://<RUNNER_HOST>:<MEDIA_PORT>)"
   },
   {
     name: "RECORDINGS_DIR",
     default: undefined,
     description:
-      "Where call recordings are written (default DATA_DIR/recordings); every process that runs calls or serves the API must see the same directory"
+      "Where call recordings are written (default DATA_DIR/recordings); every process that runs calls or serves the " +
+      "API must see the same directory"
   },
   {
     name: "RECORDING_RETENTION_DAYS",
@@ -396,7 +408,8 @@ export const Variables = [
     name: "VOICE_TTS",
     default: undefined,
     description:
-      "Text-to-speech of agents that choose none: elevenlabs, openai or flite (default: the first configured, else flite, built in)"
+      "Text-to-speech of agents that choose none: elevenlabs, openai or flite (default: the first configured, else " +
+      "flite, built in)"
   },
   {
     name: "DEEPGRAM_API_KEY",
@@ -413,7 +426,8 @@ export const Variables = [
     name: "TRANSCRIPTION_URL",
     default: undefined,
     description:
-      "OpenAI-compatible transcription API base URL (a self-hosted Whisper server, or https://api.openai.com/v1); set, or with TRANSCRIPTION_API_KEY, enables the openai speech-to-text"
+      "OpenAI-compatible transcription API base URL (a self-hosted Whisper server, or https://api.openai.com/v1); " +
+      "set, or with TRANSCRIPTION_API_KEY, enables the openai speech-to-text"
   },
   {
     name: "TRANSCRIPTION_API_KEY",
@@ -424,8 +438,8 @@ export const Variables = [
   {
     name: "LLM_URL",
     default: undefined,
-    description:
-      "OpenAI-compatible chat completions base URL (OpenAI, Groq, vLLM, Ollama, llama.cpp: e.g. http://localhost:11434/v1); set, or with LLM_API_KEY (then OpenAI's), enables the openai language model"
+    description: "OpenAI-compatible chat completions base URL (OpenAI, Groq, vLLM, Ollama, llama.cpp: e.g. " +
+      "http://localhost:11434/v1); set, or with LLM_API_KEY (then OpenAI's), enables the openai language model"
   },
   {
     name: "LLM_API_KEY",
@@ -449,7 +463,8 @@ export const Variables = [
     name: "SPEECH_URL",
     default: undefined,
     description:
-      "OpenAI-compatible speech API base URL (/audio/speech); set, or with SPEECH_API_KEY (then OpenAI's), enables the openai text-to-speech"
+      "OpenAI-compatible speech API base URL (/audio/speech); set, or with SPEECH_API_KEY (then OpenAI's), enables " +
+      "the openai text-to-speech"
   },
   { name: "SPEECH_API_KEY", default: undefined, description: "Bearer key of the speech API (omitted when unset)" },
   { name: "SPEECH_MODEL", default: "gpt-4o-mini-tts", description: "Speech model of agents that name none" },

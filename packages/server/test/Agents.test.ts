@@ -170,109 +170,113 @@ describe("agents, personas and voice numbers", () => {
           assert.deepStrictEqual(unchanged.body, agent)
         }))
 
-      it.effect("voice choices: merged key by key, validated naming the field with nothing written, read back with what is in force", () =>
-        Effect.gen(function*() {
-          const { comms } = yield* TestPlatform.TestPlatformUrls
-          const { key } = yield* tenantKey()
-          const persona = yield* firstPersona(comms, key)
-          const agent =
-            (yield* post(`${comms}/agents`, { token: key, json: { name: "A", agent_persona_id: persona.id } })).body
-          const url = `${comms}/agents/${agent.id}`
-          // nothing chosen: the platform's defaults, and what they cannot do (no speech-to-text here)
-          assert.deepStrictEqual(agent.voice, {})
-          assert.strictEqual(agent.effectiveVoice.speechToText.provider, "none")
-          assert.strictEqual(agent.effectiveVoice.languageModel.provider, "offline")
-          assert.strictEqual(agent.effectiveVoice.textToSpeech.provider, "flite")
-          assert.deepStrictEqual(agent.effectiveVoice.endpointing, { minDelayMs: 300, maxDelayMs: 2500 })
-          assert.isTrue(agent.effectiveVoice.notices.some((n: string) => n.includes("not hear")))
+      it.effect(
+        "voice choices: merged key by key, validated naming the field with nothing written, read back with what is " +
+          "in force",
+        () =>
+          Effect.gen(function*() {
+            const { comms } = yield* TestPlatform.TestPlatformUrls
+            const { key } = yield* tenantKey()
+            const persona = yield* firstPersona(comms, key)
+            const agent =
+              (yield* post(`${comms}/agents`, { token: key, json: { name: "A", agent_persona_id: persona.id } })).body
+            const url = `${comms}/agents/${agent.id}`
+            // nothing chosen: the platform's defaults, and what they cannot do (no speech-to-text here)
+            assert.deepStrictEqual(agent.voice, {})
+            assert.strictEqual(agent.effectiveVoice.speechToText.provider, "none")
+            assert.strictEqual(agent.effectiveVoice.languageModel.provider, "offline")
+            assert.strictEqual(agent.effectiveVoice.textToSpeech.provider, "flite")
+            assert.deepStrictEqual(agent.effectiveVoice.endpointing, { minDelayMs: 300, maxDelayMs: 2500 })
+            assert.isTrue(agent.effectiveVoice.notices.some((n: string) => n.includes("not hear")))
 
-          const first = yield* patch(url, {
-            token: key,
-            json: {
-              voice: {
-                language: "en-GB",
-                languageModel: { provider: "openai", model: "gpt-4o-mini", temperature: 0.3 },
-                textToSpeech: { voice: "kal" },
-                endpointing: { minDelayMs: 400 },
-                interruption: { minSpeechMs: 300, backchannels: ["uh-huh", "right"] },
-                idle: { reminderAfterSeconds: 10, reminders: 2 },
-                maxCallSeconds: 600,
-                tools: { endCall: false }
+            const first = yield* patch(url, {
+              token: key,
+              json: {
+                voice: {
+                  language: "en-GB",
+                  languageModel: { provider: "openai", model: "gpt-4o-mini", temperature: 0.3 },
+                  textToSpeech: { voice: "kal" },
+                  endpointing: { minDelayMs: 400 },
+                  interruption: { minSpeechMs: 300, backchannels: ["uh-huh", "right"] },
+                  idle: { reminderAfterSeconds: 10, reminders: 2 },
+                  maxCallSeconds: 600,
+                  tools: { endCall: false }
+                }
               }
-            }
-          })
-          assert.strictEqual(first.status, 200, first.text)
-          assert.deepStrictEqual(first.body.voice.languageModel, {
-            provider: "openai",
-            model: "gpt-4o-mini",
-            temperature: 0.3
-          })
-          const effective = first.body.effectiveVoice
-          assert.deepStrictEqual(
-            [
-              effective.language,
-              effective.endpointing,
-              effective.interruption.minSpeechMs,
-              effective.interruption.backchannels
-            ],
-            ["en-GB", { minDelayMs: 400, maxDelayMs: 2500 }, 300, ["uh-huh", "right"]]
-          )
-          assert.deepStrictEqual([
-            effective.idle.reminderAfterSeconds,
-            effective.idle.reminders,
-            effective.maxCallSeconds
-          ], [10, 2, 600])
-          assert.deepStrictEqual(effective.tools, { endCall: false, knowledgeLookup: true })
-          // chosen but not configured on this platform: the offline responder answers, and the agent says so
-          assert.strictEqual(effective.languageModel.provider, "offline")
-          assert.isTrue(effective.notices.some((n: string) => n.includes("openai is not configured")))
-          assert.strictEqual(effective.textToSpeech.voice, "kal")
-
-          // merged: null removes a choice (and a group left empty), the rest stays
-          const second = yield* patch(url, {
-            token: key,
-            json: {
-              voice: {
-                languageModel: null,
-                idle: { reminders: null, reminderAfterSeconds: null },
-                endpointing: { maxDelayMs: 3000 }
-              }
-            }
-          })
-          assert.strictEqual(second.status, 200, second.text)
-          assert.isUndefined(second.body.voice.languageModel)
-          assert.isUndefined(second.body.voice.idle)
-          assert.deepStrictEqual(second.body.voice.endpointing, { minDelayMs: 400, maxDelayMs: 3000 })
-          assert.strictEqual(second.body.voice.maxCallSeconds, 600)
-          assert.deepStrictEqual((yield* get(url, { token: key })).body, second.body)
-
-          const cases: Array<[unknown, string]> = [
-            [{ voice: { speechToText: { provider: "whisperx" } } }, "voice.speechToText.provider"],
-            [{ voice: { endpointing: { minDelayMs: 50 } } }, "voice.endpointing.minDelayMs"],
-            [{ voice: { interruption: { minSpeechMs: 200.5 } } }, "voice.interruption.minSpeechMs"],
-            [{ voice: { idle: { reminderText: "" } } }, "voice.idle.reminderText"],
-            [{ voice: { language: "english" } }, "voice.language"],
-            [{ voice: { maxCallSeconds: 5 } }, "voice.maxCallSeconds"],
-            [{ voice: { languageModel: { temperature: 3 } } }, "voice.languageModel.temperature"],
-            [{ voice: { tools: { transfer: true } } }, "voice.tools"],
-            [{ voice: { speed: 2 } }, "voice"],
-            [{ voice: { interruption: { backchannels: "uh-huh" } } }, "voice.interruption.backchannels"],
-            [{ voice: "fast" }, "voice"]
-          ]
-          for (const [body, field] of cases) {
-            const reply = yield* patch(url, { token: key, json: body })
+            })
+            assert.strictEqual(first.status, 200, first.text)
+            assert.deepStrictEqual(first.body.voice.languageModel, {
+              provider: "openai",
+              model: "gpt-4o-mini",
+              temperature: 0.3
+            })
+            const effective = first.body.effectiveVoice
             assert.deepStrictEqual(
-              [reply.status, reply.body.error?.code],
-              [400, "VALIDATION_FAILED"],
-              JSON.stringify(body)
+              [
+                effective.language,
+                effective.endpointing,
+                effective.interruption.minSpeechMs,
+                effective.interruption.backchannels
+              ],
+              ["en-GB", { minDelayMs: 400, maxDelayMs: 2500 }, 300, ["uh-huh", "right"]]
             )
-            assert.isTrue(
-              reply.body.error.details.some((d: { path: string }) => d.path.startsWith(field)),
-              `${JSON.stringify(body)}: ${JSON.stringify(reply.body.error.details)}`
-            )
-          }
-          assert.deepStrictEqual((yield* get(url, { token: key })).body, second.body, "nothing written")
-        }))
+            assert.deepStrictEqual([
+              effective.idle.reminderAfterSeconds,
+              effective.idle.reminders,
+              effective.maxCallSeconds
+            ], [10, 2, 600])
+            assert.deepStrictEqual(effective.tools, { endCall: false, knowledgeLookup: true })
+            // chosen but not configured on this platform: the offline responder answers, and the agent says so
+            assert.strictEqual(effective.languageModel.provider, "offline")
+            assert.isTrue(effective.notices.some((n: string) => n.includes("openai is not configured")))
+            assert.strictEqual(effective.textToSpeech.voice, "kal")
+
+            // merged: null removes a choice (and a group left empty), the rest stays
+            const second = yield* patch(url, {
+              token: key,
+              json: {
+                voice: {
+                  languageModel: null,
+                  idle: { reminders: null, reminderAfterSeconds: null },
+                  endpointing: { maxDelayMs: 3000 }
+                }
+              }
+            })
+            assert.strictEqual(second.status, 200, second.text)
+            assert.isUndefined(second.body.voice.languageModel)
+            assert.isUndefined(second.body.voice.idle)
+            assert.deepStrictEqual(second.body.voice.endpointing, { minDelayMs: 400, maxDelayMs: 3000 })
+            assert.strictEqual(second.body.voice.maxCallSeconds, 600)
+            assert.deepStrictEqual((yield* get(url, { token: key })).body, second.body)
+
+            const cases: Array<[unknown, string]> = [
+              [{ voice: { speechToText: { provider: "whisperx" } } }, "voice.speechToText.provider"],
+              [{ voice: { endpointing: { minDelayMs: 50 } } }, "voice.endpointing.minDelayMs"],
+              [{ voice: { interruption: { minSpeechMs: 200.5 } } }, "voice.interruption.minSpeechMs"],
+              [{ voice: { idle: { reminderText: "" } } }, "voice.idle.reminderText"],
+              [{ voice: { language: "english" } }, "voice.language"],
+              [{ voice: { maxCallSeconds: 5 } }, "voice.maxCallSeconds"],
+              [{ voice: { languageModel: { temperature: 3 } } }, "voice.languageModel.temperature"],
+              [{ voice: { tools: { transfer: true } } }, "voice.tools"],
+              [{ voice: { speed: 2 } }, "voice"],
+              [{ voice: { interruption: { backchannels: "uh-huh" } } }, "voice.interruption.backchannels"],
+              [{ voice: "fast" }, "voice"]
+            ]
+            for (const [body, field] of cases) {
+              const reply = yield* patch(url, { token: key, json: body })
+              assert.deepStrictEqual(
+                [reply.status, reply.body.error?.code],
+                [400, "VALIDATION_FAILED"],
+                JSON.stringify(body)
+              )
+              assert.isTrue(
+                reply.body.error.details.some((d: { path: string }) => d.path.startsWith(field)),
+                `${JSON.stringify(body)}: ${JSON.stringify(reply.body.error.details)}`
+              )
+            }
+            assert.deepStrictEqual((yield* get(url, { token: key })).body, second.body, "nothing written")
+          })
+      )
 
       it.effect("enabling the chat-app channel needs the webhook token first", () =>
         Effect.gen(function*() {
@@ -309,7 +313,8 @@ describe("agents, personas and voice numbers", () => {
 
           // the webhook the token protects, verified without an API key
           const verifyUrl = (verify: string) =>
-            `${comms}/channels/chatapp/agents/${agent.id}/webhook?hub.mode=subscribe&hub.verify_token=${verify}&hub.challenge=1158201444`
+            `${comms}/channels/chatapp/agents/${agent.id}/webhook?hub.mode=subscribe&hub.verify_token=${verify}` +
+            `&hub.challenge=1158201444`
           const ok = yield* get(verifyUrl(token.body.token))
           assert.deepStrictEqual([ok.status, ok.text], [200, "1158201444"])
           assert.match(ok.headers.get("content-type")!, /^text\/plain/)

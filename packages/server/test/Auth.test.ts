@@ -251,32 +251,36 @@ describe("platform core over HTTP", () => {
           assert.strictEqual(listed.body.total, 0)
         }))
 
-      it.effect("a key in use (cached): its revocation, its tenant's new name and its user's new tenant count at once on every service", () =>
-        Effect.gen(function*() {
-          const { comms, gateway, "platform-core": core } = yield* TestPlatform.TestPlatformUrls
-          const account = yield* signup(core)
-          const { id, key } = yield* createKey(core, account.token)
-          assert.strictEqual((yield* get(`${comms}/agents`, { token: key })).status, 200)
-          assert.strictEqual((yield* get(`${core}/profile`, { token: key })).body.tenant.name, "Acme Voice")
-          assert.strictEqual(
-            (yield* patch(`${core}/tenant`, { token: account.token, json: { name: "Renamed" } })).status,
-            200
-          )
-          assert.strictEqual((yield* get(`${core}/profile`, { token: key })).body.tenant.name, "Renamed")
-          assert.strictEqual((yield* get(`${gateway}/tenant`, { token: key })).body.name, "Renamed")
-          assert.strictEqual((yield* del(`${core}/api-keys/${id}`, { token: account.token })).status, 204)
-          expectError(yield* get(`${comms}/agents`, { token: key }), 401, "INVALID_API_KEY")
-          expectError(yield* get(`${gateway}/profile`, { token: key }), 401, "INVALID_API_KEY")
+      it.effect(
+        "a key in use (cached): its revocation, its tenant's new name and its user's new tenant count at once on " +
+          "every service",
+        () =>
+          Effect.gen(function*() {
+            const { comms, gateway, "platform-core": core } = yield* TestPlatform.TestPlatformUrls
+            const account = yield* signup(core)
+            const { id, key } = yield* createKey(core, account.token)
+            assert.strictEqual((yield* get(`${comms}/agents`, { token: key })).status, 200)
+            assert.strictEqual((yield* get(`${core}/profile`, { token: key })).body.tenant.name, "Acme Voice")
+            assert.strictEqual(
+              (yield* patch(`${core}/tenant`, { token: account.token, json: { name: "Renamed" } })).status,
+              200
+            )
+            assert.strictEqual((yield* get(`${core}/profile`, { token: key })).body.tenant.name, "Renamed")
+            assert.strictEqual((yield* get(`${gateway}/tenant`, { token: key })).body.name, "Renamed")
+            assert.strictEqual((yield* del(`${core}/api-keys/${id}`, { token: account.token })).status, 204)
+            expectError(yield* get(`${comms}/agents`, { token: key }), 401, "INVALID_API_KEY")
+            expectError(yield* get(`${gateway}/profile`, { token: key }), 401, "INVALID_API_KEY")
 
-          const later = yield* signup(core, { companyName: null })
-          const laterKey = (yield* createKey(core, later.token)).key
-          assert.isNull((yield* get(`${core}/profile`, { token: laterKey })).body.tenant)
-          expectError(yield* get(`${comms}/agents`, { token: laterKey }), 403, "TENANT_CONTEXT_REQUIRED")
-          const created = yield* post(`${core}/tenants`, { token: later.token, json: { companyName: "Later Ltd" } })
-          assert.strictEqual(created.status, 201)
-          assert.strictEqual((yield* get(`${core}/profile`, { token: laterKey })).body.tenant.id, created.body.id)
-          assert.strictEqual((yield* get(`${comms}/agents`, { token: laterKey })).status, 200)
-        }))
+            const later = yield* signup(core, { companyName: null })
+            const laterKey = (yield* createKey(core, later.token)).key
+            assert.isNull((yield* get(`${core}/profile`, { token: laterKey })).body.tenant)
+            expectError(yield* get(`${comms}/agents`, { token: laterKey }), 403, "TENANT_CONTEXT_REQUIRED")
+            const created = yield* post(`${core}/tenants`, { token: later.token, json: { companyName: "Later Ltd" } })
+            assert.strictEqual(created.status, 201)
+            assert.strictEqual((yield* get(`${core}/profile`, { token: laterKey })).body.tenant.id, created.body.id)
+            assert.strictEqual((yield* get(`${comms}/agents`, { token: laterKey })).status, 200)
+          })
+      )
 
       it.effect("rotation: create the new key, switch, revoke the old one", () =>
         Effect.gen(function*() {

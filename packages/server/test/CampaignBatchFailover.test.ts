@@ -37,7 +37,9 @@ const assertExact = (report: CampaignFailoverReport) => {
   )
 }
 
-/** `busy`: contacts that are busy on their first dial and redialled a minute later (the campaign's least redial delay). */
+/**
+ * `busy`: contacts that are busy on their first dial and redialled a minute later (the campaign's least redial delay).
+ */
 const run = (point: FailoverPoint, busy: number, left: (report: CampaignFailoverReport) => void) =>
   Effect.gen(function*() {
     const report = yield* runCampaignFailover(postgres!, false, 30, busy, point)
@@ -52,7 +54,8 @@ const run = (point: FailoverPoint, busy: number, left: (report: CampaignFailover
 
 describe.skipIf(postgres === undefined)("campaign batch failover on PostgreSQL (PostgreSQL only)", () => {
   it.live(
-    "a runner killed right after a batched claim committed (sessions QUEUED, reserved, none started): the survivors dial each once",
+    "a runner killed right after a batched claim committed (sessions QUEUED, reserved, none started): the survivors " +
+      "dial each once",
     () =>
       run(
         { name: "campaign.after-claim", at: 2 },

@@ -14,7 +14,9 @@ if (postgres === undefined) {
 
 describe.skipIf(postgres === undefined)("campaign failover on PostgreSQL (PostgreSQL only)", () => {
   it.live(
-    "the owner of a running campaign is killed between a call's start and its record of the dial, then a runner joins: the others finish it, every attempt dialed once and counted, every call billed by the carrier's record, wallet equal to its ledger",
+    "the owner of a running campaign is killed between a call's start and its record of the dial, then a runner " +
+      "joins: the others finish it, every attempt dialed once and counted, every call billed by the carrier's " +
+      "record, wallet equal to its ledger",
     () =>
       Effect.gen(function*() {
         const report = yield* runCampaignFailover(postgres!)

@@ -86,7 +86,9 @@ const clusterOptions: Cluster.ClusterOptions = {
   runnerPort: 0
 }
 
-/** Where the runner is stopped (and killed): by default between a call's start and the campaign's record of its dial. */
+/**
+ * Where the runner is stopped (and killed): by default between a call's start and the campaign's record of its dial.
+ */
 export interface FailoverPoint {
   /** A failpoint's name (`runner/src/Failpoints.ts`) */
   readonly name: string
@@ -94,7 +96,9 @@ export interface FailoverPoint {
   readonly at: number
 }
 
-/** The default cluster timings (lock refresh and expiry, message poll, supervisor), so takeover is measured as deployed. */
+/**
+ * The default cluster timings (lock refresh and expiry, message poll, supervisor), so takeover is measured as deployed.
+ */
 const runnerEnv = (
   dialLog: string,
   tokens: { readonly remote: string; readonly local: string },
@@ -296,7 +300,8 @@ export const runCampaignFailover = (
       // the dead runner's database session can outlive it by a moment, its locks with it
       const heldBySurvivors = sql<{ n: number }>`
         SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-        WHERE l.locktype = 'advisory' AND l.granted AND a.datname = current_database() AND a.application_name NOT LIKE ${`%:${victimPort}`}
+        WHERE l.locktype = 'advisory' AND l.granted AND a.datname = current_database()
+          AND a.application_name NOT LIKE ${`%:${victimPort}`}
       `.pipe(Effect.map(([row]) => row!.n))
       yield* victim.kill("SIGKILL")
       const killedAt = Date.now()
@@ -371,7 +376,8 @@ export const runCampaignFailover = (
       const cutMidDial = yield* sql<{ id: string; toNumber: string }>`
         SELECT s.id, s.to_number FROM call_sessions s
         WHERE s.tenant_id = ${seeded.tenantId} AND s.provider_call_id IS NULL
-          AND EXISTS (SELECT 1 FROM call_events e WHERE e.session_id = s.id AND e.type = 'dialing' AND e.at < ${new Date(
+          AND EXISTS (SELECT 1 FROM call_events e WHERE e.session_id = s.id AND e.type = 'dialing'
+            AND e.at < ${new Date(
         killedAt
       )})
       `
@@ -382,13 +388,15 @@ export const runCampaignFailover = (
         (dialsPerPhone.get(p) ?? 0) !== (dialedAttempts.get(p) ?? 0) - (cutPerPhone.get(p) ?? 0)
       ).length
       const [notFinal] = yield* sql<{ n: number }>`
-        SELECT count(*)::int AS n FROM campaign_contacts WHERE campaign_id = ${id} AND state IN ('PENDING', 'IN_PROGRESS')
+        SELECT count(*)::int AS n FROM campaign_contacts WHERE campaign_id = ${id} AND state
+          IN ('PENDING', 'IN_PROGRESS')
       `
       const [wallet] = yield* sql<{ balance: number; reserved: number }>`
         SELECT balance::int AS balance, reserved::int AS reserved FROM wallets WHERE tenant_id = ${seeded.tenantId}
       `
       const [ledger] = yield* sql<{ sum: number }>`
-        SELECT COALESCE(sum(amount), 0)::int AS sum FROM ledger_entries WHERE tenant_id = ${seeded.tenantId} AND account = 'wallet'
+        SELECT COALESCE(sum(amount), 0)::int AS sum FROM ledger_entries WHERE tenant_id = ${seeded.tenantId}
+          AND account = 'wallet'
       `
       const [charged] = yield* sql<{ sum: number }>`
         SELECT COALESCE(sum(cost), 0)::int AS sum FROM call_sessions WHERE tenant_id = ${seeded.tenantId}
@@ -400,10 +408,12 @@ export const runCampaignFailover = (
         ) twice
       `
       const [undialed] = yield* sql<{ n: number }>`
-        SELECT count(*)::int AS n FROM campaign_attempts WHERE campaign_id = ${id} AND status <> 'SKIPPED' AND dialed_at IS NULL
+        SELECT count(*)::int AS n FROM campaign_attempts WHERE campaign_id = ${id} AND status <> 'SKIPPED'
+          AND dialed_at IS NULL
       `
       const [placed] = yield* sql<{ n: number }>`
-        SELECT count(DISTINCT contact_id)::int AS n FROM campaign_attempts WHERE campaign_id = ${id} AND status <> 'SKIPPED'
+        SELECT count(DISTINCT contact_id)::int AS n FROM campaign_attempts WHERE campaign_id = ${id}
+          AND status <> 'SKIPPED'
       `
       // what the carrier's record says each call talked: answered numbers (…0001) one second, the others none
       const sessions = yield* sql<

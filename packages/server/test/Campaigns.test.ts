@@ -229,183 +229,204 @@ describe("voice campaigns over HTTP", () => {
         )
       }))
 
-    it.effect("recipientCallingHours: off unless asked for, shown in GET, PATCHed in DRAFT against what is stored; a bad patch is a 400 and nothing is written", () =>
-      Effect.gen(function*() {
-        const { campaign } = yield* TestPlatform.TestPlatformUrls
-        const a = yield* account(0)
-        const base = {
-          name: "Local hours",
-          agentId: a.agentId,
-          voiceNumberId: a.voiceNumberId,
-          contactListId: a.listId
-        }
-        const on = yield* post(`${campaign}/campaigns`, {
-          token: a.key,
-          json: { ...base, recipientCallingHours: { enabled: true, end: "20:00" } }
-        })
-        assert.strictEqual(on.status, 201, on.text)
-        assert.deepStrictEqual(on.body.recipientCallingHours, { enabled: true, start: "08:00", end: "20:00" })
-        const id = on.body.id as string
-        const url = `${campaign}/campaigns/${id}`
-        assert.deepStrictEqual((yield* get(url, { token: a.key })).body.recipientCallingHours, {
-          enabled: true,
-          start: "08:00",
-          end: "20:00"
-        })
-
-        const later = yield* patch(url, {
-          token: a.key,
-          json: { recipientCallingHours: { enabled: true, start: "09:00" } }
-        })
-        assert.deepStrictEqual([later.status, later.body.recipientCallingHours], [200, {
-          enabled: true,
-          start: "09:00",
-          end: "20:00"
-        }], "end kept")
-        const before = (yield* get(url, { token: a.key })).body
-        for (
-          const [json, field] of [
-            [{ recipientCallingHours: { enabled: true, start: "20:30" } }, "recipientCallingHours.start"], // past the stored end
-            [{ recipientCallingHours: { enabled: true, end: "09:00" } }, "recipientCallingHours.end"],
-            [{ callWindowEnd: "08:00" }, "callWindowEnd"], // before the stored 09:00 start
-            [{ recipientCallingHours: { start: "10:00" } }, "recipientCallingHours.enabled"],
-            [{ recipientCallingHours: null }, "recipientCallingHours"]
-          ] as const
-        ) {
-          const reply = yield* patch(url, { token: a.key, json })
-          assert.deepStrictEqual(
-            [reply.status, reply.body.error?.code],
-            [400, "VALIDATION_FAILED"],
-            `${JSON.stringify(json)} → ${reply.text}`
-          )
-          assert.isTrue(JSON.stringify(reply.body.error.details).includes(field), `${field} named in ${reply.text}`)
-        }
-        assert.deepStrictEqual((yield* get(url, { token: a.key })).body, before, "nothing written")
-
-        const off = yield* patch(url, { token: a.key, json: { recipientCallingHours: { enabled: false } } })
-        assert.deepStrictEqual(
-          off.body.recipientCallingHours,
-          { enabled: false, start: "09:00", end: "20:00" },
-          "hours kept for next time"
-        )
-        const listed = yield* get(`${campaign}/campaigns`, { token: a.key })
-        assert.deepStrictEqual(listed.body.items.map((c: any) => c.recipientCallingHours), [{
-          enabled: false,
-          start: "09:00",
-          end: "20:00"
-        }])
-
-        yield* post(`${url}/schedule`, {
-          token: a.key,
-          json: { scheduledAt: new Date(Date.now() + 3_600_000).toISOString() }
-        })
-        const locked = yield* patch(url, { token: a.key, json: { recipientCallingHours: { enabled: true } } })
-        assert.deepStrictEqual([locked.status, locked.body.error.code], [409, "CAMPAIGN_STATE_CONFLICT"])
-        yield* post(`${url}/abort`, { token: a.key })
-      }))
-
-    it.effect("a running campaign: DNC skip, a retry pending, attempts and progress; its list is held until it is aborted", () =>
-      Effect.gen(function*() {
-        const { campaign } = yield* TestPlatform.TestPlatformUrls
-        const a = yield* account()
-        const answered = [phone("1000"), phone("2000")]
-        const busy = phone("9001")
-        const blocked = phone("3000")
-        yield* addContacts(a.key, a.listId, [...answered, busy, blocked])
-        const dnc = yield* post(`${campaign}/dnc`, { token: a.key, json: { phoneNumber: blocked, reason: "asked" } })
-        assert.deepStrictEqual([dnc.status, dnc.body.phoneNumber, dnc.body.reason], [201, blocked, "asked"])
-        const badDnc = yield* post(`${campaign}/dnc`, { token: a.key, json: { phoneNumber: "12345" } })
-        assert.strictEqual(badDnc.status, 400)
-
-        const c = (yield* post(`${campaign}/campaigns`, {
-          token: a.key,
-          json: {
-            name: "Run",
+    it.effect(
+      "recipientCallingHours: off unless asked for, shown in GET, PATCHed in DRAFT against what is stored; a bad " +
+        "patch is a 400 and nothing is written",
+      () =>
+        Effect.gen(function*() {
+          const { campaign } = yield* TestPlatform.TestPlatformUrls
+          const a = yield* account(0)
+          const base = {
+            name: "Local hours",
             agentId: a.agentId,
             voiceNumberId: a.voiceNumberId,
-            contactListId: a.listId,
-            maxAttempts: 2,
-            redialDelayMin: 1,
-            ...always
+            contactListId: a.listId
           }
-        })).body
-        const scheduled = yield* post(`${campaign}/campaigns/${c.id}/schedule`, { token: a.key })
-        assert.strictEqual(scheduled.status, 200, scheduled.text)
-        const running = yield* waitFor(`${campaign}/campaigns/${c.id}`, a.key, (b) => b.status === "RUNNING", "dialing")
-        assert.strictEqual(running.totalContacts, 4)
-        const inUse = yield* del(`${campaign}/contact-lists/${a.listId}`, { token: a.key })
-        assert.deepStrictEqual([inUse.status, inUse.body.error.code], [409, "CONTACT_LIST_IN_USE"])
-        const busyDelete = yield* del(`${campaign}/campaigns/${c.id}`, { token: a.key })
-        assert.deepStrictEqual([busyDelete.status, busyDelete.body.error.code], [409, "CAMPAIGN_ACTIVE"])
+          const on = yield* post(`${campaign}/campaigns`, {
+            token: a.key,
+            json: { ...base, recipientCallingHours: { enabled: true, end: "20:00" } }
+          })
+          assert.strictEqual(on.status, 201, on.text)
+          assert.deepStrictEqual(on.body.recipientCallingHours, { enabled: true, start: "08:00", end: "20:00" })
+          const id = on.body.id as string
+          const url = `${campaign}/campaigns/${id}`
+          assert.deepStrictEqual((yield* get(url, { token: a.key })).body.recipientCallingHours, {
+            enabled: true,
+            start: "08:00",
+            end: "20:00"
+          })
 
-        // the busy contact is redialed a minute after its first attempt ended
-        const progress = yield* waitFor(
-          `${campaign}/campaigns/${c.id}/progress`,
-          a.key,
-          (b) => b.attempts.busy === 1 && b.contacts.pending === 1,
-          "the first busy attempt"
-        )
-        assert.isNotNull(progress.nextAttemptAt)
-        assert.isAbove(Date.parse(progress.nextAttemptAt), Date.now() + 20_000)
-        assert.deepInclude(progress.contacts, { answered: 2, skipped: 1, pending: 1 })
-        assert.strictEqual(progress.answerRate, 2 / 3)
+          const later = yield* patch(url, {
+            token: a.key,
+            json: { recipientCallingHours: { enabled: true, start: "09:00" } }
+          })
+          assert.deepStrictEqual([later.status, later.body.recipientCallingHours], [200, {
+            enabled: true,
+            start: "09:00",
+            end: "20:00"
+          }], "end kept")
+          const before = (yield* get(url, { token: a.key })).body
+          for (
+            const [json, field] of [
+              // past the stored end
+              [{ recipientCallingHours: { enabled: true, start: "20:30" } }, "recipientCallingHours.start"],
+              [{ recipientCallingHours: { enabled: true, end: "09:00" } }, "recipientCallingHours.end"],
+              [{ callWindowEnd: "08:00" }, "callWindowEnd"], // before the stored 09:00 start
+              [{ recipientCallingHours: { start: "10:00" } }, "recipientCallingHours.enabled"],
+              [{ recipientCallingHours: null }, "recipientCallingHours"]
+            ] as const
+          ) {
+            const reply = yield* patch(url, { token: a.key, json })
+            assert.deepStrictEqual(
+              [reply.status, reply.body.error?.code],
+              [400, "VALIDATION_FAILED"],
+              `${JSON.stringify(json)} → ${reply.text}`
+            )
+            assert.isTrue(JSON.stringify(reply.body.error.details).includes(field), `${field} named in ${reply.text}`)
+          }
+          assert.deepStrictEqual((yield* get(url, { token: a.key })).body, before, "nothing written")
 
-        const attempts = yield* get(`${campaign}/campaigns/${c.id}/attempts`, { token: a.key })
-        const byPhone = new Map<string, Array<any>>()
-        for (const at of attempts.body.items) byPhone.set(at.phoneNumber, [...(byPhone.get(at.phoneNumber) ?? []), at])
-        assert.deepStrictEqual(byPhone.get(blocked)!.map((x) => [x.status, x.skipReason, x.sessionId]), [[
-          "SKIPPED",
-          "DO_NOT_CALL",
-          null
-        ]])
-        for (const p of answered) {
-          assert.deepStrictEqual(byPhone.get(p)!.map((x) => [x.attemptNumber, x.status, x.outcome]), [[
-            1,
-            "ENDED",
-            "ANSWERED"
-          ]])
-        }
-        assert.deepStrictEqual(byPhone.get(busy)!.map((x) => [x.attemptNumber, x.outcome]), [[1, "BUSY"]])
-        const call = yield* get(
-          `${(yield* TestPlatform.TestPlatformUrls).comms}/calls/${byPhone.get(answered[0]!)![0].sessionId}`,
-          { token: a.key }
-        )
-        assert.deepInclude(call.body, {
-          campaignId: c.id,
-          campaignAttemptId: byPhone.get(answered[0]!)![0].id,
-          status: "ENDED"
+          const off = yield* patch(url, { token: a.key, json: { recipientCallingHours: { enabled: false } } })
+          assert.deepStrictEqual(
+            off.body.recipientCallingHours,
+            { enabled: false, start: "09:00", end: "20:00" },
+            "hours kept for next time"
+          )
+          const listed = yield* get(`${campaign}/campaigns`, { token: a.key })
+          assert.deepStrictEqual(listed.body.items.map((c: any) => c.recipientCallingHours), [{
+            enabled: false,
+            start: "09:00",
+            end: "20:00"
+          }])
+
+          yield* post(`${url}/schedule`, {
+            token: a.key,
+            json: { scheduledAt: new Date(Date.now() + 3_600_000).toISOString() }
+          })
+          const locked = yield* patch(url, { token: a.key, json: { recipientCallingHours: { enabled: true } } })
+          assert.deepStrictEqual([locked.status, locked.body.error.code], [409, "CAMPAIGN_STATE_CONFLICT"])
+          yield* post(`${url}/abort`, { token: a.key })
         })
+    )
 
-        const other = yield* account(0)
-        assert.strictEqual((yield* get(`${campaign}/campaigns/${c.id}/attempts`, { token: other.key })).status, 404)
-        assert.strictEqual((yield* get(`${campaign}/campaigns/${c.id}/progress`, { token: other.key })).status, 404)
+    it.effect(
+      "a running campaign: DNC skip, a retry pending, attempts and progress; its list is held until it is aborted",
+      () =>
+        Effect.gen(function*() {
+          const { campaign } = yield* TestPlatform.TestPlatformUrls
+          const a = yield* account()
+          const answered = [phone("1000"), phone("2000")]
+          const busy = phone("9001")
+          const blocked = phone("3000")
+          yield* addContacts(a.key, a.listId, [...answered, busy, blocked])
+          const dnc = yield* post(`${campaign}/dnc`, { token: a.key, json: { phoneNumber: blocked, reason: "asked" } })
+          assert.deepStrictEqual([dnc.status, dnc.body.phoneNumber, dnc.body.reason], [201, blocked, "asked"])
+          const badDnc = yield* post(`${campaign}/dnc`, { token: a.key, json: { phoneNumber: "12345" } })
+          assert.strictEqual(badDnc.status, 400)
 
-        const viaGateway = yield* get(`${(yield* TestPlatform.TestPlatformUrls).gateway}/dnc`, { token: a.key })
-        assert.deepStrictEqual([viaGateway.status, viaGateway.body.total], [200, 1], "the gateway routes /dnc")
-        const list = yield* get(`${campaign}/dnc`, { token: a.key })
-        assert.deepStrictEqual(list.body.items.map((d: any) => d.phoneNumber), [blocked])
-        assert.strictEqual((yield* del(`${campaign}/dnc/${encodeURIComponent(blocked)}`, { token: a.key })).status, 204)
-        assert.strictEqual((yield* del(`${campaign}/dnc/${encodeURIComponent(blocked)}`, { token: a.key })).status, 404)
+          const c = (yield* post(`${campaign}/campaigns`, {
+            token: a.key,
+            json: {
+              name: "Run",
+              agentId: a.agentId,
+              voiceNumberId: a.voiceNumberId,
+              contactListId: a.listId,
+              maxAttempts: 2,
+              redialDelayMin: 1,
+              ...always
+            }
+          })).body
+          const scheduled = yield* post(`${campaign}/campaigns/${c.id}/schedule`, { token: a.key })
+          assert.strictEqual(scheduled.status, 200, scheduled.text)
+          const running = yield* waitFor(
+            `${campaign}/campaigns/${c.id}`,
+            a.key,
+            (b) => b.status === "RUNNING",
+            "dialing"
+          )
+          assert.strictEqual(running.totalContacts, 4)
+          const inUse = yield* del(`${campaign}/contact-lists/${a.listId}`, { token: a.key })
+          assert.deepStrictEqual([inUse.status, inUse.body.error.code], [409, "CONTACT_LIST_IN_USE"])
+          const busyDelete = yield* del(`${campaign}/campaigns/${c.id}`, { token: a.key })
+          assert.deepStrictEqual([busyDelete.status, busyDelete.body.error.code], [409, "CAMPAIGN_ACTIVE"])
 
-        // abort: the pending retry is cancelled, the list is released, the campaign can go
-        const aborted = yield* post(`${campaign}/campaigns/${c.id}/abort`, { token: a.key })
-        assert.deepStrictEqual([
-          aborted.body.status,
-          aborted.body.statusReason,
-          aborted.body.dialedContacts,
-          aborted.body.answeredContacts
-        ], [
-          "FAILED",
-          "ABORTED",
-          3,
-          2
-        ])
-        const after = (yield* get(`${campaign}/campaigns/${c.id}/progress`, { token: a.key })).body
-        assert.deepInclude(after.contacts, { answered: 2, skipped: 1, pending: 0, cancelled: 1 })
-        assert.isNull(after.nextAttemptAt)
-        assert.strictEqual((yield* del(`${campaign}/contact-lists/${a.listId}`, { token: a.key })).status, 204)
-        assert.strictEqual((yield* del(`${campaign}/campaigns/${c.id}`, { token: a.key })).status, 204)
-        assert.strictEqual((yield* get(`${campaign}/campaigns/${c.id}/attempts`, { token: a.key })).status, 404)
-      }))
+          // the busy contact is redialed a minute after its first attempt ended
+          const progress = yield* waitFor(
+            `${campaign}/campaigns/${c.id}/progress`,
+            a.key,
+            (b) => b.attempts.busy === 1 && b.contacts.pending === 1,
+            "the first busy attempt"
+          )
+          assert.isNotNull(progress.nextAttemptAt)
+          assert.isAbove(Date.parse(progress.nextAttemptAt), Date.now() + 20_000)
+          assert.deepInclude(progress.contacts, { answered: 2, skipped: 1, pending: 1 })
+          assert.strictEqual(progress.answerRate, 2 / 3)
+
+          const attempts = yield* get(`${campaign}/campaigns/${c.id}/attempts`, { token: a.key })
+          const byPhone = new Map<string, Array<any>>()
+          for (const at of attempts.body.items) {
+            byPhone.set(at.phoneNumber, [...(byPhone.get(at.phoneNumber) ?? []), at])
+          }
+          assert.deepStrictEqual(byPhone.get(blocked)!.map((x) => [x.status, x.skipReason, x.sessionId]), [[
+            "SKIPPED",
+            "DO_NOT_CALL",
+            null
+          ]])
+          for (const p of answered) {
+            assert.deepStrictEqual(byPhone.get(p)!.map((x) => [x.attemptNumber, x.status, x.outcome]), [[
+              1,
+              "ENDED",
+              "ANSWERED"
+            ]])
+          }
+          assert.deepStrictEqual(byPhone.get(busy)!.map((x) => [x.attemptNumber, x.outcome]), [[1, "BUSY"]])
+          const call = yield* get(
+            `${(yield* TestPlatform.TestPlatformUrls).comms}/calls/${byPhone.get(answered[0]!)![0].sessionId}`,
+            { token: a.key }
+          )
+          assert.deepInclude(call.body, {
+            campaignId: c.id,
+            campaignAttemptId: byPhone.get(answered[0]!)![0].id,
+            status: "ENDED"
+          })
+
+          const other = yield* account(0)
+          assert.strictEqual((yield* get(`${campaign}/campaigns/${c.id}/attempts`, { token: other.key })).status, 404)
+          assert.strictEqual((yield* get(`${campaign}/campaigns/${c.id}/progress`, { token: other.key })).status, 404)
+
+          const viaGateway = yield* get(`${(yield* TestPlatform.TestPlatformUrls).gateway}/dnc`, { token: a.key })
+          assert.deepStrictEqual([viaGateway.status, viaGateway.body.total], [200, 1], "the gateway routes /dnc")
+          const list = yield* get(`${campaign}/dnc`, { token: a.key })
+          assert.deepStrictEqual(list.body.items.map((d: any) => d.phoneNumber), [blocked])
+          assert.strictEqual(
+            (yield* del(`${campaign}/dnc/${encodeURIComponent(blocked)}`, { token: a.key })).status,
+            204
+          )
+          assert.strictEqual(
+            (yield* del(`${campaign}/dnc/${encodeURIComponent(blocked)}`, { token: a.key })).status,
+            404
+          )
+
+          // abort: the pending retry is cancelled, the list is released, the campaign can go
+          const aborted = yield* post(`${campaign}/campaigns/${c.id}/abort`, { token: a.key })
+          assert.deepStrictEqual([
+            aborted.body.status,
+            aborted.body.statusReason,
+            aborted.body.dialedContacts,
+            aborted.body.answeredContacts
+          ], [
+            "FAILED",
+            "ABORTED",
+            3,
+            2
+          ])
+          const after = (yield* get(`${campaign}/campaigns/${c.id}/progress`, { token: a.key })).body
+          assert.deepInclude(after.contacts, { answered: 2, skipped: 1, pending: 0, cancelled: 1 })
+          assert.isNull(after.nextAttemptAt)
+          assert.strictEqual((yield* del(`${campaign}/contact-lists/${a.listId}`, { token: a.key })).status, 204)
+          assert.strictEqual((yield* del(`${campaign}/campaigns/${c.id}`, { token: a.key })).status, 204)
+          assert.strictEqual((yield* get(`${campaign}/campaigns/${c.id}/attempts`, { token: a.key })).status, 404)
+        })
+    )
   })
 })

@@ -155,7 +155,8 @@ describe("npm run cluster:local with its ports held by another process", () => {
 
 describe.skipIf(postgres === undefined)("cluster:local start-up failures (PostgreSQL only)", () => {
   it.scopedLive(
-    "ports taken once the check is past: the other process's /readyz 200s are not taken for the children's; the first child to exit (EADDRINUSE) is named, the rest stopped, exit 1",
+    "ports taken once the check is past: the other process's /readyz 200s are not taken for the children's; the " +
+      "first child to exit (EADDRINUSE) is named, the rest stopped, exit 1",
     () =>
       Effect.gen(function*() {
         const db = yield* TestDatabase.scratchPostgresDatabase(postgres!)
@@ -212,7 +213,8 @@ describe.skipIf(postgres === undefined)("cluster:local start-up failures (Postgr
   )
 
   it.scopedLive(
-    "a child that exits during start-up (runner-2, an invalid METRICS_PORT) fails ClusterLocal.start, naming it; the others are stopped",
+    "a child that exits during start-up (runner-2, an invalid METRICS_PORT) fails ClusterLocal.start, naming it; the " +
+      "others are stopped",
     () =>
       Effect.gen(function*() {
         const db = yield* TestDatabase.scratchPostgresDatabase(postgres!)
@@ -380,101 +382,115 @@ const stopDuring = (name: string, request: Effect.Effect<SlowRequest>) =>
 
 describe.skipIf(postgres === undefined)("npm run cluster:local on PostgreSQL (PostgreSQL only)", () => {
   layer(TopologyLive, { timeout: 300_000, excludeTestServices: true })((it) => {
-    it.effect("prints every process with its role, address, pid and log file; the gateway answers a signup with 201", () =>
-      Effect.gen(function*() {
-        const topology = yield* Topology
-        const names = ["migrate", "chroma", "runner-1", "runner-2", "platform-core", "comms", "campaign", "gateway"]
-        assert.deepStrictEqual([...topology.listed.keys()], names, topology.output())
-        assert.strictEqual(topology.listed.get("gateway")!.role, "serve gateway")
-        for (const row of topology.listed.values()) {
-          assert.isTrue(fs.existsSync(path.resolve(repoRoot, row.log)), `${row.name} has its log file`)
-          if (row.name !== "migrate") assert.isTrue(isRunning(row.pid), `${row.name} runs`)
-        }
-        assert.isTrue(isRunning(topology.chromaServerPid), "the Chroma server runs")
-        const gateway = `${topology.listed.get("gateway")!.address}/api/v1`
-        const reply = yield* post(`${gateway}/auth/signup`, {
-          json: { email: "cluster-local@example.com", password: "correct horse battery", companyName: "Local" }
+    it.effect(
+      "prints every process with its role, address, pid and log file; the gateway answers a signup with 201",
+      () =>
+        Effect.gen(function*() {
+          const topology = yield* Topology
+          const names = ["migrate", "chroma", "runner-1", "runner-2", "platform-core", "comms", "campaign", "gateway"]
+          assert.deepStrictEqual([...topology.listed.keys()], names, topology.output())
+          assert.strictEqual(topology.listed.get("gateway")!.role, "serve gateway")
+          for (const row of topology.listed.values()) {
+            assert.isTrue(fs.existsSync(path.resolve(repoRoot, row.log)), `${row.name} has its log file`)
+            if (row.name !== "migrate") assert.isTrue(isRunning(row.pid), `${row.name} runs`)
+          }
+          assert.isTrue(isRunning(topology.chromaServerPid), "the Chroma server runs")
+          const gateway = `${topology.listed.get("gateway")!.address}/api/v1`
+          const reply = yield* post(`${gateway}/auth/signup`, {
+            json: { email: "cluster-local@example.com", password: "correct horse battery", companyName: "Local" }
+          })
+          assert.strictEqual(reply.status, 201, reply.text)
+          topology.state.account = yield* signup(gateway)
+          topology.state.key = (yield* createKey(gateway, topology.state.account.token)).key
         })
-        assert.strictEqual(reply.status, 201, reply.text)
-        topology.state.account = yield* signup(gateway)
-        topology.state.key = (yield* createKey(gateway, topology.state.account.token)).key
-      }))
+    )
 
-    it.effect("runner: SIGTERM while top-ups go through it: each answered 201 and applied once, exit 0 within the grace", () =>
-      Effect.gen(function*() {
-        const topology = yield* Topology
-        const gateway = `${topology.listed.get("gateway")!.address}/api/v1`
-        const token = topology.state.account!.token
-        const runner = topology.listed.get("runner-1")!
-        const topUps = Array.from(
-          { length: 40 },
-          (_, i) =>
-            post(`${gateway}/wallet/top-ups`, {
-              token,
-              json: { amount: 1 + i, idempotencyKey: `during-runner-stop-${i}` }
+    it.effect(
+      "runner: SIGTERM while top-ups go through it: each answered 201 and applied once, exit 0 within the grace",
+      () =>
+        Effect.gen(function*() {
+          const topology = yield* Topology
+          const gateway = `${topology.listed.get("gateway")!.address}/api/v1`
+          const token = topology.state.account!.token
+          const runner = topology.listed.get("runner-1")!
+          const topUps = Array.from(
+            { length: 40 },
+            (_, i) =>
+              post(`${gateway}/wallet/top-ups`, {
+                token,
+                json: { amount: 1 + i, idempotencyKey: `during-runner-stop-${i}` }
+              })
+          )
+          const sending = yield* Effect.fork(Effect.all(topUps, { concurrency: "unbounded" }))
+          yield* Effect.sleep("100 millis")
+          const signalled = Date.now()
+          process.kill(runner.pid, "SIGTERM")
+          const [, code] = yield* topology.waitFor(
+            new RegExp(`runner-1 \\(pid ${runner.pid}\\) exited with code (\\d+)`),
+            GRACE_MS + 10_000
+          )
+          const stoppedMs = Date.now() - signalled
+          const replies = yield* sending.await.pipe(Effect.flatten)
+          assert.deepStrictEqual(
+            replies.map((r) => r.status),
+            replies.map(() => 201),
+            replies.map((r) => r.text).join("\n")
+          )
+          assert.strictEqual(code, "0")
+          assert.isBelow(stoppedMs, GRACE_MS)
+          const locks = yield* query(
+            topology.databaseUrl,
+            "SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = " +
+              "'advisory' AND a.application_name LIKE $1",
+            [`%:${portOf(runner)}`]
+          )
+          assert.strictEqual(locks[0].n, 0, "it holds no shard lock")
+          const wallet = yield* get(`${gateway}/wallet`, { token })
+          assert.strictEqual(wallet.body.balance, (40 * 41) / 2, "every top-up applied once")
+          topology.state.topUps = 40
+          console.log(`runner-1: SIGTERM during 40 top-ups → all 201, exited 0 after ${stoppedMs} ms`)
+        })
+    )
+
+    it.effect(
+      "serve gateway: SIGTERM during a slow signup: 201, new connections refused, exit 0 within the grace",
+      () =>
+        Effect.gen(function*() {
+          const topology = yield* Topology
+          const email = "slow-through-gateway@example.com"
+          const answer = yield* stopDuring(
+            "gateway",
+            slowRequest("POST", `${topology.listed.get("gateway")!.address}/api/v1/auth/signup`, {
+              json: { email, password: "correct horse battery", companyName: "Slow" }
             })
-        )
-        const sending = yield* Effect.fork(Effect.all(topUps, { concurrency: "unbounded" }))
-        yield* Effect.sleep("100 millis")
-        const signalled = Date.now()
-        process.kill(runner.pid, "SIGTERM")
-        const [, code] = yield* topology.waitFor(
-          new RegExp(`runner-1 \\(pid ${runner.pid}\\) exited with code (\\d+)`),
-          GRACE_MS + 10_000
-        )
-        const stoppedMs = Date.now() - signalled
-        const replies = yield* sending.await.pipe(Effect.flatten)
-        assert.deepStrictEqual(
-          replies.map((r) => r.status),
-          replies.map(() => 201),
-          replies.map((r) => r.text).join("\n")
-        )
-        assert.strictEqual(code, "0")
-        assert.isBelow(stoppedMs, GRACE_MS)
-        const locks = yield* query(
-          topology.databaseUrl,
-          "SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND a.application_name LIKE $1",
-          [`%:${portOf(runner)}`]
-        )
-        assert.strictEqual(locks[0].n, 0, "it holds no shard lock")
-        const wallet = yield* get(`${gateway}/wallet`, { token })
-        assert.strictEqual(wallet.body.balance, (40 * 41) / 2, "every top-up applied once")
-        topology.state.topUps = 40
-        console.log(`runner-1: SIGTERM during 40 top-ups → all 201, exited 0 after ${stoppedMs} ms`)
-      }))
+          )
+          assert.strictEqual(answer.status, 201)
+          assert.strictEqual(answer.connection, "close")
+          const users = yield* query(topology.databaseUrl, "SELECT count(*)::int AS n FROM users WHERE email = $1", [
+            email
+          ])
+          assert.strictEqual(users[0].n, 1)
+        })
+    )
 
-    it.effect("serve gateway: SIGTERM during a slow signup: 201, new connections refused, exit 0 within the grace", () =>
-      Effect.gen(function*() {
-        const topology = yield* Topology
-        const email = "slow-through-gateway@example.com"
-        const answer = yield* stopDuring(
-          "gateway",
-          slowRequest("POST", `${topology.listed.get("gateway")!.address}/api/v1/auth/signup`, {
-            json: { email, password: "correct horse battery", companyName: "Slow" }
-          })
-        )
-        assert.strictEqual(answer.status, 201)
-        assert.strictEqual(answer.connection, "close")
-        const users = yield* query(topology.databaseUrl, "SELECT count(*)::int AS n FROM users WHERE email = $1", [
-          email
-        ])
-        assert.strictEqual(users[0].n, 1)
-      }))
-
-    it.effect("serve platform-core: SIGTERM during a slow top-up (through a runner): 201, applied once, exit 0 within the grace", () =>
-      Effect.gen(function*() {
-        const topology = yield* Topology
-        const answer = yield* stopDuring(
-          "platform-core",
-          slowRequest("POST", `${topology.listed.get("platform-core")!.address}/api/v1/wallet/top-ups`, {
-            token: topology.state.account!.token,
-            json: { amount: 1000, idempotencyKey: "during-platform-core-stop" }
-          })
-        )
-        assert.strictEqual(answer.status, 201)
-        assert.strictEqual(answer.connection, "close")
-        assert.strictEqual(answer.body.wallet.balance, (40 * 41) / 2 + 1000)
-      }))
+    it.effect(
+      "serve platform-core: SIGTERM during a slow top-up (through a runner): 201, applied once, exit 0 within the " +
+        "grace",
+      () =>
+        Effect.gen(function*() {
+          const topology = yield* Topology
+          const answer = yield* stopDuring(
+            "platform-core",
+            slowRequest("POST", `${topology.listed.get("platform-core")!.address}/api/v1/wallet/top-ups`, {
+              token: topology.state.account!.token,
+              json: { amount: 1000, idempotencyKey: "during-platform-core-stop" }
+            })
+          )
+          assert.strictEqual(answer.status, 201)
+          assert.strictEqual(answer.connection, "close")
+          assert.strictEqual(answer.body.wallet.balance, (40 * 41) / 2 + 1000)
+        })
+    )
 
     it.effect("serve comms: SIGTERM during a slow agent creation: 201, stored, exit 0 within the grace", () =>
       Effect.gen(function*() {
@@ -495,32 +511,35 @@ describe.skipIf(postgres === undefined)("npm run cluster:local on PostgreSQL (Po
         assert.strictEqual(agents[0].n, 1)
       }))
 
-    it.effect("serve campaign: SIGTERM during a slow bulk import of 200 contacts: all imported, exit 0 within the grace", () =>
-      Effect.gen(function*() {
-        const topology = yield* Topology
-        const campaign = `${topology.listed.get("campaign")!.address}/api/v1`
-        const list = yield* post(`${campaign}/contact-lists`, {
-          token: topology.state.key!,
-          json: { name: "while stopping" }
-        })
-        assert.strictEqual(list.status, 201, list.text)
-        const contacts = Array.from({ length: 200 }, (_, i) => ({ phoneNumber: `+1646555${String(1000 + i)}` }))
-        const answer = yield* stopDuring(
-          "campaign",
-          slowRequest("POST", `${campaign}/contact-lists/${list.body.id}/contacts/bulk`, {
+    it.effect(
+      "serve campaign: SIGTERM during a slow bulk import of 200 contacts: all imported, exit 0 within the grace",
+      () =>
+        Effect.gen(function*() {
+          const topology = yield* Topology
+          const campaign = `${topology.listed.get("campaign")!.address}/api/v1`
+          const list = yield* post(`${campaign}/contact-lists`, {
             token: topology.state.key!,
-            json: { contacts }
+            json: { name: "while stopping" }
           })
-        )
-        assert.strictEqual(answer.status, 200, JSON.stringify(answer.body))
-        assert.strictEqual(answer.body.imported, 200)
-        const stored = yield* query(
-          topology.databaseUrl,
-          "SELECT count(*)::int AS n FROM contacts WHERE contact_list_id = $1",
-          [list.body.id]
-        )
-        assert.strictEqual(stored[0].n, 200)
-      }))
+          assert.strictEqual(list.status, 201, list.text)
+          const contacts = Array.from({ length: 200 }, (_, i) => ({ phoneNumber: `+1646555${String(1000 + i)}` }))
+          const answer = yield* stopDuring(
+            "campaign",
+            slowRequest("POST", `${campaign}/contact-lists/${list.body.id}/contacts/bulk`, {
+              token: topology.state.key!,
+              json: { contacts }
+            })
+          )
+          assert.strictEqual(answer.status, 200, JSON.stringify(answer.body))
+          assert.strictEqual(answer.body.imported, 200)
+          const stored = yield* query(
+            topology.databaseUrl,
+            "SELECT count(*)::int AS n FROM contacts WHERE contact_list_id = $1",
+            [list.body.id]
+          )
+          assert.strictEqual(stored[0].n, 200)
+        })
+    )
 
     it.effect("Ctrl-C stops every process that is left, Chroma included, and the supervisor says so", () =>
       Effect.gen(function*() {

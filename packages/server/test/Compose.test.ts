@@ -150,7 +150,11 @@ describe("Dockerfile", () => {
     assert.match(dockerfile, /^USER node$/m)
     assert.match(
       dockerfile,
-      /^ENTRYPOINT \["node", (?:"--[a-z-]+=\d+", )*"--conditions=voiceagent-compiled", "packages\/server\/dist\/main\.js"\]$/m
+      new RegExp(
+        String.raw`^ENTRYPOINT \["node", (?:"--[a-z-]+=\d+", )*"--conditions=voiceagent-compiled", ` +
+          String.raw`"packages\/server\/dist\/main\.js"\]$`,
+        "m"
+      )
     )
     // the compiled packages are what the image copies, and each package resolves to them under that condition
     for (const name of ["domain", "runner", "http", "server"]) {
@@ -162,7 +166,7 @@ describe("Dockerfile", () => {
     assert.isTrue(fs.existsSync(`${root}scripts/build.mjs`))
   })
 
-  it("installs every workspace's manifest (npm ci needs them all) and leaves the development tooling's code out", () => {
+  it("installs every workspace's manifest (npm ci needs them all) and leaves the dev tooling's code out", () => {
     const workspaces = (JSON.parse(fs.readFileSync(`${root}package.json`, "utf8")) as { workspaces: Array<string> })
       .workspaces
     assert.include(workspaces, "packages/devtools")

@@ -1,7 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as Config from "@voiceagent/server/Config"
 import { messageSenders, nodeOptions } from "@voiceagent/server/Roles"
-import { ConfigProvider, Duration, Effect, Exit, LogLevel, Option, Redacted } from "effect"
+import { type Cause, ConfigProvider, Duration, Effect, Exit, LogLevel, Option, Redacted } from "effect"
+import type * as os from "node:os"
 
 const load = (env: Record<string, string>) =>
   Config.load.pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
@@ -10,7 +11,7 @@ const problemsOf = (env: Record<string, string>) =>
   Effect.gen(function*() {
     const exit = yield* Effect.exit(load(env))
     assert.isTrue(Exit.isFailure(exit), "expected the configuration to be refused")
-    const error = Exit.isFailure(exit) ? (exit.cause as any).error as Config.InvalidConfiguration : undefined
+    const error = Exit.isFailure(exit) ? (exit.cause as Cause.Fail<Config.InvalidConfiguration>).error : undefined
     return error!.problems
   })
 
@@ -81,9 +82,9 @@ describe("configuration", () => {
         assert.notStrictEqual(expected, "127.0.0.1")
       }
       assert.strictEqual((yield* load({ RUNNER_HOST: "runner-1.internal" })).cluster.runnerHost, "runner-1.internal")
-      const lo = { address: "127.0.0.1", family: "IPv4", internal: true } as any
-      const v6 = { address: "fe80::1", family: "IPv6", internal: false } as any
-      const eth = { address: "10.0.0.7", family: "IPv4", internal: false } as any
+      const lo = { address: "127.0.0.1", family: "IPv4", internal: true } as os.NetworkInterfaceInfo
+      const v6 = { address: "fe80::1", family: "IPv6", internal: false } as os.NetworkInterfaceInfo
+      const eth = { address: "10.0.0.7", family: "IPv4", internal: false } as os.NetworkInterfaceInfo
       assert.strictEqual(Config.firstExternalIPv4({ lo: [lo], eth0: [v6, eth] }), "10.0.0.7")
       assert.isUndefined(Config.firstExternalIPv4({ lo: [lo], eth0: [v6] }))
     }))

@@ -127,53 +127,56 @@ describe("contact lists and contacts", () => {
         assert.deepStrictEqual([wrongList.status, wrongList.body.error.code], [404, "CONTACT_NOT_FOUND"])
       }))
 
-    it.effect("uploads a real CSV: alias headers, BOM, CRLF, quotes, blank lines, bad rows, duplicates, extra columns", () =>
-      Effect.gen(function*() {
-        const { campaign, gateway } = yield* TestPlatform.TestPlatformUrls
-        const { key } = yield* tenantKey()
-        const list = yield* newList(key)
-        yield* post(`${campaign}/contact-lists/${list.id}/contacts`, {
-          token: key,
-          json: { phoneNumber: "+14155550100" }
+    it.effect(
+      "uploads a real CSV: alias headers, BOM, CRLF, quotes, blank lines, bad rows, duplicates, extra columns",
+      () =>
+        Effect.gen(function*() {
+          const { campaign, gateway } = yield* TestPlatform.TestPlatformUrls
+          const { key } = yield* tenantKey()
+          const list = yield* newList(key)
+          yield* post(`${campaign}/contact-lists/${list.id}/contacts`, {
+            token: key,
+            json: { phoneNumber: "+14155550100" }
+          })
+          const csv = [
+            "\uFEFFMobile,Customer Name,EMAIL,Metadata,Plan",
+            "+1 (415) 555-2671,\"Lovelace, Ada\",ada@example.com,\"{\"\"vip\"\":true}\",gold",
+            "+14155552672,\"Grace \"\"Amazing\"\" Hopper\",,,",
+            "",
+            "+1 415 555 2673,\"Multi",
+            "line\",,,",
+            "not a number,Bad Phone,,,",
+            "4155552674,No Country,,,",
+            "+14155552675,Bad Mail,not-an-email,,",
+            "+14155552676,Bad Meta,,[1,2],",
+            "+14155552671,Again,,,",
+            "+14155550100,Already There,,,",
+            ",,,,"
+          ].join("\r\n") + "\r\n"
+          const reply = yield* upload(`${gateway}/contact-lists/${list.id}/upload`, key, csv)
+          assert.strictEqual(reply.status, 200, reply.text)
+          assert.strictEqual(reply.body.imported, 3)
+          assert.strictEqual(reply.body.skipped, 6)
+          assert.deepStrictEqual(reply.body.invalidRows, [
+            { row: 6, phone: "not a number", reason: "invalid_phone" },
+            { row: 7, phone: "4155552674", reason: "missing_country_code" },
+            { row: 8, phone: "+14155552675", reason: "invalid_email" },
+            { row: 9, phone: "+14155552676", reason: "invalid_metadata" },
+            { row: 10, phone: "+14155552671", reason: "duplicate" },
+            { row: 11, phone: "+14155550100", reason: "duplicate" }
+          ])
+          const contacts = (yield* get(`${campaign}/contact-lists/${list.id}/contacts`, { token: key })).body.data
+          const byPhone = Object.fromEntries(contacts.map((c: any) => [c.phoneNumber, c]))
+          assert.deepInclude(byPhone["+14155552671"], {
+            name: "Lovelace, Ada",
+            email: "ada@example.com",
+            metadata: { Plan: "gold", vip: true }
+          })
+          assert.strictEqual(byPhone["+14155552672"].name, "Grace \"Amazing\" Hopper")
+          assert.strictEqual(byPhone["+14155552673"].name, "Multi\r\nline")
+          assert.strictEqual((yield* get(`${campaign}/contact-lists/${list.id}`, { token: key })).body.contactCount, 4)
         })
-        const csv = [
-          "\uFEFFMobile,Customer Name,EMAIL,Metadata,Plan",
-          "+1 (415) 555-2671,\"Lovelace, Ada\",ada@example.com,\"{\"\"vip\"\":true}\",gold",
-          "+14155552672,\"Grace \"\"Amazing\"\" Hopper\",,,",
-          "",
-          "+1 415 555 2673,\"Multi",
-          "line\",,,",
-          "not a number,Bad Phone,,,",
-          "4155552674,No Country,,,",
-          "+14155552675,Bad Mail,not-an-email,,",
-          "+14155552676,Bad Meta,,[1,2],",
-          "+14155552671,Again,,,",
-          "+14155550100,Already There,,,",
-          ",,,,"
-        ].join("\r\n") + "\r\n"
-        const reply = yield* upload(`${gateway}/contact-lists/${list.id}/upload`, key, csv)
-        assert.strictEqual(reply.status, 200, reply.text)
-        assert.strictEqual(reply.body.imported, 3)
-        assert.strictEqual(reply.body.skipped, 6)
-        assert.deepStrictEqual(reply.body.invalidRows, [
-          { row: 6, phone: "not a number", reason: "invalid_phone" },
-          { row: 7, phone: "4155552674", reason: "missing_country_code" },
-          { row: 8, phone: "+14155552675", reason: "invalid_email" },
-          { row: 9, phone: "+14155552676", reason: "invalid_metadata" },
-          { row: 10, phone: "+14155552671", reason: "duplicate" },
-          { row: 11, phone: "+14155550100", reason: "duplicate" }
-        ])
-        const contacts = (yield* get(`${campaign}/contact-lists/${list.id}/contacts`, { token: key })).body.data
-        const byPhone = Object.fromEntries(contacts.map((c: any) => [c.phoneNumber, c]))
-        assert.deepInclude(byPhone["+14155552671"], {
-          name: "Lovelace, Ada",
-          email: "ada@example.com",
-          metadata: { Plan: "gold", vip: true }
-        })
-        assert.strictEqual(byPhone["+14155552672"].name, "Grace \"Amazing\" Hopper")
-        assert.strictEqual(byPhone["+14155552673"].name, "Multi\r\nline")
-        assert.strictEqual((yield* get(`${campaign}/contact-lists/${list.id}`, { token: key })).body.contactCount, 4)
-      }))
+    )
 
     it.effect("reads numbers without a country code with the list's defaultCountry", () =>
       Effect.gen(function*() {
@@ -190,100 +193,110 @@ describe("contact lists and contacts", () => {
         assert.deepStrictEqual(data.map((c: any) => c.phoneNumber), ["+919876543210", "+14155552671"])
       }))
 
-    it.effect("CSV cells hold the JSON routes' rules: NUL, lone surrogates, deep or non-finite metadata skip the row (were 500s)", () =>
-      Effect.gen(function*() {
-        const { campaign } = yield* TestPlatform.TestPlatformUrls
-        const { key } = yield* tenantKey()
-        const list = yield* newList(key)
-        const deep = (n: number) => `"{""a"":${"[".repeat(n)}${"]".repeat(n)}}"`
-        const csv = [
-          "phone,name,notes,metadata",
-          "+14155550101,A\u0000B,,",
-          "+14155550102,Ada,x\u0000y,",
-          `+14155550103,Ada,,${deep(16)}`,
-          `+14155550104,Ada,,${deep(5_000)}`,
-          `+14155550105,Ada,,${deep(200_000)}`,
-          "+14155550106,Ada,,\"{\"\"a\"\":\"\"\\u0000\"\"}\"",
-          "+14155550107,Ada,,\"{\"\"a\"\":\"\"\\ud800\"\"}\"",
-          "+14155550108,Ada,,\"{\"\"a\"\":1e400}\"",
-          `+14155550109,Grace,fine,${deep(15)}`
-        ].join("\n")
-        const reply = yield* upload(`${campaign}/contact-lists/${list.id}/upload`, key, csv)
-        assert.strictEqual(reply.status, 200, reply.text)
-        assert.strictEqual(reply.body.imported, 1, reply.text)
-        assert.deepStrictEqual(
-          reply.body.invalidRows.map((r: { row: number; reason: string }) => [r.row, r.reason]),
-          [
-            [2, "invalid_name"],
-            [3, "invalid_metadata"],
-            [4, "invalid_metadata"],
-            [5, "invalid_metadata"],
-            [6, "invalid_metadata"],
+    it.effect(
+      "CSV cells hold the JSON routes' rules: NUL, lone surrogates, deep or non-finite metadata skip the row (were " +
+        "500s)",
+      () =>
+        Effect.gen(function*() {
+          const { campaign } = yield* TestPlatform.TestPlatformUrls
+          const { key } = yield* tenantKey()
+          const list = yield* newList(key)
+          const deep = (n: number) => `"{""a"":${"[".repeat(n)}${"]".repeat(n)}}"`
+          const csv = [
+            "phone,name,notes,metadata",
+            "+14155550101,A\u0000B,,",
+            "+14155550102,Ada,x\u0000y,",
+            `+14155550103,Ada,,${deep(16)}`,
+            `+14155550104,Ada,,${deep(5_000)}`,
+            `+14155550105,Ada,,${deep(200_000)}`,
+            "+14155550106,Ada,,\"{\"\"a\"\":\"\"\\u0000\"\"}\"",
+            "+14155550107,Ada,,\"{\"\"a\"\":\"\"\\ud800\"\"}\"",
+            "+14155550108,Ada,,\"{\"\"a\"\":1e400}\"",
+            `+14155550109,Grace,fine,${deep(15)}`
+          ].join("\n")
+          const reply = yield* upload(`${campaign}/contact-lists/${list.id}/upload`, key, csv)
+          assert.strictEqual(reply.status, 200, reply.text)
+          assert.strictEqual(reply.body.imported, 1, reply.text)
+          assert.deepStrictEqual(
+            reply.body.invalidRows.map((r: { row: number; reason: string }) => [r.row, r.reason]),
             [
-              7,
-              "invalid_metadata"
-            ],
-            [8, "invalid_metadata"],
-            [9, "invalid_metadata"]
-          ]
-        )
-        assert.strictEqual(yield* contactCount(list.id), 1)
-      }))
+              [2, "invalid_name"],
+              [3, "invalid_metadata"],
+              [4, "invalid_metadata"],
+              [5, "invalid_metadata"],
+              [6, "invalid_metadata"],
+              [
+                7,
+                "invalid_metadata"
+              ],
+              [8, "invalid_metadata"],
+              [9, "invalid_metadata"]
+            ]
+          )
+          assert.strictEqual(yield* contactCount(list.id), 1)
+        })
+    )
 
-    it.effect("refuses whole files: not .csv, over 500 rows, no phone column, broken CSV, no file; nothing imported", () =>
-      Effect.gen(function*() {
-        const { campaign } = yield* TestPlatform.TestPlatformUrls
-        const { key } = yield* tenantKey()
-        const list = yield* newList(key)
-        const url = `${campaign}/contact-lists/${list.id}/upload`
-        const rows = (n: number) =>
-          Array.from({ length: n }, (_, i) => `+1415555${String(i).padStart(4, "0")}`).join("\n")
+    it.effect(
+      "refuses whole files: not .csv, over 500 rows, no phone column, broken CSV, no file; nothing imported",
+      () =>
+        Effect.gen(function*() {
+          const { campaign } = yield* TestPlatform.TestPlatformUrls
+          const { key } = yield* tenantKey()
+          const list = yield* newList(key)
+          const url = `${campaign}/contact-lists/${list.id}/upload`
+          const rows = (n: number) =>
+            Array.from({ length: n }, (_, i) => `+1415555${String(i).padStart(4, "0")}`).join("\n")
 
-        const txt = yield* upload(url, key, "phone\n+14155552671\n", "contacts.txt")
-        assert.deepStrictEqual([txt.status, txt.body.error.code], [400, "UNSUPPORTED_FILE_TYPE"])
-        const tooMany = yield* upload(url, key, `phone\n${rows(501)}\n`)
-        assert.deepStrictEqual([tooMany.status, tooMany.body.error.code], [400, "TOO_MANY_ROWS"])
-        assert.deepStrictEqual(tooMany.body.error.details, { rows: 501, limit: 500 })
-        const noPhone = yield* upload(url, key, "name,email\nAda,ada@example.com\n")
-        assert.deepStrictEqual([noPhone.status, noPhone.body.error.code], [400, "MISSING_PHONE_COLUMN"])
-        assert.include(noPhone.body.error.message, "phone_number, phone, mobile, customer_number")
-        const broken = yield* upload(url, key, "phone,name\n+14155552671,\"unterminated\n")
-        assert.deepStrictEqual([broken.status, broken.body.error.code], [400, "INVALID_CSV"])
-        const empty = yield* upload(url, key, "")
-        assert.deepStrictEqual([empty.status, empty.body.error.code], [400, "INVALID_CSV"])
-        const wrongPart = new FormData()
-        wrongPart.append("upload", new Blob(["phone\n+14155552671\n"]), "contacts.csv")
-        const noFile = yield* request("POST", url, { token: key, body: wrongPart })
-        assert.deepStrictEqual([noFile.status, noFile.body.error.code], [400, "VALIDATION_FAILED"])
-        const json = yield* post(url, { token: key, json: { file: "phone\n+14155552671" } })
-        assert.deepStrictEqual(
-          [json.status, json.body.error.code],
-          [415, "UNSUPPORTED_MEDIA_TYPE"],
-          "an upload is multipart"
-        )
-        const hugeCsv = `phone,notes\n+14155552671,${"x".repeat(3 * 1024 * 1024)}\n`
-        const huge = yield* upload(url, key, hugeCsv)
-        assert.deepStrictEqual([huge.status, huge.body.error.code], [413, "PAYLOAD_TOO_LARGE"])
-        const { gateway } = yield* TestPlatform.TestPlatformUrls
-        const hugeViaGateway = yield* upload(`${gateway}/contact-lists/${list.id}/upload`, key, hugeCsv)
-        assert.deepStrictEqual([hugeViaGateway.status, hugeViaGateway.body.error.code], [413, "PAYLOAD_TOO_LARGE"])
-        assert.strictEqual(
-          (yield* post(`${gateway}/contact-lists/${list.id}/contacts/bulk`, { token: key, json: { contacts: [] } }))
-            .status,
-          200
-        )
-        assert.strictEqual(yield* contactCount(list.id), 0)
+          const txt = yield* upload(url, key, "phone\n+14155552671\n", "contacts.txt")
+          assert.deepStrictEqual([txt.status, txt.body.error.code], [400, "UNSUPPORTED_FILE_TYPE"])
+          const tooMany = yield* upload(url, key, `phone\n${rows(501)}\n`)
+          assert.deepStrictEqual([tooMany.status, tooMany.body.error.code], [400, "TOO_MANY_ROWS"])
+          assert.deepStrictEqual(tooMany.body.error.details, { rows: 501, limit: 500 })
+          const noPhone = yield* upload(url, key, "name,email\nAda,ada@example.com\n")
+          assert.deepStrictEqual([noPhone.status, noPhone.body.error.code], [400, "MISSING_PHONE_COLUMN"])
+          assert.include(noPhone.body.error.message, "phone_number, phone, mobile, customer_number")
+          const broken = yield* upload(url, key, "phone,name\n+14155552671,\"unterminated\n")
+          assert.deepStrictEqual([broken.status, broken.body.error.code], [400, "INVALID_CSV"])
+          const empty = yield* upload(url, key, "")
+          assert.deepStrictEqual([empty.status, empty.body.error.code], [400, "INVALID_CSV"])
+          const wrongPart = new FormData()
+          wrongPart.append("upload", new Blob(["phone\n+14155552671\n"]), "contacts.csv")
+          const noFile = yield* request("POST", url, { token: key, body: wrongPart })
+          assert.deepStrictEqual([noFile.status, noFile.body.error.code], [400, "VALIDATION_FAILED"])
+          const json = yield* post(url, { token: key, json: { file: "phone\n+14155552671" } })
+          assert.deepStrictEqual(
+            [json.status, json.body.error.code],
+            [415, "UNSUPPORTED_MEDIA_TYPE"],
+            "an upload is multipart"
+          )
+          const hugeCsv = `phone,notes\n+14155552671,${"x".repeat(3 * 1024 * 1024)}\n`
+          const huge = yield* upload(url, key, hugeCsv)
+          assert.deepStrictEqual([huge.status, huge.body.error.code], [413, "PAYLOAD_TOO_LARGE"])
+          const { gateway } = yield* TestPlatform.TestPlatformUrls
+          const hugeViaGateway = yield* upload(`${gateway}/contact-lists/${list.id}/upload`, key, hugeCsv)
+          assert.deepStrictEqual([hugeViaGateway.status, hugeViaGateway.body.error.code], [413, "PAYLOAD_TOO_LARGE"])
+          assert.strictEqual(
+            (yield* post(`${gateway}/contact-lists/${list.id}/contacts/bulk`, { token: key, json: { contacts: [] } }))
+              .status,
+            200
+          )
+          assert.strictEqual(yield* contactCount(list.id), 0)
 
-        const exactly500 = yield* upload(url, key, `phone\n${rows(500)}\n`)
-        assert.deepStrictEqual([exactly500.status, exactly500.body.imported], [200, 500])
-        const second = yield* upload(
-          url,
-          key,
-          `phone\n${rows(500).split("\n").map((p) => p.replace("+1415", "+1212")).join("\n")}\n`
-        )
-        assert.strictEqual(second.body.imported, 500, "a list holds more than 500 contacts across uploads")
-        assert.strictEqual((yield* get(`${campaign}/contact-lists/${list.id}`, { token: key })).body.contactCount, 1000)
-      }))
+          const exactly500 = yield* upload(url, key, `phone\n${rows(500)}\n`)
+          assert.deepStrictEqual([exactly500.status, exactly500.body.imported], [200, 500])
+          const second = yield* upload(
+            url,
+            key,
+            `phone\n${rows(500).split("\n").map((p) => p.replace("+1415", "+1212")).join("\n")}\n`
+          )
+          assert.strictEqual(second.body.imported, 500, "a list holds more than 500 contacts across uploads")
+          assert.strictEqual(
+            (yield* get(`${campaign}/contact-lists/${list.id}`, { token: key })).body.contactCount,
+            1000
+          )
+        })
+    )
 
     it.effect("an import is one transaction: a failure mid-way leaves nothing", () =>
       Effect.gen(function*() {

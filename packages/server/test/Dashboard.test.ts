@@ -189,7 +189,8 @@ const writeWeight = (runs: ReadonlyArray<FirstPage>, chromiumVersion: string) =>
       `| everything transferred | ${
         (result.totalEncodedBytes / 1024).toFixed(1)
       } KiB in ${result.requests} requests | — |`,
-      `| DOMContentLoaded (median of ${runs.length}) | ${result.domContentLoadedMsMedian} ms | — (reported, not asserted) |`,
+      `| DOMContentLoaded (median of ${runs.length}) | ${result.domContentLoadedMsMedian} ms | — (reported, not ` +
+      `asserted) |`,
       `| load event (median of ${runs.length}) | ${result.loadMsMedian} ms (runs: ${
         result.loadMs.join(", ")
       }) | — (reported, not asserted) |`,
@@ -739,7 +740,8 @@ const flow = async (origin: string) => {
 
 if (browserPath === undefined) {
   console.warn(
-    "Dashboard.test.ts: SKIPPED — no Chromium found (looked at $CHROMIUM_PATH, /usr/bin/chromium, /usr/bin/chromium-browser, /usr/bin/google-chrome); install it with `apt-get install -y chromium` (.ci/run does)"
+    "Dashboard.test.ts: SKIPPED — no Chromium found (looked at $CHROMIUM_PATH, /usr/bin/chromium, " +
+      "/usr/bin/chromium-browser, /usr/bin/google-chrome); install it with `apt-get install -y chromium` (.ci/run does)"
   )
   describe("dashboard in a real browser", () => {
     plainIt.skip("skipped: no Chromium found (apt-get install -y chromium)", () => undefined)

@@ -202,7 +202,8 @@ describe("markdown links", () => {
     const sample = [
       "[fine](docs/calls.md#inbound-calls) [self](#a-heading) [out](../shared/spec/x.md) [web](https://example.com/#x)",
       "## A heading",
-      "[gone](docs/no-such-page.md) [wrong anchor](docs/calls.md#no-such-heading) [anchor in code](packages/server/package.json#x)"
+      "[gone](docs/no-such-page.md) [wrong anchor](docs/calls.md#no-such-heading) [anchor in " +
+      "code](packages/server/package.json#x)"
     ].join("\n")
     assert.deepStrictEqual(brokenLinks("README.md", sample), [
       "docs/no-such-page.md: no such file",

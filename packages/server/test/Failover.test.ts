@@ -15,7 +15,8 @@ if (postgres === undefined) {
 
 describe.skipIf(postgres === undefined)("runner failover on PostgreSQL (PostgreSQL only)", () => {
   it.live(
-    "a runner killed with SIGKILL: its entities answer from the survivors, nothing lost or applied twice; SIGTERM hands shards over",
+    "a runner killed with SIGKILL: its entities answer from the survivors, nothing lost or applied twice; SIGTERM " +
+      "hands shards over",
     () =>
       Effect.gen(function*() {
         const report = yield* runFailover(postgres!)

@@ -521,7 +521,8 @@ describe("fuzz: every route, hostile input, through the gateway and straight to 
                 ? "application/x-www-form-urlencoded"
                 : "application/json"
               const body = endpoint.body === "multipart"
-                ? "--b\r\ncontent-disposition: form-data; name=\"file\"; filename=\"a.csv\"\r\ncontent-type: text/csv\r\n\r\nphone\n+1415"
+                ? "--b\r\ncontent-disposition: form-data; name=\"file\"; filename=\"a.csv\"\r\ncontent-type: " +
+                  "text/csv\r\n\r\nphone\n+1415"
                 : endpoint.body === "form"
                 ? "CallSid=CA1&CallStatus=ring"
                 : "{\"name\":\"stalled\",\"metadata\":{\"a\":"
@@ -625,7 +626,8 @@ describe("fuzz: every route, hostile input, through the gateway and straight to 
               figures.cases * 2
             } generated requests`,
             `  health and documents ${documents} GETs (gateway and each service)`,
-            `  transport cases      ${stalls.length} (malformed framing, truncated, stalled, stalled chunked) on ${sampled.length} routes × 2 targets`,
+            `  transport cases      ${stalls.length} (malformed framing, truncated, stalled, stalled chunked) on ` +
+            `${sampled.length} routes × 2 targets`,
             `  rate-limit burst     ${burst.length} requests, ${limited.length} answered 429`,
             `  requests             ${figures.requests}`,
             `  statuses             ${statuses}`,

@@ -554,8 +554,8 @@ const MARK = "\u0001fuzz-mark\u0001"
 /** `v` with the value at `path` replaced by `replacement`'s JSON text. */
 const spliceAt = (v: unknown, path: Path, replacement: string): string => {
   if (path.length === 0) return replacement
-  const copy = structuredClone(v) as any
-  const parent = at(copy, path.slice(0, -1)) as any
+  const copy = structuredClone(v)
+  const parent = at(copy, path.slice(0, -1)) as Record<string | number, unknown>
   parent[path[path.length - 1]!] = MARK
   return JSON.stringify(copy).replace(JSON.stringify(MARK), () => replacement)
 }
@@ -1034,7 +1034,7 @@ const BOUNDARY = "fuzz-boundary-7MA4YWxkTrZu0gW"
 const part = (headers: string, content: Uint8Array | string) =>
   Buffer.concat([
     Buffer.from(`--${BOUNDARY}\r\n${headers}\r\n\r\n`, "utf8"),
-    Buffer.from(content as any),
+    typeof content === "string" ? Buffer.from(content) : Buffer.from(content),
     Buffer.from("\r\n")
   ])
 

@@ -167,48 +167,54 @@ const GatewayInFrontOfKeepAlive = Layer.effect(
 
 describe("gateway keep-alive connections to the services", () => {
   layer(GatewayInFrontOfKeepAlive, { timeout: 30_000, excludeTestServices: true })((it) => {
-    it.effect("are closed by the gateway when idle, before the service's keep-alive timeout would close one under a request", () =>
-      Effect.gen(function*() {
-        const gateway = yield* GatewayUrl
-        const service = yield* KeepAlive
-        const first = yield* get(`${gateway}/api/v1/profile`)
-        assert.strictEqual(first.status, 200, first.text)
-        const connection = service.connections[first.body.connection]!
-        yield* Deferred.await(connection.closed)
-        assert.deepInclude(connection, { endedByClient: true, timedOut: false })
-        const next = yield* get(`${gateway}/api/v1/profile`)
-        assert.strictEqual(next.status, 200, next.text)
-        assert.notStrictEqual(next.body.connection, first.body.connection)
-      }))
+    it.effect(
+      "are closed by the gateway when idle, before the service's keep-alive timeout would close one under a request",
+      () =>
+        Effect.gen(function*() {
+          const gateway = yield* GatewayUrl
+          const service = yield* KeepAlive
+          const first = yield* get(`${gateway}/api/v1/profile`)
+          assert.strictEqual(first.status, 200, first.text)
+          const connection = service.connections[first.body.connection]!
+          yield* Deferred.await(connection.closed)
+          assert.deepInclude(connection, { endedByClient: true, timedOut: false })
+          const next = yield* get(`${gateway}/api/v1/profile`)
+          assert.strictEqual(next.status, 200, next.text)
+          assert.notStrictEqual(next.body.connection, first.body.connection)
+        })
+    )
 
-    it.effect("a bodiless idempotent request that meets a closing connection is sent again on a new one; a POST is not", () =>
-      Effect.gen(function*() {
-        const gateway = yield* GatewayUrl
-        const service = yield* KeepAlive
-        const warm = yield* get(`${gateway}/api/v1/profile`)
-        assert.strictEqual(warm.status, 200, warm.text)
-        const replayed = yield* get(`${gateway}/api/v1/profile?drop=reused`)
-        assert.strictEqual(replayed.status, 200, replayed.text)
-        assert.deepStrictEqual(replayed.body, { connection: service.connections.length - 1, served: 1 })
-        assert.strictEqual(
-          service.connections[warm.body.connection]!.served,
-          warm.body.served + 1,
-          "the GET met the kept connection first"
-        )
+    it.effect(
+      "a bodiless idempotent request that meets a closing connection is sent again on a new one; a POST is not",
+      () =>
+        Effect.gen(function*() {
+          const gateway = yield* GatewayUrl
+          const service = yield* KeepAlive
+          const warm = yield* get(`${gateway}/api/v1/profile`)
+          assert.strictEqual(warm.status, 200, warm.text)
+          const replayed = yield* get(`${gateway}/api/v1/profile?drop=reused`)
+          assert.strictEqual(replayed.status, 200, replayed.text)
+          assert.deepStrictEqual(replayed.body, { connection: service.connections.length - 1, served: 1 })
+          assert.strictEqual(
+            service.connections[warm.body.connection]!.served,
+            warm.body.served + 1,
+            "the GET met the kept connection first"
+          )
 
-        const again = yield* get(`${gateway}/api/v1/profile`)
-        assert.strictEqual(again.status, 200, again.text)
-        const before = service.connections.length
-        const posted = yield* post(`${gateway}/api/v1/agents?drop=reused`, { json: { name: "a" } })
-        assert.strictEqual(posted.status, 502, posted.text)
-        assert.strictEqual(posted.body.error.code, "UPSTREAM_UNAVAILABLE")
-        assert.strictEqual(
-          service.connections[again.body.connection]!.served,
-          again.body.served + 1,
-          "the POST met the kept connection"
-        )
-        assert.strictEqual(service.connections.length, before, "the POST was not sent again")
-      }))
+          const again = yield* get(`${gateway}/api/v1/profile`)
+          assert.strictEqual(again.status, 200, again.text)
+          const before = service.connections.length
+          const posted = yield* post(`${gateway}/api/v1/agents?drop=reused`, { json: { name: "a" } })
+          assert.strictEqual(posted.status, 502, posted.text)
+          assert.strictEqual(posted.body.error.code, "UPSTREAM_UNAVAILABLE")
+          assert.strictEqual(
+            service.connections[again.body.connection]!.served,
+            again.body.served + 1,
+            "the POST met the kept connection"
+          )
+          assert.strictEqual(service.connections.length, before, "the POST was not sent again")
+        })
+    )
   })
 })
 
@@ -313,37 +319,40 @@ describe("gateway", () => {
   })
 
   layer(TestPlatform.layer(), { timeout: 120_000, excludeTestServices: true })((it) => {
-    it.effect("routes the real services: sign up, create a key and call an authenticated route through one origin", () =>
-      Effect.gen(function*() {
-        const { gateway } = yield* TestPlatform.TestPlatformUrls
-        const account = yield* signup(gateway)
-        const key = yield* post(`${gateway}/api-keys`, { token: account.token, json: { name: "via gateway" } })
-        assert.strictEqual(key.status, 201)
-        const profile = yield* get(`${gateway}/profile`, { token: key.body.key })
-        assert.strictEqual(profile.status, 200)
-        assert.strictEqual(profile.body.user.id, account.userId)
-        const denied = yield* get(`${gateway}/api-keys`, { token: key.body.key })
-        assert.strictEqual(denied.status, 403)
-        assert.strictEqual(denied.body.error.message, "API key authentication is not allowed for this route")
-        // routes owned by the other services answer from them, with the same key
-        const personas = yield* get(`${gateway}/prompts/personas`, { token: key.body.key })
-        assert.strictEqual(personas.status, 200)
-        assert.isAbove(personas.body.total, 0)
-        const lists = yield* get(`${gateway}/contact-lists`, { token: key.body.key })
-        assert.deepStrictEqual([lists.status, lists.body.total], [200, 0])
+    it.effect(
+      "routes the real services: sign up, create a key and call an authenticated route through one origin",
+      () =>
+        Effect.gen(function*() {
+          const { gateway } = yield* TestPlatform.TestPlatformUrls
+          const account = yield* signup(gateway)
+          const key = yield* post(`${gateway}/api-keys`, { token: account.token, json: { name: "via gateway" } })
+          assert.strictEqual(key.status, 201)
+          const profile = yield* get(`${gateway}/profile`, { token: key.body.key })
+          assert.strictEqual(profile.status, 200)
+          assert.strictEqual(profile.body.user.id, account.userId)
+          const denied = yield* get(`${gateway}/api-keys`, { token: key.body.key })
+          assert.strictEqual(denied.status, 403)
+          assert.strictEqual(denied.body.error.message, "API key authentication is not allowed for this route")
+          // routes owned by the other services answer from them, with the same key
+          const personas = yield* get(`${gateway}/prompts/personas`, { token: key.body.key })
+          assert.strictEqual(personas.status, 200)
+          assert.isAbove(personas.body.total, 0)
+          const lists = yield* get(`${gateway}/contact-lists`, { token: key.body.key })
+          assert.deepStrictEqual([lists.status, lists.body.total], [200, 0])
 
-        // security headers on every answer, errors and the docs page included; API answers are never cached
-        const { comms } = yield* TestPlatform.TestPlatformUrls
-        const docsPage = yield* get(gateway.replace(/\/api\/v1$/, "/docs"))
-        for (const reply of [profile, denied, personas, yield* get(`${comms}/agents`), docsPage]) {
-          assert.strictEqual(reply.headers.get("x-content-type-options"), "nosniff")
-          assert.strictEqual(reply.headers.get("x-frame-options"), "DENY")
-          assert.strictEqual(reply.headers.get("content-security-policy"), "frame-ancestors 'none'")
-          assert.strictEqual(reply.headers.get("referrer-policy"), "no-referrer")
-        }
-        assert.strictEqual(profile.headers.get("cache-control"), "no-store")
-        assert.strictEqual(denied.headers.get("cache-control"), "no-store")
-      }))
+          // security headers on every answer, errors and the docs page included; API answers are never cached
+          const { comms } = yield* TestPlatform.TestPlatformUrls
+          const docsPage = yield* get(gateway.replace(/\/api\/v1$/, "/docs"))
+          for (const reply of [profile, denied, personas, yield* get(`${comms}/agents`), docsPage]) {
+            assert.strictEqual(reply.headers.get("x-content-type-options"), "nosniff")
+            assert.strictEqual(reply.headers.get("x-frame-options"), "DENY")
+            assert.strictEqual(reply.headers.get("content-security-policy"), "frame-ancestors 'none'")
+            assert.strictEqual(reply.headers.get("referrer-policy"), "no-referrer")
+          }
+          assert.strictEqual(profile.headers.get("cache-control"), "no-store")
+          assert.strictEqual(denied.headers.get("cache-control"), "no-store")
+        })
+    )
 
     it.effect("serves the merged OpenAPI document and the reference page", () =>
       Effect.gen(function*() {

@@ -232,79 +232,95 @@ describe("hostile input", () => {
         }
       }))
 
-    it.effect("a multipart file name* that is not percent-encoded UTF-8, or decodes to a NUL, is a 400 (was an uncaught exception, and a 500)", () =>
-      Effect.gen(function*() {
-        const urls = yield* TestPlatform.TestPlatformUrls
-        const ready = yield* callReady(urls.gateway, "PROVIDER_A")
-        const list = (yield* post(`${urls.gateway}/contact-lists`, { token: ready.key, json: { name: "L" } })).body
-        const uploads = [
-          `${urls.campaign}/contact-lists/${list.id}/upload`,
-          `${urls.comms}/knowledge-bases/00000000-0000-7000-8000-000000000000/documents/upload`
-        ]
-        for (const url of uploads) {
-          for (const target of [url, url.replace(/http:\/\/[^/]+\/api\/v1/, urls.gateway)]) {
-            for (const name of ["a%ZZb.csv", "a%00b.csv", "a%ED%A0%80b.csv"]) {
-              const before = yield* tableCounts
-              const reply = yield* request("POST", target, {
-                token: ready.key,
-                headers: { "content-type": "multipart/form-data; boundary=b" },
-                body:
-                  `--b\r\ncontent-disposition: form-data; name="file"; filename*=UTF-8''${name}\r\n\r\nphone\n+14155550100\n\r\n--b--\r\n`
-              })
-              assert.strictEqual(reply.status, 400, `${target} ${name}: ${reply.text}`)
-              assert.strictEqual(reply.body.error.code, "INVALID_MULTIPART", reply.text)
-              assert.deepStrictEqual(yield* tableCounts, before)
+    it.effect(
+      "a multipart file name* that is not percent-encoded UTF-8, or decodes to a NUL, is a 400 (was an uncaught " +
+        "exception, and a 500)",
+      () =>
+        Effect.gen(function*() {
+          const urls = yield* TestPlatform.TestPlatformUrls
+          const ready = yield* callReady(urls.gateway, "PROVIDER_A")
+          const list = (yield* post(`${urls.gateway}/contact-lists`, { token: ready.key, json: { name: "L" } })).body
+          const uploads = [
+            `${urls.campaign}/contact-lists/${list.id}/upload`,
+            `${urls.comms}/knowledge-bases/00000000-0000-7000-8000-000000000000/documents/upload`
+          ]
+          for (const url of uploads) {
+            for (const target of [url, url.replace(/http:\/\/[^/]+\/api\/v1/, urls.gateway)]) {
+              for (const name of ["a%ZZb.csv", "a%00b.csv", "a%ED%A0%80b.csv"]) {
+                const before = yield* tableCounts
+                const reply = yield* request("POST", target, {
+                  token: ready.key,
+                  headers: { "content-type": "multipart/form-data; boundary=b" },
+                  body: `--b\r\ncontent-disposition: form-data; name="file"; ` +
+                    `filename*=UTF-8''${name}\r\n\r\nphone\n+14155550100\n\r\n--b--\r\n`
+                })
+                assert.strictEqual(reply.status, 400, `${target} ${name}: ${reply.text}`)
+                assert.strictEqual(reply.body.error.code, "INVALID_MULTIPART", reply.text)
+                assert.deepStrictEqual(yield* tableCounts, before)
+              }
             }
           }
-        }
-      }))
-
-    it.effect("a form body that passes the rules reaches its handler (the rules read it once, the handler's read is answered from it)", () =>
-      Effect.gen(function*() {
-        const urls = yield* TestPlatform.TestPlatformUrls
-        for (const base of [urls.gateway, urls.comms]) {
-          // no auth token is configured here, so the signature cannot match: 403, at once rather than never
-          const reply = yield* request("POST", `${base}/telephony/twilio/status/00000000-0000-7000-8000-000000000000`, {
-            headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": "forged" },
-            body: "CallSid=CA1&CallStatus=ringing"
-          })
-          assert.strictEqual(reply.status, 403, `${base}: ${reply.text}`)
-          assert.strictEqual(reply.body.error.code, "INVALID_SIGNATURE")
-        }
-      }))
-
-    it.effect("timestamps outside years 1 to 9999 in UTC are a 400 naming the field (PostgreSQL cannot read them back: was a 500)", () =>
-      Effect.gen(function*() {
-        const urls = yield* TestPlatform.TestPlatformUrls
-        const ready = yield* callReady(urls.gateway, "PROVIDER_A")
-        const refused: ReadonlyArray<readonly [string, string, string]> = [
-          [urls["platform-core"], "/billing/usage?from=0000-01-01T00%3A00%3A00.000Z", "from"],
-          [urls["platform-core"], "/analytics/calls?to=9999-12-31T23%3A59%3A59.999-14%3A00", "to"],
-          [urls.comms, "/call-logs?from=0001-01-01T00%3A00%3A00%2B14%3A00", "from"]
-        ]
-        for (const [direct, path, field] of refused) {
-          for (const base of [urls.gateway, direct]) {
-            const reply = yield* get(`${base}${path}`, { token: ready.key })
-            assert.strictEqual(reply.status, 400, `${path}: ${reply.text}`)
-            assert.strictEqual(reply.body.error.details[0].path, field, reply.text)
-          }
-        }
-        const before = yield* tableCounts
-        const key = yield* post(`${urls.gateway}/api-keys`, {
-          token: ready.account.token,
-          json: { name: "k", expiresAt: "9999-12-31T23:59:59.999-14:00" }
         })
-        assert.strictEqual(key.status, 400, key.text)
-        assert.strictEqual(key.body.error.details[0].path, "expiresAt")
-        assert.deepStrictEqual(yield* tableCounts, before)
-        // the ends themselves are fine
-        assert.strictEqual(
-          (yield* get(`${urls.gateway}/call-logs?from=0001-01-01T00%3A00%3A00Z&to=9999-12-31T23%3A59%3A59.999Z`, {
-            token: ready.key
-          })).status,
-          200
-        )
-      }))
+    )
+
+    it.effect(
+      "a form body that passes the rules reaches its handler (the rules read it once, the handler's read is answered " +
+        "from it)",
+      () =>
+        Effect.gen(function*() {
+          const urls = yield* TestPlatform.TestPlatformUrls
+          for (const base of [urls.gateway, urls.comms]) {
+            // no auth token is configured here, so the signature cannot match: 403, at once rather than never
+            const reply = yield* request(
+              "POST",
+              `${base}/telephony/twilio/status/00000000-0000-7000-8000-000000000000`,
+              {
+                headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": "forged" },
+                body: "CallSid=CA1&CallStatus=ringing"
+              }
+            )
+            assert.strictEqual(reply.status, 403, `${base}: ${reply.text}`)
+            assert.strictEqual(reply.body.error.code, "INVALID_SIGNATURE")
+          }
+        })
+    )
+
+    it.effect(
+      "timestamps outside years 1 to 9999 in UTC are a 400 naming the field (PostgreSQL cannot read them back: was a " +
+        "500)",
+      () =>
+        Effect.gen(function*() {
+          const urls = yield* TestPlatform.TestPlatformUrls
+          const ready = yield* callReady(urls.gateway, "PROVIDER_A")
+          const refused: ReadonlyArray<readonly [string, string, string]> = [
+            [urls["platform-core"], "/billing/usage?from=0000-01-01T00%3A00%3A00.000Z", "from"],
+            [urls["platform-core"], "/analytics/calls?to=9999-12-31T23%3A59%3A59.999-14%3A00", "to"],
+            [urls.comms, "/call-logs?from=0001-01-01T00%3A00%3A00%2B14%3A00", "from"]
+          ]
+          for (const [direct, path, field] of refused) {
+            for (const base of [urls.gateway, direct]) {
+              const reply = yield* get(`${base}${path}`, { token: ready.key })
+              assert.strictEqual(reply.status, 400, `${path}: ${reply.text}`)
+              assert.strictEqual(reply.body.error.details[0].path, field, reply.text)
+            }
+          }
+          const before = yield* tableCounts
+          const key = yield* post(`${urls.gateway}/api-keys`, {
+            token: ready.account.token,
+            json: { name: "k", expiresAt: "9999-12-31T23:59:59.999-14:00" }
+          })
+          assert.strictEqual(key.status, 400, key.text)
+          assert.strictEqual(key.body.error.details[0].path, "expiresAt")
+          assert.deepStrictEqual(yield* tableCounts, before)
+          // the ends themselves are fine
+          assert.strictEqual(
+            (yield* get(`${urls.gateway}/call-logs?from=0001-01-01T00%3A00%3A00Z&to=9999-12-31T23%3A59%3A59.999Z`, {
+              token: ready.key
+            })).status,
+            200
+          )
+        })
+    )
 
     it.effect("the signup of a tenant whose company name is fine still works next to all of this", () =>
       Effect.gen(function*() {

@@ -343,89 +343,92 @@ describe("knowledge bases over HTTP, on a real Chroma", () => {
         )
       }))
 
-    it.effect("uploads .txt, .md, .csv, .html and .pdf; other types, unreadable files and no files refused, all or none", () =>
-      Effect.gen(function*() {
-        const { comms } = yield* TestPlatform.TestPlatformUrls
-        const a = yield* tenant
-        const kb = (yield* createKb(a.key, { kbKey: uniqueKey(), kbName: "Uploads" })).body
-        const uploaded = yield* upload(a.key, kb.id, [
-          { name: "notes.txt", content: "Plain notes about the warranty. It lasts two years." },
-          { name: "guide.md", content: "# Setup\n\nPlug the **router** into [the wall](https://x.example).\n" },
-          { name: "prices.csv", content: "plan,price\nBasic,10\nPro,25\n" },
-          {
-            name: "page.html",
-            content:
-              "<html><head><script>evil()</script></head><body><h1>Hello</h1><p>Welcome aboard.</p></body></html>"
-          },
-          { name: "Manual.PDF", content: minimalPdf([["The manual says: press the blue button twice."]]) }
-        ])
-        assert.strictEqual(uploaded.status, 201, uploaded.text)
-        const docs = uploaded.body.documents as Array<any>
-        assert.deepStrictEqual(docs.map((d) => d.format), ["txt", "md", "csv", "html", "pdf"])
-        assert.deepStrictEqual(docs.map((d) => d.fileName), [
-          "notes.txt",
-          "guide.md",
-          "prices.csv",
-          "page.html",
-          "Manual.PDF"
-        ])
-        assert.deepStrictEqual(docs.map((d) => d.sourceType), ["FILE", "FILE", "FILE", "FILE", "FILE"])
-        assert.strictEqual(docs[0].title, "notes")
-        for (const d of docs) assert.isAbove(d.characters, 0)
+    it.effect(
+      "uploads .txt, .md, .csv, .html and .pdf; other types, unreadable files and no files refused, all or none",
+      () =>
+        Effect.gen(function*() {
+          const { comms } = yield* TestPlatform.TestPlatformUrls
+          const a = yield* tenant
+          const kb = (yield* createKb(a.key, { kbKey: uniqueKey(), kbName: "Uploads" })).body
+          const uploaded = yield* upload(a.key, kb.id, [
+            { name: "notes.txt", content: "Plain notes about the warranty. It lasts two years." },
+            { name: "guide.md", content: "# Setup\n\nPlug the **router** into [the wall](https://x.example).\n" },
+            { name: "prices.csv", content: "plan,price\nBasic,10\nPro,25\n" },
+            {
+              name: "page.html",
+              content:
+                "<html><head><script>evil()</script></head><body><h1>Hello</h1><p>Welcome aboard.</p></body></html>"
+            },
+            { name: "Manual.PDF", content: minimalPdf([["The manual says: press the blue button twice."]]) }
+          ])
+          assert.strictEqual(uploaded.status, 201, uploaded.text)
+          const docs = uploaded.body.documents as Array<any>
+          assert.deepStrictEqual(docs.map((d) => d.format), ["txt", "md", "csv", "html", "pdf"])
+          assert.deepStrictEqual(docs.map((d) => d.fileName), [
+            "notes.txt",
+            "guide.md",
+            "prices.csv",
+            "page.html",
+            "Manual.PDF"
+          ])
+          assert.deepStrictEqual(docs.map((d) => d.sourceType), ["FILE", "FILE", "FILE", "FILE", "FILE"])
+          assert.strictEqual(docs[0].title, "notes")
+          for (const d of docs) assert.isAbove(d.characters, 0)
 
-        const before = (yield* get(`${comms}/knowledge-bases/${kb.id}/documents`, { token: a.key })).body.total
-        assert.strictEqual(before, 5)
-        const mixed = yield* upload(a.key, kb.id, [
-          { name: "ok.txt", content: "fine" },
-          { name: "report.docx", content: "PK\u0003\u0004" }
-        ])
-        refused(mixed, 415, "UNSUPPORTED_DOCUMENT_TYPE", ".docx among good files")
-        assert.strictEqual(mixed.body.error.details.fileName, "report.docx")
-        const notUtf8 = yield* upload(a.key, kb.id, [{
-          name: "latin1.txt",
-          content: new Uint8Array([0x63, 0x61, 0x66, 0xe9])
-        }])
-        refused(notUtf8, 422, "DOCUMENT_UNREADABLE", "invalid UTF-8")
-        assert.strictEqual(notUtf8.body.error.details.reason, "INVALID_ENCODING")
-        refused(
-          yield* upload(a.key, kb.id, [{ name: "fake.pdf", content: "not a pdf at all" }]),
-          422,
-          "DOCUMENT_UNREADABLE",
-          "bad PDF"
-        )
-        refused(
-          yield* upload(a.key, kb.id, [{ name: "blank.pdf", content: minimalPdf([[]]) }]),
-          422,
-          "DOCUMENT_UNREADABLE",
-          "PDF without text"
-        )
-        refused(
-          yield* upload(a.key, kb.id, [{ name: "empty.md", content: "   \n\n" }]),
-          422,
-          "DOCUMENT_UNREADABLE",
-          "empty file"
-        )
-        const tooMany = yield* upload(
-          a.key,
-          kb.id,
-          Array.from({ length: 11 }, (_, i) => ({ name: `f${i}.txt`, content: "x" }))
-        )
-        assert.include([400, 413], tooMany.status, tooMany.text)
-        const noFile = new FormData()
-        noFile.append("other", "value")
-        const none = yield* request("POST", `${comms}/knowledge-bases/${kb.id}/documents/upload`, {
-          token: a.key,
-          body: noFile
+          const before = (yield* get(`${comms}/knowledge-bases/${kb.id}/documents`, { token: a.key })).body.total
+          assert.strictEqual(before, 5)
+          const mixed = yield* upload(a.key, kb.id, [
+            { name: "ok.txt", content: "fine" },
+            { name: "report.docx", content: "PK\u0003\u0004" }
+          ])
+          refused(mixed, 415, "UNSUPPORTED_DOCUMENT_TYPE", ".docx among good files")
+          assert.strictEqual(mixed.body.error.details.fileName, "report.docx")
+          const notUtf8 = yield* upload(a.key, kb.id, [{
+            name: "latin1.txt",
+            content: new Uint8Array([0x63, 0x61, 0x66, 0xe9])
+          }])
+          refused(notUtf8, 422, "DOCUMENT_UNREADABLE", "invalid UTF-8")
+          assert.strictEqual(notUtf8.body.error.details.reason, "INVALID_ENCODING")
+          refused(
+            yield* upload(a.key, kb.id, [{ name: "fake.pdf", content: "not a pdf at all" }]),
+            422,
+            "DOCUMENT_UNREADABLE",
+            "bad PDF"
+          )
+          refused(
+            yield* upload(a.key, kb.id, [{ name: "blank.pdf", content: minimalPdf([[]]) }]),
+            422,
+            "DOCUMENT_UNREADABLE",
+            "PDF without text"
+          )
+          refused(
+            yield* upload(a.key, kb.id, [{ name: "empty.md", content: "   \n\n" }]),
+            422,
+            "DOCUMENT_UNREADABLE",
+            "empty file"
+          )
+          const tooMany = yield* upload(
+            a.key,
+            kb.id,
+            Array.from({ length: 11 }, (_, i) => ({ name: `f${i}.txt`, content: "x" }))
+          )
+          assert.include([400, 413], tooMany.status, tooMany.text)
+          const noFile = new FormData()
+          noFile.append("other", "value")
+          const none = yield* request("POST", `${comms}/knowledge-bases/${kb.id}/documents/upload`, {
+            token: a.key,
+            body: noFile
+          })
+          assert.strictEqual(none.status, 400, none.text)
+          const big = yield* upload(a.key, kb.id, [{ name: "big.txt", content: "a".repeat(10 * 1024 * 1024 + 1) }])
+          assert.strictEqual(big.status, 413, big.text)
+          assert.strictEqual(
+            (yield* get(`${comms}/knowledge-bases/${kb.id}/documents`, { token: a.key })).body.total,
+            5,
+            "no refused upload stored anything"
+          )
         })
-        assert.strictEqual(none.status, 400, none.text)
-        const big = yield* upload(a.key, kb.id, [{ name: "big.txt", content: "a".repeat(10 * 1024 * 1024 + 1) }])
-        assert.strictEqual(big.status, 413, big.text)
-        assert.strictEqual(
-          (yield* get(`${comms}/knowledge-bases/${kb.id}/documents`, { token: a.key })).body.total,
-          5,
-          "no refused upload stored anything"
-        )
-      }))
+    )
 
     it.effect("ingests into Chroma, answers queries best first above the threshold, re-ingests incrementally", () =>
       Effect.gen(function*() {
@@ -554,111 +557,118 @@ describe("knowledge bases over HTTP, on a real Chroma", () => {
         )
       }))
 
-    it.scoped("URL sources are fetched by each job (allow-listed loopback); a page that cannot be fetched fails alone", () =>
-      Effect.gen(function*() {
-        const a = yield* tenant
-        const { comms } = yield* TestPlatform.TestPlatformUrls
-        const site = yield* pageServer
-        site.pages.set("/hours", {
-          type: "text/html; charset=utf-8",
-          body: "<html><body><nav>Menu</nav><p>The museum opens at nine.</p></body></html>"
-        })
-        site.pages.set("/notes.txt", { type: "text/plain", body: "Tickets cost twelve euros." })
-        const kb = (yield* createKb(a.key, { kbKey: uniqueKey(), kbName: "Web" })).body
-        const sources = `${comms}/knowledge-bases/${kb.id}/sources`
-        const add = (url: string) =>
-          Effect.map(post(sources, { token: a.key, json: { type: "URL", url } }), (r) => {
-            assert.strictEqual(r.status, 201, r.text)
-            return r.body
+    it.scoped(
+      "URL sources are fetched by each job (allow-listed loopback); a page that cannot be fetched fails alone",
+      () =>
+        Effect.gen(function*() {
+          const a = yield* tenant
+          const { comms } = yield* TestPlatform.TestPlatformUrls
+          const site = yield* pageServer
+          site.pages.set("/hours", {
+            type: "text/html; charset=utf-8",
+            body: "<html><body><nav>Menu</nav><p>The museum opens at nine.</p></body></html>"
           })
-        const hours = yield* add(`${site.url}/hours`)
-        const notes = yield* add(`${site.url}/notes.txt`)
-        const missing = yield* add(`${site.url}/missing`)
-        refused(
-          yield* post(sources, { token: a.key, json: { type: "URL", url: "http://127.0.0.1:8080/" } }),
-          400,
-          "URL_NOT_ALLOWED",
-          "loopback outside the allow-list"
-        )
+          site.pages.set("/notes.txt", { type: "text/plain", body: "Tickets cost twelve euros." })
+          const kb = (yield* createKb(a.key, { kbKey: uniqueKey(), kbName: "Web" })).body
+          const sources = `${comms}/knowledge-bases/${kb.id}/sources`
+          const add = (url: string) =>
+            Effect.map(post(sources, { token: a.key, json: { type: "URL", url } }), (r) => {
+              assert.strictEqual(r.status, 201, r.text)
+              return r.body
+            })
+          const hours = yield* add(`${site.url}/hours`)
+          const notes = yield* add(`${site.url}/notes.txt`)
+          const missing = yield* add(`${site.url}/missing`)
+          refused(
+            yield* post(sources, { token: a.key, json: { type: "URL", url: "http://127.0.0.1:8080/" } }),
+            400,
+            "URL_NOT_ALLOWED",
+            "loopback outside the allow-list"
+          )
 
-        const job = yield* ingest(a.key, kb.id)
-        assert.strictEqual(job.status, "COMPLETED_WITH_ERRORS", JSON.stringify(job))
-        assert.deepStrictEqual(job.documents, { ingested: 2, unchanged: 0, removed: 0, failed: 1 })
-        assert.strictEqual(job.errors.length, 1)
-        assert.strictEqual(job.errors[0].documentId, missing.id)
-        assert.strictEqual(job.errors[0].code, "FETCH_FAILED")
-        const failed = (yield* get(`${comms}/knowledge-bases/${kb.id}/documents/${missing.id}`, { token: a.key })).body
-        assert.strictEqual(failed.status, "FAILED")
-        assert.strictEqual(failed.lastError.code, "FETCH_FAILED")
-        const fetched = (yield* get(`${comms}/knowledge-bases/${kb.id}/documents/${hours.id}`, { token: a.key })).body
-        assert.strictEqual(fetched.format, "html")
-        assert.strictEqual(fetched.status, "INGESTED")
-        const found = (yield* query(a.key, kb.id, { query: "when does the museum open" })).body.items
-        assert.strictEqual(found[0].documentId, hours.id)
-        assert.notInclude(found[0].text, "Menu", "navigation is not content")
-        assert.strictEqual(found[0].source.url, `${site.url}/hours`)
+          const job = yield* ingest(a.key, kb.id)
+          assert.strictEqual(job.status, "COMPLETED_WITH_ERRORS", JSON.stringify(job))
+          assert.deepStrictEqual(job.documents, { ingested: 2, unchanged: 0, removed: 0, failed: 1 })
+          assert.strictEqual(job.errors.length, 1)
+          assert.strictEqual(job.errors[0].documentId, missing.id)
+          assert.strictEqual(job.errors[0].code, "FETCH_FAILED")
+          const failed =
+            (yield* get(`${comms}/knowledge-bases/${kb.id}/documents/${missing.id}`, { token: a.key })).body
+          assert.strictEqual(failed.status, "FAILED")
+          assert.strictEqual(failed.lastError.code, "FETCH_FAILED")
+          const fetched = (yield* get(`${comms}/knowledge-bases/${kb.id}/documents/${hours.id}`, { token: a.key })).body
+          assert.strictEqual(fetched.format, "html")
+          assert.strictEqual(fetched.status, "INGESTED")
+          const found = (yield* query(a.key, kb.id, { query: "when does the museum open" })).body.items
+          assert.strictEqual(found[0].documentId, hours.id)
+          assert.notInclude(found[0].text, "Menu", "navigation is not content")
+          assert.strictEqual(found[0].source.url, `${site.url}/hours`)
 
-        // the page changes: only it is embedded again; the missing page fails again
-        site.pages.set("/hours", { type: "text/html", body: "<p>The museum opens at ten on Sundays.</p>" })
-        const next = yield* ingest(a.key, kb.id)
-        assert.deepStrictEqual(next.documents, { ingested: 1, unchanged: 1, removed: 0, failed: 1 })
-        const changed = (yield* query(a.key, kb.id, { query: "museum opening on Sundays" })).body.items
-        assert.include(changed[0].text, "ten on Sundays")
-        const tickets = (yield* query(a.key, kb.id, { query: "how much do tickets cost" })).body.items
-        assert.strictEqual(tickets[0].documentId, notes.id, "a text/plain page is ingested too")
-      }))
+          // the page changes: only it is embedded again; the missing page fails again
+          site.pages.set("/hours", { type: "text/html", body: "<p>The museum opens at ten on Sundays.</p>" })
+          const next = yield* ingest(a.key, kb.id)
+          assert.deepStrictEqual(next.documents, { ingested: 1, unchanged: 1, removed: 0, failed: 1 })
+          const changed = (yield* query(a.key, kb.id, { query: "museum opening on Sundays" })).body.items
+          assert.include(changed[0].text, "ten on Sundays")
+          const tickets = (yield* query(a.key, kb.id, { query: "how much do tickets cost" })).body.items
+          assert.strictEqual(tickets[0].documentId, notes.id, "a text/plain page is ingested too")
+        })
+    )
 
-    it.effect("a query's knowledge base read once is kept, yet edits, deletes and another process's switch are seen", () =>
-      Effect.gen(function*() {
-        const { comms } = yield* TestPlatform.TestPlatformUrls
-        const sql = yield* SqlClient.SqlClient
-        const store = yield* VectorStore
-        const a = yield* tenant
-        const b = yield* tenant
-        const kb = (yield* createKb(a.key, { kbKey: uniqueKey(), kbName: "Cached" })).body
-        const faq = (yield* post(`${comms}/knowledge-bases/${kb.id}/sources`, {
-          token: a.key,
-          json: { type: "FAQ", title: "Support", faqs: FAQS }
-        })).body
-        assert.strictEqual((yield* ingest(a.key, kb.id)).status, "SUCCEEDED")
-        const ask = { query: "When are you open on Saturday?" }
-        const first = yield* query(a.key, kb.id, ask)
-        assert.strictEqual(first.status, 200, first.text)
-        assert.strictEqual(first.body.items[0].documentId, faq.id)
-        assert.strictEqual(first.body.threshold, 0.2)
+    it.effect(
+      "a query's knowledge base read once is kept, yet edits, deletes and another process's switch are seen",
+      () =>
+        Effect.gen(function*() {
+          const { comms } = yield* TestPlatform.TestPlatformUrls
+          const sql = yield* SqlClient.SqlClient
+          const store = yield* VectorStore
+          const a = yield* tenant
+          const b = yield* tenant
+          const kb = (yield* createKb(a.key, { kbKey: uniqueKey(), kbName: "Cached" })).body
+          const faq = (yield* post(`${comms}/knowledge-bases/${kb.id}/sources`, {
+            token: a.key,
+            json: { type: "FAQ", title: "Support", faqs: FAQS }
+          })).body
+          assert.strictEqual((yield* ingest(a.key, kb.id)).status, "SUCCEEDED")
+          const ask = { query: "When are you open on Saturday?" }
+          const first = yield* query(a.key, kb.id, ask)
+          assert.strictEqual(first.status, 200, first.text)
+          assert.strictEqual(first.body.items[0].documentId, faq.id)
+          assert.strictEqual(first.body.threshold, 0.2)
 
-        // another tenant never gets it, cached or not
-        refused(yield* query(b.key, kb.id, ask), 404, "KNOWLEDGE_BASE_NOT_FOUND", "another tenant's knowledge base")
+          // another tenant never gets it, cached or not
+          refused(yield* query(b.key, kb.id, ask), 404, "KNOWLEDGE_BASE_NOT_FOUND", "another tenant's knowledge base")
 
-        // an edit is seen at once
-        yield* patch(`${comms}/knowledge-bases/${kb.id}`, { token: a.key, json: { retrievalScoreThreshold: 0.99 } })
-        const edited = yield* query(a.key, kb.id, ask)
-        assert.strictEqual(edited.body.threshold, 0.99)
-        assert.deepStrictEqual(edited.body.items, [])
-        yield* patch(`${comms}/knowledge-bases/${kb.id}`, { token: a.key, json: { retrievalScoreThreshold: 0.2 } })
-        assert.strictEqual((yield* query(a.key, kb.id, ask)).body.items[0].documentId, faq.id)
+          // an edit is seen at once
+          yield* patch(`${comms}/knowledge-bases/${kb.id}`, { token: a.key, json: { retrievalScoreThreshold: 0.99 } })
+          const edited = yield* query(a.key, kb.id, ask)
+          assert.strictEqual(edited.body.threshold, 0.99)
+          assert.deepStrictEqual(edited.body.items, [])
+          yield* patch(`${comms}/knowledge-bases/${kb.id}`, { token: a.key, json: { retrievalScoreThreshold: 0.2 } })
+          assert.strictEqual((yield* query(a.key, kb.id, ask)).body.items[0].documentId, faq.id)
 
-        // another process switches the knowledge base to a new collection and drops the old one (no word to this
-        // process): the cached target's collection is gone, so the query reads the target again
-        const next = `t${a.tenantId.replaceAll("-", "")}_kb${kb.id.replaceAll("-", "")}_g2`
-        const [vector] = yield* makeOfflineEmbedder().embed(["Saturday opening: ten to two."])
-        yield* store.ensureCollection(next)
-        yield* store.upsert(next, [{
-          id: chunkId(faq.id, 9),
-          embedding: vector!,
-          text: "Saturday opening: ten to two.",
-          metadata: { documentId: faq.id, chunkIndex: 9, sourceType: "TEXT" }
-        }])
-        yield* sql`UPDATE knowledge_bases SET collection = ${next}, generation = 2 WHERE id = ${kb.id}`
-        yield* store.dropCollection(`t${a.tenantId.replaceAll("-", "")}_kb${kb.id.replaceAll("-", "")}_g1`)
-        const switched = yield* query(a.key, kb.id, { query: "Saturday opening", topK: 10 })
-        assert.strictEqual(switched.status, 200, switched.text)
-        assert.deepStrictEqual(switched.body.items.map((i: any) => i.chunkId), [chunkId(faq.id, 9)])
+          // another process switches the knowledge base to a new collection and drops the old one (no word to this
+          // process): the cached target's collection is gone, so the query reads the target again
+          const next = `t${a.tenantId.replaceAll("-", "")}_kb${kb.id.replaceAll("-", "")}_g2`
+          const [vector] = yield* makeOfflineEmbedder().embed(["Saturday opening: ten to two."])
+          yield* store.ensureCollection(next)
+          yield* store.upsert(next, [{
+            id: chunkId(faq.id, 9),
+            embedding: vector!,
+            text: "Saturday opening: ten to two.",
+            metadata: { documentId: faq.id, chunkIndex: 9, sourceType: "TEXT" }
+          }])
+          yield* sql`UPDATE knowledge_bases SET collection = ${next}, generation = 2 WHERE id = ${kb.id}`
+          yield* store.dropCollection(`t${a.tenantId.replaceAll("-", "")}_kb${kb.id.replaceAll("-", "")}_g1`)
+          const switched = yield* query(a.key, kb.id, { query: "Saturday opening", topK: 10 })
+          assert.strictEqual(switched.status, 200, switched.text)
+          assert.deepStrictEqual(switched.body.items.map((i: any) => i.chunkId), [chunkId(faq.id, 9)])
 
-        // a delete is seen at once
-        assert.strictEqual((yield* del(`${comms}/knowledge-bases/${kb.id}`, { token: a.key })).status, 204)
-        refused(yield* query(a.key, kb.id, ask), 404, "KNOWLEDGE_BASE_NOT_FOUND", "deleted")
-      }))
+          // a delete is seen at once
+          assert.strictEqual((yield* del(`${comms}/knowledge-bases/${kb.id}`, { token: a.key })).status, 204)
+          refused(yield* query(a.key, kb.id, ask), 404, "KNOWLEDGE_BASE_NOT_FOUND", "deleted")
+        })
+    )
 
     it.effect("random JSON bodies never answer 5xx, and refused ones write nothing", () =>
       Effect.gen(function*() {

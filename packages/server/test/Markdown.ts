@@ -14,7 +14,10 @@ export const proseLines = (markdown: string): Array<string> => {
   return lines
 }
 
-/** GitHub's anchors of a file's headings: the text lowercased, punctuation but `-` dropped, spaces as `-`; repeats get `-1`, `-2`, … */
+/**
+ * GitHub's anchors of a file's headings: the text lowercased,
+ * punctuation but `-` dropped, spaces as `-`; repeats get `-1`, `-2`, …
+ */
 export const headingAnchors = (markdown: string): Set<string> => {
   const anchors = new Set<string>()
   const seen = new Map<string, number>()

@@ -118,50 +118,55 @@ describe("/metrics", () => {
         assert.notInclude(text, user.agentId, "no id in any label")
       }))
 
-    it.effect("a call moves through the live-calls gauge, counts its dial and its wallet operations; undelivered webhooks show in the outbox", () =>
-      Effect.gen(function*() {
-        const { gateway } = yield* TestPlatform.TestPlatformUrls
-        // webhooks to a closed port stay in the outbox
-        const user = yield* setUp(gateway, "PROVIDER_A", { name: "k", webhookUrl: "http://127.0.0.1:9/hook" })
-        const base = originOf(gateway)
-        const before = yield* scrape(base)
-        const placed = yield* post(`${gateway}/channels/voice/call`, {
-          token: user.key,
-          // the simulated carrier answers …0003 after the ring and talks for 3 seconds
-          json: { agentId: user.agentId, voiceNumberId: user.voiceNumberId, toNumber: "+14155550003" }
+    it.effect(
+      "a call moves through the live-calls gauge, counts its dial and its wallet operations; undelivered webhooks " +
+        "show in the outbox",
+      () =>
+        Effect.gen(function*() {
+          const { gateway } = yield* TestPlatform.TestPlatformUrls
+          // webhooks to a closed port stay in the outbox
+          const user = yield* setUp(gateway, "PROVIDER_A", { name: "k", webhookUrl: "http://127.0.0.1:9/hook" })
+          const base = originOf(gateway)
+          const before = yield* scrape(base)
+          const placed = yield* post(`${gateway}/channels/voice/call`, {
+            token: user.key,
+            // the simulated carrier answers …0003 after the ring and talks for 3 seconds
+            json: { agentId: user.agentId, voiceNumberId: user.voiceNumberId, toNumber: "+14155550003" }
+          })
+          assert.strictEqual(placed.status, 202, placed.text)
+          const talking = yield* waitUntil(
+            scrape(base),
+            (s) => total(s, "voiceagent_live_calls", { state: "IN_PROGRESS" }) >= 1,
+            "a call in progress"
+          )
+          assert.strictEqual(
+            total(talking, "voiceagent_dial_attempts_total", { provider: "PROVIDER_A", result: "placed" }) -
+              total(before, "voiceagent_dial_attempts_total", { provider: "PROVIDER_A", result: "placed" }),
+            1
+          )
+          assert.isAtLeast(
+            total(talking, "voiceagent_wallet_operations_total", { operation: "reserve", outcome: "ok" }) -
+              total(before, "voiceagent_wallet_operations_total", { operation: "reserve", outcome: "ok" }),
+            1
+          )
+          const ended = yield* waitUntil(
+            scrape(base),
+            (s) =>
+              total(s, "voiceagent_live_calls") === 0 &&
+              total(s, "voiceagent_outbox_depth", { outbox: "webhooks" }) >= 1,
+            "the call ended and its webhook waits"
+          )
+          assert.isAtLeast(
+            total(ended, "voiceagent_wallet_operations_total", { operation: "settle", outcome: "ok" }) -
+              total(before, "voiceagent_wallet_operations_total", { operation: "settle", outcome: "ok" }),
+            1
+          )
+          assert.isAtLeast(total(ended, "voiceagent_outbox_oldest_age_seconds", { outbox: "webhooks" }), 0)
+          for (const state of ["QUEUED", "DIALING", "RINGING", "IN_PROGRESS"]) {
+            assert.strictEqual(total(ended, "voiceagent_live_calls", { state }), 0, state)
+          }
         })
-        assert.strictEqual(placed.status, 202, placed.text)
-        const talking = yield* waitUntil(
-          scrape(base),
-          (s) => total(s, "voiceagent_live_calls", { state: "IN_PROGRESS" }) >= 1,
-          "a call in progress"
-        )
-        assert.strictEqual(
-          total(talking, "voiceagent_dial_attempts_total", { provider: "PROVIDER_A", result: "placed" }) -
-            total(before, "voiceagent_dial_attempts_total", { provider: "PROVIDER_A", result: "placed" }),
-          1
-        )
-        assert.isAtLeast(
-          total(talking, "voiceagent_wallet_operations_total", { operation: "reserve", outcome: "ok" }) -
-            total(before, "voiceagent_wallet_operations_total", { operation: "reserve", outcome: "ok" }),
-          1
-        )
-        const ended = yield* waitUntil(
-          scrape(base),
-          (s) =>
-            total(s, "voiceagent_live_calls") === 0 && total(s, "voiceagent_outbox_depth", { outbox: "webhooks" }) >= 1,
-          "the call ended and its webhook waits"
-        )
-        assert.isAtLeast(
-          total(ended, "voiceagent_wallet_operations_total", { operation: "settle", outcome: "ok" }) -
-            total(before, "voiceagent_wallet_operations_total", { operation: "settle", outcome: "ok" }),
-          1
-        )
-        assert.isAtLeast(total(ended, "voiceagent_outbox_oldest_age_seconds", { outbox: "webhooks" }), 0)
-        for (const state of ["QUEUED", "DIALING", "RINGING", "IN_PROGRESS"]) {
-          assert.strictEqual(total(ended, "voiceagent_live_calls", { state }), 0, state)
-        }
-      }))
+    )
 
     it.effect("a campaign's dials and its contacts' progress", () =>
       Effect.gen(function*() {

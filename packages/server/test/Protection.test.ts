@@ -8,7 +8,7 @@ import { ServiceDirectory } from "@voiceagent/http/ServiceDirectory"
 import { VectorStore } from "@voiceagent/runner/Ports/VectorStore"
 import * as Config from "@voiceagent/server/Config"
 import * as TestPlatform from "@voiceagent/server/TestPlatform"
-import { ConfigProvider, Context, Effect, Either, Exit, Layer, Option } from "effect"
+import { type Cause, ConfigProvider, Context, Effect, Either, Exit, Layer, Option } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { createKey, del, get, post, request, signup } from "./Http.js"
@@ -155,7 +155,10 @@ const send = (
     pump()
   })
 
-/** Waits (up to 30 s of real time; it ends on the outcome) for the upstream to have seen a request to `url` end one way or another. */
+/**
+ * Waits (up to 30 s of real time; it ends on the outcome) for the
+ * upstream to have seen a request to `url` end one way or another.
+ */
 const outcomeOf = (url: string) =>
   Effect.gen(function*() {
     const { seen } = yield* Upstream
@@ -199,26 +202,29 @@ describe("gateway protection, in front of a recording upstream", () => {
     corsOrigins: [ORIGIN, "http://localhost:5173"]
   }
   layer(gatewayInFrontOfUpstream(protection), { timeout: 60_000, excludeTestServices: true })((it) => {
-    it.effect("answers 429 with Retry-After and RateLimit headers once an API key's burst is spent, and again after a refill", () =>
-      Effect.gen(function*() {
-        const gateway = yield* GatewayUrl
-        const headers = { "x-forwarded-for": newClient() }
-        const token = generateApiKey()
-        const path = "/api/v1/agents?rate=1"
-        const replies = []
-        for (let i = 0; i < 3; i++) replies.push(yield* get(`${gateway}${path}`, { token, headers }))
-        assert.deepStrictEqual(replies.map((r) => r.status), [200, 200, 200])
-        assert.deepStrictEqual(replies.map((r) => r.headers.get("ratelimit-remaining")), ["2", "1", "0"])
-        assert.strictEqual(replies[0]!.headers.get("ratelimit-limit"), "3")
-        assert.include(["11", "12"], replies[2]!.headers.get("ratelimit-reset"), "seconds until the bucket is full")
-        const refused = yield* get(`${gateway}${path}`, { token, headers })
-        const retryAfter = rateLimited(refused, 4)
-        assert.strictEqual(refused.body.error.requestId, refused.headers.get("x-request-id"))
-        assert.strictEqual(yield* reachedUpstream(path), 3, "the refused request never reached the service")
-        // a client that waits as told gets through
-        yield* Effect.sleep(`${retryAfter} seconds`)
-        assert.strictEqual((yield* get(`${gateway}${path}`, { token, headers })).status, 200)
-      }))
+    it.effect(
+      "answers 429 with Retry-After and RateLimit headers once an API key's burst is spent, and again after a refill",
+      () =>
+        Effect.gen(function*() {
+          const gateway = yield* GatewayUrl
+          const headers = { "x-forwarded-for": newClient() }
+          const token = generateApiKey()
+          const path = "/api/v1/agents?rate=1"
+          const replies = []
+          for (let i = 0; i < 3; i++) replies.push(yield* get(`${gateway}${path}`, { token, headers }))
+          assert.deepStrictEqual(replies.map((r) => r.status), [200, 200, 200])
+          assert.deepStrictEqual(replies.map((r) => r.headers.get("ratelimit-remaining")), ["2", "1", "0"])
+          assert.strictEqual(replies[0]!.headers.get("ratelimit-limit"), "3")
+          assert.include(["11", "12"], replies[2]!.headers.get("ratelimit-reset"), "seconds until the bucket is full")
+          const refused = yield* get(`${gateway}${path}`, { token, headers })
+          const retryAfter = rateLimited(refused, 4)
+          assert.strictEqual(refused.body.error.requestId, refused.headers.get("x-request-id"))
+          assert.strictEqual(yield* reachedUpstream(path), 3, "the refused request never reached the service")
+          // a client that waits as told gets through
+          yield* Effect.sleep(`${retryAfter} seconds`)
+          assert.strictEqual((yield* get(`${gateway}${path}`, { token, headers })).status, 200)
+        })
+    )
 
     it.effect("keeps API keys apart: one key's exhaustion does not affect another key", () =>
       Effect.gen(function*() {
@@ -482,20 +488,23 @@ describe("gateway protection, in front of a recording upstream", () => {
 
   const noCors: ProtectionOptions = { ...open, corsOrigins: undefined }
   layer(gatewayInFrontOfUpstream(noCors), { timeout: 60_000, excludeTestServices: true })((it) => {
-    it.effect("without CORS_ALLOWED_ORIGINS: no CORS headers at all, and OPTIONS goes to the service like any method", () =>
-      Effect.gen(function*() {
-        const gateway = yield* GatewayUrl
-        const preflight = yield* request("OPTIONS", `${gateway}/api/v1/agents?nocors=1`, {
-          headers: { origin: ORIGIN, "access-control-request-method": "POST" }
+    it.effect(
+      "without CORS_ALLOWED_ORIGINS: no CORS headers at all, and OPTIONS goes to the service like any method",
+      () =>
+        Effect.gen(function*() {
+          const gateway = yield* GatewayUrl
+          const preflight = yield* request("OPTIONS", `${gateway}/api/v1/agents?nocors=1`, {
+            headers: { origin: ORIGIN, "access-control-request-method": "POST" }
+          })
+          assert.isNull(preflight.headers.get("access-control-allow-origin"))
+          assert.isNull(preflight.headers.get("access-control-allow-methods"))
+          assert.strictEqual(yield* reachedUpstream("/api/v1/agents?nocors=1"), 1)
+          const reply = yield* get(`${gateway}/api/v1/agents`, { headers: { origin: ORIGIN } })
+          assert.strictEqual(reply.status, 200)
+          assert.isNull(reply.headers.get("access-control-allow-origin"))
+          assert.isNull(reply.headers.get("vary"))
         })
-        assert.isNull(preflight.headers.get("access-control-allow-origin"))
-        assert.isNull(preflight.headers.get("access-control-allow-methods"))
-        assert.strictEqual(yield* reachedUpstream("/api/v1/agents?nocors=1"), 1)
-        const reply = yield* get(`${gateway}/api/v1/agents`, { headers: { origin: ORIGIN } })
-        assert.strictEqual(reply.status, 200)
-        assert.isNull(reply.headers.get("access-control-allow-origin"))
-        assert.isNull(reply.headers.get("vary"))
-      }))
+    )
   })
 })
 
@@ -520,7 +529,8 @@ const multipart = (files: ReadonlyArray<{ readonly name: string; readonly conten
   const boundary = "----protection-test-boundary"
   const parts = files.flatMap((f) => [
     Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${f.name}"\r\nContent-Type: text/plain\r\n\r\n`
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${f.name}"\r\nContent-Type: ` +
+        `text/plain\r\n\r\n`
     ),
     f.content,
     Buffer.from("\r\n")
@@ -552,24 +562,27 @@ describe("gateway protection, in front of the real services", () => {
     }
   })
   layer(platform, { timeout: 120_000, excludeTestServices: true })((it) => {
-    it.effect("rate limits a real API key; its other keys and the dashboard session go on; a revoked key is refused as before", () =>
-      Effect.gen(function*() {
-        const { gateway } = yield* TestPlatform.TestPlatformUrls
-        const account = yield* signup(gateway)
-        const first = yield* createKey(gateway, account.token)
-        const second = yield* createKey(gateway, account.token)
-        for (let i = 0; i < 3; i++) {
-          assert.strictEqual((yield* get(`${gateway}/profile`, { token: first.key })).status, 200)
-        }
-        const refused = yield* get(`${gateway}/profile`, { token: first.key, headers: { origin: ORIGIN } })
-        rateLimited(refused, 20)
-        assert.strictEqual(refused.headers.get("access-control-allow-origin"), ORIGIN)
-        assert.strictEqual((yield* get(`${gateway}/profile`, { token: second.key })).status, 200)
-        assert.strictEqual((yield* get(`${gateway}/profile`, { token: account.token })).status, 200)
-        assert.strictEqual((yield* del(`${gateway}/api-keys/${second.id}`, { token: account.token })).status, 204)
-        const revoked = yield* get(`${gateway}/profile`, { token: second.key })
-        assert.deepStrictEqual([revoked.status, revoked.body.error.code], [401, "INVALID_API_KEY"])
-      }))
+    it.effect(
+      "rate limits a real API key; its other keys and the dashboard session go on; a revoked key is refused as before",
+      () =>
+        Effect.gen(function*() {
+          const { gateway } = yield* TestPlatform.TestPlatformUrls
+          const account = yield* signup(gateway)
+          const first = yield* createKey(gateway, account.token)
+          const second = yield* createKey(gateway, account.token)
+          for (let i = 0; i < 3; i++) {
+            assert.strictEqual((yield* get(`${gateway}/profile`, { token: first.key })).status, 200)
+          }
+          const refused = yield* get(`${gateway}/profile`, { token: first.key, headers: { origin: ORIGIN } })
+          rateLimited(refused, 20)
+          assert.strictEqual(refused.headers.get("access-control-allow-origin"), ORIGIN)
+          assert.strictEqual((yield* get(`${gateway}/profile`, { token: second.key })).status, 200)
+          assert.strictEqual((yield* get(`${gateway}/profile`, { token: account.token })).status, 200)
+          assert.strictEqual((yield* del(`${gateway}/api-keys/${second.id}`, { token: account.token })).status, 204)
+          const revoked = yield* get(`${gateway}/profile`, { token: second.key })
+          assert.deepStrictEqual([revoked.status, revoked.body.error.code], [401, "INVALID_API_KEY"])
+        })
+    )
 
     it.effect("refuses over-limit bodies with 413 and writes nothing; under the limit, uploads are accepted", () =>
       Effect.gen(function*() {
@@ -716,7 +729,7 @@ describe("protection configuration", () => {
       }))
       assert.isTrue(Exit.isFailure(exit))
       const problems = Exit.isFailure(exit)
-        ? ((exit.cause as any).error as Config.InvalidConfiguration).problems.join("\n")
+        ? (exit.cause as Cause.Fail<Config.InvalidConfiguration>).error.problems.join("\n")
         : ""
       for (
         const name of [

@@ -71,96 +71,99 @@ const indexOf = (haystack: Int16Array, needle: Int16Array) => {
 
 describe("call recordings over the API", () => {
   layer(platform, { timeout: 120_000, excludeTestServices: true })((it) => {
-    it.scoped("a recorded Twilio call: downloaded by its tenant (stereo WAV, the caller on the left), 404 to another, deleted", () =>
-      Effect.gen(function*() {
-        const { comms, gateway } = yield* TestPlatform.TestPlatformUrls
-        const twilio = yield* Twilio
-        const user = yield* callReady(gateway, "PROVIDER_B", { api: comms })
-        const other = yield* callReady(gateway, "PROVIDER_B", { api: comms })
-        yield* patch(`${comms}/agents/${user.agentId}`, {
-          token: user.key,
-          json: {
-            greetMessage: "Hello, this is Cy.",
-            metadata: { fallback_message: "The premium plan costs twenty dollars a month." }
+    it.scoped(
+      "a recorded Twilio call: downloaded by its tenant (stereo WAV, the caller on the left), 404 to another, deleted",
+      () =>
+        Effect.gen(function*() {
+          const { comms, gateway } = yield* TestPlatform.TestPlatformUrls
+          const twilio = yield* Twilio
+          const user = yield* callReady(gateway, "PROVIDER_B", { api: comms })
+          const other = yield* callReady(gateway, "PROVIDER_B", { api: comms })
+          yield* patch(`${comms}/agents/${user.agentId}`, {
+            token: user.key,
+            json: {
+              greetMessage: "Hello, this is Cy.",
+              metadata: { fallback_message: "The premium plan costs twenty dollars a month." }
+            }
+          })
+          const placed = yield* post(`${gateway}/channels/voice/call`, {
+            token: user.key,
+            json: { agentId: user.agentId, voiceNumberId: user.voiceNumberId, toNumber: "+14155550103", record: true }
+          })
+          assert.strictEqual(placed.status, 202, placed.text)
+          const sessionId = placed.body.sessionId as string
+          const [created] = yield* waitUntil(
+            Effect.sync(() => twilio.createdCalls().filter((c) => c.to === "+14155550103")),
+            (c) => c.length > 0,
+            "the call created on Twilio"
+          )
+          const callSid = created!.sid
+          for (const status of ["ringing", "in-progress"] as const) {
+            twilio.setCallStatus(callSid, status)
+            assert.strictEqual(yield* twilio.deliverStatusCallback(callSid), 204)
           }
-        })
-        const placed = yield* post(`${gateway}/channels/voice/call`, {
-          token: user.key,
-          json: { agentId: user.agentId, voiceNumberId: user.voiceNumberId, toNumber: "+14155550103", record: true }
-        })
-        assert.strictEqual(placed.status, 202, placed.text)
-        const sessionId = placed.body.sessionId as string
-        const [created] = yield* waitUntil(
-          Effect.sync(() => twilio.createdCalls().filter((c) => c.to === "+14155550103")),
-          (c) => c.length > 0,
-          "the call created on Twilio"
-        )
-        const callSid = created!.sid
-        for (const status of ["ringing", "in-progress"] as const) {
-          twilio.setCallStatus(callSid, status)
+          const session = () => Effect.map(get(`${gateway}/calls/${sessionId}`, { token: user.key }), (r) => r.body)
+          const stream = yield* FakeTwilioMedia.connectCall(twilio, callSid)
+          yield* waitUntil(session(), (s) => s.transcript.length >= 1, "the greeting said")
+          // while the call goes on there is no recording to download
+          assert.strictEqual((yield* get(`${gateway}/calls/${sessionId}/recording`, { token: user.key })).status, 404)
+          const line = yield* FakeTwilioMedia.callerLine(QUESTION)
+          yield* stream.say(line)
+          yield* waitUntil(session(), (s) => s.transcript.length >= 3, "the answer")
+          yield* stream.until("the agent quiet", () => !stream.agentSpeaking())
+          twilio.setCallStatus(callSid, "completed")
           assert.strictEqual(yield* twilio.deliverStatusCallback(callSid), 204)
-        }
-        const session = () => Effect.map(get(`${gateway}/calls/${sessionId}`, { token: user.key }), (r) => r.body)
-        const stream = yield* FakeTwilioMedia.connectCall(twilio, callSid)
-        yield* waitUntil(session(), (s) => s.transcript.length >= 1, "the greeting said")
-        // while the call goes on there is no recording to download
-        assert.strictEqual((yield* get(`${gateway}/calls/${sessionId}/recording`, { token: user.key })).status, 404)
-        const line = yield* FakeTwilioMedia.callerLine(QUESTION)
-        yield* stream.say(line)
-        yield* waitUntil(session(), (s) => s.transcript.length >= 3, "the answer")
-        yield* stream.until("the agent quiet", () => !stream.agentSpeaking())
-        twilio.setCallStatus(callSid, "completed")
-        assert.strictEqual(yield* twilio.deliverStatusCallback(callSid), 204)
-        const done = yield* waitUntil(
-          session(),
-          (s) => s.status === "ENDED" && s.recording !== null,
-          "the call ENDED and recorded"
-        )
-        assert.deepInclude(done.recording, { channels: 2, sampleRate: 8_000 }, story(done))
+          const done = yield* waitUntil(
+            session(),
+            (s) => s.status === "ENDED" && s.recording !== null,
+            "the call ENDED and recorded"
+          )
+          assert.deepInclude(done.recording, { channels: 2, sampleRate: 8_000 }, story(done))
 
-        // its tenant downloads it, through the gateway as straight from the service
-        for (const base of [gateway, comms]) {
-          const got = yield* download(`${base}/calls/${sessionId}/recording`, user.key)
-          assert.strictEqual(got.status, 200)
-          assert.strictEqual(got.headers.get("content-type"), "audio/wav")
-          assert.strictEqual(got.bytes.length, done.recording.bytes)
-          const wav = parseWav(got.bytes)!
-          assert.deepInclude(wav, { channels: 2, sampleRate: 8_000, declaredDataBytes: got.bytes.length - 44 })
-          // as long as the call talked (the stream opened at the answer, the recording ends with the call)
-          const talkMs = Date.parse(done.endedAt) - Date.parse(done.answeredAt)
-          assert.approximately(done.recording.durationMs, talkMs, 1_500, story(done))
-          assert.isAbove(done.recording.durationMs, 2_000)
-          // the caller's channel holds the caller's words as Twilio carried them (μ-law), to the sample
-          const carried = mulawDecode(mulawEncode(line))
-          const at = indexOf(wav.samples[0]!, carried.subarray(0, 10 * SAMPLES_PER_FRAME))
-          assert.isAtLeast(at, 0, "the caller's line is on the left")
-          assert.deepStrictEqual([...wav.samples[0]!.subarray(at, at + carried.length)], [...carried])
-          // the agent's channel has the greeting and the answer, not the caller
-          assert.strictEqual(indexOf(wav.samples[1]!, carried.subarray(0, 10 * SAMPLES_PER_FRAME)), -1)
-          assert.isTrue(wav.samples[1]!.some((s) => Math.abs(s) > 1_000), "the agent is on the right")
-        }
+          // its tenant downloads it, through the gateway as straight from the service
+          for (const base of [gateway, comms]) {
+            const got = yield* download(`${base}/calls/${sessionId}/recording`, user.key)
+            assert.strictEqual(got.status, 200)
+            assert.strictEqual(got.headers.get("content-type"), "audio/wav")
+            assert.strictEqual(got.bytes.length, done.recording.bytes)
+            const wav = parseWav(got.bytes)!
+            assert.deepInclude(wav, { channels: 2, sampleRate: 8_000, declaredDataBytes: got.bytes.length - 44 })
+            // as long as the call talked (the stream opened at the answer, the recording ends with the call)
+            const talkMs = Date.parse(done.endedAt) - Date.parse(done.answeredAt)
+            assert.approximately(done.recording.durationMs, talkMs, 1_500, story(done))
+            assert.isAbove(done.recording.durationMs, 2_000)
+            // the caller's channel holds the caller's words as Twilio carried them (μ-law), to the sample
+            const carried = mulawDecode(mulawEncode(line))
+            const at = indexOf(wav.samples[0]!, carried.subarray(0, 10 * SAMPLES_PER_FRAME))
+            assert.isAtLeast(at, 0, "the caller's line is on the left")
+            assert.deepStrictEqual([...wav.samples[0]!.subarray(at, at + carried.length)], [...carried])
+            // the agent's channel has the greeting and the answer, not the caller
+            assert.strictEqual(indexOf(wav.samples[1]!, carried.subarray(0, 10 * SAMPLES_PER_FRAME)), -1)
+            assert.isTrue(wav.samples[1]!.some((s) => Math.abs(s) > 1_000), "the agent is on the right")
+          }
 
-        // another tenant: 404, the same as for a call that does not exist; nothing deleted
-        for (const base of [gateway, comms]) {
-          const refused = yield* get(`${base}/calls/${sessionId}/recording`, { token: other.key })
-          assert.strictEqual(refused.status, 404, refused.text)
-          assert.strictEqual(refused.body.error.code, "RECORDING_NOT_FOUND")
-          const unknown = yield* get(`${base}/calls/${crypto.randomUUID()}/recording`, { token: user.key })
-          assert.deepStrictEqual([unknown.status, unknown.body.error.code], [404, "RECORDING_NOT_FOUND"])
-          assert.strictEqual((yield* del(`${base}/calls/${sessionId}/recording`, { token: other.key })).status, 404)
-        }
-        assert.strictEqual((yield* get(`${gateway}/calls/${sessionId}`, { token: other.key })).status, 404)
-        const tenantDir = path.join(directory, user.account.tenantId!)
-        assert.strictEqual(fs.readdirSync(tenantDir).length, 1)
+          // another tenant: 404, the same as for a call that does not exist; nothing deleted
+          for (const base of [gateway, comms]) {
+            const refused = yield* get(`${base}/calls/${sessionId}/recording`, { token: other.key })
+            assert.strictEqual(refused.status, 404, refused.text)
+            assert.strictEqual(refused.body.error.code, "RECORDING_NOT_FOUND")
+            const unknown = yield* get(`${base}/calls/${crypto.randomUUID()}/recording`, { token: user.key })
+            assert.deepStrictEqual([unknown.status, unknown.body.error.code], [404, "RECORDING_NOT_FOUND"])
+            assert.strictEqual((yield* del(`${base}/calls/${sessionId}/recording`, { token: other.key })).status, 404)
+          }
+          assert.strictEqual((yield* get(`${gateway}/calls/${sessionId}`, { token: other.key })).status, 404)
+          const tenantDir = path.join(directory, user.account.tenantId!)
+          assert.strictEqual(fs.readdirSync(tenantDir).length, 1)
 
-        // its tenant deletes it: the file and the record go
-        const deleted = yield* del(`${gateway}/calls/${sessionId}/recording`, { token: user.key })
-        assert.strictEqual(deleted.status, 204, deleted.text)
-        assert.strictEqual((yield* get(`${gateway}/calls/${sessionId}/recording`, { token: user.key })).status, 404)
-        assert.strictEqual((yield* del(`${gateway}/calls/${sessionId}/recording`, { token: user.key })).status, 404)
-        assert.isNull((yield* session()).recording)
-        assert.deepStrictEqual(fs.readdirSync(tenantDir), [])
-      }))
+          // its tenant deletes it: the file and the record go
+          const deleted = yield* del(`${gateway}/calls/${sessionId}/recording`, { token: user.key })
+          assert.strictEqual(deleted.status, 204, deleted.text)
+          assert.strictEqual((yield* get(`${gateway}/calls/${sessionId}/recording`, { token: user.key })).status, 404)
+          assert.strictEqual((yield* del(`${gateway}/calls/${sessionId}/recording`, { token: user.key })).status, 404)
+          assert.isNull((yield* session()).recording)
+          assert.deepStrictEqual(fs.readdirSync(tenantDir), [])
+        })
+    )
 
     it.scoped("a Telnyx call asked to be recorded: the caller's line on the left, to the sample", () =>
       Effect.gen(function*() {
@@ -272,63 +275,67 @@ describe("call recordings over the API", () => {
         assert.isAbove(loud(wav.samples[1]!), 1_000, "the agent's greeting and answer on the right")
       }))
 
-    it.scoped("bad input is a 400 and changes nothing: record that is not a boolean (phone and web calls), an unknown recording setting, a bad call id", () =>
-      Effect.gen(function*() {
-        const { comms, gateway } = yield* TestPlatform.TestPlatformUrls
-        const twilio = yield* Twilio
-        const user = yield* callReady(gateway, "PROVIDER_B", { api: comms })
-        const before = twilio.createdCalls().length
-        for (const record of ["yes", 1, null, {}]) {
-          const refused = yield* post(`${gateway}/channels/voice/call`, {
-            token: user.key,
-            json: { agentId: user.agentId, voiceNumberId: user.voiceNumberId, toNumber: "+14155550104", record }
-          })
-          assert.strictEqual(refused.status, 400, refused.text)
-          assert.strictEqual(refused.body.error.code, "VALIDATION_FAILED")
-          assert.include(JSON.stringify(refused.body.error.details), "record")
-        }
-        const minted = yield* post(`${gateway}/channels/web/call`, {
-          token: user.key,
-          json: { agentId: user.agentId, record: "yes" }
-        })
-        assert.deepStrictEqual([minted.status, minted.body.error.code], [400, "VALIDATION_FAILED"], minted.text)
-        const logs = yield* get(`${gateway}/call-logs`, { token: user.key })
-        assert.strictEqual(logs.body.total, 0)
-        assert.strictEqual(twilio.createdCalls().length, before)
-
-        for (const recording of ["sometimes", true, ""]) {
-          const refused = yield* patch(`${gateway}/agents/${user.agentId}`, {
-            token: user.key,
-            json: { settings: { recording } }
-          })
-          assert.strictEqual(refused.status, 400, refused.text)
-          assert.strictEqual(refused.body.error.code, "VALIDATION_FAILED")
-        }
-        const agent = yield* get(`${gateway}/agents/${user.agentId}`, { token: user.key })
-        assert.isUndefined(agent.body.settings.recording)
-        // the valid values are kept, and null removes the setting
-        for (const recording of ["on", "never", "off"]) {
-          const set = yield* patch(`${gateway}/agents/${user.agentId}`, {
-            token: user.key,
-            json: { settings: { recording } }
-          })
-          assert.strictEqual(set.status, 200, set.text)
-          assert.strictEqual(set.body.settings.recording, recording)
-        }
-        const removed = yield* patch(`${gateway}/agents/${user.agentId}`, {
-          token: user.key,
-          json: { settings: { recording: null } }
-        })
-        assert.isUndefined(removed.body.settings.recording)
-
-        for (const id of ["not-a-uuid", "1", "%00"]) {
-          for (const method of [get, del]) {
-            const refused = yield* method(`${gateway}/calls/${id}/recording`, { token: user.key })
-            assert.strictEqual(refused.status, 400, `${id}: ${refused.text}`)
+    it.scoped(
+      "bad input is a 400 and changes nothing: record that is not a boolean (phone and web calls), an unknown " +
+        "recording setting, a bad call id",
+      () =>
+        Effect.gen(function*() {
+          const { comms, gateway } = yield* TestPlatform.TestPlatformUrls
+          const twilio = yield* Twilio
+          const user = yield* callReady(gateway, "PROVIDER_B", { api: comms })
+          const before = twilio.createdCalls().length
+          for (const record of ["yes", 1, null, {}]) {
+            const refused = yield* post(`${gateway}/channels/voice/call`, {
+              token: user.key,
+              json: { agentId: user.agentId, voiceNumberId: user.voiceNumberId, toNumber: "+14155550104", record }
+            })
+            assert.strictEqual(refused.status, 400, refused.text)
+            assert.strictEqual(refused.body.error.code, "VALIDATION_FAILED")
+            assert.include(JSON.stringify(refused.body.error.details), "record")
           }
-        }
-        // no credentials: 401, whatever the call
-        assert.strictEqual((yield* get(`${gateway}/calls/${crypto.randomUUID()}/recording`)).status, 401)
-      }))
+          const minted = yield* post(`${gateway}/channels/web/call`, {
+            token: user.key,
+            json: { agentId: user.agentId, record: "yes" }
+          })
+          assert.deepStrictEqual([minted.status, minted.body.error.code], [400, "VALIDATION_FAILED"], minted.text)
+          const logs = yield* get(`${gateway}/call-logs`, { token: user.key })
+          assert.strictEqual(logs.body.total, 0)
+          assert.strictEqual(twilio.createdCalls().length, before)
+
+          for (const recording of ["sometimes", true, ""]) {
+            const refused = yield* patch(`${gateway}/agents/${user.agentId}`, {
+              token: user.key,
+              json: { settings: { recording } }
+            })
+            assert.strictEqual(refused.status, 400, refused.text)
+            assert.strictEqual(refused.body.error.code, "VALIDATION_FAILED")
+          }
+          const agent = yield* get(`${gateway}/agents/${user.agentId}`, { token: user.key })
+          assert.isUndefined(agent.body.settings.recording)
+          // the valid values are kept, and null removes the setting
+          for (const recording of ["on", "never", "off"]) {
+            const set = yield* patch(`${gateway}/agents/${user.agentId}`, {
+              token: user.key,
+              json: { settings: { recording } }
+            })
+            assert.strictEqual(set.status, 200, set.text)
+            assert.strictEqual(set.body.settings.recording, recording)
+          }
+          const removed = yield* patch(`${gateway}/agents/${user.agentId}`, {
+            token: user.key,
+            json: { settings: { recording: null } }
+          })
+          assert.isUndefined(removed.body.settings.recording)
+
+          for (const id of ["not-a-uuid", "1", "%00"]) {
+            for (const method of [get, del]) {
+              const refused = yield* method(`${gateway}/calls/${id}/recording`, { token: user.key })
+              assert.strictEqual(refused.status, 400, `${id}: ${refused.text}`)
+            }
+          }
+          // no credentials: 401, whatever the call
+          assert.strictEqual((yield* get(`${gateway}/calls/${crypto.randomUUID()}/recording`)).status, 401)
+        })
+    )
   })
 })

@@ -17,7 +17,8 @@ const portOf = (url: string) => Number(new URL(url).port)
 
 describe("graceful stop of the start role", () => {
   it.scopedLive(
-    "SIGTERM: a slow signup through the gateway is answered, one past the grace is cut, new connections refused, exit 0",
+    "SIGTERM: a slow signup through the gateway is answered, one past the grace is cut, new connections refused, " +
+      "exit 0",
     () =>
       Effect.gen(function*() {
         const dataDir = yield* scratchDirectory("vap-shutdown-")
@@ -95,7 +96,8 @@ describe("graceful stop of the start role", () => {
         assert.match(cli.output(), /start: stopped in \d+ ms/)
         idleAgent.destroy()
         console.log(
-          `start role: SIGTERM → answered the finished request, cut the other at the grace, exited 0 after ${stoppedMs} ms`
+          `start role: SIGTERM → answered the finished request, cut the other at the grace, exited 0 after ` +
+            `${stoppedMs} ms`
         )
       }),
     { timeout: 120_000 }

@@ -30,44 +30,47 @@ describe("slow clients", () => {
         }
       }))
 
-    it.effect("what node refuses by itself is answered in the error body: a body cut short, headers too large, not HTTP", () =>
-      Effect.gen(function*() {
-        const urls = yield* TestPlatform.TestPlatformUrls
-        const ready = yield* callReady(urls.gateway, "PROVIDER_A")
-        for (const base of [urls.gateway, urls.comms]) {
-          const before = yield* tableCounts
-          const body = "{\"name\":\"cut short\""
-          // a declared length never reached: the client closes its side of the connection
-          const cut = yield* rawRequest(base, [
-            requestHead("POST", `${base}/agents`, {
-              authorization: `Bearer ${ready.key}`,
-              "content-type": "application/json",
-              "content-length": String(body.length + 100)
-            }) + body
-          ], { endAfterSending: true, stopAfterMs: GIVE_UP })
-          const huge = yield* rawRequest(
-            base,
-            [requestHead("GET", `${base}/agents`, { "x-big": "a".repeat(20_000) })],
-            { stopAfterMs: GIVE_UP }
-          )
-          const garbage = yield* rawRequest(base, ["NOT HTTP AT ALL\r\n\r\n"], { stopAfterMs: GIVE_UP })
-          for (
-            const [answer, status, code] of [[cut, 400, "INVALID_BODY"], [huge, 431, "REQUEST_HEADERS_TOO_LARGE"], [
-              garbage,
-              400,
-              "MALFORMED_REQUEST"
-            ]] as const
-          ) {
-            assert.strictEqual(answer.status, status, `${base}: ${answer.head}`)
-            const error = JSON.parse(answer.body).error
-            assert.strictEqual(error.code, code, answer.body)
-            assert.isString(error.requestId)
-            assert.match(answer.head, /connection: close/i)
-            assert.match(answer.head, /x-content-type-options: nosniff/i)
+    it.effect(
+      "what node refuses by itself is answered in the error body: a body cut short, headers too large, not HTTP",
+      () =>
+        Effect.gen(function*() {
+          const urls = yield* TestPlatform.TestPlatformUrls
+          const ready = yield* callReady(urls.gateway, "PROVIDER_A")
+          for (const base of [urls.gateway, urls.comms]) {
+            const before = yield* tableCounts
+            const body = "{\"name\":\"cut short\""
+            // a declared length never reached: the client closes its side of the connection
+            const cut = yield* rawRequest(base, [
+              requestHead("POST", `${base}/agents`, {
+                authorization: `Bearer ${ready.key}`,
+                "content-type": "application/json",
+                "content-length": String(body.length + 100)
+              }) + body
+            ], { endAfterSending: true, stopAfterMs: GIVE_UP })
+            const huge = yield* rawRequest(
+              base,
+              [requestHead("GET", `${base}/agents`, { "x-big": "a".repeat(20_000) })],
+              { stopAfterMs: GIVE_UP }
+            )
+            const garbage = yield* rawRequest(base, ["NOT HTTP AT ALL\r\n\r\n"], { stopAfterMs: GIVE_UP })
+            for (
+              const [answer, status, code] of [[cut, 400, "INVALID_BODY"], [huge, 431, "REQUEST_HEADERS_TOO_LARGE"], [
+                garbage,
+                400,
+                "MALFORMED_REQUEST"
+              ]] as const
+            ) {
+              assert.strictEqual(answer.status, status, `${base}: ${answer.head}`)
+              const error = JSON.parse(answer.body).error
+              assert.strictEqual(error.code, code, answer.body)
+              assert.isString(error.requestId)
+              assert.match(answer.head, /connection: close/i)
+              assert.match(answer.head, /x-content-type-options: nosniff/i)
+            }
+            assert.deepStrictEqual(yield* tableCounts, before)
           }
-          assert.deepStrictEqual(yield* tableCounts, before)
-        }
-      }))
+        })
+    )
 
     it.effect("a body that stops arriving: 408 REQUEST_TIMEOUT in the error body, nothing written", () =>
       Effect.gen(function*() {
@@ -106,33 +109,37 @@ describe("slow clients", () => {
         }
       }))
 
-    it.effect("a request asking to upgrade, with a body, leaves the gateway's connection to the service in step (the next request proxied on it was a 408)", () =>
-      Effect.gen(function*() {
-        const urls = yield* TestPlatform.TestPlatformUrls
-        const ready = yield* callReady(urls.gateway, "PROVIDER_A")
-        const body = JSON.stringify(Array.from({ length: 2_000 }, (_, i) => i))
-        // refused by the service on its path, before the body: its connection must not wait for that body
-        const upgrade = yield* rawRequest(urls.gateway, [
-          requestHead("GET", `${urls.gateway}/agents/%00`, {
-            authorization: `Bearer ${ready.key}`,
-            connection: "upgrade",
-            upgrade: "websocket",
-            "content-type": "application/json",
-            "content-length": String(body.length)
-          }) + body
-        ], { stopAfterMs: GIVE_UP })
-        assert.strictEqual(upgrade.status, 400, upgrade.head)
-        for (let i = 0; i < 3; i++) {
-          const started = performance.now()
-          const next = yield* post(`${urls.gateway}/agents`, {
-            token: ready.key,
-            json: { name: "after the upgrade", agent_persona_id: "x" }
-          })
-          assert.strictEqual(next.status, 400, next.text)
-          assert.strictEqual(next.body.error.code, "VALIDATION_FAILED", next.text)
-          assert.isBelow(performance.now() - started, 1_000, "answered at once")
-        }
-      }))
+    it.effect(
+      "a request asking to upgrade, with a body, leaves the gateway's connection to the service in step (the next " +
+        "request proxied on it was a 408)",
+      () =>
+        Effect.gen(function*() {
+          const urls = yield* TestPlatform.TestPlatformUrls
+          const ready = yield* callReady(urls.gateway, "PROVIDER_A")
+          const body = JSON.stringify(Array.from({ length: 2_000 }, (_, i) => i))
+          // refused by the service on its path, before the body: its connection must not wait for that body
+          const upgrade = yield* rawRequest(urls.gateway, [
+            requestHead("GET", `${urls.gateway}/agents/%00`, {
+              authorization: `Bearer ${ready.key}`,
+              connection: "upgrade",
+              upgrade: "websocket",
+              "content-type": "application/json",
+              "content-length": String(body.length)
+            }) + body
+          ], { stopAfterMs: GIVE_UP })
+          assert.strictEqual(upgrade.status, 400, upgrade.head)
+          for (let i = 0; i < 3; i++) {
+            const started = performance.now()
+            const next = yield* post(`${urls.gateway}/agents`, {
+              token: ready.key,
+              json: { name: "after the upgrade", agent_persona_id: "x" }
+            })
+            assert.strictEqual(next.status, 400, next.text)
+            assert.strictEqual(next.body.error.code, "VALIDATION_FAILED", next.text)
+            assert.isBelow(performance.now() - started, 1_000, "answered at once")
+          }
+        })
+    )
 
     it.effect("a body that trickles in for longer than the request timeout is cut off", () =>
       Effect.gen(function*() {
@@ -158,35 +165,39 @@ describe("slow clients", () => {
 
 describe("answers before the body is sent", () => {
   layer(TestPlatform.layer(), { timeout: 180_000, excludeTestServices: true })((it) => {
-    it.effect("a service refusing an upload before reading it: the gateway forwards that answer, as a direct request gets it", () =>
-      Effect.gen(function*() {
-        const urls = yield* TestPlatform.TestPlatformUrls
-        const ready = yield* callReady(urls.gateway, "PROVIDER_A")
-        const list = (yield* post(`${urls.gateway}/contact-lists`, { token: ready.key, json: { name: "early" } })).body
-        const file = "phone\n" + "+14155550100\n".repeat(2_000)
-        const body =
-          `--b\r\ncontent-disposition: form-data; name="file"; filename="c.csv"\r\ncontent-type: text/csv\r\n\r\n${file}\r\n--b--\r\n`
-        const parts = [body.slice(0, 100), body.slice(100, 8_000), body.slice(8_000, 16_000), body.slice(16_000)]
-        const cases: ReadonlyArray<readonly [string, Record<string, string>, number]> = [
-          ["no credentials", {}, 401],
-          ["Basic credentials", { authorization: "Basic dXNlcjpwYXNz" }, 401],
-          ["a made-up key", { authorization: `Bearer ${ready.key.slice(0, -8)}AAAAAAAA` }, 401],
-          ["a bad list id", { authorization: `Bearer ${ready.key}`, path: "/contact-lists/not-a-uuid/upload" }, 400]
-        ]
-        for (const [what, { path, ...headers }, status] of cases) {
-          for (const base of [urls.gateway, urls.campaign]) {
-            const url = `${base}${path ?? `/contact-lists/${list.id}/upload`}`
-            const answer = yield* rawRequest(base, [
-              requestHead("POST", url, {
-                ...headers,
-                "content-type": "multipart/form-data; boundary=b",
-                "content-length": String(Buffer.byteLength(body))
-              }),
-              ...parts
-            ], { gapMs: 300, stopAfterMs: GIVE_UP })
-            assert.strictEqual(answer.status, status, `${what} via ${base}: ${answer.head}`)
+    it.effect(
+      "a service refusing an upload before reading it: the gateway forwards that answer, as a direct request gets it",
+      () =>
+        Effect.gen(function*() {
+          const urls = yield* TestPlatform.TestPlatformUrls
+          const ready = yield* callReady(urls.gateway, "PROVIDER_A")
+          const list =
+            (yield* post(`${urls.gateway}/contact-lists`, { token: ready.key, json: { name: "early" } })).body
+          const file = "phone\n" + "+14155550100\n".repeat(2_000)
+          const body = `--b\r\ncontent-disposition: form-data; name="file"; filename="c.csv"\r\ncontent-type: ` +
+            `text/csv\r\n\r\n${file}\r\n--b--\r\n`
+          const parts = [body.slice(0, 100), body.slice(100, 8_000), body.slice(8_000, 16_000), body.slice(16_000)]
+          const cases: ReadonlyArray<readonly [string, Record<string, string>, number]> = [
+            ["no credentials", {}, 401],
+            ["Basic credentials", { authorization: "Basic dXNlcjpwYXNz" }, 401],
+            ["a made-up key", { authorization: `Bearer ${ready.key.slice(0, -8)}AAAAAAAA` }, 401],
+            ["a bad list id", { authorization: `Bearer ${ready.key}`, path: "/contact-lists/not-a-uuid/upload" }, 400]
+          ]
+          for (const [what, { path, ...headers }, status] of cases) {
+            for (const base of [urls.gateway, urls.campaign]) {
+              const url = `${base}${path ?? `/contact-lists/${list.id}/upload`}`
+              const answer = yield* rawRequest(base, [
+                requestHead("POST", url, {
+                  ...headers,
+                  "content-type": "multipart/form-data; boundary=b",
+                  "content-length": String(Buffer.byteLength(body))
+                }),
+                ...parts
+              ], { gapMs: 300, stopAfterMs: GIVE_UP })
+              assert.strictEqual(answer.status, status, `${what} via ${base}: ${answer.head}`)
+            }
           }
-        }
-      }))
+        })
+    )
   })
 })

@@ -19,7 +19,8 @@ import { callReady, get, portToName, post, waitUntil } from "./Http.js"
 
 describe("a Telnyx call across a crash of its process", () => {
   it.scopedLive(
-    "the resumed call asks Telnyx to stream to the new process; the stream comes back, the call ends and is billed once",
+    "the resumed call asks Telnyx to stream to the new process; the stream comes back, the call ends and is billed " +
+      "once",
     () =>
       Effect.gen(function*() {
         const fake = yield* FakeTelnyx.make()

@@ -42,7 +42,9 @@ class Twilio extends Context.Tag("VoiceCalls/Twilio")<Twilio, {
   readonly publicUrl: string
 }>() {}
 
-/** The platform with PROVIDER_B on FakeTwilio and a media server; its providers on fakes started beside it (as `tag`). */
+/**
+ * The platform with PROVIDER_B on FakeTwilio and a media server; its providers on fakes started beside it (as `tag`).
+ */
 const platform = <I, A>(
   tag: Context.Tag<I, A>,
   fakes: Effect.Effect<A, never, Scope.Scope>,
@@ -202,284 +204,307 @@ const streamEnded = (sessionId: string, callSid: string, signature?: string) =>
 
 describe("voice calls on Twilio Media Streams, with streaming providers", () => {
   layer(withProviders, { timeout: 120_000, excludeTestServices: true })((it) => {
-    it.scoped("greets at once, answers from the knowledge base, is cut off mid-sentence, hangs up on goodbye; billed exactly", () =>
-      Effect.gen(function*() {
-        const { comms, gateway } = yield* TestPlatform.TestPlatformUrls
-        const { fake } = yield* Twilio
-        const user = yield* callReady(gateway, "PROVIDER_B", { api: comms })
-        const kb = yield* post(`${comms}/knowledge-bases`, {
-          token: user.key,
-          json: { kbKey: `shop-${Date.now()}`, kbName: "Shop" }
-        })
-        yield* post(`${comms}/knowledge-bases/${kb.body.id}/sources`, {
-          token: user.key,
-          json: { type: "FAQ", faqs: FAQS }
-        })
-        const job = yield* post(`${comms}/knowledge-bases/${kb.body.id}/ingestion-jobs`, { token: user.key })
-        yield* waitUntil(
-          Effect.map(
-            get(`${comms}/knowledge-bases/${kb.body.id}/ingestion-jobs/${job.body.jobId}`, { token: user.key }),
-            (r) => r.body.status
-          ),
-          (status) => status === "SUCCEEDED",
-          "the knowledge base ingested"
-        )
-        const configured = yield* patch(`${comms}/agents/${user.agentId}`, {
-          token: user.key,
-          json: { name: "Ada", greetMessage: "Hello, this is Ada.", knowledgeBaseIds: [kb.body.id] }
-        })
-        assert.strictEqual(configured.status, 200, configured.text)
-        assert.deepInclude(configured.body.effectiveVoice.speechToText, { provider: "deepgram" })
-
-        const { callSid, sessionId, twiml } = yield* placeCall(user, "+14155550101")
-        // the call's instructions connect its audio to this runner's media server, the token as a <Parameter>
-        const instructions = FakeTwilioMedia.parseTwiml(twiml)
-        assert.match(instructions.stream!.url, /^ws:\/\/127\.0\.0\.1:\d+\/media\/twilio$/)
-        assert.match(instructions.stream!.parameters["token"]!, new RegExp(`^${sessionId}\\.\\d+\\.[\\w-]+$`))
-        assert.strictEqual(
-          instructions.redirect,
-          `${(yield* Twilio).publicUrl}/api/v1/telephony/twilio/stream-ended/${sessionId}`
-        )
-        assert.match(
-          twiml,
-          /^<Response><Connect><Stream url="[^"]+"><Parameter name="token" value="[^"]+"\/><\/Stream><\/Connect><Redirect method="POST">[^<]+<\/Redirect><\/Response>$/
-        )
-
-        yield* answer(callSid)
-        const stream = yield* FakeTwilioMedia.connectCall(fake, callSid)
-        const startedAt = Date.now()
-        yield* stream.until("the greeting's first audio", () => stream.audio().length > 0)
-        const firstAudioMs = stream.audio()[0]!.at - startedAt
-        // synthesised while the phone rang: it follows the stream's start at once
-        assert.isBelow(firstAudioMs, FIRST_AUDIO_BOUND_MS, `first audio ${firstAudioMs} ms after start`)
-        const session = () => detail(comms, user.key, sessionId)
-        yield* waitUntil(session(), (s) => s.transcript.length >= 1, "the greeting said")
-        assert.isTrue(stream.marks().length > 0 && stream.marks().every((m) => m.echoedAt !== undefined && !m.cleared))
-
-        // the question; the answer comes from the knowledge base through lookup_knowledge
-        const asked = yield* stream.say(yield* FakeTwilioMedia.callerLine(QUESTION))
-        yield* stream.until("the answer's first audio", () => stream.audio().some((a) => a.at > asked.endedAt))
-        const answerFrom = stream.audio().find((a) => a.at > asked.endedAt)!.at
-        // barge-in 1.5 s into the answer: the carrier's buffer is cleared within 250 ms of the caller's first sound
-        yield* stream.until("1.5 s of the answer heard", () => stream.heardMs(answerFrom) >= 1_500)
-        const interrupting = yield* Effect.fork(Effect.flatMap(FakeTwilioMedia.callerLine(INTERRUPTION), stream.say))
-        yield* stream.until("the clear", () => stream.clears().length > 0)
-        const heardMs = stream.heardMs(answerFrom)
-        const interruption = yield* Fiber.join(interrupting)
-        const reactionMs = stream.clears()[0]! - interruption.startedAt
-        // 200 ms of speech (interruption.minSpeechMs) and then at once: 202–203 ms on an idle machine. The
-        // 250 ms bar itself is held on the TestClock (ConversationEngine.test) and measured by the voice
-        // bench; here, on the real clock of a CI machine running other test files, event-loop delay counts
-        // too, so the bound only catches a clear that waits for words or for the next chunk of audio
-        assert.isAtMost(reactionMs, 500, `clear ${reactionMs} ms after the caller's onset`)
-
-        yield* waitUntil(
-          session(),
-          (s) => s.transcript.some((l: any) => l.text === "Twenty dollars a month."),
-          "the answer to the interruption"
-        )
-        yield* stream.until("the agent quiet", () => !stream.agentSpeaking())
-        yield* stream.say(yield* FakeTwilioMedia.callerLine(GOODBYE))
-        yield* completeAfterHangup(callSid, stream)
-
-        const done = yield* waitUntil(
-          session(),
-          (s) => s.status === "ENDED" && s.events.some((e: any) => e.type === "media_stopped"),
-          "the call ENDED"
-        )
-        assert.deepInclude(
-          done,
-          { outcome: "ANSWERED", endReason: "agent_hangup", provider: "PROVIDER_B" },
-          story(done)
-        )
-        const said = lines(done)
-        assert.deepStrictEqual([said[0], said[1]], ["agent: Hello, this is Ada.", `customer: ${QUESTION}`], story(done))
-        assert.deepStrictEqual(said.slice(3), [
-          `customer: ${INTERRUPTION}`,
-          "agent: Twenty dollars a month.",
-          `customer: ${GOODBYE}`,
-          "agent: Goodbye!"
-        ], story(done))
-        // the cut-off answer keeps the words the caller heard, to the word
-        const cut = done.transcript[2]
-        assert.isTrue(cut.interrupted, story(done))
-        const words = ANSWER.split(" ")
-        const kept = cut.text.split(" ")
-        assert.deepStrictEqual(kept, words.slice(0, kept.length), story(done))
-        // and the model was asked the next question with only those words as its own last turn
-        const { chat } = yield* Providers
-        const next = chat.requests().map((r) => r.body).find((b) => lastOf(b)?.content === INTERRUPTION)
-        assert.deepStrictEqual(next?.messages.at(-2), { role: "assistant", content: cut.text }, story(done))
-        const ends = fakeWordEndsMs(ANSWER)
-        assert.isAtMost(ends[kept.length - 1]!, heardMs + 50, `"${cut.text}" with ${heardMs} ms heard`)
-        assert.isAbove(ends[kept.length]!, heardMs - 50, `"${cut.text}" with ${heardMs} ms heard`)
-        // every answer has its latencies
-        for (const line of done.transcript.filter((l: any) => l.speaker === "agent").slice(1)) {
-          assert.isNotNull(line.latency, story(done))
-          assert.isAbove(line.latency.voiceToVoiceMs, 0)
-          assert.isAtLeast(line.latency.voiceToVoiceMs, line.latency.endpointingMs)
-          // the speech-to-text's final came (0 when it came before the voice detector heard the end)
-          assert.isNumber(line.latency.sttFinalLagMs, story(done))
-        }
-        const events = done.events.map((e: any) => e.type)
-        // Twilio dates its callbacks to the second; the timeline still runs forward
-        assert.deepStrictEqual(events.slice(0, 4), ["queued", "dialing", "ringing", "answered"], story(done))
-        for (const type of ["media_connected", "tool_called", "agent_hangup", "media_stopped"]) {
-          assert.include(events, type, story(done))
-        }
-        assert.deepInclude(done.events.find((e: any) => e.type === "tool_called").detail, { name: "lookup_knowledge" })
-        assert.deepStrictEqual(stream.violations(), [])
-        yield* assertBilled(done, user.key, 1000)
-        // the completed callback after the agent's hang-up changes nothing
-        assert.strictEqual(yield* fake.deliverStatusCallback(callSid), 204)
-        assert.deepInclude(yield* session(), { endReason: "agent_hangup", cost: done.cost })
-      }))
-
-    it.scoped("a backchannel and a noise do not cut the agent off; a number dictated with a pause is one turn; silence gets a reminder, then a goodbye", () =>
-      Effect.gen(function*() {
-        const { comms, gateway } = yield* TestPlatform.TestPlatformUrls
-        const { fake } = yield* Twilio
-        const user = yield* callReady(gateway, "PROVIDER_B", { api: comms })
-        const GREETING = "Hello, this is Cal from Acme. Please tell me your phone number so I can look up your account."
-        const configured = yield* patch(`${comms}/agents/${user.agentId}`, {
-          token: user.key,
-          json: { name: "Cal", greetMessage: GREETING, voice: { idle: { reminderAfterSeconds: 3, reminders: 1 } } }
-        })
-        assert.strictEqual(configured.status, 200, configured.text)
-        const { callSid, sessionId } = yield* placeCall(user, "+14155550104")
-        const session = () => detail(comms, user.key, sessionId)
-        yield* answer(callSid)
-        const stream = yield* FakeTwilioMedia.connectCall(fake, callSid)
-        yield* stream.until("the greeting's first audio", () => stream.audio().length > 0)
-        // over the greeting: "uh-huh" 1.5 s in, a noise burst 3.5 s in
-        yield* stream.until("1.5 s of the greeting heard", () => stream.heardMs() >= 1_500)
-        yield* stream.say(yield* FakeTwilioMedia.callerLine("uh-huh"))
-        yield* stream.until("3.5 s of the greeting heard", () => stream.heardMs() >= 3_500)
-        yield* stream.say(noiseFrames(300))
-        // (the agent pauses for the noise and goes on: the caller waits for the whole greeting)
-        yield* waitUntil(session(), (s) => s.transcript.length >= 1, "the greeting said to its end")
-        yield* stream.until("the greeting played", () => !stream.agentSpeaking())
-        // the number, with a pause after "four one five" longer than a sentence's end-of-turn wait
-        yield* stream.say(yield* FakeTwilioMedia.callerLine(DICTATED[0]))
-        yield* Effect.sleep("1200 millis")
-        yield* stream.say(yield* FakeTwilioMedia.callerLine(DICTATED[1]))
-        yield* waitUntil(session(), (s) => s.transcript.length >= 3, "the answer")
-        // then silence: after 3 s a reminder, after 3 s more the goodbye and the hang-up
-        yield* completeAfterHangup(callSid, stream)
-        const done = yield* waitUntil(
-          session(),
-          (s) => s.status === "ENDED" && s.events.some((e: any) => e.type === "media_stopped"),
-          "the call ENDED"
-        )
-        assert.deepStrictEqual(lines(done), [
-          `agent: ${GREETING}`,
-          `customer: ${DICTATED.join(" ")}`,
-          "agent: Thank you, I have found your account.",
-          "agent: Are you still there?",
-          "agent: It seems you've stepped away. Goodbye!"
-        ], story(done))
-        // the agent paused for the sounds and went on from where it stopped: the caller heard it all
-        assert.isAtLeast(stream.clears().length, 1, story(done))
-        assert.deepInclude(done, { outcome: "ANSWERED", endReason: "agent_hangup" }, story(done))
-        assert.deepInclude(done.events.find((e: any) => e.type === "agent_hangup").detail, { reason: "idle" })
-        assert.deepStrictEqual(stream.violations(), [])
-        yield* assertBilled(done, user.key, 1000)
-      }))
-
-    it.scoped("the line drops and comes back with a fresh token, speech-to-text reconnects, the model fails: a fallback line, a clean end", () =>
-      Effect.gen(function*() {
-        const { comms, gateway } = yield* TestPlatform.TestPlatformUrls
-        const { fake } = yield* Twilio
-        const { chat, deepgram } = yield* Providers
-        const user = yield* callReady(gateway, "PROVIDER_B", { api: comms })
-        yield* patch(`${comms}/agents/${user.agentId}`, {
-          token: user.key,
-          json: { name: "Bea", greetMessage: "Hello, this is Bea." }
-        })
-        const { callSid, sessionId, twiml } = yield* placeCall(user, "+14155550102")
-        const session = () => detail(comms, user.key, sessionId)
-        yield* answer(callSid)
-        const first = yield* FakeTwilioMedia.connectCall(fake, callSid)
-        yield* waitUntil(session(), (s) => s.transcript.length >= 1, "the greeting said")
-
-        // the socket drops; Twilio runs the <Redirect>: a fresh stream to the call's owner, a new token
-        yield* first.drop
-        yield* waitUntil(
-          session(),
-          (s) => s.events.some((e: any) => e.type === "media_stopped"),
-          "the first stream's end noticed"
-        )
-        assert.strictEqual((yield* streamEnded(sessionId, callSid, "forged")).status, 403)
-        const again = yield* streamEnded(sessionId, callSid)
-        assert.strictEqual(again.status, 200, again.text)
-        assert.match(again.headers.get("content-type") ?? "", /^text\/xml/)
-        const renewed = FakeTwilioMedia.parseTwiml(again.text)
-        const original = FakeTwilioMedia.parseTwiml(twiml)
-        assert.strictEqual(renewed.stream?.url, original.stream!.url, again.text)
-        assert.notStrictEqual(renewed.stream!.parameters["token"], original.stream!.parameters["token"])
-        assert.strictEqual(renewed.redirect, original.redirect)
-        // the spent token is not taken again; the fresh one resumes the conversation where it was
-        const replayed = yield* FakeTwilioMedia.connect({
-          url: original.stream!.url,
-          parameters: original.stream!.parameters,
-          callSid
-        })
-        yield* replayed.until("the replayed token refused", () => replayed.closed() !== undefined)
-        assert.deepStrictEqual(replayed.closed(), { code: 1008, reason: "token already used" })
-        const second = yield* FakeTwilioMedia.connect({
-          url: renewed.stream!.url,
-          parameters: renewed.stream!.parameters,
-          callSid,
-          accountSid: fake.accountSid
-        })
-        yield* waitUntil(
-          session(),
-          (s) => s.transcript.some((l: any) => l.text === RESUME_LINE),
-          "the agent back on the line"
-        )
-
-        // speech-to-text drops mid-call: the adapter reconnects, the call's log says so
-        const connections = deepgram.connections().length
-        deepgram.drop()
-        yield* deepgram.awaitConnections(connections + 1)
-        yield* waitUntil(
-          session(),
-          (s) =>
-            s.events.some((e: any) =>
-              e.type === "notice" && /speech-to-text reconnected/.test(e.detail?.message ?? "")
+    it.scoped(
+      "greets at once, answers from the knowledge base, is cut off mid-sentence, hangs up on goodbye; billed exactly",
+      () =>
+        Effect.gen(function*() {
+          const { comms, gateway } = yield* TestPlatform.TestPlatformUrls
+          const { fake } = yield* Twilio
+          const user = yield* callReady(gateway, "PROVIDER_B", { api: comms })
+          const kb = yield* post(`${comms}/knowledge-bases`, {
+            token: user.key,
+            json: { kbKey: `shop-${Date.now()}`, kbName: "Shop" }
+          })
+          yield* post(`${comms}/knowledge-bases/${kb.body.id}/sources`, {
+            token: user.key,
+            json: { type: "FAQ", faqs: FAQS }
+          })
+          const job = yield* post(`${comms}/knowledge-bases/${kb.body.id}/ingestion-jobs`, { token: user.key })
+          yield* waitUntil(
+            Effect.map(
+              get(`${comms}/knowledge-bases/${kb.body.id}/ingestion-jobs/${job.body.jobId}`, { token: user.key }),
+              (r) => r.body.status
             ),
-          "the reconnect noticed"
-        )
+            (status) => status === "SUCCEEDED",
+            "the knowledge base ingested"
+          )
+          const configured = yield* patch(`${comms}/agents/${user.agentId}`, {
+            token: user.key,
+            json: { name: "Ada", greetMessage: "Hello, this is Ada.", knowledgeBaseIds: [kb.body.id] }
+          })
+          assert.strictEqual(configured.status, 200, configured.text)
+          assert.deepInclude(configured.body.effectiveVoice.speechToText, { provider: "deepgram" })
 
-        // the model answers 500: the caller hears the fallback line, then the agent hangs up
-        const asked = chat.requests().length
-        yield* second.until("the agent quiet", () => !second.agentSpeaking())
-        yield* second.say(yield* FakeTwilioMedia.callerLine(QUESTION))
-        yield* completeAfterHangup(callSid, second)
-        const done = yield* waitUntil(
-          session(),
-          (s) => s.status === "ENDED" && s.events.filter((e: any) => e.type === "media_stopped").length === 2,
-          "the call ENDED"
-        )
-        assert.deepInclude(done, { outcome: "ANSWERED", endReason: "agent_hangup" }, story(done))
-        assert.deepStrictEqual(lines(done), [
-          "agent: Hello, this is Bea.",
-          `agent: ${RESUME_LINE}`,
-          `customer: ${QUESTION}`,
-          `agent: ${defaultSettings("").fallbackText}`
-        ], story(done))
-        const events = done.events.map((e: any) => e.type)
-        assert.strictEqual(events.filter((t: string) => t === "media_connected").length, 2, story(done))
-        assert.include(events, "media_reconnect")
-        assert.deepStrictEqual([first.violations(), second.violations()], [[], []])
-        assert.isAbove(chat.requests().length, asked)
-        yield* assertBilled(done, user.key, 1000)
+          const { callSid, sessionId, twiml } = yield* placeCall(user, "+14155550101")
+          // the call's instructions connect its audio to this runner's media server, the token as a <Parameter>
+          const instructions = FakeTwilioMedia.parseTwiml(twiml)
+          assert.match(instructions.stream!.url, /^ws:\/\/127\.0\.0\.1:\d+\/media\/twilio$/)
+          assert.match(instructions.stream!.parameters["token"]!, new RegExp(`^${sessionId}\\.\\d+\\.[\\w-]+$`))
+          assert.strictEqual(
+            instructions.redirect,
+            `${(yield* Twilio).publicUrl}/api/v1/telephony/twilio/stream-ended/${sessionId}`
+          )
+          assert.match(
+            twiml,
+            new RegExp(
+              String.raw`^<Response><Connect><Stream url="[^"]+"><Parameter name="token" value="[^"]+"\/><\/Stream>` +
+                String.raw`<\/Connect><Redirect method="POST">[^<]+<\/Redirect><\/Response>$`
+            )
+          )
 
-        // once the call is over, Twilio is told to hang up
-        const over = yield* streamEnded(sessionId, callSid)
-        assert.strictEqual(over.status, 200, over.text)
-        assert.strictEqual(over.text, "<Response><Hangup/></Response>")
-      }))
+          yield* answer(callSid)
+          const stream = yield* FakeTwilioMedia.connectCall(fake, callSid)
+          const startedAt = Date.now()
+          yield* stream.until("the greeting's first audio", () => stream.audio().length > 0)
+          const firstAudioMs = stream.audio()[0]!.at - startedAt
+          // synthesised while the phone rang: it follows the stream's start at once
+          assert.isBelow(firstAudioMs, FIRST_AUDIO_BOUND_MS, `first audio ${firstAudioMs} ms after start`)
+          const session = () => detail(comms, user.key, sessionId)
+          yield* waitUntil(session(), (s) => s.transcript.length >= 1, "the greeting said")
+          assert.isTrue(
+            stream.marks().length > 0 && stream.marks().every((m) => m.echoedAt !== undefined && !m.cleared)
+          )
+
+          // the question; the answer comes from the knowledge base through lookup_knowledge
+          const asked = yield* stream.say(yield* FakeTwilioMedia.callerLine(QUESTION))
+          yield* stream.until("the answer's first audio", () => stream.audio().some((a) => a.at > asked.endedAt))
+          const answerFrom = stream.audio().find((a) => a.at > asked.endedAt)!.at
+          // barge-in 1.5 s into the answer: the carrier's buffer is cleared within 250 ms of the caller's first sound
+          yield* stream.until("1.5 s of the answer heard", () => stream.heardMs(answerFrom) >= 1_500)
+          const interrupting = yield* Effect.fork(Effect.flatMap(FakeTwilioMedia.callerLine(INTERRUPTION), stream.say))
+          yield* stream.until("the clear", () => stream.clears().length > 0)
+          const heardMs = stream.heardMs(answerFrom)
+          const interruption = yield* Fiber.join(interrupting)
+          const reactionMs = stream.clears()[0]! - interruption.startedAt
+          // 200 ms of speech (interruption.minSpeechMs) and then at once: 202–203 ms on an idle machine. The
+          // 250 ms bar itself is held on the TestClock (ConversationEngine.test) and measured by the voice
+          // bench; here, on the real clock of a CI machine running other test files, event-loop delay counts
+          // too, so the bound only catches a clear that waits for words or for the next chunk of audio
+          assert.isAtMost(reactionMs, 500, `clear ${reactionMs} ms after the caller's onset`)
+
+          yield* waitUntil(
+            session(),
+            (s) => s.transcript.some((l: any) => l.text === "Twenty dollars a month."),
+            "the answer to the interruption"
+          )
+          yield* stream.until("the agent quiet", () => !stream.agentSpeaking())
+          yield* stream.say(yield* FakeTwilioMedia.callerLine(GOODBYE))
+          yield* completeAfterHangup(callSid, stream)
+
+          const done = yield* waitUntil(
+            session(),
+            (s) => s.status === "ENDED" && s.events.some((e: any) => e.type === "media_stopped"),
+            "the call ENDED"
+          )
+          assert.deepInclude(
+            done,
+            { outcome: "ANSWERED", endReason: "agent_hangup", provider: "PROVIDER_B" },
+            story(done)
+          )
+          const said = lines(done)
+          assert.deepStrictEqual(
+            [said[0], said[1]],
+            ["agent: Hello, this is Ada.", `customer: ${QUESTION}`],
+            story(done)
+          )
+          assert.deepStrictEqual(said.slice(3), [
+            `customer: ${INTERRUPTION}`,
+            "agent: Twenty dollars a month.",
+            `customer: ${GOODBYE}`,
+            "agent: Goodbye!"
+          ], story(done))
+          // the cut-off answer keeps the words the caller heard, to the word
+          const cut = done.transcript[2]
+          assert.isTrue(cut.interrupted, story(done))
+          const words = ANSWER.split(" ")
+          const kept = cut.text.split(" ")
+          assert.deepStrictEqual(kept, words.slice(0, kept.length), story(done))
+          // and the model was asked the next question with only those words as its own last turn
+          const { chat } = yield* Providers
+          const next = chat.requests().map((r) => r.body).find((b) => lastOf(b)?.content === INTERRUPTION)
+          assert.deepStrictEqual(next?.messages.at(-2), { role: "assistant", content: cut.text }, story(done))
+          const ends = fakeWordEndsMs(ANSWER)
+          assert.isAtMost(ends[kept.length - 1]!, heardMs + 50, `"${cut.text}" with ${heardMs} ms heard`)
+          assert.isAbove(ends[kept.length]!, heardMs - 50, `"${cut.text}" with ${heardMs} ms heard`)
+          // every answer has its latencies
+          for (const line of done.transcript.filter((l: any) => l.speaker === "agent").slice(1)) {
+            assert.isNotNull(line.latency, story(done))
+            assert.isAbove(line.latency.voiceToVoiceMs, 0)
+            assert.isAtLeast(line.latency.voiceToVoiceMs, line.latency.endpointingMs)
+            // the speech-to-text's final came (0 when it came before the voice detector heard the end)
+            assert.isNumber(line.latency.sttFinalLagMs, story(done))
+          }
+          const events = done.events.map((e: any) => e.type)
+          // Twilio dates its callbacks to the second; the timeline still runs forward
+          assert.deepStrictEqual(events.slice(0, 4), ["queued", "dialing", "ringing", "answered"], story(done))
+          for (const type of ["media_connected", "tool_called", "agent_hangup", "media_stopped"]) {
+            assert.include(events, type, story(done))
+          }
+          assert.deepInclude(done.events.find((e: any) => e.type === "tool_called").detail, {
+            name: "lookup_knowledge"
+          })
+          assert.deepStrictEqual(stream.violations(), [])
+          yield* assertBilled(done, user.key, 1000)
+          // the completed callback after the agent's hang-up changes nothing
+          assert.strictEqual(yield* fake.deliverStatusCallback(callSid), 204)
+          assert.deepInclude(yield* session(), { endReason: "agent_hangup", cost: done.cost })
+        })
+    )
+
+    it.scoped(
+      "a backchannel and a noise do not cut the agent off; a number dictated with a pause is one turn; silence gets " +
+        "a reminder, then a goodbye",
+      () =>
+        Effect.gen(function*() {
+          const { comms, gateway } = yield* TestPlatform.TestPlatformUrls
+          const { fake } = yield* Twilio
+          const user = yield* callReady(gateway, "PROVIDER_B", { api: comms })
+          const GREETING =
+            "Hello, this is Cal from Acme. Please tell me your phone number so I can look up your account."
+          const configured = yield* patch(`${comms}/agents/${user.agentId}`, {
+            token: user.key,
+            json: { name: "Cal", greetMessage: GREETING, voice: { idle: { reminderAfterSeconds: 3, reminders: 1 } } }
+          })
+          assert.strictEqual(configured.status, 200, configured.text)
+          const { callSid, sessionId } = yield* placeCall(user, "+14155550104")
+          const session = () => detail(comms, user.key, sessionId)
+          yield* answer(callSid)
+          const stream = yield* FakeTwilioMedia.connectCall(fake, callSid)
+          yield* stream.until("the greeting's first audio", () => stream.audio().length > 0)
+          // over the greeting: "uh-huh" 1.5 s in, a noise burst 3.5 s in
+          yield* stream.until("1.5 s of the greeting heard", () => stream.heardMs() >= 1_500)
+          yield* stream.say(yield* FakeTwilioMedia.callerLine("uh-huh"))
+          yield* stream.until("3.5 s of the greeting heard", () => stream.heardMs() >= 3_500)
+          yield* stream.say(noiseFrames(300))
+          // (the agent pauses for the noise and goes on: the caller waits for the whole greeting)
+          yield* waitUntil(session(), (s) => s.transcript.length >= 1, "the greeting said to its end")
+          yield* stream.until("the greeting played", () => !stream.agentSpeaking())
+          // the number, with a pause after "four one five" longer than a sentence's end-of-turn wait
+          yield* stream.say(yield* FakeTwilioMedia.callerLine(DICTATED[0]))
+          yield* Effect.sleep("1200 millis")
+          yield* stream.say(yield* FakeTwilioMedia.callerLine(DICTATED[1]))
+          yield* waitUntil(session(), (s) => s.transcript.length >= 3, "the answer")
+          // then silence: after 3 s a reminder, after 3 s more the goodbye and the hang-up
+          yield* completeAfterHangup(callSid, stream)
+          const done = yield* waitUntil(
+            session(),
+            (s) => s.status === "ENDED" && s.events.some((e: any) => e.type === "media_stopped"),
+            "the call ENDED"
+          )
+          assert.deepStrictEqual(lines(done), [
+            `agent: ${GREETING}`,
+            `customer: ${DICTATED.join(" ")}`,
+            "agent: Thank you, I have found your account.",
+            "agent: Are you still there?",
+            "agent: It seems you've stepped away. Goodbye!"
+          ], story(done))
+          // the agent paused for the sounds and went on from where it stopped: the caller heard it all
+          assert.isAtLeast(stream.clears().length, 1, story(done))
+          assert.deepInclude(done, { outcome: "ANSWERED", endReason: "agent_hangup" }, story(done))
+          assert.deepInclude(done.events.find((e: any) => e.type === "agent_hangup").detail, { reason: "idle" })
+          assert.deepStrictEqual(stream.violations(), [])
+          yield* assertBilled(done, user.key, 1000)
+        })
+    )
+
+    it.scoped(
+      "the line drops and comes back with a fresh token, speech-to-text reconnects, the model fails: a fallback " +
+        "line, a clean end",
+      () =>
+        Effect.gen(function*() {
+          const { comms, gateway } = yield* TestPlatform.TestPlatformUrls
+          const { fake } = yield* Twilio
+          const { chat, deepgram } = yield* Providers
+          const user = yield* callReady(gateway, "PROVIDER_B", { api: comms })
+          yield* patch(`${comms}/agents/${user.agentId}`, {
+            token: user.key,
+            json: { name: "Bea", greetMessage: "Hello, this is Bea." }
+          })
+          const { callSid, sessionId, twiml } = yield* placeCall(user, "+14155550102")
+          const session = () => detail(comms, user.key, sessionId)
+          yield* answer(callSid)
+          const first = yield* FakeTwilioMedia.connectCall(fake, callSid)
+          yield* waitUntil(session(), (s) => s.transcript.length >= 1, "the greeting said")
+
+          // the socket drops; Twilio runs the <Redirect>: a fresh stream to the call's owner, a new token
+          yield* first.drop
+          yield* waitUntil(
+            session(),
+            (s) => s.events.some((e: any) => e.type === "media_stopped"),
+            "the first stream's end noticed"
+          )
+          assert.strictEqual((yield* streamEnded(sessionId, callSid, "forged")).status, 403)
+          const again = yield* streamEnded(sessionId, callSid)
+          assert.strictEqual(again.status, 200, again.text)
+          assert.match(again.headers.get("content-type") ?? "", /^text\/xml/)
+          const renewed = FakeTwilioMedia.parseTwiml(again.text)
+          const original = FakeTwilioMedia.parseTwiml(twiml)
+          assert.strictEqual(renewed.stream?.url, original.stream!.url, again.text)
+          assert.notStrictEqual(renewed.stream!.parameters["token"], original.stream!.parameters["token"])
+          assert.strictEqual(renewed.redirect, original.redirect)
+          // the spent token is not taken again; the fresh one resumes the conversation where it was
+          const replayed = yield* FakeTwilioMedia.connect({
+            url: original.stream!.url,
+            parameters: original.stream!.parameters,
+            callSid
+          })
+          yield* replayed.until("the replayed token refused", () => replayed.closed() !== undefined)
+          assert.deepStrictEqual(replayed.closed(), { code: 1008, reason: "token already used" })
+          const second = yield* FakeTwilioMedia.connect({
+            url: renewed.stream!.url,
+            parameters: renewed.stream!.parameters,
+            callSid,
+            accountSid: fake.accountSid
+          })
+          yield* waitUntil(
+            session(),
+            (s) => s.transcript.some((l: any) => l.text === RESUME_LINE),
+            "the agent back on the line"
+          )
+
+          // speech-to-text drops mid-call: the adapter reconnects, the call's log says so
+          const connections = deepgram.connections().length
+          deepgram.drop()
+          yield* deepgram.awaitConnections(connections + 1)
+          yield* waitUntil(
+            session(),
+            (s) =>
+              s.events.some((e: any) =>
+                e.type === "notice" && /speech-to-text reconnected/.test(e.detail?.message ?? "")
+              ),
+            "the reconnect noticed"
+          )
+
+          // the model answers 500: the caller hears the fallback line, then the agent hangs up
+          const asked = chat.requests().length
+          yield* second.until("the agent quiet", () => !second.agentSpeaking())
+          yield* second.say(yield* FakeTwilioMedia.callerLine(QUESTION))
+          yield* completeAfterHangup(callSid, second)
+          const done = yield* waitUntil(
+            session(),
+            (s) => s.status === "ENDED" && s.events.filter((e: any) => e.type === "media_stopped").length === 2,
+            "the call ENDED"
+          )
+          assert.deepInclude(done, { outcome: "ANSWERED", endReason: "agent_hangup" }, story(done))
+          assert.deepStrictEqual(lines(done), [
+            "agent: Hello, this is Bea.",
+            `agent: ${RESUME_LINE}`,
+            `customer: ${QUESTION}`,
+            `agent: ${defaultSettings("").fallbackText}`
+          ], story(done))
+          const events = done.events.map((e: any) => e.type)
+          assert.strictEqual(events.filter((t: string) => t === "media_connected").length, 2, story(done))
+          assert.include(events, "media_reconnect")
+          assert.deepStrictEqual([first.violations(), second.violations()], [[], []])
+          assert.isAbove(chat.requests().length, asked)
+          yield* assertBilled(done, user.key, 1000)
+
+          // once the call is over, Twilio is told to hang up
+          const over = yield* streamEnded(sessionId, callSid)
+          assert.strictEqual(over.status, 200, over.text)
+          assert.strictEqual(over.text, "<Response><Hangup/></Response>")
+        })
+    )
   })
 })
 

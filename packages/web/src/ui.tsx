@@ -80,7 +80,9 @@ export const ErrorBox = ({ error }: { readonly error: ApiError | undefined }) =>
     <div class="error" role="alert">
       <strong>{error.message}</strong> <code>{error.code}</code>
       {error.details !== undefined && error.details !== null && (
-        <pre class="details">{typeof error.details === "string" ? error.details : JSON.stringify(error.details, null, 2)}</pre>
+        <pre class="details">
+          {typeof error.details === "string" ? error.details : JSON.stringify(error.details, null, 2)}
+        </pre>
       )}
     </div>
   )

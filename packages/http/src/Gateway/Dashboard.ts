@@ -76,7 +76,9 @@ interface StaticFile {
   readonly cacheControl: string
 }
 
-/** Every file of the bundle by its URL path (`/index.html`, `/assets/index-abc123.js`); undefined without index.html. */
+/**
+ * Every file of the bundle by its URL path (`/index.html`, `/assets/index-abc123.js`); undefined without index.html.
+ */
 export const loadBundle = (directory: string): ReadonlyMap<string, StaticFile> | undefined => {
   if (!fs.existsSync(path.join(directory, "index.html"))) return undefined
   const files = new Map<string, StaticFile>()

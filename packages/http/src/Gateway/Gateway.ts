@@ -101,7 +101,12 @@ const dispatch = <E, R>(
     (request) => routeFor(pathOf(request)) === undefined ? routed : proxy
   )
 
-const MergedApi = Layer.succeed(HttpApi.Api, { api: PlatformApi as any, context: Context.empty() })
+// The tag holds an API with its types erased, as `HttpApiBuilder.api` puts one there (through `any`). This API's
+// precise type is not even comparable to the erased one (its endpoints' `Schema<never>` against `Schema<any>`).
+const MergedApi = Layer.succeed(HttpApi.Api, {
+  api: PlatformApi as unknown as Context.Tag.Service<HttpApi.Api>["api"],
+  context: Context.empty()
+})
 
 export interface GatewayOptions extends Listen {
   /** CORS, rate limits and body limits; omitted: none (the bare proxy, for tests of the proxy itself). */

@@ -115,7 +115,8 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("Agents/Repo", {
         AgentRow,
         sql`
         INSERT INTO agents (id, tenant_id, brain_id, persona_id, name, greet_message, agent_prompt)
-        VALUES (${uuidv7()}, ${tenantId}, ${uuidv7()}, ${persona.id}, ${name}, ${persona.defaultGreeting}, ${persona.defaultPrompt})
+        VALUES (${uuidv7()}, ${tenantId}, ${uuidv7()}, ${persona.id}, ${name}, ${persona.defaultGreeting},
+          ${persona.defaultPrompt})
         RETURNING ${columns}
       `
       ).pipe(Effect.flatMap(toAgent), Effect.orDie)
@@ -209,8 +210,8 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("Agents/Repo", {
      * Replaces the agent's knowledge bases, in the order given; answers the ids that are not the
      * tenant's (and changes nothing then). The caller holds the agent's row.
      */
-    const setKnowledgeBases = (tenantId: TenantId, id: AgentId, kbIds: ReadonlyArray<string>) =>
-      Effect.gen(function*() {
+    const setKnowledgeBases = Effect.fn("AgentsRepo.setKnowledgeBases")(
+      function*(tenantId: TenantId, id: AgentId, kbIds: ReadonlyArray<string>) {
         const found = kbIds.length === 0 ? [] : yield* Rows.findAll(
           Schema.Struct({ id: Schema.String }),
           sql`
@@ -227,7 +228,10 @@ export class AgentsRepo extends Effect.Service<AgentsRepo>()("Agents/Repo", {
           }`
         }
         return []
-      }).pipe(Effect.orDie, Effect.ensuring(ListenerCache.invalidate(tenantId)))
+      },
+      Effect.orDie,
+      (effect, tenantId) => Effect.ensuring(effect, ListenerCache.invalidate(tenantId))
+    )
 
     return {
       listPersonas,

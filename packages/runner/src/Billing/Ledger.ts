@@ -119,7 +119,8 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
           sql`
           WITH txn AS (
             INSERT INTO ledger_transactions (id, tenant_id, kind, idempotency_key, amount, balance_after, reference)
-            VALUES (${id}, ${tenantId}, ${entry.kind}, ${entry.key}, ${entry.amount}, ${balanceAfter}, ${entry.reference})
+            VALUES (${id}, ${tenantId}, ${entry.kind}, ${entry.key}, ${entry.amount}, ${balanceAfter},
+              ${entry.reference})
             RETURNING ${transactionColumns}
           ), entries AS (
             INSERT INTO ledger_entries (id, transaction_id, tenant_id, account, amount) VALUES
@@ -133,8 +134,8 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
         )
       })
 
-    const topUp = (tenantId: TenantId, key: string, amount: number) =>
-      Effect.gen(function*() {
+    const topUp = Effect.fn("Ledger.topUp")(
+      function*(tenantId: TenantId, key: string, amount: number) {
         const wallet = yield* lockWallet(tenantId)
         const existing = yield* findTransaction(tenantId, key)
         if (existing !== undefined) {
@@ -143,7 +144,10 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
             : yield* new IdempotencyKeyReused()
         }
         return yield* post(tenantId, wallet, { kind: "top_up", key, amount, reference: null })
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      },
+      sql.withTransaction,
+      Effect.catchTag("SqlError", Effect.die)
+    )
 
     /**
      * Holds `amount` for a reservation; refused when the available balance or the concurrency limit
@@ -153,20 +157,21 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
      * already (a repeat) is not taken again; the statement cannot tell it from a refusal, so a second
      * read, outside the lock, tells them apart.
      */
-    const reserve = (
-      tenantId: TenantId,
-      id: string,
-      amount: number,
-      concurrencyLimit: number | null,
-      purpose: "call" | "message" = "call"
-    ): Effect.Effect<void, InsufficientFunds | ConcurrentCallLimit> =>
-      Effect.gen(function*() {
+    const reserve = Effect.fn("Ledger.reserve")(
+      function*(
+        tenantId: TenantId,
+        id: string,
+        amount: number,
+        concurrencyLimit: number | null,
+        purpose: "call" | "message" = "call"
+      ) {
         const limit = purpose === "call" ? concurrencyLimit : null
         const take = Rows.single(
           TakeRow,
           sql`
           WITH w AS (
-            SELECT balance, reserved, balance - reserved AS available, open_calls FROM wallets WHERE tenant_id = ${tenantId} FOR UPDATE
+            SELECT balance, reserved, balance - reserved AS available, open_calls FROM wallets
+              WHERE tenant_id = ${tenantId} FOR UPDATE
           ), ins AS (
             INSERT INTO reservations (id, tenant_id, amount, status, purpose)
             SELECT ${id}::text, ${tenantId}::uuid, ${amount}::bigint, 'open', ${purpose}::text FROM w
@@ -201,10 +206,12 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
           yield* lockWallet(tenantId)
           return yield* decide(yield* take)
         }).pipe(sql.withTransaction)
-      }).pipe(Effect.catchTag("SqlError", Effect.die))
+      },
+      Effect.catchTag("SqlError", Effect.die)
+    )
 
-    const extend = (tenantId: TenantId, id: string, step: number, amount: number) =>
-      Effect.gen(function*() {
+    const extend = Effect.fn("Ledger.extend")(
+      function*(tenantId: TenantId, id: string, step: number, amount: number) {
         const wallet = yield* lockWallet(tenantId)
         const reservation = yield* Rows.findOne(
           StatusRow,
@@ -221,10 +228,14 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
         )
         if (Option.isSome(done)) return
         if (wallet.balance - wallet.reserved < amount) return yield* new InsufficientFunds()
-        yield* sql`INSERT INTO reservation_steps (tenant_id, reservation_id, step, amount) VALUES (${tenantId}, ${id}, ${step}, ${amount})`
+        yield* sql`INSERT INTO reservation_steps (tenant_id, reservation_id, step, amount)
+          VALUES (${tenantId}, ${id}, ${step}, ${amount})`
         yield* sql`UPDATE reservations SET amount = amount + ${amount} WHERE tenant_id = ${tenantId} AND id = ${id}`
         yield* sql`UPDATE wallets SET reserved = reserved + ${amount}, updated_at = now() WHERE tenant_id = ${tenantId}`
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      },
+      sql.withTransaction,
+      Effect.catchTag("SqlError", Effect.die)
+    )
 
     /**
      * Charges `amount` (at most what is held) and releases the rest, once. Settling again answers
@@ -233,8 +244,8 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
      * first is seen: the update re-checks the row it waited for), the ledger transaction with its two
      * balancing entries, and the wallet's balance, reserved funds and open calls.
      */
-    const settle = (tenantId: TenantId, id: string, amount: number, kind: LedgerKind, reference: string | null) =>
-      Effect.gen(function*() {
+    const settle = Effect.fn("Ledger.settle")(
+      function*(tenantId: TenantId, id: string, amount: number, kind: LedgerKind, reference: string | null) {
         const txn = uuidv7()
         const closed = yield* Rows.findOne(
           Schema.Struct({ amount: Schema.Int, charged: Schema.Int }),
@@ -242,12 +253,14 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
           WITH w AS (
             SELECT balance FROM wallets WHERE tenant_id = ${tenantId} FOR UPDATE
           ), r AS (
-            UPDATE reservations v SET status = 'settled', charged = LEAST(GREATEST(${amount}::bigint, 0), v.amount), closed_at = now()
+            UPDATE reservations v SET status = 'settled', charged = LEAST(GREATEST(${amount}::bigint, 0), v.amount),
+              closed_at = now()
             WHERE v.tenant_id = ${tenantId} AND v.id = ${id} AND v.status = 'open' AND EXISTS (SELECT 1 FROM w)
             RETURNING v.amount, v.charged, v.purpose
           ), txn AS (
             INSERT INTO ledger_transactions (id, tenant_id, kind, idempotency_key, amount, balance_after, reference)
-            SELECT ${txn}::uuid, ${tenantId}::uuid, ${kind}::text, ${`settle:${id}`}::text, -r.charged, w.balance - r.charged, ${reference}::text
+            SELECT ${txn}::uuid, ${tenantId}::uuid, ${kind}::text, ${`settle:${id}`}::text, -r.charged,
+              w.balance - r.charged, ${reference}::text
             FROM r, w WHERE r.charged > 0
             RETURNING amount
           ), entries AS (
@@ -281,10 +294,12 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
           return { charged: reservation.charged, released: reservation.amount - reservation.charged }
         }
         return yield* new ReservationNotOpen()
-      }).pipe(Effect.catchTag("SqlError", Effect.die))
+      },
+      Effect.catchTag("SqlError", Effect.die)
+    )
 
-    const release = (tenantId: TenantId, id: string) =>
-      Effect.gen(function*() {
+    const release = Effect.fn("Ledger.release")(
+      function*(tenantId: TenantId, id: string) {
         yield* lockWallet(tenantId)
         const reservation = Option.getOrUndefined(
           yield* Rows.findOne(
@@ -303,7 +318,10 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
             open_calls = open_calls - ${reservation.purpose === "call" ? 1 : 0}, updated_at = now()
           WHERE tenant_id = ${tenantId}
         `
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      },
+      sql.withTransaction,
+      Effect.catchTag("SqlError", Effect.die)
+    )
 
     /**
      * Open call reservations older than `olderThanSeconds` whose call session was never written:
@@ -312,13 +330,14 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
      * its funds checked again) and its funds given back, in a transaction of its own that locks the
      * wallet first, as every other one does. Answers how many were dropped.
      */
-    const dropAbandoned = (olderThanSeconds: number) =>
-      Effect.gen(function*() {
+    const dropAbandoned = Effect.fn("Ledger.dropAbandoned")(
+      function*(olderThanSeconds: number) {
         const candidates = yield* Rows.findAll(
           Schema.Struct({ tenantId: TenantId, id: Schema.String }),
           sql`
           SELECT r.tenant_id, r.id FROM reservations r
-          WHERE r.status = 'open' AND r.purpose = 'call' AND r.created_at < now() - ${olderThanSeconds} * interval '1 second'
+          WHERE r.status = 'open' AND r.purpose = 'call'
+            AND r.created_at < now() - ${olderThanSeconds} * interval '1 second'
             AND NOT EXISTS (SELECT 1 FROM call_sessions s WHERE s.id::text = r.id)
           LIMIT 500
         `
@@ -348,7 +367,9 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
           dropped += gone
         }
         return dropped
-      }).pipe(Effect.catchTag("SqlError", Effect.die))
+      },
+      Effect.catchTag("SqlError", Effect.die)
+    )
 
     /**
      * The settlement flush: every call of the tenant whose session is ENDED and whose reservation is
@@ -361,8 +382,8 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
      * calls move once for the batch. A call is charged what its session says it cost, never more than
      * was held for it. Answers how many calls were settled and how many were seen.
      */
-    const settleEnded = (tenantId: TenantId, limit = SETTLE_BATCH) =>
-      Effect.gen(function*() {
+    const settleEnded = Effect.fn("Ledger.settleEnded")(
+      function*(tenantId: TenantId, limit = SETTLE_BATCH) {
         const txnBase = uuidv7()
         const entryBase = uuidv7()
         return yield* Rows.single(
@@ -392,13 +413,15 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
             FROM n
           ), txn AS (
             INSERT INTO ledger_transactions (id, tenant_id, kind, idempotency_key, amount, balance_after, reference)
-            SELECT ids.txn_id, ${tenantId}::uuid, 'call_charge', 'settle:' || ids.id, -ids.charged, ids.balance_after, ids.id
+            SELECT ids.txn_id, ${tenantId}::uuid, 'call_charge', 'settle:' || ids.id, -ids.charged, ids.balance_after,
+              ids.id
             FROM ids
             ON CONFLICT (tenant_id, idempotency_key) DO NOTHING
             RETURNING id, amount
           ), entries AS (
             INSERT INTO ledger_entries (id, transaction_id, tenant_id, account, amount)
-            SELECT ids.wallet_entry, t.id, ${tenantId}::uuid, 'wallet', t.amount FROM txn t JOIN ids ON ids.txn_id = t.id
+            SELECT ids.wallet_entry, t.id, ${tenantId}::uuid, 'wallet', t.amount FROM txn t JOIN ids
+              ON ids.txn_id = t.id
             UNION ALL
             SELECT ids.counter_entry, t.id, ${tenantId}::uuid, ${COUNTER_ACCOUNT.call_charge}::text, -t.amount
             FROM txn t JOIN ids ON ids.txn_id = t.id
@@ -411,9 +434,14 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
           SELECT (SELECT count(*) FROM r)::int AS settled, (SELECT count(*) FROM due)::int AS seen
         `
         )
-      }).pipe(Effect.catchTag("SqlError", Effect.die))
+      },
+      Effect.catchTag("SqlError", Effect.die)
+    )
 
-    /** Tenants with calls ENDED over `olderThanSeconds` ago whose settlement has not been flushed (a flush lost with its runner). */
+    /**
+     * Tenants with calls ENDED over `olderThanSeconds` ago whose
+     * settlement has not been flushed (a flush lost with its runner).
+     */
     const unsettledTenants = (olderThanSeconds: number) =>
       Rows.findAll(
         Schema.Struct({ tenantId: TenantId }),
@@ -435,14 +463,17 @@ export class Ledger extends Effect.Service<Ledger>()("Billing/Ledger", {
       `.pipe(Effect.asVoid, Effect.orDie)
 
     /** A charge without a reservation (messages): refused when the available balance does not cover it. */
-    const charge = (tenantId: TenantId, key: string, amount: number, kind: LedgerKind, reference: string | null) =>
-      Effect.gen(function*() {
+    const charge = Effect.fn("Ledger.charge")(
+      function*(tenantId: TenantId, key: string, amount: number, kind: LedgerKind, reference: string | null) {
         const wallet = yield* lockWallet(tenantId)
         const existing = yield* findTransaction(tenantId, `charge:${key}`)
         if (existing !== undefined) return existing
         if (wallet.balance - wallet.reserved < amount) return yield* new InsufficientFunds()
         return yield* post(tenantId, wallet, { kind, key: `charge:${key}`, amount: -amount, reference })
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      },
+      sql.withTransaction,
+      Effect.catchTag("SqlError", Effect.die)
+    )
 
     const balance = (tenantId: TenantId) =>
       Rows.findOne(

@@ -116,12 +116,14 @@ export class MessageCharges extends Effect.Service<MessageCharges>()("Billing/Me
         ), wallet AS (
           -- from the locked rows' values (w), not the statement's snapshot: see Ledger's WALLET_FROM_LOCK
           UPDATE wallets SET balance = w.balance, reserved = w.reserved + h.total, updated_at = now()
-          FROM (SELECT tenant_id, sum(amount) AS total FROM held GROUP BY tenant_id) h JOIN w ON w.tenant_id = h.tenant_id
+          FROM (SELECT tenant_id, sum(amount) AS total FROM held GROUP BY tenant_id) h JOIN w
+            ON w.tenant_id = h.tenant_id
           WHERE wallets.tenant_id = h.tenant_id
         ), refused AS (
           UPDATE messages m SET status = 'FAILED', failed_at = ${at}, next_attempt_at = NULL, claimed_until = NULL,
             last_http_status = NULL, error_code = 'INSUFFICIENT_FUNDS',
-            error_message = 'The wallet''s available balance does not cover the message (' || r.amount || ' minor units)'
+            error_message = 'The wallet''s available balance does not cover the message (' || r.amount ||
+              ' minor units)'
           FROM r
           WHERE m.id = r.id AND m.status IN ('QUEUED', 'SENDING')
             AND r.id NOT IN (SELECT id FROM fits) AND r.id NOT IN (SELECT id FROM existing)
@@ -163,7 +165,8 @@ export class MessageCharges extends Effect.Service<MessageCharges>()("Billing/Me
             walletEntry: uuidv7(),
             revenueEntry: uuidv7()
           })))
-        }::jsonb) AS r(id uuid, outcome text, at timestamptz, pmid text, next timestamptz, status int, code text, message text,
+        }::jsonb) AS r(id uuid, outcome text, at timestamptz, pmid text, next timestamptz, status int, code text,
+          message text,
                      txn uuid, "walletEntry" uuid, "revenueEntry" uuid)
         ), m AS (
           UPDATE messages m SET
@@ -186,8 +189,10 @@ export class MessageCharges extends Effect.Service<MessageCharges>()("Billing/Me
             charged = CASE WHEN m.outcome = 'Sent' THEN LEAST(m.price, v.amount) ELSE 0 END,
             closed_at = now()
           FROM m
-          WHERE m.outcome IN ('Sent', 'Failed') AND v.tenant_id = m.tenant_id AND v.id = 'message:' || m.id AND v.status = 'open'
-          RETURNING v.tenant_id, v.amount, v.charged, m.id AS message_id, m.channel, m.txn, m."walletEntry", m."revenueEntry"
+          WHERE m.outcome IN ('Sent', 'Failed') AND v.tenant_id = m.tenant_id AND v.id = 'message:' || m.id
+            AND v.status = 'open'
+          RETURNING v.tenant_id, v.amount, v.charged, m.id
+            AS message_id, m.channel, m.txn, m."walletEntry", m."revenueEntry"
         ), w AS (
           SELECT tenant_id, balance FROM wallets
           WHERE tenant_id IN (SELECT tenant_id FROM closed)
@@ -207,12 +212,15 @@ export class MessageCharges extends Effect.Service<MessageCharges>()("Billing/Me
           INSERT INTO ledger_entries (id, transaction_id, tenant_id, account, amount)
           SELECT c."walletEntry", t.id, t.tenant_id, 'wallet', t.amount FROM txn t JOIN charges c ON c.txn = t.id
           UNION ALL
-          SELECT c."revenueEntry", t.id, t.tenant_id, CASE c.channel WHEN 'SMS' THEN 'revenue:sms' ELSE 'revenue:chatapp' END, -t.amount
+          SELECT c."revenueEntry", t.id, t.tenant_id, CASE c.channel WHEN 'SMS' THEN 'revenue:sms'
+            ELSE 'revenue:chatapp' END, -t.amount
           FROM txn t JOIN charges c ON c.txn = t.id
         )
-        UPDATE wallets SET reserved = wallets.reserved - d.released, balance = wallets.balance + COALESCE(d.moved, 0), updated_at = now()
+        UPDATE wallets SET reserved = wallets.reserved - d.released, balance = wallets.balance + COALESCE(d.moved, 0),
+          updated_at = now()
         FROM (
-          SELECT c.tenant_id, sum(c.amount) AS released, (SELECT sum(t.amount) FROM txn t WHERE t.tenant_id = c.tenant_id) AS moved
+          SELECT c.tenant_id, sum(c.amount) AS released, (SELECT sum(t.amount) FROM txn t
+            WHERE t.tenant_id = c.tenant_id) AS moved
           FROM closed c GROUP BY c.tenant_id
         ) d
         WHERE wallets.tenant_id = d.tenant_id

@@ -34,8 +34,8 @@ export class Reports extends Effect.Service<Reports>()("Billing/Reports", {
         sql`TRUE`
       ])
 
-    const usage = (tenantId: TenantId, range: Range) =>
-      Effect.gen(function*() {
+    const usage = Effect.fn("Reports.usage")(
+      function*(tenantId: TenantId, range: Range) {
         const calls = yield* Rows.single(
           UsageRow,
           sql`
@@ -67,10 +67,12 @@ export class Reports extends Effect.Service<Reports>()("Billing/Reports", {
           messages: { sms: of("sms_charge")?.n ?? 0, chatApp: of("chatapp_charge")?.n ?? 0 },
           spend: { voice, sms, chatApp, total: voice + sms + chatApp }
         }, Rows.validated)
-      }).pipe(Effect.orDie)
+      },
+      Effect.orDie
+    )
 
-    const callAnalytics = (tenantId: TenantId, range: Range) =>
-      Effect.gen(function*() {
+    const callAnalytics = Effect.fn("Reports.callAnalytics")(
+      function*(tenantId: TenantId, range: Range) {
         const rows = yield* Rows.findAll(
           OutcomeRow,
           sql`
@@ -97,7 +99,9 @@ export class Reports extends Effect.Service<Reports>()("Billing/Reports", {
           answerRate: total === 0 ? 0 : Math.round((answered / total) * 10_000) / 10_000,
           averageDurationSeconds: answered === 0 ? 0 : Math.round((talk / answered) * 100) / 100
         }, Rows.validated)
-      }).pipe(Effect.orDie)
+      },
+      Effect.orDie
+    )
 
     return { usage, callAnalytics } as const
   })

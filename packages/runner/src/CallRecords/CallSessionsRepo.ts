@@ -23,7 +23,9 @@ import * as Schema from "effect/Schema"
 import { v7 as uuidv7 } from "uuid"
 import * as Rows from "../Sql/Rows.js"
 
-/** A transcript line as stored (`interrupted` and `latency` came with the conversation engine; older rows lack them). */
+/**
+ * A transcript line as stored (`interrupted` and `latency` came with the conversation engine; older rows lack them).
+ */
 const StoredLine = Schema.Struct({
   speaker: Schema.Literal("agent", "customer"),
   text: Schema.String,
@@ -33,7 +35,10 @@ const StoredLine = Schema.Struct({
 })
 type StoredLine = typeof StoredLine.Type
 
-/** The spec as stored (jsonb, written from its encoded form); its metadata's shape is checked, not the write-time limits. */
+/**
+ * The spec as stored (jsonb, written from its encoded form);
+ * its metadata's shape is checked, not the write-time limits.
+ */
 const StoredSpec = Schema.Struct({ ...CallSpec.fields, metadata: Rows.JsonObjectColumn })
 
 /**
@@ -254,7 +259,8 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
       sql`
         WITH session AS (
           INSERT INTO call_sessions (id, tenant_id, job_id, agent_id, voice_number_id, provider, from_number, to_number,
-            customer_id, campaign_id, campaign_attempt_id, metadata, direction, status, spec, currency, reserved_seconds)
+            customer_id, campaign_id, campaign_attempt_id, metadata, direction, status, spec, currency,
+              reserved_seconds)
           VALUES (${id}, ${spec.tenantId}, ${spec.jobId}, ${spec.agentId}, ${spec.voiceNumberId}, ${spec.provider},
             ${spec.fromNumber}, ${spec.toNumber}, ${spec.customerId}, ${spec.campaignId}, ${spec.campaignAttemptId},
             ${JSON.stringify(spec.metadata)}::jsonb, ${directionOf(spec)}, 'QUEUED', ${JSON.stringify(spec)}::jsonb,
@@ -276,20 +282,15 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
      * inserted already (a repeat, or another instance): nothing is reserved again. Refused, nothing is
      * written (not even a first wallet).
      */
-    const insertReserved = (
-      id: SessionId,
-      spec: CallSpec,
-      reservedSeconds: number,
-      at: number,
-      reservation: CallReservation
-    ): Effect.Effect<"inserted" | "exists", InsufficientFunds | ConcurrentCallLimit> =>
-      Effect.gen(function*() {
+    const insertReserved = Effect.fn("CallSessionsRepo.insertReserved")(
+      function*(id: SessionId, spec: CallSpec, reservedSeconds: number, at: number, reservation: CallReservation) {
         const { amount, concurrencyLimit: limit } = reservation
         const take = Rows.single(
           ReserveRow,
           sql`
           WITH w AS (
-            SELECT balance, reserved, balance - reserved AS available, open_calls FROM wallets WHERE tenant_id = ${spec.tenantId} FOR UPDATE
+            SELECT balance, reserved, balance - reserved AS available, open_calls FROM wallets
+              WHERE tenant_id = ${spec.tenantId} FOR UPDATE
           ), ok AS (
             SELECT 1 FROM w WHERE w.available >= ${amount} AND (${limit}::int IS NULL OR w.open_calls < ${limit}::int)
           ), session AS (
@@ -307,7 +308,8 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
             RETURNING amount
           ), upd AS (
             -- from the locked row's values (w), not the statement's snapshot: see Ledger's WALLET_FROM_LOCK
-            UPDATE wallets SET balance = w.balance, reserved = w.reserved + ${amount}, open_calls = w.open_calls + 1, updated_at = now()
+            UPDATE wallets SET balance = w.balance, reserved = w.reserved + ${amount}, open_calls = w.open_calls + 1,
+              updated_at = now()
             FROM w WHERE wallets.tenant_id = ${spec.tenantId} AND EXISTS (SELECT 1 FROM res)
           ), event AS (
             INSERT INTO call_events (id, session_id, type, detail, at)
@@ -336,7 +338,9 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
           `
           return yield* decide(yield* take)
         }).pipe(sql.withTransaction)
-      }).pipe(Effect.catchTag("SqlError", Effect.die))
+      },
+      Effect.catchTag("SqlError", Effect.die)
+    )
 
     const storedCall = (row: SessionRow): StoredCall => ({
       spec: row.spec,
@@ -411,8 +415,8 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
         FROM call_sessions WHERE id = ${id} AND owner_epoch = ${epoch}
       `.pipe(Effect.asVoid, Effect.orDie)
 
-    const findLog = (tenantId: TenantId, id: string) =>
-      Effect.gen(function*() {
+    const findLog = Effect.fn("CallSessionsRepo.findLog")(
+      function*(tenantId: TenantId, id: string) {
         const found = yield* Rows.findOne(
           SessionRow,
           sql`SELECT * FROM call_sessions WHERE id = ${id} AND tenant_id = ${tenantId}`
@@ -430,7 +434,9 @@ export class CallSessionsRepo extends Effect.Service<CallSessionsRepo>()("Calls/
             events: events.map((e) => ({ type: e.type, at: e.at, detail: e.detail ?? null }))
           }, Rows.validated)
         )
-      }).pipe(Effect.orDie)
+      },
+      Effect.orDie
+    )
 
     const list = (tenantId: TenantId, filter: CallLogFilter, page: PageRequest) => {
       const conditions = [

@@ -538,14 +538,15 @@ export class CallJournal extends Effect.Service<CallJournal>()("Calls/CallJourna
        * answers whether this wrote it (false: it was over already, or another instance owns the call,
        * and settles it).
        */
-      end: (request: EndRequest): Effect.Effect<boolean> =>
-        Effect.gen(function*() {
+      end: Effect.fn("CallJournal.end")(
+        function*(request: EndRequest) {
           const wanted = yield* callEnded.wants(request.event)
           const done = yield* Deferred.make<boolean>()
           pending.ends.push({ request, wanted, done })
           yield* signal(true)
           return yield* Deferred.await(done)
-        })
+        }
+      )
     } as const
   })
 }) {}

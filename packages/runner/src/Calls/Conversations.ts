@@ -49,9 +49,9 @@ export const RESUME_LINE = "Sorry, the line dropped for a moment. I'm back."
 /** How a phone conversation differs from a chat: what every agent's instructions end with. */
 export const PHONE_STYLE =
   "You are speaking with the caller on a phone call. Answer in one to three short spoken sentences, " +
-  "without lists, markdown, emoji or URLs. Spell out numbers the way they are said. If you need a fact you do not know, " +
-  "use lookup_knowledge when you have it; never invent one. When the caller wants to end the call or the conversation " +
-  "is over, say goodbye and use end_call."
+  "without lists, markdown, emoji or URLs. Spell out numbers the way they are said. If you need a fact you do not " +
+  "know, use lookup_knowledge when you have it; never invent one. When the caller wants to end the call or the " +
+  "conversation is over, say goodbye and use end_call."
 
 export interface ConversationRequest {
   readonly sessionId: SessionId
@@ -263,8 +263,10 @@ export class Conversations extends Effect.Service<Conversations>()("Voice/Conver
         )
       )
 
-    const prepare = (request: ConversationRequest): Effect.Effect<ConversationHandle, never, Scope.Scope> =>
-      Effect.gen(function*() {
+    const prepare: (request: ConversationRequest) => Effect.Effect<ConversationHandle, never, Scope.Scope> = Effect.fn(
+      "Conversations.prepare"
+    )(
+      function*(request) {
         const { agent, sessionId, tenantId } = request
         const voice = agent.effectiveVoice
         const notice = (message: string) =>
@@ -447,7 +449,8 @@ export class Conversations extends Effect.Service<Conversations>()("Voice/Conver
               )
             })
         }
-      })
+      }
+    )
 
     return { prepare } as const
   })

@@ -67,7 +67,8 @@ export class InboundCallsRepo extends Effect.Service<InboundCallsRepo>()("Calls/
       Rows.findAll(
         RouteRow,
         sql`
-        SELECT DISTINCT ON (v.tenant_id) v.tenant_id, a.id AS agent_id, v.id AS voice_number_id, v.provider, v.phone_number
+        SELECT DISTINCT ON (v.tenant_id) v.tenant_id, a.id AS agent_id, v.id
+          AS voice_number_id, v.provider, v.phone_number
         FROM voice_numbers v
         JOIN agents a ON a.tenant_id = v.tenant_id
           AND a.settings ->> 'phone_number' = v.phone_number AND a.settings ->> 'phone_provider' = v.provider
@@ -104,8 +105,8 @@ export class InboundCallsRepo extends Effect.Service<InboundCallsRepo>()("Calls/
      * same statement cannot see the first's row (its snapshot is older), so the row is read again in a
      * statement of its own.
      */
-    const sessionFor = (carrier: InboundCarrier, carrierCallId: string, tenantId: TenantId) =>
-      Effect.gen(function*() {
+    const sessionFor = Effect.fn("InboundCallsRepo.sessionFor")(
+      function*(carrier: InboundCarrier, carrierCallId: string, tenantId: TenantId) {
         // a row found neither way was forgotten in between (a call not taken after all): insert again
         for (let attempt = 1;; attempt++) {
           const inserted = yield* Rows.findOne(
@@ -127,7 +128,9 @@ export class InboundCallsRepo extends Effect.Service<InboundCallsRepo>()("Calls/
             return yield* Effect.dieMessage(`inbound call ${carrier}:${carrierCallId}: neither inserted nor found`)
           }
         }
-      }).pipe(Effect.orDie)
+      },
+      Effect.orDie
+    )
 
     /** The session of a carrier's call taken here before, if any. */
     const sessionOf = (carrier: InboundCarrier, carrierCallId: string) =>

@@ -944,7 +944,9 @@ export const LiveCallLive = LiveCallEntity.toLayer(
         for (const next of followUps) yield* applyUnlocked(held, next)
       })
 
-    /** Feeds one event through the machine and carries out what it asks, then any events that produces (the lock held). */
+    /**
+     * Feeds one event through the machine and carries out what it asks, then any events that produces (the lock held).
+     */
     const applyUnlocked = (held: Held, event: CallEvent): Effect.Effect<void> =>
       Effect.flatMap(step(held, event), (commands) => runCommands(held, commands))
 

@@ -77,17 +77,18 @@ export class Campaigns extends Effect.Service<Campaigns>()("Campaigns/Campaigns"
         })
       )
 
-    const create = (tenantId: TenantId, input: CreateCampaignRequest) =>
-      Effect.gen(function*() {
+    const create = Effect.fn("Campaigns.create")(
+      function*(tenantId: TenantId, input: CreateCampaignRequest) {
         yield* checkReferences(tenantId, input)
         return yield* repo.create(tenantId, input, yield* Clock.currentTimeMillis)
-      })
+      }
+    )
 
     const list = (tenantId: TenantId, status: CampaignStatus | undefined, page: PageRequest) =>
       repo.list(tenantId, status, page)
 
-    const update = (tenantId: TenantId, id: CampaignId, patch: UpdateCampaignRequest) =>
-      Effect.gen(function*() {
+    const update = Effect.fn("Campaigns.update")(
+      function*(tenantId: TenantId, id: CampaignId, patch: UpdateCampaignRequest) {
         yield* get(tenantId, id)
         yield* checkReferences(tenantId, patch)
         const updated = yield* repo.update(tenantId, id, patch, yield* Clock.currentTimeMillis)
@@ -104,11 +105,12 @@ export class Campaigns extends Effect.Service<Campaigns>()("Campaigns/Campaigns"
           case "Updated":
             return updated.campaign
         }
-      })
+      }
+    )
 
     /** Schedules dialing at `at` (now when null or past); the references must still be usable. */
-    const schedule = (tenantId: TenantId, id: CampaignId, at: Date | null) =>
-      Effect.gen(function*() {
+    const schedule = Effect.fn("Campaigns.schedule")(
+      function*(tenantId: TenantId, id: CampaignId, at: Date | null) {
         const campaign = yield* get(tenantId, id)
         yield* checkReferences(tenantId, campaign)
         yield* orDieTransport(entity(id).Schedule({ tenantId, at: at === null ? null : at.getTime() }))
@@ -120,10 +122,11 @@ export class Campaigns extends Effect.Service<Campaigns>()("Campaigns/Campaigns"
           scheduledAt: after.scheduledAt!,
           updatedAt: after.updatedAt
         })
-      })
+      }
+    )
 
-    const command = (name: "Pause" | "Resume" | "Abort") => (tenantId: TenantId, id: CampaignId) =>
-      Effect.gen(function*() {
+    const command = (name: "Pause" | "Resume" | "Abort") =>
+      Effect.fn(`Campaigns.${name.toLowerCase()}`)(function*(tenantId: TenantId, id: CampaignId) {
         yield* get(tenantId, id)
         yield* orDieTransport(entity(id)[name]({ tenantId }))
         return yield* get(tenantId, id)
@@ -143,8 +146,8 @@ export class Campaigns extends Effect.Service<Campaigns>()("Campaigns/Campaigns"
     const attempts = (tenantId: TenantId, id: CampaignId, page: PageRequest) =>
       Effect.zipRight(get(tenantId, id), repo.attempts(tenantId, id, page))
 
-    const progress = (tenantId: TenantId, id: CampaignId) =>
-      Effect.gen(function*() {
+    const progress = Effect.fn("Campaigns.progress")(
+      function*(tenantId: TenantId, id: CampaignId) {
         const c: Campaign = yield* get(tenantId, id)
         const [contacts, attemptRows, work, now] = yield* Effect.all([
           repo.contactCounts(id),
@@ -183,7 +186,8 @@ export class Campaigns extends Effect.Service<Campaigns>()("Campaigns/Campaigns"
           nextWindowOpensAt: waiting && opens !== undefined ? new Date(opens) : null,
           nextAttemptAt: c.status === "RUNNING" || c.status === "PAUSED" ? work.nextDue : null
         })
-      })
+      }
+    )
 
     return {
       create,

@@ -38,8 +38,8 @@ import { type CallReservation, SESSION_INSERT_COLUMNS, sessionRowOf } from "../C
 import * as Rows from "../Sql/Rows.js"
 
 const COLUMNS = `id, tenant_id, name, description, agent_id, voice_number_id, contact_list_id, status, status_reason,
-  total_contacts, dialed_contacts, answered_contacts, dial_timeout, max_attempts, redial_delay_min, max_concurrent_calls,
-  scheduled_at, started_at, completed_at, timezone, call_window_start, call_window_end, call_days,
+  total_contacts, dialed_contacts, answered_contacts, dial_timeout, max_attempts, redial_delay_min,
+  max_concurrent_calls, scheduled_at, started_at, completed_at, timezone, call_window_start, call_window_end, call_days,
   jsonb_build_object('enabled', recipient_hours_enabled, 'start', recipient_hours_start, 'end', recipient_hours_end)
     AS recipient_calling_hours,
   metadata, created_at, updated_at`
@@ -97,7 +97,10 @@ export interface ClaimBatch {
   readonly openCalls: number | null
   /** False when the campaign is not RUNNING under this owner's epoch (nothing was claimed). */
   readonly owned: boolean
-  /** The campaign's agent as the claim saw it (null: gone) and whether its voice number is there: nothing was claimed unless both are. */
+  /**
+   * The campaign's agent as the claim saw it (null: gone) and whether
+   * its voice number is there: nothing was claimed unless both are.
+   */
   readonly agentActive: boolean | null
   readonly numberPresent: boolean
 }
@@ -270,7 +273,8 @@ export const ATTEMPTS_DIALED_CTES = `
     RETURNING t.campaign_id, t.attempt_number
   ), campaigns_dialed AS (
     UPDATE campaigns g SET dialed_contacts = g.dialed_contacts + n.first
-    FROM (SELECT campaign_id, count(*)::int AS first FROM attempts_dialed WHERE attempt_number = 1 GROUP BY campaign_id) n
+    FROM (SELECT campaign_id, count(*)::int AS first FROM attempts_dialed WHERE attempt_number = 1
+      GROUP BY campaign_id) n
     WHERE g.id = n.campaign_id
   )`
 
@@ -313,7 +317,8 @@ export const ATTEMPTS_ENDED_CTES = `
     WHERE cc.campaign_id = k.campaign_id AND cc.contact_id = k.contact_id AND cc.state = 'IN_PROGRESS'
     RETURNING cc.campaign_id, k.outcome
   ), campaigns_ended AS (
-    UPDATE campaigns g SET answered_contacts = g.answered_contacts + n.answered, dialed_contacts = g.dialed_contacts + n.first
+    UPDATE campaigns g SET answered_contacts = g.answered_contacts + n.answered,
+      dialed_contacts = g.dialed_contacts + n.first
     FROM (
       SELECT campaign_id, sum(answered)::int AS answered, sum(first)::int AS first FROM (
         SELECT campaign_id, CASE WHEN outcome = 'ANSWERED' THEN 1 ELSE 0 END AS answered, 0 AS first FROM contacts_ended
@@ -381,8 +386,8 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
       ).pipe(Effect.orDie)
 
     /** Changes a DRAFT, once the patch merged with what is stored is still valid. */
-    const update = (tenantId: TenantId, id: CampaignId, patch: UpdateCampaignRequest, now: number) =>
-      Effect.gen(function*() {
+    const update = Effect.fn("CampaignsRepo.update")(
+      function*(tenantId: TenantId, id: CampaignId, patch: UpdateCampaignRequest, now: number) {
         const found = yield* find(tenantId, id, { lock: true })
         if (Option.isNone(found)) return { _tag: "NotFound" } as UpdateResult
         const c = found.value
@@ -422,11 +427,14 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
         `
         )
         return { _tag: "Updated", campaign } as UpdateResult
-      }).pipe(sql.withTransaction, Effect.orDie)
+      },
+      sql.withTransaction,
+      Effect.orDie
+    )
 
     /** Deletes the campaign and its attempts unless it is scheduled, running or paused. */
-    const remove = (tenantId: TenantId, id: CampaignId) =>
-      Effect.gen(function*() {
+    const remove = Effect.fn("CampaignsRepo.remove")(
+      function*(tenantId: TenantId, id: CampaignId) {
         const deleted = yield* sql`
           DELETE FROM campaigns
           WHERE id = ${id} AND tenant_id = ${tenantId} AND status IN ${sql.in(DELETABLE)}
@@ -435,7 +443,9 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
         if (deleted.length > 0) return "deleted" as const
         const exists = yield* sql`SELECT 1 FROM campaigns WHERE id = ${id} AND tenant_id = ${tenantId}`
         return exists.length > 0 ? "active" as const : "not_found" as const
-      }).pipe(Effect.orDie)
+      },
+      Effect.orDie
+    )
 
     /**
      * An instance of the campaign's entity starting takes the next owner epoch: from then on only its
@@ -478,8 +488,8 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
      * Copies the list into the campaign (in the transaction that starts dialing): each contact once,
      * in list order; numbers on the do-not-call list are recorded as skipped attempts at once.
      */
-    const snapshot = (campaign: Campaign, now: number) =>
-      Effect.gen(function*() {
+    const snapshot = Effect.fn("CampaignsRepo.snapshot")(
+      function*(campaign: Campaign, now: number) {
         const at = new Date(now)
         yield* sql`
           INSERT INTO campaign_contacts (campaign_id, contact_id, position, phone_number, name, state, next_attempt_at)
@@ -497,7 +507,9 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
         )
         yield* sql`UPDATE campaigns SET total_contacts = ${n} WHERE id = ${campaign.id}`
         return n
-      }).pipe(Effect.orDie)
+      },
+      Effect.orDie
+    )
 
     /**
      * One SKIPPED attempt for every skipped contact that has none yet. Their ids are UUIDv7 like
@@ -511,15 +523,18 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
           SELECT cc.contact_id, cc.attempts
           FROM campaign_contacts cc
           WHERE cc.campaign_id = ${campaign.id} AND cc.state = 'SKIPPED'
-            AND NOT EXISTS (SELECT 1 FROM campaign_attempts a WHERE a.campaign_id = cc.campaign_id AND a.contact_id = cc.contact_id)
+            AND NOT EXISTS (SELECT 1 FROM campaign_attempts a WHERE a.campaign_id = cc.campaign_id
+              AND a.contact_id = cc.contact_id)
           ORDER BY cc.position
         `
         )
         if (skipped.length === 0) return
         const rows = skipped.map((s) => ({ id: uuidv7(), contact_id: s.contactId, attempt_number: s.attempts + 1 }))
         yield* sql`
-          INSERT INTO campaign_attempts (id, campaign_id, tenant_id, contact_id, attempt_number, status, skip_reason, claimed_at)
-          SELECT x.id, ${campaign.id}, ${campaign.tenantId}, x.contact_id, x.attempt_number, 'SKIPPED', 'DO_NOT_CALL', ${at}
+          INSERT INTO campaign_attempts (id, campaign_id, tenant_id, contact_id, attempt_number, status, skip_reason,
+            claimed_at)
+          SELECT x.id, ${campaign.id}, ${campaign.tenantId}, x.contact_id, x.attempt_number, 'SKIPPED', 'DO_NOT_CALL',
+            ${at}
           FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id uuid, contact_id uuid, attempt_number integer)
           ON CONFLICT DO NOTHING
         `
@@ -527,8 +542,10 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
 
     /** The agent's state and the voice number's columns (`n`: the number, left-joined by the caller). */
     const referenceColumns = (campaign: Campaign) =>
-      sql`(SELECT a.is_active FROM agents a WHERE a.id = ${campaign.agentId} AND a.tenant_id = ${campaign.tenantId}) AS agent_active,
-          n.id AS number_id, n.phone_number AS number_phone_number, n.provider AS number_provider, n.label AS number_label,
+      sql`(SELECT a.is_active FROM agents a WHERE a.id = ${campaign.agentId} AND a.tenant_id = ${campaign.tenantId})
+        AS agent_active,
+          n.id AS number_id, n.phone_number AS number_phone_number, n.provider AS number_provider, n.label
+            AS number_label,
           n.created_at AS number_created_at, n.updated_at AS number_updated_at`
 
     /** Attempts placed and not ended, and the earliest redial still to come. */
@@ -537,9 +554,12 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
         WorkloadRow,
         sql`
         SELECT
-          (SELECT count(*)::int FROM campaign_attempts WHERE campaign_id = ${id} AND status IN ('CLAIMED', 'DIALED')) AS open,
-          (SELECT count(*)::int FROM campaign_contacts WHERE campaign_id = ${id} AND state IN ('PENDING', 'IN_PROGRESS')) AS pending,
-          (SELECT min(next_attempt_at) FROM campaign_contacts WHERE campaign_id = ${id} AND state = 'PENDING') AS next_due
+          (SELECT count(*)::int FROM campaign_attempts WHERE campaign_id = ${id} AND status IN ('CLAIMED', 'DIALED'))
+            AS open,
+          (SELECT count(*)::int FROM campaign_contacts WHERE campaign_id = ${id} AND state
+            IN ('PENDING', 'IN_PROGRESS')) AS pending,
+          (SELECT min(next_attempt_at) FROM campaign_contacts WHERE campaign_id = ${id} AND state = 'PENDING')
+            AS next_due
       `
       ).pipe(Effect.orDie)
 
@@ -556,9 +576,12 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
         sql`
         WITH w AS (
           SELECT
-            (SELECT count(*)::int FROM campaign_attempts WHERE campaign_id = ${campaign.id} AND status IN ('CLAIMED', 'DIALED')) AS open,
-            (SELECT count(*)::int FROM campaign_contacts WHERE campaign_id = ${campaign.id} AND state IN ('PENDING', 'IN_PROGRESS')) AS pending,
-            (SELECT min(next_attempt_at) FROM campaign_contacts WHERE campaign_id = ${campaign.id} AND state = 'PENDING') AS next_due
+            (SELECT count(*)::int FROM campaign_attempts WHERE campaign_id = ${campaign.id} AND status
+              IN ('CLAIMED', 'DIALED')) AS open,
+            (SELECT count(*)::int FROM campaign_contacts WHERE campaign_id = ${campaign.id} AND state
+              IN ('PENDING', 'IN_PROGRESS')) AS pending,
+            (SELECT min(next_attempt_at) FROM campaign_contacts WHERE campaign_id = ${campaign.id}
+              AND state = 'PENDING') AS next_due
         ), due AS (
           SELECT cc.contact_id, cc.phone_number, cc.attempts, (d.phone_number IS NOT NULL) AS dnc,
             row_number() OVER (ORDER BY cc.next_attempt_at, cc.position) AS ord
@@ -566,11 +589,13 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
           LEFT JOIN dnc_numbers d ON d.tenant_id = ${campaign.tenantId} AND d.phone_number = cc.phone_number
           WHERE cc.campaign_id = ${campaign.id} AND cc.state = 'PENDING' AND cc.next_attempt_at <= ${new Date(now)}
           ORDER BY cc.next_attempt_at, cc.position
-          LIMIT (SELECT GREATEST(CASE WHEN ${withinCapacity} THEN LEAST(${limit}::int, ${campaign.maxConcurrentCalls}::int - w.open)
+          LIMIT (SELECT GREATEST(CASE WHEN ${withinCapacity}
+            THEN LEAST(${limit}::int, ${campaign.maxConcurrentCalls}::int - w.open)
             ELSE ${limit}::int END, 0) FROM w)
         )
         SELECT w.open, w.pending, w.next_due,
-          (SELECT json_agg(json_build_object('contactId', contact_id, 'phoneNumber', phone_number, 'attempts', attempts, 'dnc', dnc)
+          (SELECT json_agg(json_build_object('contactId', contact_id, 'phoneNumber', phone_number, 'attempts',
+            attempts, 'dnc', dnc)
             ORDER BY ord) FROM due) AS due,
           ${referenceColumns(campaign)}
         FROM w
@@ -619,8 +644,10 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
             AND EXISTS (SELECT 1 FROM campaigns g WHERE g.id = ${campaign.id} AND g.owner_epoch = ${epoch})
           RETURNING contact_id, attempts
         )
-        INSERT INTO campaign_attempts (id, campaign_id, tenant_id, contact_id, attempt_number, status, session_id, claimed_at)
-        SELECT ${uuidv7()}, ${campaign.id}, ${campaign.tenantId}, c.contact_id, c.attempts, 'CLAIMED', ${uuidv7()}, ${new Date(
+        INSERT INTO campaign_attempts (id, campaign_id, tenant_id, contact_id, attempt_number, status, session_id,
+          claimed_at)
+        SELECT ${uuidv7()}, ${campaign.id}, ${campaign.tenantId}, c.contact_id, c.attempts, 'CLAIMED', ${uuidv7()},
+          ${new Date(
           now
         )}
         FROM c
@@ -638,14 +665,14 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
      * reserved funds and open calls moved once. A `LiveCall` started for one of these sessions finds
      * it, reserved, and dials it.
      */
-    const claimBatch = (
-      campaign: Campaign,
-      epoch: number,
-      requests: ReadonlyArray<ClaimRequest>,
-      now: number,
-      reservation: CallReservation
-    ) =>
-      Effect.gen(function*() {
+    const claimBatch = Effect.fn("CampaignsRepo.claimBatch")(
+      function*(
+        campaign: Campaign,
+        epoch: number,
+        requests: ReadonlyArray<ClaimRequest>,
+        now: number,
+        reservation: CallReservation
+      ) {
         if (requests.length === 0) {
           return {
             claimed: [],
@@ -679,11 +706,14 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
           ), refs AS (
             -- the agent and the voice number, checked as the pass checked them: a claim made a pace slot
             -- after its pass (a second at 1 dial/s) takes nothing when either has gone meanwhile
-            SELECT (SELECT a.is_active FROM agents a WHERE a.id = ${campaign.agentId} AND a.tenant_id = ${campaign.tenantId}) AS agent_active,
-              EXISTS (SELECT 1 FROM voice_numbers n WHERE n.id = ${campaign.voiceNumberId} AND n.tenant_id = ${campaign.tenantId}) AS number_present
+            SELECT (SELECT a.is_active FROM agents a WHERE a.id = ${campaign.agentId}
+              AND a.tenant_id = ${campaign.tenantId}) AS agent_active,
+              EXISTS (SELECT 1 FROM voice_numbers n WHERE n.id = ${campaign.voiceNumberId}
+                AND n.tenant_id = ${campaign.tenantId}) AS number_present
           ), allowed AS (
             SELECT LEAST(${k}::int,
-              CASE WHEN ${amount}::bigint > 0 THEN LEAST(w.available / ${amount}::bigint, ${k}::bigint)::int ELSE ${k}::int END,
+              CASE WHEN ${amount}::bigint > 0 THEN LEAST(w.available / ${amount}::bigint, ${k}::bigint)::int
+                ELSE ${k}::int END,
               CASE WHEN ${limit}::int IS NULL THEN ${k}::int ELSE GREATEST(${limit}::int - w.open_calls, 0) END) AS n
             FROM w, g, refs WHERE refs.agent_active AND refs.number_present
           ), x AS (
@@ -696,12 +726,16 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
             LIMIT COALESCE((SELECT n FROM allowed), 0)
             FOR UPDATE OF cc SKIP LOCKED
           ), c AS (
-            UPDATE campaign_contacts cc SET state = 'IN_PROGRESS', attempts = cc.attempts + 1, awaiting_local_hours = false
-            FROM picked WHERE cc.campaign_id = ${campaign.id} AND cc.contact_id = picked.contact_id AND cc.state = 'PENDING'
+            UPDATE campaign_contacts cc SET state = 'IN_PROGRESS', attempts = cc.attempts + 1,
+              awaiting_local_hours = false
+            FROM picked WHERE cc.campaign_id = ${campaign.id} AND cc.contact_id = picked.contact_id
+              AND cc.state = 'PENDING'
             RETURNING cc.contact_id, cc.attempts
           ), a AS (
-            INSERT INTO campaign_attempts (id, campaign_id, tenant_id, contact_id, attempt_number, status, session_id, claimed_at)
-            SELECT x.attempt_id, ${campaign.id}, ${campaign.tenantId}, c.contact_id, c.attempts, 'CLAIMED', x.session_id, ${at}
+            INSERT INTO campaign_attempts (id, campaign_id, tenant_id, contact_id, attempt_number, status, session_id,
+              claimed_at)
+            SELECT x.attempt_id, ${campaign.id}, ${campaign.tenantId}, c.contact_id, c.attempts, 'CLAIMED',
+              x.session_id, ${at}
             FROM c JOIN x ON x.contact_id = c.contact_id
             RETURNING id, contact_id, session_id
           ), s AS (
@@ -726,7 +760,8 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
             FROM w WHERE wallets.tenant_id = ${campaign.tenantId} AND EXISTS (SELECT 1 FROM r)
           )
           SELECT
-            (SELECT json_agg(json_build_object('id', a.id, 'contactId', a.contact_id, 'sessionId', a.session_id)) FROM a) AS claimed,
+            (SELECT json_agg(json_build_object('id', a.id, 'contactId', a.contact_id, 'sessionId', a.session_id))
+              FROM a) AS claimed,
             (SELECT available FROM w) AS available, (SELECT open_calls FROM w) AS open_calls,
             (SELECT count(*) FROM g)::int AS owned,
             (SELECT agent_active FROM refs) AS agent_active, (SELECT number_present FROM refs) AS number_present
@@ -745,7 +780,9 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
           numberPresent: row.numberPresent
         }
         return batch
-      }).pipe(Effect.orDie)
+      },
+      Effect.orDie
+    )
 
     /**
      * Claims of a batch that were not started (the campaign paused, the window closed, the contact's
@@ -791,7 +828,8 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
           RETURNING a.contact_id
         )
         UPDATE campaign_contacts cc SET attempts = cc.attempts - 1,
-          state = CASE WHEN (SELECT status FROM campaigns WHERE id = ${campaign.id}) IN ('RUNNING', 'PAUSED', 'SCHEDULED')
+          state = CASE WHEN (SELECT status FROM campaigns WHERE id = ${campaign.id})
+            IN ('RUNNING', 'PAUSED', 'SCHEDULED')
             THEN 'PENDING' ELSE 'CANCELLED' END,
           next_attempt_at = GREATEST(cc.next_attempt_at, COALESCE(x.until, cc.next_attempt_at)),
           awaiting_local_hours = x.until IS NOT NULL
@@ -808,8 +846,10 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
           WHERE campaign_id = ${campaign.id} AND contact_id = ${contactId} AND state = 'PENDING'
           RETURNING contact_id, attempts
         )
-        INSERT INTO campaign_attempts (id, campaign_id, tenant_id, contact_id, attempt_number, status, skip_reason, claimed_at)
-        SELECT ${uuidv7()}, ${campaign.id}, ${campaign.tenantId}, c.contact_id, c.attempts, 'SKIPPED', ${reason}, ${new Date(
+        INSERT INTO campaign_attempts (id, campaign_id, tenant_id, contact_id, attempt_number, status, skip_reason,
+          claimed_at)
+        SELECT ${uuidv7()}, ${campaign.id}, ${campaign.tenantId}, c.contact_id, c.attempts, 'SKIPPED', ${reason},
+          ${new Date(
         now
       )}
         FROM c
@@ -902,7 +942,8 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
       Rows.findAll(
         AttemptCountRow,
         sql`
-        SELECT status, outcome, count(*)::int AS n FROM campaign_attempts WHERE campaign_id = ${id} GROUP BY status, outcome
+        SELECT status, outcome, count(*)::int AS n FROM campaign_attempts WHERE campaign_id = ${id}
+          GROUP BY status, outcome
       `
       ).pipe(Effect.orDie)
 
@@ -915,8 +956,8 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
 
     // -- do-not-call ----------------------------------------------------------
 
-    const addDnc = (tenantId: TenantId, phoneNumber: string, reason: string | null) =>
-      Effect.gen(function*() {
+    const addDnc = Effect.fn("CampaignsRepo.addDnc")(
+      function*(tenantId: TenantId, phoneNumber: string, reason: string | null) {
         yield* sql`
           INSERT INTO dnc_numbers (tenant_id, phone_number, reason) VALUES (${tenantId}, ${phoneNumber}, ${reason})
           ON CONFLICT (tenant_id, phone_number) DO UPDATE SET reason = COALESCE(EXCLUDED.reason, dnc_numbers.reason)
@@ -924,10 +965,13 @@ export class CampaignsRepo extends Effect.Service<CampaignsRepo>()("Campaigns/Ca
         return yield* Rows.single(
           DncRow,
           sql`
-          SELECT phone_number, reason, created_at FROM dnc_numbers WHERE tenant_id = ${tenantId} AND phone_number = ${phoneNumber}
+          SELECT phone_number, reason, created_at FROM dnc_numbers WHERE tenant_id = ${tenantId}
+            AND phone_number = ${phoneNumber}
         `
         )
-      }).pipe(Effect.orDie)
+      },
+      Effect.orDie
+    )
 
     const listDnc = (tenantId: TenantId, page: PageRequest) =>
       Rows.page(

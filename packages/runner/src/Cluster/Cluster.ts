@@ -64,7 +64,9 @@ export const defaultClusterOptions: ClusterOptions = {
 /** The `application_name` of a runner's database connections: `pg_stat_activity` shows who holds what. */
 export const runnerApplicationName = (host: string, port: number) => `voiceagent runner ${host}:${port}`
 
-/** How many of the runner's connections this database shows (in its own database: a server may hold several platforms). */
+/**
+ * How many of the runner's connections this database shows (in its own database: a server may hold several platforms).
+ */
 const connectionsOf = (sql: SqlClient.SqlClient, address: RunnerAddress.RunnerAddress) =>
   Rows.single(
     Schema.Struct({ n: Schema.Int }),
@@ -233,7 +235,10 @@ const platformTimed = (sharding: Sharding.Sharding["Type"], platform: Clock.Cloc
   }
 }
 
-/** `cluster` with the `Sharding` it outputs replaced by {@link platformTimed}'s, on the clock of the fiber that builds it. */
+/**
+ * `cluster` with the `Sharding` it outputs replaced by
+ * {@link platformTimed}'s, on the clock of the fiber that builds it.
+ */
 const withPlatformClock = <ROut, E, RIn>(
   cluster: Layer.Layer<ROut | Sharding.Sharding, E, RIn>
 ): Layer.Layer<ROut | Sharding.Sharding, E, RIn> =>

@@ -62,7 +62,8 @@ export class DeadLetters extends Effect.Service<DeadLetters>()("Cluster/DeadLett
 
     const record = (letter: DeadLetter) =>
       sql`
-        INSERT INTO dead_letters (id, entity_type, entity_id, rpc, request_id, payload, cause, attempts, runner, created_at)
+        INSERT INTO dead_letters (id, entity_type, entity_id, rpc, request_id, payload, cause, attempts, runner,
+          created_at)
         VALUES (${uuidv7()}, ${storable(letter.entityType)}, ${
         storable(letter.entityId)
       }, ${letter.rpc}, ${letter.requestId},

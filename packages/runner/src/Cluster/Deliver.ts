@@ -27,7 +27,6 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
-import type * as FiberId from "effect/FiberId"
 import * as FiberRef from "effect/FiberRef"
 import * as FiberRefs from "effect/FiberRefs"
 import * as Option from "effect/Option"
@@ -85,7 +84,7 @@ const runDetached = <A, E>(send: Effect.Effect<A, E>): Effect.Effect<Exit.Exit<A
   Effect.uninterruptibleMask((restore) =>
     Effect.withFiberRuntime((caller, status) => {
       const refs = caller.getFiberRefs()
-      const current = new Map<FiberRef.FiberRef<any>, readonly [readonly [FiberId.Single, any]]>()
+      const current: Parameters<typeof FiberRefs.unsafeMake>[0] = new Map()
       for (const ref of FiberRefs.fiberRefs(refs)) {
         current.set(ref, [[
           caller.id(),

@@ -56,8 +56,8 @@ export class ContactListsRepo extends Effect.Service<ContactListsRepo>()("Contac
       `
       ).pipe(Effect.orDie)
 
-    const update = (tenantId: TenantId, id: ContactListId, patch: { name?: string; metadata?: JsonObject }) =>
-      Effect.gen(function*() {
+    const update = Effect.fn("ContactListsRepo.update")(
+      function*(tenantId: TenantId, id: ContactListId, patch: { name?: string; metadata?: JsonObject }) {
         const found = yield* find(tenantId, id, { lock: true })
         if (Option.isNone(found)) return Option.none<ContactList>()
         const metadata = patch.metadata === undefined
@@ -75,11 +75,14 @@ export class ContactListsRepo extends Effect.Service<ContactListsRepo>()("Contac
         `
         )
         return Option.some(updated)
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", nameTaken))
+      },
+      sql.withTransaction,
+      Effect.catchTag("SqlError", nameTaken)
+    )
 
     /** Deletes the list and its contacts, unless a scheduled, running or paused campaign holds it. */
-    const remove = (tenantId: TenantId, id: ContactListId) =>
-      Effect.gen(function*() {
+    const remove = Effect.fn("ContactListsRepo.remove")(
+      function*(tenantId: TenantId, id: ContactListId) {
         const deleted = yield* Rows.findAll(
           IdRow,
           sql`
@@ -94,7 +97,9 @@ export class ContactListsRepo extends Effect.Service<ContactListsRepo>()("Contac
         if (deleted.length > 0) return "deleted" as const
         const exists = yield* sql`SELECT 1 FROM contact_lists WHERE id = ${id} AND tenant_id = ${tenantId}`
         return exists.length > 0 ? "in_use" as const : "not_found" as const
-      }).pipe(Effect.orDie)
+      },
+      Effect.orDie
+    )
 
     return { create, list, find, update, remove } as const
   })

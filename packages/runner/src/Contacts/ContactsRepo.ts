@@ -43,14 +43,15 @@ export class ContactsRepo extends Effect.Service<ContactsRepo>()("Contacts/Repo"
     const adjustCount = (listId: ContactListId, delta: number) =>
       delta === 0
         ? Effect.void
-        : sql`UPDATE contact_lists SET contact_count = contact_count + ${delta}, updated_at = now() WHERE id = ${listId}`
+        : sql`UPDATE contact_lists SET contact_count = contact_count + ${delta}, updated_at = now()
+          WHERE id = ${listId}`
 
     /**
      * Inserts the contacts in one statement, skipping phones the list already has. Answers, in
      * the input's order, whether each one was inserted; `None` when the list is not the tenant's.
      */
-    const insertMany = (scope: ListScope, contacts: ReadonlyArray<ValidContact>) =>
-      Effect.gen(function*() {
+    const insertMany = Effect.fn("ContactsRepo.insertMany")(
+      function*(scope: ListScope, contacts: ReadonlyArray<ValidContact>) {
         if (!(yield* lockList(scope))) return Option.none<ReadonlyArray<boolean>>()
         if (contacts.length === 0) return Option.some<ReadonlyArray<boolean>>([])
         const rows = contacts.map((c) => ({
@@ -86,7 +87,10 @@ export class ContactsRepo extends Effect.Service<ContactsRepo>()("Contacts/Repo"
         yield* adjustCount(scope.listId, inserted.length)
         const insertedPhones = new Set(inserted.map((r) => r.phoneNumber))
         return Option.some(contacts.map((c) => insertedPhones.has(c.phoneNumber)))
-      }).pipe(sql.withTransaction, Effect.orDie)
+      },
+      sql.withTransaction,
+      Effect.orDie
+    )
 
     /**
      * Oldest first; `limit` undefined reads the whole list. The offset is walked in the
@@ -117,7 +121,8 @@ export class ContactsRepo extends Effect.Service<ContactsRepo>()("Contacts/Repo"
       Rows.findOne(
         ContactRow,
         sql`
-        SELECT ${columns} FROM contacts WHERE id = ${id} AND contact_list_id = ${scope.listId} AND tenant_id = ${scope.tenantId}
+        SELECT ${columns} FROM contacts WHERE id = ${id} AND contact_list_id = ${scope.listId}
+          AND tenant_id = ${scope.tenantId}
       `
       ).pipe(Effect.orDie)
 
@@ -154,8 +159,8 @@ export class ContactsRepo extends Effect.Service<ContactsRepo>()("Contacts/Repo"
       `
       ).pipe(Effect.catchTag("SqlError", phoneTaken))
 
-    const remove = (scope: ListScope, id: ContactId) =>
-      Effect.gen(function*() {
+    const remove = Effect.fn("ContactsRepo.remove")(
+      function*(scope: ListScope, id: ContactId) {
         if (!(yield* lockList(scope))) return false
         const deleted = yield* Rows.findAll(
           IdRow,
@@ -165,7 +170,10 @@ export class ContactsRepo extends Effect.Service<ContactsRepo>()("Contacts/Repo"
         )
         yield* adjustCount(scope.listId, -deleted.length)
         return deleted.length > 0
-      }).pipe(sql.withTransaction, Effect.orDie)
+      },
+      sql.withTransaction,
+      Effect.orDie
+    )
 
     return { insertMany, page, find, findByPhone, findForTenant, update, remove } as const
   })

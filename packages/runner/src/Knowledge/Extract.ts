@@ -357,20 +357,20 @@ const oneLine = (value: string): string => value.replace(/\s+/g, " ").trim()
 
 /** `ul` without bullets, `ol` numbered `1. `, nested lists indented by the builder. */
 const plainList: FormatCallback = (elem, walk, builder, formatOptions) => {
-  const items = (elem.children ?? []).filter((child: any) => child.type !== "text" || !/^\s*$/.test(child.data))
+  const items = (elem.children ?? []).filter((child) => child.type !== "text" || !/^\s*$/.test(String(child.data)))
   if (items.length === 0) return
   const nested = elem.parent?.name === "li"
   const ordered = elem.name === "ol"
   let index = Number(elem.attribs?.start ?? "1")
   if (!Number.isFinite(index)) index = 1
-  const prefixes = items.map((child: any) => child.name === "li" && ordered ? `${index++}. ` : "")
+  const prefixes = items.map((child) => child.name === "li" && ordered ? `${index++}. ` : "")
   builder.openList({
     interRowLineBreaks: 1,
     leadingLineBreaks: nested ? 1 : (formatOptions.leadingLineBreaks ?? 2),
     maxPrefixLength: Math.max(0, ...prefixes.map((p: string) => p.length)),
     prefixAlign: "left"
   })
-  items.forEach((child: any, i: number) => {
+  items.forEach((child, i) => {
     builder.openListItem({ prefix: prefixes[i] })
     walk([child], builder)
     builder.closeListItem()

@@ -213,8 +213,10 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
           const hash = contentHash({ sourceType: "URL", content: result.right.content, faqs: null })
           if (hash === doc.contentHash) continue
           yield* sql`
-            UPDATE kb_documents SET content = ${result.right.content}, content_hash = ${hash}, format = ${result.right.format},
-              size_bytes = ${result.right.sizeBytes}, status = CASE WHEN status = 'REMOVED' THEN status ELSE 'PENDING' END,
+            UPDATE kb_documents SET content = ${result.right.content}, content_hash = ${hash},
+              format = ${result.right.format},
+              size_bytes = ${result.right.sizeBytes}, status = CASE WHEN status = 'REMOVED' THEN status ELSE 'PENDING'
+                END,
               updated_at = ${now}
             WHERE id = ${doc.id}
           `
@@ -291,7 +293,8 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
         const doc = Option.getOrUndefined(found)
         if (doc === undefined || doc.status === "REMOVED" || doc.contentHash !== item.contentHash) {
           // removed or replaced since the job was planned: the next job takes it up as it is now
-          yield* sql`UPDATE kb_job_items SET status = 'DONE' WHERE job_id = ${job.id} AND document_id = ${item.documentId}`
+          yield* sql`UPDATE kb_job_items SET status = 'DONE' WHERE job_id = ${job.id}
+            AND document_id = ${item.documentId}`
           yield* sql`UPDATE kb_ingestion_jobs SET documents_done = documents_done + 1 WHERE id = ${job.id}`
           return
         }
@@ -337,12 +340,14 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
         const now = yield* nowDate
         yield* Effect.gen(function*() {
           yield* sql`
-            UPDATE kb_documents SET status = 'INGESTED', ingested_hash = ${item.contentHash}, ingested_embedder = ${embedder.id},
+            UPDATE kb_documents SET status = 'INGESTED', ingested_hash = ${item.contentHash},
+              ingested_embedder = ${embedder.id},
               chunk_count = ${chunks.length}, last_error = NULL, ingested_at = ${now}, updated_at = ${now}
             WHERE id = ${doc.id} AND status <> 'REMOVED'
           `
           yield* sql`UPDATE kb_job_items SET status = 'DONE' WHERE job_id = ${job.id} AND document_id = ${doc.id}`
-          yield* sql`UPDATE kb_ingestion_jobs SET documents_done = documents_done + 1, updated_at = ${now} WHERE id = ${job.id}`
+          yield* sql`UPDATE kb_ingestion_jobs SET documents_done = documents_done + 1, updated_at = ${now}
+            WHERE id = ${job.id}`
         }).pipe(sql.withTransaction)
       })
 
@@ -353,7 +358,8 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
         const now = yield* nowDate
         yield* Effect.gen(function*() {
           yield* sql`DELETE FROM kb_documents WHERE id = ${item.documentId} AND status = 'REMOVED'`
-          yield* sql`UPDATE kb_job_items SET status = 'DONE' WHERE job_id = ${job.id} AND document_id = ${item.documentId}`
+          yield* sql`UPDATE kb_job_items SET status = 'DONE' WHERE job_id = ${job.id}
+            AND document_id = ${item.documentId}`
           yield* sql`
             UPDATE kb_ingestion_jobs SET documents_done = documents_done + 1, documents_removed = documents_removed + 1,
               updated_at = ${now}
@@ -485,20 +491,20 @@ export class Ingestion extends Effect.Service<Ingestion>()("Knowledge/Ingestion"
       )
 
     /** Runs a job while a fiber keeps its lease alive. */
-    const runLeased = (job: JobRow) =>
-      Effect.gen(function*() {
+    const runLeased = Effect.fn("Ingestion.run")(
+      function*(job: JobRow) {
         const keepAlive = yield* renewLease(job.id).pipe(
           Effect.orDie,
           Effect.repeat(Schedule.spaced(Duration.millis(Math.max(1, Math.floor(leaseMillis / 3))))),
           Effect.fork
         )
         yield* run(job).pipe(Effect.ensuring(Fiber.interrupt(keepAlive)))
-      }).pipe(
-        Effect.annotateLogs({ ingestionJob: job.id, knowledgeBase: job.kbId }),
-        Effect.catchAllCause((cause) =>
-          Effect.logError("ingestion job failed unexpectedly; it resumes when its lease expires", cause)
-        )
+      },
+      (effect, job) => Effect.annotateLogs(effect, { ingestionJob: job.id, knowledgeBase: job.kbId }),
+      Effect.catchAllCause((cause) =>
+        Effect.logError("ingestion job failed unexpectedly; it resumes when its lease expires", cause)
       )
+    )
 
     /**
      * The worker: takes jobs while there are any, up to `concurrency` at once, then sleeps until a

@@ -58,7 +58,8 @@ export type KnowledgeBaseRow = typeof KnowledgeBaseRow.Type
 const KB_COLUMNS = `k.id, k.tenant_id, k.kb_key, k.kb_name, k.description, k.retrieval_score_threshold, k.metadata,
   k.embedder, k.pending_embedder, k.generation, k.collection, k.created_at, k.updated_at,
   (SELECT count(*) FROM kb_documents d WHERE d.kb_id = k.id AND d.status <> 'REMOVED') AS document_count,
-  (SELECT coalesce(sum(d.chunk_count), 0) FROM kb_documents d WHERE d.kb_id = k.id AND d.status <> 'REMOVED') AS chunk_count,
+  (SELECT coalesce(sum(d.chunk_count), 0) FROM kb_documents d WHERE d.kb_id = k.id AND d.status <> 'REMOVED')
+    AS chunk_count,
   (SELECT max(j.finished_at) FROM kb_ingestion_jobs j
     WHERE j.kb_id = k.id AND j.status IN ('SUCCEEDED', 'COMPLETED_WITH_ERRORS')) AS last_ingested_at,
   EXISTS (SELECT 1 FROM kb_ingestion_jobs j WHERE j.kb_id = k.id AND j.status IN ('QUEUED', 'RUNNING')) AS ingesting,
@@ -262,10 +263,10 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
     const forgetSearchTarget = (kbId: string) => Effect.sync(() => targetCache.forget(kbId))
 
     /** A knowledge base's documents or jobs, newest first, with their total. */
-    const pageOf = <Row, A>(
+    const pageOf = <Row, I, A>(
       table: "kb_documents" | "kb_ingestion_jobs",
       columns: ReturnType<typeof sql.literal>,
-      row: Schema.Schema<Row, any>,
+      row: Schema.Schema<Row, I>,
       kbId: KnowledgeBaseId,
       page: PageRequest,
       to: (row: Row) => A
@@ -292,8 +293,8 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
         Effect.orDie
       )
 
-    const create = (kb: NewKnowledgeBase) =>
-      Effect.gen(function*() {
+    const create = Effect.fn("KnowledgeBasesRepo.create")(
+      function*(kb: NewKnowledgeBase) {
         const now = yield* nowDate
         yield* sql`
           INSERT INTO knowledge_bases (id, tenant_id, kb_key, kb_name, description, retrieval_score_threshold, metadata,
@@ -302,7 +303,8 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
             ${JSON.stringify(kb.metadata)}::jsonb, ${kb.embedder}, ${kb.collection}, ${now}, ${now})
         `.pipe(Effect.catchTag("SqlError", keyTaken))
         return yield* Effect.map(find(kb.tenantId, kb.id), Option.getOrThrow)
-      })
+      }
+    )
 
     const keyExists = (tenantId: TenantId, kbKey: string) =>
       Rows.findAll(IdRow, sql`SELECT id FROM knowledge_bases WHERE tenant_id = ${tenantId} AND kb_key = ${kbKey}`).pipe(
@@ -321,8 +323,8 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
       ).pipe(Effect.map(({ items, total }) => ({ items: items.map(toKnowledgeBase), total })))
 
     /** Applies the changes (metadata already merged by the caller); none when it does not exist. */
-    const update = (tenantId: TenantId, id: KnowledgeBaseId, changes: KnowledgeBaseChanges) =>
-      Effect.gen(function*() {
+    const update = Effect.fn("KnowledgeBasesRepo.update")(
+      function*(tenantId: TenantId, id: KnowledgeBaseId, changes: KnowledgeBaseChanges) {
         const now = yield* nowDate
         const updated = yield* Rows.findAll(
           IdRow,
@@ -348,7 +350,8 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
         if (updated.length === 0) return Option.none<KnowledgeBaseRow>()
         yield* forgetSearchTarget(id)
         return yield* find(tenantId, id)
-      })
+      }
+    )
 
     const remove = (tenantId: TenantId, id: KnowledgeBaseId) =>
       Rows.findAll(IdRow, sql`DELETE FROM knowledge_bases WHERE id = ${id} AND tenant_id = ${tenantId} RETURNING id`)
@@ -361,8 +364,8 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
     // --- documents ---------------------------------------------------------------------------
 
     /** Inserts every document or none; none when the knowledge base does not exist. */
-    const addDocuments = (tenantId: TenantId, kbId: KnowledgeBaseId, documents: ReadonlyArray<NewDocument>) =>
-      Effect.gen(function*() {
+    const addDocuments = Effect.fn("KnowledgeBasesRepo.addDocuments")(
+      function*(tenantId: TenantId, kbId: KnowledgeBaseId, documents: ReadonlyArray<NewDocument>) {
         const now = yield* nowDate
         const kb = yield* Rows.findOne(
           IdRow,
@@ -376,9 +379,11 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
           const row = yield* Rows.single(
             DocumentRow,
             sql`
-            INSERT INTO kb_documents (id, kb_id, tenant_id, source_type, title, url, file_name, format, size_bytes, content,
+            INSERT INTO kb_documents (id, kb_id, tenant_id, source_type, title, url, file_name, format, size_bytes,
+              content,
               faqs, content_hash, status, created_at, updated_at)
-            VALUES (${uuidv7()}, ${kbId}, ${tenantId}, ${d.sourceType}, ${d.title}, ${d.url}, ${d.fileName}, ${d.format},
+            VALUES (${uuidv7()}, ${kbId}, ${tenantId}, ${d.sourceType}, ${d.title}, ${d.url}, ${d.fileName},
+              ${d.format},
               ${d.sizeBytes}, ${d.content}, ${d.faqs === null ? null : JSON.stringify(d.faqs)}::jsonb, ${d.contentHash},
               'PENDING', ${now}, ${now})
             RETURNING ${documentColumns}
@@ -387,7 +392,10 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
           rows.push(row)
         }
         return Option.some(rows.map(toDocument))
-      }).pipe(sql.withTransaction, Effect.orDie)
+      },
+      sql.withTransaction,
+      Effect.orDie
+    )
 
     const listDocuments = (kbId: KnowledgeBaseId, page: PageRequest) =>
       pageOf("kb_documents", documentColumns, DocumentRow, kbId, page, toDocument)
@@ -400,20 +408,23 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
         )
 
     /** Marks it REMOVED (idempotent); false when there is no such document. */
-    const removeDocument = (kbId: KnowledgeBaseId, id: KbDocumentId) =>
-      Effect.gen(function*() {
+    const removeDocument = Effect.fn("KnowledgeBasesRepo.removeDocument")(
+      function*(kbId: KnowledgeBaseId, id: KbDocumentId) {
         const now = yield* nowDate
         const rows = yield* Rows.findAll(
           IdRow,
           sql`
-          UPDATE kb_documents SET status = 'REMOVED', updated_at = CASE WHEN status = 'REMOVED' THEN updated_at ELSE ${now} END
+          UPDATE kb_documents SET status = 'REMOVED', updated_at = CASE WHEN status = 'REMOVED' THEN updated_at
+            ELSE ${now} END
           WHERE id = ${id} AND kb_id = ${kbId}
           RETURNING id
         `
         )
         yield* forgetSearchTarget(kbId)
         return rows.length > 0
-      }).pipe(Effect.orDie)
+      },
+      Effect.orDie
+    )
 
     /** Documents queries leave out: removed, their chunks not yet purged. */
     const removedDocumentIds = (kbId: KnowledgeBaseId) =>
@@ -428,8 +439,8 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
      * Queues a job, or answers the one already waiting (asking for `full` upgrades it). One
      * statement on the partial unique index, so concurrent requests get the same job.
      */
-    const enqueueJob = (tenantId: TenantId, kbId: KnowledgeBaseId, full: boolean) =>
-      Effect.gen(function*() {
+    const enqueueJob = Effect.fn("KnowledgeBasesRepo.enqueueJob")(
+      function*(tenantId: TenantId, kbId: KnowledgeBaseId, full: boolean) {
         const now = yield* nowDate
         return yield* Rows.single(
           Schema.Struct({ id: IngestionJobId, status: IngestionJobStatus }),
@@ -441,7 +452,9 @@ export class KnowledgeBasesRepo extends Effect.Service<KnowledgeBasesRepo>()("Kn
           RETURNING id, status
         `
         )
-      }).pipe(Effect.orDie)
+      },
+      Effect.orDie
+    )
 
     const findJob = (kbId: KnowledgeBaseId, id: IngestionJobId) =>
       Rows.findOne(JobRow, sql`SELECT ${jobColumns} FROM kb_ingestion_jobs WHERE id = ${id} AND kb_id = ${kbId}`).pipe(

@@ -43,7 +43,10 @@ export interface OpenAiEmbedderOptions {
   readonly model: string
   /** Sent as a bearer token; no `Authorization` header when unset or empty (local servers). */
   readonly apiKey?: string | undefined
-  /** Sent as the `dimensions` request field (text-embedding-3 models shorten their vectors) and expected as the vector length. */
+  /**
+   * Sent as the `dimensions` request field (text-embedding-3 models
+   * shorten their vectors) and expected as the vector length.
+   */
   readonly dimensions?: number | undefined
   /** Inputs per request, 64 unless set; at most 2048. */
   readonly batchSize?: number | undefined

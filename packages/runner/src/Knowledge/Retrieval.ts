@@ -73,8 +73,8 @@ export class Retrieval extends Effect.Service<Retrieval>()("Knowledge/Retrieval"
      * Several knowledge bases (an agent's): the query embedded once per embedder, each searched,
      * the results merged best first. A knowledge base that cannot be searched is left out and logged.
      */
-    const searchAll = (tenantId: TenantId, kbIds: ReadonlyArray<string>, query: string, topK: number) =>
-      Effect.gen(function*() {
+    const searchAll = Effect.fn("Retrieval.searchAll")(
+      function*(tenantId: TenantId, kbIds: ReadonlyArray<string>, query: string, topK: number) {
         const targets = yield* repo.searchTargets(tenantId, kbIds)
         const vectors = new Map<string, ReadonlyArray<number> | null>()
         const results: Array<RetrievedChunk> = []
@@ -96,7 +96,8 @@ export class Retrieval extends Effect.Service<Retrieval>()("Knowledge/Retrieval"
           )
         }
         return results.sort((a, b) => b.score - a.score).slice(0, topK)
-      })
+      }
+    )
 
     return { search, searchAll } as const
   }),

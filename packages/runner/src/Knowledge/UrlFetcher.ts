@@ -155,7 +155,8 @@ export const parseAllowList = (value: string): Either.Either<ReadonlyArray<strin
     else if (!entry.includes("/") && !entry.includes(":") && isHostname(entry)) entries.push(normalizeHostname(entry))
     else {
       return Either.left(
-        `"${entry}" is not an IP address, a CIDR range (10.0.0.0/8) or a hostname (intranet.example); wildcards, schemes and ports are not supported`
+        `"${entry}" is not an IP address, a CIDR range (10.0.0.0/8) or a hostname (intranet.example); wildcards, ` +
+          `schemes and ports are not supported`
       )
     }
   }

@@ -75,7 +75,10 @@ export class MessagingSettings extends Context.Tag("Messaging/Settings")<Messagi
     Layer.succeed(MessagingSettings, options)
 }
 
-/** An active campaign of the agent, with its sender candidates: jsonb `templates` and `agentSettings` in their JSON form. */
+/**
+ * An active campaign of the agent, with its sender candidates:
+ * jsonb `templates` and `agentSettings` in their JSON form.
+ */
 const CampaignRow = Schema.Union(
   Schema.Struct({
     channel: Schema.Literal("CHATAPP"),
@@ -169,7 +172,8 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
           CampaignRow,
           sql`
           SELECT 'CHATAPP' AS channel, c.id, c.templates, c.phone_number_id AS campaign_sender, NULL AS provider,
-                 (SELECT n.phone_number_id FROM chatapp_agent_numbers n WHERE n.tenant_id = c.tenant_id AND n.agent_id = c.agent_id) AS attached,
+                 (SELECT n.phone_number_id FROM chatapp_agent_numbers n WHERE n.tenant_id = c.tenant_id
+                   AND n.agent_id = c.agent_id) AS attached,
                  (SELECT a.settings FROM agents a WHERE a.id = c.agent_id) AS agent_settings
           FROM chatapp_campaigns c WHERE c.tenant_id = ${tenantId} AND c.agent_id = ${agentId} AND c.is_active
           UNION ALL
@@ -199,8 +203,8 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
       Effect.map(sendingFor(event), (sending) => sending.length > 0).pipe(Effect.orDie)
 
     /** The outbox listener: runs in the transaction that ends the call. Answers whether a message was queued. */
-    const onCallEnded = (event: CallEndedEvent) =>
-      Effect.gen(function*() {
+    const onCallEnded = Effect.fn("MessageOutbox.onCallEnded")(
+      function*(event: CallEndedEvent) {
         const direction = event.direction
         if (direction === "WEB") return false
         const sending = yield* sendingFor(event)
@@ -208,7 +212,8 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
         const to = (direction === "OUTGOING" ? event.toNumber : event.fromNumber) ?? ""
         const [contact] = event.customerId === null ? [] : yield* Rows.findAll(
           ContactRow,
-          sql`SELECT name, email, metadata FROM contacts WHERE id = ${event.customerId} AND tenant_id = ${event.tenantId}`
+          sql`SELECT name, email, metadata FROM contacts WHERE id = ${event.customerId}
+            AND tenant_id = ${event.tenantId}`
         )
         const context = {
           name: contact?.name ?? null,
@@ -277,7 +282,9 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
           }
         }
         return queued
-      }).pipe(Effect.orDie)
+      },
+      Effect.orDie
+    )
 
     /**
      * Writes one message. Its price is fixed here, in the same statement, from the tenant's rate card
@@ -299,11 +306,13 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
       const failed = m.sender === null
       const rate = m.channel === "SMS"
         ? sql`CASE WHEN r.voice_per_minute IS NOT NULL THEN r.sms_per_segment ELSE ${platformRates.smsPerSegment} END`
-        : sql`CASE WHEN r.voice_per_minute IS NOT NULL THEN r.chatapp_per_message ELSE ${platformRates.chatAppPerMessage} END`
+        : sql`CASE WHEN r.voice_per_minute IS NOT NULL THEN r.chatapp_per_message
+          ELSE ${platformRates.chatAppPerMessage} END`
       return sql`
         INSERT INTO messages (
           id, tenant_id, channel, session_id, campaign_id, agent_id, contact_id, call_direction, call_outcome,
-          to_number, sender, provider, template_name, language_code, body, body_parameters, dlt_sender_id, dlt_template_id,
+          to_number, sender, provider, template_name, language_code, body, body_parameters, dlt_sender_id,
+            dlt_template_id,
           encoding, segments, price, currency, status, error_code, error_message, next_attempt_at, created_at, failed_at
         ) SELECT
           ${uuidv7()}, ${m.event.tenantId}, ${m.channel}, ${m.event.sessionId}, ${m.campaignId}, ${m.event.agentId},
@@ -314,7 +323,8 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
           ${
         failed
           ? (m.channel === "CHATAPP"
-            ? "No sender: attach a number to the agent, set the campaign's phoneNumberId or the agent's settings.phoneNumberId"
+            ? "No sender: attach a number to the agent, set the campaign's phoneNumberId or the agent's " +
+              "settings.phoneNumberId"
             : "No sender: set the campaign's senderNumber or the agent's settings.phone_number")
           : null
       },
@@ -339,7 +349,8 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
           ORDER BY next_attempt_at LIMIT ${limit}
           FOR UPDATE SKIP LOCKED
         )
-        RETURNING id, tenant_id, channel, to_number, sender, provider, template_name, language_code, body, body_parameters,
+        RETURNING id, tenant_id, channel, to_number, sender, provider, template_name, language_code, body,
+          body_parameters,
                   dlt_sender_id, dlt_template_id, encoding, price
       `
       ).pipe(Effect.orDie)
@@ -359,7 +370,8 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
             ELSE status END,
           delivered_at = CASE WHEN ${s.status} IN ('delivered', 'read') AND status IN ('SENT', 'DELIVERED', 'READ')
             THEN COALESCE(delivered_at, ${s.at}) ELSE delivered_at END,
-          read_at = CASE WHEN ${s.status} = 'read' AND status IN ('SENT', 'DELIVERED', 'READ') THEN COALESCE(read_at, ${s.at}) ELSE read_at END,
+          read_at = CASE WHEN ${s.status} = 'read' AND status IN ('SENT', 'DELIVERED', 'READ')
+            THEN COALESCE(read_at, ${s.at}) ELSE read_at END,
           failed_at = CASE WHEN ${s.status} = 'failed' AND status = 'SENT' THEN ${s.at} ELSE failed_at END,
           error_code = CASE WHEN ${s.status} = 'failed' AND status = 'SENT' THEN ${
         s.error?.code ?? "FAILED"
@@ -371,12 +383,8 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
       `
 
     /** Records a webhook's statuses and replies; answers how many of each were new. */
-    const recordInbound = (
-      tenantId: TenantId,
-      statuses: ReadonlyArray<InboundStatus>,
-      replies: ReadonlyArray<InboundReply>
-    ) =>
-      Effect.gen(function*() {
+    const recordInbound = Effect.fn("MessageOutbox.recordInbound")(
+      function*(tenantId: TenantId, statuses: ReadonlyArray<InboundStatus>, replies: ReadonlyArray<InboundReply>) {
         let newStatuses = 0
         let newReplies = 0
         for (const s of statuses) {
@@ -394,8 +402,10 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
         }
         for (const r of replies) {
           const inserted = yield* sql`
-            INSERT INTO chatapp_replies (id, tenant_id, provider_message_id, from_number, phone_number_id, type, text, contact_name, payload, received_at)
-            VALUES (${uuidv7()}, ${tenantId}, ${r.providerMessageId}, ${r.from}, ${r.phoneNumberId}, ${r.type}, ${r.text},
+            INSERT INTO chatapp_replies (id, tenant_id, provider_message_id, from_number, phone_number_id, type, text,
+              contact_name, payload, received_at)
+            VALUES (${uuidv7()}, ${tenantId}, ${r.providerMessageId}, ${r.from}, ${r.phoneNumberId}, ${r.type},
+              ${r.text},
                     ${r.contactName}, ${JSON.stringify(r.raw ?? null)}::jsonb, ${r.at})
             ON CONFLICT (tenant_id, provider_message_id) DO NOTHING
             RETURNING id
@@ -403,13 +413,16 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
           newReplies += inserted.length
         }
         return { statuses: newStatuses, replies: newReplies }
-      }).pipe(sql.withTransaction, Effect.orDie)
+      },
+      sql.withTransaction,
+      Effect.orDie
+    )
 
-    /** Statuses that arrived before the sends were recorded (the platform can be that quick): one read for the batch. */
-    const applyEarlyStatuses = (
-      sent: ReadonlyArray<{ readonly tenantId: TenantId; readonly providerMessageId: string }>
-    ) =>
-      Effect.gen(function*() {
+    /**
+     * Statuses that arrived before the sends were recorded (the platform can be that quick): one read for the batch.
+     */
+    const applyEarlyStatuses = Effect.fn("MessageOutbox.applyEarlyStatuses")(
+      function*(sent: ReadonlyArray<{ readonly tenantId: TenantId; readonly providerMessageId: string }>) {
         if (sent.length === 0) return
         const early = yield* Rows.findAll(
           EarlyStatusRow,
@@ -429,7 +442,9 @@ export class MessageOutbox extends Effect.Service<MessageOutbox>()("Messaging/Ou
             error: e.errorCode === null ? null : { code: e.errorCode, title: e.errorTitle ?? "" }
           })
         }
-      }).pipe(Effect.orDie)
+      },
+      Effect.orDie
+    )
 
     /** When the next message falls due (a retry, or a claim running out); `undefined` when none waits. */
     const nextDueAt = Rows.single(

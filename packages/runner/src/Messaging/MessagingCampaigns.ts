@@ -47,9 +47,9 @@ const SMS_COLUMNS =
   "id, tenant_id, agent_id, name, sender_number, sender_provider, is_active, templates, created_at, updated_at"
 export const MESSAGE_COLUMNS =
   "id, channel, session_id, campaign_id, agent_id, contact_id, call_direction, call_outcome, " +
-  "to_number AS \"to\", sender, provider, adapter, template_name, language_code, body, body_parameters, encoding, segments, " +
-  "cost, currency, status, provider_message_id, attempts, last_http_status, error_code, error_message, next_attempt_at, " +
-  "created_at, sent_at, delivered_at, read_at, failed_at"
+  "to_number AS \"to\", sender, provider, adapter, template_name, language_code, body, body_parameters, encoding, " +
+  "segments, cost, currency, status, provider_message_id, attempts, last_http_status, error_code, error_message, " +
+  "next_attempt_at, created_at, sent_at, delivered_at, read_at, failed_at"
 
 const chatAppTemplates = (templates: ReadonlyArray<ChatAppTemplateMappingInput>) =>
   templates.map((t) => ({
@@ -100,14 +100,15 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
     // Chat-app campaigns
     // -------------------------------------------------------------------------
 
-    const createChatApp = (tenantId: TenantId, input: CreateChatAppCampaignRequest) =>
-      Effect.gen(function*() {
+    const createChatApp = Effect.fn("MessagingCampaigns.createChatApp")(
+      function*(tenantId: TenantId, input: CreateChatAppCampaignRequest) {
         const agent = yield* requireAgent(tenantId, input.agentId)
         const at = yield* now
         return yield* Rows.single(
           ChatAppCampaignRow,
           sql`
-          INSERT INTO chatapp_campaigns (id, tenant_id, agent_id, name, phone_number_id, is_active, templates, created_at, updated_at)
+          INSERT INTO chatapp_campaigns (id, tenant_id, agent_id, name, phone_number_id, is_active, templates,
+            created_at, updated_at)
           VALUES (${uuidv7()}, ${tenantId}, ${input.agentId}, ${input.name ?? `${agent.name} chat-app`}, ${
             input.phoneNumberId ?? null
           },
@@ -120,7 +121,8 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
               ? Effect.fail(new ChatAppCampaignExists())
               : Effect.die(e))
         )
-      })
+      }
+    )
 
     const listChatApp = (tenantId: TenantId, request: PageRequest) =>
       Rows.page(
@@ -146,8 +148,8 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
         )
       )
 
-    const updateChatApp = (tenantId: TenantId, id: ChatAppCampaignId, patch: UpdateChatAppCampaignRequest) =>
-      Effect.gen(function*() {
+    const updateChatApp = Effect.fn("MessagingCampaigns.updateChatApp")(
+      function*(tenantId: TenantId, id: ChatAppCampaignId, patch: UpdateChatAppCampaignRequest) {
         const current = yield* findChatApp(tenantId, id, true)
         const templates = patch.templates === undefined ? current.templates : chatAppTemplates(patch.templates)
         return yield* Rows.single(
@@ -163,7 +165,10 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
           RETURNING ${chatAppColumns}
         `
         )
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      },
+      sql.withTransaction,
+      Effect.catchTag("SqlError", Effect.die)
+    )
 
     const removeChatApp = (tenantId: TenantId, id: ChatAppCampaignId) =>
       sql`DELETE FROM chatapp_campaigns WHERE id = ${id} AND tenant_id = ${tenantId} RETURNING id`.pipe(
@@ -171,26 +176,28 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
         Effect.flatMap((rows) => rows.length === 0 ? Effect.fail(new ChatAppCampaignNotFound()) : Effect.void)
       )
 
-    const attachNumber = (tenantId: TenantId, agentId: AgentId, phoneNumberId: string) =>
-      Effect.gen(function*() {
+    const attachNumber = Effect.fn("MessagingCampaigns.attachNumber")(
+      function*(tenantId: TenantId, agentId: AgentId, phoneNumberId: string) {
         yield* requireAgent(tenantId, agentId)
         return yield* Rows.single(
           AgentNumberAttachmentRow,
           sql`
           INSERT INTO chatapp_agent_numbers (id, tenant_id, agent_id, phone_number_id, updated_at)
           VALUES (${uuidv7()}, ${tenantId}, ${agentId}, ${phoneNumberId}, ${yield* now})
-          ON CONFLICT (tenant_id, agent_id) DO UPDATE SET phone_number_id = EXCLUDED.phone_number_id, updated_at = EXCLUDED.updated_at
+          ON CONFLICT (tenant_id, agent_id) DO UPDATE SET phone_number_id = EXCLUDED.phone_number_id,
+            updated_at = EXCLUDED.updated_at
           RETURNING id, tenant_id, agent_id, phone_number_id, updated_at
         `
         ).pipe(Effect.orDie)
-      })
+      }
+    )
 
     /**
      * The tenant's verify token: made on the first call, the same one after. Two statements: a
      * request that loses the race to insert sees the winner's row only in a later statement's snapshot.
      */
-    const ensureWebhookToken = (tenantId: TenantId) =>
-      Effect.gen(function*() {
+    const ensureWebhookToken = Effect.fn("MessagingCampaigns.ensureWebhookToken")(
+      function*(tenantId: TenantId) {
         yield* sql`
           INSERT INTO chatapp_webhook_tokens (tenant_id, token) VALUES (${tenantId}, ${
           crypto.randomBytes(24).toString("base64url")
@@ -202,7 +209,9 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
           sql`SELECT token FROM chatapp_webhook_tokens WHERE tenant_id = ${tenantId}`
         )
         return row.token
-      }).pipe(Effect.orDie)
+      },
+      Effect.orDie
+    )
 
     const webhookToken = (tenantId: TenantId) =>
       Rows.findOne(TokenRow, sql`SELECT token FROM chatapp_webhook_tokens WHERE tenant_id = ${tenantId}`).pipe(
@@ -219,8 +228,8 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
     // SMS campaigns
     // -------------------------------------------------------------------------
 
-    const createSms = (tenantId: TenantId, input: CreateSmsCampaignRequest) =>
-      Effect.gen(function*() {
+    const createSms = Effect.fn("MessagingCampaigns.createSms")(
+      function*(tenantId: TenantId, input: CreateSmsCampaignRequest) {
         const agent = yield* requireAgent(tenantId, input.agentId)
         const at = yield* now
         const defaultName = `${agent.name} SMS`.replace(/[^\p{L}\p{N} ]/gu, " ").replace(/\s+/g, " ").trim().slice(
@@ -230,7 +239,8 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
         return yield* Rows.single(
           SmsCampaignRow,
           sql`
-          INSERT INTO sms_campaigns (id, tenant_id, agent_id, name, sender_number, sender_provider, is_active, templates, created_at, updated_at)
+          INSERT INTO sms_campaigns (id, tenant_id, agent_id, name, sender_number, sender_provider, is_active,
+            templates, created_at, updated_at)
           VALUES (${uuidv7()}, ${tenantId}, ${input.agentId}, ${
             input.name ?? (defaultName === "" ? "SMS" : defaultName)
           },
@@ -245,7 +255,8 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
               isUniqueViolation(e, "sms_campaigns_agent_key") ? Effect.fail(new SmsCampaignExists()) : Effect.die(e)
           )
         )
-      })
+      }
+    )
 
     const listSms = (tenantId: TenantId, request: PageRequest) =>
       Rows.page(
@@ -269,8 +280,8 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
         Effect.flatMap(Option.match({ onNone: () => Effect.fail(new SmsCampaignNotFound()), onSome: Effect.succeed }))
       )
 
-    const updateSms = (tenantId: TenantId, id: SmsCampaignId, patch: UpdateSmsCampaignRequest) =>
-      Effect.gen(function*() {
+    const updateSms = Effect.fn("MessagingCampaigns.updateSms")(
+      function*(tenantId: TenantId, id: SmsCampaignId, patch: UpdateSmsCampaignRequest) {
         const current = yield* findSms(tenantId, id, true)
         const templates = patch.templates === undefined ? current.templates : smsTemplates(patch.templates)
         return yield* Rows.single(
@@ -287,7 +298,10 @@ export class MessagingCampaigns extends Effect.Service<MessagingCampaigns>()("Me
           RETURNING ${smsColumns}
         `
         )
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      },
+      sql.withTransaction,
+      Effect.catchTag("SqlError", Effect.die)
+    )
 
     const removeSms = (tenantId: TenantId, id: SmsCampaignId) =>
       sql`DELETE FROM sms_campaigns WHERE id = ${id} AND tenant_id = ${tenantId} RETURNING id`.pipe(

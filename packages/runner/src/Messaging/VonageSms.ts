@@ -19,7 +19,8 @@
  * Docs (checked):
  * - https://developer.vonage.com/messaging/sms/guides/troubleshooting-sms (response shape, status table)
  * - https://developer.vonage.com/api-errors/sms (status codes and their resolutions)
- * - https://developer.vonage.com/en/blog/introducing-distribution-ledger-technology-sms-indian-regulation (`entity-id`, `content-id`)
+ * - https://developer.vonage.com/en/blog/introducing-distribution-ledger-technology-sms-indian-regulation (`entity-id`,
+ *   `content-id`)
  * - https://github.com/Vonage/vonage-node-sdk, packages/sms/lib/types/Requests/SMSRequestBody.ts (request field names)
  */
 import * as HttpClient from "@effect/platform/HttpClient"

@@ -25,7 +25,10 @@ export interface DialRequest {
   readonly media?: { readonly streamUrl: string; readonly token: string } | undefined
   /** The simulated carrier's callee follows this script (from the call's metadata; see `scriptFromMetadata`). */
   readonly callerScript?: ReadonlyArray<CallerStep> | undefined
-  /** Ask the carrier's answering-machine detection for a verdict (docs/voicemail.md); only a carrier with `machineDetection`. */
+  /**
+   * Ask the carrier's answering-machine detection for a verdict
+   * (docs/voicemail.md); only a carrier with `machineDetection`.
+   */
   readonly machineDetection?: boolean | undefined
 }
 

@@ -47,7 +47,10 @@ export interface RecordingTimeline {
    * back, and the time it was down is silence). Frames and audio before any `restart` start one.
    */
   readonly restart: (now: number) => void
-  /** The stream ended at `now`: written up to then (silence where the line sent nothing, the agent's audio that played); the first end counts. */
+  /**
+   * The stream ended at `now`: written up to then (silence where the line
+   * sent nothing, the agent's audio that played); the first end counts.
+   */
   readonly end: (now: number) => void
   /** Samples written per channel (at 8 kHz). */
   readonly written: () => number

@@ -79,7 +79,9 @@ const DAY_MS = 86_400_000
 /** A recording's file name: its session id, the part, `.wav`. */
 const RECORDING_FILE = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.[0-9a-f]+\.wav$/
 
-/** Whether a call of `agent` with `spec` is recorded, and at what rate: 16 kHz for a web call, 8 kHz on a phone line. */
+/**
+ * Whether a call of `agent` with `spec` is recorded, and at what rate: 16 kHz for a web call, 8 kHz on a phone line.
+ */
 export const recordingOf = (agent: Agent, spec: CallSpec): { readonly sampleRate: number } | undefined =>
   shouldRecord(agent.settings.recording, spec.record)
     ? { sampleRate: spec.provider === "WEB" ? WEB_CALL_SAMPLE_RATE : SAMPLE_RATE }
@@ -212,12 +214,12 @@ export class Recordings extends Effect.Service<Recordings>()("Recordings/Recordi
      * closes. A call that never had audio leaves nothing. Failing to write never fails the call: the
      * recording is dropped and the reason logged.
      */
-    const start = (options: {
+    const start: (options: {
       readonly sessionId: SessionId
       readonly tenantId: TenantId
       readonly sampleRate: number
-    }): Effect.Effect<CallRecording, never, Scope.Scope> =>
-      Effect.gen(function*() {
+    }) => Effect.Effect<CallRecording, never, Scope.Scope> = Effect.fn("Recordings.start")(
+      function*(options) {
         const relative = recordingPath(options.tenantId, options.sessionId, crypto.randomBytes(4).toString("hex"))
         const absolute = path.join(directory, relative)
         // the call never waits for the disk: a file that cannot be made is found out when it is finished
@@ -232,7 +234,8 @@ export class Recordings extends Effect.Service<Recordings>()("Recordings/Recordi
             const at = new Date(yield* Clock.currentTimeMillis)
             const inserted = yield* sql`
               INSERT INTO call_recordings (session_id, tenant_id, path, duration_ms, bytes, sample_rate, created_at)
-              VALUES (${options.sessionId}, ${options.tenantId}, ${relative}, ${durationMs}, ${bytes}, ${options.sampleRate}, ${at})
+              VALUES (${options.sessionId}, ${options.tenantId}, ${relative}, ${durationMs}, ${bytes},
+                ${options.sampleRate}, ${at})
               ON CONFLICT (session_id) DO NOTHING
               RETURNING session_id
             `
@@ -253,7 +256,8 @@ export class Recordings extends Effect.Service<Recordings>()("Recordings/Recordi
           )
         )
         return { wrap: (media) => recordMedia(media, timeline) }
-      })
+      }
+    )
 
     return { start, summary, file, remove, sweep, retention, directory } as const
   })

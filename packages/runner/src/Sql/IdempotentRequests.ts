@@ -6,7 +6,10 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Rows from "./Rows.js"
 
-/** What a request's `Idempotency-Key` finds: a new key, the first request's answer, another body's key, or one still running. */
+/**
+ * What a request's `Idempotency-Key` finds: a new key, the first
+ * request's answer, another body's key, or one still running.
+ */
 export type Claim<A> = Data.TaggedEnum<{
   New: {}
   Replay: { readonly response: A }
@@ -30,14 +33,14 @@ export class IdempotentRequests extends Effect.Service<IdempotentRequests>()("Sq
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
-    const claim = <A, I>(
-      response: Schema.Schema<A, I>,
-      tenantId: TenantId,
-      scope: string,
-      key: string,
-      requestHash: string
-    ) =>
-      Effect.gen(function*() {
+    const claim = Effect.fn("IdempotentRequests.claim")(
+      function*<A, I>(
+        response: Schema.Schema<A, I>,
+        tenantId: TenantId,
+        scope: string,
+        key: string,
+        requestHash: string
+      ) {
         const inserted = yield* Rows.findAll(
           Schema.Struct({ key: Schema.String }),
           sql`
@@ -50,14 +53,17 @@ export class IdempotentRequests extends Effect.Service<IdempotentRequests>()("Sq
         const existing = yield* Rows.findOne(
           Schema.Struct({ requestHash: Schema.String, response: Schema.NullOr(response) }),
           sql`
-            SELECT request_hash, response FROM idempotent_requests WHERE tenant_id = ${tenantId} AND scope = ${scope} AND key = ${key}
+            SELECT request_hash, response FROM idempotent_requests WHERE tenant_id = ${tenantId} AND scope = ${scope}
+              AND key = ${key}
           `
         )
         if (Option.isNone(existing)) return Claim.InProgress<A>()
         if (existing.value.requestHash !== requestHash) return Claim.Conflict<A>()
         const kept = existing.value.response
         return kept === null ? Claim.InProgress<A>() : Claim.Replay<A>({ response: kept })
-      }).pipe(Effect.orDie)
+      },
+      Effect.orDie
+    )
 
     const complete = <A, I>(response: Schema.Schema<A, I>, tenantId: TenantId, scope: string, key: string, value: A) =>
       Effect.flatMap(Schema.encode(response)(value), (encoded) =>
@@ -68,7 +74,8 @@ export class IdempotentRequests extends Effect.Service<IdempotentRequests>()("Sq
 
     const release = (tenantId: TenantId, scope: string, key: string) =>
       sql`
-        DELETE FROM idempotent_requests WHERE tenant_id = ${tenantId} AND scope = ${scope} AND key = ${key} AND response IS NULL
+        DELETE FROM idempotent_requests WHERE tenant_id = ${tenantId} AND scope = ${scope} AND key = ${key}
+          AND response IS NULL
       `.pipe(Effect.asVoid, Effect.orDie)
 
     return { claim, complete, release } as const

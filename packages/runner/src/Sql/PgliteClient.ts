@@ -140,12 +140,12 @@ class PgliteSession {
 
   constructor(private readonly db: PGlite, private readonly capacity = PREPARED_CAPACITY) {}
 
-  async exec(sql: string, rowMode: RowMode): Promise<Array<Results<any>>> {
+  async exec(sql: string, rowMode: RowMode): Promise<Array<Results>> {
     const messages = await this.call([PgProtocol.serialize.query(sql), PgProtocol.serialize.sync()])
     return PgParse.parseResults(messages, this.db.parsers, { rowMode })
   }
 
-  async query(sql: string, params: ReadonlyArray<unknown>, rowMode: RowMode): Promise<Results<any>> {
+  async query(sql: string, params: ReadonlyArray<unknown>, rowMode: RowMode): Promise<Results> {
     try {
       return await this.run(sql, params, rowMode)
     } catch (error) {
@@ -161,7 +161,7 @@ class PgliteSession {
     return messages
   }
 
-  private async run(sql: string, params: ReadonlyArray<unknown>, rowMode: RowMode): Promise<Results<any>> {
+  private async run(sql: string, params: ReadonlyArray<unknown>, rowMode: RowMode): Promise<Results> {
     const statement = this.byText.get(sql) ?? await this.prepare(sql)
     // most recently used last: a Map iterates in insertion order
     this.byText.delete(sql)
@@ -216,7 +216,7 @@ export const fromPglite = (
       sql: string,
       params: ReadonlyArray<unknown>,
       rowMode: RowMode
-    ): Effect.Effect<Array<Results<any>>, SqlError> =>
+    ): Effect.Effect<Array<Results>, SqlError> =>
       Effect.tryPromise({
         try: async () => {
           // PGlite runs a statement synchronously and resolves at once; without a turn of the event
@@ -235,7 +235,7 @@ export const fromPglite = (
         catch: toSqlError
       }).pipe(Effect.uninterruptible)
 
-    const rowsOf = (results: Array<Results<any>>): ReadonlyArray<any> =>
+    const rowsOf = (results: Array<Results>): ReadonlyArray<object> =>
       results.length === 1 ? results[0]!.rows : results.map((r) => r.rows)
 
     /** How statements reach the session: under the per-statement lock, or inside a held transaction. */
@@ -261,7 +261,10 @@ export const fromPglite = (
           })
         ),
       executeValues: (sql, params) =>
-        gate.through(sql, run(sql, params, "array")).pipe(Effect.map((results) => rowsOf(results) as any)),
+        gate.through(sql, run(sql, params, "array")).pipe(
+          // in the array row mode, each row is the array of its values
+          Effect.map((results) => rowsOf(results) as ReadonlyArray<ReadonlyArray<unknown>>)
+        ),
       executeUnprepared: (sql, params, transformRows) =>
         gate.through(sql, run(sql, params, "object")).pipe(
           Effect.map((results) => {

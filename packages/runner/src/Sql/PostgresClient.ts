@@ -15,9 +15,13 @@ export interface PostgresClientOptions {
 const INT8 = 20
 
 const typeParsers: pg.CustomTypesConfig = {
-  getTypeParser:
-    ((oid: number, format?: "text" | "binary") =>
-      oid === INT8 ? parseInt8 : pg.types.getTypeParser(oid, format as any)) as pg.CustomTypesConfig["getTypeParser"]
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === INT8
+      ? parseInt8
+      // (the driver's own default is text)
+      : format === "binary"
+      ? pg.types.getTypeParser(oid, format)
+      : pg.types.getTypeParser(oid)) as pg.CustomTypesConfig["getTypeParser"]
 }
 
 /** A pooled client on real PostgreSQL, with the same naming and type rules as the PGlite client. */

@@ -25,19 +25,20 @@ import * as Schema from "effect/Schema"
 export const fromDatabase = { disableValidation: true } as const
 
 /** A `Schema.Class`: its fields, and its constructor. */
-export interface RowClass<Self, Fields extends Schema.Struct.Fields> extends Schema.Schema<Self, any, never> {
+export interface RowClass<Self, Fields extends Schema.Struct.Fields, I> extends Schema.Schema<Self, I, never> {
   readonly fields: Fields
-  new(props: any, options?: Schema.MakeOptions): Self
+  new(props: Schema.Struct.Constructor<Fields>, options?: Schema.MakeOptions): Self
 }
 
 type FieldType<Fields extends Schema.Struct.Fields, K> = Schema.Struct.Type<
   Fields
 >[K & keyof Schema.Struct.Type<Fields>]
 
+/** A column's own schema: from whatever form the driver gives, to its field's type. */
+type Column<A> = Schema.Schema.AnyNoContext & { readonly Type: A }
+
 type Columns<Fields extends Schema.Struct.Fields> = {
-  readonly [K in keyof Fields]?:
-    | Schema.Schema<FieldType<Fields, K>, any, never>
-    | Schema.PropertySignature<":", FieldType<Fields, K>, any, any, any, boolean, never>
+  readonly [K in keyof Fields]?: Column<FieldType<Fields, K>>
 }
 
 const typeSide = (field: Schema.Struct.Field): Schema.Struct.Field =>
@@ -53,8 +54,8 @@ export const validated = { disableValidation: true } as const
  * The row schema of a domain class: each column decoded as its field's type side (or the schema
  * given in `columns`), then the class built from them. Columns the class has no field for are ignored.
  */
-export const of = <Self, Fields extends Schema.Struct.Fields>(
-  cls: RowClass<Self, Fields>,
+export const of = <Self, Fields extends Schema.Struct.Fields, I>(
+  cls: RowClass<Self, Fields, I>,
   columns: Columns<Fields> = {}
 ): Schema.Schema<Self, unknown> => {
   const fields: Record<string, Schema.Struct.Field> = {}
@@ -63,7 +64,8 @@ export const of = <Self, Fields extends Schema.Struct.Fields>(
   }
   return Schema.transform(Schema.Struct(fields), Schema.typeSchema(cls), {
     strict: false,
-    decode: (row) => new cls(row, validated),
+    // the row's fields are the class's, each decoded
+    decode: (row) => new cls(row as Schema.Struct.Constructor<Fields>, validated),
     encode: (value) => value
   }) as unknown as Schema.Schema<Self, unknown>
 }
@@ -108,7 +110,10 @@ export const findAll = <A, I, E>(
 ): Effect.Effect<ReadonlyArray<A>, E> =>
   dieOnDecode(SqlSchema.findAll({ Request: NoRequest, Result, execute: () => query })(undefined))
 
-/** Exactly one row (an `INSERT … RETURNING`, a count), decoded; none is a defect. The query's own errors are left to the caller. */
+/**
+ * Exactly one row (an `INSERT … RETURNING`, a count), decoded;
+ * none is a defect. The query's own errors are left to the caller.
+ */
 export const single = <A, I, E>(
   Result: Schema.Schema<A, I>,
   query: Effect.Effect<ReadonlyArray<unknown>, E>

@@ -193,7 +193,8 @@ export const makeSimulatedCarrier = (options: SimulatorOptions) =>
         INSERT INTO simulated_calls (provider_call_id, session_id, to_number, dialed_at, ring_ms, caller_script)
         SELECT provider_call_id, session_id, to_number, dialed_at, ring_ms, caller_script
         FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-          AS x(provider_call_id text, session_id uuid, to_number text, dialed_at timestamptz, ring_ms int, caller_script jsonb)
+          AS x(provider_call_id text, session_id uuid, to_number text, dialed_at timestamptz, ring_ms int,
+            caller_script jsonb)
       `)
     /** The calls whose events this process reports: the next event's index, and the callee once answered. */
     const driving = new Map<string, Driven>()

@@ -42,7 +42,10 @@ export const callerLine = (text: string): Effect.Effect<Int16Array> =>
     return pcm.subarray(loud[0]! * SAMPLES_PER_FRAME, (loud.at(-1)! + 1) * SAMPLES_PER_FRAME)
   })
 
-/** The agent's audio as it reached the caller. `at`: when it arrived; it played from `from` to `until` (a `clear` cuts it short). */
+/**
+ * The agent's audio as it reached the caller. `at`: when it arrived;
+ * it played from `from` to `until` (a `clear` cuts it short).
+ */
 export interface AgentAudio {
   readonly at: number
   readonly from: number
@@ -73,7 +76,10 @@ export interface CallerLineStream {
   readonly clears: () => ReadonlyArray<number>
   /** Milliseconds of the agent's audio the caller has heard so far, of what arrived at or after `since`. */
   readonly heardMs: (since?: number) => number
-  /** The keys the agent pressed, as its audio carried them (DTMF tones, read with a Goertzel detector), of what arrived at or after `since`. */
+  /**
+   * The keys the agent pressed, as its audio carried them (DTMF tones,
+   * read with a Goertzel detector), of what arrived at or after `since`.
+   */
   readonly keysHeard: (since?: number) => string
   /** Whether the agent's audio is playing or queued, or a mark is still to be echoed. */
   readonly agentSpeaking: () => boolean
@@ -87,6 +93,14 @@ export interface CallerLineStream {
   readonly until: (label: string, ready: () => boolean, millis?: number) => Effect.Effect<void>
 }
 
+/** A JSON message from the platform on the line: the fields the line reads, as it checks them. */
+export interface LineMessage {
+  readonly event?: unknown
+  readonly media?: { readonly payload?: unknown }
+  readonly mark?: { readonly name?: unknown }
+  readonly [field: string]: unknown
+}
+
 /** A carrier's frames, for the line to send and check. */
 export interface LineProtocol {
   /** The `chunk`th frame of the caller's audio (from 1), `payload` in base64 μ-law. */
@@ -94,7 +108,7 @@ export interface LineProtocol {
   /** The echo of the agent's mark `name`. */
   readonly mark: (name: string) => Record<string, unknown>
   /** What is wrong with a message from the platform beyond its event, checked before it is handled. */
-  readonly checkMessage?: (message: Record<string, any>) => string | undefined
+  readonly checkMessage?: (message: LineMessage) => string | undefined
   /** What is wrong with the agent's audio chunk beyond its encoding. */
   readonly checkMedia?: (mulaw: Uint8Array) => string | undefined
 }
@@ -204,7 +218,7 @@ export const openCallerLine = (options: {
     socket.on("message", (data, isBinary) => {
       const at = now()
       const text = Buffer.isBuffer(data) ? data.toString("utf8") : Buffer.concat(data as Array<Buffer>).toString("utf8")
-      let message: Record<string, any> | undefined
+      let message: LineMessage | undefined
       try {
         message = isBinary ? undefined : JSON.parse(text)
       } catch {

@@ -79,7 +79,10 @@ export interface FakeDeepgramOptions {
   readonly transcripts?: ReadonlyArray<string>
   /** Scripts for connections whose query has a `keyterm` equal to the key. */
   readonly scripts?: Readonly<Record<string, ReadonlyArray<string>>>
-  /** The detector run over the received audio: `energy` (RMS ≥ `energyThreshold`, the default) or `webrtc` (fvad, mode 3). */
+  /**
+   * The detector run over the received audio: `energy` (RMS ≥
+   * `energyThreshold`, the default) or `webrtc` (fvad, mode 3).
+   */
   readonly vad?: "energy" | "webrtc"
   readonly energyThreshold?: number
   /** Speech a stretch needs per interim word (ms); 200 unless set. */

@@ -1,8 +1,9 @@
 /**
  * A fake of ElevenLabs' multi-context text-to-speech WebSocket on a loopback port, for tests, built
- * from its documented messages (https://elevenlabs.io/docs/api-reference/text-to-speech/v-1-text-to-speech-voice-id-multi-stream-input,
- * the AsyncAPI spec in elevenlabs/elevenlabs-docs `fern/apis/api/asyncapi.yml`) and from what the
- * live service is known to do where the docs say little (pipecat's and LiveKit's ElevenLabs clients):
+ * from its documented messages
+ * (https://elevenlabs.io/docs/api-reference/text-to-speech/v-1-text-to-speech-voice-id-multi-stream-input, the AsyncAPI
+ * spec in elevenlabs/elevenlabs-docs `fern/apis/api/asyncapi.yml`) and from what the live
+ * service is known to do where the docs say little (pipecat's and LiveKit's ElevenLabs clients):
  *
  * - the handshake: `GET /v1/text-to-speech/{voice_id}/multi-stream-input?model_id=…&output_format=…`
  *   with the `xi-api-key` header. Another path is a 404; a key that is missing or wrong is a 401

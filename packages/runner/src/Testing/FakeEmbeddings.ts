@@ -48,7 +48,10 @@ import {
 
 export type RecordedEmbeddingsRequest = JsonRequest
 
-/** What the fake does with the next request instead of answering it normally (`Respond`: OpenAI's error shape unless given). */
+/**
+ * What the fake does with the next request instead of answering
+ * it normally (`Respond`: OpenAI's error shape unless given).
+ */
 export type FakeEmbeddingsFault = HttpFault
 
 export interface FakeEmbeddingModel {
@@ -117,7 +120,8 @@ const INVALID_INPUT =
 const defaultFaultBody = (status: number, model: string): unknown =>
   status === 429
     ? openAiError(
-      `Rate limit reached for ${model} on requests per min (RPM): Limit 3000, Used 3000, Requested 1. Please try again in 20ms.`,
+      `Rate limit reached for ${model} on requests per min (RPM): Limit 3000, Used 3000, Requested 1. Please try ` +
+        `again in 20ms.`,
       "requests",
       "rate_limit_exceeded"
     )
@@ -234,7 +238,8 @@ export const makeFakeEmbeddings = (
       const parsed = parseJson(request.rawBody)
       if (!parsed.ok || typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value)) {
         return invalidRequest(
-          "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)"
+          "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP " +
+            "library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)"
         )
       }
       const body = record(parsed.value)
@@ -264,7 +269,8 @@ export const makeFakeEmbeddings = (
       const longest = Math.max(...tokens)
       if (longest > MAX_INPUT_TOKENS) {
         return invalidRequest(
-          `This model's maximum context length is ${MAX_INPUT_TOKENS} tokens, however you requested ${longest} tokens (${longest} in your prompt; 0 for the completion). Please reduce your prompt; or completion length.`
+          `This model's maximum context length is ${MAX_INPUT_TOKENS} tokens, however you requested ${longest} ` +
+            `tokens (${longest} in your prompt; 0 for the completion). Please reduce your prompt; or completion length.`
         )
       }
       const total = tokens.reduce((sum, n) => sum + n, 0)

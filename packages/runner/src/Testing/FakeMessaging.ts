@@ -57,7 +57,10 @@ export interface RecordedMessagingRequest {
   readonly form: ReadonlyArray<readonly [string, string]>
 }
 
-/** What the fake does with a provider's next request instead of answering it normally (after a `Delay`, a send still counts). */
+/**
+ * What the fake does with a provider's next request instead of
+ * answering it normally (after a `Delay`, a send still counts).
+ */
 export type FakeMessagingFault = HttpFault
 
 /** A send the provider accepted (for ACS, a repeat of an earlier request is not a new one). */
@@ -415,7 +418,8 @@ export const makeFakeMessaging = (
             body: graphError(
               132000,
               "Number of parameters does not match the expected number of params",
-              `body: number of localizable_params (${bodyParameters.length}) does not match the expected number of params (${expected})`
+              `body: number of localizable_params (${bodyParameters.length}) does not match the expected number of ` +
+                `params (${expected})`
             )
           }
         }

@@ -61,10 +61,23 @@ export interface RecordedChatRequest {
   /** Header names in lower case. */
   readonly headers: Readonly<Record<string, string>>
   readonly rawBody: string
-  /** The parsed JSON body; `undefined` when it is not JSON. */
+  /**
+   * The parsed JSON body; `undefined` when it is not JSON. Whatever the client sent, for tests to read
+   * into as they expect it (a `ChatRequestBody` once the fake has accepted it).
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- `unknown` would make every test cast it
   readonly body: any
   /** The client's port: requests on one kept-alive connection share it. */
   readonly remotePort: number | undefined
+}
+
+/** A request body the fake accepted: a JSON object; the fields it reads are checked where it reads them. */
+export interface ChatRequestBody {
+  readonly model?: unknown
+  readonly messages?: ReadonlyArray<unknown>
+  readonly stream?: unknown
+  readonly stream_options?: unknown
+  readonly [field: string]: unknown
 }
 
 export interface FakeToolCall {
@@ -86,14 +99,16 @@ export interface FakeChatReply {
 
 export interface FakeChatScript {
   /** Contained in the last user message (ignoring case), matched by it, or a test of the request body. */
-  readonly when: string | RegExp | ((body: any) => boolean)
-  readonly reply?: FakeChatReply | ((body: any) => FakeChatReply)
+  readonly when: string | RegExp | ((body: ChatRequestBody) => boolean)
+  readonly reply?: FakeChatReply | ((body: ChatRequestBody) => FakeChatReply)
   /** Instead of a reply, this fault for every request the script matches. */
   readonly fault?: FakeChatFault
 }
 
 export type FakeChatFault =
-  /** Answer with this status (and body: OpenAI's error shape for the status unless given; a string is sent as it is). */
+  /**
+   * Answer with this status (and body: OpenAI's error shape for the status unless given; a string is sent as it is).
+   */
   | {
     readonly _tag: "Respond"
     readonly status: number
@@ -119,7 +134,10 @@ export type FakeChatFault =
     readonly contentType?: string
     readonly hold?: boolean
   }
-  /** Write these raw lines (each followed by `\n`) into the stream after this many events (1 unless given), then go on. */
+  /**
+   * Write these raw lines (each followed by `\n`) into the stream after this many events (1 unless
+   * given), then go on.
+   */
   | { readonly _tag: "Lines"; readonly lines: ReadonlyArray<string>; readonly afterEvents?: number }
 
 export type FakeChatDialect = "openai" | "ollama" | "vllm"
@@ -160,7 +178,7 @@ export interface FakeOpenAiChatServer {
   /** Waits (real time, at most `millis`) until the client has left this many streams. */
   readonly awaitAborted: (count: number, millis?: number) => Effect.Effect<void>
   /** The SSE events the fake would send for this reply (for contract tests). */
-  readonly eventsFor: (reply: FakeChatReply, body?: any) => ReadonlyArray<string>
+  readonly eventsFor: (reply: FakeChatReply, body?: ChatRequestBody) => ReadonlyArray<string>
 }
 
 const MODEL_DEFAULT = "gpt-4o-mini"
@@ -185,7 +203,8 @@ const defaultFault = (status: number, model: string): Answer =>
     ? {
       status,
       body: openAiError(
-        `Rate limit reached for ${model} in organization org-fake on requests per min (RPM): Limit 500, Used 500, Requested 1. Please try again in 20s.`,
+        `Rate limit reached for ${model} in organization org-fake on requests per min (RPM): Limit 500, Used 500, ` +
+          `Requested 1. Please try again in 20s.`,
         "requests",
         "rate_limit_exceeded",
         "requests"
@@ -203,7 +222,8 @@ const defaultFault = (status: number, model: string): Answer =>
     ? {
       status,
       body: openAiError(
-        "Incorrect API key provided: sk-wrong. You can find your API key at https://platform.openai.com/account/api-keys.",
+        "Incorrect API key provided: sk-wrong. You can find your API key at " +
+          "https://platform.openai.com/account/api-keys.",
         "invalid_request_error",
         "invalid_api_key"
       )
@@ -229,7 +249,7 @@ export const pieces = (text: string, min = 1): Array<string> => {
 
 const tokensOf = (text: string) => Math.max(1, Math.ceil(text.length / 4))
 
-const lastUserText = (body: any): string => {
+const lastUserText = (body: ChatRequestBody): string => {
   const messages: ReadonlyArray<unknown> = Array.isArray(body?.messages) ? body.messages : []
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = record(messages[i])
@@ -243,7 +263,7 @@ const lastUserText = (body: any): string => {
   return ""
 }
 
-const matches = (script: FakeChatScript, body: any) =>
+const matches = (script: FakeChatScript, body: ChatRequestBody) =>
   typeof script.when === "function"
     ? script.when(body)
     : typeof script.when === "string"
@@ -254,7 +274,8 @@ const matches = (script: FakeChatScript, body: any) =>
 const validate = (body: unknown, models: ReadonlyArray<string>): Answer | undefined => {
   if (!isRecord(body)) {
     return invalid(
-      "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)"
+      "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library " +
+        "correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON.)"
     )
   }
   const fields = record(body)
@@ -291,9 +312,8 @@ const validate = (body: unknown, models: ReadonlyArray<string>): Answer | undefi
     }
     if (open !== undefined && open.size > 0 && message.role !== "tool") {
       return invalid(
-        `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${
-          [...open].join(", ")
-        }`,
+        `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. ` +
+          `The following tool_call_ids did not have response messages: ${[...open].join(", ")}`,
         `${param}.role`
       )
     }
@@ -378,7 +398,8 @@ const validate = (body: unknown, models: ReadonlyArray<string>): Answer | undefi
         }
         if (open === undefined || !open.has(message.tool_call_id)) {
           return invalid(
-            "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+            "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with " +
+              "'tool_calls'.",
             `${param}.role`
           )
         }
@@ -396,9 +417,8 @@ const validate = (body: unknown, models: ReadonlyArray<string>): Answer | undefi
   }
   if (open !== undefined && open.size > 0) {
     return invalid(
-      `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${
-        [...open].join(", ")
-      }`,
+      `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. ` +
+        `The following tool_call_ids did not have response messages: ${[...open].join(", ")}`,
       "messages"
     )
   }
@@ -426,7 +446,8 @@ const validate = (body: unknown, models: ReadonlyArray<string>): Answer | undefi
       }
       if (typeof fn.name !== "string" || !TOOL_NAME.test(fn.name)) {
         return invalid(
-          `Invalid '${at}.function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`,
+          `Invalid '${at}.function.name': string does not match pattern. Expected a string that matches the pattern ` +
+            `'^[a-zA-Z0-9_-]+$'.`,
           `${at}.function.name`,
           "invalid_value"
         )
@@ -547,7 +568,7 @@ export const makeFakeOpenAiChat = (
 
     const nowSeconds = () => Math.floor(Runtime.runSync(runtime)(Clock.currentTimeMillis) / 1000)
 
-    const replyFor = (body: any): FakeChatReply => {
+    const replyFor = (body: ChatRequestBody): FakeChatReply => {
       const next = queued.shift()
       if (next !== undefined) return next
       const script = (options.scripts ?? []).find((s) => matches(s, body))
@@ -562,7 +583,7 @@ export const makeFakeOpenAiChat = (
         arguments: typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments)
       }))
 
-    const usageOf = (reply: FakeChatReply, body: any) => {
+    const usageOf = (reply: FakeChatReply, body: ChatRequestBody) => {
       if (reply.usage === false) return undefined
       const prompt = reply.usage?.prompt_tokens ?? tokensOf(JSON.stringify(body?.messages ?? []))
       const completion = reply.usage?.completion_tokens ??
@@ -571,7 +592,7 @@ export const makeFakeOpenAiChat = (
     }
 
     /** The SSE events (each `data: …\n\n`) of a streamed reply. */
-    const eventsFor = (reply: FakeChatReply, body: any = {}): Array<string> => {
+    const eventsFor = (reply: FakeChatReply, body: ChatRequestBody = {}): Array<string> => {
       const model = typeof body?.model === "string" ? body.model : models[0]
       const seed = JSON.stringify(body?.messages ?? null)
       const id = `chatcmpl-${hash(`${recorded.length}:${seed}`).toString(36)}`
@@ -617,7 +638,7 @@ export const makeFakeOpenAiChat = (
       return [...chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`), "data: [DONE]\n\n"]
     }
 
-    const completionFor = (reply: FakeChatReply, body: any) => {
+    const completionFor = (reply: FakeChatReply, body: ChatRequestBody) => {
       const calls = callsOf(reply, JSON.stringify(body?.messages ?? null))
       const usage = usageOf(reply, body)
       return {
@@ -778,8 +799,10 @@ export const makeFakeOpenAiChat = (
           status: 401,
           body: openAiError(
             request.headers.authorization === undefined
-              ? "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY)."
-              : "Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.",
+              ? "You didn't provide an API key. You need to provide your API key in an Authorization header using " +
+                "Bearer auth (i.e. Authorization: Bearer YOUR_KEY)."
+              : "Incorrect API key provided. You can find your API key at " +
+                "https://platform.openai.com/account/api-keys.",
             "invalid_request_error",
             request.headers.authorization === undefined ? null : "invalid_api_key"
           )

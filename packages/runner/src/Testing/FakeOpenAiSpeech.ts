@@ -67,7 +67,10 @@ const MAX_INPUT = 4096
 
 export type RecordedSpeechRequest = JsonRequest
 
-/** What the fake does with the next request instead of answering it normally (`Respond`: OpenAI's error shape unless given). */
+/**
+ * What the fake does with the next request instead of answering
+ * it normally (`Respond`: OpenAI's error shape unless given).
+ */
 export type FakeOpenAiSpeechFault =
   | HttpFault
   /** Answer 200, send this many bytes of the audio, then drop the connection. */
@@ -202,7 +205,8 @@ export const make = (
         return {
           _tag: "Error",
           ...invalid(
-            `Invalid 'input': string too long. Expected a string with maximum length ${MAX_INPUT}, but got a string with length ${body.input.length} instead.`,
+            `Invalid 'input': string too long. Expected a string with maximum length ${MAX_INPUT}, but got a string ` +
+              `with length ${body.input.length} instead.`,
             "input",
             "string_above_max_length"
           )

@@ -29,7 +29,9 @@ export interface RecordedRequest {
   readonly form: ReadonlyArray<readonly [string, string]>
 }
 
-/** What the fake does with a request instead of answering it normally (`Respond`: Twilio's error shape unless given). */
+/**
+ * What the fake does with a request instead of answering it normally (`Respond`: Twilio's error shape unless given).
+ */
 export type FakeTwilioFault = HttpFault
 
 export type TwilioCallStatus =
@@ -114,7 +116,9 @@ export interface FakeTwilioServer {
     readonly twiml: string
     readonly statusCallback: string | undefined
   }) => void
-  /** Posts `statusCallback(sid)` to the call's `StatusCallback` URL with `X-Twilio-Signature`; answers the HTTP status. */
+  /**
+   * Posts `statusCallback(sid)` to the call's `StatusCallback` URL with `X-Twilio-Signature`; answers the HTTP status.
+   */
   readonly deliverStatusCallback: (sid: string, sequenceNumber?: number) => Effect.Effect<number, Error>
   /** The `AsyncAmdStatusCallback` Twilio would post with this verdict (`AnsweredBy`), signed. */
   readonly amdCallback: (sid: string, answeredBy: string, detectionMs?: number) => StatusCallback

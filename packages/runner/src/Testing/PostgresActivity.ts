@@ -8,12 +8,15 @@ import * as Effect from "effect/Effect"
 import pg from "pg"
 import * as SqlActivity from "../Sql/SqlActivity.js"
 
+/** A driver method, in either of its forms. */
+type Method = (this: unknown, ...args: Array<unknown>) => unknown
+
 /**
  * `method` wrapped so that a call in the driver's callback form counts from the call to its
  * callback (`begin`, then `end` once); calls in the promise form pass through.
  */
-const counting = (method: (...args: Array<any>) => unknown, begin: () => void, end: () => void) =>
-  function(this: unknown, ...args: Array<any>) {
+const counting = (method: Method, begin: () => void, end: () => void): Method =>
+  function(this: unknown, ...args: Array<unknown>) {
     const callback = args[args.length - 1]
     if (typeof callback !== "function") return method.apply(this, args)
     begin()
@@ -37,15 +40,19 @@ export const trackNodePostgres = Effect.acquireRelease(
     // after the instant it was due at).
     const ownConnect = Object.hasOwn(pg.Pool.prototype, "connect")
     const originalConnect = pg.Pool.prototype.connect
-    pg.Pool.prototype.connect = counting(originalConnect as any, SqlActivity.beginWait, SqlActivity.endWait) as any
+    pg.Pool.prototype.connect = counting(
+      originalConnect,
+      SqlActivity.beginWait,
+      SqlActivity.endWait
+    ) as typeof originalConnect
     const original = pg.Client.prototype.query
-    pg.Client.prototype.query = counting(original as any, SqlActivity.begin, SqlActivity.end) as any
+    pg.Client.prototype.query = counting(original, SqlActivity.begin, SqlActivity.end) as typeof original
     return { original, originalConnect, ownConnect }
   }),
   ({ original, originalConnect, ownConnect }) =>
     Effect.sync(() => {
       pg.Client.prototype.query = original
       if (ownConnect) pg.Pool.prototype.connect = originalConnect
-      else delete (pg.Pool.prototype as any).connect
+      else delete (pg.Pool.prototype as Partial<pg.Pool>).connect
     })
 )

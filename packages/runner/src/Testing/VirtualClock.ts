@@ -161,7 +161,9 @@ export class VirtualClock implements TestClock.TestClock {
     return this.instantsWoken
   }
 
-  /** Changes every time a sleep starts, ends or is interrupted: equal twice means nothing touched the clock in between. */
+  /**
+   * Changes every time a sleep starts, ends or is interrupted: equal twice means nothing touched the clock in between.
+   */
   get version(): number {
     return this.changes
   }
@@ -186,7 +188,10 @@ export class VirtualClock implements TestClock.TestClock {
     return due.length
   }
 
-  /** Sets the instant without waking anything (a move forward past pending deadlines wakes them at the next `unsafeWakeNext`). */
+  /**
+   * Sets the instant without waking anything (a move forward past
+   * pending deadlines wakes them at the next `unsafeWakeNext`).
+   */
   unsafeSetInstant(instant: number) {
     this.instant = instant
     this.changes++

@@ -96,8 +96,8 @@ export class UsersRepo extends Effect.Service<UsersRepo>()("Users/Repo", {
       )
 
     /** Creates the user, and its tenant when a company name is given, in one transaction. */
-    const create = (input: { email: string; passwordHash: string; companyName: string | undefined }) =>
-      Effect.gen(function*() {
+    const create = Effect.fn("UsersRepo.create")(
+      function*(input: { email: string; passwordHash: string; companyName: string | undefined }) {
         const tenant = input.companyName === undefined ? null : yield* insertTenant(input.companyName)
         const id = uuidv7()
         const user = yield* Rows.single(
@@ -109,17 +109,17 @@ export class UsersRepo extends Effect.Service<UsersRepo>()("Users/Repo", {
         `
         )
         return { user, tenant }
-      }).pipe(
-        sql.withTransaction,
-        Effect.catchTag(
-          "SqlError",
-          (e) => isUniqueViolation(e, "users_email_key") ? Effect.fail(new EmailAlreadyUsed()) : Effect.die(e)
-        )
+      },
+      sql.withTransaction,
+      Effect.catchTag(
+        "SqlError",
+        (e) => isUniqueViolation(e, "users_email_key") ? Effect.fail(new EmailAlreadyUsed()) : Effect.die(e)
       )
+    )
 
     /** Creates a tenant for a user without one; `None` when the user already has a tenant. */
-    const createTenantFor = (userId: UserId, companyName: string) =>
-      Effect.gen(function*() {
+    const createTenantFor = Effect.fn("UsersRepo.createTenantFor")(
+      function*(userId: UserId, companyName: string) {
         const locked = yield* Rows.findOne(
           Schema.Struct({ tenantId: Schema.NullOr(TenantId) }),
           sql`SELECT tenant_id FROM users WHERE id = ${userId} FOR UPDATE`
@@ -128,7 +128,10 @@ export class UsersRepo extends Effect.Service<UsersRepo>()("Users/Repo", {
         const tenant = yield* insertTenant(companyName)
         yield* sql`UPDATE users SET tenant_id = ${tenant.id}, updated_at = now() WHERE id = ${userId}`
         return Option.some(tenant)
-      }).pipe(sql.withTransaction, Effect.orDie)
+      },
+      sql.withTransaction,
+      Effect.orDie
+    )
 
     const findTenant = (id: TenantId) =>
       Rows.findOne(TenantRow, sql`SELECT id, name, currency, created_at FROM tenants WHERE id = ${id}`).pipe(

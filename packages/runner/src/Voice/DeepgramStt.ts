@@ -3,7 +3,8 @@
  * `SpeechToTextProvider` named `deepgram`.
  *
  * One WebSocket per call, opened with
- * `?model=…&encoding=mulaw&sample_rate=8000&channels=1&interim_results=true&endpointing=…&utterance_end_ms=…&vad_events=true&punctuate=true&smart_format=true&language=…[&keyterm=…]`
+ * `?model=…&encoding=mulaw&sample_rate=8000&channels=1&interim_results=true&endpointing=…&utterance_end_ms=…`
+ * `&vad_events=true&punctuate=true&smart_format=true&language=…[&keyterm=…]`
  * and `Authorization: Token <key>` (Deepgram's scheme; `Bearer` is for its short-lived JWTs).
  *
  * - **Audio**: the carrier's μ-law bytes go out unchanged as binary messages, `framesPerSend`
@@ -79,7 +80,9 @@ export interface DeepgramSttOptions {
   /** Delay before the second attempt (the first is immediate), doubling after; 250 ms unless set. */
   readonly reconnectBaseDelayMs?: number | undefined
   readonly reconnectMaxDelayMs?: number | undefined
-  /** Audio is dropped while this much is still waiting to be written to the network; 64 KiB (8 s of μ-law) unless set. */
+  /**
+   * Audio is dropped while this much is still waiting to be written to the network; 64 KiB (8 s of μ-law) unless set.
+   */
   readonly maxBufferedBytes?: number | undefined
 }
 

@@ -60,10 +60,15 @@ export const goertzel = (block: Int16Array, frequency: number): number => {
   return s1 * s1 + s2 * s2 - coefficient * s1 * s2
 }
 
-/** Samples in a detection block (13.3 ms at 8 kHz: fine enough for 40 ms tones, coarse enough to tell the rows apart). */
+/**
+ * Samples in a detection block (13.3 ms at 8 kHz: fine enough for 40 ms tones, coarse enough to tell the rows apart).
+ */
 const BLOCK = 106
 
-/** The key sounding in `block`, if one clearly does: a strong row and column tone, each well above the others (twist and energy checks). */
+/**
+ * The key sounding in `block`, if one clearly does: a strong row and
+ * column tone, each well above the others (twist and energy checks).
+ */
 const keyIn = (block: Int16Array): string | undefined => {
   let energy = 0
   for (let i = 0; i < block.length; i++) energy += block[i]! * block[i]!

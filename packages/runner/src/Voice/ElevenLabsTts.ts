@@ -2,7 +2,8 @@
  * Text to speech with ElevenLabs over its multi-context WebSocket: provider "elevenlabs".
  *
  * One socket per session (`open`, that is per call):
- * `{url}/v1/text-to-speech/{voice_id}/multi-stream-input?model_id={model}&output_format=ulaw_8000&sync_alignment=true&inactivity_timeout=…[&language_code=…]`
+ * `{url}/v1/text-to-speech/{voice_id}/multi-stream-input?model_id={model}&output_format=ulaw_8000`
+ * `&sync_alignment=true&inactivity_timeout=…[&language_code=…]`
  * with the `xi-api-key` header. `ulaw_8000` is the telephone's own format: the audio is only
  * μ-law-decoded (`Audio.mulawDecode`), never resampled. The socket opens with the session (so the
  * first text does not wait for a handshake) and is opened again before a text if it dropped in

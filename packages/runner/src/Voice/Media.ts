@@ -149,7 +149,10 @@ export class LocalMedia extends Effect.Service<LocalMedia>()("Voice/LocalMedia",
               if (handlers.get(sessionId) === handler) handlers.delete(sessionId)
             })
         ),
-      /** Hands the stream to the call's conversation (waking the call's entity if need be); false when the call is not here. */
+      /**
+       * Hands the stream to the call's conversation (waking the
+       * call's entity if need be); false when the call is not here.
+       */
       attach: (session: MediaSession): Effect.Effect<boolean> =>
         Effect.suspend(() => {
           const handler = handlers.get(session.sessionId)

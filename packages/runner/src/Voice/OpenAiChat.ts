@@ -102,7 +102,10 @@ export interface OpenAiChatOptions {
   readonly firstTokenTimeoutMillis?: number | undefined
   /** Between chunks once tokens flow (ms); 5 s unless set. */
   readonly idleTimeoutMillis?: number | undefined
-  /** Ask for the token counts (`stream_options.include_usage`); true unless set. Some older compatible servers refuse it. */
+  /**
+   * Ask for the token counts (`stream_options.include_usage`);
+   * true unless set. Some older compatible servers refuse it.
+   */
   readonly includeUsage?: boolean | undefined
   /** The provider's name; `openai` unless set. */
   readonly name?: string | undefined
@@ -519,7 +522,8 @@ export const make = (
     const idleMillis = options.idleTimeoutMillis ?? OPENAI_CHAT_DEFAULT_IDLE_TIMEOUT_MILLIS
     if (!positive(firstTokenMillis) || !positive(idleMillis)) {
       return yield* Effect.dieMessage(
-        `OpenAiChat: timeouts must be positive, got firstTokenTimeoutMillis ${firstTokenMillis}, idleTimeoutMillis ${idleMillis}`
+        `OpenAiChat: timeouts must be positive, got firstTokenTimeoutMillis ${firstTokenMillis}, idleTimeoutMillis ` +
+          `${idleMillis}`
       )
     }
     const model = options.model ?? OPENAI_CHAT_DEFAULT_MODEL

@@ -27,7 +27,10 @@ export const sendJson = (socket: WebSocket) => (message: unknown): Effect.Effect
     if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message))
   })
 
-/** Calls `expire` START_TIMEOUT_MS from now (on the runtime's Clock, like every timer of the platform); answers the timer's stop. */
+/**
+ * Calls `expire` START_TIMEOUT_MS from now (on the runtime's Clock,
+ * like every timer of the platform); answers the timer's stop.
+ */
 export const startTimeout = (
   run: (effect: Effect.Effect<void>) => Fiber.RuntimeFiber<void>,
   expire: () => void
@@ -38,7 +41,9 @@ export const startTimeout = (
   }
 }
 
-/** A stream's token: its call's session and expiry, or why the stream is refused (`sessionId` when the token was valid). */
+/**
+ * A stream's token: its call's session and expiry, or why the stream is refused (`sessionId` when the token was valid).
+ */
 export const checkToken = (
   options: { readonly secret: Redacted.Redacted; readonly used: Map<string, number> },
   token: string,

@@ -141,9 +141,12 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks/Outbox", {
     /** Whether a call's end has a subscriber (the cached lookup `onCallEnded` makes). */
     const wants = (event: CallEndedEvent) => Effect.map(subscribed(event), (keys) => keys.length > 0).pipe(Effect.orDie)
 
-    /** The outbox listener: one delivery per subscribed key, in the call's end transaction. Answers whether any was written. */
-    const onCallEnded = (event: CallEndedEvent) =>
-      Effect.gen(function*() {
+    /**
+     * The outbox listener: one delivery per subscribed key, in the
+     * call's end transaction. Answers whether any was written.
+     */
+    const onCallEnded = Effect.fn("Webhooks.onCallEnded")(
+      function*(event: CallEndedEvent) {
         const keys = yield* subscribed(event)
         if (keys.length === 0) return false
         const eventId = uuidv7()
@@ -152,11 +155,14 @@ export class Webhooks extends Effect.Service<Webhooks>()("Webhooks/Outbox", {
         for (const key of keys) {
           yield* sql`
             INSERT INTO webhook_deliveries (id, tenant_id, api_key_id, event_id, event_type, url, body, next_attempt_at)
-            VALUES (${uuidv7()}, ${event.tenantId}, ${key.id}, ${eventId}, 'call.ended', ${key.webhookUrl}, ${body}, ${createdAt})
+            VALUES (${uuidv7()}, ${event.tenantId}, ${key.id}, ${eventId}, 'call.ended', ${key.webhookUrl}, ${body},
+              ${createdAt})
           `
         }
         return true
-      }).pipe(Effect.orDie)
+      },
+      Effect.orDie
+    )
 
     /** Claims due deliveries for a while, so a second dispatcher (or a restart) does not send them twice at once. */
     const claimDue = (now: Date, limit: number) =>

@@ -439,7 +439,9 @@ const yesNo = (label: string, name: string, value: boolean | undefined, fallback
   </Select>
 )
 
-/** Turn-taking, idle reminders, call length, the model's tools and voicemail; empty fields take the platform's defaults. */
+/**
+ * Turn-taking, idle reminders, call length, the model's tools and voicemail; empty fields take the platform's defaults.
+ */
 const CallHandling = ({ agent, onSaved }: { readonly agent: Agent; readonly onSaved: () => void }) => {
   const [saved, setSaved] = useState(false)
   const own = agent.voice

@@ -71,7 +71,9 @@ const usePickers = () => ({
 
 type Pickers = ReturnType<typeof usePickers>
 
-/** The agent (active ones: the API refuses to dial with another), the number and the list, each chosen from all of them. */
+/**
+ * The agent (active ones: the API refuses to dial with another), the number and the list, each chosen from all of them.
+ */
 const PickerFields = ({ pickers, campaign }: { readonly pickers: Pickers; readonly campaign?: Schema<"Campaign"> }) => (
   <>
     <Select label="Agent" name="agentId" required defaultValue={campaign?.agentId}>
@@ -438,7 +440,10 @@ const Progress = (
   </Card>
 )
 
-/** Everything of a draft: its agent, number, list, schedule and dialing bounds (the API refuses edits once it is scheduled). */
+/**
+ * Everything of a draft: its agent, number, list, schedule and
+ * dialing bounds (the API refuses edits once it is scheduled).
+ */
 const EditDraft = ({ campaign, onSaved }: { readonly campaign: Schema<"Campaign">; readonly onSaved: () => void }) => {
   const [saved, setSaved] = useState(false)
   const pickers = usePickers()
