@@ -15,7 +15,8 @@ import { fileURLToPath } from "node:url"
 import rooms from "../eslint/rooms.js"
 
 const root = path.resolve(process.argv[2] ?? fileURLToPath(new URL("..", import.meta.url)))
-const GENERATED = new Set(["packages/client/src/schema.ts"])
+// generated files, left out as lint leaves them out (the OpenAPI types; the time-zone table is one data line)
+const GENERATED = new Set(["packages/client/src/schema.ts", "packages/domain/src/PhoneTimeZonesData.ts"])
 
 const files = (dir, pattern) =>
   fs.existsSync(path.join(root, dir))
@@ -35,6 +36,8 @@ const repositories = sources.filter((f) =>
   f.startsWith("packages/runner/src/") && !f.includes("/Testing/") && !f.includes("/Sql/") &&
   /Effect\.Service</.test(read(f)) && /\bsql`|\bsql<|SqlSchema|Rows\./.test(read(f))
 )
+/** `as any` after an expression (not the words in a comment) */
+const ANY = /[\w)\]}"'`] as any\b/g
 const count = (list, pattern) =>
   list.reduce((n, f) => n + (fs.readFileSync(path.join(root, f), "utf8").match(pattern) ?? []).length, 0)
 const longLines = (list) =>
@@ -65,9 +68,9 @@ const rows = [
   ...packages.filter((p) => fs.existsSync(path.join(root, "packages", p, "src"))).map((
     p
   ) => [`imports running back up: ${p}`, backUp[p] ?? 0]),
-  ["`as any`: packages' sources", count(sources, /\bas any\b/g)],
-  ["`as any`: tests", count(tests, /\bas any\b/g)],
-  ["`as any`: benchmarks", count(benches, /\bas any\b/g)],
+  ["`as any`: packages' sources", count(sources, ANY)],
+  ["`as any`: tests", count(tests, ANY)],
+  ["`as any`: benchmarks", count(benches, ANY)],
   ["lines over 120 columns (.ts, .tsx)", longLines([...sources, ...tests, ...benches])],
   ["`sql<…>` type assertions in sources", count(sources, /\bsql<[^>]*>`/g)],
   [
