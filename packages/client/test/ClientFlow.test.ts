@@ -1,6 +1,6 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { createPlatformClient, multipart, type PlatformClient } from "@voiceagent/client"
-import * as TestPlatform from "@voiceagent/server/TestPlatform"
+import * as TestPlatform from "@voiceagent/devtools/TestPlatform"
 import { Effect } from "effect"
 import { platformDocument } from "../scripts/Contract.js"
 

@@ -1,6 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { assert, describe, layer } from "@effect/vitest"
-import * as TestPlatform from "@voiceagent/server/TestPlatform"
+import * as TestPlatform from "@voiceagent/devtools/TestPlatform"
 import { Effect } from "effect"
 import { createKey, del, get, patch, post, signup, uniqueEmail } from "./Http.js"
 

@@ -4,8 +4,8 @@
  * call, and a receiver for the call-result webhook.
  */
 import { assert } from "@effect/vitest"
+import * as TestPlatform from "@voiceagent/devtools/TestPlatform"
 import { billableSeconds, costOf } from "@voiceagent/domain/CallMachine"
-import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Effect } from "effect"
 import * as http from "node:http"
 import type * as net from "node:net"

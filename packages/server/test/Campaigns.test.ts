@@ -1,5 +1,5 @@
 import { assert, describe, layer } from "@effect/vitest"
-import * as TestPlatform from "@voiceagent/server/TestPlatform"
+import * as TestPlatform from "@voiceagent/devtools/TestPlatform"
 import { Effect } from "effect"
 import { createKey, del, get, openAllDay, patch, post, request, signup, waitUntil } from "./Http.js"
 

@@ -1,6 +1,6 @@
 import { assert, describe, it as plainIt, layer } from "@effect/vitest"
+import * as TestPlatform from "@voiceagent/devtools/TestPlatform"
 import * as TestChroma from "@voiceagent/runner/Testing/TestChroma"
-import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"

@@ -1,6 +1,6 @@
 import { assert, describe, layer } from "@effect/vitest"
+import * as TestPlatform from "@voiceagent/devtools/TestPlatform"
 import * as TestKit from "@voiceagent/runner/Testing/TestKit"
-import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Effect, Layer } from "effect"
 import { createKey, get, signup } from "./Http.js"
 

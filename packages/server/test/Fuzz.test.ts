@@ -1,7 +1,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { assert, describe, layer } from "@effect/vitest"
+import * as TestPlatform from "@voiceagent/devtools/TestPlatform"
 import * as TestChroma from "@voiceagent/runner/Testing/TestChroma"
-import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Duration, Effect, FastCheck as fc, LogLevel, Runtime } from "effect"
 import * as crypto from "node:crypto"
 import * as http from "node:http"

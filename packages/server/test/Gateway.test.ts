@@ -1,7 +1,7 @@
 import { assert, describe, layer } from "@effect/vitest"
+import * as TestPlatform from "@voiceagent/devtools/TestPlatform"
 import { serveGateway } from "@voiceagent/http/Gateway/Gateway"
 import { ServiceDirectory } from "@voiceagent/http/ServiceDirectory"
-import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Context, Deferred, Effect, Layer, Option } from "effect"
 import * as crypto from "node:crypto"
 import * as http from "node:http"

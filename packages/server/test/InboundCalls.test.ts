@@ -9,6 +9,7 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import { assert, describe, layer } from "@effect/vitest"
+import * as TestPlatform from "@voiceagent/devtools/TestPlatform"
 import { INBOUND_REFUSED_MESSAGE } from "@voiceagent/runner/Ports/Telephony"
 import {
   computeSignature,
@@ -23,7 +24,6 @@ import * as FakeTelnyx from "@voiceagent/runner/Testing/FakeTelnyx"
 import * as FakeTelnyxMedia from "@voiceagent/runner/Testing/FakeTelnyxMedia"
 import * as FakeTwilio from "@voiceagent/runner/Testing/FakeTwilio"
 import * as FakeTwilioMedia from "@voiceagent/runner/Testing/FakeTwilioMedia"
-import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Context, Effect, Layer, Redacted } from "effect"
 import * as crypto from "node:crypto"
 import { assertBilled, lines, story, webhookReceiver } from "./CallScenario.js"

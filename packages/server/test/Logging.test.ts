@@ -1,5 +1,5 @@
 import { assert, describe, layer } from "@effect/vitest"
-import * as TestPlatform from "@voiceagent/server/TestPlatform"
+import * as TestPlatform from "@voiceagent/devtools/TestPlatform"
 import { Context, Effect, HashMap, Layer, List, Logger, LogLevel } from "effect"
 import { callReady, createKey, get, post, signup, waitUntil } from "./Http.js"
 

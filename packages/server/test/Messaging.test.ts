@@ -1,6 +1,6 @@
 import { assert, describe, layer } from "@effect/vitest"
+import * as TestPlatform from "@voiceagent/devtools/TestPlatform"
 import { signWebhookBody } from "@voiceagent/runner/Messaging/WhatsAppCloud"
-import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Effect } from "effect"
 import * as crypto from "node:crypto"
 import { createKey, del, get, post, type Reply, request, signup, waitUntil } from "./Http.js"

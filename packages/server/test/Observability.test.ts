@@ -3,8 +3,8 @@
  * OpenTelemetry traces exported to a collector on loopback, one trace from the gateway to the carrier.
  */
 import { assert, describe, layer } from "@effect/vitest"
+import * as TestPlatform from "@voiceagent/devtools/TestPlatform"
 import * as FakeTwilio from "@voiceagent/runner/Testing/FakeTwilio"
-import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Context, Effect, Layer } from "effect"
 import * as FakeOtlpCollector from "./FakeOtlpCollector.js"
 import { callReady, get, openAllDay, post, waitUntil } from "./Http.js"

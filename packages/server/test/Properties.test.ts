@@ -1,6 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, layer } from "@effect/vitest"
-import * as TestPlatform from "@voiceagent/server/TestPlatform"
+import * as TestPlatform from "@voiceagent/devtools/TestPlatform"
 import { Effect, Runtime } from "effect"
 import fc from "fast-check"
 import { createKey, signup } from "./Http.js"

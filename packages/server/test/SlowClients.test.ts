@@ -1,5 +1,5 @@
 import { assert, describe, layer } from "@effect/vitest"
-import * as TestPlatform from "@voiceagent/server/TestPlatform"
+import * as TestPlatform from "@voiceagent/devtools/TestPlatform"
 import { Duration, Effect } from "effect"
 import { rawRequest, requestHead, tableCounts } from "./Hostile.js"
 import { callReady, get, post } from "./Http.js"

@@ -7,6 +7,7 @@
  * webhook route under bad input: a refusal writes nothing and is never a 5xx.
  */
 import { assert, describe, layer } from "@effect/vitest"
+import * as TestPlatform from "@voiceagent/devtools/TestPlatform"
 import { hangupCommandId } from "@voiceagent/runner/Telephony/TelnyxCarrier"
 import { SIGNATURE_HEADER as TELNYX_SIGNATURE, TIMESTAMP_HEADER } from "@voiceagent/runner/Telephony/TelnyxWebhooks"
 import * as FakeDeepgram from "@voiceagent/runner/Testing/FakeDeepgram"
@@ -15,7 +16,6 @@ import { type FakeOpenAiChatServer, makeFakeOpenAiChat } from "@voiceagent/runne
 import * as FakeTelnyx from "@voiceagent/runner/Testing/FakeTelnyx"
 import * as FakeTelnyxMedia from "@voiceagent/runner/Testing/FakeTelnyxMedia"
 import { sign, SIGNATURE_HEADER } from "@voiceagent/runner/Webhooks/Webhooks"
-import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Context, Effect, Layer, Redacted } from "effect"
 import * as crypto from "node:crypto"
 import { assertBilled, lines, story, webhookReceiver } from "./CallScenario.js"

@@ -8,6 +8,7 @@
  * built-in voice and a self-hosted transcription server.
  */
 import { assert, describe, layer } from "@effect/vitest"
+import * as TestPlatform from "@voiceagent/devtools/TestPlatform"
 import { defaultSettings } from "@voiceagent/domain/Conversation"
 import { RESUME_LINE } from "@voiceagent/runner/Calls/Conversations"
 import { computeSignature, streamEndedPath } from "@voiceagent/runner/Telephony/TwilioCarrier"
@@ -21,7 +22,6 @@ import { fakeWordEndsMs } from "@voiceagent/runner/Testing/FakeVoice"
 import * as TestChroma from "@voiceagent/runner/Testing/TestChroma"
 import { noiseFrames } from "@voiceagent/runner/Voice/SimulatedCaller"
 import type { VoiceOptions } from "@voiceagent/runner/Voice/VoiceProvidersLive"
-import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Context, Effect, Fiber, Layer, Redacted } from "effect"
 import type * as Scope from "effect/Scope"
 import { assertBilled, lines, story } from "./CallScenario.js"

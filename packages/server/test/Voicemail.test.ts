@@ -8,13 +8,13 @@
  * detection's `call.machine.*` webhooks, signed like every Telnyx webhook.
  */
 import { assert, describe, layer } from "@effect/vitest"
+import * as TestPlatform from "@voiceagent/devtools/TestPlatform"
 import { amdCallbackPath, computeSignature } from "@voiceagent/runner/Telephony/TwilioCarrier"
 import * as FakeTelnyx from "@voiceagent/runner/Testing/FakeTelnyx"
 import * as FakeTelnyxMedia from "@voiceagent/runner/Testing/FakeTelnyxMedia"
 import * as FakeTwilio from "@voiceagent/runner/Testing/FakeTwilio"
 import * as FakeTwilioMedia from "@voiceagent/runner/Testing/FakeTwilioMedia"
 import { machineWithBeep, personHello } from "@voiceagent/runner/Testing/MachineAudio"
-import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Context, Effect, Layer } from "effect"
 import { assertBilled, lines, story, webhookReceiver } from "./CallScenario.js"
 import { callReady, get, patch, portToName, post, waitUntil } from "./Http.js"

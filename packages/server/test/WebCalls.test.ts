@@ -18,6 +18,7 @@ import {
   type WebCallEvent,
   type WebCallTicket
 } from "@voiceagent/client/WebCall"
+import * as TestPlatform from "@voiceagent/devtools/TestPlatform"
 import { LiveCallEntity, type SessionId } from "@voiceagent/domain/Calls"
 import { WebCallServerMessage } from "@voiceagent/domain/WebCalls"
 import { PlatformSettings } from "@voiceagent/runner/Settings"
@@ -27,7 +28,6 @@ import { makeFakeOpenAiChat } from "@voiceagent/runner/Testing/FakeOpenAiChat"
 import * as FakeTwilioMedia from "@voiceagent/runner/Testing/FakeTwilioMedia"
 import { writeWav } from "@voiceagent/runner/Voice/Audio"
 import { sign, SIGNATURE_HEADER } from "@voiceagent/runner/Webhooks/Webhooks"
-import * as TestPlatform from "@voiceagent/server/TestPlatform"
 import { Context, Effect, Layer, Redacted, Schema } from "effect"
 import * as childProcess from "node:child_process"
 import * as fs from "node:fs"

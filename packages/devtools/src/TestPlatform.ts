@@ -12,6 +12,7 @@ import { defaultRuntimeOptions, type RuntimeOptions } from "@voiceagent/runner/R
 import { PlatformSettings, type PlatformSettingsShape } from "@voiceagent/runner/Settings"
 import { parsePublicKey } from "@voiceagent/runner/Telephony/TelnyxWebhooks"
 import * as TestDatabase from "@voiceagent/runner/Testing/TestDatabase"
+import { Embedded } from "@voiceagent/server/Roles"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -22,7 +23,6 @@ import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as crypto from "node:crypto"
-import { Embedded } from "./Roles.js"
 
 export type PlatformUrls = Readonly<Record<ServiceName | "gateway", string>>
 
