@@ -7,6 +7,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { assert, describe, it } from "@effect/vitest"
 import { PlaceCallRequest, type SessionId } from "@voiceagent/domain/Calls"
 import type { ContactId, TenantId } from "@voiceagent/domain/Ids"
+import { StartWebCallRequest } from "@voiceagent/domain/WebCalls"
 import { Calls } from "@voiceagent/runner/Calls/Calls"
 import { ContactLists } from "@voiceagent/runner/Contacts/ContactLists"
 import * as TestKit from "@voiceagent/runner/Testing/TestKit"
@@ -66,6 +67,19 @@ describe("the Calls service", () => {
         assert.deepStrictEqual(yield* written(fx.tenantId), before)
         assert.deepStrictEqual(yield* written(fx.tenantId), { sessions: 0, keys: 0, reserved: 0 })
         assert.lengthOf(yield* (yield* TestKit.Dials).to("+12125550030"), 0)
+      }))
+
+    it.effect("a web call with another tenant's agent, or an inactive one, is refused and starts nothing", () =>
+      Effect.gen(function*() {
+        const calls = yield* Calls
+        const fx = yield* setup("+12125550035")
+        const other = yield* setup("+12125550036")
+        const web = (agentId: typeof fx.agentId) =>
+          failureTag(calls.startWeb(fx.tenantId, new StartWebCallRequest({ agentId })))
+        assert.strictEqual(yield* web(other.agentId), "AgentNotFound")
+        yield* TestKit.configureAgent(fx.tenantId, fx.agentId, { is_active: false })
+        assert.strictEqual(yield* web(fx.agentId), "AgentInactive")
+        assert.deepStrictEqual(yield* written(fx.tenantId), { sessions: 0, keys: 0, reserved: 0 })
       }))
 
     it.effect("a placed call is found by get and in the call log, and hang-up ends it; another tenant sees none", () =>

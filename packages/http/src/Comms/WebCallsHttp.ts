@@ -5,26 +5,21 @@
  * forwarded to the media server of the runner that owns the call, which checks the token.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import { AgentInactive, AgentNotFound } from "@voiceagent/domain/Agents"
 import { CurrentTenant } from "@voiceagent/domain/Auth"
-import { LiveCallEntity, type SessionId } from "@voiceagent/domain/Calls"
+import { LiveCallEntity } from "@voiceagent/domain/Calls"
 import { CommsApi } from "@voiceagent/domain/CommsApi"
 import {
   sessionOfStreamPath,
   WEB_CALL_STREAM_PATH,
   webCallStreamPath,
-  WebCallsUnavailable,
   WebCallTicket
 } from "@voiceagent/domain/WebCalls"
-import { AgentsRepo } from "@voiceagent/runner/Agents/AgentsRepo"
-import { CallSpecs } from "@voiceagent/runner/CallRecords/CallSpecs"
-import { deliver } from "@voiceagent/runner/Cluster/Deliver"
+import { Calls } from "@voiceagent/runner/Calls/Calls"
 import { LocalMedia } from "@voiceagent/runner/Voice/Media"
 import { refuseWebSocket, WebStreams } from "@voiceagent/runner/Voice/WebMedia"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
-import { v7 as uuidv7 } from "uuid"
 import { PublicUrl } from "../PublicUrl.js"
 import {
   isWebSocketUpgrade,
@@ -40,32 +35,17 @@ export const webSocketOrigin = (base: string) => new URL(base).origin.replace(/^
 
 export const WebCallsHttpLive = HttpApiBuilder.group(CommsApi, "webCalls", (handlers) =>
   Effect.gen(function*() {
-    const agents = yield* AgentsRepo
-    const specs = yield* CallSpecs
+    const calls = yield* Calls
     const publicUrl = yield* PublicUrl
-    const calls = yield* LiveCallEntity.client
     return handlers.handle("startWebCall", ({ payload }) =>
       Effect.gen(function*() {
         const { tenantId } = yield* CurrentTenant
-        const agent = yield* agents.find(tenantId, payload.agentId)
-        if (Option.isNone(agent)) return yield* new AgentNotFound()
-        if (!agent.value.agent.is_active) return yield* new AgentInactive()
-        const sessionId = uuidv7() as SessionId
-        const spec = yield* specs.makeWeb({
-          tenantId,
-          agentId: payload.agentId,
-          metadata: payload.metadata ?? {},
-          record: payload.record
-        })
-        // the call holds its funds and its place under the concurrent-call limit from here
-        yield* deliver(calls(sessionId).Start({ spec }))
-        const token = yield* calls(sessionId).WebStreamToken().pipe(Effect.orDie)
-        if (token === null) return yield* new WebCallsUnavailable()
+        const started = yield* calls.startWeb(tenantId, payload)
         return new WebCallTicket({
-          sessionId,
-          url: `${webSocketOrigin(yield* publicUrl.get)}${webCallStreamPath(sessionId)}`,
-          token: token.token,
-          expiresAt: new Date(token.expiresAt)
+          sessionId: started.sessionId,
+          url: `${webSocketOrigin(yield* publicUrl.get)}${webCallStreamPath(started.sessionId)}`,
+          token: started.token,
+          expiresAt: new Date(started.expiresAt)
         })
       }))
   }))

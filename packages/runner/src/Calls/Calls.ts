@@ -23,6 +23,7 @@ import type { TenantId } from "@voiceagent/domain/Ids"
 import type { PageRequest } from "@voiceagent/domain/Pagination"
 import { RecordingNotFound } from "@voiceagent/domain/Recordings"
 import { VoiceNumberNotFound } from "@voiceagent/domain/VoiceNumbers"
+import { type StartWebCallRequest, WebCallsUnavailable } from "@voiceagent/domain/WebCalls"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as crypto from "node:crypto"
@@ -194,7 +195,39 @@ export class Calls extends Effect.Service<Calls>()("Calls/Calls", {
       return yield* webhooks.list(tenantId, page)
     })
 
-    return { place, list, get, hangup, transfer, recording, deleteRecording, webhookDeliveries } as const
+    /**
+     * A web call: its entity started (holding its funds and its place under the concurrent-call limit)
+     * and the token its browser's stream presents; `WebCallsUnavailable` when no media server would take
+     * the stream.
+     */
+    const startWeb = Effect.fn("Calls.startWeb")(function*(tenantId: TenantId, request: StartWebCallRequest) {
+      const agent = yield* agents.find(tenantId, request.agentId)
+      if (Option.isNone(agent)) return yield* new AgentNotFound()
+      if (!agent.value.agent.is_active) return yield* new AgentInactive()
+      const sessionId = uuidv7() as SessionId
+      const spec = yield* specs.makeWeb({
+        tenantId,
+        agentId: request.agentId,
+        metadata: request.metadata ?? {},
+        record: request.record
+      })
+      yield* deliver(entity(sessionId).Start({ spec }))
+      const token = yield* entity(sessionId).WebStreamToken().pipe(Effect.orDie)
+      if (token === null) return yield* new WebCallsUnavailable()
+      return { sessionId, token: token.token, expiresAt: token.expiresAt }
+    })
+
+    return {
+      place,
+      startWeb,
+      list,
+      get,
+      hangup,
+      transfer,
+      recording,
+      deleteRecording,
+      webhookDeliveries
+    } as const
   }),
   dependencies: [
     AgentsRepo.Default,
