@@ -384,7 +384,13 @@ describe("voicemail on Twilio (asynchronous AMD)", () => {
           assert.deepInclude(done.events.find((e: any) => e.type === "answered_by").detail, { source: "audio" })
           // the message came after the beep's last frame was sent
           const message = stream.audio().filter((a) => a.at >= said.endedAt)
-          assert.isAbove(message.length, 0)
+          assert.isAbove(
+            message.length,
+            0,
+            `no audio after the beep's last frame (${said.endedAt}; audio at ${
+              stream.audio().map((a) => a.at - said.startedAt).filter((_, i, all) => i === 0 || i === all.length - 1)
+            } ms after the greeting began): ${story(done)}`
+          )
           assert.isFalse(
             stream.audio().some((a) => a.at > said.startedAt + 4_500 && a.at < said.endedAt),
             "nothing played between the verdict and the beep"
