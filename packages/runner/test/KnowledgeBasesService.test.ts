@@ -180,12 +180,9 @@ describe("the KnowledgeBases service", () => {
           })
           const accepted = yield* kbs.ingest(tenantId, kb.id, false)
           assert.strictEqual(accepted.status, "QUEUED")
-          const job = yield* TestKit.eventually(
-            Effect.flatMap(
-              kbs.getJob(tenantId, kb.id, accepted.jobId),
-              (job) => job.status === "SUCCEEDED" ? Effect.succeed(job) : Effect.fail(`the job is ${job.status}`)
-            )
-          )
+          // the nudged worker runs the job at once: when the runtime is quiet again it has finished
+          yield* TestKit.settle
+          const job = yield* kbs.getJob(tenantId, kb.id, accepted.jobId)
           assert.strictEqual(job.status, "SUCCEEDED")
           const answer = yield* kbs.query(tenantId, kb.id, new QueryRequest({ query: "when does the shop open" }))
           assert.strictEqual(answer.kbId, kb.id)
